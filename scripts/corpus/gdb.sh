@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Regenerate corpus/gdb/*.tf: real GDB tracepoint trace files ("tfile") produced by
+# gdb + gdbserver (on 127.0.0.1) tracing scripts/corpus/src/tpdemo.c.
+# Usage: scripts/corpus/gdb.sh [OUTDIR]   (default: <repo>/corpus/gdb)
+# Needs: gcc, gdb, gdbserver (Debian: apt-get install gdb gdbserver); fast tracepoints
+# additionally need the in-process agent libinproctrace.so (shipped with gdbserver).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=${1:-$ROOT/corpus/gdb}
+mkdir -p "$OUT" "$OUT/defects" || exit 1
+OUT=$(cd "$OUT" && pwd)
+for t in gcc gdb gdbserver; do
+  command -v "$t" >/dev/null || { echo "gdb.sh: '$t' not found" >&2; exit 1; }
+done
+WORK=$(mktemp -d /tmp/tracelint-gdb.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+SRC=$HERE/src/tpdemo.c
+EXE=$WORK/tpdemo
+# Non-PIE so that tracepoint addresses in the file match the symbols of the executable.
+gcc -g -O0 -fno-pie -no-pie -o "$EXE" "$SRC" || exit 1
+ENDLINE=$(grep -nF '/* END-LINE' "$SRC" | cut -d: -f1)
+PORT=${PORT:-23500}
+IPA=${IPA:-}
+if [ -z "$IPA" ]; then
+  for f in /usr/lib/libinproctrace.so /usr/lib/*/libinproctrace.so /usr/lib64/libinproctrace.so; do
+    [ -e "$f" ] && { IPA=$f; break; }
+  done
+fi
+FAILS=0
+
+# run_shape NAME DEST "gdb commands after stopping at main" [LD_PRELOAD library]
+run_shape () {
+  local name=$1 dest=$2 setup=$3 preload=${4:-} log=$WORK/$1
+  PORT=$((PORT + 1))
+  rm -f "$dest"
+  if [ -n "$preload" ]; then
+    gdbserver --once --wrapper env LD_PRELOAD="$preload" -- 127.0.0.1:$PORT "$EXE" >"$log.gdbserver.log" 2>&1 &
+  else
+    gdbserver --once 127.0.0.1:$PORT "$EXE" >"$log.gdbserver.log" 2>&1 &
+  fi
+  local gpid=$!
+  for _ in $(seq 100); do grep -q "Listening on port" "$log.gdbserver.log" 2>/dev/null && break; sleep 0.1; done
+  cat >"$log.gdb" <<GDB
+set pagination off
+set confirm off
+set sysroot /
+file $EXE
+target remote 127.0.0.1:$PORT
+break main
+continue
+$setup
+tsave $dest
+kill
+GDB
+  timeout 120 gdb -nx -batch -x "$log.gdb" >"$log.gdb.log" 2>&1
+  kill "$gpid" 2>/dev/null; wait "$gpid" 2>/dev/null
+  if [ -s "$dest" ]; then
+    echo "ok   ${dest#$ROOT/} ($(stat -c %s "$dest") bytes)"
+  else
+    echo "FAIL $name:"; sed 's/^/     /' "$log.gdb.log"; FAILS=$((FAILS + 1))
+  fi
+}
+
+# Run to the END-LINE, stop the trace run.
+FINISH="break tpdemo.c:$ENDLINE
+continue
+tstop
+tstatus"
+
+# 1. regs: one tracepoint collecting the register block only -> 12 frames of one R block.
+run_shape regs "$OUT/regs.tf" "trace tl_step
+actions
+collect \$regs
+end
+tstart
+$FINISH"
+
+# 2. memory: globals, a struct, a string buffer, \$args and \$locals -> R + M blocks.
+run_shape memory "$OUT/memory.tf" "trace tl_scale
+actions
+collect \$args, \$locals, counter, table, origin, label
+end
+tstart
+$FINISH"
+
+# 3. tsv: trace state variables (positive, negative, unset) collected as V blocks, teval updates.
+run_shape tsv "$OUT/tsv.tf" "tvariable \$hits = 5
+tvariable \$neg = -3
+tvariable \$unset
+trace tl_step
+actions
+teval \$hits = \$hits + 1
+collect i, \$hits, \$neg
+end
+tstart
+$FINISH"
+
+# 4. multi: several tracepoints (function, source line, conditional, while-stepping,
+#    one disabled, one with a passcount), trace user and notes.
+run_shape multi "$OUT/multi.tf" "set trace-user corpus
+set trace-notes tracelint corpus: several tracepoints
+trace tl_step if i > 8
+actions
+collect i, s, label
+end
+trace tl_scale
+passcount 10
+actions
+collect v, factor
+while-stepping 2
+collect \$rip, r
+end
+end
+trace tl_finish
+disable \$bpnum
+trace tpdemo.c:$ENDLINE
+actions
+collect acc, \$regs
+end
+tstart
+break exit
+continue
+tstop
+tstatus"
+
+# 5. circular-wrapped: circular trace buffer of 8192 bytes that wraps: 12 frames created,
+#    only the last 2 kept (tframes < tcreated, circular:1).
+run_shape circular-wrapped "$OUT/circular-wrapped.tf" "set circular-trace-buffer on
+set trace-buffer-size 8192
+trace tl_step
+actions
+collect \$regs, i
+end
+tstart
+$FINISH"
+
+# 6. empty: a tracepoint that is never hit, stopped with a note -> zero frames.
+run_shape empty "$OUT/empty.tf" "set disconnected-tracing on
+trace tl_finish if acc == -1
+actions
+collect acc
+end
+tstart
+tstop corpus stop note
+tstatus"
+
+# Real but defective files (gdbserver 13.1 bugs); kept apart from the valid corpus.
+# defects/circular-corrupt.tf: circular buffer of 14000 bytes that wraps at an offset where
+# gdbserver's qTBuffer returns an inconsistent image (frames that do not add up to
+# tsize-tfree, garbage after the first frames).
+run_shape circular-corrupt "$OUT/defects/circular-corrupt.tf" "set circular-trace-buffer on
+set trace-buffer-size 14000
+trace tl_step
+actions
+collect \$regs, i
+end
+tstart
+$FINISH"
+
+# defects/fast.tf: fast tracepoint through the in-process agent; the agent's R blocks are
+# larger than the register block size GDB writes in the 'R' line.
+if [ -n "$IPA" ]; then
+  run_shape fast "$OUT/defects/fast.tf" "ftrace tl_tick
+actions
+collect \$regs, ticks, counter
+end
+tstart
+$FINISH" "$IPA"
+else
+  echo "skip defects/fast.tf (libinproctrace.so not found)"
+fi
+
+# Read every file back with GDB: status, tracepoints, every frame dumped.
+verify () {
+  local f=$1 log=$WORK/verify.log
+  cat >"$WORK/verify.gdb" <<GDB
+set pagination off
+set confirm off
+file $EXE
+target tfile $f
+tstatus
+info tracepoints
+info tvariables
+tfind start
+while \$trace_frame != -1
+  tdump
+  tfind
+end
+GDB
+  timeout 60 gdb -nx -batch -x "$WORK/verify.gdb" 2>&1 | tr -d '\000' >"$log"
+  local frames status err
+  frames=$(grep -c '^Found trace frame' "$log")
+  status=$(grep -m1 -E '^Trace (stopped|is running)' "$log")
+  err=$(grep -A1 'Error in sourced command file' "$log" | tail -n 1 | cut -c1-60)
+  case $err in
+    "No trace frame found"*|"Invalid type combination"*|"") echo "read-back ${f#$ROOT/}: $frames frames; $status" ;;
+    *) echo "read-back ${f#$ROOT/}: $frames frames, then GDB fails: $err" ;;
+  esac
+}
+for f in "$OUT"/*.tf "$OUT"/defects/*.tf; do [ -e "$f" ] && verify "$f"; done
+
+[ "$FAILS" -eq 0 ] || { echo "gdb.sh: $FAILS shape(s) failed" >&2; exit 1; }

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Regenerate corpus/tracecmd/*.dat: real trace-cmd trace.dat files (v7 zstd, v7 uncompressed,
+# v6, several buffers, empty CPUs/buffers, lost events).
+# Usage: scripts/corpus/tracecmd.sh [OUTDIR]   (default: <repo>/corpus/tracecmd)
+# Needs: root, tracefs, trace-cmd (3.1.x), util-linux (unshare, mount).
+#
+# `trace-cmd record` is not used: events are enabled by hand in tracefs, a small workload
+# runs, tracing is stopped and `trace-cmd extract` copies the ring buffers. Variants with
+# other file versions / compression are made with `trace-cmd convert` from the same data.
+#
+# Size: a plain extract embeds the whole /proc/kallsyms (~5 MB) and the format of every
+# kernel event (~2 MB). Except for full-meta-v7-zstd.dat, extract runs in a private mount
+# namespace where /proc/kallsyms and <tracefs>/events are bind-mounted over with a subset
+# (the first kallsyms lines + the module lines; the header_page/header_event files and the
+# formats of the systems listed in META_SYSTEMS, copied verbatim from the running kernel).
+# The ring-buffer data is untouched; every recorded event has its format in the file.
+# The tracing state (events, tracing_on, buffer size, cpumask, overwrite, instances) is
+# restored on exit.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=${1:-$ROOT/corpus/tracecmd}
+META_SYSTEMS="ftrace sched raw_syscalls timer irq"
+KALLSYMS_LINES=${KALLSYMS_LINES:-300}
+INST_PREFIX=tracelint
+
+die () { echo "tracecmd.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "must run as root (tracefs access and trace-cmd extract need it)"
+command -v trace-cmd >/dev/null || die "trace-cmd not found (apt-get install trace-cmd)"
+command -v unshare >/dev/null || die "unshare not found (util-linux)"
+
+T=/sys/kernel/tracing
+if [ ! -e "$T/tracing_on" ]; then
+  mount -t tracefs nodev "$T" 2>/dev/null
+fi
+if [ ! -e "$T/tracing_on" ] && [ -e /sys/kernel/debug/tracing/tracing_on ]; then
+  T=/sys/kernel/debug/tracing
+fi
+[ -w "$T/tracing_on" ] || die "tracefs not available (tried /sys/kernel/tracing and /sys/kernel/debug/tracing)"
+ls "$T"/instances/"$INST_PREFIX"-* >/dev/null 2>&1 && die "instances $T/instances/$INST_PREFIX-* already exist; remove them first"
+
+mkdir -p "$OUT" || exit 1
+OUT=$(cd "$OUT" && pwd)
+WORK=$(mktemp -d /tmp/tracelint-tracecmd.XXXXXX)
+
+# ---- save and restore the tracing state -------------------------------------------------
+SAVED_ON=$(cat "$T/tracing_on")
+SAVED_KB=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' "$T/buffer_size_kb")
+SAVED_OW=$(cat "$T/options/overwrite")
+SAVED_MASK=$(cat "$T/tracing_cpumask")
+SAVED_CLOCK=$(sed -E 's/.*\[([^]]*)\].*/\1/' "$T/trace_clock")
+cp "$T/set_event" "$WORK/set_event.saved"
+
+restore () {
+  echo 0 > "$T/tracing_on"
+  echo 0 > "$T/events/enable"
+  for d in "$T"/instances/"$INST_PREFIX"-*; do
+    [ -d "$d" ] || continue
+    echo 0 > "$d/events/enable" 2>/dev/null
+    rmdir "$d" || echo "tracecmd.sh: warning: could not remove $d" >&2
+  done
+  echo "$SAVED_MASK" > "$T/tracing_cpumask"
+  echo "$SAVED_OW" > "$T/options/overwrite"
+  echo "$SAVED_CLOCK" > "$T/trace_clock"
+  echo "$SAVED_KB" > "$T/buffer_size_kb"
+  echo > "$T/trace"
+  while read -r ev; do [ -n "$ev" ] && echo "$ev" >> "$T/set_event"; done < "$WORK/set_event.saved"
+  echo "$SAVED_ON" > "$T/tracing_on"
+  rm -rf "$WORK"
+}
+trap restore EXIT
+trap 'exit 1' INT TERM
+
+# ---- trimmed metadata for the private mount namespace -----------------------------------
+META=$WORK/meta
+mkdir -p "$META/events"
+{ head -n "$KALLSYMS_LINES" /proc/kallsyms; tail -n +"$((KALLSYMS_LINES + 1))" /proc/kallsyms | grep '\[' ; } > "$META/kallsyms"
+for f in header_page header_event enable; do cat "$T/events/$f" > "$META/events/$f"; done
+for s in $META_SYSTEMS; do
+  [ -d "$T/events/$s" ] || continue
+  mkdir -p "$META/events/$s"
+  [ -e "$T/events/$s/enable" ] && cat "$T/events/$s/enable" > "$META/events/$s/enable"
+  [ -e "$T/events/$s/filter" ] && cat "$T/events/$s/filter" > "$META/events/$s/filter"
+  for d in "$T/events/$s"/*/; do
+    n=$(basename "$d")
+    mkdir -p "$META/events/$s/$n"
+    for f in format id enable filter; do
+      [ -r "$d/$f" ] && cat "$d/$f" > "$META/events/$s/$n/$f" 2>/dev/null
+    done
+  done
+done
+
+# extract_dat OUTFILE full|trimmed [extract args...]
+extract_dat () {
+  local out=$1 meta=$2; shift 2
+  rm -f "$out"
+  if [ "$meta" = full ]; then
+    trace-cmd extract -o "$out" "$@" >"$WORK/extract.log" 2>&1
+  else
+    unshare -m --propagation private sh -c '
+      mount --bind "$1/kallsyms" /proc/kallsyms &&
+      mount --bind "$1/events" "$2/events" &&
+      shift 2 && exec trace-cmd extract "$@"' sh "$META" "$T" -o "$out" "$@" >"$WORK/extract.log" 2>&1
+  fi
+  [ -s "$out" ] || { cat "$WORK/extract.log" >&2; die "extract of $out failed"; }
+}
+
+convert_dat () {  # convert_dat IN OUT [convert args]
+  local in=$1 out=$2; shift 2
+  rm -f "$out"
+  trace-cmd convert -i "$in" -o "$out" "$@" >"$WORK/convert.log" 2>&1
+  [ -s "$out" ] || { cat "$WORK/convert.log" >&2; die "convert of $in to $out failed"; }
+}
+
+# Reset the top buffer (and instances) before every capture: extract consumes the buffers
+# and disables the events it finds enabled.
+clean () {
+  echo 0 > "$T/tracing_on"
+  echo 0 > "$T/events/enable"
+  echo > "$T/trace"
+  for d in "$T"/instances/"$INST_PREFIX"-*; do
+    [ -d "$d" ] || continue
+    echo 0 > "$d/events/enable"; echo > "$d/trace"
+  done
+}
+
+workload () {
+  ls -l /usr/bin >/dev/null
+  sh -c 'echo corpus >/dev/null'
+  sleep 0.02
+}
+
+# 1. v7, zstd, trimmed metadata: sched_switch / sched_wakeup / process events on both CPUs.
+clean
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/events/sched/sched_wakeup/enable"
+echo 1 > "$T/events/sched/sched_process_exec/enable"
+echo 1 > "$T/events/sched/sched_process_fork/enable"
+echo 1 > "$T/events/sched/sched_process_exit/enable"
+echo 1 > "$T/tracing_on"; workload; echo 0 > "$T/tracing_on"
+extract_dat "$OUT/v7-zstd.dat" trimmed
+# 2./3. the same data re-encoded: v7 uncompressed and v6 (v6 has no compression).
+convert_dat "$OUT/v7-zstd.dat" "$OUT/v7-none.dat" --compression none
+convert_dat "$OUT/v7-none.dat" "$OUT/v6.dat" --file-version 6
+
+# 4. v7 zstd with the complete metadata as extract writes it (all event formats, all kallsyms).
+clean
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/events/sched/sched_process_exec/enable"
+echo 1 > "$T/tracing_on"; sleep 0.01; ls / >/dev/null; echo 0 > "$T/tracing_on"
+extract_dat "$OUT/full-meta-v7-zstd.dat" full
+
+# 5./6. two buffers: top (sched) + instance $INST_PREFIX-foo (raw_syscalls, timer, irq),
+#      v7 zstd and v6. (extract destroys the instances it copied with -a.)
+clean
+mkdir "$T/instances/$INST_PREFIX-foo" || die "cannot create instance"
+I=$T/instances/$INST_PREFIX-foo
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/events/sched/sched_process_exec/enable"
+echo 'id == 0 || id == 1 || id == 59' > "$I/events/raw_syscalls/sys_enter/filter" 2>/dev/null
+echo 1 > "$I/events/raw_syscalls/sys_enter/enable"
+echo 1 > "$I/events/timer/hrtimer_start/enable"
+echo 1 > "$I/events/irq/softirq_entry/enable"
+echo 1 > "$T/tracing_on"; echo 1 > "$I/tracing_on"
+workload
+echo 0 > "$I/tracing_on"; echo 0 > "$T/tracing_on"
+extract_dat "$OUT/instances-v7-zstd.dat" trimmed -t -a
+convert_dat "$OUT/instances-v7-zstd.dat" "$OUT/instances-v6.dat" --file-version 6
+[ -d "$I" ] && rmdir "$I"
+
+# 7./8. empty parts, v7 uncompressed and v6: top buffer traced on CPU 0 only (CPU 1 has no
+#    data), plus an instance $INST_PREFIX-idle with no event enabled (no data on any CPU).
+clean
+mkdir "$T/instances/$INST_PREFIX-idle" || die "cannot create instance"
+echo 1 > "$T/tracing_cpumask"
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/tracing_on"; workload; echo 0 > "$T/tracing_on"
+extract_dat "$OUT/empty-cpu-v7-none.dat" trimmed -t -a --compression none
+convert_dat "$OUT/empty-cpu-v7-none.dat" "$OUT/empty-cpu-v6.dat" --file-version 6
+echo "$SAVED_MASK" > "$T/tracing_cpumask"
+[ -d "$T/instances/$INST_PREFIX-idle" ] && rmdir "$T/instances/$INST_PREFIX-idle"
+
+# 9. lost events, v7 zstd: 4 KiB per-CPU ring buffer in overwrite mode and a syscall-heavy
+#    workload -> pages flagged with missed events.
+clean
+echo 4 > "$T/buffer_size_kb"
+echo 1 > "$T/options/overwrite"
+echo 1 > "$T/events/raw_syscalls/enable"
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/tracing_on"
+dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
+taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
+echo 0 > "$T/tracing_on"
+extract_dat "$OUT/lost-v7-zstd.dat" trimmed
+echo "$SAVED_KB" > "$T/buffer_size_kb"
+
+clean
+
+# ---- read every file back -----------------------------------------------------------------
+for f in "$OUT"/*.dat; do
+  n=$(timeout 60 trace-cmd report -i "$f" 2>/dev/null | grep -c -v -E '^(cpus=|version = )')
+  d=$(timeout 60 trace-cmd report -i "$f" 2>/dev/null | grep -c 'EVENTS DROPPED')
+  v=$(timeout 60 trace-cmd dump -i "$f" --summary 2>/dev/null | awk '/\[Version\]/{print $1}')
+  err=$(timeout 60 trace-cmd report -i "$f" 2>&1 >/dev/null | head -n 1)
+  printf '%-28s %8d bytes  v%s  %5d report lines  %d dropped-markers %s\n' \
+    "${f#$ROOT/}" "$(stat -c %s "$f")" "$v" "$n" "$d" "${err:+ stderr: $err}"
+done

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Regenerate corpus/uftrace/<name>/: real uftrace data directories (each one the whole
+# uftrace.data directory written by `uftrace record -d <dir>`) from small programs built with
+# `gcc -pg -g` (sources in scripts/corpus/src/uf_*.c).
+# Usage: scripts/corpus/uftrace.sh [OUTDIR]   (default: <repo>/corpus/uftrace)
+# Needs: gcc, uftrace; the SDT events program needs <sys/sdt.h> (Debian: systemtap-sdt-dev).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=${1:-$ROOT/corpus/uftrace}
+SRC=$HERE/src
+die () { echo "uftrace.sh: $*" >&2; exit 1; }
+for t in gcc uftrace; do command -v "$t" >/dev/null || die "'$t' not found"; done
+mkdir -p "$OUT" || exit 1
+OUT=$(cd "$OUT" && pwd)
+# The programs are built in and run from a fixed path, and -d gets a relative name, so that
+# exename and cmdline in the data do not depend on where the repository is.
+WORK=/tmp/tracelint-uftrace
+rm -rf "$WORK"; mkdir -p "$WORK" || exit 1
+trap 'rm -rf "$WORK"' EXIT
+BIN=$WORK/bin
+mkdir -p "$BIN"
+build () {  # build NAME [extra gcc args]
+  local n=$1; shift
+  gcc -pg -g -O0 -o "$BIN/$n" "$SRC/$n.c" "$@" || die "cannot build $n"
+}
+build uf_basic
+build uf_threads -pthread
+build uf_forkexec
+build uf_child
+HAVE_SDT=0
+if echo '#include <sys/sdt.h>' | gcc -E - >/dev/null 2>&1; then
+  build uf_events; HAVE_SDT=1
+fi
+
+FAILS=0
+rec () {  # rec NAME uftrace-record-options... -- command...
+  local name=$1; shift
+  local dir=$OUT/$name
+  rm -rf "$dir"
+  (cd "$OUT" && timeout 120 uftrace record -d "$name" "$@") >"$WORK/$name.log" 2>&1
+  if [ -f "$dir/info" ]; then
+    echo "ok   ${dir#$ROOT/} ($(du -sk "$dir" | cut -f1) KiB, $(ls "$dir" | wc -l) files)"
+  else
+    echo "FAIL $name:"; sed 's/^/     /' "$WORK/$name.log"; FAILS=$((FAILS + 1))
+  fi
+}
+
+# plain: default options (PLT hooks on: libc calls are recorded too).
+rec plain "$BIN/uf_basic"
+# args: -a (automatic arguments/return values: DWARF of the program + known libc prototypes):
+#   integer, pointer, string ("corpus"), double and float arguments; int/long/double retvals.
+rec args -a "$BIN/uf_basic"
+# threads: main thread + 2 pthreads -> one <TID>.dat per thread.
+rec threads "$BIN/uf_threads"
+# forkexec: parent, forked child, child exec's uf_child -> 2 sessions (2 sid-*.map).
+rec forkexec "$BIN/uf_forkexec" "$BIN/uf_child"
+# nolibcall: --no-libcall (no PLT hooks: only the program's own functions).
+rec nolibcall --no-libcall "$BIN/uf_basic"
+# depth3: -D 3 (nothing deeper than depth 3 is recorded).
+rec depth3 -D 3 "$BIN/uf_basic"
+# events: user SDT probes (-E 'corpus:*') and read triggers (-T ...@read=proc/statm) ->
+#   event records in the task data and an events.txt.
+if [ "$HAVE_SDT" = 1 ]; then
+  rec events --match glob -E 'corpus:*' -T 'step@read=proc/statm' "$BIN/uf_events"
+else
+  rec events -T 'leaf@read=proc/statm' "$BIN/uf_basic"
+fi
+
+# ---- read every directory back ---------------------------------------------------------
+for d in "$OUT"/*/; do
+  d=${d%/}
+  r=$(timeout 60 uftrace replay --no-pager -d "$d" 2>&1)
+  u=$(timeout 60 uftrace dump --no-pager -d "$d" 2>&1)
+  printf '%-26s replay %3d lines, dump %4d lines (%d entry, %d exit, %d event)%s\n' "${d#$ROOT/}" \
+    "$(echo "$r" | wc -l)" "$(echo "$u" | wc -l)" \
+    "$(echo "$u" | grep -c '\[entry\]')" "$(echo "$u" | grep -c '\[exit \]')" \
+    "$(echo "$u" | grep -c '\[event\]')" \
+    "$(echo "$r$u" | grep -q -i -E 'warn|error|broken|invalid' && echo '  WARNING in output')"
+done
+[ "$FAILS" -eq 0 ] || die "$FAILS recording(s) failed"
