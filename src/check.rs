@@ -1,0 +1,246 @@
+//! The one check entry point used by the CLI, the daemon and the fuzz targets.
+
+use crate::config::Config;
+use crate::detect::{self, Format};
+use crate::finding::{Counts, Finding, Sink};
+use crate::input::{self, DirSource, FsDir, LoadMode};
+use crate::limits::Limits;
+use crate::map::MapNode;
+use crate::reader::Endian;
+use crate::rules;
+use serde::Serialize;
+use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Options for checking one input.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Resource limits.
+    pub limits: Limits,
+    /// Forced format (`--format-hint`); detection by content otherwise.
+    pub format_hint: Option<Format>,
+    /// Forced byte order for formats that do not record it (GDB tfile).
+    pub endian: Option<Endian>,
+    /// How files are brought into memory.
+    pub load_mode: LoadMode,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            limits: Limits::default(),
+            format_hint: None,
+            endian: None,
+            load_mode: LoadMode::Mmap,
+        }
+    }
+}
+
+/// The outcome of checking one input.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The input path as given.
+    pub path: String,
+    /// The detected (or forced) format.
+    pub format: Option<Format>,
+    /// Input size in bytes (sum of files for a directory).
+    pub size: u64,
+    /// Findings, in the order they were found.
+    pub findings: Vec<Finding>,
+    /// Findings beyond `max_findings` that were counted but not kept.
+    pub dropped: u64,
+    /// Counts by severity (of the kept findings).
+    pub counts: Counts,
+    /// The structure map.
+    #[serde(skip)]
+    pub map: Option<MapNode>,
+    /// True when the input could not be read at all (exit code 3).
+    #[serde(skip)]
+    pub io_failed: bool,
+    /// Time taken.
+    #[serde(skip)]
+    pub duration: Duration,
+}
+
+impl Report {
+    fn new(path: &Path) -> Self {
+        Report {
+            path: path.display().to_string(),
+            format: None,
+            size: 0,
+            findings: Vec::new(),
+            dropped: 0,
+            counts: Counts::default(),
+            map: None,
+            io_failed: false,
+            duration: Duration::ZERO,
+        }
+    }
+}
+
+/// Checks bytes of one file. Never panics on any input (a panic would be a bug; callers that
+/// must survive bugs use [`check_path`], which catches them).
+pub fn check_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> (Option<Format>, MapNode) {
+    let len = data.len() as u64;
+    if data.is_empty() {
+        sink.report(&rules::EMPTY_INPUT, 0..0, "the input is empty (0 bytes)");
+        return (None, MapNode::new("empty input", 0, 0));
+    }
+    let format = match opts.format_hint {
+        Some(f) => Some(f),
+        None => detect::detect_bytes(data),
+    };
+    let map = match format {
+        Some(Format::GdbTfile) => crate::formats::gdb::check(data, opts, sink),
+        Some(Format::TraceCmd) => crate::formats::tracecmd::check(data, opts, sink),
+        Some(Format::Ktrace) | Some(Format::KtraceV0) => {
+            crate::formats::ktrace::check(data, opts, sink)
+        }
+        Some(Format::Uftrace) => {
+            sink.report(
+                &rules::UNKNOWN_FORMAT,
+                0..0,
+                "a uftrace recording is a directory; pass the directory, not one of its files",
+            );
+            MapNode::new("file", 0, len)
+        }
+        None => {
+            let shown: Vec<String> = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
+            let f = sink
+                .make(
+                    &rules::UNKNOWN_FORMAT,
+                    0..len.min(8),
+                    format!(
+                        "no supported trace format starts with bytes {}",
+                        shown.join(" ")
+                    ),
+                )
+                .help("expected a GDB tfile, trace-cmd trace.dat, Darwin ktrace file or a uftrace data directory; use --format-hint to force one");
+            sink.push(f);
+            MapNode::new("unrecognised file", 0, len)
+        }
+    };
+    (format, map)
+}
+
+/// Checks a uftrace-style directory image.
+pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
+    crate::formats::uftrace::check_dir(dir, opts, sink)
+}
+
+/// Checks one path (file or uftrace data directory), applying `config`'s rule levels.
+/// Catches panics (reported as `TL004 internal-error`).
+pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
+    let start = Instant::now();
+    let mut report = Report::new(path);
+    let mut sink = Sink::with_limits(&opts.limits);
+    let outcome = catch_unwind(AssertUnwindSafe(|| check_path_inner(path, opts, &mut sink, &mut report)));
+    if let Err(panic) = outcome {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        sink.report(
+            &rules::INTERNAL_ERROR,
+            0..0,
+            format!("internal error while checking: {what}"),
+        );
+    }
+    let (mut findings, dropped) = sink.into_parts();
+    if dropped > 0 {
+        findings.push(Finding {
+            rule: &rules::FINDINGS_TRUNCATED,
+            severity: rules::FINDINGS_TRUNCATED.default_severity,
+            file: None,
+            offset: 0,
+            length: 0,
+            message: format!(
+                "{dropped} more finding(s) not shown (limit max_findings = {})",
+                opts.limits.max_findings
+            ),
+            notes: Vec::new(),
+            help: None,
+        });
+    }
+    config.apply(&mut findings);
+    report.counts = Counts::of(&findings);
+    report.findings = findings;
+    report.dropped = dropped;
+    if let Some(map) = report.map.as_mut() {
+        map.attach_findings(&report.findings);
+    }
+    report.duration = start.elapsed();
+    report
+}
+
+fn io_finding(sink: &mut Sink, report: &mut Report, path: &Path, e: &io::Error) {
+    report.io_failed = true;
+    sink.report(
+        &rules::IO_ERROR,
+        0..0,
+        format!("cannot read {}: {e}", path.display()),
+    );
+}
+
+fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &mut Report) {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return io_finding(sink, report, path, &e),
+    };
+    if meta.is_dir() {
+        if opts.format_hint == Some(Format::Uftrace) || detect::is_uftrace_dir(path) {
+            report.format = Some(Format::Uftrace);
+            let dir = FsDir::new(path, opts.load_mode);
+            let map = check_dir(&dir, opts, sink);
+            report.size = dir
+                .list()
+                .map(|l| l.iter().map(|e| e.len).sum())
+                .unwrap_or(0);
+            report.map = Some(map);
+        } else {
+            sink.report(
+                &rules::UNKNOWN_FORMAT,
+                0..0,
+                "this directory is not a uftrace data directory (no `info` file starting with `Ftrace!\\0`)",
+            );
+        }
+        return;
+    }
+    if !meta.is_file() {
+        sink.report(
+            &rules::NOT_A_FILE,
+            0..0,
+            format!("{} is not a regular file", path.display()),
+        );
+        return;
+    }
+    report.size = meta.len();
+    if meta.len() > opts.limits.max_file_bytes {
+        sink.limit(
+            0..0,
+            "file size",
+            meta.len(),
+            "max_file_bytes",
+            opts.limits.max_file_bytes,
+        );
+        return;
+    }
+    let max = match opts.load_mode {
+        LoadMode::Mmap => opts.limits.max_file_bytes,
+        LoadMode::Read => opts.limits.max_read_bytes.min(opts.limits.max_file_bytes),
+    };
+    let data = match input::load(path, opts.load_mode, max) {
+        Ok(d) => d,
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            sink.limit(0..0, "file size", meta.len(), "max_read_bytes", max);
+            return;
+        }
+        Err(e) => return io_finding(sink, report, path, &e),
+    };
+    let (format, map) = check_bytes(&data, opts, sink);
+    report.format = format;
+    report.map = Some(map);
+}

@@ -1,0 +1,100 @@
+//! Format detection by content (magic numbers and directory shape), never by file name.
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// A supported input format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// GDB tracepoint file (`tsave`).
+    GdbTfile,
+    /// trace-cmd `trace.dat` (v6 or v7).
+    TraceCmd,
+    /// uftrace data directory.
+    Uftrace,
+    /// Darwin ktrace / kdebug file with a magic (V3 chunked, raw V1/V1+/V2).
+    Ktrace,
+    /// Darwin raw kdebug V0 (no magic; only by explicit hint).
+    KtraceV0,
+}
+
+impl Format {
+    /// Every format, for help texts.
+    pub const ALL: [Format; 5] = [
+        Format::GdbTfile,
+        Format::TraceCmd,
+        Format::Uftrace,
+        Format::Ktrace,
+        Format::KtraceV0,
+    ];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::GdbTfile => "gdb-tfile",
+            Format::TraceCmd => "tracecmd",
+            Format::Uftrace => "uftrace",
+            Format::Ktrace => "ktrace",
+            Format::KtraceV0 => "ktrace-v0",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "gdb-tfile" | "gdb" | "tfile" => Ok(Format::GdbTfile),
+            "tracecmd" | "trace-cmd" | "trace.dat" => Ok(Format::TraceCmd),
+            "uftrace" => Ok(Format::Uftrace),
+            "ktrace" => Ok(Format::Ktrace),
+            "ktrace-v0" => Ok(Format::KtraceV0),
+            _ => Err(format!(
+                "unknown format `{s}`; expected one of gdb-tfile, tracecmd, uftrace, ktrace, ktrace-v0"
+            )),
+        }
+    }
+}
+
+/// GDB tfile magic.
+pub const GDB_MAGIC: &[u8] = b"\x7fTRACE0\n";
+/// trace-cmd magic (`\x17\x08\x44` then `tracing`).
+pub const TRACECMD_MAGIC: &[u8] = b"\x17\x08\x44tracing";
+/// uftrace `info` magic.
+pub const UFTRACE_MAGIC: &[u8] = b"Ftrace!\0";
+/// ktrace magics as the first little-endian u32.
+pub const KTRACE_MAGICS: [u32; 4] = [0x55aa_0300, 0x0000_1000, 0x55aa_0200, 0x55aa_0101];
+
+/// Detects the format of file content. `None` when nothing matches.
+pub fn detect_bytes(data: &[u8]) -> Option<Format> {
+    if data.starts_with(GDB_MAGIC) {
+        return Some(Format::GdbTfile);
+    }
+    if data.starts_with(TRACECMD_MAGIC) {
+        return Some(Format::TraceCmd);
+    }
+    if let Some((first, _)) = data.split_first_chunk::<4>() {
+        if KTRACE_MAGICS.contains(&u32::from_le_bytes(*first)) {
+            return Some(Format::Ktrace);
+        }
+    }
+    None
+}
+
+/// True when `dir` looks like a uftrace data directory (an `info` file with the uftrace magic).
+pub fn is_uftrace_dir(dir: &std::path::Path) -> bool {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(dir.join("info")) else {
+        return false;
+    };
+    let mut magic = [0u8; 8];
+    f.read_exact(&mut magic).is_ok() && magic == UFTRACE_MAGIC
+}

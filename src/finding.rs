@@ -1,0 +1,229 @@
+//! The finding model shared by every format, renderer and the daemon.
+
+use crate::limits::Limits;
+use crate::registry::Rule;
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::ops::Range;
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; never fails a run.
+    Info,
+    /// Suspicious or a known writer quirk; fails only with `--deny warnings`.
+    Warning,
+    /// The trace is malformed or unusable; exit code 1.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One finding: a rule that fired on a byte span of a file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// The rule.
+    #[serde(serialize_with = "ser_rule_code", rename = "code")]
+    pub rule: &'static Rule,
+    /// Effective severity (the rule's default unless configuration changed it).
+    pub severity: Severity,
+    /// For directory formats (uftrace): the file inside the directory, relative to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Absolute byte offset of the span in `file` (or the input file).
+    pub offset: u64,
+    /// Length of the span in bytes (0 for a position, such as end of file).
+    pub length: u64,
+    /// What is wrong, with the values seen and expected.
+    pub message: String,
+    /// Extra context lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// How to fix or what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+fn ser_rule_code<S: Serializer>(rule: &&'static Rule, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(rule.code)
+}
+
+impl Finding {
+    /// The span as a range.
+    pub fn span(&self) -> Range<u64> {
+        self.offset..self.offset.saturating_add(self.length)
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the help text.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// Collects the findings of one input, with a cap on how many are kept.
+///
+/// Decoders call [`Sink::report`] (or [`Sink::push`] for notes and help). The sink keeps the
+/// first `max_findings` and counts the rest, so a file with a million bad records still gives a
+/// bounded report.
+#[derive(Debug)]
+pub struct Sink {
+    findings: Vec<Finding>,
+    max: usize,
+    dropped: u64,
+    /// File inside a directory input that new findings refer to.
+    current_file: Option<String>,
+}
+
+impl Sink {
+    /// A sink keeping at most `max` findings.
+    pub fn new(max: usize) -> Self {
+        Sink {
+            findings: Vec::new(),
+            max,
+            dropped: 0,
+            current_file: None,
+        }
+    }
+
+    /// A sink with the cap from `limits`.
+    pub fn with_limits(limits: &Limits) -> Self {
+        Self::new(limits.max_findings)
+    }
+
+    /// Findings raised from now on refer to `file` inside a directory input (`None`: the input).
+    pub fn set_file(&mut self, file: Option<String>) {
+        self.current_file = file;
+    }
+
+    /// The file findings currently refer to.
+    pub fn current_file(&self) -> Option<&str> {
+        self.current_file.as_deref()
+    }
+
+    /// Reports `rule` at `span` with `message`.
+    pub fn report(&mut self, rule: &'static Rule, span: Range<u64>, message: impl Into<String>) {
+        let f = self.make(rule, span, message);
+        self.push(f);
+    }
+
+    /// Builds a finding (for adding notes/help) without recording it; pass it to [`Sink::push`].
+    pub fn make(
+        &self,
+        rule: &'static Rule,
+        span: Range<u64>,
+        message: impl Into<String>,
+    ) -> Finding {
+        Finding {
+            rule,
+            severity: rule.default_severity,
+            file: self.current_file.clone(),
+            offset: span.start,
+            length: span.end.saturating_sub(span.start),
+            message: message.into(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Records a finding made with [`Sink::make`].
+    pub fn push(&mut self, finding: Finding) {
+        if self.findings.len() < self.max {
+            self.findings.push(finding);
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
+
+    /// Reports a read failure under `rule`.
+    pub fn read_error(&mut self, rule: &'static Rule, err: &crate::reader::ReadError) {
+        self.report(rule, err.span(), err.to_string());
+    }
+
+    /// Reports that a configured limit was hit (rule `TL003 limit-exceeded`).
+    pub fn limit(&mut self, span: Range<u64>, what: &str, value: u64, limit_name: &str, limit: u64) {
+        let f = self
+            .make(
+                &crate::rules::LIMIT_EXCEEDED,
+                span,
+                format!("{what} is {value}, above the limit {limit_name} = {limit}; the rest was not checked"),
+            )
+            .help(format!(
+                "raise `{limit_name}` under [limits] in tracelint.toml if this input is trusted"
+            ));
+        self.push(f);
+    }
+
+    /// Whether any finding of `rule` was recorded.
+    pub fn has(&self, rule: &Rule) -> bool {
+        self.findings.iter().any(|f| f.rule == rule)
+    }
+
+    /// Findings so far.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// Number of findings that did not fit under the cap.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Consumes the sink; returns the kept findings and the dropped count.
+    pub fn into_parts(self) -> (Vec<Finding>, u64) {
+        (self.findings, self.dropped)
+    }
+}
+
+/// Counts of findings by severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Error findings.
+    pub error: u64,
+    /// Warning findings.
+    pub warning: u64,
+    /// Info findings.
+    pub info: u64,
+}
+
+impl Counts {
+    /// Counts the findings.
+    pub fn of(findings: &[Finding]) -> Self {
+        let mut c = Counts::default();
+        for f in findings {
+            c.add(f.severity);
+        }
+        c
+    }
+
+    /// Adds one finding of severity `s`.
+    pub fn add(&mut self, s: Severity) {
+        match s {
+            Severity::Error => self.error = self.error.saturating_add(1),
+            Severity::Warning => self.warning = self.warning.saturating_add(1),
+            Severity::Info => self.info = self.info.saturating_add(1),
+        }
+    }
+
+    /// Adds other counts.
+    pub fn merge(&mut self, o: Counts) {
+        self.error = self.error.saturating_add(o.error);
+        self.warning = self.warning.saturating_add(o.warning);
+        self.info = self.info.saturating_add(o.info);
+    }
+}

@@ -1,0 +1,3 @@
+//! ftrace ring-buffer pages (not yet implemented).
+
+pub mod rules;

@@ -1,0 +1,5 @@
+//! Rules of the GDB tracepoint file (tfile) validator.
+
+crate::declare_rules! {
+    family: GdbTfile;
+}

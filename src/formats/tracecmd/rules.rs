@@ -1,0 +1,5 @@
+//! Rules of the trace-cmd trace.dat validator.
+
+crate::declare_rules! {
+    family: TraceCmd;
+}

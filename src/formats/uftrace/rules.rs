@@ -1,0 +1,5 @@
+//! Rules of the uftrace data directory validator.
+
+crate::declare_rules! {
+    family: Uftrace;
+}

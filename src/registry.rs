@@ -1,0 +1,245 @@
+//! The rule registry: every rule tracelint can report, with its stable code, kebab-case name,
+//! default level, one-line summary and documentation.
+//!
+//! Rules are declared per format with [`declare_rules!`](crate::declare_rules); the doc comment
+//! above each declaration *is* the rule's documentation (`tracelint explain CODE` prints it and
+//! `rules/<family>.md` is rendered from it). [`all`] lists every rule of every family.
+
+use crate::finding::Severity;
+use serde::Serialize;
+
+/// Which part of tracelint a rule belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// `TL`: input/output, limits, detection, internal errors.
+    Generic,
+    /// `GT`: GDB tracepoint files.
+    GdbTfile,
+    /// `TD`: trace-cmd `trace.dat`.
+    TraceCmd,
+    /// `UF`: uftrace data directories.
+    Uftrace,
+    /// `KT`: Darwin ktrace / kdebug.
+    Ktrace,
+}
+
+impl Family {
+    /// Every family, in documentation order.
+    pub const ALL: [Family; 5] = [
+        Family::Generic,
+        Family::GdbTfile,
+        Family::TraceCmd,
+        Family::Uftrace,
+        Family::Ktrace,
+    ];
+
+    /// Code prefix of the family's rules.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Family::Generic => "TL",
+            Family::GdbTfile => "GT",
+            Family::TraceCmd => "TD",
+            Family::Uftrace => "UF",
+            Family::Ktrace => "KT",
+        }
+    }
+
+    /// Short name used for `rules/<slug>.md` and in tables.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Family::Generic => "generic",
+            Family::GdbTfile => "gdb-tfile",
+            Family::TraceCmd => "tracecmd",
+            Family::Uftrace => "uftrace",
+            Family::Ktrace => "ktrace",
+        }
+    }
+
+    /// Human title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Family::Generic => "Generic: input, limits, detection",
+            Family::GdbTfile => "GDB tracepoint file (tfile)",
+            Family::TraceCmd => "trace-cmd trace.dat (v6, v7)",
+            Family::Uftrace => "uftrace data directory",
+            Family::Ktrace => "Darwin ktrace / kdebug",
+        }
+    }
+
+    /// Rules of this family, in code order of their declaring modules.
+    pub fn rules(self) -> Vec<&'static Rule> {
+        let parts: &[&[&'static Rule]] = match self {
+            Family::Generic => &[crate::rules::RULES],
+            Family::GdbTfile => &[crate::formats::gdb::rules::RULES],
+            Family::TraceCmd => &[
+                crate::formats::tracecmd::rules::RULES,
+                crate::formats::ftrace_ring::rules::RULES,
+            ],
+            Family::Uftrace => &[crate::formats::uftrace::rules::RULES],
+            Family::Ktrace => &[crate::formats::ktrace::rules::RULES],
+        };
+        parts.iter().flat_map(|p| p.iter().copied()).collect()
+    }
+}
+
+/// One rule's metadata.
+#[derive(Debug, Serialize)]
+pub struct Rule {
+    /// Stable code such as `GT012`. Never reused, never renamed.
+    pub code: &'static str,
+    /// Stable kebab-case name such as `frame-size-mismatch`.
+    pub name: &'static str,
+    /// The family (and so the format) the rule belongs to.
+    pub family: Family,
+    /// Level used when no configuration changes it.
+    pub default_severity: Severity,
+    /// One line: what a finding of this rule means.
+    pub summary: &'static str,
+    /// Markdown documentation: what it checks, why it matters, the spec reference.
+    #[serde(skip)]
+    pub docs: &'static str,
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Self) -> bool {
+        self.code == other.code
+    }
+}
+impl Eq for Rule {}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}({})", self.code, self.name)
+    }
+}
+
+/// Declares rules of one family:
+///
+/// ```ignore
+/// declare_rules! {
+///     family: GdbTfile;
+///     /// ## What it checks
+///     /// ...
+///     pub BAD_MAGIC = ("GT001", "bad-magic", Error, "the file does not start with ...");
+/// }
+/// ```
+///
+/// Each entry becomes a `pub static NAME: Rule`, and the module gets `pub static RULES`.
+#[macro_export]
+macro_rules! declare_rules {
+    (
+        family: $family:ident;
+        $(
+            $(#[doc = $doc:literal])*
+            pub $ident:ident = ($code:literal, $name:literal, $sev:ident, $summary:literal);
+        )*
+    ) => {
+        $(
+            #[doc = $summary]
+            pub static $ident: $crate::registry::Rule = $crate::registry::Rule {
+                code: $code,
+                name: $name,
+                family: $crate::registry::Family::$family,
+                default_severity: $crate::finding::Severity::$sev,
+                summary: $summary,
+                docs: concat!($($doc, "\n",)*),
+            };
+        )*
+        /// Every rule declared in this module, in declaration order.
+        pub static RULES: &[&$crate::registry::Rule] = &[$(&$ident,)*];
+    };
+}
+
+/// Every rule of every family, in family then declaration order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    Family::ALL
+        .into_iter()
+        .flat_map(|f| f.rules())
+}
+
+/// Finds a rule by code (`GT012`, case-insensitive) or name (`frame-size-mismatch`).
+pub fn lookup(key: &str) -> Option<&'static Rule> {
+    all().find(|r| r.code.eq_ignore_ascii_case(key) || r.name == key)
+}
+
+/// The docs of one rule, as Markdown with a title line.
+pub fn explain(rule: &Rule) -> String {
+    let docs = dedent(rule.docs);
+    format!(
+        "# {} {}\n\n{}\n\n- Family: {}\n- Default level: {}\n\n{}",
+        rule.code,
+        rule.name,
+        rule.summary,
+        rule.family.title(),
+        rule.default_severity,
+        docs.trim_end()
+    )
+}
+
+/// Doc comments arrive with one leading space per line (`/// text` → `" text"`).
+fn dedent(s: &str) -> String {
+    s.lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Renders `rules/<family>.md` for one family.
+pub fn render_family_doc(family: Family) -> String {
+    let mut out = format!(
+        "# {}\n\n<!-- Generated from the rule registry by `tracelint rules --write-docs`. Do not edit. -->\n\n",
+        family.title()
+    );
+    out.push_str("| code | name | default | summary |\n|---|---|---|---|\n");
+    for r in family.rules().iter() {
+        out.push_str(&format!(
+            "| [{}](#{}) | `{}` | {} | {} |\n",
+            r.code,
+            r.code.to_ascii_lowercase(),
+            r.name,
+            r.default_severity,
+            r.summary.replace('|', "\\|")
+        ));
+    }
+    for r in family.rules().iter() {
+        out.push_str(&format!(
+            "\n## {}\n\n`{}` · default level **{}**\n\n{}\n\n{}\n",
+            r.code,
+            r.name,
+            r.default_severity,
+            r.summary,
+            dedent(r.docs).trim()
+        ));
+    }
+    out
+}
+
+/// Renders `rules/README.md`, the index of all families.
+pub fn render_index_doc() -> String {
+    let mut out = String::from(
+        "# tracelint rules\n\n<!-- Generated from the rule registry by `tracelint rules --write-docs`. Do not edit. -->\n\n\
+         Every finding carries one of these stable codes. Configure levels in `tracelint.toml` \
+         (`[rules]` table, by code or name) or with `-A/-W/-D CODE`.\n\n",
+    );
+    out.push_str("| family | prefix | document |\n|---|---|---|\n");
+    for f in Family::ALL {
+        out.push_str(&format!(
+            "| {} | `{}` | [{}.md]({}.md) |\n",
+            f.title(),
+            f.prefix(),
+            f.slug(),
+            f.slug()
+        ));
+    }
+    out
+}
+
+/// Every generated document: (file name under `rules/`, content).
+pub fn rendered_docs() -> Vec<(String, String)> {
+    let mut v = vec![("README.md".to_string(), render_index_doc())];
+    for f in Family::ALL {
+        v.push((format!("{}.md", f.slug()), render_family_doc(f)));
+    }
+    v
+}
