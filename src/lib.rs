@@ -14,6 +14,8 @@ pub mod config;
 pub mod detect;
 pub mod finding;
 pub mod formats;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod input;
 pub mod limits;
 pub mod map;
@@ -21,6 +23,7 @@ pub mod reader;
 pub mod registry;
 pub mod report;
 pub mod rules;
+pub mod watch;
 
 pub use check::{check_bytes, check_dir, check_path, CheckOptions, Report};
 pub use finding::{Finding, Severity, Sink};

@@ -1,0 +1,1 @@
+//! Entry points and input decoders shared by the fuzz targets and the regression replay test.
