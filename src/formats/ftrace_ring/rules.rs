@@ -2,4 +2,168 @@
 
 crate::declare_rules! {
     family: TraceCmd;
+    /// ## What it checks
+    /// Per-CPU ring-buffer data is a whole number of pages, and every page is at least as long
+    /// as its header (timestamp and commit word).
+    ///
+    /// ## Why it matters
+    /// The data is a copy of `page_size` sub-buffers read from `trace_pipe_raw`; a partial page
+    /// means the file was truncated or the size or page size is wrong. Readers walk a partial
+    /// page past the end of the data.
+    ///
+    /// ## Spec
+    /// trace-cmd.dat(5) "flyrecord" / kernel `ring_buffer_read_page`; tracecmd notes §5, §7.36.
+    pub PAGE_TRUNCATED = ("TD100", "ring-page-truncated", Error, "the CPU data ends inside a page");
+    /// ## What it checks
+    /// The data size in a page's commit word (`commit & 0x7ffffff`) fits in the page after the
+    /// header: `size <= page_size - (8 + long_size)`.
+    ///
+    /// ## Why it matters
+    /// libtracecmd only checks `size <= page_size`, so a larger commit makes it decode the bytes
+    /// after the page as events (garbage records).
+    ///
+    /// ## Spec
+    /// kernel `struct buffer_data_page`; libtraceevent `kbuffer-parse.c` `kbuffer_load_subbuffer`;
+    /// tracecmd notes §5.1, §7.37.
+    pub COMMIT_TOO_LARGE = ("TD101", "ring-commit-too-large", Error, "the page's commit size is larger than the page's data area");
+    /// ## What it checks
+    /// The commit word's flag bits are consistent: bits 27–29 are clear, `RB_MISSED_STORED`
+    /// (bit 30) only appears with `RB_MISSED_EVENTS` (bit 31), and with an 8-byte commit word
+    /// the upper 32 bits are either zero or, when bit 31 is set, all ones (the kernel adds the
+    /// `int` constant `1 << 31` to a `long`, which sign-extends on 64-bit kernels).
+    ///
+    /// ## Why it matters
+    /// Other bit patterns are not written by any kernel: the page header is corrupt, and the
+    /// data size and lost-events information derived from it cannot be trusted.
+    ///
+    /// ## Spec
+    /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`);
+    /// tracecmd notes §5.1, §7.37.
+    pub COMMIT_FLAGS_INVALID = ("TD102", "ring-commit-flags-invalid", Error, "the page's commit word has impossible flag bits");
+    /// ## What it checks
+    /// When `RB_MISSED_STORED` is set, the lost-events count (one kernel long) stored right
+    /// after the data still fits inside the page.
+    ///
+    /// ## Why it matters
+    /// The kernel only sets the flag when the count fits; a reader following the flag reads the
+    /// count from outside the page.
+    ///
+    /// ## Spec
+    /// kernel `ring_buffer_read_page`; libtraceevent `kbuffer_load_subbuffer`; tracecmd notes §7.37.
+    pub MISSED_COUNT_OUTSIDE = ("TD103", "ring-missed-count-outside-page", Error, "the stored lost-events count does not fit in the page");
+    /// ## What it checks
+    /// Every byte of a page after the data (and after the stored lost-events count) is zero.
+    ///
+    /// ## Why it matters
+    /// The kernel zero-fills the rest of each page it hands to user space. Non-zero bytes there
+    /// mean the commit size is too small (events were cut off) or the page was modified.
+    ///
+    /// ## Spec
+    /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`); tracecmd notes §7.38.
+    pub PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");
+    /// ## What it checks
+    /// Every event of a page (header, `array[0]` length word and body) ends at or before the
+    /// commit size, so the walk of the page ends exactly at the commit size.
+    ///
+    /// ## Why it matters
+    /// kbuffer bounds the walk only by the *start* of each event, so an event crossing the
+    /// commit is decoded from the zero fill or from the next page, and a huge `array[0]`
+    /// silently swallows the rest of the page.
+    ///
+    /// ## Spec
+    /// kernel ring buffer event encoding (`header_event`); tracecmd notes §5.2, §5.3, §7.39.
+    pub EVENT_OVERRUNS_COMMIT = ("TD105", "ring-event-overruns-commit", Error, "an event extends past the end of the page's data");
+    /// ## What it checks
+    /// A data event with `type_len 0` has `array[0] >= 4` (the length word counts itself).
+    ///
+    /// ## Why it matters
+    /// A smaller length makes the event end before its own payload starts: readers compute a
+    /// negative payload length.
+    ///
+    /// ## Spec
+    /// kernel `rb_update_event` (`event->array[0] = length`); tracecmd notes §5.2, §7.39.
+    pub DATA_LENGTH_INVALID = ("TD106", "ring-data-length-invalid", Error, "a type_len 0 event has a length smaller than its length word");
+    /// ## What it checks
+    /// Event lengths keep events 4-byte aligned: `array[0]` of a `type_len 0` event is a
+    /// multiple of 4.
+    ///
+    /// ## Why it matters
+    /// The kernel aligns every event to 4 bytes. kbuffer rounds the length up, so the file is
+    /// readable, but no kernel writes such a length.
+    ///
+    /// ## Spec
+    /// kernel `rb_calculate_event_length` (`ALIGN(length, RB_ARCH_ALIGNMENT)`); tracecmd notes §7.39.
+    pub DATA_LENGTH_UNALIGNED = ("TD107", "ring-data-length-unaligned", Warning, "a type_len 0 event's length is not a multiple of 4");
+    /// ## What it checks
+    /// A padding (or discarded) event (`type_len 29`) with a non-zero delta has `array[0] >= 4`
+    /// and a multiple of 4; its total length is `4 + array[0]`.
+    ///
+    /// ## Why it matters
+    /// Padding lengths are written by the kernel as the remaining page space or the discarded
+    /// event's length. `array[0] = 0xfffffffc` makes trace-cmd 3.1.6 loop forever; smaller or
+    /// unaligned values misplace every following event of the page.
+    ///
+    /// ## Spec
+    /// kernel `rb_reset_tail`, `rb_event_discard`; libtraceevent kbuffer; tracecmd notes §5.2, §7.40.
+    pub PADDING_LENGTH_INVALID = ("TD108", "ring-padding-length-invalid", Error, "a padding event has an impossible length");
+    /// ## What it checks
+    /// No "null" padding (`type_len 29` with delta 0) appears inside the page's data.
+    ///
+    /// ## Why it matters
+    /// The kernel writes null padding only past the commit (its length is undefined, and the
+    /// kernel zero-fills it before user space sees the page). Inside the data it means the commit
+    /// size is wrong or the data is corrupt; the rest of the page cannot be walked.
+    ///
+    /// ## Spec
+    /// kernel `include/linux/ring_buffer.h` (`RINGBUF_TYPE_PADDING`), `rb_reset_tail`;
+    /// tracecmd notes §7.40.
+    pub NULL_PADDING_IN_DATA = ("TD109", "ring-null-padding-in-data", Error, "null padding appears inside the page's data");
+    /// ## What it checks
+    /// Every data record's payload holds its `common_type` (2 bytes) and is at least as long as
+    /// the static fields of its event format (the end of the last field, common fields
+    /// included).
+    ///
+    /// ## Why it matters
+    /// Readers decode fields at the offsets the format gives; a short payload makes them read
+    /// the next event's bytes as field values.
+    ///
+    /// ## Spec
+    /// tracefs `events/<system>/<event>/format`; tracecmd notes §4, §7.42.
+    pub PAYLOAD_TOO_SHORT = ("TD110", "ring-payload-too-short", Error, "a record's payload is shorter than its event format");
+    /// ## What it checks
+    /// The event id of every record (`common_type`, the first `u16` of the payload) is the id of
+    /// an event whose format the file contains.
+    ///
+    /// ## Why it matters
+    /// Without a format the record cannot be decoded; trace-cmd prints `[UNKNOWN EVENT]` and
+    /// still exits successfully.
+    ///
+    /// ## Spec
+    /// libtraceevent `tep_data_type` / `tep_find_event`; tracecmd notes §7.42, §7.45.
+    pub UNKNOWN_EVENT_ID = ("TD111", "ring-unknown-event-id", Error, "a record's event id has no event format");
+    /// ## What it checks
+    /// Timestamps of one CPU never go backwards: within a page, across consecutive pages (a
+    /// page's timestamp is not older than the previous page's last record), and after an
+    /// absolute time stamp.
+    ///
+    /// ## Why it matters
+    /// Deltas are unsigned, so backwards time comes only from the page timestamps or absolute
+    /// stamps: a clock change, a buggy clock, or pages out of order. Tools that merge CPUs by
+    /// time will misorder records.
+    ///
+    /// ## Spec
+    /// kernel ring buffer time stamps; `trace-cmd report --ts-check`; tracecmd notes §7.41, §7.43.
+    pub TIMESTAMP_BACKWARDS = ("TD112", "ring-timestamp-backwards", Warning, "a CPU's timestamps go backwards");
+    /// ## What it checks
+    /// No page of a CPU carries `RB_MISSED_EVENTS` (events were overwritten or dropped before the
+    /// page was read). One finding per CPU sums the lost counts stored on its pages.
+    ///
+    /// ## Why it matters
+    /// The trace is incomplete: the ring buffer was too small or was read too slowly. Analyses
+    /// of durations or counts over the lost interval are wrong.
+    ///
+    /// ## Spec
+    /// kernel `ring_buffer_read_page`; trace-cmd report prints `CPU:N [M EVENTS DROPPED]`;
+    /// tracecmd notes §5.1, §7.44.
+    pub EVENTS_LOST = ("TD113", "ring-events-lost", Warning, "events were lost on a CPU (the trace is incomplete)");
 }
