@@ -136,7 +136,9 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
     let start = Instant::now();
     let mut report = Report::new(path);
     let mut sink = Sink::with_limits(&opts.limits);
-    let outcome = catch_unwind(AssertUnwindSafe(|| check_path_inner(path, opts, &mut sink, &mut report)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        check_path_inner(path, opts, &mut sink, &mut report)
+    }));
     if let Err(panic) = outcome {
         let what = panic
             .downcast_ref::<&str>()

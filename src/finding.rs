@@ -7,7 +7,9 @@ use std::fmt;
 use std::ops::Range;
 
 /// How serious a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; never fails a run.
@@ -156,7 +158,14 @@ impl Sink {
     }
 
     /// Reports that a configured limit was hit (rule `TL003 limit-exceeded`).
-    pub fn limit(&mut self, span: Range<u64>, what: &str, value: u64, limit_name: &str, limit: u64) {
+    pub fn limit(
+        &mut self,
+        span: Range<u64>,
+        what: &str,
+        value: u64,
+        limit_name: &str,
+        limit: u64,
+    ) {
         let f = self
             .make(
                 &crate::rules::LIMIT_EXCEEDED,

@@ -1,1 +1,613 @@
-fn main() {}
+//! The `tracelint` command.
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+use is_terminal::IsTerminal;
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use tracelint::check::{check_path, CheckOptions, Report};
+use tracelint::config::{Config, ConfigError, Level};
+use tracelint::detect::{self, Format};
+use tracelint::finding::Severity;
+use tracelint::input::LoadMode;
+use tracelint::map::MapNode;
+use tracelint::reader::Endian;
+use tracelint::registry;
+use tracelint::report::{self, human, Summary};
+
+/// Exit code: no error findings.
+const EXIT_OK: u8 = 0;
+/// Exit code: error findings (or warnings with `--deny warnings`).
+const EXIT_FINDINGS: u8 = 1;
+/// Exit code: usage or configuration error.
+const EXIT_USAGE: u8 = 2;
+/// Exit code: an input could not be read.
+const EXIT_IO: u8 = 3;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tracelint",
+    version,
+    about = "Strict validator and linter for binary trace files: trace-cmd trace.dat, uftrace data, Darwin ktrace, GDB tfile",
+    long_about = None,
+    after_help = "`tracelint PATH...` is short for `tracelint check PATH...`.\n\
+                  Exit codes: 0 no errors, 1 error findings, 2 usage or config error, 3 unreadable input."
+)]
+struct Cli {
+    /// Configuration file (default: ./tracelint.toml if present).
+    #[arg(long, global = true, env = "TRACELINT_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// When to use colours (NO_COLOR is respected in `auto`).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check trace files and uftrace data directories (directories are searched for traces).
+    Check(CheckArgs),
+    /// Show the structure of a trace: where everything is, with findings on the nodes.
+    Map(MapArgs),
+    /// List every rule.
+    Rules(RulesArgs),
+    /// Explain one rule (by code or name).
+    Explain {
+        /// A rule code (GT001) or name (bad-magic).
+        rule: String,
+    },
+    /// Judge files as they land in a spool directory.
+    Watch(tracelint::watch::WatchArgs),
+    /// Print shell completions.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum OutputKind {
+    /// miette reports with hex windows (default on a terminal).
+    Human,
+    /// One JSON document.
+    Json,
+    /// JSON Lines: one line per finding and one per file.
+    Jsonl,
+    /// SARIF 2.1.0.
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum DenyWhat {
+    /// Warnings fail the run too.
+    Warnings,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EndianArg {
+    Little,
+    Big,
+}
+
+#[derive(Args, Debug, Clone)]
+struct CommonArgs {
+    /// Force the input format instead of detecting it by content.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    format_hint: Option<Format>,
+    /// Byte order for formats that do not record it (GDB tfile).
+    #[arg(long, value_enum)]
+    endian: Option<EndianArg>,
+    /// Keep at most N findings per input (overrides limits.max_findings).
+    #[arg(long, value_name = "N")]
+    max_findings: Option<usize>,
+    /// Set a rule to allow (not reported). Repeatable; code or name.
+    #[arg(short = 'A', long = "allow", value_name = "RULE")]
+    allow: Vec<String>,
+    /// Set a rule to warning. Repeatable.
+    #[arg(short = 'W', long = "warn", value_name = "RULE")]
+    warn: Vec<String>,
+    /// Set a rule to error. Repeatable.
+    #[arg(short = 'D', long = "deny", value_name = "RULE", value_parser = parse_deny)]
+    deny: Vec<String>,
+    /// Read files instead of memory-mapping them.
+    #[arg(long)]
+    no_mmap: bool,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Files or directories to check.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Output format (default: human on a terminal, human otherwise too).
+    #[arg(long, short = 'o', value_enum)]
+    output: Option<OutputKind>,
+    /// Only print the summary (and set the exit code).
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Parallel jobs (default: number of cores).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Args, Debug)]
+struct MapArgs {
+    /// The trace file or uftrace directory.
+    path: PathBuf,
+    /// Output: text tree or JSON.
+    #[arg(long, short = 'o', value_enum, default_value_t = MapOutput::Text)]
+    output: MapOutput,
+    /// Show at most this many children per node (0 = all).
+    #[arg(long, default_value_t = 64)]
+    max_children: usize,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum MapOutput {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+struct RulesArgs {
+    /// Output as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write the rule documents (README.md and one file per format) into DIR.
+    #[arg(long, value_name = "DIR")]
+    write_docs: Option<PathBuf>,
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+/// `-D warnings` is the `--deny warnings` switch; anything else is a rule.
+fn parse_deny(s: &str) -> Result<String, String> {
+    Ok(s.to_string())
+}
+
+fn main() -> ExitCode {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `tracelint PATH...` means `tracelint check PATH...`.
+    if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
+        let known = Cli::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == first || c.get_all_aliases().any(|a| a == first))
+            || first == "help";
+        if !known && !matches!(first, "-h" | "--help" | "-V" | "--version") {
+            // Global options may precede the path; insert `check` before the first operand.
+            args.insert(1, "check".into());
+        }
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+        }
+    };
+    match &cli.command {
+        Command::Check(a) => run_check(&cli, a, color),
+        Command::Map(a) => run_map(&cli, a, color),
+        Command::Rules(a) => run_rules(a),
+        Command::Explain { rule } => match registry::lookup(rule) {
+            Some(r) => {
+                println!("{}", registry::explain(r));
+                ExitCode::from(EXIT_OK)
+            }
+            None => {
+                eprintln!("error: unknown rule `{rule}`; `tracelint rules` lists them");
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
+        Command::Watch(w) => {
+            let code = tracelint::watch::run(w, cli.config.as_deref());
+            ExitCode::from(u8::try_from(code).unwrap_or(EXIT_USAGE))
+        }
+        Command::Completions { shell } => {
+            let mut cmd = Cli::command();
+            clap_complete::generate(*shell, &mut cmd, "tracelint", &mut std::io::stdout());
+            ExitCode::from(EXIT_OK)
+        }
+        Command::Man => {
+            let man = clap_mangen::Man::new(Cli::command());
+            let mut out = Vec::new();
+            if man.render(&mut out).is_err() {
+                return ExitCode::from(EXIT_IO);
+            }
+            let _ = std::io::stdout().write_all(&out);
+            ExitCode::from(EXIT_OK)
+        }
+    }
+}
+
+fn print_config_error(e: &ConfigError, color: bool) {
+    use miette::{
+        GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource,
+    };
+    let mut d = MietteDiagnostic::new(format!(
+        "invalid configuration {}: {}",
+        e.path.display(),
+        e.message
+    ))
+    .with_code("config");
+    if let Some(span) = &e.span {
+        d = d.with_label(LabeledSpan::at(span.clone(), e.message.clone()));
+    }
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme);
+    let report = miette::Report::new(d).with_source_code(NamedSource::new(
+        e.path.display().to_string(),
+        e.text.clone(),
+    ));
+    let mut s = String::new();
+    if handler.render_report(&mut s, report.as_ref()).is_err() {
+        s = format!("error: {e}\n");
+    }
+    eprint!("{s}");
+}
+
+/// Loads configuration and applies command-line overrides. Returns (config, options, deny warnings).
+fn setup(
+    cli: &Cli,
+    common: &CommonArgs,
+    color: bool,
+) -> Result<(Config, CheckOptions, bool), ExitCode> {
+    let mut config = match Config::discover(cli.config.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            print_config_error(&e, color);
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let mut deny_warnings = false;
+    let groups: [(&Vec<String>, Level); 3] = [
+        (&common.allow, Level::Allow),
+        (&common.warn, Level::Warn),
+        (&common.deny, Level::Deny),
+    ];
+    for (list, level) in groups {
+        for key in list {
+            if level == Level::Deny && key == "warnings" {
+                deny_warnings = true;
+                continue;
+            }
+            match registry::lookup(key) {
+                Some(r) => config.set_level(r, level),
+                None => {
+                    eprintln!("error: unknown rule `{key}`; `tracelint rules` lists them");
+                    return Err(ExitCode::from(EXIT_USAGE));
+                }
+            }
+        }
+    }
+    let mut limits = config.limits.clone();
+    if let Some(n) = common.max_findings {
+        if n == 0 {
+            eprintln!("error: --max-findings must be at least 1");
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+        limits.max_findings = n;
+    }
+    let opts = CheckOptions {
+        limits,
+        format_hint: common.format_hint,
+        endian: common.endian.map(|e| match e {
+            EndianArg::Little => Endian::Little,
+            EndianArg::Big => Endian::Big,
+        }),
+        load_mode: if common.no_mmap {
+            LoadMode::Read
+        } else {
+            LoadMode::Mmap
+        },
+    };
+    Ok((config, opts, deny_warnings))
+}
+
+/// Expands the command-line paths into inputs: files, uftrace directories, and the trace files
+/// and uftrace directories found under other directories (symlinks inside are not followed).
+fn collect_inputs(paths: &[PathBuf], hint: Option<Format>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() && !(hint == Some(Format::Uftrace) || detect::is_uftrace_dir(p)) {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        out.push(dir.to_path_buf());
+        return;
+    };
+    let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let Ok(ft) = e.file_type() else { continue };
+        let p = e.path();
+        if ft.is_dir() {
+            if detect::is_uftrace_dir(&p) {
+                out.push(p);
+            } else {
+                walk(&p, out);
+            }
+        } else if ft.is_file() && looks_like_trace(&p) {
+            out.push(p);
+        }
+    }
+}
+
+fn looks_like_trace(p: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    let Ok(mut f) = std::fs::File::open(p) else {
+        return false;
+    };
+    let n = f.read(&mut head).unwrap_or(0);
+    detect::detect_bytes(head.get(..n).unwrap_or(&[])).is_some()
+}
+
+fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
+    let (config, opts, deny_warnings) = match setup(cli, &a.common, color) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let inputs = collect_inputs(&a.paths, opts.format_hint);
+    let output = a.output.unwrap_or(OutputKind::Human);
+    let start = Instant::now();
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start worker threads: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let show_progress = output == OutputKind::Human
+        && !a.quiet
+        && inputs.len() > 1
+        && std::io::stderr().is_terminal();
+    let reports: Vec<Report> = pool.install(|| {
+        let it = inputs.par_iter();
+        if show_progress {
+            let pb = ProgressBar::new(inputs.len() as u64);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} files {per_sec} {msg}",
+            ) {
+                pb.set_style(style);
+            }
+            let r = it
+                .progress_with(pb.clone())
+                .map(|p| check_path(p, &opts, &config))
+                .collect();
+            pb.finish_and_clear();
+            r
+        } else {
+            it.map(|p| check_path(p, &opts, &config)).collect()
+        }
+    });
+    let mut summary = Summary::default();
+    for r in &reports {
+        summary.add(r);
+    }
+    summary.seconds = start.elapsed().as_secs_f64();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let width = terminal_width();
+    let res = match output {
+        OutputKind::Human => {
+            let hopts = human::HumanOptions { color, width };
+            let mut res = Ok(());
+            for r in &reports {
+                if a.quiet {
+                    continue;
+                }
+                for f in &r.findings {
+                    res = res.and(write!(out, "{}", human::render_finding(r, f, hopts)));
+                }
+                res = res.and(writeln!(out, "{}", human::file_line(r)));
+            }
+            res.and(writeln!(out, "{}", summary_text(&summary)))
+        }
+        OutputKind::Json => writeln!(out, "{}", report::render_json(&reports, &summary)),
+        OutputKind::Jsonl => {
+            let mut res = Ok(());
+            for r in &reports {
+                res = res.and(write!(out, "{}", report::render_jsonl(r)));
+            }
+            res
+        }
+        OutputKind::Sarif => writeln!(out, "{}", report::sarif::render(&reports)),
+    };
+    if res.is_err() {
+        return ExitCode::from(EXIT_IO);
+    }
+    let _ = out.flush();
+    exit_code(&reports, deny_warnings)
+}
+
+fn exit_code(reports: &[Report], deny_warnings: bool) -> ExitCode {
+    if reports.iter().any(|r| r.io_failed) {
+        return ExitCode::from(EXIT_IO);
+    }
+    let failing = reports.iter().any(|r| {
+        r.findings.iter().any(|f| {
+            f.severity == Severity::Error || (deny_warnings && f.severity == Severity::Warning)
+        })
+    });
+    ExitCode::from(if failing { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn summary_text(s: &Summary) -> String {
+    let mut t = format!(
+        "checked {} input(s): {} passed, {} failed{}; {} error(s), {} warning(s), {} info; {:.1} MB in {:.2}s ({:.1} MB/s)",
+        s.files,
+        s.passed,
+        s.failed,
+        if s.unreadable > 0 {
+            format!(" ({} unreadable)", s.unreadable)
+        } else {
+            String::new()
+        },
+        s.findings.error,
+        s.findings.warning,
+        s.findings.info,
+        s.bytes as f64 / 1e6,
+        s.seconds,
+        if s.seconds > 0.0 {
+            s.bytes as f64 / 1e6 / s.seconds
+        } else {
+            0.0
+        }
+    );
+    if !s.by_code.is_empty() {
+        let codes: Vec<String> = s.by_code.iter().map(|(c, n)| format!("{c}×{n}")).collect();
+        t.push_str(&format!("\nfindings by code: {}", codes.join(", ")));
+    }
+    t
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100)
+}
+
+fn run_rules(a: &RulesArgs) -> ExitCode {
+    if let Some(dir) = &a.write_docs {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: {}: {e}", dir.display());
+            return ExitCode::from(EXIT_IO);
+        }
+        for (name, text) in registry::rendered_docs() {
+            if let Err(e) = std::fs::write(dir.join(&name), text) {
+                eprintln!("error: {}: {e}", dir.join(&name).display());
+                return ExitCode::from(EXIT_IO);
+            }
+        }
+        return ExitCode::from(EXIT_OK);
+    }
+    if a.json {
+        let rules: Vec<_> = registry::all().collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rules).unwrap_or_default()
+        );
+        return ExitCode::from(EXIT_OK);
+    }
+    println!(
+        "{:<7} {:<40} {:<8} {:<10} summary",
+        "code", "name", "level", "format"
+    );
+    for r in registry::all() {
+        println!(
+            "{:<7} {:<40} {:<8} {:<10} {}",
+            r.code,
+            r.name,
+            r.default_severity.to_string(),
+            r.family.slug(),
+            r.summary
+        );
+    }
+    ExitCode::from(EXIT_OK)
+}
+
+fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
+    let (config, opts, _) = match setup(cli, &a.common, color) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let r = check_path(&a.path, &opts, &config);
+    let map = r
+        .map
+        .clone()
+        .unwrap_or_else(|| MapNode::new("input", 0, r.size));
+    match a.output {
+        MapOutput::Json => {
+            #[derive(serde::Serialize)]
+            struct Doc<'a> {
+                schema_version: u32,
+                path: &'a str,
+                format: Option<Format>,
+                size: u64,
+                map: &'a MapNode,
+                findings: Vec<serde_json::Value>,
+            }
+            let findings = r
+                .findings
+                .iter()
+                .map(|f| {
+                    let mut v = serde_json::to_value(f).unwrap_or_default();
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("name".into(), f.rule.name.into());
+                    }
+                    v
+                })
+                .collect();
+            let doc = Doc {
+                schema_version: report::SCHEMA_VERSION,
+                path: &r.path,
+                format: r.format,
+                size: r.size,
+                map: &map,
+                findings,
+            };
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        MapOutput::Text => {
+            let mut s = format!(
+                "{} ({}, {} bytes)\n",
+                r.path,
+                r.format.map(|f| f.name()).unwrap_or("unknown format"),
+                r.size
+            );
+            tracelint::map::render_text(&map, &r.findings, a.max_children, color, &mut s);
+            print!("{s}");
+            println!("{}", human::file_line(&r));
+        }
+    }
+    if r.io_failed {
+        ExitCode::from(EXIT_IO)
+    } else if r.counts.error > 0 {
+        ExitCode::from(EXIT_FINDINGS)
+    } else {
+        ExitCode::from(EXIT_OK)
+    }
+}

@@ -73,7 +73,13 @@ impl MapNode {
         }
     }
 
-    fn attach_one(&mut self, idx: usize, file: Option<&str>, off: u64, parent_file: Option<&str>) -> bool {
+    fn attach_one(
+        &mut self,
+        idx: usize,
+        file: Option<&str>,
+        off: u64,
+        parent_file: Option<&str>,
+    ) -> bool {
         let my_file = self.file.as_deref().or(parent_file);
         let same_file = my_file == file;
         let end = self.offset.saturating_add(self.size.max(1));
@@ -93,5 +99,85 @@ impl MapNode {
             return true;
         }
         false
+    }
+}
+
+/// Renders a map as an indented tree; nodes with findings list their codes.
+pub fn render_text(
+    node: &MapNode,
+    findings: &[crate::finding::Finding],
+    max_children: usize,
+    color: bool,
+    out: &mut String,
+) {
+    render_node(node, findings, max_children, color, "", "", out);
+}
+
+fn render_node(
+    node: &MapNode,
+    findings: &[crate::finding::Finding],
+    max_children: usize,
+    color: bool,
+    first_prefix: &str,
+    prefix: &str,
+    out: &mut String,
+) {
+    use std::fmt::Write;
+    let _ = write!(
+        out,
+        "{first_prefix}{} @0x{:x} +{}",
+        node.label, node.offset, node.size
+    );
+    if let Some(f) = &node.file {
+        let _ = write!(out, " [{f}]");
+    }
+    if !node.values.is_empty() {
+        let vals: Vec<String> = node
+            .values
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let _ = write!(out, "  {}", vals.join(" "));
+    }
+    if !node.findings.is_empty() {
+        let codes: Vec<String> = node
+            .findings
+            .iter()
+            .filter_map(|&i| findings.get(i))
+            .map(|f| format!("{}({})", f.rule.code, f.severity))
+            .collect();
+        let (on, off) = if color {
+            ("\x1b[31m", "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        let _ = write!(out, "  {on}<- {}{off}", codes.join(", "));
+    }
+    out.push('\n');
+    let n = node.children.len();
+    let shown = if max_children == 0 {
+        n
+    } else {
+        n.min(max_children)
+    };
+    for (i, c) in node.children.iter().take(shown).enumerate() {
+        let last = i + 1 == shown && shown == n;
+        let (fp, np) = if last {
+            ("└─ ", "   ")
+        } else {
+            ("├─ ", "│  ")
+        };
+        render_node(
+            c,
+            findings,
+            max_children,
+            color,
+            &format!("{prefix}{fp}"),
+            &format!("{prefix}{np}"),
+            out,
+        );
+    }
+    if shown < n {
+        let _ = writeln!(out, "{prefix}└─ ... {} more", n - shown);
     }
 }

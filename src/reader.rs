@@ -208,7 +208,7 @@ impl<'a> Reader<'a> {
             return Err(ReadError::eof(
                 self.end_offset(),
                 what,
-                (rel - self.buf.len()) as u64,
+                rel.saturating_sub(self.buf.len()) as u64,
                 0,
             ));
         }
@@ -437,7 +437,10 @@ mod tests {
                 available: 2
             }
         );
-        assert_eq!(err.to_string(), "truncated c: need 4 bytes at 0x6, only 2 available");
+        assert_eq!(
+            err.to_string(),
+            "truncated c: need 4 bytes at 0x6, only 2 available"
+        );
         assert_eq!(r.offset(), 8);
         assert!(r.finish().is_err());
     }

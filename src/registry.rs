@@ -153,9 +153,7 @@ macro_rules! declare_rules {
 
 /// Every rule of every family, in family then declaration order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    Family::ALL
-        .into_iter()
-        .flat_map(|f| f.rules())
+    Family::ALL.into_iter().flat_map(|f| f.rules())
 }
 
 /// Finds a rule by code (`GT012`, case-insensitive) or name (`frame-size-mismatch`).

@@ -1,1 +1,176 @@
-//! Renderers.
+//! Renderers: one finding model, several views (human via miette, JSON, JSON Lines, SARIF).
+
+pub mod hexview;
+pub mod human;
+pub mod sarif;
+
+use crate::check::Report;
+use crate::finding::{Counts, Finding};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Version of the JSON output schema.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Totals over a run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Inputs checked.
+    pub files: u64,
+    /// Inputs with no error finding.
+    pub passed: u64,
+    /// Inputs with at least one error finding.
+    pub failed: u64,
+    /// Inputs that could not be read.
+    pub unreadable: u64,
+    /// Findings by severity.
+    pub findings: Counts,
+    /// Findings by rule code.
+    pub by_code: BTreeMap<&'static str, u64>,
+    /// Bytes checked.
+    pub bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Summary {
+    /// Adds one report.
+    pub fn add(&mut self, r: &Report) {
+        self.files += 1;
+        if r.io_failed {
+            self.unreadable += 1;
+        }
+        if r.counts.error > 0 {
+            self.failed += 1;
+        } else {
+            self.passed += 1;
+        }
+        self.findings.merge(r.counts);
+        for f in &r.findings {
+            *self.by_code.entry(f.rule.code).or_insert(0) += 1;
+        }
+        self.bytes = self.bytes.saturating_add(r.size);
+    }
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    name: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    path: &'a str,
+    format: Option<crate::detect::Format>,
+    size: u64,
+    verdict: &'static str,
+    counts: Counts,
+    dropped: u64,
+    findings: Vec<JsonFinding<'a>>,
+}
+
+/// The verdict word for a report.
+pub fn verdict(r: &Report) -> &'static str {
+    if r.io_failed {
+        "unreadable"
+    } else if r.counts.error > 0 {
+        "fail"
+    } else {
+        "pass"
+    }
+}
+
+fn json_report(r: &Report) -> JsonReport<'_> {
+    JsonReport {
+        path: &r.path,
+        format: r.format,
+        size: r.size,
+        verdict: verdict(r),
+        counts: r.counts,
+        dropped: r.dropped,
+        findings: r
+            .findings
+            .iter()
+            .map(|f| JsonFinding {
+                finding: f,
+                name: f.rule.name,
+            })
+            .collect(),
+    }
+}
+
+/// One report as a JSON value (used by `--output json` and the daemon's report sidecars).
+pub fn report_json_value(r: &Report) -> serde_json::Value {
+    let mut v = serde_json::to_value(json_report(r)).unwrap_or(serde_json::Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("schema_version".into(), SCHEMA_VERSION.into());
+    }
+    v
+}
+
+/// `--output json`: one document for the whole run.
+pub fn render_json(reports: &[Report], summary: &Summary) -> String {
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        schema_version: u32,
+        tool: &'static str,
+        version: &'static str,
+        files: Vec<JsonReport<'a>>,
+        summary: &'a Summary,
+    }
+    let doc = Doc {
+        schema_version: SCHEMA_VERSION,
+        tool: "tracelint",
+        version: env!("CARGO_PKG_VERSION"),
+        files: reports.iter().map(json_report).collect(),
+        summary,
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// `--output jsonl`: one line per finding, then one `file` line per input.
+pub fn render_jsonl(r: &Report) -> String {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        kind: &'static str,
+        path: &'a str,
+        #[serde(flatten)]
+        finding: &'a Finding,
+        name: &'static str,
+    }
+    #[derive(Serialize)]
+    struct FileLine<'a> {
+        kind: &'static str,
+        path: &'a str,
+        format: Option<crate::detect::Format>,
+        size: u64,
+        verdict: &'static str,
+        counts: Counts,
+        dropped: u64,
+    }
+    let mut out = String::new();
+    for f in &r.findings {
+        let l = Line {
+            kind: "finding",
+            path: &r.path,
+            finding: f,
+            name: f.rule.name,
+        };
+        out.push_str(&serde_json::to_string(&l).unwrap_or_default());
+        out.push('\n');
+    }
+    let fl = FileLine {
+        kind: "file",
+        path: &r.path,
+        format: r.format,
+        size: r.size,
+        verdict: verdict(r),
+        counts: r.counts,
+        dropped: r.dropped,
+    };
+    out.push_str(&serde_json::to_string(&fl).unwrap_or_default());
+    out.push('\n');
+    out
+}

@@ -1,0 +1,250 @@
+//! SARIF 2.1.0 output (a hand-written subset, as GitHub code scanning consumes it).
+//!
+//! Locations carry the binary region (`byteOffset`/`byteLength`). GitHub code scanning also
+//! requires `region.startLine` on every result; trace files have no lines, so `startLine` is 1
+//! and the byte region carries the real position.
+
+use crate::check::Report;
+use crate::finding::Severity;
+use crate::registry::{self, Rule};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    artifacts: Vec<Artifact>,
+    results: Vec<SarifResult>,
+    column_kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    rules: Vec<RuleDescriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Markdown {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleDescriptor {
+    id: &'static str,
+    name: &'static str,
+    short_description: Text,
+    full_description: Text,
+    help: Markdown,
+    default_configuration: DefaultConfiguration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct DefaultConfiguration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    tags: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Artifact {
+    location: ArtifactLocation,
+    length: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text,
+    locations: Vec<Location>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    physical_location: PhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u64,
+    byte_offset: u64,
+    byte_length: u64,
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn uri(path: &str) -> String {
+    // Relative URIs with forward slashes; percent-encode the few characters URIs forbid.
+    let p = path.strip_prefix("./").unwrap_or(path);
+    let mut out = String::with_capacity(p.len());
+    for c in p.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '%' => out.push_str("%25"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            '\\' => out.push('/'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders the whole run as one SARIF log.
+pub fn render(reports: &[Report]) -> String {
+    let rules: Vec<&'static Rule> = registry::all().collect();
+    let index: BTreeMap<&str, usize> = rules.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
+    let descriptors = rules
+        .iter()
+        .map(|r| RuleDescriptor {
+            id: r.code,
+            name: r.name,
+            short_description: Text {
+                text: r.summary.to_string(),
+            },
+            full_description: Text {
+                text: r.summary.to_string(),
+            },
+            help: Markdown {
+                text: registry::explain(r),
+                markdown: registry::explain(r),
+            },
+            default_configuration: DefaultConfiguration {
+                level: level(r.default_severity),
+            },
+            properties: RuleProperties {
+                tags: vec![r.family.slug()],
+            },
+        })
+        .collect();
+    let mut artifacts: Vec<Artifact> = Vec::new();
+    let mut art_index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut results = Vec::new();
+    for r in reports {
+        for f in &r.findings {
+            let path = match &f.file {
+                Some(sub) => format!("{}/{}", r.path.trim_end_matches('/'), sub),
+                None => r.path.clone(),
+            };
+            let u = uri(&path);
+            let ai = *art_index.entry(u.clone()).or_insert_with(|| {
+                let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                artifacts.push(Artifact {
+                    location: ArtifactLocation {
+                        uri: u.clone(),
+                        index: None,
+                    },
+                    length: len,
+                });
+                artifacts.len() - 1
+            });
+            let mut fp = BTreeMap::new();
+            fp.insert(
+                "tracelintFinding/v1",
+                format!("{}:{}:{}:{}", f.rule.code, u, f.offset, f.length),
+            );
+            let mut text = f.message.clone();
+            for n in &f.notes {
+                text.push_str("\nnote: ");
+                text.push_str(n);
+            }
+            results.push(SarifResult {
+                rule_id: f.rule.code,
+                rule_index: index.get(f.rule.code).copied().unwrap_or(0),
+                level: level(f.severity),
+                message: Text { text },
+                locations: vec![Location {
+                    physical_location: PhysicalLocation {
+                        artifact_location: ArtifactLocation {
+                            uri: u,
+                            index: Some(ai),
+                        },
+                        region: Region {
+                            start_line: 1,
+                            byte_offset: f.offset,
+                            byte_length: f.length,
+                        },
+                    },
+                }],
+                partial_fingerprints: fp,
+            });
+        }
+    }
+    let log = Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "tracelint",
+                    version: env!("CARGO_PKG_VERSION"),
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    rules: descriptors,
+                },
+            },
+            artifacts,
+            results,
+            column_kind: "unicodeCodePoints",
+        }],
+    };
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
