@@ -179,9 +179,9 @@ mod tests {
         let mut data: Vec<u8> = (0u8..=255).collect();
         data.extend_from_slice(b"hello world\nsecond line\n");
         std::fs::write(&p, &data).unwrap();
-        let w = window(&p, "f", data.len() as u64, 0x21..0x23).unwrap();
-        assert!(w.name.starts_with("f @ 0x10"));
-        assert_eq!(&w.text[w.label.clone()], "21 22");
+        let w = window(&p, "f", data.len() as u64, 0x85..0x87).unwrap();
+        assert!(w.name.starts_with("f @ 0x70"), "{}", w.name);
+        assert_eq!(&w.text[w.label.clone()], "85 86");
         assert!(w.text.is_ascii());
         let w = window(&p, "f", data.len() as u64, 262..267).unwrap();
         assert!(w.name.ends_with("(text)"), "{}", w.name);
