@@ -33,7 +33,11 @@ impl Fixture {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         // Binary garbage that is no trace (non-UTF-8 included).
-        std::fs::write(dir.path().join("garbage.bin"), [0xffu8, 0xfe, 0, 1, 2, 0x80, 0x81, 0x82, 9, 9]).unwrap();
+        std::fs::write(
+            dir.path().join("garbage.bin"),
+            [0xffu8, 0xfe, 0, 1, 2, 0x80, 0x81, 0x82, 9, 9],
+        )
+        .unwrap();
         std::fs::write(dir.path().join("empty.dat"), b"").unwrap();
         Fixture { dir }
     }
@@ -46,7 +50,9 @@ impl Fixture {
 }
 
 fn corpus_file(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(rel)
 }
 
 #[test]
@@ -55,9 +61,21 @@ fn usage_errors_exit_2() {
     assert_eq!(code(&run(&[], f.path())), 2);
     assert_eq!(code(&run(&["check"], f.path())), 2);
     assert_eq!(code(&run(&["check", "--output", "xml", "x"], f.path())), 2);
-    assert_eq!(code(&run(&["check", "-D", "NOPE123", &f.p("garbage.bin")], f.path())), 2);
+    assert_eq!(
+        code(&run(
+            &["check", "-D", "NOPE123", &f.p("garbage.bin")],
+            f.path()
+        )),
+        2
+    );
     assert_eq!(code(&run(&["explain", "NOPE123"], f.path())), 2);
-    assert_eq!(code(&run(&["--format-hint", "nope", &f.p("garbage.bin")], f.path())), 2);
+    assert_eq!(
+        code(&run(
+            &["--format-hint", "nope", &f.p("garbage.bin")],
+            f.path()
+        )),
+        2
+    );
     assert_eq!(code(&run(&["--version"], f.path())), 0);
 }
 
@@ -76,8 +94,14 @@ fn unknown_content_is_an_error_with_a_hex_window() {
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
     assert!(out.contains("TL002(unknown-format)"), "{out}");
-    assert!(out.contains("ff fe 00 01 02 80 81 82"), "hex window missing: {out}");
-    assert!(out.is_ascii() || out.contains('×'), "binary leaked into the output");
+    assert!(
+        out.contains("ff fe 00 01 02 80 81 82"),
+        "hex window missing: {out}"
+    );
+    assert!(
+        out.is_ascii() || out.contains('×'),
+        "binary leaked into the output"
+    );
     let o = run(&[&f.p("empty.dat")], f.path());
     assert_eq!(code(&o), 1);
     assert!(stdout(&o).contains("TL005"));
@@ -86,7 +110,16 @@ fn unknown_content_is_an_error_with_a_hex_window() {
 #[test]
 fn json_output_is_valid_and_complete() {
     let f = Fixture::new();
-    let o = run(&["check", "-o", "json", &f.p("garbage.bin"), &f.p("empty.dat")], f.path());
+    let o = run(
+        &[
+            "check",
+            "-o",
+            "json",
+            &f.p("garbage.bin"),
+            &f.p("empty.dat"),
+        ],
+        f.path(),
+    );
     assert_eq!(code(&o), 1);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["schema_version"], 1);
@@ -108,7 +141,10 @@ fn json_output_is_valid_and_complete() {
 #[test]
 fn jsonl_output_one_object_per_line() {
     let f = Fixture::new();
-    let o = run(&["-o", "jsonl", &f.p("garbage.bin"), &f.p("empty.dat")], f.path());
+    let o = run(
+        &["-o", "jsonl", &f.p("garbage.bin"), &f.p("empty.dat")],
+        f.path(),
+    );
     let text = stdout(&o);
     let lines: Vec<serde_json::Value> = text
         .lines()
@@ -155,8 +191,18 @@ fn levels_from_flags_and_config() {
     let g = f.p("garbage.bin");
     assert_eq!(code(&run(&["-A", "TL002", &g], f.path())), 0);
     assert_eq!(code(&run(&["-W", "unknown-format", &g], f.path())), 0);
-    assert_eq!(code(&run(&["-W", "unknown-format", "--deny", "warnings", &g], f.path())), 1);
-    std::fs::write(f.path().join("tracelint.toml"), "[rules]\nunknown-format = \"warn\"\n").unwrap();
+    assert_eq!(
+        code(&run(
+            &["-W", "unknown-format", "--deny", "warnings", &g],
+            f.path()
+        )),
+        1
+    );
+    std::fs::write(
+        f.path().join("tracelint.toml"),
+        "[rules]\nunknown-format = \"warn\"\n",
+    )
+    .unwrap();
     let o = run(&["-o", "json", &g], f.path());
     assert_eq!(code(&o), 0);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -170,16 +216,28 @@ fn bad_config_is_a_usage_error_with_a_span() {
     let f = Fixture::new();
     let cfg = f.path().join("bad.toml");
     std::fs::write(&cfg, "[rules]\nTL002 = \"loud\"\n").unwrap();
-    let o = run(&["--config", cfg.to_str().unwrap(), &f.p("garbage.bin")], f.path());
+    let o = run(
+        &["--config", cfg.to_str().unwrap(), &f.p("garbage.bin")],
+        f.path(),
+    );
     assert_eq!(code(&o), 2);
     let err = stderr(&o);
     assert!(err.contains("bad.toml"), "{err}");
-    assert!(err.contains("\"loud\""), "the TOML source should be shown: {err}");
+    assert!(
+        err.contains("\"loud\""),
+        "the TOML source should be shown: {err}"
+    );
     std::fs::write(&cfg, "[rules]\nGT999x = \"allow\"\n").unwrap();
-    let o = run(&["--config", cfg.to_str().unwrap(), &f.p("garbage.bin")], f.path());
+    let o = run(
+        &["--config", cfg.to_str().unwrap(), &f.p("garbage.bin")],
+        f.path(),
+    );
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("unknown rule `GT999x`"));
-    let o = run(&["--config", "/nonexistent/t.toml", &f.p("garbage.bin")], f.path());
+    let o = run(
+        &["--config", "/nonexistent/t.toml", &f.p("garbage.bin")],
+        f.path(),
+    );
     assert_eq!(code(&o), 2);
 }
 
@@ -194,7 +252,10 @@ fn rules_and_explain() {
     }
     let o = run(&["rules", "--json"], f.path());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), tracelint::registry::all().count());
+    assert_eq!(
+        v.as_array().unwrap().len(),
+        tracelint::registry::all().count()
+    );
     let o = run(&["explain", "limit-exceeded"], f.path());
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains("# TL003 limit-exceeded"));
@@ -219,10 +280,19 @@ fn directories_are_searched_by_content() {
 #[test]
 fn max_findings_truncates_with_a_note() {
     let f = Fixture::new();
-    let o = run(&["-o", "json", "--max-findings", "1", &f.p("garbage.bin")], f.path());
+    let o = run(
+        &["-o", "json", "--max-findings", "1", &f.p("garbage.bin")],
+        f.path(),
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["files"][0]["findings"].as_array().unwrap().len(), 1);
-    assert_eq!(code(&run(&["--max-findings", "0", &f.p("garbage.bin")], f.path())), 2);
+    assert_eq!(
+        code(&run(
+            &["--max-findings", "0", &f.p("garbage.bin")],
+            f.path()
+        )),
+        2
+    );
 }
 
 #[test]
@@ -245,7 +315,11 @@ fn map_text_and_json() {
     assert_eq!(v["map"]["findings"][0], 0);
     assert_eq!(v["findings"][0]["code"], "TL002");
     let o = run(&["map", &f.p("garbage.bin")], f.path());
-    assert!(stdout(&o).contains("unrecognised file @0x0 +10  <- TL002(error)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("unrecognised file @0x0 +10  <- TL002(error)"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
