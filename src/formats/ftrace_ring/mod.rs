@@ -30,14 +30,13 @@
     clippy::cast_possible_truncation,
     clippy::panic
 )]
-// Skeleton: the walk is being filled in.
-#![allow(dead_code)]
-
 pub mod rules;
 pub mod writer;
 
 use crate::finding::Sink;
 use crate::reader::{Endian, Reader};
+use crate::registry::Rule;
+use std::ops::Range;
 
 /// `type_len` of a padding (or discarded) event.
 pub const TYPE_PADDING: u32 = 29;
@@ -193,7 +192,7 @@ pub struct CpuStats {
     pub time_stamps: u64,
     /// Data bytes (sum of the page data sizes).
     pub data_bytes: u64,
-    /// Timestamp of the first record (or of the first page when it has no record).
+    /// Timestamp of the first data record.
     pub first_ts: Option<u64>,
     /// Timestamp of the last record.
     pub last_ts: Option<u64>,
@@ -221,27 +220,96 @@ pub struct Record<'a> {
 }
 
 /// Walks the pages of one CPU, one at a time. See the module docs.
+///
+/// Event encoding (`u32` header, bitfield order follows the byte order: little-endian has
+/// `type_len` in the low 5 bits and `time_delta` in the high 27, big-endian the reverse):
+///
+/// | type_len | event | length | timestamp |
+/// |---|---|---|---|
+/// | 1..=28 | data, payload `type_len * 4` bytes at +4 | `4 + 4 * type_len` | `ts += delta` |
+/// | 0 | data, `array[0]` = payload length + 4, payload at +8 | `4 + round4(array[0])` | `ts += delta` |
+/// | 29 | padding / discarded event (delta 0: null padding) | `4 + array[0]` | `ts += delta` |
+/// | 30 | time extend | 8 | `ts += array[0] << 27 + delta` |
+/// | 31 | absolute time stamp | 8 | `ts = (array[0] << 27 \| delta) \| (ts & TS_MSB)` |
 #[derive(Debug)]
 pub struct Walker<'t> {
     params: RingParams,
     table: &'t EventTable,
     context: Option<String>,
     stats: CpuStats,
-    /// Last timestamp seen (record or page), for the monotonicity check.
-    last_ts: Option<u64>,
+    /// Last record timestamp (0 before the first), for the monotonicity check.
+    last_ts: u64,
     /// Span of the commit word of the first page with missed events.
-    first_missed: Option<std::ops::Range<u64>>,
-    /// Per-event findings already reported per rule slot, to cap the flood.
-    capped: [u64; CAP_SLOTS],
+    first_missed: Option<Range<u64>>,
+    /// Per-event findings seen per capped rule, and the span of the first.
+    capped: [(u64, Range<u64>); CAP_SLOTS],
 }
 
 /// Rules whose per-event findings are capped per CPU.
-const CAP_SLOTS: usize = 3;
+const CAP_SLOTS: usize = 4;
 const CAP_BACKWARDS: usize = 0;
 const CAP_UNKNOWN_ID: usize = 1;
 const CAP_SHORT: usize = 2;
-/// Per-event findings of one kind reported per CPU before only counting.
+const CAP_UNALIGNED: usize = 3;
+const CAP_RULES: [&Rule; CAP_SLOTS] = [
+    &rules::TIMESTAMP_BACKWARDS,
+    &rules::UNKNOWN_EVENT_ID,
+    &rules::PAYLOAD_TOO_SHORT,
+    &rules::DATA_LENGTH_UNALIGNED,
+];
+/// Per-event findings of one rule reported per CPU; further ones are only counted and
+/// summarised by [`Walker::finish`].
 pub const PER_CPU_REPORT_CAP: u64 = 20;
+
+#[inline(always)]
+fn rd32(b: &[u8], at: usize, e: Endian) -> Option<u32> {
+    let a = b.get(at..)?.first_chunk::<4>()?;
+    Some(match e {
+        Endian::Little => u32::from_le_bytes(*a),
+        Endian::Big => u32::from_be_bytes(*a),
+    })
+}
+
+#[inline(always)]
+fn rd64(b: &[u8], at: usize, e: Endian) -> Option<u64> {
+    let a = b.get(at..)?.first_chunk::<8>()?;
+    Some(match e {
+        Endian::Little => u64::from_le_bytes(*a),
+        Endian::Big => u64::from_be_bytes(*a),
+    })
+}
+
+#[inline(always)]
+fn rd16(b: &[u8], e: Endian) -> Option<u16> {
+    let a = b.first_chunk::<2>()?;
+    Some(match e {
+        Endian::Little => u16::from_le_bytes(*a),
+        Endian::Big => u16::from_be_bytes(*a),
+    })
+}
+
+/// Splits an event header word into `(type_len, time_delta)`.
+#[inline(always)]
+pub fn split_header(word: u32, e: Endian) -> (u32, u32) {
+    match e {
+        Endian::Little => (word & 31, word >> 5),
+        Endian::Big => (word >> 27, word & ((1 << 27) - 1)),
+    }
+}
+
+/// `a + b` as an absolute offset (saturating; offsets in a page never get near `u64::MAX`).
+#[inline(always)]
+fn at(base: u64, rel: usize) -> u64 {
+    base.saturating_add(rel as u64)
+}
+
+/// Why the event walk of a page stopped early.
+enum Stop {
+    /// The event at this data offset does not fit before `end`: (event start, bytes needed).
+    Overrun(usize, u64),
+    /// A finding was already reported.
+    Reported,
+}
 
 impl<'t> Walker<'t> {
     /// A walker for one CPU.
@@ -251,9 +319,9 @@ impl<'t> Walker<'t> {
             table,
             context: None,
             stats: CpuStats::default(),
-            last_ts: None,
+            last_ts: 0,
             first_missed: None,
-            capped: [0; CAP_SLOTS],
+            capped: [(0, 0..0), (0, 0..0), (0, 0..0), (0, 0..0)],
         }
     }
 
@@ -273,8 +341,45 @@ impl<'t> Walker<'t> {
         &self.stats
     }
 
+    /// `CPU 1` or `CPU 1 of buffer "foo"`.
+    fn cpu_name(&self) -> String {
+        if self.params.buffer.is_empty() {
+            format!("CPU {}", self.params.cpu)
+        } else {
+            format!(
+                "CPU {} of buffer \"{}\"",
+                self.params.cpu, self.params.buffer
+            )
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn emit(&self, sink: &mut Sink, rule: &'static Rule, span: Range<u64>, msg: String) {
+        let mut f = sink.make(rule, span, msg);
+        if let Some(c) = &self.context {
+            f = f.note(c.clone());
+        }
+        sink.push(f);
+    }
+
+    /// Counts a capped per-event finding; true when it should still be reported.
+    #[cold]
+    fn cap(&mut self, slot: usize, span: &Range<u64>) -> bool {
+        if let Some((n, first)) = self.capped.get_mut(slot) {
+            if *n == 0 {
+                *first = span.clone();
+            }
+            *n = n.saturating_add(1);
+            *n <= PER_CPU_REPORT_CAP
+        } else {
+            false
+        }
+    }
+
     /// Checks one page. `page` covers the page (normally `page_size` bytes) with absolute
-    /// offsets; a shorter reader is reported and walked as far as it goes.
+    /// offsets; a shorter reader is reported (`TD100`) and walked as far as it goes, a longer
+    /// one is only read up to `page_size`.
     pub fn page(&mut self, page: Reader<'_>, sink: &mut Sink) {
         self.page_with(page, sink, |_| {});
     }
@@ -286,27 +391,513 @@ impl<'t> Walker<'t> {
         sink: &mut Sink,
         mut on_record: F,
     ) {
-        let _ = (&page, &sink, &mut on_record);
+        let base = page.offset();
+        let all = page.rest();
+        let e = self.params.endian;
+        let ls: usize = if self.params.long_size == 4 { 4 } else { 8 };
+        let hdr_len = 8usize.saturating_add(ls);
+        let page_size = usize::try_from(self.params.page_size).unwrap_or(usize::MAX);
+        let data_off = usize::try_from(self.params.data_offset)
+            .unwrap_or(usize::MAX)
+            .max(hdr_len);
         self.stats.pages = self.stats.pages.saturating_add(1);
+
+        let bytes = all.get(..page_size).unwrap_or(all);
+        if bytes.len() < page_size {
+            self.emit(
+                sink,
+                &rules::PAGE_TRUNCATED,
+                base..at(base, bytes.len()),
+                format!(
+                    "the page of {} at 0x{base:x} has only {} bytes; the page size is {}",
+                    self.cpu_name(),
+                    bytes.len(),
+                    page_size
+                ),
+            );
+        }
+        let (Some(page_ts), Some(commit)) = (
+            rd64(bytes, 0, e),
+            if ls == 4 {
+                rd32(bytes, 8, e).map(u64::from)
+            } else {
+                rd64(bytes, 8, e)
+            },
+        ) else {
+            return;
+        };
+        let commit_span = at(base, 8)..at(base, hdr_len);
+
+        // Commit word.
+        let size = commit & COMMIT_SIZE_MASK;
+        let missed = commit & RB_MISSED_EVENTS != 0;
+        let stored = commit & RB_MISSED_STORED != 0;
+        let reserved = commit & (0b111 << 27);
+        let high = commit >> 32;
+        let high_ok = high == 0 || (high == 0xffff_ffff && missed);
+        if reserved != 0 || (stored && !missed) || !high_ok {
+            let why = if reserved != 0 {
+                "bits 27-29 are set"
+            } else if stored && !missed {
+                "RB_MISSED_STORED (bit 30) is set without RB_MISSED_EVENTS (bit 31)"
+            } else if missed {
+                "the upper 32 bits are neither all zero nor all one"
+            } else {
+                "the upper 32 bits are set without RB_MISSED_EVENTS"
+            };
+            self.emit(
+                sink,
+                &rules::COMMIT_FLAGS_INVALID,
+                commit_span.clone(),
+                format!(
+                    "commit word 0x{commit:x} of the page of {} at 0x{base:x} is impossible: {why}",
+                    self.cpu_name()
+                ),
+            );
+        }
+        // Room for data in a full page, and what this page actually holds.
+        let capacity = page_size.saturating_sub(data_off);
+        let avail = bytes.len().saturating_sub(data_off);
+        let size_us = usize::try_from(size).unwrap_or(usize::MAX);
+        let mut tail_ok = true;
+        let walk_len = if size_us > capacity {
+            tail_ok = false;
+            self.emit(
+                sink,
+                &rules::COMMIT_TOO_LARGE,
+                commit_span.clone(),
+                format!(
+                    "the page of {} at 0x{base:x} has commit size {size}, but only {capacity} bytes \
+                     follow the {data_off}-byte page header (page size {page_size})",
+                    self.cpu_name()
+                ),
+            );
+            capacity.min(avail)
+        } else {
+            size_us.min(avail)
+        };
+        let mut tail_start = data_off.saturating_add(size_us);
+
+        // Lost events.
+        if missed {
+            self.stats.missed_pages = self.stats.missed_pages.saturating_add(1);
+            if self.first_missed.is_none() {
+                self.first_missed = Some(commit_span.clone());
+            }
+            let mut counted = false;
+            if stored && tail_ok {
+                let end = size_us.saturating_add(ls);
+                if end > capacity {
+                    self.emit(
+                        sink,
+                        &rules::MISSED_COUNT_OUTSIDE,
+                        commit_span.clone(),
+                        format!(
+                            "the page of {} at 0x{base:x} says its lost-events count is stored after \
+                             its {size} data bytes, but only {} bytes are left there for the {ls}-byte count",
+                            self.cpu_name(),
+                            capacity.saturating_sub(size_us)
+                        ),
+                    );
+                    tail_ok = false;
+                } else {
+                    let at_ = data_off.saturating_add(size_us);
+                    let n = if ls == 4 {
+                        rd32(bytes, at_, e).map(u64::from)
+                    } else {
+                        rd64(bytes, at_, e)
+                    };
+                    if let Some(n) = n {
+                        self.stats.lost_events = self.stats.lost_events.saturating_add(n);
+                        counted = true;
+                    }
+                    tail_start = data_off.saturating_add(end);
+                }
+            }
+            if !counted {
+                self.stats.missed_unknown_pages = self.stats.missed_unknown_pages.saturating_add(1);
+            }
+        }
+
+        // Zero fill after the data.
+        if tail_ok {
+            if let Some(tail) = bytes.get(tail_start..) {
+                if let Some(first) = tail.iter().position(|&b| b != 0) {
+                    let last = tail.iter().rposition(|&b| b != 0).unwrap_or(first);
+                    let nonzero = tail.iter().filter(|&&b| b != 0).count();
+                    self.emit(
+                        sink,
+                        &rules::PAGE_TAIL_NOT_ZERO,
+                        at(base, tail_start.saturating_add(first))
+                            ..at(base, tail_start.saturating_add(last).saturating_add(1)),
+                        format!(
+                            "{nonzero} non-zero byte(s) after the data of the page of {} at 0x{base:x} \
+                             (data ends at 0x{:x}); the kernel zero-fills the rest of a page",
+                            self.cpu_name(),
+                            at(base, tail_start)
+                        ),
+                    );
+                }
+            }
+        }
+
+        // Page timestamp against the previous page.
+        if page_ts < self.last_ts {
+            let span = at(base, 0)..at(base, 8);
+            if self.cap(CAP_BACKWARDS, &span) {
+                self.emit(
+                    sink,
+                    &rules::TIMESTAMP_BACKWARDS,
+                    span,
+                    format!(
+                        "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
+                         previous record's {}",
+                        self.cpu_name(),
+                        self.last_ts
+                    ),
+                );
+            }
+        }
+
+        let data_base = at(base, data_off);
+        let data = bytes
+            .get(data_off..data_off.saturating_add(walk_len))
+            .unwrap_or(&[]);
+        self.stats.data_bytes = self.stats.data_bytes.saturating_add(walk_len as u64);
+        let walked = self.walk_events(data, data_base, page_ts, sink, &mut on_record);
+        if self.stats.events > 0 {
+            self.stats.last_ts = Some(self.last_ts);
+        }
+        if let Err(Stop::Overrun(p, need)) = walked {
+            let have = data.len().saturating_sub(p);
+            self.emit(
+                sink,
+                &rules::EVENT_OVERRUNS_COMMIT,
+                at(data_base, p)..at(data_base, data.len()),
+                format!(
+                    "the event at 0x{:x} of {} needs {need} bytes but only {have} remain before \
+                     the end of the page's data at 0x{:x} (commit size {size})",
+                    at(data_base, p),
+                    self.cpu_name(),
+                    at(data_base, data.len())
+                ),
+            );
+        }
     }
 
-    /// Ends the walk: reports the lost-events summary and returns the statistics.
+    /// Walks the events of one page's data. `Ok` when the walk ends exactly at the end.
+    #[inline(always)]
+    fn walk_events<F: FnMut(&Record<'_>)>(
+        &mut self,
+        data: &[u8],
+        data_base: u64,
+        page_ts: u64,
+        sink: &mut Sink,
+        on_record: &mut F,
+    ) -> Result<(), Stop> {
+        let e = self.params.endian;
+        let check_ids = !self.table.is_empty();
+        let mut ts = page_ts;
+        let mut p: usize = 0;
+        while p < data.len() {
+            let Some(word) = rd32(data, p, e) else {
+                return Err(Stop::Overrun(p, 4));
+            };
+            let (tl, delta) = split_header(word, e);
+            let (total, payload_at, payload_len): (usize, usize, usize) = match tl {
+                1..=TYPE_DATA_MAX => {
+                    let n = (tl as usize).saturating_mul(4);
+                    (n.saturating_add(4), 4, n)
+                }
+                0 => {
+                    let Some(arr) = rd32(data, p.saturating_add(4), e) else {
+                        return Err(Stop::Overrun(p, 8));
+                    };
+                    if arr < 4 {
+                        self.emit(
+                            sink,
+                            &rules::DATA_LENGTH_INVALID,
+                            at(data_base, p.saturating_add(4))..at(data_base, p.saturating_add(8)),
+                            format!(
+                                "the data event at 0x{:x} of {} has array[0] = {arr}; it counts its \
+                                 own 4 bytes, so it must be at least 4",
+                                at(data_base, p),
+                                self.cpu_name()
+                            ),
+                        );
+                        return Err(Stop::Reported);
+                    }
+                    if arr % 4 != 0 {
+                        let span =
+                            at(data_base, p.saturating_add(4))..at(data_base, p.saturating_add(8));
+                        if self.cap(CAP_UNALIGNED, &span) {
+                            self.emit(
+                                sink,
+                                &rules::DATA_LENGTH_UNALIGNED,
+                                span,
+                                format!(
+                                    "the data event at 0x{:x} of {} has array[0] = {arr}, not a \
+                                     multiple of 4",
+                                    at(data_base, p),
+                                    self.cpu_name()
+                                ),
+                            );
+                        }
+                    }
+                    let arr = arr as usize;
+                    let total = arr.next_multiple_of(4).saturating_add(4);
+                    (total, 8, arr.saturating_sub(4))
+                }
+                TYPE_PADDING => {
+                    if delta == 0 {
+                        self.emit(
+                            sink,
+                            &rules::NULL_PADDING_IN_DATA,
+                            at(data_base, p)..at(data_base, p.saturating_add(4)),
+                            format!(
+                                "null padding (type_len 29, delta 0) at 0x{:x} of {} inside the \
+                                 page's data, which ends at 0x{:x}; the rest of the page was not walked",
+                                at(data_base, p),
+                                self.cpu_name(),
+                                at(data_base, data.len())
+                            ),
+                        );
+                        return Err(Stop::Reported);
+                    }
+                    let Some(arr) = rd32(data, p.saturating_add(4), e) else {
+                        return Err(Stop::Overrun(p, 8));
+                    };
+                    if arr < 4 || arr % 4 != 0 {
+                        self.emit(
+                            sink,
+                            &rules::PADDING_LENGTH_INVALID,
+                            at(data_base, p.saturating_add(4))..at(data_base, p.saturating_add(8)),
+                            format!(
+                                "the padding event at 0x{:x} of {} has array[0] = {arr}; it must be \
+                                 a multiple of 4 and at least 4; the rest of the page was not walked",
+                                at(data_base, p),
+                                self.cpu_name()
+                            ),
+                        );
+                        return Err(Stop::Reported);
+                    }
+                    let total = (arr as usize).saturating_add(4);
+                    if total > data.len().saturating_sub(p) {
+                        return Err(Stop::Overrun(p, u64::from(arr).saturating_add(4)));
+                    }
+                    ts = ts.wrapping_add(u64::from(delta));
+                    self.stats.padding = self.stats.padding.saturating_add(1);
+                    p = p.saturating_add(total);
+                    continue;
+                }
+                _ => {
+                    // TIME_EXTEND / TIME_STAMP.
+                    let Some(arr) = rd32(data, p.saturating_add(4), e) else {
+                        return Err(Stop::Overrun(p, 8));
+                    };
+                    if tl == TYPE_TIME_EXTEND {
+                        ts = ts
+                            .wrapping_add(u64::from(arr) << TS_SHIFT)
+                            .wrapping_add(u64::from(delta));
+                        self.stats.time_extends = self.stats.time_extends.saturating_add(1);
+                    } else {
+                        ts = ((u64::from(arr) << TS_SHIFT) | u64::from(delta)) | (ts & TS_MSB);
+                        self.stats.time_stamps = self.stats.time_stamps.saturating_add(1);
+                    }
+                    p = p.saturating_add(8);
+                    continue;
+                }
+            };
+            // A data record.
+            if total > data.len().saturating_sub(p) {
+                return Err(Stop::Overrun(p, total as u64));
+            }
+            let start = p.saturating_add(payload_at);
+            let payload = data
+                .get(start..start.saturating_add(payload_len))
+                .unwrap_or(&[]);
+            ts = ts.wrapping_add(u64::from(delta));
+            if ts < self.last_ts {
+                self.backwards(sink, data_base, p, ts);
+            }
+            self.last_ts = ts;
+            if self.stats.first_ts.is_none() {
+                self.stats.first_ts = Some(ts);
+            }
+            self.stats.events = self.stats.events.saturating_add(1);
+            let id = rd16(payload, e);
+            match id {
+                None => self.short_payload(sink, data_base, start, payload.len(), None),
+                Some(id) if check_ids => match self.table.min_payload(id) {
+                    None => self.unknown_id(sink, data_base, start, id),
+                    Some(m) if (payload.len() as u64) < u64::from(m) => {
+                        self.short_payload(sink, data_base, start, payload.len(), Some((id, m)))
+                    }
+                    Some(_) => {}
+                },
+                Some(_) => {}
+            }
+            on_record(&Record {
+                offset: at(data_base, p),
+                payload_offset: at(data_base, start),
+                ts,
+                id,
+                payload,
+            });
+            p = p.saturating_add(total);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn backwards(&mut self, sink: &mut Sink, data_base: u64, p: usize, ts: u64) {
+        let span = at(data_base, p)..at(data_base, p.saturating_add(4));
+        if self.cap(CAP_BACKWARDS, &span) {
+            self.emit(
+                sink,
+                &rules::TIMESTAMP_BACKWARDS,
+                span,
+                format!(
+                    "the record at 0x{:x} of {} has timestamp {ts}, older than the previous \
+                     record's {}",
+                    at(data_base, p),
+                    self.cpu_name(),
+                    self.last_ts
+                ),
+            );
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unknown_id(&mut self, sink: &mut Sink, data_base: u64, start: usize, id: u16) {
+        let span = at(data_base, start)..at(data_base, start.saturating_add(2));
+        if self.cap(CAP_UNKNOWN_ID, &span) {
+            self.emit(
+                sink,
+                &rules::UNKNOWN_EVENT_ID,
+                span,
+                format!(
+                    "the record at 0x{:x} of {} has event id {id}, which no event format defines",
+                    at(data_base, start),
+                    self.cpu_name()
+                ),
+            );
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn short_payload(
+        &mut self,
+        sink: &mut Sink,
+        data_base: u64,
+        start: usize,
+        len: usize,
+        fmt: Option<(u16, u32)>,
+    ) {
+        let span = at(data_base, start)..at(data_base, start.saturating_add(len));
+        if self.cap(CAP_SHORT, &span) {
+            let msg = match fmt {
+                None => format!(
+                    "the record at 0x{:x} of {} has a {len}-byte payload, too short for its \
+                     2-byte event id",
+                    at(data_base, start),
+                    self.cpu_name()
+                ),
+                Some((id, m)) => {
+                    let name = self
+                        .table
+                        .get(u32::from(id))
+                        .map_or("?", |i| i.name.as_str());
+                    format!(
+                        "the record at 0x{:x} of {} is a {name} event (id {id}) with a {len}-byte \
+                         payload; its format needs at least {m} bytes",
+                        at(data_base, start),
+                        self.cpu_name()
+                    )
+                }
+            };
+            self.emit(sink, &rules::PAYLOAD_TOO_SHORT, span, msg);
+        }
+    }
+
+    /// Ends the walk: reports the lost-events summary and the counts of capped findings, and
+    /// returns the statistics.
     pub fn finish(self, sink: &mut Sink) -> CpuStats {
-        let _ = sink;
+        for (slot, (n, first)) in self.capped.iter().enumerate() {
+            if *n > PER_CPU_REPORT_CAP {
+                if let Some(rule) = CAP_RULES.get(slot) {
+                    self.emit(
+                        sink,
+                        rule,
+                        first.clone(),
+                        format!(
+                            "{} more finding(s) of this kind on {} were not shown ({n} in all; the \
+                             first is at 0x{:x})",
+                            n.saturating_sub(PER_CPU_REPORT_CAP),
+                            self.cpu_name(),
+                            first.start
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(span) = self.first_missed.clone() {
+            let s = &self.stats;
+            let mut msg = format!(
+                "the trace is incomplete: {} events lost on {}",
+                s.lost_events,
+                self.cpu_name()
+            );
+            if s.missed_unknown_pages > 0 {
+                msg.push_str(&format!(
+                    ", plus an unknown number before {} page(s) that had no room to store the count",
+                    s.missed_unknown_pages
+                ));
+            }
+            let mut f = sink
+                .make(&rules::EVENTS_LOST, span, msg)
+                .note(format!(
+                    "{} page(s) are flagged RB_MISSED_EVENTS; the first one's commit word is at \
+                     this offset",
+                    s.missed_pages
+                ))
+                .help(
+                    "use a larger ring buffer (buffer_size_kb, trace-cmd -b) or read it more often",
+                );
+            if let Some(c) = &self.context {
+                f = f.note(c.clone());
+            }
+            sink.push(f);
+        }
         self.stats
     }
 }
 
-/// Walks a contiguous region of pages (uncompressed per-CPU data). A trailing partial page is
-/// reported (`TD100`).
+/// Walks a contiguous region of uncompressed pages (one CPU's data). A trailing partial page is
+/// reported (`TD100`) and walked as far as it goes. A `page_size` smaller than the page header
+/// walks nothing (the caller validates the page size).
 pub fn walk_cpu(
     data: Reader<'_>,
     params: RingParams,
     table: &EventTable,
     sink: &mut Sink,
 ) -> CpuStats {
+    let hdr = 8u32.saturating_add(u32::from(if params.long_size == 4 { 4u8 } else { 8 }));
+    let ps = u64::from(params.page_size);
     let mut w = Walker::new(params, table);
-    let _ = data;
-    w.stats.pages = 0;
+    if ps < u64::from(hdr) {
+        return w.finish(sink);
+    }
+    let mut r = data;
+    while !r.is_empty() {
+        let n = ps.min(r.remaining() as u64);
+        match r.sub(n, "ring-buffer page") {
+            Ok(page) => w.page(page, sink),
+            Err(_) => break,
+        }
+    }
     w.finish(sink)
 }

@@ -87,10 +87,19 @@ pub struct PageBuilder {
     pub patches: Vec<(usize, u8)>,
 }
 
-/// A payload of `len` bytes starting with `common_type = id` (then `0xAB` filler).
+/// A little-endian payload of `len` bytes starting with `common_type = id` (then `0xAB` filler).
 pub fn payload(id: u16, len: usize) -> Vec<u8> {
+    payload_in(id, len, Endian::Little)
+}
+
+/// A payload of `len` bytes starting with `common_type = id` in byte order `e`.
+pub fn payload_in(id: u16, len: usize, e: Endian) -> Vec<u8> {
     let mut v = vec![0xab; len];
-    for (d, s) in v.iter_mut().zip(id.to_le_bytes()) {
+    let b = match e {
+        Endian::Little => id.to_le_bytes(),
+        Endian::Big => id.to_be_bytes(),
+    };
+    for (d, s) in v.iter_mut().zip(b) {
         *d = s;
     }
     v
