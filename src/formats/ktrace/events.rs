@@ -1,0 +1,175 @@
+//! The event walk: every `kd_buf` of every event run, checked without allocating per event.
+
+use super::lint::Tally;
+use super::model::*;
+use super::rules;
+use super::source::Source;
+use crate::finding::Sink;
+use crate::limits::Limits;
+
+/// CPU numbers below this get a per-CPU last timestamp; larger ones are not ordered.
+const MAX_TRACKED_CPUS: usize = 4096;
+
+/// What the event walk found, for the structure map.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventSummary {
+    /// Events checked.
+    pub events: u64,
+    /// Highest CPU number seen.
+    pub max_cpu: Option<u32>,
+    /// Smallest and largest timestamp.
+    pub time_range: Option<(u64, u64)>,
+}
+
+struct Checker<'t> {
+    ncpu: Option<u32>,
+    last_ts: Vec<u64>,
+    threads: &'t [u64],
+    last_known_thread: Option<u64>,
+    cpu_range: Tally,
+    unused: Tally,
+    debugid: Tally,
+    backwards: Tally,
+    unknown_thread: Tally,
+    summary: EventSummary,
+}
+
+impl Checker<'_> {
+    #[inline(always)]
+    fn one(&mut self, ev: Event, off: u64, size: u64, sink: &mut Sink) {
+        let span = off..off.saturating_add(size);
+        if let Some(n) = self.ncpu {
+            if ev.cpuid >= n {
+                self.cpu_range.hit(sink, span.clone(), || {
+                    format!(
+                        "event at 0x{off:x} is on CPU {}, but the CPU map has {n} CPUs",
+                        ev.cpuid
+                    )
+                });
+            }
+        }
+        if ev.unused != 0 {
+            self.unused.hit(sink, span.clone(), || {
+                format!(
+                    "event at 0x{off:x} has unused = 0x{:x}; writers put 0 there",
+                    ev.unused
+                )
+            });
+        }
+        if ev.debugid >> 24 == 0 {
+            self.debugid.hit(sink, span.clone(), || {
+                format!(
+                    "event at 0x{off:x} has debugid 0x{:08x}: class 0 is not a kdebug class",
+                    ev.debugid
+                )
+            });
+        }
+        let cpu = ev.cpuid as usize;
+        if let Some(last) = self.last_ts.get_mut(cpu) {
+            if ev.timestamp < *last {
+                let prev = *last;
+                self.backwards.hit(sink, span.clone(), || {
+                    format!(
+                        "event at 0x{off:x} on CPU {} has timestamp {} < {prev} of the previous event on that CPU",
+                        ev.cpuid, ev.timestamp
+                    )
+                });
+            }
+            *last = ev.timestamp;
+        } else if cpu < MAX_TRACKED_CPUS {
+            self.last_ts.resize(cpu.saturating_add(1), 0);
+            if let Some(last) = self.last_ts.get_mut(cpu) {
+                *last = ev.timestamp;
+            }
+        }
+        if Some(ev.thread) != self.last_known_thread && !self.threads.is_empty() {
+            if self.threads.binary_search(&ev.thread).is_ok() {
+                self.last_known_thread = Some(ev.thread);
+            } else {
+                self.unknown_thread.hit(sink, span, || {
+                    format!(
+                        "event at 0x{off:x} (debugid 0x{:08x}) has thread id 0x{:x}, which is not in the thread map",
+                        ev.debugid, ev.thread
+                    )
+                });
+            }
+        }
+        let s = &mut self.summary;
+        s.events = s.events.saturating_add(1);
+        s.max_cpu = Some(s.max_cpu.map_or(ev.cpuid, |m| m.max(ev.cpuid)));
+        s.time_range = Some(match s.time_range {
+            None => (ev.timestamp, ev.timestamp),
+            Some((lo, hi)) => (lo.min(ev.timestamp), hi.max(ev.timestamp)),
+        });
+    }
+}
+
+/// Walks every event of `trace`.
+pub fn check_events<S: Source + ?Sized>(
+    src: &S,
+    trace: &Trace,
+    limits: &Limits,
+    sink: &mut Sink,
+) -> EventSummary {
+    let mut threads: Vec<u64> = trace
+        .threads
+        .iter()
+        .filter(|t| !t.is_zero())
+        .map(|t| t.thread)
+        .collect();
+    threads.sort_unstable();
+    threads.dedup();
+    let _ = limits;
+    let mut c = Checker {
+        ncpu: trace
+            .cpu_map
+            .as_ref()
+            .map(|m| u32::try_from(m.entries.len()).unwrap_or(u32::MAX)),
+        last_ts: vec![0; 64],
+        threads: &threads,
+        last_known_thread: None,
+        cpu_range: Tally::new(&rules::EVENT_CPU_RANGE),
+        unused: Tally::new(&rules::EVENT_UNUSED),
+        debugid: Tally::new(&rules::EVENT_DEBUGID),
+        backwards: Tally::new(&rules::TIMESTAMP_BACKWARDS),
+        unknown_thread: Tally::new(&rules::UNKNOWN_THREAD),
+        summary: EventSummary::default(),
+    };
+    let wide = trace.wide;
+    let es = trace.event_size();
+    for run in &trace.event_runs {
+        let res = src.windows(run.span.clone(), es, &mut |r| {
+            let mut off = r.base();
+            let bytes = r.all_bytes();
+            if wide {
+                for e in bytes.chunks_exact(64) {
+                    if let Ok(arr) = <&[u8; 64]>::try_from(e) {
+                        c.one(Event::from_64(arr), off, 64, sink);
+                    }
+                    off = off.wrapping_add(64);
+                }
+            } else {
+                for e in bytes.chunks_exact(32) {
+                    if let Ok(arr) = <&[u8; 32]>::try_from(e) {
+                        c.one(Event::from_32(arr), off, 32, sink);
+                    }
+                    off = off.wrapping_add(32);
+                }
+            }
+        });
+        if let Err(e) = res {
+            sink.read_error(&rules::PARTIAL_EVENT, &e);
+            break;
+        }
+    }
+    let summary = c.summary.clone();
+    c.cpu_range
+        .finish(sink, "events on CPUs outside the CPU map");
+    c.unused.finish(sink, "events with a non-zero unused field");
+    c.debugid.finish(sink, "events with an implausible debugid");
+    c.backwards
+        .finish(sink, "events going back in time on their CPU");
+    c.unknown_thread
+        .finish(sink, "events of threads not in the thread map");
+    summary
+}
