@@ -5,7 +5,6 @@
 mod common;
 
 use tracelint::detect::Format;
-use tracelint::formats::ktrace::model::Event;
 use tracelint::formats::ktrace::writer::*;
 use tracelint::formats::ktrace::{decode_bytes, writer};
 use tracelint::{check_bytes, CheckOptions, Finding, Severity, Sink};
