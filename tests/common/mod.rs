@@ -6,12 +6,17 @@ use tracelint::{check_bytes, CheckOptions, Finding, Limits, Sink};
 
 /// The project's corpus folder.
 pub fn corpus(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(sub)
 }
 
 /// `../shared` next to the project, if present.
 pub fn shared(sub: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join(sub);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join(sub);
     if p.exists() {
         Some(p)
     } else {
