@@ -1,5 +1,617 @@
 //! Rules of the GDB tracepoint file (tfile) validator.
+//!
+//! Spec references (`§`) point at the tfile notes: §1 layout and grammar, §2 invariants
+//! (numbered), §3 GDB 13.1's behaviour on malformed input, §4 defects of real writers.
 
 crate::declare_rules! {
     family: GdbTfile;
+    /// ## What it checks
+    /// The file starts with the 8 bytes `7f 54 52 41 43 45 30 0a` (`\x7fTRACE0\n`).
+    ///
+    /// ## Why it matters
+    /// GDB refuses anything else ("File is not a valid trace file." or "Premature end of file").
+    /// `0` is the only format version that exists.
+    ///
+    /// ## Spec
+    /// §1.1, invariant 1; GDB tracefile-tfile.c:494-499.
+    pub BAD_MAGIC = ("GT001", "bad-magic", Error, "the file does not start with the tfile magic \\x7fTRACE0\\n");
+    /// ## What it checks
+    /// An empty line (exactly `\n`) ends the definition section before the end of the file.
+    ///
+    /// ## Why it matters
+    /// Without it GDB stops with "Premature end of file". A blank line written as `\r\n` does not
+    /// end the section for GDB: it goes on reading the binary frames as text.
+    ///
+    /// ## Spec
+    /// §1.2, invariant 2.
+    pub MISSING_SECTION_END = ("GT002", "missing-section-end", Error, "no empty line ends the definition section");
+    /// ## What it checks
+    /// Every definition line is at most 999 bytes long (without its `\n`).
+    ///
+    /// ## Why it matters
+    /// GDB reads lines into a 1000-byte buffer and fails with "Excessively long lines in trace
+    /// file". GDB itself writes longer `tp Z…cmd` lines for long collect actions and then
+    /// cannot reopen its own file.
+    ///
+    /// ## Spec
+    /// §1.2, invariant 3; tracefile-tfile.c:536-537.
+    pub LINE_TOO_LONG = ("GT003", "line-too-long", Error, "a definition line is longer than the 999 bytes GDB accepts");
+    /// ## What it checks
+    /// Definition lines hold printable ASCII only: no NUL, no `\r`, no other control byte;
+    /// bytes above 0x7f only inside `tdesc` lines.
+    ///
+    /// ## Why it matters
+    /// GDB keeps lines as C strings: a NUL silently cuts the line; `\r` stays part of the value
+    /// and corrupts numbers and names.
+    ///
+    /// ## Spec
+    /// §1.2, invariant 4.
+    pub LINE_BAD_BYTE = ("GT004", "line-bad-byte", Error, "a definition line contains a control or non-ASCII byte");
+    /// ## What it checks
+    /// Each definition line starts with `R `, `status `, `tp `, `tsv ` or `tdesc ` (one space,
+    /// case-sensitive).
+    ///
+    /// ## Why it matters
+    /// GDB ignores other lines with "Ignoring trace file definition"; a typo such as a leading
+    /// space silently drops a definition.
+    ///
+    /// ## Spec
+    /// §1.2, invariant 5; tracefile-tfile.c:611-612.
+    pub UNKNOWN_LINE = ("GT005", "unknown-definition-line", Warning, "a definition line has no known prefix and is ignored by GDB");
+    /// ## What it checks
+    /// The definition section has an `R` line with a non-zero register block size.
+    ///
+    /// ## Why it matters
+    /// GDB refuses the file: "No register block size recorded in trace file". Without it the
+    /// `R` blocks of the frames cannot be walked.
+    ///
+    /// ## Spec
+    /// §1.2, invariant 6; tracefile-tfile.c:548-549.
+    pub REGISTER_SIZE_MISSING = ("GT006", "register-size-missing", Error, "no R line, or R is zero");
+    /// ## What it checks
+    /// The `R` value is canonical hex (no sign, `0x`, spaces or trailing junk) and small enough
+    /// to be a register block (at most 1 MiB).
+    ///
+    /// ## Why it matters
+    /// GDB parses it with `strtol`: junk is ignored silently, and negative or huge values crash
+    /// GDB at the first register read. Note the manual wrongly calls the value decimal.
+    ///
+    /// ## Spec
+    /// §1.4 R-line, invariant 6; §3 (`R -974`, `R 7fffffff`).
+    pub REGISTER_SIZE_INVALID = ("GT007", "register-size-invalid", Error, "the R line's value is not canonical hex or is absurdly large");
+    /// ## What it checks
+    /// There is exactly one `R` line.
+    ///
+    /// ## Why it matters
+    /// GDB silently uses the last one; two different sizes make the frames ambiguous.
+    ///
+    /// ## Spec
+    /// Invariant 6.
+    pub DUPLICATE_REGISTER_SIZE = ("GT008", "duplicate-register-size", Error, "more than one R line");
+    /// ## What it checks
+    /// The register block size is plausible: at most 64 KiB.
+    ///
+    /// ## Why it matters
+    /// No architecture GDB supports has a register file that large; such a value is most likely
+    /// a misparsed or corrupted line.
+    ///
+    /// ## Spec
+    /// Invariant 7.
+    pub REGISTER_SIZE_IMPLAUSIBLE = ("GT009", "register-size-implausible", Warning, "the register block size is implausibly large");
+    /// ## What it checks
+    /// There is at most one `status` line.
+    ///
+    /// ## Why it matters
+    /// GDB silently keeps the last one, so the earlier line's values are lost.
+    ///
+    /// ## Spec
+    /// Invariant 8.
+    pub DUPLICATE_STATUS = ("GT010", "duplicate-status", Error, "more than one status line");
+    /// ## What it checks
+    /// The `status` line has a non-empty payload.
+    ///
+    /// ## Why it matters
+    /// GDB then parses stale buffer bytes and fails with "Malformed trace status".
+    ///
+    /// ## Spec
+    /// Invariant 8; §3 (`status `).
+    pub STATUS_EMPTY = ("GT011", "status-empty", Error, "the status line has no payload");
+    /// ## What it checks
+    /// The status payload follows the grammar `running ";" reason *(";" key ":" value)`:
+    /// `running` is `0` or `1`, the first item is exactly one known stop reason, every field has
+    /// a `:`, numbers are non-empty hex of at most 16 digits, keys are exact names (GDB matches
+    /// any prefix, so `t:3` is read as `tfull`).
+    ///
+    /// ## Why it matters
+    /// GDB errors out on a field without `:` or a bad hex digit ("Malformed trace status") and
+    /// silently misreads prefixes and non-hex numbers.
+    ///
+    /// ## Spec
+    /// §1.4 status, invariant 9; tracepoint.c:3247-3404.
+    pub STATUS_MALFORMED = ("GT012", "status-malformed", Error, "the status line does not follow the status grammar");
+    /// ## What it checks
+    /// Every status field key is one GDB knows (`tframes`, `tcreated`, `tfree`, `tsize`,
+    /// `circular`, `disconn`, `starttime`, `stoptime`, `notes`, `username`).
+    ///
+    /// ## Why it matters
+    /// GDB skips unknown keys: their information is lost, and a typo of a known key goes unseen.
+    ///
+    /// ## Spec
+    /// Invariant 9.
+    pub STATUS_UNKNOWN_FIELD = ("GT013", "status-unknown-field", Warning, "a status field key is not one GDB knows");
+    /// ## What it checks
+    /// No status field occurs twice.
+    ///
+    /// ## Why it matters
+    /// GDB keeps the last value silently; two values for `tframes` cannot both be right.
+    ///
+    /// ## Spec
+    /// Invariant 9.
+    pub STATUS_DUPLICATE_FIELD = ("GT014", "status-duplicate-field", Error, "a status field occurs more than once");
+    /// ## What it checks
+    /// A `terror` stop reason has both parts: `terror:<hex text>:<tracepoint>`.
+    ///
+    /// ## Why it matters
+    /// GDB 13.1 aborts with an internal error ("virtual memory exhausted") on `terror:` without
+    /// the second colon.
+    ///
+    /// ## Spec
+    /// Invariant 10; §3 (`status 0;terror:4142`).
+    pub STATUS_TERROR_MALFORMED = ("GT015", "status-terror-malformed", Error, "the terror stop reason lacks its tracepoint part (crashes GDB)");
+    /// ## What it checks
+    /// The tracepoint number after the stop reason names a defined tracepoint for `tpasscount`
+    /// and `terror`, and is 0 for the other reasons.
+    ///
+    /// ## Why it matters
+    /// A pass count or error stop blames a tracepoint; a number no `tp` line defines points
+    /// nowhere.
+    ///
+    /// ## Spec
+    /// Invariant 11.
+    pub STATUS_STOP_TRACEPOINT = ("GT016", "status-stop-tracepoint", Warning, "the stop reason's tracepoint number is inconsistent");
+    /// ## What it checks
+    /// The status field `tframes` is present and equals the number of frames in the binary
+    /// section.
+    ///
+    /// ## Why it matters
+    /// GDB echoes `tframes` ("Collected N trace frames") and warns "No traceframes present"
+    /// when it is 0 or absent even if frames exist. A mismatch means frames were lost or the
+    /// status is stale.
+    ///
+    /// ## Spec
+    /// Invariant 12.
+    pub TFRAMES_MISMATCH = ("GT017", "tframes-mismatch", Error, "the status tframes does not match the frames present");
+    /// ## What it checks
+    /// `tcreated >= tframes`, and `tcreated > tframes` only with `circular:1`.
+    ///
+    /// ## Why it matters
+    /// Frames can only be discarded by a circular buffer; otherwise the counts contradict each
+    /// other.
+    ///
+    /// ## Spec
+    /// Invariant 13.
+    pub TCREATED_INCONSISTENT = ("GT018", "tcreated-inconsistent", Warning, "tcreated is inconsistent with tframes and the circular flag");
+    /// ## What it checks
+    /// `tfree <= tsize`, and the used part of the buffer (`tsize - tfree`) equals the bytes of
+    /// all frames including their 6-byte headers.
+    ///
+    /// ## Why it matters
+    /// gdbserver's buffer accounting matches the saved image exactly for every sound file; a
+    /// difference means bytes were lost, added or the image is inconsistent.
+    ///
+    /// ## Spec
+    /// Invariant 14 (advisory: hand-made files may differ).
+    pub BUFFER_USAGE_INCONSISTENT = ("GT019", "buffer-usage-inconsistent", Warning, "tsize - tfree does not match the bytes of the frames");
+    /// ## What it checks
+    /// A running trace (`status 1`) has no `stoptime`; when both times are present,
+    /// `stoptime >= starttime`.
+    ///
+    /// ## Why it matters
+    /// Contradictory times mean the status line was edited or corrupted.
+    ///
+    /// ## Spec
+    /// Invariant 15.
+    pub STATUS_TIMES_INCONSISTENT = ("GT020", "status-times-inconsistent", Warning, "the status start/stop times are inconsistent");
+    /// ## What it checks
+    /// A `tsv` line has exactly 4 fields `num:initial:builtin:name`: hex numbers, an initial
+    /// value of at most 16 digits, builtin 0 or 1.
+    ///
+    /// ## Why it matters
+    /// GDB reads stale bytes for a missing field and errors on bad hex digits.
+    ///
+    /// ## Spec
+    /// §1.4 tsv-line, invariant 16.
+    pub TSV_MALFORMED = ("GT021", "tsv-malformed", Error, "a tsv line does not follow num:initial:builtin:name");
+    /// ## What it checks
+    /// Trace state variable numbers and names are unique.
+    ///
+    /// ## Why it matters
+    /// A later definition silently overwrites the earlier one, which can break actions that
+    /// refer to it.
+    ///
+    /// ## Spec
+    /// Invariant 16.
+    pub DUPLICATE_TSV = ("GT022", "duplicate-tsv", Error, "a trace state variable number or name is defined twice");
+    /// ## What it checks
+    /// A trace state variable name is non-empty, not all digits, and uses only `[A-Za-z0-9_]`.
+    ///
+    /// ## Why it matters
+    /// GDB refuses such names when they are typed, but accepts them from a file, creating
+    /// variables (such as `$`) that cannot be used.
+    ///
+    /// ## Spec
+    /// Invariant 16; tracepoint.c:303-321.
+    pub TSV_INVALID_NAME = ("GT023", "tsv-invalid-name", Warning, "a trace state variable name is not a valid name");
+    /// ## What it checks
+    /// A `tp` line has all its fields, well-formed: `T num:addr:E|D:step:pass[:options]`,
+    /// `A`/`S num:addr:action`, `Z num:addr:type:start:len:hex`, `V num:addr:hits:usage`, with
+    /// hex numbers.
+    ///
+    /// ## Why it matters
+    /// GDB misreads or crashes on incomplete lines (`tp Z2:401145:at` crashes GDB 13.1 with
+    /// SIGSEGV).
+    ///
+    /// ## Spec
+    /// §1.4 tp-line, invariants 17, 21, 23; §3.
+    pub TP_MALFORMED = ("GT024", "tp-malformed", Error, "a tp line does not follow its grammar");
+    /// ## What it checks
+    /// `tp` pieces are one of `T A S Z V`, and tracepoint options one of `F S X`, each at most
+    /// once.
+    ///
+    /// ## Why it matters
+    /// GDB warns "Unrecognized tracepoint piece" / "Unrecognized char … in tracepoint
+    /// definition, skipping rest" and drops the information.
+    ///
+    /// ## Spec
+    /// Invariant 17.
+    pub TP_UNKNOWN_PIECE = ("GT025", "tp-unknown-piece", Warning, "an unknown tp piece or tracepoint option");
+    /// ## What it checks
+    /// The condition option `X<len>,<hex>` of a `T` line has exactly `2*len` hex digits.
+    ///
+    /// ## Why it matters
+    /// GDB copies `2*len` characters: a short string makes it read past the line, a huge
+    /// length aborts GDB ("virtual memory exhausted").
+    ///
+    /// ## Spec
+    /// Invariant 17; §3 (`X10,ab`, `Xffffffffffffffff,ab`).
+    pub TP_CONDITION_LENGTH = ("GT026", "tp-condition-length", Error, "a tracepoint condition's length does not match its bytecode");
+    /// ## What it checks
+    /// No two `T` lines share a tracepoint number.
+    ///
+    /// ## Why it matters
+    /// Frames carry only the number: two tracepoints with the same number cannot be told apart.
+    ///
+    /// ## Spec
+    /// Invariant 18.
+    pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Error, "a tracepoint number is defined twice");
+    /// ## What it checks
+    /// Tracepoint numbers are between 1 and 32767.
+    ///
+    /// ## Why it matters
+    /// Frames store the number as a signed 16-bit value, and 0 marks the end of the frames.
+    ///
+    /// ## Spec
+    /// Invariant 18.
+    pub TRACEPOINT_NUMBER_RANGE = ("GT028", "tracepoint-number-range", Error, "a tracepoint number cannot be stored in a frame");
+    /// ## What it checks
+    /// Every `tp A`, `S`, `Z` and `V` line follows a `T` line with the same number and address.
+    ///
+    /// ## Why it matters
+    /// GDB 13.1 aborts with internal error "new_breakpoint_from_type: invalid type".
+    ///
+    /// ## Spec
+    /// Invariant 19; tracepoint.c:2965-2980.
+    pub ORPHAN_TP_PIECE = ("GT029", "orphan-tp-piece", Error, "a tp piece refers to no earlier T line (crashes GDB)");
+    /// ## What it checks
+    /// `tp A`/`S` action strings follow the action grammar: `R<mask hex>`,
+    /// `M<basereg|-1>,<offset>,<len>`, `X<8 hex digits>,<bytecode hex of that length>`.
+    ///
+    /// ## Why it matters
+    /// GDB stores them verbatim and never parses them on load, so damage goes unnoticed.
+    ///
+    /// ## Spec
+    /// §1.4 action, invariant 20.
+    pub TP_ACTION_SYNTAX = ("GT030", "tp-action-syntax", Warning, "a tracepoint action string is malformed");
+    /// ## What it checks
+    /// `tp Z` source lines: type `at`, `cond` or `cmd`; start 0; the length field equals the
+    /// decoded length; at most one `at` and one `cond` per tracepoint.
+    ///
+    /// ## Why it matters
+    /// GDB drops unknown types silently and ignores the length; contradictions mean damage.
+    ///
+    /// ## Spec
+    /// Invariant 21.
+    pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
+    /// ## What it checks
+    /// `tp Z…cmd` lines form a valid action list: known actions (`collect`, `teval`,
+    /// `while-stepping`, `end`), `$names` that are trace state variables or registers,
+    /// `while-stepping`/`end` balanced, no `collect/s`.
+    ///
+    /// ## Why it matters
+    /// GDB re-parses these lines when it opens the file and fails after opening it
+    /// ("is not a tracepoint action", "Target does not support \"/s\"").
+    ///
+    /// ## Spec
+    /// Invariant 22; breakpoint.c:13808-13891.
+    pub TP_COMMAND_INVALID = ("GT032", "tp-command-invalid", Warning, "a tracepoint command line would be rejected by GDB");
+    /// ## What it checks
+    /// At most one `tp V` line per tracepoint.
+    ///
+    /// ## Why it matters
+    /// The later one silently replaces the earlier hit and usage counts.
+    ///
+    /// ## Spec
+    /// Invariant 23.
+    pub DUPLICATE_TP_STATUS = ("GT033", "duplicate-tp-status", Warning, "a tracepoint has more than one V line");
+    /// ## What it checks
+    /// Whether the hit and usage counts of a `tp V` line are decimal digits in a hex field:
+    /// the usage read as decimal equals the bytes of that tracepoint's frames while read as hex
+    /// it does not.
+    ///
+    /// ## Why it matters
+    /// gdbserver answers `qTP` in decimal and GDB stores the digits unchanged in a hex field, so
+    /// GDB shows wrong counts (`12` hits shown as 18). A known writer quirk, not damage.
+    ///
+    /// ## Spec
+    /// Invariant 23; §4 defect 1; gdbserver/tracepoint.cc:3716.
+    pub DECIMAL_TP_STATUS = ("GT034", "decimal-tp-status-counts", Info, "tp V counts are decimal digits in a hex field (gdbserver quirk)");
+    /// ## What it checks
+    /// The usage of a `tp V` line equals the bytes of that tracepoint's frames (read as hex or
+    /// decimal), and the hit count can account for the frames found (`hits * (1 + step)`).
+    ///
+    /// ## Why it matters
+    /// The counts and the frames disagree: frames were lost or the counts are stale. Skipped for
+    /// wrapped circular buffers and fast tracepoints (whose hits gdbserver reports as 0).
+    ///
+    /// ## Spec
+    /// Invariant 23 (advisory).
+    pub TP_STATUS_MISMATCH = ("GT035", "tp-status-mismatch", Warning, "a tracepoint's hit/usage counts do not match its frames");
+    /// ## What it checks
+    /// The `tdesc` lines joined (`payload + "\n"` each) are a well-formed XML target
+    /// description: root `<target>`, no `xi:include`, no XML declaration after leading text.
+    ///
+    /// ## Why it matters
+    /// GDB warns "Could not load XML target description; ignoring" and falls back to the exec
+    /// file's or the default architecture, which may decode registers wrongly.
+    ///
+    /// ## Spec
+    /// §1.4 tdesc, invariant 24.
+    pub TDESC_INVALID = ("GT036", "tdesc-invalid", Warning, "the target description is not a well-formed XML target description");
+    /// ## What it checks
+    /// The `<architecture>` of the target description is one GDB knows.
+    ///
+    /// ## Why it matters
+    /// GDB ignores a target description with an unknown architecture.
+    ///
+    /// ## Spec
+    /// Invariant 24.
+    pub TDESC_UNKNOWN_ARCHITECTURE = ("GT037", "tdesc-unknown-architecture", Warning, "the target description names an unknown architecture");
+    /// ## What it checks
+    /// Reports the byte order used for the binary frames and how it was chosen: given by the
+    /// caller, implied by the tdesc `<architecture>`, or inferred by walking the frames in both
+    /// orders.
+    ///
+    /// ## Why it matters
+    /// The file does not record its byte order; GDB uses the executable's. The wrong order
+    /// misreads everything.
+    ///
+    /// ## Spec
+    /// §1.5 Endianness, invariant 25.
+    pub BYTE_ORDER = ("GT038", "byte-order", Info, "which byte order the frames were read in, and why");
+    /// ## What it checks
+    /// The definition section has a `status` line.
+    ///
+    /// ## Why it matters
+    /// Without it GDB warns "No traceframes present in this file", `tstatus` says the status
+    /// is unknown, and MI `-trace-status` aborts GDB 13.1.
+    ///
+    /// ## Spec
+    /// §1.2, §3.
+    pub STATUS_MISSING = ("GT039", "status-missing", Warning, "no status line");
+    /// ## What it checks
+    /// The byte order given (or implied by the architecture) walks the frames cleanly when the
+    /// other order would.
+    ///
+    /// ## Why it matters
+    /// Frames written on a big-endian target read as garbage in little-endian order, and
+    /// vice versa.
+    ///
+    /// ## Spec
+    /// Invariant 25.
+    pub BYTE_ORDER_CONFLICT = ("GT040", "byte-order-conflict", Warning, "the frames fit the other byte order better");
+    /// ## What it checks
+    /// Each frame header is complete: a 16-bit tracepoint number and a 32-bit size.
+    ///
+    /// ## Why it matters
+    /// GDB fails with "Premature end of file" when `tfind` reaches the frame.
+    ///
+    /// ## Spec
+    /// §1.5, invariant 26.
+    pub TRUNCATED_FRAME_HEADER = ("GT041", "truncated-frame-header", Error, "the file ends inside a frame header");
+    /// ## What it checks
+    /// A frame's tracepoint number is positive.
+    ///
+    /// ## Why it matters
+    /// No tracepoint has a negative number; GDB shows "tracepoint -1".
+    ///
+    /// ## Spec
+    /// Invariant 27.
+    pub FRAME_TRACEPOINT_INVALID = ("GT042", "frame-tracepoint-invalid", Error, "a frame's tracepoint number is negative");
+    /// ## What it checks
+    /// Every frame's tracepoint number is defined by a `tp T` line.
+    ///
+    /// ## Why it matters
+    /// The frame cannot be related to a location; without an `R` block GDB cannot even guess
+    /// its PC.
+    ///
+    /// ## Spec
+    /// Invariant 28.
+    pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Warning, "a frame's tracepoint is defined by no tp line");
+    /// ## What it checks
+    /// Each frame lies inside the file.
+    ///
+    /// ## Why it matters
+    /// The frame was cut off or its size is corrupt; no later frame can be found.
+    ///
+    /// ## Spec
+    /// Invariant 29.
+    pub FRAME_OVERRUNS_FILE = ("GT044", "frame-overruns-file", Error, "a frame extends past the end of the file");
+    /// ## What it checks
+    /// A frame's size is below 2^31.
+    ///
+    /// ## Why it matters
+    /// GDB keeps the size in an `int`: a larger one turns negative and the frame is treated as
+    /// having no blocks.
+    ///
+    /// ## Spec
+    /// Invariant 30.
+    pub FRAME_SIZE_TOO_LARGE = ("GT045", "frame-size-too-large", Error, "a frame size does not fit GDB's signed 32-bit int");
+    /// ## What it checks
+    /// The blocks of a frame tile it exactly: no block runs past the frame end, no bytes are
+    /// left over.
+    ///
+    /// ## Why it matters
+    /// GDB reads a straddling block from the next frame's bytes and reports "Unknown block
+    /// type" on slack bytes.
+    ///
+    /// ## Spec
+    /// Invariant 31.
+    pub FRAME_BLOCKS_MISMATCH = ("GT046", "frame-blocks-mismatch", Error, "a frame's blocks do not add up to its size");
+    /// ## What it checks
+    /// Every block type is `R`, `M` or `V`.
+    ///
+    /// ## Why it matters
+    /// GDB fails with "Unknown block type" when the frame's registers or memory are read. `S`
+    /// blocks (gdbserver UST static tracepoint data) are also rejected by GDB's reader.
+    ///
+    /// ## Spec
+    /// Invariant 32; tracefile-tfile.c:805-853.
+    pub UNKNOWN_BLOCK_TYPE = ("GT047", "unknown-block-type", Error, "a frame holds a block of unknown type");
+    /// ## What it checks
+    /// A frame has at most one `R` block.
+    ///
+    /// ## Why it matters
+    /// GDB uses the first and silently ignores the others.
+    ///
+    /// ## Spec
+    /// Invariant 33.
+    pub DUPLICATE_REGISTER_BLOCK = ("GT048", "duplicate-register-block", Warning, "a frame holds more than one R block");
+    /// ## What it checks
+    /// Whether the frames of a fast tracepoint (`T…:F`) hold register blocks larger than the
+    /// `R` line says, the frame tiling exactly with the larger size.
+    ///
+    /// ## Why it matters
+    /// gdbserver's in-process agent stores its own register layout (2500 bytes on x86-64)
+    /// while GDB writes `R 974` (2420): GDB cannot walk any such frame ("Unknown block type").
+    /// tracelint walks them with the inferred size.
+    ///
+    /// ## Spec
+    /// Invariant 33; §4 defect 3.
+    pub FAST_TRACEPOINT_REGISTER_BLOCK = ("GT049", "fast-tracepoint-register-block", Warning, "fast tracepoint frames hold register blocks bigger than R (in-process agent quirk)");
+    /// ## What it checks
+    /// `M` blocks have a non-zero length.
+    ///
+    /// ## Why it matters
+    /// An empty memory block collects nothing; GDB accepts it silently.
+    ///
+    /// ## Spec
+    /// Invariant 34.
+    pub EMPTY_MEMORY_BLOCK = ("GT050", "empty-memory-block", Warning, "an M block has length 0");
+    /// ## What it checks
+    /// `address + length` of an `M` block does not pass 2^64.
+    ///
+    /// ## Why it matters
+    /// Such a range wraps around the address space and cannot have been collected.
+    ///
+    /// ## Spec
+    /// Invariant 34.
+    pub MEMORY_BLOCK_ADDRESS_OVERFLOW = ("GT051", "memory-block-address-overflow", Error, "an M block's address range wraps past 2^64");
+    /// ## What it checks
+    /// The `M` blocks of one frame do not overlap.
+    ///
+    /// ## Why it matters
+    /// GDB uses the first block covering an address; the later bytes are never shown.
+    ///
+    /// ## Spec
+    /// Invariant 34 (advisory).
+    pub OVERLAPPING_MEMORY_BLOCKS = ("GT052", "overlapping-memory-blocks", Warning, "two M blocks of one frame overlap");
+    /// ## What it checks
+    /// A `V` block's number is a trace state variable defined by a `tsv` line.
+    ///
+    /// ## Why it matters
+    /// The value belongs to no variable and cannot be shown.
+    ///
+    /// ## Spec
+    /// Invariant 35.
+    pub UNDEFINED_TSV_BLOCK = ("GT053", "undefined-tsv-block", Error, "a V block names a trace state variable no tsv line defines");
+    /// ## What it checks
+    /// A 2-byte tracepoint number 0 follows the last frame.
+    ///
+    /// ## Why it matters
+    /// GDB fails with "Premature end of file" once `tfind` walks past the last frame: the file
+    /// was cut off.
+    ///
+    /// ## Spec
+    /// §1.5 End, invariant 36.
+    pub MISSING_END_MARKER = ("GT054", "missing-end-marker", Error, "the frames are not terminated by tracepoint number 0");
+    /// ## What it checks
+    /// Only zero bytes follow the end marker.
+    ///
+    /// ## Why it matters
+    /// Data after the marker is never read: a tracepoint number 0 in the middle of the frames
+    /// silently truncates the trace (as in wrapped circular buffers saved by gdbserver 13.1).
+    ///
+    /// ## Spec
+    /// Invariants 37, 38.
+    pub DATA_AFTER_END_MARKER = ("GT055", "data-after-end-marker", Error, "non-zero data follows the end marker");
+    /// ## What it checks
+    /// The zero padding after the end marker is 0, 2 or 4 bytes (GDB writes 2, its testsuite 4).
+    ///
+    /// ## Why it matters
+    /// Other lengths do not come from a known writer.
+    ///
+    /// ## Spec
+    /// Invariant 37.
+    pub END_MARKER_PADDING = ("GT056", "end-marker-padding", Info, "unusual zero padding after the end marker");
+    /// ## What it checks
+    /// Whether a circular trace buffer wrapped (`circular:1`, `tcreated > tframes`).
+    ///
+    /// ## Why it matters
+    /// The oldest frames were discarded; the trace holds only the last part of the run.
+    ///
+    /// ## Spec
+    /// Invariant 13; §1.4 status.
+    pub CIRCULAR_BUFFER_WRAPPED = ("GT057", "circular-buffer-wrapped", Info, "a circular trace buffer wrapped; older frames were discarded");
+    /// ## What it checks
+    /// Whether a wrapped circular buffer's saved image is inconsistent: the frames do not walk
+    /// cleanly or do not add up to `tsize - tfree`.
+    ///
+    /// ## Why it matters
+    /// gdbserver 13.1 adds the wrap offset only at the start of each `qTBuffer` request and
+    /// counts the gap before the wrap point as used, so the saved image of a wrapped buffer is
+    /// garbage. The structural findings next to this one are consequences of that bug.
+    ///
+    /// ## Spec
+    /// §4 defect 2; gdbserver/tracepoint.cc:1775-1782, 3997-4017.
+    pub CORRUPT_CIRCULAR_IMAGE = ("GT058", "corrupt-circular-image", Warning, "a wrapped circular buffer was saved inconsistently (gdbserver quirk)");
+    /// ## What it checks
+    /// The register block size equals the `g`-packet size implied by the target description
+    /// (the sum of its registers' bit sizes, in bytes).
+    ///
+    /// ## Why it matters
+    /// A smaller `R` shows registers as unavailable; a larger one hides misalignment.
+    ///
+    /// ## Spec
+    /// Invariant 7.
+    pub REGISTER_SIZE_TDESC_MISMATCH = ("GT059", "register-size-tdesc-mismatch", Warning, "the R size differs from the target description's register size");
+    /// ## What it checks
+    /// Hex-encoded strings (status notes, user name and stop texts, tsv names, tp source text)
+    /// have an even number of valid hex digits.
+    ///
+    /// ## Why it matters
+    /// GDB fails with "Invalid hex digit" on a bad digit and drops an odd last digit.
+    ///
+    /// ## Spec
+    /// §1.3 hexstr; common-utils.cc:403-434.
+    pub BAD_HEX_STRING = ("GT060", "bad-hex-string", Error, "a hex-encoded string has a bad digit or odd length");
 }

@@ -1,0 +1,565 @@
+//! Decoding of the binary frame section: a streaming walker over frames and their blocks.
+//!
+//! The walker reports structural findings (truncation, unknown block types, blocks that do not
+//! tile their frame). It reuses one [`Frame`] for every frame, so walking allocates nothing
+//! per frame.
+
+use super::model::{Block, Frame, FramesEnd, MAX_KEPT_BLOCKS};
+use super::rules;
+use crate::finding::Sink;
+use crate::reader::{Endian, Reader};
+use std::ops::Range;
+
+/// Most register-size candidates tried per frame when inferring a larger `R` block.
+const MAX_INFER_TRIES: u32 = 256;
+/// After this many frames where inference failed, stop trying.
+const MAX_INFER_FAILURES: u32 = 16;
+/// Largest register block size considered when inferring.
+const MAX_INFERRED_REGISTER_SIZE: u64 = 1 << 20;
+
+/// What went wrong inside a frame's blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockError {
+    /// A type byte other than R, M, V, S.
+    Unknown {
+        /// Offset of the type byte.
+        offset: u64,
+        /// The byte.
+        byte: u8,
+    },
+    /// A block runs past the end of its frame.
+    Straddle {
+        /// The block's type letter.
+        letter: char,
+        /// Where the block starts.
+        offset: u64,
+        /// Bytes it needs (type byte included).
+        needed: u64,
+        /// Bytes left in the frame from its start.
+        available: u64,
+    },
+}
+
+/// One step of the walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A frame was decoded into the caller's [`Frame`].
+    Frame,
+    /// The frames ended.
+    End(FramesEnd),
+}
+
+/// A frame whose blocks tiled only with a larger register block size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inferred {
+    /// Tracepoint number.
+    pub tpnum: i16,
+    /// Inferred register block size.
+    pub size: u64,
+    /// Frames walked with it.
+    pub frames: u64,
+    /// The first such frame.
+    pub first: Range<u64>,
+}
+
+/// Walks frames from the start of the binary section.
+#[derive(Debug)]
+pub struct Walker<'a> {
+    data: &'a [u8],
+    pos: u64,
+    endian: Endian,
+    register_size: Option<u64>,
+    fast: Vec<i16>,
+    /// Larger register sizes inferred per tracepoint.
+    pub inferred: Vec<Inferred>,
+    infer_failures: u32,
+    index: u64,
+    finished: bool,
+    /// Block errors reported so far.
+    block_errors: u64,
+    /// Block errors not reported individually (beyond [`MAX_BLOCK_ERRORS`]).
+    pub suppressed: u64,
+}
+
+/// Block-level findings reported individually; later ones are counted.
+pub const MAX_BLOCK_ERRORS: u64 = 32;
+
+fn rd_i16(r: &mut Reader<'_>, what: &'static str) -> crate::reader::ReadResult<i16> {
+    r.u16(what).map(|v| i16::from_ne_bytes(v.to_ne_bytes()))
+}
+
+/// Walks the blocks of `body` (at absolute `base`), calling `each` for every block.
+fn walk_blocks(
+    body: &[u8],
+    base: u64,
+    endian: Endian,
+    rsize: u64,
+    mut each: impl FnMut(Block),
+) -> Result<(), BlockError> {
+    let mut r = Reader::with_base(body, base, endian);
+    while let Some(&t) = r.rest().first() {
+        let start = r.offset();
+        let avail = r.remaining() as u64;
+        let straddle = |letter: char, needed: u64| BlockError::Straddle {
+            letter,
+            offset: start,
+            needed,
+            available: avail,
+        };
+        let _ = r.u8("block type");
+        match t {
+            b'R' => {
+                let need = rsize.saturating_add(1);
+                if need > avail {
+                    return Err(straddle('R', need));
+                }
+                r.skip(rsize, "register block")
+                    .map_err(|_| straddle('R', need))?;
+                each(Block::Registers {
+                    span: start..r.offset(),
+                });
+            }
+            b'M' => {
+                let (Ok(addr), Ok(len)) = (r.u64("memory address"), r.u16("memory length")) else {
+                    return Err(straddle('M', 11));
+                };
+                let need = 11u64.saturating_add(u64::from(len));
+                if need > avail {
+                    return Err(straddle('M', need));
+                }
+                r.skip(u64::from(len), "memory data")
+                    .map_err(|_| straddle('M', need))?;
+                each(Block::Memory {
+                    span: start..r.offset(),
+                    addr,
+                    len,
+                });
+            }
+            b'V' => {
+                let (Ok(num), Ok(value)) = (r.u32("tsv number"), r.u64("tsv value")) else {
+                    return Err(straddle('V', 13));
+                };
+                each(Block::Tsv {
+                    span: start..r.offset(),
+                    num: i32::from_ne_bytes(num.to_ne_bytes()),
+                    value: i64::from_ne_bytes(value.to_ne_bytes()),
+                });
+            }
+            b'S' => {
+                let Ok(len) = r.u16("static data length") else {
+                    return Err(straddle('S', 3));
+                };
+                let need = 3u64.saturating_add(u64::from(len));
+                if need > avail {
+                    return Err(straddle('S', need));
+                }
+                r.skip(u64::from(len), "static data")
+                    .map_err(|_| straddle('S', need))?;
+                each(Block::Static {
+                    span: start..r.offset(),
+                    len,
+                });
+            }
+            byte => {
+                return Err(BlockError::Unknown {
+                    offset: start,
+                    byte,
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `body` tiles exactly with register blocks of `rsize` bytes.
+fn tiles(body: &[u8], base: u64, endian: Endian, rsize: u64) -> bool {
+    walk_blocks(body, base, endian, rsize, |_| {}).is_ok()
+}
+
+impl<'a> Walker<'a> {
+    /// A walker over `data` whose frames start at `start`. `fast` lists fast tracepoints.
+    pub fn new(
+        data: &'a [u8],
+        start: u64,
+        endian: Endian,
+        register_size: Option<u64>,
+        fast: Vec<i16>,
+    ) -> Self {
+        Walker {
+            data,
+            pos: start,
+            endian,
+            register_size,
+            fast,
+            inferred: Vec::new(),
+            infer_failures: 0,
+            index: 0,
+            finished: false,
+            block_errors: 0,
+            suppressed: 0,
+        }
+    }
+
+    /// Byte order of the walk.
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+
+    /// Frames decoded so far.
+    pub fn frames(&self) -> u64 {
+        self.index
+    }
+
+    fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    fn stop(&mut self) -> Option<Step> {
+        self.finished = true;
+        Some(Step::End(FramesEnd::Stopped { offset: self.pos }))
+    }
+
+    /// Decodes the next frame into `frame`, or reports how the frames end.
+    pub fn next(&mut self, frame: &mut Frame, sink: &mut Sink) -> Option<Step> {
+        if self.finished {
+            return None;
+        }
+        let len = self.len();
+        let rest = usize::try_from(self.pos)
+            .ok()
+            .and_then(|p| self.data.get(p..))
+            .unwrap_or(&[]);
+        let mut r = Reader::with_base(rest, self.pos, self.endian);
+        let Ok(tpnum) = rd_i16(&mut r, "tracepoint number") else {
+            let f = sink
+                .make(
+                    &rules::MISSING_END_MARKER,
+                    self.pos..len,
+                    format!(
+                        "the file ends after {} frame(s) without the end marker (a 2-byte tracepoint number 0){}",
+                        self.index,
+                        if rest.is_empty() { String::new() } else { format!("; only {} byte left", rest.len()) }
+                    ),
+                )
+                .note("GDB fails with \"Premature end of file\" once tfind walks past the last frame")
+                .help("the file was probably cut off; GDB's writer ends the frames with 4 zero bytes");
+            sink.push(f);
+            return self.stop();
+        };
+        if tpnum == 0 {
+            let tail = rest.get(2..).unwrap_or(&[]);
+            self.finished = true;
+            return Some(Step::End(FramesEnd::Marker {
+                span: self.pos..self.pos.saturating_add(2),
+                tail: tail.len() as u64,
+                tail_zero: tail.iter().all(|&b| b == 0),
+            }));
+        }
+        let size = match r.u32("frame size") {
+            Ok(s) => s,
+            Err(e) => {
+                sink.report(
+                    &rules::TRUNCATED_FRAME_HEADER,
+                    self.pos..len,
+                    format!(
+                        "frame {} (tracepoint {tpnum}) header is cut off: {e}",
+                        self.index
+                    ),
+                );
+                return self.stop();
+            }
+        };
+        let start = self.pos.saturating_add(6);
+        let end = start.saturating_add(u64::from(size));
+        if size >= 0x8000_0000 {
+            sink.report(
+                &rules::FRAME_SIZE_TOO_LARGE,
+                self.pos.saturating_add(2)..start,
+                format!(
+                    "frame {} size is 0x{size:x}; GDB keeps it in a signed int, where it is negative",
+                    self.index
+                ),
+            );
+        }
+        if end > len {
+            let f = sink
+                .make(
+                    &rules::FRAME_OVERRUNS_FILE,
+                    self.pos..len,
+                    format!(
+                        "frame {} (tracepoint {tpnum}) at 0x{:x} declares {size} data bytes, but only {} remain in the file",
+                        self.index,
+                        self.pos,
+                        len.saturating_sub(start)
+                    ),
+                )
+                .note("either the file was cut off or the size is corrupt; no later frame can be found");
+            sink.push(f);
+            return self.stop();
+        }
+        let body = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(s, e)| self.data.get(s..e))
+            .unwrap_or(&[]);
+        frame.index = self.index;
+        frame.tpnum = tpnum;
+        frame.span = self.pos..end;
+        frame.size = size;
+        frame.tiled = true;
+        self.decode_frame_blocks(frame, body, start, sink);
+        self.pos = end;
+        self.index = self.index.saturating_add(1);
+        Some(Step::Frame)
+    }
+
+    fn decode_into(
+        &self,
+        frame: &mut Frame,
+        body: &[u8],
+        start: u64,
+        rsize: u64,
+    ) -> Result<(), BlockError> {
+        frame.blocks.clear();
+        frame.counts = Default::default();
+        frame.register_size = rsize;
+        let blocks = &mut frame.blocks;
+        let counts = &mut frame.counts;
+        walk_blocks(body, start, self.endian, rsize, |b| {
+            counts.add(&b);
+            if blocks.len() < MAX_KEPT_BLOCKS {
+                blocks.push(b);
+            }
+        })
+    }
+
+    fn decode_frame_blocks(&mut self, frame: &mut Frame, body: &[u8], start: u64, sink: &mut Sink) {
+        let Some(declared) = self.register_size else {
+            // Without a register size the R blocks cannot be walked (reported as GT006).
+            frame.blocks.clear();
+            frame.counts = Default::default();
+            frame.register_size = 0;
+            frame.tiled = false;
+            return;
+        };
+        let tpnum = frame.tpnum;
+        let known = self
+            .inferred
+            .iter()
+            .find(|i| i.tpnum == tpnum)
+            .map(|i| i.size);
+        if let Some(k) = known {
+            if self.decode_into(frame, body, start, k).is_ok() {
+                if let Some(i) = self.inferred.iter_mut().find(|i| i.tpnum == tpnum) {
+                    i.frames = i.frames.saturating_add(1);
+                }
+                return;
+            }
+        }
+        let err = match self.decode_into(frame, body, start, declared) {
+            Ok(()) => return,
+            Err(e) => e,
+        };
+        if let Some(size) = self.infer(body, start, declared) {
+            let _ = self.decode_into(frame, body, start, size);
+            let fast = self.fast.contains(&tpnum);
+            match self.inferred.iter_mut().find(|i| i.tpnum == tpnum) {
+                Some(i) if i.size == size => i.frames = i.frames.saturating_add(1),
+                Some(_) => {}
+                None => self.inferred.push(Inferred {
+                    tpnum,
+                    size,
+                    frames: 1,
+                    first: frame.span.clone(),
+                }),
+            }
+            if !fast {
+                frame.tiled = false;
+                if !self.allow_block_error() {
+                    return;
+                }
+                let f = sink
+                    .make(
+                        &rules::FRAME_BLOCKS_MISMATCH,
+                        frame.span.clone(),
+                        format!(
+                            "frame {} (tracepoint {tpnum}) does not walk with {declared}-byte register blocks (R 0x{declared:x})",
+                            frame.index
+                        ),
+                    )
+                    .note(format!(
+                        "it tiles exactly with {size}-byte register blocks; tracepoint {tpnum} is not a fast tracepoint"
+                    ));
+                sink.push(f);
+            }
+            return;
+        }
+        frame.tiled = false;
+        if self.allow_block_error() {
+            report_block_error(sink, frame, &err, start);
+        }
+    }
+
+    fn allow_block_error(&mut self) -> bool {
+        self.block_errors = self.block_errors.saturating_add(1);
+        if self.block_errors > MAX_BLOCK_ERRORS {
+            self.suppressed = self.suppressed.saturating_add(1);
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Finds a register block size larger than `declared` with which `body` tiles exactly.
+    fn infer(&mut self, body: &[u8], start: u64, declared: u64) -> Option<u64> {
+        if self.infer_failures >= MAX_INFER_FAILURES || body.first() != Some(&b'R') {
+            return None;
+        }
+        let max = (body.len() as u64)
+            .saturating_sub(1)
+            .min(MAX_INFERRED_REGISTER_SIZE);
+        let mut tries = 0u32;
+        let mut size = declared.saturating_add(1);
+        while size <= max {
+            let k = size.saturating_add(1);
+            let Ok(ku) = usize::try_from(k) else { break };
+            match body.get(ku..) {
+                Some([]) => return Some(size),
+                Some(tail @ [b'R' | b'M' | b'V' | b'S', ..]) => {
+                    tries = tries.saturating_add(1);
+                    if tiles(tail, start.saturating_add(k), self.endian, size) {
+                        return Some(size);
+                    }
+                    if tries >= MAX_INFER_TRIES {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            size = size.saturating_add(1);
+        }
+        self.infer_failures = self.infer_failures.saturating_add(1);
+        None
+    }
+}
+
+fn report_block_error(sink: &mut Sink, frame: &Frame, err: &BlockError, start: u64) {
+    let end = frame.span.end;
+    match *err {
+        BlockError::Unknown { offset, byte } => {
+            let shown = if (0x21..0x7f).contains(&byte) {
+                format!("'{}' (0x{byte:02x})", char::from(byte))
+            } else {
+                format!("0x{byte:02x}")
+            };
+            let mut f = sink.make(
+                &rules::UNKNOWN_BLOCK_TYPE,
+                offset..offset.saturating_add(1),
+                format!(
+                    "frame {} (tracepoint {}) has a block of unknown type {shown} at offset {} of its data; expected R, M or V",
+                    frame.index,
+                    frame.tpnum,
+                    offset.saturating_sub(start)
+                ),
+            );
+            if offset > start {
+                f = f.note(format!(
+                    "the {} block(s) before it end at 0x{offset:x}: a wrong register size or a corrupt length shifts the walk",
+                    frame.counts.total()
+                ));
+            }
+            sink.push(
+                f.note("GDB: \"Unknown block type\" when the frame's registers or memory are read"),
+            );
+        }
+        BlockError::Straddle {
+            letter,
+            offset,
+            needed,
+            available,
+        } => {
+            sink.push(
+                sink.make(
+                    &rules::FRAME_BLOCKS_MISMATCH,
+                    offset..end,
+                    format!(
+                        "frame {} (tracepoint {}): the {letter} block at 0x{offset:x} needs {needed} bytes but only {available} remain in the frame",
+                        frame.index, frame.tpnum
+                    ),
+                )
+                .note("GDB would read the rest of the block from the next frame's bytes"),
+            );
+        }
+    }
+}
+
+/// How well the frames walk in one byte order (for choosing it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Probe {
+    /// Frames decoded.
+    pub frames: u64,
+    /// Frames whose blocks tiled and whose tracepoint is defined.
+    pub good: u64,
+    /// Error findings raised.
+    pub errors: u64,
+    /// Whether the walk reached a clean end marker.
+    pub clean_end: bool,
+}
+
+impl Probe {
+    /// True when nothing went wrong.
+    pub fn clean(&self) -> bool {
+        self.errors == 0 && self.clean_end && self.good == self.frames
+    }
+
+    /// Ordering key: cleaner and more good frames first.
+    pub fn key(&self) -> (bool, bool, u64, std::cmp::Reverse<u64>) {
+        (
+            self.clean(),
+            self.clean_end,
+            self.good,
+            std::cmp::Reverse(self.errors),
+        )
+    }
+}
+
+/// Walks at most `max_frames` frames in `endian` without reporting, and scores the walk.
+pub fn probe(
+    data: &[u8],
+    start: u64,
+    endian: Endian,
+    register_size: Option<u64>,
+    fast: &[i16],
+    defined: &dyn Fn(i16) -> bool,
+    max_frames: u64,
+) -> Probe {
+    let mut w = Walker::new(data, start, endian, register_size, fast.to_vec());
+    let mut sink = Sink::new(64);
+    let mut frame = Frame::default();
+    let mut p = Probe::default();
+    while p.frames < max_frames {
+        match w.next(&mut frame, &mut sink) {
+            Some(Step::Frame) => {
+                p.frames = p.frames.saturating_add(1);
+                if frame.tiled && defined(frame.tpnum) {
+                    p.good = p.good.saturating_add(1);
+                }
+            }
+            Some(Step::End(FramesEnd::Marker { tail_zero, .. })) => {
+                p.clean_end = tail_zero;
+                break;
+            }
+            Some(Step::End(FramesEnd::Stopped { .. })) | None => break,
+        }
+    }
+    if p.frames >= max_frames {
+        p.clean_end = true;
+    }
+    p.errors = sink
+        .findings()
+        .iter()
+        .filter(|f| f.severity == crate::finding::Severity::Error)
+        .count() as u64;
+    p.errors = p.errors.saturating_add(sink.dropped());
+    p
+}

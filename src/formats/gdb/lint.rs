@@ -1,0 +1,846 @@
+//! Semantic checks over the decoded model: relations between definition lines, between the
+//! definitions and the frames, and between the status counts and the frames found.
+
+use super::model::{
+    Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
+};
+use super::rules;
+use super::tdesc::TdescInfo;
+use super::text::{parse_dec, parse_hex, show};
+use crate::finding::Sink;
+use crate::registry::Rule;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Findings of one rule reported individually by the frame checks; later ones are counted.
+const MAX_PER_RULE: u32 = 20;
+
+/// Per-rule cap for findings that can repeat in every frame.
+#[derive(Debug, Default)]
+struct Throttle {
+    counts: Vec<(&'static Rule, u32, u64)>,
+}
+
+impl Throttle {
+    fn allow(&mut self, rule: &'static Rule) -> bool {
+        match self.counts.iter_mut().find(|(r, _, _)| *r == rule) {
+            Some((_, n, extra)) => {
+                if *n >= MAX_PER_RULE {
+                    *extra = extra.saturating_add(1);
+                    false
+                } else {
+                    *n = n.saturating_add(1);
+                    true
+                }
+            }
+            None => {
+                self.counts.push((rule, 1, 0));
+                true
+            }
+        }
+    }
+
+    fn summarize(&self, sink: &mut Sink, span: Range<u64>) {
+        for (rule, _, extra) in &self.counts {
+            if *extra > 0 {
+                sink.report(
+                    rule,
+                    span.clone(),
+                    format!("{extra} more finding(s) of this kind in later frames were not reported one by one"),
+                );
+            }
+        }
+    }
+}
+
+/// Checks relations between definition lines.
+pub fn check_description(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
+    check_register_size(d, tdesc, sink);
+    check_status(d, sink);
+    check_tsvs(d, sink);
+    check_tracepoints(d, tdesc, sink);
+}
+
+fn check_register_size(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
+    let r_lines: Vec<&DescLine> = d
+        .lines
+        .iter()
+        .filter(|l| matches!(l, DescLine::Register { .. }))
+        .collect();
+    for l in r_lines.iter().skip(1) {
+        sink.report(
+            &rules::DUPLICATE_REGISTER_SIZE,
+            l.span().clone(),
+            format!(
+                "another R line (there are {}); GDB silently uses the last one",
+                r_lines.len()
+            ),
+        );
+    }
+    match d.register_sizes.last() {
+        None if r_lines.is_empty() => {
+            sink.push(
+                sink.make(
+                    &rules::REGISTER_SIZE_MISSING,
+                    d.span.clone(),
+                    "the definition section has no R line (register block size)",
+                )
+                .note("GDB refuses the file: \"No register block size recorded in trace file\""),
+            );
+        }
+        None => {}
+        Some((0, span)) => {
+            sink.push(
+                sink.make(
+                    &rules::REGISTER_SIZE_MISSING,
+                    span.clone(),
+                    "the register block size is 0",
+                )
+                .note("GDB refuses the file: \"No register block size recorded in trace file\""),
+            );
+        }
+        Some((v, span)) => {
+            if *v > 0x10000 {
+                sink.report(
+                    &rules::REGISTER_SIZE_IMPLAUSIBLE,
+                    span.clone(),
+                    format!("register block size 0x{v:x} ({v} bytes) is larger than 64 KiB"),
+                );
+            }
+            if let Some(t) = tdesc.register_bytes.filter(|t| t != v) {
+                sink.push(
+                    sink.make(
+                        &rules::REGISTER_SIZE_TDESC_MISMATCH,
+                        span.clone(),
+                        format!(
+                            "R is 0x{v:x} ({v}) bytes but the target description's {} registers take {t} bytes (0x{t:x})",
+                            tdesc.registers
+                        ),
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn check_status(d: &Description, sink: &mut Sink) {
+    for s in d.statuses.iter().skip(1) {
+        sink.report(
+            &rules::DUPLICATE_STATUS,
+            s.span.clone(),
+            format!(
+                "another status line (there are {}); GDB silently uses the last one",
+                d.statuses.len()
+            ),
+        );
+    }
+    let Some(st) = d.status() else {
+        sink.push(
+            sink.make(&rules::STATUS_MISSING, d.span.clone(), "the definition section has no status line")
+                .note("GDB warns \"No traceframes present in this file\" and cannot tell how the run ended"),
+        );
+        return;
+    };
+    if let Some(r) = &st.reason {
+        if let Some(tp) = r.tp {
+            match r.kind {
+                ReasonKind::PassCount | ReasonKind::Error if d.tracepoint(tp).is_none() => {
+                    sink.report(
+                        &rules::STATUS_STOP_TRACEPOINT,
+                        r.tp_span.clone(),
+                        format!(
+                            "`{}` blames tracepoint {tp}, which no tp line defines",
+                            r.kind.name()
+                        ),
+                    );
+                }
+                ReasonKind::PassCount | ReasonKind::Error => {}
+                _ if tp != 0 => sink.report(
+                    &rules::STATUS_STOP_TRACEPOINT,
+                    r.tp_span.clone(),
+                    format!(
+                        "`{}` carries tracepoint number {tp}; only tpasscount and terror name a tracepoint (expected 0)",
+                        r.kind.name()
+                    ),
+                ),
+                _ => {}
+            }
+        }
+    }
+    if let (Some(true), Some(span)) = (st.running, st.field_span(FieldKey::Stoptime)) {
+        sink.report(
+            &rules::STATUS_TIMES_INCONSISTENT,
+            span,
+            "the trace is marked running (status 1) but has a stop time",
+        );
+    }
+    if let (Some(a), Some(b)) = (st.num(FieldKey::Starttime), st.num(FieldKey::Stoptime)) {
+        if b < a {
+            sink.report(
+                &rules::STATUS_TIMES_INCONSISTENT,
+                st.field_span(FieldKey::Stoptime).unwrap_or(st.span.clone()),
+                format!("stop time 0x{b:x} is before start time 0x{a:x}"),
+            );
+        }
+    }
+    let circular = st.num(FieldKey::Circular).is_some_and(|c| c != 0);
+    if let (Some(fr), Some(cr)) = (st.num(FieldKey::Tframes), st.num(FieldKey::Tcreated)) {
+        let span = st.field_span(FieldKey::Tcreated).unwrap_or(st.span.clone());
+        if cr < fr {
+            sink.report(
+                &rules::TCREATED_INCONSISTENT,
+                span,
+                format!("tcreated 0x{cr:x} is less than tframes 0x{fr:x}: more frames kept than created"),
+            );
+        } else if cr > fr && !circular {
+            sink.report(
+                &rules::TCREATED_INCONSISTENT,
+                span,
+                format!("tcreated 0x{cr:x} is more than tframes 0x{fr:x} but the buffer is not circular (no circular:1): frames were lost"),
+            );
+        }
+    }
+    if let (Some(free), Some(size)) = (st.num(FieldKey::Tfree), st.num(FieldKey::Tsize)) {
+        if free > size {
+            sink.report(
+                &rules::BUFFER_USAGE_INCONSISTENT,
+                st.field_span(FieldKey::Tfree).unwrap_or(st.span.clone()),
+                format!("tfree 0x{free:x} is larger than tsize 0x{size:x}"),
+            );
+        }
+    }
+}
+
+fn valid_tsv_name(n: &[u8]) -> Result<(), &'static str> {
+    if n.is_empty() {
+        return Err("is empty (GDB creates a variable named `$`)");
+    }
+    if n.iter().all(u8::is_ascii_digit) {
+        return Err("is all digits (it would read as a value history reference)");
+    }
+    if !n.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err("has characters other than letters, digits and `_`");
+    }
+    Ok(())
+}
+
+fn check_tsvs(d: &Description, sink: &mut Sink) {
+    for (i, t) in d.tsvs.iter().enumerate() {
+        let earlier = d.tsvs.get(..i).unwrap_or(&[]);
+        if let Some(o) = earlier.iter().find(|o| o.num == t.num) {
+            sink.report(
+                &rules::DUPLICATE_TSV,
+                t.span.clone(),
+                format!(
+                    "trace state variable number {} is already defined (as `${}`) at 0x{:x}; GDB overwrites it",
+                    t.num,
+                    show(&o.name),
+                    o.span.start
+                ),
+            );
+        } else if let Some(o) = earlier
+            .iter()
+            .find(|o| o.name == t.name && !t.name.is_empty())
+        {
+            sink.report(
+                &rules::DUPLICATE_TSV,
+                t.name_span.clone(),
+                format!(
+                    "trace state variable name `${}` is already used by number {}",
+                    show(&t.name),
+                    o.num
+                ),
+            );
+        }
+        if let Err(why) = valid_tsv_name(&t.name) {
+            sink.report(
+                &rules::TSV_INVALID_NAME,
+                if t.name_span.is_empty() {
+                    t.span.clone()
+                } else {
+                    t.name_span.clone()
+                },
+                format!(
+                    "trace state variable {} name `{}` {why}",
+                    t.num,
+                    show(&t.name)
+                ),
+            );
+        }
+    }
+}
+
+/// Names that are not trace state variables but valid in collect/teval expressions.
+fn special_name(name: &str) -> bool {
+    matches!(name, "regs" | "args" | "locals" | "pc" | "sp" | "fp" | "ps")
+        || name.starts_with('_')
+        || name.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
+    for (i, t) in d.tracepoints.iter().enumerate() {
+        let earlier = d.tracepoints.get(..i).unwrap_or(&[]);
+        if let Some(o) = earlier.iter().find(|o| o.num == t.num) {
+            sink.report(
+                &rules::DUPLICATE_TRACEPOINT,
+                t.span.clone(),
+                format!(
+                    "tracepoint number {} is already defined at address 0x{:x}{}",
+                    t.num,
+                    o.addr,
+                    if o.addr == t.addr {
+                        " (same address)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+        if t.num == 0 || t.num > 0x7fff {
+            sink.report(
+                &rules::TRACEPOINT_NUMBER_RANGE,
+                t.num_span.clone(),
+                format!(
+                    "tracepoint number {} is outside 1..=32767; frames store it as a signed 16-bit value where 0 ends the frames",
+                    t.num
+                ),
+            );
+        }
+        for kind in [SourceKind::At, SourceKind::Cond] {
+            for s in t.sources.iter().filter(|s| s.kind == kind).skip(1) {
+                sink.report(
+                    &rules::TP_SOURCE_INCONSISTENT,
+                    s.span.clone(),
+                    format!(
+                        "tracepoint {} has more than one `{}` source line",
+                        t.num,
+                        if kind == SourceKind::At { "at" } else { "cond" }
+                    ),
+                );
+            }
+        }
+        for v in t.stats.iter().skip(1) {
+            sink.report(
+                &rules::DUPLICATE_TP_STATUS,
+                v.span.clone(),
+                format!(
+                    "tracepoint {} has another V line; GDB keeps the last counts",
+                    t.num
+                ),
+            );
+        }
+        check_commands(d, t, tdesc, sink);
+    }
+}
+
+fn check_commands(
+    d: &Description,
+    t: &super::model::Tracepoint,
+    tdesc: &TdescInfo,
+    sink: &mut Sink,
+) {
+    let mut depth = 0u32;
+    let mut last = None;
+    for s in t.sources.iter().filter(|s| s.kind == SourceKind::Cmd) {
+        last = Some(s.span.clone());
+        let text = String::from_utf8_lossy(&s.text);
+        let text = text.trim();
+        let word_end = text
+            .find(|c: char| c.is_whitespace() || c == '/')
+            .unwrap_or(text.len());
+        let word = text.get(..word_end).unwrap_or("");
+        let modifier = text
+            .get(word_end..)
+            .and_then(|r| r.strip_prefix('/'))
+            .map(|r| r.split(|c: char| c.is_whitespace()).next().unwrap_or(""));
+        let is = |full: &str| {
+            !word.is_empty() && (word == full || (word.len() >= 3 && full.starts_with(word)))
+        };
+        if word == "end" {
+            if depth == 0 {
+                sink.report(
+                    &rules::TP_COMMAND_INVALID,
+                    s.span.clone(),
+                    format!("tracepoint {}: `end` closes no while-stepping", t.num),
+                );
+            } else {
+                depth = depth.saturating_sub(1);
+            }
+            continue;
+        }
+        if is("while-stepping") || word == "ws" || word == "stepping" {
+            if depth > 0 {
+                sink.report(
+                    &rules::TP_COMMAND_INVALID,
+                    s.span.clone(),
+                    format!("tracepoint {}: while-stepping inside while-stepping", t.num),
+                );
+            }
+            depth = depth.saturating_add(1);
+            continue;
+        }
+        if !(is("collect") || is("teval")) {
+            sink.report(
+                &rules::TP_COMMAND_INVALID,
+                s.span.clone(),
+                format!(
+                    "tracepoint {}: `{text}` is not a tracepoint action (collect, teval, while-stepping, end)",
+                    t.num
+                ),
+            );
+            continue;
+        }
+        if modifier.is_some_and(|m| m.contains('s')) {
+            sink.push(
+                sink.make(
+                    &rules::TP_COMMAND_INVALID,
+                    s.span.clone(),
+                    format!("tracepoint {}: `{text}` uses collect/s", t.num),
+                )
+                .note("GDB re-creates the action when it opens the file and fails: Target does not support \"/s\" option for string tracing"),
+            );
+        }
+        if tdesc.register_names.is_empty() {
+            continue;
+        }
+        let bytes = text.as_bytes();
+        let mut i = 0usize;
+        while let Some(p) = bytes
+            .get(i..)
+            .and_then(|r| r.iter().position(|&b| b == b'$'))
+        {
+            let start = i.saturating_add(p).saturating_add(1);
+            let len = bytes
+                .get(start..)
+                .unwrap_or(&[])
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            let name = text.get(start..start.saturating_add(len)).unwrap_or("");
+            i = start.saturating_add(len);
+            if name.is_empty() || special_name(name) {
+                continue;
+            }
+            let is_tsv = d.tsvs.iter().any(|v| v.name == name.as_bytes());
+            let is_reg = tdesc.register_names.iter().any(|r| r == name);
+            if !is_tsv && !is_reg {
+                sink.report(
+                    &rules::TP_COMMAND_INVALID,
+                    s.span.clone(),
+                    format!(
+                        "tracepoint {}: `${name}` in `{text}` is neither a trace state variable nor a register of the target description",
+                        t.num
+                    ),
+                );
+            }
+        }
+    }
+    if let (true, Some(span)) = (depth > 0, last) {
+        sink.report(
+            &rules::TP_COMMAND_INVALID,
+            span,
+            format!(
+                "tracepoint {}: while-stepping is not closed by `end`",
+                t.num
+            ),
+        );
+    }
+}
+
+/// Per-tracepoint totals of the frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TpFrames {
+    /// Frames.
+    pub frames: u64,
+    /// Data bytes (headers excluded).
+    pub bytes: u64,
+}
+
+/// Checks frames one by one and keeps the totals the final checks need.
+#[derive(Debug)]
+pub struct FrameLint {
+    defined: Vec<u64>,
+    tsvs: Vec<u64>,
+    /// Per tracepoint number.
+    pub per_tp: HashMap<i16, TpFrames>,
+    /// All blocks.
+    pub counts: BlockCounts,
+    /// Frames seen.
+    pub frames: u64,
+    /// Σ (6 + size).
+    pub bytes: u64,
+    /// Frames whose blocks did not tile.
+    pub untiled: u64,
+    throttle: Throttle,
+    ranges: Vec<(u64, u64, usize)>,
+}
+
+impl FrameLint {
+    /// A checker for the frames of `d`.
+    pub fn new(d: &Description) -> Self {
+        FrameLint {
+            defined: d.tracepoints.iter().map(|t| t.num).collect(),
+            tsvs: d.tsvs.iter().map(|t| t.num).collect(),
+            per_tp: HashMap::new(),
+            counts: BlockCounts::default(),
+            frames: 0,
+            bytes: 0,
+            untiled: 0,
+            throttle: Throttle::default(),
+            ranges: Vec::new(),
+        }
+    }
+
+    /// Checks one frame.
+    pub fn frame(&mut self, f: &Frame, sink: &mut Sink) {
+        self.frames = self.frames.saturating_add(1);
+        self.bytes = self
+            .bytes
+            .saturating_add(6)
+            .saturating_add(u64::from(f.size));
+        self.counts.merge(&f.counts);
+        if !f.tiled {
+            self.untiled = self.untiled.saturating_add(1);
+        }
+        let e = self.per_tp.entry(f.tpnum).or_default();
+        e.frames = e.frames.saturating_add(1);
+        e.bytes = e.bytes.saturating_add(u64::from(f.size));
+        let head = f.span.start..f.span.start.saturating_add(2);
+        if f.tpnum < 0 {
+            if self.throttle.allow(&rules::FRAME_TRACEPOINT_INVALID) {
+                sink.report(
+                    &rules::FRAME_TRACEPOINT_INVALID,
+                    head,
+                    format!("frame {} has tracepoint number {}", f.index, f.tpnum),
+                );
+            }
+        } else if !self.defined.contains(&u64::from(f.tpnum.unsigned_abs()))
+            && self.throttle.allow(&rules::FRAME_TRACEPOINT_UNDEFINED)
+        {
+            sink.report(
+                &rules::FRAME_TRACEPOINT_UNDEFINED,
+                head,
+                format!(
+                    "frame {} belongs to tracepoint {}, which no `tp T` line defines",
+                    f.index, f.tpnum
+                ),
+            );
+        }
+        let mut regs = 0u32;
+        self.ranges.clear();
+        for (i, b) in f.blocks.iter().enumerate() {
+            match b {
+                Block::Registers { span } => {
+                    regs = regs.saturating_add(1);
+                    if regs == 2 && self.throttle.allow(&rules::DUPLICATE_REGISTER_BLOCK) {
+                        sink.report(
+                            &rules::DUPLICATE_REGISTER_BLOCK,
+                            span.clone(),
+                            format!("frame {} has a second R block; GDB uses the first", f.index),
+                        );
+                    }
+                }
+                Block::Memory { span, addr, len } => {
+                    if *len == 0 {
+                        if self.throttle.allow(&rules::EMPTY_MEMORY_BLOCK) {
+                            sink.report(
+                                &rules::EMPTY_MEMORY_BLOCK,
+                                span.clone(),
+                                format!(
+                                    "frame {}: M block at address 0x{addr:x} has length 0",
+                                    f.index
+                                ),
+                            );
+                        }
+                        continue;
+                    }
+                    match addr.checked_add(u64::from(*len)) {
+                        Some(end) => self.ranges.push((*addr, end, i)),
+                        None => {
+                            if self.throttle.allow(&rules::MEMORY_BLOCK_ADDRESS_OVERFLOW) {
+                                sink.report(
+                                    &rules::MEMORY_BLOCK_ADDRESS_OVERFLOW,
+                                    span.clone(),
+                                    format!(
+                                        "frame {}: M block at 0x{addr:x} of {len} bytes wraps past the top of the address space",
+                                        f.index
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+                Block::Tsv { span, num, .. } => {
+                    let defined = u64::try_from(*num).is_ok_and(|n| self.tsvs.contains(&n));
+                    if !defined && self.throttle.allow(&rules::UNDEFINED_TSV_BLOCK) {
+                        sink.report(
+                            &rules::UNDEFINED_TSV_BLOCK,
+                            span.clone(),
+                            format!(
+                                "frame {}: V block for trace state variable {num}, which no tsv line defines",
+                                f.index
+                            ),
+                        );
+                    }
+                }
+                Block::Static { span, len } => {
+                    if self.throttle.allow(&rules::UNKNOWN_BLOCK_TYPE) {
+                        sink.push(
+                            sink.make(
+                                &rules::UNKNOWN_BLOCK_TYPE,
+                                span.start..span.start.saturating_add(1),
+                                format!(
+                                    "frame {}: S block ({len} bytes of static tracepoint data); GDB's reader rejects it (\"Unknown block type 'S'\")",
+                                    f.index
+                                ),
+                            )
+                            .note("S blocks hold gdbserver UST static tracepoint data"),
+                        );
+                    }
+                }
+            }
+        }
+        if self.ranges.len() > 1 {
+            self.ranges.sort_unstable();
+            let mut reported = false;
+            for w in self.ranges.windows(2) {
+                if let [(a0, a1, ia), (b0, _, ib)] = w {
+                    if b0 < a1 && !reported {
+                        reported = true;
+                        if self.throttle.allow(&rules::OVERLAPPING_MEMORY_BLOCKS) {
+                            let span = f
+                                .blocks
+                                .get((*ia).max(*ib))
+                                .map(|b| b.span().clone())
+                                .unwrap_or(f.span.clone());
+                            sink.report(
+                                &rules::OVERLAPPING_MEMORY_BLOCKS,
+                                span,
+                                format!(
+                                    "frame {}: M blocks 0x{a0:x}..0x{a1:x} and 0x{b0:x}.. overlap; GDB shows the first one's bytes",
+                                    f.index
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reports the counts of findings that were not reported one by one.
+    pub fn summarize(&self, sink: &mut Sink, span: Range<u64>) {
+        self.throttle.summarize(sink, span);
+    }
+}
+
+/// What the frame walk found, for the final checks.
+#[derive(Debug)]
+pub struct WalkResult<'a> {
+    /// Per-frame checker with totals.
+    pub lint: &'a FrameLint,
+    /// How the walk ended.
+    pub end: &'a FramesEnd,
+    /// Whether any structural error was found in the frames.
+    pub had_errors: bool,
+    /// Fast tracepoint numbers.
+    pub fast: &'a [i16],
+    /// Span of the frame section.
+    pub frames_span: Range<u64>,
+    /// File length.
+    pub file_len: u64,
+}
+
+/// Cross-checks the status and tp V counts against the frames found.
+pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
+    let lint = w.lint;
+    let complete = matches!(w.end, FramesEnd::Marker { .. });
+    let st = d.status();
+    let circular = st
+        .and_then(|s| s.num(FieldKey::Circular))
+        .is_some_and(|c| c != 0);
+    let tframes = st.and_then(|s| s.num(FieldKey::Tframes));
+    let wrapped = circular
+        && match (tframes, st.and_then(|s| s.num(FieldKey::Tcreated))) {
+            (Some(f), Some(c)) => c > f,
+            _ => false,
+        };
+    if let Some(st) = st {
+        match tframes {
+            Some(n) if n != lint.frames => sink.report(
+                &rules::TFRAMES_MISMATCH,
+                st.field_span(FieldKey::Tframes).unwrap_or(st.span.clone()),
+                format!(
+                    "status says tframes:{n:x} ({n} frames) but {} frame(s) {}",
+                    lint.frames,
+                    if complete {
+                        "are present"
+                    } else {
+                        "were found before the walk stopped"
+                    }
+                ),
+            ),
+            None if lint.frames > 0 => sink.push(
+                sink.make(
+                    &rules::TFRAMES_MISMATCH,
+                    st.span.clone(),
+                    format!(
+                        "the status has no tframes field but {} frame(s) are present",
+                        lint.frames
+                    ),
+                )
+                .note("GDB warns \"No traceframes present in this file\""),
+            ),
+            _ => {}
+        }
+    }
+    let mut usage_ok = true;
+    if let Some(st) = st {
+        if let (Some(free), Some(size), true) =
+            (st.num(FieldKey::Tfree), st.num(FieldKey::Tsize), complete)
+        {
+            if let Some(used) = size.checked_sub(free) {
+                if used != lint.bytes {
+                    usage_ok = false;
+                    sink.report(
+                        &rules::BUFFER_USAGE_INCONSISTENT,
+                        st.field_span(FieldKey::Tfree).unwrap_or(st.span.clone()),
+                        format!(
+                            "tsize - tfree = 0x{size:x} - 0x{free:x} = {used} bytes used, but the frames take {} bytes (with their 6-byte headers)",
+                            lint.bytes
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    let trailing_garbage = matches!(
+        w.end,
+        FramesEnd::Marker {
+            tail_zero: false,
+            ..
+        }
+    );
+    if wrapped {
+        let st_span = st.map(|s| s.span.clone()).unwrap_or(d.span.clone());
+        let (fr, cr) = (
+            tframes.unwrap_or(0),
+            st.and_then(|s| s.num(FieldKey::Tcreated)).unwrap_or(0),
+        );
+        if w.had_errors || !usage_ok || trailing_garbage || tframes != Some(lint.frames) {
+            sink.push(
+                sink.make(
+                    &rules::CORRUPT_CIRCULAR_IMAGE,
+                    st_span,
+                    format!(
+                        "the circular buffer wrapped ({cr} frames created, {fr} kept) and its saved image is inconsistent"
+                    ),
+                )
+                .note("gdbserver 13.1 adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; the frame findings of this file follow from that")
+                .help("save wrapped circular traces with a gdbserver that handles the wrap, or use a linear buffer"),
+            );
+        } else {
+            sink.report(
+                &rules::CIRCULAR_BUFFER_WRAPPED,
+                st_span,
+                format!(
+                    "the circular buffer wrapped: {cr} frames were created, the oldest {} were discarded and {fr} kept",
+                    cr.saturating_sub(fr)
+                ),
+            );
+        }
+    }
+    // tp V counts against the frames.
+    if complete && !wrapped && !w.had_errors {
+        for t in &d.tracepoints {
+            let Some(v) = t.stats.last() else { continue };
+            let tp16 = i16::try_from(t.num).ok();
+            let got = tp16
+                .and_then(|n| lint.per_tp.get(&n).copied())
+                .unwrap_or_default();
+            let uh = parse_hex(&v.usage).ok();
+            let ud = parse_dec(&v.usage);
+            let decimal = if uh == Some(got.bytes) {
+                false
+            } else if ud == Some(got.bytes) {
+                sink.push(
+                    sink.make(
+                        &rules::DECIMAL_TP_STATUS,
+                        v.counts_span.clone(),
+                        format!(
+                            "tracepoint {} counts `{}:{}` are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
+                            t.num,
+                            show(&v.hits),
+                            show(&v.usage),
+                            got.bytes,
+                            got.frames
+                        ),
+                    )
+                    .note("gdbserver answers qTP in decimal and GDB stores the digits unchanged; GDB shows wrong hit counts"),
+                );
+                true
+            } else {
+                sink.report(
+                    &rules::TP_STATUS_MISMATCH,
+                    v.counts_span.clone(),
+                    format!(
+                        "tracepoint {} usage `{}` matches neither as hex nor as decimal the {} byte(s) of its {} frame(s)",
+                        t.num,
+                        show(&v.usage),
+                        got.bytes,
+                        got.frames
+                    ),
+                );
+                continue;
+            };
+            let hits = if decimal {
+                parse_dec(&v.hits)
+            } else {
+                parse_hex(&v.hits).ok()
+            };
+            let fast = t.fast.is_some() || tp16.is_some_and(|n| w.fast.contains(&n));
+            if let (Some(h), false) = (hits, fast) {
+                let max = u128::from(h).saturating_mul(u128::from(t.step).saturating_add(1));
+                if u128::from(got.frames) > max {
+                    sink.report(
+                        &rules::TP_STATUS_MISMATCH,
+                        v.counts_span.clone(),
+                        format!(
+                            "tracepoint {} was hit {h} time(s) (step count {}) but has {} frames",
+                            t.num, t.step, got.frames
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if let FramesEnd::Marker {
+        span,
+        tail,
+        tail_zero,
+    } = w.end
+    {
+        let tail_span = span.end..w.file_len;
+        if !tail_zero {
+            sink.push(
+                sink.make(
+                    &rules::DATA_AFTER_END_MARKER,
+                    tail_span,
+                    format!(
+                        "{tail} byte(s) follow the end marker (tracepoint number 0 at 0x{:x}) and not all are zero; GDB never reads them",
+                        span.start
+                    ),
+                )
+                .note("if these are more frames, a tracepoint number 0 in the middle of the frames hides them from GDB"),
+            );
+        } else if !matches!(tail, 0 | 2 | 4) {
+            sink.report(
+                &rules::END_MARKER_PADDING,
+                tail_span,
+                format!(
+                    "{tail} zero byte(s) follow the end marker; GDB writes 2 (its testsuite 4)"
+                ),
+            );
+        }
+    }
+}
