@@ -187,3 +187,26 @@ fn sweep_corpus() {
         assert!(bad > 0, "{}: no sweep case gave an error", p.display());
     }
 }
+
+#[test]
+fn fixture_tframes_mismatch() {
+    let mut s = Sample::new(3);
+    s.status = StatusLine::Custom("0;tstop::0;tframes:7;tcreated:7".into());
+    let b = s.build();
+    let f = check(&b.bytes);
+    expect(&f, &gt::TFRAMES_MISMATCH, b.field("status ", "tframes:7"));
+}
+
+#[test]
+fn fixture_unknown_block_type() {
+    let mut s = Sample::new(2);
+    s.frames[1] = SampleFrame {
+        tpnum: 2,
+        blocks: vec![SampleBlock::R(32), SampleBlock::Raw(b"Q".to_vec())],
+        size: None,
+    };
+    let b = s.build();
+    let f = check(&b.bytes);
+    let q = b.blocks[1][1].clone();
+    expect(&f, &gt::UNKNOWN_BLOCK_TYPE, q.start..q.start + 1);
+}

@@ -360,9 +360,9 @@ impl<'a> Walker<'a> {
             Ok(()) => return,
             Err(e) => e,
         };
-        if let Some(size) = self.infer(body, start, declared) {
+        let fast = self.fast.contains(&tpnum);
+        if let Some(size) = fast.then(|| self.infer(body, start, declared)).flatten() {
             let _ = self.decode_into(frame, body, start, size);
-            let fast = self.fast.contains(&tpnum);
             match self.inferred.iter_mut().find(|i| i.tpnum == tpnum) {
                 Some(i) if i.size == size => i.frames = i.frames.saturating_add(1),
                 Some(_) => {}
@@ -372,25 +372,6 @@ impl<'a> Walker<'a> {
                     frames: 1,
                     first: frame.span.clone(),
                 }),
-            }
-            if !fast {
-                frame.tiled = false;
-                if !self.allow_block_error() {
-                    return;
-                }
-                let f = sink
-                    .make(
-                        &rules::FRAME_BLOCKS_MISMATCH,
-                        frame.span.clone(),
-                        format!(
-                            "frame {} (tracepoint {tpnum}) does not walk with {declared}-byte register blocks (R 0x{declared:x})",
-                            frame.index
-                        ),
-                    )
-                    .note(format!(
-                        "it tiles exactly with {size}-byte register blocks; tracepoint {tpnum} is not a fast tracepoint"
-                    ));
-                sink.push(f);
             }
             return;
         }
