@@ -108,6 +108,31 @@ pub trait DirSource: Sync {
     /// Loads one file of the directory, refusing files above `max` bytes
     /// (`io::ErrorKind::FileTooLarge`).
     fn load(&self, name: &str, max: u64) -> io::Result<Data>;
+    /// Opens one file of the directory for sequential reading, refusing files above `max`
+    /// bytes. The default loads the whole file; [`FsDir`] streams it from disk so that large
+    /// files are never held in memory at once.
+    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn Read + Send + '_>> {
+        let data = self.load(name, max)?;
+        Ok(Box::new(DataReader { data, pos: 0 }))
+    }
+}
+
+/// Sequential reader over loaded [`Data`].
+struct DataReader {
+    data: Data,
+    pos: usize,
+}
+
+impl Read for DataReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = self.data.get(self.pos..).unwrap_or(&[]);
+        let n = rest.len().min(buf.len());
+        if let (Some(dst), Some(src)) = (buf.get_mut(..n), rest.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        self.pos = self.pos.saturating_add(n);
+        Ok(n)
+    }
 }
 
 /// A directory on disk.
@@ -165,6 +190,21 @@ impl DirSource for FsDir {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "bad name"));
         }
         load(&self.root.join(name), self.mode, max)
+    }
+
+    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn Read + Send + '_>> {
+        if name.contains('/') || name == ".." {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "bad name"));
+        }
+        let file = File::open(self.root.join(name))?;
+        let len = file.metadata()?.len();
+        if len > max {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!("{len}"),
+            ));
+        }
+        Ok(Box::new(file.take(max)))
     }
 }
 

@@ -1,5 +1,616 @@
-//! Rules of the uftrace data directory validator.
+//! Rules of the uftrace data directory validator (`UF`).
+//!
+//! Spec references point at the uftrace format notes (`uftrace.md`): §2 `info`, §3 `task.txt`,
+//! §4 session maps, §5 symbol files, §6 debug files, §7 task data, §8 perf files, §9 kernel
+//! files, §10 other text files, §11 the invariant list, §12 known reader crashes.
 
 crate::declare_rules! {
     family: Uftrace;
+    /// ## What it checks
+    /// The files every recording has are present: `info` and `task.txt`.
+    ///
+    /// ## Why it matters
+    /// uftrace refuses a directory without `info`, and without `task.txt` it knows no task or
+    /// session, so nothing can be replayed.
+    ///
+    /// ## Spec
+    /// uftrace format notes §1 (directory inventory).
+    pub MISSING_FILE = ("UF001", "missing-file", Error, "a file every uftrace recording has is missing");
+    /// ## What it checks
+    /// Each file of the directory can be read (and is a regular file, not a link or directory).
+    ///
+    /// ## Why it matters
+    /// A file that cannot be read cannot be checked; uftrace would fail on it too.
+    ///
+    /// ## Spec
+    /// uftrace format notes §1.
+    pub UNREADABLE_FILE = ("UF002", "unreadable-file", Error, "a file of the directory could not be read");
+    /// ## What it checks
+    /// Every file name belongs to the format (`info`, `task.txt`, `sid-*.map`, `*.sym`, `*.dbg`,
+    /// `<TID>.dat`, `perf-cpuN.dat`, kernel files, `events.txt`, `extern.dat`, `default.opts`,
+    /// `note.txt`).
+    ///
+    /// ## Why it matters
+    /// Unknown files are ignored by uftrace; they may be left over from another tool.
+    ///
+    /// ## Spec
+    /// uftrace format notes §1.
+    pub UNKNOWN_FILE = ("UF003", "unknown-file", Info, "a file that is not part of the uftrace format");
+    /// ## What it checks
+    /// At least one `<TID>.dat` file holds records.
+    ///
+    /// ## Why it matters
+    /// uftrace refuses a recording without any non-empty task data ("cannot find task data").
+    ///
+    /// ## Spec
+    /// uftrace format notes §1 (sanity conditions of `open_data_file`).
+    pub NO_TASK_DATA = ("UF004", "no-task-data", Error, "no task data file holds any record");
+    /// ## What it checks
+    /// `info` is at least 40 bytes long and starts with the magic `Ftrace!\0`.
+    ///
+    /// ## Why it matters
+    /// The magic identifies the recording; uftrace refuses anything else.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.1, §11 invariant 1.
+    pub INFO_BAD_MAGIC = ("UF010", "info-bad-magic", Error, "`info` is shorter than its 40-byte header or lacks the `Ftrace!\\0` magic");
+    /// ## What it checks
+    /// The header version is 3 or 4.
+    ///
+    /// ## Why it matters
+    /// uftrace 0.13 accepts only versions 3 and 4 ("unsupported file version").
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.1, §11 invariant 2.
+    pub INFO_VERSION = ("UF011", "unsupported-version", Error, "the `info` header version is not 3 or 4");
+    /// ## What it checks
+    /// The header size field is 40.
+    ///
+    /// ## Why it matters
+    /// Every reader consumes exactly 40 bytes; `uftrace dump -v` hexdumps `header_size` bytes of
+    /// a 40-byte structure, so another value over-reads.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.1, §11 invariant 3.
+    pub INFO_HEADER_SIZE = ("UF012", "header-size", Warning, "the `info` header size field is not 40");
+    /// ## What it checks
+    /// The endian byte is 1 (little) or 2 (big) and the class byte is 1 (32-bit) or 2 (64-bit).
+    ///
+    /// ## Why it matters
+    /// They decide the byte order of every data file and the default argument size.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.1, §11 invariant 4.
+    pub INFO_ENDIAN_CLASS = ("UF013", "bad-endian-or-class", Error, "the `info` endian or class byte is not 1 or 2");
+    /// ## What it checks
+    /// `feat_mask` uses only bits 0-13 and `info_mask` only bits 0-15, and `TASK_SESSION` is set.
+    ///
+    /// ## Why it matters
+    /// Unknown bits come from a newer or broken writer; their data is ignored. Without
+    /// `TASK_SESSION`, sessions are not read and no address resolves.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.2, §2.3, §11 invariant 5.
+    pub INFO_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
+    /// ## What it checks
+    /// With the `MAX_STACK` feature, `max_stack` is at least 1.
+    ///
+    /// ## Why it matters
+    /// A zero maximum depth makes every record exceed it.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.1, §11 invariant 6.
+    pub INFO_MAX_STACK = ("UF015", "bad-max-stack", Error, "the `info` max_stack is 0 although MAX_STACK is set");
+    /// ## What it checks
+    /// The six reserved header bytes (0x22..0x28) are zero.
+    ///
+    /// ## Why it matters
+    /// They are reserved for future use and written as zero; other values point at a foreign or
+    /// damaged header.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.1, §11 invariant 3.
+    pub INFO_RESERVED = ("UF016", "reserved-nonzero", Warning, "reserved bytes of the `info` header are not zero");
+    /// ## What it checks
+    /// Each text line of `info` has the exact prefix and syntax its section requires
+    /// (`exename:`, `build_id:` + 40 hex digits, `cpuinfo:lines=2`, numbers that parse...).
+    ///
+    /// ## Why it matters
+    /// uftrace reads the sections positionally; a wrong prefix or count stops it with
+    /// "cannot read uftrace header info!".
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3, §11 invariants 7 and 8.
+    pub INFO_LINE = ("UF017", "info-line-malformed", Error, "an `info` text line does not have the prefix or syntax of its section");
+    /// ## What it checks
+    /// The text part holds a section for every set `info_mask` bit, in bit order.
+    ///
+    /// ## Why it matters
+    /// A missing section makes uftrace refuse the header.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3, §11 invariant 7.
+    pub INFO_SECTION_MISSING = ("UF018", "info-section-missing", Error, "the `info` text ends before all sections of `info_mask` were read");
+    /// ## What it checks
+    /// Nothing follows the last expected `info` line.
+    ///
+    /// ## Why it matters
+    /// Extra text is ignored by uftrace; it is often the stale tail of a rewritten header or a
+    /// section whose mask bit is not set.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3, §11 invariant 7.
+    pub INFO_TRAILING = ("UF019", "info-trailing-data", Warning, "bytes follow the last `info` section");
+    /// ## What it checks
+    /// `taskinfo:nr_tid` is positive and equals the number of `taskinfo:tids`, which are unique
+    /// non-zero and ascending.
+    ///
+    /// ## Why it matters
+    /// uftrace 0.13 allocates `nr_tid` slots and writes every listed tid: more tids than
+    /// `nr_tid` overflow the heap (`malloc(): corrupted top size`); `nr_tid = 0` means no data.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3, §11 invariant 9, §12 (`ti`).
+    pub TASKINFO_COUNT = ("UF020", "taskinfo-count", Error, "`taskinfo` nr_tid does not match its tid list");
+    /// ## What it checks
+    /// The `taskinfo:tids` set equals the set of TASK/FORK tids of `task.txt`.
+    ///
+    /// ## Why it matters
+    /// Tasks missing from the list are not shown by uftrace; listed tids unknown to `task.txt`
+    /// have no session.
+    ///
+    /// ## Spec
+    /// uftrace format notes §11 invariant 9.
+    pub TASKINFO_TASKS = ("UF021", "taskinfo-tasks-differ", Warning, "`taskinfo:tids` and the tasks of `task.txt` differ");
+    /// ## What it checks
+    /// The feature bits agree with the files present: `KERNEL` with kernel files, `PERF_EVENT`
+    /// with `perf-cpuN.dat`, `DEBUG_INFO` with `.dbg` files, `ARG_SPEC` with the `ARGUMENT`/
+    /// `RETVAL` features, `SYM_SIZE` with the `.sym` layout, argument payloads with `ARGUMENT`
+    /// / `RETVAL`.
+    ///
+    /// ## Why it matters
+    /// A mismatch means data was lost or the header was not rewritten after the recording.
+    ///
+    /// ## Spec
+    /// uftrace format notes §11 invariant 10.
+    pub FEATURE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
+    /// ## What it checks
+    /// `info` text lines are shorter than 4095 bytes.
+    ///
+    /// ## Why it matters
+    /// uftrace reads them with `fgets` into a 4096-byte buffer: a longer line is split and the
+    /// rest is taken as the next line, which breaks the header.
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3, §11 invariant 7.
+    pub INFO_LINE_TOO_LONG = ("UF023", "info-line-too-long", Error, "an `info` text line is 4095 bytes or longer");
+    /// ## What it checks
+    /// Each `task.txt` line matches its grammar exactly: `SESS timestamp=S.NNNNNNNNN pid=P
+    /// sid=<16 hex> exename="..."`, `TASK timestamp=... tid=T pid=P`, `FORK timestamp=... pid=C
+    /// ppid=P`, `DLOP timestamp=... tid=T sid=... base=<hex> libname="..."`.
+    ///
+    /// ## Why it matters
+    /// uftrace fails on a wrong field count and silently mis-parses partial numbers
+    /// (`1.5` is read as 1 s + 5 ns).
+    ///
+    /// ## Spec
+    /// uftrace format notes §3, §11 invariant 11.
+    pub TASK_LINE = ("UF030", "task-line-malformed", Error, "a `task.txt` line does not match its grammar");
+    /// ## What it checks
+    /// Every `task.txt` line starts with SESS, TASK, FORK or DLOP.
+    ///
+    /// ## Why it matters
+    /// Unknown lines are skipped silently by uftrace; they usually are damage.
+    ///
+    /// ## Spec
+    /// uftrace format notes §3.
+    pub TASK_UNKNOWN_LINE = ("UF031", "task-unknown-line", Warning, "a `task.txt` line of unknown type");
+    /// ## What it checks
+    /// `task.txt` has at least one SESS line and the first SESS precedes every other line.
+    ///
+    /// ## Why it matters
+    /// Without a session uftrace stops with EINVAL (older versions crashed, #469); a task line
+    /// before its session has no symbols.
+    ///
+    /// ## Spec
+    /// uftrace format notes §3, §11 invariant 12.
+    pub NO_SESSION = ("UF032", "no-session", Error, "`task.txt` has no SESS line before its task lines");
+    /// ## What it checks
+    /// Every SESS sid has its `sid-<SID>.map`.
+    ///
+    /// ## Why it matters
+    /// uftrace stops with "cannot open maps file".
+    ///
+    /// ## Spec
+    /// uftrace format notes §4, §11 invariant 13.
+    pub SESSION_MAP_MISSING = ("UF033", "session-map-missing", Error, "a session has no `sid-<SID>.map` file");
+    /// ## What it checks
+    /// Every DLOP line names the sid of a SESS line.
+    ///
+    /// ## Why it matters
+    /// uftrace 0.13 aborts on `ASSERT(s)` for a DLOP of an unknown session.
+    ///
+    /// ## Spec
+    /// uftrace format notes §3, §11 invariant 13, §12 (`ds`).
+    pub DLOP_UNKNOWN_SESSION = ("UF034", "dlop-unknown-session", Error, "a DLOP line names an unknown session");
+    /// ## What it checks
+    /// Session ids are exactly 16 lowercase hex digits.
+    ///
+    /// ## Why it matters
+    /// uftrace copies the sid with an unbounded `%s` into a 16-byte stack buffer: a longer sid
+    /// overflows the stack (SIGSEGV).
+    ///
+    /// ## Spec
+    /// uftrace format notes §3, §11 invariant 11, §12 (`longsid`).
+    pub BAD_SID = ("UF035", "bad-sid", Error, "a session id is not 16 lowercase hex digits");
+    /// ## What it checks
+    /// `task.txt` timestamps never decrease.
+    ///
+    /// ## Why it matters
+    /// Sessions are looked up by time; out-of-order lines attach records to the wrong session.
+    ///
+    /// ## Spec
+    /// uftrace format notes §3, §11 invariant 12.
+    pub TASK_TIME_ORDER = ("UF036", "task-time-order", Warning, "a `task.txt` timestamp is earlier than the line before");
+    /// ## What it checks
+    /// Every TASK/FORK tid has a `<TID>.dat` file.
+    ///
+    /// ## Why it matters
+    /// A task without data is legal (it wrote no record, for example under a filter) but worth
+    /// knowing.
+    ///
+    /// ## Spec
+    /// uftrace format notes §1, §11 invariant 15.
+    pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
+    /// ## What it checks
+    /// Every `<TID>.dat` belongs to a tid of `task.txt`.
+    ///
+    /// ## Why it matters
+    /// uftrace ignores data of unknown tasks.
+    ///
+    /// ## Spec
+    /// uftrace format notes §11 invariant 15.
+    pub STRAY_TASK_DATA = ("UF038", "stray-task-data", Warning, "a `<TID>.dat` file belongs to no task of `task.txt`");
+    /// ## What it checks
+    /// A FORK's parent is a known task, and tids are not reused except by a TASK after exec.
+    ///
+    /// ## Why it matters
+    /// Fork children inherit the parent's session until their own; an unknown parent leaves
+    /// the child's first records without symbols.
+    ///
+    /// ## Spec
+    /// uftrace format notes §11 invariant 14.
+    pub TASK_RELATION = ("UF039", "task-relation", Warning, "a FORK names an unknown parent or a tid is defined twice");
+    /// ## What it checks
+    /// Each `sid-*.map` line parses as `START-END PROT OFFSET DEV INODE PATH [build-id:<40 hex>]`
+    /// with START < END and a `[r-][w-][x-][ps]` protection.
+    ///
+    /// ## Why it matters
+    /// uftrace skips lines it cannot parse (their module then resolves nothing) and reads the
+    /// protection and build-id with unbounded `%s` into small buffers.
+    ///
+    /// ## Spec
+    /// uftrace format notes §4, §11 invariant 16.
+    pub MAP_LINE = ("UF040", "map-line-malformed", Error, "a session map line does not parse");
+    /// ## What it checks
+    /// A session map has exactly one `[stack]` line. The real recordings list the
+    /// executable-segment lines of each module (offset, device and inode zeroed, a
+    /// ` build-id:` suffix) and the `[stack]` line last; uftrace 0.13 needs that line to compute
+    /// the kernel address boundary.
+    ///
+    /// ## Why it matters
+    /// Without it the kernel base stays 0, every address is classified as a kernel address and
+    /// no user symbol resolves (silently: replay shows raw `<addr>`).
+    ///
+    /// ## Spec
+    /// uftrace format notes §4, §11 invariant 16, §12 (`nostack`).
+    pub MAP_NO_STACK = ("UF041", "map-no-stack", Error, "a session map has no (or more than one) `[stack]` line");
+    /// ## What it checks
+    /// Module lines of a session map are sorted and do not overlap.
+    ///
+    /// ## Why it matters
+    /// Overlapping modules make address resolution ambiguous.
+    ///
+    /// ## Spec
+    /// uftrace format notes §4, §11 invariant 16.
+    pub MAP_OVERLAP = ("UF042", "map-overlap", Warning, "session map lines overlap or are out of order");
+    /// ## What it checks
+    /// The session's executable (SESS `exename`) appears in its map.
+    ///
+    /// ## Why it matters
+    /// Without it the program's own functions do not resolve.
+    ///
+    /// ## Spec
+    /// uftrace format notes §4.
+    pub MAP_MISSING_EXE = ("UF043", "map-missing-exe", Warning, "the session's executable is not in its map");
+    /// ## What it checks
+    /// Each mapped module (except uftrace's own libmcount and libstdc++, which uftrace does not
+    /// save for C programs) has a `.sym` file, and every `sid-*.map` belongs to a SESS line.
+    ///
+    /// ## Why it matters
+    /// Without the `.sym`, uftrace reads the ELF file of the host, which may differ from the
+    /// recorded one or be absent. An orphan map is left over from another recording.
+    ///
+    /// ## Spec
+    /// uftrace format notes §1, §4, §11 invariant 13.
+    pub MODULE_WITHOUT_SYMBOLS = ("UF044", "module-without-symbols", Info, "a mapped module has no `.sym` file, or a map belongs to no session");
+    /// ## What it checks
+    /// A `.sym` file starts with `# symbols: N` and `# path name: PATH` (and optionally
+    /// `# build-id: <40 hex>`).
+    ///
+    /// ## Why it matters
+    /// The path and build-id pick the right file for a module; without them uftrace falls back
+    /// to the host's ELF file.
+    ///
+    /// ## Spec
+    /// uftrace format notes §5, §11 invariant 17.
+    pub SYM_HEADER = ("UF050", "sym-header", Error, "a `.sym` file lacks its `# symbols:` / `# path name:` header");
+    /// ## What it checks
+    /// Each `.sym` line is `<16 hex addr> [<8 hex size> ]<type> <name>` with a type among
+    /// `?TtwPKDdvu`.
+    ///
+    /// ## Why it matters
+    /// uftrace skips malformed lines silently; their functions then print as raw addresses.
+    ///
+    /// ## Spec
+    /// uftrace format notes §5, §11 invariant 17.
+    pub SYM_LINE = ("UF051", "sym-line-malformed", Error, "a `.sym` line does not parse");
+    /// ## What it checks
+    /// `# symbols: N` equals the number of real (non-marker) symbol lines and stays below the
+    /// entry limit.
+    ///
+    /// ## Why it matters
+    /// uftrace preallocates N entries: a huge N makes it fail with "Cannot allocate memory".
+    ///
+    /// ## Spec
+    /// uftrace format notes §5, §11 invariant 17, §12 (`sc`).
+    pub SYM_COUNT = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
+    /// ## What it checks
+    /// Symbol addresses are sorted and functions do not overlap.
+    ///
+    /// ## Why it matters
+    /// uftrace writes them sorted; disorder or overlap points at a foreign or damaged table and
+    /// makes resolution ambiguous.
+    ///
+    /// ## Spec
+    /// uftrace format notes §5, §11 invariant 17.
+    pub SYM_ORDER = ("UF053", "sym-order", Warning, "`.sym` symbols are out of order or overlap");
+    /// ## What it checks
+    /// The `.sym` path name and build-id match the session map line of that module.
+    ///
+    /// ## Why it matters
+    /// A table of another build of the library resolves addresses to wrong names.
+    ///
+    /// ## Spec
+    /// uftrace format notes §5, §11 invariant 17.
+    pub SYM_MODULE_MISMATCH = ("UF054", "sym-module-mismatch", Warning, "a `.sym` header disagrees with the session map");
+    /// ## What it checks
+    /// Each `.dbg` line is a `#` header or `X: payload` with X among F, L, A, R, E, and A/R/L
+    /// lines follow an F line; the file ends with a newline.
+    ///
+    /// ## Why it matters
+    /// uftrace aborts loading the whole file on a bad line (the argument specs are then lost)
+    /// and chops the last character of every line.
+    ///
+    /// ## Spec
+    /// uftrace format notes §6, §11 invariant 18.
+    pub DBG_LINE = ("UF055", "dbg-line-malformed", Error, "a `.dbg` line does not parse");
+    /// ## What it checks
+    /// Each `.dbg` `F:` address is the start of a function of the module's `.sym`.
+    ///
+    /// ## Why it matters
+    /// Argument specs of unknown functions are never applied.
+    ///
+    /// ## Spec
+    /// uftrace format notes §6, §11 invariant 18.
+    pub DBG_UNKNOWN_FUNCTION = ("UF056", "dbg-unknown-function", Warning, "a `.dbg` entry names no function of the module");
+    /// ## What it checks
+    /// A `<TID>.dat` is a whole number of records and payloads: the last record and its
+    /// argument or event payload are complete.
+    ///
+    /// ## Why it matters
+    /// uftrace silently drops a partial record at the end: data was lost when the recording
+    /// was cut (disk full, crash, copy interrupted).
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.1, §11 invariant 19.
+    pub DAT_TRUNCATED = ("UF060", "dat-truncated", Error, "a task data file ends inside a record or payload");
+    /// ## What it checks
+    /// Every record's magic field (bits 3-5 of the second word) is 5.
+    ///
+    /// ## Why it matters
+    /// uftrace warns "invalid rstack read" and drops the rest of the task: the stream is out of
+    /// step (often a payload of the wrong size before it).
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.1, §11 invariant 20, §12 (`bm`).
+    pub RECORD_MAGIC = ("UF061", "bad-record-magic", Error, "a task record's magic is not 5");
+    /// ## What it checks
+    /// LOST records: reports each one (records were dropped by the recorder), and checks that
+    /// time, depth and `more` are 0 and the count is positive.
+    ///
+    /// ## Why it matters
+    /// The trace is incomplete: nesting and durations around the gap are unknown.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.4, §11 invariant 21.
+    pub LOST_RECORDS = ("UF062", "lost-records", Warning, "the recorder lost records (LOST record)");
+    /// ## What it checks
+    /// Timestamps within one task file never decrease (LOST records excepted).
+    ///
+    /// ## Why it matters
+    /// uftrace merges tasks by timestamp; a decrease garbles replay and durations ("inverted
+    /// time - data seems broken").
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.5, §11 invariant 24.
+    pub TIME_BACKWARDS = ("UF063", "time-backwards", Error, "a task record's timestamp is earlier than the one before");
+    /// ## What it checks
+    /// ENTRY and EXIT records nest: an ENTRY comes at the current depth, an EXIT closes the
+    /// innermost open frame at its depth. Legal exceptions: a file that starts with EXITs (fork
+    /// child, filters), a depth restart after exec (new session) or after LOST, frames open at
+    /// the end.
+    ///
+    /// ## Why it matters
+    /// uftrace repairs broken nesting heuristically: durations and call graphs become wrong.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.5, §11 invariant 25.
+    pub NESTING = ("UF064", "nesting-mismatch", Warning, "ENTRY/EXIT records do not nest");
+    /// ## What it checks
+    /// An EXIT has the address of the ENTRY it closes.
+    ///
+    /// ## Why it matters
+    /// A mismatch means records were lost or reordered.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.1, §11 invariant 28.
+    pub EXIT_ADDR = ("UF065", "exit-address-mismatch", Warning, "an EXIT's address differs from its ENTRY's");
+    /// ## What it checks
+    /// Record depth stays below `max_stack`.
+    ///
+    /// ## Why it matters
+    /// Old uftrace versions overflowed the heap on deep records (#997, #1103); the writer
+    /// corrupts addresses at depth ≥ 1024.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.1, §11 invariant 26.
+    pub DEPTH_LIMIT = ("UF066", "depth-exceeds-max-stack", Warning, "a record's depth is not below max_stack");
+    /// ## What it checks
+    /// ENTRY/EXIT addresses lie in a module mapped in the task's session and inside a symbol of
+    /// that module's `.sym`; records come after a session applies to the task.
+    ///
+    /// ## Why it matters
+    /// uftrace prints unresolved addresses as `<addr>`: the symbol table or map does not belong
+    /// to this data.
+    ///
+    /// ## Spec
+    /// uftrace format notes §3, §7.1, §11 invariants 24 and 27.
+    pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
+    /// ## What it checks
+    /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines
+    /// or `.dbg` A:/R: lines) for its function, so its payload can be framed.
+    ///
+    /// ## Why it matters
+    /// uftrace stops with "record missing argument info for <func>": the payload has no length
+    /// of its own.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.2, §11 invariant 22, §12 (`mb`).
+    pub PAYLOAD_WITHOUT_SPEC = ("UF068", "payload-without-spec", Error, "a record has an argument payload but no argument spec matches its function");
+    /// ## What it checks
+    /// An argument or return-value payload framed from its spec stays within the recorder's
+    /// 1020-byte buffer, and string lengths fit it.
+    ///
+    /// ## Why it matters
+    /// A larger payload cannot come from libmcount; the stream is out of step and uftrace's
+    /// argument printing overflows (#919, #993).
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.2, §11 invariant 22.
+    pub PAYLOAD_SIZE = ("UF069", "payload-size", Error, "an argument payload is larger than the recorder can write");
+    /// ## What it checks
+    /// `more=1` appears only on ENTRY, EXIT and EVENT records, and not in version 3 data.
+    ///
+    /// ## Why it matters
+    /// uftrace ignores the flag on LOST records and version 3 has no payloads: the bytes that
+    /// follow are read as records.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.1, §11 invariants 2 and 22.
+    pub UNEXPECTED_MORE = ("UF070", "unexpected-payload-flag", Error, "`more=1` on a record that cannot have a payload");
+    /// ## What it checks
+    /// An EVENT with a payload has a known id and the payload length its id requires
+    /// (statm 24, page-fault 16, pmu 16, watch:cpu 4...).
+    ///
+    /// ## Why it matters
+    /// uftrace 0.13 aborts on `ASSERT(len == buflen)` for a wrong length and stops with
+    /// "unknown event has data" for an unknown id.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.3, §11 invariant 23, §12 (`el`, `ue`).
+    pub EVENT_PAYLOAD = ("UF071", "event-payload", Error, "an EVENT payload has the wrong length or an unknown id");
+    /// ## What it checks
+    /// EVENT ids in task data are builtin (100001-100013) or user SDT ids (≥ 1000000) listed in
+    /// `events.txt`, and events have depth 0.
+    ///
+    /// ## Why it matters
+    /// Kernel and perf ids never come from task data; unlisted user ids print as unknown.
+    ///
+    /// ## Spec
+    /// uftrace format notes §7.3, §11 invariant 23.
+    pub EVENT_ID = ("UF072", "unknown-event-id", Warning, "an EVENT id is not valid in task data or not listed in events.txt");
+    /// ## What it checks
+    /// perf records have a size of at least 8, a multiple of 8, within the file, and the size
+    /// their type requires (COMM 40-48, EXIT/FORK 48, SWITCH 24).
+    ///
+    /// ## Why it matters
+    /// uftrace 0.13 loops forever (ignoring SIGTERM) on a size-0 record of unknown type, and
+    /// aborts with a buffer overflow on an oversized COMM/FORK/EXIT/SWITCH.
+    ///
+    /// ## Spec
+    /// uftrace format notes §8, §11 invariant 29, §12 (`pz`, `pb`).
+    pub PERF_RECORD_SIZE = ("UF080", "perf-record-size", Error, "a perf record size is zero, unaligned, too large or wrong for its type");
+    /// ## What it checks
+    /// A perf file ends exactly at a record boundary.
+    ///
+    /// ## Why it matters
+    /// A partial record at the end is lost data.
+    ///
+    /// ## Spec
+    /// uftrace format notes §8, §11 invariant 29.
+    pub PERF_TRUNCATED = ("UF081", "perf-truncated", Error, "a perf file ends inside a record");
+    /// ## What it checks
+    /// perf record times (sample_id) never decrease within one file, and misc flags are valid
+    /// for the type.
+    ///
+    /// ## Why it matters
+    /// Scheduling events are merged with task records by time.
+    ///
+    /// ## Spec
+    /// uftrace format notes §8, §11 invariant 29.
+    pub PERF_ORDER = ("UF082", "perf-time-order", Warning, "a perf record's time is earlier than the one before");
+    /// ## What it checks
+    /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
+    /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file.
+    ///
+    /// ## Why it matters
+    /// uftrace 0.13 reads each block into a 4096-byte stack buffer without checking the
+    /// length: a larger length aborts it (buffer overflow).
+    ///
+    /// ## Spec
+    /// uftrace format notes §9, §11 invariant 30, §12 (`kh`).
+    pub KERNEL_HEADER = ("UF090", "kernel-header", Error, "`kernel_header` is malformed or has an oversized block");
+    /// ## What it checks
+    /// `kernel-cpuN.dat` files are a whole number of pages, each page's commit size fits the
+    /// page, and CPU numbers are contiguous from 0. Checked at the ring-buffer page-header
+    /// level.
+    ///
+    /// ## Why it matters
+    /// Kernel data is read page by page; a partial page or impossible commit is damage.
+    ///
+    /// ## Spec
+    /// uftrace format notes §9, §11 invariant 30.
+    pub KERNEL_DATA = ("UF091", "kernel-data", Error, "a kernel data file is not a whole number of valid ring-buffer pages");
+    /// ## What it checks
+    /// `events.txt` lines are `EVENT: <id> <provider>:<event>`, `extern.dat` lines are
+    /// `<sec>.<nsec> <message>` (or `#` comments), and lines are shorter than 512 bytes.
+    ///
+    /// ## Why it matters
+    /// uftrace scans these lines into 512-byte stack buffers without bounds.
+    ///
+    /// ## Spec
+    /// uftrace format notes §10, §11 invariant 31.
+    pub TEXT_FILE_LINE = ("UF095", "text-file-line", Error, "an `events.txt` or `extern.dat` line does not parse");
+    /// ## What it checks
+    /// `default.opts` holds only the options uftrace writes there (`-t <time>` /
+    /// `--time-filter`), one per line.
+    ///
+    /// ## Why it matters
+    /// Analysis commands apply `default.opts` as command-line options: other content changes
+    /// how every later `uftrace replay` of the directory behaves.
+    ///
+    /// ## Spec
+    /// uftrace format notes §10, §11 invariant 31.
+    pub DEFAULT_OPTS = ("UF096", "default-opts", Warning, "`default.opts` holds options uftrace does not write there");
 }

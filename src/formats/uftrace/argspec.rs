@@ -1,0 +1,451 @@
+//! Argument specs: parsing `FUNC@arg1/s,fparg2/32,retval/f64` and the byte layout of the
+//! payloads they describe, and matching function names by regex/glob/simple patterns.
+
+use super::info::PatternType;
+
+/// What a spec item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// `argN`.
+    Arg,
+    /// `fpargN`.
+    FpArg,
+    /// `retval`.
+    Ret,
+}
+
+/// One item of a spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// Kind.
+    pub kind: ItemKind,
+    /// Index (0 for retval).
+    pub idx: u32,
+    /// True for `s` / `S` (u16 length + bytes).
+    pub string: bool,
+    /// Stored size for fixed items (before 4-byte alignment).
+    pub size: u32,
+    /// Whether the spec naming it matched exactly.
+    pub exact: bool,
+}
+
+/// One `FUNC@items` spec.
+#[derive(Clone, Debug)]
+pub struct FuncSpec {
+    /// The function pattern.
+    pub pattern: String,
+    /// Items (argument and retval mixed, as written).
+    pub items: Vec<Item>,
+}
+
+/// Parses one item (`arg1/s`, `fparg2/80`, `retval/f64`, `arg3/t16:name%RDI`). `None` for
+/// items that are not arguments (trigger actions) or that do not parse.
+pub fn parse_item(s: &str, long: u32) -> Option<Result<Item, String>> {
+    let (kind, idx, suffix, mut size, mut float) = if let Some(r) = s.strip_prefix("fparg") {
+        let d = r.bytes().take_while(u8::is_ascii_digit).count();
+        if d == 0 {
+            return None;
+        }
+        let idx = r.get(..d)?.parse::<u32>().ok()?;
+        (ItemKind::FpArg, idx, r.get(d..)?, 8u32, true)
+    } else if let Some(r) = s.strip_prefix("arg") {
+        let d = r.bytes().take_while(u8::is_ascii_digit).count();
+        if d == 0 {
+            return None;
+        }
+        let idx = r.get(..d)?.parse::<u32>().ok()?;
+        (ItemKind::Arg, idx, r.get(d..)?, long, false)
+    } else if let Some(r) = s.strip_prefix("retval") {
+        (ItemKind::Ret, 0, r, long, false)
+    } else {
+        return None;
+    };
+    let mut string = false;
+    let err = |m: &str| Some(Err(format!("`{s}`: {m}")));
+    // Strip a `%reg` / `%stackN` location.
+    let (body, _loc) = match suffix.find('%') {
+        Some(p) => (suffix.get(..p)?, suffix.get(p..)),
+        None => (suffix, None),
+    };
+    if body.is_empty() {
+        return Some(Ok(Item {
+            kind,
+            idx,
+            string,
+            size,
+            exact: false,
+        }));
+    }
+    let Some(f) = body.strip_prefix('/') else {
+        return err("expected `/format` after the argument name");
+    };
+    let mut chars = f.chars();
+    let c = chars.next();
+    let mut rest = chars.as_str();
+    match c {
+        Some('d' | 'i' | 'u' | 'x' | 'o' | 'p') => {}
+        Some('s' | 'S') => string = true,
+        Some('c') => size = 1,
+        Some('f') => {
+            float = true;
+            size = 8;
+        }
+        Some('e') => {
+            if !rest.starts_with(':') || rest.len() < 2 {
+                return err("enum format needs `e:NAME`");
+            }
+            rest = "";
+        }
+        Some('t') => {
+            let d = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let n = rest.get(..d).and_then(|x| x.parse::<u32>().ok());
+            match n {
+                Some(n) if n > 0 && n <= 1024 => size = n,
+                _ => return err("struct format needs a byte size `t<N>`"),
+            }
+            return Some(Ok(Item {
+                kind,
+                idx,
+                string,
+                size,
+                exact: false,
+            }));
+        }
+        Some(d) if d.is_ascii_digit() && float => {
+            rest = f;
+        }
+        _ => return err("unknown format letter"),
+    }
+    if !rest.is_empty() {
+        if string {
+            return err("a string format takes no size");
+        }
+        match rest.parse::<u32>() {
+            Ok(b @ (8 | 16 | 32 | 64)) => size = b / 8,
+            Ok(80) if float => size = 10,
+            _ => return err("size must be 8, 16, 32 or 64 bits (80 for floats)"),
+        }
+    }
+    Some(Ok(Item {
+        kind,
+        idx,
+        string,
+        size,
+        exact: false,
+    }))
+}
+
+/// Parses `FUNC@item,item;FUNC@...` into specs; unparsable items are returned as errors.
+pub fn parse_specs(text: &str, long: u32, out: &mut Vec<FuncSpec>, errors: &mut Vec<String>) {
+    for part in text.split(';') {
+        if part.is_empty() {
+            continue;
+        }
+        let Some((func, items)) = part.split_once('@') else {
+            errors.push(format!("`{part}` has no `@`"));
+            continue;
+        };
+        let mut v = Vec::new();
+        for it in items.split(',') {
+            match parse_item(it, long) {
+                Some(Ok(i)) => v.push(i),
+                Some(Err(e)) => errors.push(e),
+                None => {}
+            }
+        }
+        if !v.is_empty() {
+            out.push(FuncSpec {
+                pattern: func.to_string(),
+                items: v,
+            });
+        }
+    }
+}
+
+/// Adds `item` into `list` the way uftrace merges specs: an item of the same kind and index is
+/// replaced (unless an exact one would be overwritten by a pattern match); a new item is
+/// inserted before the first non-float item with a larger index.
+pub fn add_item(list: &mut Vec<Item>, item: Item) {
+    let same = |o: &Item| {
+        (o.kind == ItemKind::FpArg) == (item.kind == ItemKind::FpArg)
+            && (o.kind == ItemKind::Ret) == (item.kind == ItemKind::Ret)
+            && o.idx == item.idx
+    };
+    if let Some(o) = list.iter_mut().find(|o| same(o)) {
+        if item.exact || !o.exact {
+            *o = item;
+        }
+        return;
+    }
+    let pos = list
+        .iter()
+        .position(|o| o.kind != ItemKind::FpArg && o.idx > item.idx)
+        .unwrap_or(list.len());
+    list.insert(pos, item);
+}
+
+/// Payload bytes the items occupy, before the final 8-byte padding, when every string is
+/// empty; strings are framed while reading.
+pub fn fixed_len(item: &Item) -> u32 {
+    align4(item.size)
+}
+
+/// Rounds up to 4.
+pub fn align4(v: u32) -> u32 {
+    v.saturating_add(3) & !3
+}
+
+/// Rounds up to 8.
+pub fn align8(v: u64) -> u64 {
+    v.saturating_add(7) & !7
+}
+
+const REGEX_META: &[char] = &[
+    '.', '^', '$', '*', '+', '?', '[', ']', '(', ')', '{', '}', '|', '\\',
+];
+
+/// Result of matching a name against a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Match {
+    /// Exact (no pattern metacharacters).
+    Exact,
+    /// Matched as a pattern.
+    Pattern,
+    /// No match.
+    No,
+    /// The pattern uses regex syntax this checker does not evaluate.
+    Unsupported,
+}
+
+/// Matches `name` against `pat` under `pt`.
+pub fn matches(pat: &str, name: &str, pt: PatternType) -> Match {
+    match pt {
+        PatternType::Simple => {
+            if pat == name {
+                Match::Exact
+            } else {
+                Match::No
+            }
+        }
+        PatternType::Glob => {
+            if !pat.contains(['*', '?', '[']) {
+                return if pat == name { Match::Exact } else { Match::No };
+            }
+            if glob(pat.as_bytes(), name.as_bytes(), 0) {
+                Match::Pattern
+            } else {
+                Match::No
+            }
+        }
+        PatternType::Regex => {
+            if !pat.contains(REGEX_META) {
+                return if pat == name { Match::Exact } else { Match::No };
+            }
+            if pat.contains(['[', ']', '(', ')', '{', '}', '|']) {
+                return Match::Unsupported;
+            }
+            let toks = match regex_tokens(pat) {
+                Some(t) => t,
+                None => return Match::Unsupported,
+            };
+            if regex_search(&toks, name.as_bytes()) {
+                Match::Pattern
+            } else {
+                Match::No
+            }
+        }
+    }
+}
+
+fn glob(p: &[u8], s: &[u8], depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match p.split_first() {
+        None => s.is_empty(),
+        Some((b'*', rest)) => {
+            (0..=s.len()).any(|i| glob(rest, s.get(i..).unwrap_or(&[]), depth.saturating_add(1)))
+        }
+        Some((b'?', rest)) => match s.split_first() {
+            Some((_, srest)) => glob(rest, srest, depth),
+            None => false,
+        },
+        Some((b'[', rest)) => {
+            let Some(close) = rest.iter().position(|&c| c == b']') else {
+                return false;
+            };
+            let class = rest.get(..close).unwrap_or(&[]);
+            let after = rest.get(close.saturating_add(1)..).unwrap_or(&[]);
+            let (neg, class) = match class.split_first() {
+                Some((b'!' | b'^', c)) => (true, c),
+                _ => (false, class),
+            };
+            match s.split_first() {
+                Some((&c, srest)) => {
+                    let mut hit = false;
+                    let mut i = 0usize;
+                    while let Some(&a) = class.get(i) {
+                        if class.get(i.saturating_add(1)) == Some(&b'-') {
+                            if let Some(&b) = class.get(i.saturating_add(2)) {
+                                hit |= a <= c && c <= b;
+                                i = i.saturating_add(3);
+                                continue;
+                            }
+                        }
+                        hit |= a == c;
+                        i = i.saturating_add(1);
+                    }
+                    hit != neg && glob(after, srest, depth)
+                }
+                None => false,
+            }
+        }
+        Some((&c, rest)) => match s.split_first() {
+            Some((&d, srest)) if c == d => glob(rest, srest, depth),
+            _ => false,
+        },
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Tok {
+    Start,
+    End,
+    Char(u8, Rep),
+    Any(Rep),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rep {
+    One,
+    Star,
+    Plus,
+    Opt,
+}
+
+fn regex_tokens(p: &str) -> Option<Vec<Tok>> {
+    let b = p.as_bytes();
+    let mut v = Vec::new();
+    let mut i = 0usize;
+    while let Some(&c) = b.get(i) {
+        i = i.saturating_add(1);
+        let atom = match c {
+            b'^' if v.is_empty() => {
+                v.push(Tok::Start);
+                continue;
+            }
+            b'$' if i == b.len() => {
+                v.push(Tok::End);
+                continue;
+            }
+            b'.' => None,
+            b'\\' => {
+                let e = *b.get(i)?;
+                i = i.saturating_add(1);
+                Some(e)
+            }
+            b'*' | b'+' | b'?' | b'^' | b'$' => return None,
+            c => Some(c),
+        };
+        let rep = match b.get(i) {
+            Some(b'*') => Rep::Star,
+            Some(b'+') => Rep::Plus,
+            Some(b'?') => Rep::Opt,
+            _ => Rep::One,
+        };
+        if rep != Rep::One {
+            i = i.saturating_add(1);
+        }
+        v.push(match atom {
+            Some(c) => Tok::Char(c, rep),
+            None => Tok::Any(rep),
+        });
+    }
+    Some(v)
+}
+
+fn regex_search(t: &[Tok], s: &[u8]) -> bool {
+    if let Some((Tok::Start, rest)) = t.split_first() {
+        return regex_here(rest, s, 0);
+    }
+    (0..=s.len()).any(|i| regex_here(t, s.get(i..).unwrap_or(&[]), 0))
+}
+
+fn regex_here(t: &[Tok], s: &[u8], depth: u32) -> bool {
+    if depth > 256 {
+        return false;
+    }
+    let Some((tok, rest)) = t.split_first() else {
+        return true;
+    };
+    let (m, rep): (Box<dyn Fn(u8) -> bool>, Rep) = match *tok {
+        Tok::End => return s.is_empty(),
+        Tok::Start => return false,
+        Tok::Char(c, r) => (Box::new(move |x| x == c), r),
+        Tok::Any(r) => (Box::new(|_| true), r),
+    };
+    let d = depth.saturating_add(1);
+    match rep {
+        Rep::One => match s.split_first() {
+            Some((&c, srest)) if m(c) => regex_here(rest, srest, d),
+            _ => false,
+        },
+        Rep::Opt => {
+            matches!(s.split_first(), Some((&c, srest)) if m(c) && regex_here(rest, srest, d))
+                || regex_here(rest, s, d)
+        }
+        Rep::Star | Rep::Plus => {
+            let n = s.iter().take_while(|&&c| m(c)).count();
+            let min = usize::from(rep == Rep::Plus);
+            (min..=n)
+                .rev()
+                .any(|k| regex_here(rest, s.get(k..).unwrap_or(&[]), d))
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items() {
+        let i = parse_item("arg1/s", 8).unwrap().unwrap();
+        assert!(i.string);
+        let i = parse_item("fparg2/32", 8).unwrap().unwrap();
+        assert_eq!((i.kind, i.size), (ItemKind::FpArg, 4));
+        let i = parse_item("fparg1/80", 8).unwrap().unwrap();
+        assert_eq!(align4(i.size), 12);
+        let i = parse_item("arg3/d32", 8).unwrap().unwrap();
+        assert_eq!(i.size, 4);
+        let i = parse_item("arg3/e:uft_mmap_prot", 8).unwrap().unwrap();
+        assert_eq!(i.size, 8);
+        let i = parse_item("retval/f64", 8).unwrap().unwrap();
+        assert_eq!((i.kind, i.size), (ItemKind::Ret, 8));
+        let i = parse_item("arg2/t16:foo%RDI+RSI", 8).unwrap().unwrap();
+        assert_eq!(i.size, 16);
+        assert!(parse_item("filter", 8).is_none());
+        assert!(parse_item("arg1/q", 8).unwrap().is_err());
+    }
+
+    #[test]
+    fn patterns() {
+        assert_eq!(matches("main", "main", PatternType::Regex), Match::Exact);
+        assert_eq!(
+            matches("ma.n", "xmainy", PatternType::Regex),
+            Match::Pattern
+        );
+        assert_eq!(
+            matches("^ma.*n$", "main", PatternType::Regex),
+            Match::Pattern
+        );
+        assert_eq!(matches("^a$", "ba", PatternType::Regex), Match::No);
+        assert_eq!(matches("f*", "fib", PatternType::Glob), Match::Pattern);
+        assert_eq!(matches("f[a-c]?", "fbx", PatternType::Glob), Match::Pattern);
+        assert_eq!(
+            matches("(a|b)", "a", PatternType::Regex),
+            Match::Unsupported
+        );
+    }
+}

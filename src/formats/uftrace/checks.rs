@@ -1,0 +1,863 @@
+//! Cross-file checks and the order in which the files of a directory are decoded.
+
+use super::argspec::{self, Item, ItemKind, Match};
+use super::dat::{self, DatCtx, DatStats, FuncArgs, SessCtx};
+use super::info::{self, feat, Info, PatternType};
+use super::maps::{self, SessionMap};
+use super::sym::{self, SymTable};
+use super::task::{self, TaskFile};
+use super::{classify, dbg, load, misc, perf, rules, FileKind};
+use crate::check::CheckOptions;
+use crate::finding::{Finding, Sink};
+use crate::input::{DirEntry, DirSource};
+use crate::map::MapNode;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::io;
+
+/// `.dbg` argument specs of one module: relative function address → (ENTRY items, EXIT items).
+type DbgSpecs = HashMap<u64, (Vec<Item>, Vec<Item>)>;
+
+/// One parsed spec list entry.
+struct Spec {
+    pattern: String,
+    items: Vec<Item>,
+}
+
+/// Builds the argument specs of one function the way uftrace merges them.
+struct SpecResolver<'a> {
+    auto: Vec<Spec>,
+    user: Vec<Spec>,
+    dbg: Vec<DbgSpecs>,
+    use_dbg: bool,
+    pattern: PatternType,
+    syms: &'a [SymTable],
+}
+
+impl SpecResolver<'_> {
+    fn resolve(&self, table: usize, symi: usize) -> FuncArgs {
+        let mut out = FuncArgs::default();
+        let Some(t) = self.syms.get(table) else {
+            return out;
+        };
+        let name = t.name(symi);
+        let rel = t.syms.get(symi).map(|s| s.addr).unwrap_or(0);
+        let mut list: Vec<Item> = Vec::new();
+        let apply = |specs: &[Spec], list: &mut Vec<Item>, unsupported: &mut bool| {
+            for s in specs {
+                let m = argspec::matches(&s.pattern, name, self.pattern);
+                let exact = match m {
+                    Match::Exact => true,
+                    Match::Pattern => false,
+                    Match::Unsupported => {
+                        *unsupported = true;
+                        continue;
+                    }
+                    Match::No => continue,
+                };
+                for it in &s.items {
+                    argspec::add_item(list, Item { exact, ..*it });
+                }
+            }
+        };
+        let mut unsupported = false;
+        apply(&self.auto, &mut list, &mut unsupported);
+        if self.use_dbg {
+            if let Some((a, r)) = self.dbg.get(table).and_then(|m| m.get(&rel)) {
+                for it in a.iter().chain(r.iter()) {
+                    argspec::add_item(&mut list, *it);
+                }
+            }
+        }
+        apply(&self.user, &mut list, &mut unsupported);
+        for it in list {
+            if it.kind == ItemKind::Ret {
+                out.exit.push(it);
+            } else {
+                out.entry.push(it);
+            }
+        }
+        out.unsupported = unsupported;
+        out
+    }
+}
+
+#[allow(clippy::too_many_lines)]
+pub(crate) fn check_all(
+    dir: &dyn DirSource,
+    files: &[DirEntry],
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    root: &mut MapNode,
+) {
+    let limits = &opts.limits;
+    let kinds: Vec<(FileKind, &DirEntry)> = files.iter().map(|e| (classify(&e.name), e)).collect();
+    let has = |k: &FileKind| kinds.iter().any(|(kk, _)| kk == k);
+    let mut nodes: HashMap<String, MapNode> = HashMap::new();
+
+    // info
+    let mut info = Info::default();
+    if has(&FileKind::Info) {
+        sink.set_file(Some("info".into()));
+        if let Some(d) = load(dir, "info", opts, sink) {
+            let (i, n) = info::decode(&d, sink);
+            info = i;
+            nodes.insert("info".into(), n);
+        }
+    } else {
+        sink.set_file(None);
+        sink.report(
+            &rules::MISSING_FILE,
+            0..0,
+            "the directory has no `info` file",
+        );
+    }
+    let feat = info.feat();
+    let endian = info.endian();
+    let long = info.long_size();
+
+    // task.txt
+    let mut tf = TaskFile::default();
+    if has(&FileKind::TaskTxt) {
+        sink.set_file(Some("task.txt".into()));
+        if let Some(d) = load(dir, "task.txt", opts, sink) {
+            tf = task::decode(&d, limits, sink);
+            nodes.insert(
+                "task.txt".into(),
+                MapNode::new("task.txt", 0, d.len() as u64)
+                    .value("sessions", tf.sessions.len())
+                    .value("tasks", tf.tasks.len())
+                    .value("dlopens", tf.dlopens.len()),
+            );
+        }
+    } else if !has(&FileKind::TaskLegacy) {
+        sink.set_file(None);
+        sink.report(
+            &rules::MISSING_FILE,
+            0..0,
+            "the directory has no `task.txt` file",
+        );
+    }
+
+    // events.txt, extern.dat, default.opts
+    let mut user_events: Option<Vec<u64>> = None;
+    for (k, e) in &kinds {
+        let name = e.name.as_str();
+        match k {
+            FileKind::Events | FileKind::Extern | FileKind::DefaultOpts => {
+                sink.set_file(Some(name.into()));
+                let Some(d) = load(dir, name, opts, sink) else {
+                    continue;
+                };
+                let mut n = MapNode::new(name, 0, d.len() as u64);
+                match k {
+                    FileKind::Events => {
+                        let ids = misc::events_txt(&d, sink);
+                        n.set("events", ids.len());
+                        user_events = Some(ids);
+                    }
+                    FileKind::Extern => n.set("lines", misc::extern_dat(&d, sink)),
+                    _ => misc::default_opts(&d, sink),
+                }
+                nodes.insert(name.into(), n);
+            }
+            _ => {}
+        }
+    }
+
+    // Symbol tables and debug files.
+    let mut syms: Vec<SymTable> = Vec::new();
+    let mut sym_by_name: HashMap<String, usize> = HashMap::new();
+    for (k, e) in &kinds {
+        if *k != FileKind::Sym {
+            continue;
+        }
+        sink.set_file(Some(e.name.clone()));
+        let Some(d) = load(dir, &e.name, opts, sink) else {
+            continue;
+        };
+        let t = sym::decode(&e.name, &d, limits, sink);
+        if t.sized != (feat & feat::SYM_SIZE != 0) && !t.syms.is_empty() && info.header.is_some() {
+            sink.report(
+                &rules::FEATURE_MISMATCH,
+                0..d.len() as u64,
+                format!(
+                    "symbol lines {} a size column but the SYM_SIZE feature is {}",
+                    if t.sized { "have" } else { "lack" },
+                    if feat & feat::SYM_SIZE != 0 {
+                        "set"
+                    } else {
+                        "clear"
+                    }
+                ),
+            );
+        }
+        nodes.insert(
+            e.name.clone(),
+            MapNode::new("symbol table", 0, d.len() as u64)
+                .value("symbols", t.syms.len())
+                .value("path", t.path.clone().unwrap_or_default()),
+        );
+        sym_by_name.insert(e.name.clone(), syms.len());
+        syms.push(t);
+    }
+    let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
+    let mut n_dbg = 0usize;
+    for (k, e) in &kinds {
+        if *k != FileKind::Dbg {
+            continue;
+        }
+        n_dbg = n_dbg.saturating_add(1);
+        sink.set_file(Some(e.name.clone()));
+        let Some(d) = load(dir, &e.name, opts, sink) else {
+            continue;
+        };
+        let df = dbg::decode(&d, limits, sink);
+        let stem = e.name.strip_suffix(".dbg").unwrap_or(&e.name);
+        let table = sym_by_name.get(&format!("{stem}.sym")).copied();
+        nodes.insert(
+            e.name.clone(),
+            MapNode::new("debug info", 0, d.len() as u64).value("functions", df.funcs.len()),
+        );
+        for f in &df.funcs {
+            if let Some(ti) = table {
+                if syms.get(ti).and_then(|t| t.at(f.addr)).is_none() {
+                    sink.report(
+                        &rules::DBG_UNKNOWN_FUNCTION,
+                        f.span.clone(),
+                        format!(
+                            "`F: {:x} {}` is not the start of a symbol in {stem}.sym",
+                            f.addr, f.name
+                        ),
+                    );
+                }
+            }
+            let mut a = Vec::new();
+            let mut r = Vec::new();
+            for (spec, out) in [(&f.args, &mut a), (&f.ret, &mut r)] {
+                let Some(spec) = spec else { continue };
+                for it in spec.trim_start_matches('@').split(',') {
+                    match argspec::parse_item(it, long) {
+                        Some(Ok(i)) => out.push(i),
+                        Some(Err(msg)) => sink.report(
+                            &rules::DBG_LINE,
+                            f.span.clone(),
+                            format!("argument spec of `{}`: {msg}", f.name),
+                        ),
+                        None => {}
+                    }
+                }
+            }
+            if let Some(slot) = table.and_then(|ti| dbgs.get_mut(ti)) {
+                slot.insert(f.addr, (a, r));
+            }
+        }
+    }
+
+    // Session maps.
+    let mut sessions: Vec<SessCtx> = Vec::new();
+    let mut map_cache: HashMap<String, Option<usize>> = HashMap::new();
+    let mut maps_decoded: Vec<SessionMap> = Vec::new();
+    for (k, e) in &kinds {
+        let FileKind::Map(sid) = k else { continue };
+        sink.set_file(Some(e.name.clone()));
+        let Some(d) = load(dir, &e.name, opts, sink) else {
+            map_cache.insert(sid.clone(), None);
+            continue;
+        };
+        let m = maps::decode(&d, limits, sink);
+        if m.stack_lines == 0 {
+            let end = d.len() as u64;
+            let f = sink
+                .make(
+                    &rules::MAP_NO_STACK,
+                    end..end,
+                    "the session map has no `[stack]` line",
+                )
+                .note("uftrace 0.13 derives the kernel address boundary from it; without it no user address resolves");
+            sink.push(f);
+        }
+        let mut node =
+            MapNode::new("session map", 0, d.len() as u64).value("modules", m.modules.len());
+        if !tf.sessions.iter().any(|s| &s.sid == sid) && has(&FileKind::TaskTxt) {
+            sink.report(
+                &rules::MODULE_WITHOUT_SYMBOLS,
+                0..0,
+                format!("no SESS line of task.txt has sid {sid}: this map belongs to no session"),
+            );
+        }
+        for md in &m.modules {
+            node.push(
+                MapNode::new(
+                    maps::basename(&md.path).to_string(),
+                    md.span.start,
+                    md.span.end.saturating_sub(md.span.start),
+                )
+                .value("start", format!("0x{:x}", md.start))
+                .value("end", format!("0x{:x}", md.end)),
+            );
+        }
+        nodes.insert(e.name.clone(), node);
+        map_cache.insert(sid.clone(), Some(maps_decoded.len()));
+        maps_decoded.push(m);
+    }
+    let mut maps_slots: Vec<Option<SessionMap>> = maps_decoded.into_iter().map(Some).collect();
+
+    // Sessions: map each module to its symbol table.
+    sink.set_file(Some("task.txt".into()));
+    let mut seen_sids: HashSet<&str> = HashSet::new();
+    let mut sid_to_sess: HashMap<String, usize> = HashMap::new();
+    for s in &tf.sessions {
+        let map = match map_cache.get(&s.sid) {
+            Some(Some(i)) => maps_slots.get_mut(*i).and_then(Option::take),
+            Some(None) => None,
+            None => {
+                sink.set_file(Some("task.txt".into()));
+                sink.report(
+                    &rules::SESSION_MAP_MISSING,
+                    s.span.clone(),
+                    format!(
+                        "session {} has no sid-{}.map (uftrace: \"cannot open maps file\")",
+                        s.sid, s.sid
+                    ),
+                );
+                None
+            }
+        };
+        seen_sids.insert(s.sid.as_str());
+        let mut ctx = SessCtx {
+            sid: s.sid.clone(),
+            ..Default::default()
+        };
+        if let Some(m) = map {
+            let map_file = format!("sid-{}.map", s.sid);
+            for md in &m.modules {
+                let t = find_table(&syms, &sym_by_name, &md.path, md.build_id.as_deref());
+                let base = maps::basename(&md.path);
+                sink.set_file(Some(map_file.clone()));
+                match t {
+                    Ok(ti) => ctx.module_syms.push(Some(ti)),
+                    Err(Some(ti)) => {
+                        let tname = syms.get(ti).map(|t| t.file.as_str()).unwrap_or("?");
+                        sink.report(
+                            &rules::SYM_MODULE_MISMATCH,
+                            md.span.clone(),
+                            format!(
+                                "{tname} does not describe {} (its path name or build-id differ)",
+                                md.path
+                            ),
+                        );
+                        ctx.module_syms.push(Some(ti));
+                    }
+                    Err(None) => {
+                        if !base.starts_with("libmcount") && !base.starts_with("libstdc++") {
+                            sink.report(
+                                &rules::MODULE_WITHOUT_SYMBOLS,
+                                md.span.clone(),
+                                format!("module {} has no {base}.sym; uftrace reads the host's file instead", md.path),
+                            );
+                        }
+                        ctx.module_syms.push(None);
+                    }
+                }
+            }
+            if !m.modules.iter().any(|md| md.path == s.exename) {
+                sink.report(
+                    &rules::MAP_MISSING_EXE,
+                    0..0,
+                    format!("the session's executable {} is not in the map", s.exename),
+                );
+            }
+            ctx.map = Some(m);
+        }
+        sid_to_sess.insert(s.sid.clone(), sessions.len());
+        sessions.push(ctx);
+    }
+    sink.set_file(Some("task.txt".into()));
+    for d in &tf.dlopens {
+        match sid_to_sess.get(&d.sid) {
+            Some(&si) => {
+                let base = maps::basename(&d.libname);
+                let t = sym_by_name.get(&format!("{base}.sym")).copied();
+                if t.is_none() {
+                    sink.report(
+                        &rules::MODULE_WITHOUT_SYMBOLS,
+                        d.span.clone(),
+                        format!("dlopen'ed library {} has no {base}.sym", d.libname),
+                    );
+                }
+                if let Some(s) = sessions.get_mut(si) {
+                    s.dlopens.push((d.ts, d.base, t));
+                }
+            }
+            None => {
+                let f = sink
+                    .make(
+                        &rules::DLOP_UNKNOWN_SESSION,
+                        d.span.clone(),
+                        format!("DLOP names session {}, which no SESS line defines", d.sid),
+                    )
+                    .note("uftrace 0.13 aborts on `ASSERT(s)` here");
+                sink.push(f);
+            }
+        }
+    }
+
+    // Task relations.
+    if has(&FileKind::TaskTxt) {
+        let first_sess = tf.sessions.iter().map(|s| s.span.start).min();
+        let first_other = tf
+            .tasks
+            .iter()
+            .map(|t| t.span.start)
+            .chain(tf.dlopens.iter().map(|d| d.span.start))
+            .min();
+        match (first_sess, first_other) {
+            (None, _) => {
+                sink.report(
+                    &rules::NO_SESSION,
+                    0..0,
+                    "task.txt has no SESS line; uftrace stops with EINVAL",
+                );
+            }
+            (Some(s), Some(o)) if o < s => {
+                sink.report(
+                    &rules::NO_SESSION,
+                    o..o,
+                    "a TASK/FORK/DLOP line precedes the first SESS line",
+                );
+            }
+            _ => {}
+        }
+    }
+    let mut tids: HashMap<u64, &task::Task> = HashMap::new();
+    let mut task_set: Vec<u64> = Vec::new();
+    for t in &tf.tasks {
+        if let Some(ppid) = t.ppid {
+            if !tf.tasks.iter().any(|o| o.tid == ppid) && !tf.sessions.iter().any(|s| s.pid == ppid)
+            {
+                sink.report(
+                    &rules::TASK_RELATION,
+                    t.span.clone(),
+                    format!(
+                        "FORK of {} names parent {ppid}, which is no known task",
+                        t.tid
+                    ),
+                );
+            }
+        }
+        if let Some(prev) = tids.get(&t.tid) {
+            // A TASK line again after exec (same tid, a session in between) is legal.
+            let exec_between = tf.sessions.iter().any(|s| {
+                s.pid == t.pid && s.span.start > prev.span.start && s.span.start < t.span.start
+            });
+            if !exec_between {
+                sink.report(
+                    &rules::TASK_RELATION,
+                    t.span.clone(),
+                    format!(
+                        "tid {} is defined again without an exec (SESS) in between",
+                        t.tid
+                    ),
+                );
+            }
+        } else {
+            tids.insert(t.tid, t);
+            task_set.push(t.tid);
+        }
+    }
+    task_set.sort_unstable();
+
+    // taskinfo vs task.txt
+    if info.nr_tid.is_some() && has(&FileKind::TaskTxt) {
+        let mut listed = info.tids.clone();
+        listed.sort_unstable();
+        listed.dedup();
+        if listed != task_set {
+            sink.set_file(Some("info".into()));
+            let only_info: Vec<String> = listed
+                .iter()
+                .filter(|t| task_set.binary_search(t).is_err())
+                .take(8)
+                .map(u64::to_string)
+                .collect();
+            let only_task: Vec<String> = task_set
+                .iter()
+                .filter(|t| listed.binary_search(t).is_err())
+                .take(8)
+                .map(u64::to_string)
+                .collect();
+            sink.report(
+                &rules::TASKINFO_TASKS,
+                info.tids_span.clone(),
+                format!(
+                    "taskinfo:tids and task.txt differ: only in info [{}], only in task.txt [{}]",
+                    only_info.join(","),
+                    only_task.join(",")
+                ),
+            );
+        }
+    }
+
+    // Feature bits vs files.
+    if info.header.is_some() {
+        sink.set_file(Some("info".into()));
+        let mut fm = |cond: bool, msg: String| {
+            if cond {
+                sink.report(&rules::FEATURE_MISMATCH, 16..24, msg);
+            }
+        };
+        let kernel_files = has(&FileKind::KernelHeader)
+            || kinds
+                .iter()
+                .any(|(k, _)| matches!(k, FileKind::KernelCpu(_)));
+        fm(
+            (feat & feat::KERNEL != 0) != kernel_files,
+            format!(
+                "the KERNEL feature is {} but kernel files are {}",
+                onoff(feat & feat::KERNEL != 0),
+                if kernel_files { "present" } else { "absent" }
+            ),
+        );
+        let perf_files = kinds.iter().any(|(k, _)| matches!(k, FileKind::Perf(_)));
+        fm(
+            feat & feat::PERF_EVENT != 0 && !perf_files,
+            "the PERF_EVENT feature is set but there is no perf-cpuN.dat".into(),
+        );
+        fm(
+            (feat & feat::DEBUG_INFO != 0) != (n_dbg > 0),
+            format!(
+                "the DEBUG_INFO feature is {} but {} .dbg file(s) exist",
+                onoff(feat & feat::DEBUG_INFO != 0),
+                n_dbg
+            ),
+        );
+        let argspec_bit = info
+            .header
+            .as_ref()
+            .is_some_and(|h| h.info_mask & (1 << 10) != 0);
+        fm(
+            argspec_bit && feat & (feat::ARGUMENT | feat::RETVAL) == 0 && !info.auto_args,
+            "the info has an ARG_SPEC section but neither ARGUMENT nor RETVAL is set".into(),
+        );
+    }
+    // Spec lines.
+    let mut auto = Vec::new();
+    let mut user = Vec::new();
+    sink.set_file(Some("info".into()));
+    for line in &info.specs {
+        let mut parsed = Vec::new();
+        let mut errors = Vec::new();
+        argspec::parse_specs(&line.text, long, &mut parsed, &mut errors);
+        for e in errors.iter().take(4) {
+            sink.report(
+                &rules::INFO_LINE,
+                line.span.clone(),
+                format!("{} line: {e}", line.kind),
+            );
+        }
+        let dest = if line.kind.ends_with("auto") {
+            &mut auto
+        } else {
+            &mut user
+        };
+        for p in parsed {
+            let want_ret = line.kind.starts_with("ret");
+            let items: Vec<Item> = p
+                .items
+                .into_iter()
+                .filter(|i| (i.kind == ItemKind::Ret) == want_ret || line.kind == "argspec")
+                .collect();
+            dest.push(Spec {
+                pattern: p.pattern,
+                items,
+            });
+        }
+    }
+    let resolver = SpecResolver {
+        auto,
+        user,
+        dbg: dbgs,
+        use_dbg: info.auto_args || feat & feat::DEBUG_INFO != 0,
+        pattern: info.pattern,
+        syms: &syms,
+    };
+
+    // Timelines: for each tid, the sessions in force over time.
+    let timelines = build_timelines(&tf);
+
+    // Task data files.
+    let dats: Vec<(&str, u64, u64)> = kinds
+        .iter()
+        .filter_map(|(k, e)| match k {
+            FileKind::Dat(tid) => Some((e.name.as_str(), *tid, e.len)),
+            _ => None,
+        })
+        .collect();
+    let mut dat_tids: HashSet<u64> = HashSet::new();
+    for (name, tid, _) in &dats {
+        dat_tids.insert(*tid);
+        if has(&FileKind::TaskTxt) && !tids.contains_key(tid) {
+            sink.set_file(Some((*name).to_string()));
+            sink.report(
+                &rules::STRAY_TASK_DATA,
+                0..0,
+                format!("{name} belongs to tid {tid}, which task.txt does not list"),
+            );
+        }
+    }
+    sink.set_file(Some("task.txt".into()));
+    for t in &tf.tasks {
+        if !dat_tids.contains(&t.tid) && tids.get(&t.tid).is_some_and(|f| f.span == t.span) {
+            sink.report(
+                &rules::TASK_WITHOUT_DATA,
+                t.span.clone(),
+                format!("task {} has no {}.dat (it recorded nothing)", t.tid, t.tid),
+            );
+        }
+    }
+    let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
+    let ctx = DatCtx {
+        endian,
+        version: info.version(),
+        feat,
+        max_stack: info.max_stack(),
+        sessions: &sessions,
+        syms: &syms,
+        timelines: &timelines,
+        specs: &spec_fn,
+        user_events: user_events.as_deref(),
+    };
+    let max_findings = opts.limits.max_findings;
+    let max_bytes = opts.limits.max_file_bytes;
+    let results: Vec<(Vec<Finding>, Option<DatStats>)> = dats
+        .par_iter()
+        .map(|&(name, tid, len)| {
+            let mut s = Sink::new(max_findings);
+            s.set_file(Some(name.to_string()));
+            let stats = match dir.open_seq(name, max_bytes) {
+                Ok(mut src) => Some(dat::walk(tid, &mut *src, len, &ctx, &mut s)),
+                Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+                    s.limit(
+                        0..0,
+                        &format!("size of {name}"),
+                        len,
+                        "max_file_bytes",
+                        max_bytes,
+                    );
+                    None
+                }
+                Err(e) => {
+                    s.report(
+                        &rules::UNREADABLE_FILE,
+                        0..0,
+                        format!("cannot read {name}: {e}"),
+                    );
+                    None
+                }
+            };
+            (s.into_parts().0, stats)
+        })
+        .collect();
+    let mut total_records = 0u64;
+    for ((name, tid, len), (findings, stats)) in dats.iter().zip(results) {
+        for f in findings {
+            sink.push(f);
+        }
+        let mut n = MapNode::new(format!("task {tid}"), 0, *len);
+        if let Some(st) = stats {
+            total_records = total_records.saturating_add(st.records());
+            n.set("records", st.records());
+            n.set("entry", st.entries);
+            n.set("exit", st.exits);
+            n.set("event", st.events);
+            n.set("lost", st.lost);
+            n.set("arg payloads", st.arg_payloads);
+            n.set("event payloads", st.event_payloads);
+            n.set("max depth", st.max_depth);
+            if let (Some(a), Some(b)) = (st.first_ts, st.last_ts) {
+                n.set(
+                    "time",
+                    format!("{} .. {}", task::fmt_ts(a), task::fmt_ts(b)),
+                );
+            }
+        }
+        nodes.insert((*name).to_string(), n);
+    }
+
+    // perf and kernel files.
+    let mut kparams = None;
+    if has(&FileKind::KernelHeader) {
+        sink.set_file(Some("kernel_header".into()));
+        if let Some(d) = load(dir, "kernel_header", opts, sink) {
+            kparams = misc::kernel_header(&d, sink);
+            nodes.insert(
+                "kernel_header".into(),
+                MapNode::new("kernel header", 0, d.len() as u64),
+            );
+        }
+    }
+    let mut kcpus: Vec<u64> = Vec::new();
+    for (k, e) in &kinds {
+        match k {
+            FileKind::Perf(_) => {
+                sink.set_file(Some(e.name.clone()));
+                let Some(d) = load(dir, &e.name, opts, sink) else {
+                    continue;
+                };
+                let st = perf::walk(&d, endian, sink);
+                nodes.insert(
+                    e.name.clone(),
+                    MapNode::new("perf events", 0, d.len() as u64)
+                        .value("records", st.records)
+                        .value("comm", st.comm)
+                        .value("fork/exit", st.task)
+                        .value("switch", st.switch),
+                );
+            }
+            FileKind::KernelCpu(n) => {
+                kcpus.push(*n);
+                sink.set_file(Some(e.name.clone()));
+                let Some(d) = load(dir, &e.name, opts, sink) else {
+                    continue;
+                };
+                let mut node = MapNode::new("kernel ring buffer", 0, d.len() as u64);
+                if let Some(p) = &kparams {
+                    let pages = misc::kernel_cpu(&d, p, sink);
+                    node.set("pages", pages);
+                    total_records = total_records.saturating_add(pages);
+                }
+                nodes.insert(e.name.clone(), node);
+            }
+            FileKind::Unknown => {
+                sink.set_file(Some(e.name.clone()));
+                sink.report(
+                    &rules::UNKNOWN_FILE,
+                    0..0,
+                    format!("`{}` is not a file of the uftrace format", e.name),
+                );
+            }
+            _ => {}
+        }
+    }
+    kcpus.sort_unstable();
+    if kcpus.iter().enumerate().any(|(i, &n)| i as u64 != n) {
+        sink.set_file(None);
+        sink.report(
+            &rules::KERNEL_DATA,
+            0..0,
+            "kernel-cpuN.dat numbers are not contiguous from 0; uftrace numbers CPUs by position",
+        );
+    }
+    if total_records == 0 && info.header.is_some() {
+        sink.set_file(None);
+        sink.report(
+            &rules::NO_TASK_DATA,
+            0..0,
+            "no <TID>.dat file holds a record; uftrace refuses the recording",
+        );
+    }
+
+    // The map, in directory order.
+    root.set("sessions", tf.sessions.len());
+    root.set("tasks", task_set.len());
+    root.set("symbol tables", syms.len());
+    root.set("symbols", syms.iter().map(|t| t.syms.len()).sum::<usize>());
+    for e in files {
+        let n = nodes
+            .remove(&e.name)
+            .unwrap_or_else(|| MapNode::new(e.name.clone(), 0, e.len));
+        root.push(n.in_file(e.name.clone()));
+    }
+}
+
+fn onoff(b: bool) -> &'static str {
+    if b {
+        "set"
+    } else {
+        "clear"
+    }
+}
+
+/// The symbol table describing a module: Ok(index) when path/build-id match; Err(Some) when
+/// only a table of the same base name exists; Err(None) when there is none.
+fn find_table(
+    syms: &[SymTable],
+    by_name: &HashMap<String, usize>,
+    path: &str,
+    build_id: Option<&str>,
+) -> Result<usize, Option<usize>> {
+    let base = maps::basename(path);
+    let matches = |t: &SymTable| {
+        t.path.as_deref() == Some(path)
+            && match (t.build_id.as_deref(), build_id) {
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                _ => true,
+            }
+    };
+    let plain = by_name.get(&format!("{base}.sym")).copied();
+    if let Some(i) = plain {
+        if syms.get(i).is_some_and(matches) {
+            return Ok(i);
+        }
+    }
+    // `<base>-XXXX.sym` alternatives.
+    let prefix = format!("{base}-");
+    for (i, t) in syms.iter().enumerate() {
+        if t.file.starts_with(&prefix) && matches(t) {
+            return Ok(i);
+        }
+    }
+    Err(plain)
+}
+
+/// For each task, the sessions in force over time: its process's own sessions, preceded (for
+/// fork children) by the sessions of its ancestors before its first own session.
+fn build_timelines(tf: &TaskFile) -> HashMap<u64, Vec<(u64, usize)>> {
+    let own = |pid: u64| -> Vec<(u64, usize)> {
+        let mut v: Vec<(u64, usize)> = tf
+            .sessions
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.pid == pid)
+            .map(|(i, s)| (s.ts, i))
+            .collect();
+        v.sort_by_key(|&(ts, _)| ts);
+        v
+    };
+    let parent_of: HashMap<u64, u64> = tf
+        .tasks
+        .iter()
+        .filter_map(|t| t.ppid.map(|p| (t.tid, p)))
+        .collect();
+    let pid_of: HashMap<u64, u64> = tf.tasks.iter().map(|t| (t.tid, t.pid)).collect();
+    let mut out = HashMap::new();
+    for t in &tf.tasks {
+        if out.contains_key(&t.tid) {
+            continue;
+        }
+        let mut tl = own(t.pid);
+        let mut cut = tl.first().map(|&(ts, _)| ts).unwrap_or(u64::MAX);
+        let mut cur = t.pid;
+        let mut seen = HashSet::new();
+        for _ in 0..16 {
+            let Some(&pp) = parent_of.get(&cur) else {
+                break;
+            };
+            if !seen.insert(pp) {
+                break;
+            }
+            let ppid = pid_of.get(&pp).copied().unwrap_or(pp);
+            let anc: Vec<(u64, usize)> =
+                own(ppid).into_iter().filter(|&(ts, _)| ts < cut).collect();
+            if let Some(&(ts, _)) = anc.first() {
+                cut = cut.min(ts);
+            }
+            tl.extend(anc);
+            cur = ppid;
+        }
+        tl.sort_by_key(|&(ts, _)| ts);
+        out.insert(t.tid, tl);
+    }
+    out
+}

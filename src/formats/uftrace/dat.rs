@@ -1,0 +1,845 @@
+//! `<TID>.dat`: the per-task record stream, walked in a single streaming pass.
+//!
+//! Records are 16 bytes (`u64 time`, `u64` bitfield: type:2, more:1, magic:3, depth:10,
+//! addr:48). Payloads follow records with `more=1`: argument/return-value blobs framed from the
+//! argument specs of the function, or `u16 len` + data for events, each padded to 8 bytes.
+
+use super::argspec::{align4, align8, Item};
+use super::info::feat;
+use super::maps::SessionMap;
+use super::rules;
+use super::sym::SymTable;
+use super::task::fmt_ts;
+use crate::finding::Sink;
+use crate::reader::Endian;
+use crate::registry::Rule;
+use std::collections::HashMap;
+use std::io::Read;
+
+/// Largest argument payload libmcount can write (`ARGBUF_SIZE - 4`).
+pub const MAX_ARG_PAYLOAD: u64 = 1020;
+const CHUNK: usize = 1 << 20;
+
+/// Record types.
+pub const ENTRY: u8 = 0;
+/// EXIT.
+pub const EXIT: u8 = 1;
+/// LOST.
+pub const LOST: u8 = 2;
+/// EVENT.
+pub const EVENT: u8 = 3;
+
+/// One session as the walker sees it.
+#[derive(Debug, Default)]
+pub struct SessCtx {
+    /// The decoded map, if present.
+    pub map: Option<SessionMap>,
+    /// For each module of the map, the symbol table index.
+    pub module_syms: Vec<Option<usize>>,
+    /// dlopen'ed libraries: (time, base, symbol table index).
+    pub dlopens: Vec<(u64, u64, Option<usize>)>,
+    /// Session id (for messages).
+    pub sid: String,
+}
+
+/// Argument specs resolved for one function.
+#[derive(Clone, Debug, Default)]
+pub struct FuncArgs {
+    /// Items of the ENTRY payload.
+    pub entry: Vec<Item>,
+    /// Items of the EXIT payload.
+    pub exit: Vec<Item>,
+    /// Some pattern could not be evaluated.
+    pub unsupported: bool,
+}
+
+/// Everything the walker needs, shared by all tasks.
+pub struct DatCtx<'a> {
+    /// Byte order.
+    pub endian: Endian,
+    /// Header version.
+    pub version: u32,
+    /// Feature mask.
+    pub feat: u64,
+    /// Effective max stack.
+    pub max_stack: u16,
+    /// Sessions in task.txt order.
+    pub sessions: &'a [SessCtx],
+    /// Symbol tables.
+    pub syms: &'a [SymTable],
+    /// Per tid: (start time, session index), sorted by time.
+    pub timelines: &'a HashMap<u64, Vec<(u64, usize)>>,
+    /// Resolves the argument specs of a function (table, symbol).
+    pub specs: &'a (dyn Fn(usize, usize) -> FuncArgs + Sync),
+    /// User event ids from events.txt (sorted), if the file exists.
+    pub user_events: Option<&'a [u64]>,
+}
+
+/// What one task file held.
+#[derive(Clone, Debug, Default)]
+pub struct DatStats {
+    /// ENTRY records.
+    pub entries: u64,
+    /// EXIT records.
+    pub exits: u64,
+    /// LOST records.
+    pub lost: u64,
+    /// Records reported lost by LOST records.
+    pub lost_count: u64,
+    /// EVENT records.
+    pub events: u64,
+    /// Argument / retval payloads.
+    pub arg_payloads: u64,
+    /// Event payloads.
+    pub event_payloads: u64,
+    /// First timestamp.
+    pub first_ts: Option<u64>,
+    /// Last timestamp.
+    pub last_ts: Option<u64>,
+    /// Deepest depth seen.
+    pub max_depth: u16,
+    /// Frames left open at the end.
+    pub open_at_end: u64,
+    /// Bytes walked.
+    pub bytes: u64,
+    /// Walk stopped early (bad magic, desync).
+    pub stopped: bool,
+}
+
+impl DatStats {
+    /// Total records.
+    pub fn records(&self) -> u64 {
+        self.entries
+            .saturating_add(self.exits)
+            .saturating_add(self.lost)
+            .saturating_add(self.events)
+    }
+}
+
+/// Buffered sequential reader with absolute offsets.
+struct Chunks<'r> {
+    src: &'r mut (dyn Read + Send),
+    buf: Vec<u8>,
+    base: u64,
+    lo: usize,
+    hi: usize,
+    eof: bool,
+    io_error: Option<std::io::Error>,
+}
+
+impl Chunks<'_> {
+    fn avail(&self) -> usize {
+        self.hi.saturating_sub(self.lo)
+    }
+
+    fn offset(&self) -> u64 {
+        self.base.saturating_add(self.lo as u64)
+    }
+
+    /// Makes at least `n` bytes available if the file has them; returns what is available.
+    fn fill(&mut self, n: usize) -> usize {
+        if self.avail() >= n || self.eof {
+            return self.avail();
+        }
+        if self.lo > 0 {
+            self.buf.copy_within(self.lo..self.hi, 0);
+            self.base = self.base.saturating_add(self.lo as u64);
+            self.hi = self.hi.saturating_sub(self.lo);
+            self.lo = 0;
+        }
+        if self.buf.len() < n {
+            self.buf.resize(n, 0);
+        }
+        while self.hi < n && !self.eof {
+            let dst = self.buf.get_mut(self.hi..).unwrap_or(&mut []);
+            match self.src.read(dst) {
+                Ok(0) => self.eof = true,
+                Ok(k) => self.hi = self.hi.saturating_add(k),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.io_error = Some(e);
+                    self.eof = true;
+                }
+            }
+        }
+        self.avail()
+    }
+
+    fn window(&self) -> &[u8] {
+        self.buf.get(self.lo..self.hi).unwrap_or(&[])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.lo = self.lo.saturating_add(n).min(self.hi);
+    }
+}
+
+/// Reports at most `CAP` findings of one rule per file, then a count at the end.
+struct Capped {
+    rule: &'static Rule,
+    seen: u64,
+    first: Option<u64>,
+}
+
+const CAP: u64 = 8;
+
+impl Capped {
+    fn new(rule: &'static Rule) -> Self {
+        Capped {
+            rule,
+            seen: 0,
+            first: None,
+        }
+    }
+
+    /// True when this occurrence should be reported in full.
+    fn hit(&mut self, off: u64) -> bool {
+        self.seen = self.seen.saturating_add(1);
+        if self.first.is_none() {
+            self.first = Some(off);
+        }
+        self.seen <= CAP
+    }
+
+    fn finish(&self, sink: &mut Sink, file_len: u64) {
+        if self.seen > CAP {
+            let off = self.first.unwrap_or(0);
+            sink.report(
+                self.rule,
+                off..off.min(file_len),
+                format!(
+                    "{} more {} finding(s) in this file not shown individually ({} in all)",
+                    self.seen.saturating_sub(CAP),
+                    self.rule.code,
+                    self.seen
+                ),
+            );
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Cache {
+    lo: u64,
+    hi: u64,
+    table: usize,
+    sym: usize,
+}
+
+/// Walks one task file.
+#[allow(clippy::too_many_lines)]
+pub fn walk(
+    tid: u64,
+    src: &mut (dyn Read + Send),
+    file_len: u64,
+    ctx: &DatCtx<'_>,
+    sink: &mut Sink,
+) -> DatStats {
+    let mut st = DatStats::default();
+    let mut ch = Chunks {
+        src,
+        buf: vec![0u8; CHUNK.min(usize::try_from(file_len).unwrap_or(CHUNK).max(64))],
+        base: 0,
+        lo: 0,
+        hi: 0,
+        eof: false,
+        io_error: None,
+    };
+    let le = ctx.endian == Endian::Little;
+    let rd64 = |b: [u8; 8]| {
+        if le {
+            u64::from_le_bytes(b)
+        } else {
+            u64::from_be_bytes(b)
+        }
+    };
+    let rd16 = |b: [u8; 2]| {
+        if le {
+            u16::from_le_bytes(b)
+        } else {
+            u16::from_be_bytes(b)
+        }
+    };
+
+    let timeline: &[(u64, usize)] = ctx.timelines.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
+    let mut tl_idx: Option<usize> = None; // index into timeline of the active session
+    let mut last_ts: Option<u64> = None;
+    // Nesting: stack of (depth, addr); `cur` = expected depth of the next ENTRY.
+    let mut stack: Vec<(u16, u64)> = Vec::with_capacity(64);
+    let mut cur: Option<u16> = None;
+    let mut cache: Option<Cache> = None;
+    let mut spec_cache: HashMap<(usize, usize), FuncArgs> = HashMap::new();
+
+    let mut c_time = Capped::new(&rules::TIME_BACKWARDS);
+    let mut c_nest = Capped::new(&rules::NESTING);
+    let mut c_exit = Capped::new(&rules::EXIT_ADDR);
+    let mut c_depth = Capped::new(&rules::DEPTH_LIMIT);
+    let mut c_unres = Capped::new(&rules::UNRESOLVED_ADDRESS);
+    let mut c_lost = Capped::new(&rules::LOST_RECORDS);
+    let mut c_evid = Capped::new(&rules::EVENT_ID);
+    let mut c_more = Capped::new(&rules::UNEXPECTED_MORE);
+    let mut c_evpl = Capped::new(&rules::EVENT_PAYLOAD);
+    let mut feat_arg_reported = false;
+
+    loop {
+        if ch.avail() < 16 {
+            ch.fill(16);
+        }
+        let off = ch.offset();
+        let (w0, w1) = {
+            let win = ch.window();
+            match win.split_first_chunk::<16>() {
+                Some((rec, _)) => {
+                    let (a, b) = rec.split_at(8);
+                    let a: [u8; 8] = a.try_into().unwrap_or([0; 8]);
+                    let b: [u8; 8] = b.try_into().unwrap_or([0; 8]);
+                    (rd64(a), rd64(b))
+                }
+                None => {
+                    if !win.is_empty() {
+                        let n = win.len() as u64;
+                        sink.report(
+                            &rules::DAT_TRUNCATED,
+                            off..off.saturating_add(n),
+                            format!(
+                                "the file ends with {n} byte(s) of a partial 16-byte record; uftrace drops it silently"
+                            ),
+                        );
+                    }
+                    break;
+                }
+            }
+        };
+        ch.consume(16);
+        let time = w0;
+        let typ = (w1 & 3) as u8;
+        let more = (w1 >> 2) & 1 == 1;
+        let magic = (w1 >> 3) & 7;
+        let depth = ((w1 >> 6) & 0x3ff) as u16;
+        let addr = w1 >> 16;
+        let span = off..off.saturating_add(16);
+        if magic != 5 {
+            let f = sink
+                .make(
+                    &rules::RECORD_MAGIC,
+                    off.saturating_add(8)..off.saturating_add(9),
+                    format!(
+                        "record at 0x{off:x} has magic {magic}, expected 5; uftrace stops reading this task here (\"invalid rstack read\")"
+                    ),
+                )
+                .note(format!(
+                    "{} byte(s) from here on were not checked",
+                    file_len.saturating_sub(off)
+                ));
+            sink.push(f);
+            st.stopped = true;
+            break;
+        }
+        match typ {
+            ENTRY => st.entries = st.entries.saturating_add(1),
+            EXIT => st.exits = st.exits.saturating_add(1),
+            LOST => st.lost = st.lost.saturating_add(1),
+            _ => st.events = st.events.saturating_add(1),
+        }
+        if typ == LOST {
+            st.lost_count = st.lost_count.saturating_add(addr);
+            if c_lost.hit(off) {
+                let odd = time != 0 || depth != 0 || more || addr == 0;
+                let mut msg = format!("the recorder lost {addr} record(s) here");
+                if odd {
+                    msg.push_str(&format!(
+                        "; a LOST record should have time 0, depth 0, more 0 and a positive count (time {time}, depth {depth}, more {})",
+                        u8::from(more)
+                    ));
+                }
+                sink.report(&rules::LOST_RECORDS, span.clone(), msg);
+            }
+            if more && c_more.hit(off) {
+                sink.report(
+                    &rules::UNEXPECTED_MORE,
+                    off.saturating_add(8)..off.saturating_add(9),
+                    "a LOST record has more=1; uftrace reads no payload after it",
+                );
+            }
+            stack.clear();
+            cur = None;
+            continue;
+        }
+        // Time order.
+        if let Some(prev) = last_ts {
+            if time < prev && c_time.hit(off) {
+                sink.report(
+                    &rules::TIME_BACKWARDS,
+                    off..off.saturating_add(8),
+                    format!(
+                        "timestamp {} is earlier than the previous record's {}",
+                        fmt_ts(time),
+                        fmt_ts(prev)
+                    ),
+                );
+            }
+        }
+        last_ts = Some(time);
+        if st.first_ts.is_none() {
+            st.first_ts = Some(time);
+        }
+        st.last_ts = Some(time);
+        // Session for this time.
+        let prev_idx = tl_idx;
+        while let Some(&(start, _)) = timeline.get(tl_idx.map_or(0, |i| i.saturating_add(1))) {
+            if start <= time {
+                tl_idx = Some(tl_idx.map_or(0, |i| i.saturating_add(1)));
+            } else {
+                break;
+            }
+        }
+        if prev_idx.is_some() && tl_idx != prev_idx {
+            // exec (or a new session): depths restart.
+            stack.clear();
+            cur = None;
+            cache = None;
+        }
+        let sess = tl_idx
+            .and_then(|i| timeline.get(i))
+            .and_then(|&(_, s)| ctx.sessions.get(s));
+        if depth > st.max_depth {
+            st.max_depth = depth;
+        }
+        if typ != EVENT && depth >= ctx.max_stack && c_depth.hit(off) {
+            sink.report(
+                &rules::DEPTH_LIMIT,
+                off.saturating_add(8)..off.saturating_add(16),
+                format!("depth {depth} is not below max_stack {}", ctx.max_stack),
+            );
+        }
+        if typ == EVENT {
+            if depth != 0 && c_evid.hit(off) {
+                sink.report(
+                    &rules::EVENT_ID,
+                    off.saturating_add(8)..off.saturating_add(16),
+                    format!("EVENT record has depth {depth}; events are written with depth 0"),
+                );
+            }
+            check_event_id(addr, off, ctx, sink, &mut c_evid);
+            if more {
+                if ctx.version < 4 && c_more.hit(off) {
+                    sink.report(
+                        &rules::UNEXPECTED_MORE,
+                        off.saturating_add(8)..off.saturating_add(9),
+                        "a version 3 recording cannot have payloads (more=1)",
+                    );
+                }
+                st.event_payloads = st.event_payloads.saturating_add(1);
+                let pstart = ch.offset();
+                if ch.fill(2) < 2 {
+                    truncated_payload(sink, pstart, ch.avail(), "event payload length");
+                    break;
+                }
+                let len = match ch.window().split_first_chunk::<2>() {
+                    Some((b, _)) => rd16(*b),
+                    None => 0,
+                };
+                let total = align8(u64::from(len).saturating_add(2));
+                if let Some(expected) = expected_event_len(addr) {
+                    if u64::from(len) != expected && c_evpl.hit(off) {
+                        let f = sink
+                            .make(
+                                &rules::EVENT_PAYLOAD,
+                                pstart..pstart.saturating_add(2),
+                                format!(
+                                    "event {addr} ({}) has payload length {len}, expected {expected}",
+                                    event_name(addr)
+                                ),
+                            )
+                            .note("uftrace 0.13 aborts on `ASSERT(len == buflen)`");
+                        sink.push(f);
+                    }
+                } else if c_evpl.hit(off) {
+                    sink.report(
+                        &rules::EVENT_PAYLOAD,
+                        span.clone(),
+                        format!(
+                            "event {addr} has a payload but uftrace knows no payload for this id (\"unknown event has data\")"
+                        ),
+                    );
+                }
+                let need = usize::try_from(total).unwrap_or(usize::MAX);
+                if ch.fill(need) < need {
+                    truncated_payload(sink, pstart, ch.avail(), "event payload");
+                    break;
+                }
+                ch.consume(need);
+            }
+            continue;
+        }
+        // ENTRY / EXIT: nesting.
+        if typ == ENTRY {
+            if let Some(c) = cur {
+                if depth != c && c_nest.hit(off) {
+                    sink.report(
+                        &rules::NESTING,
+                        off.saturating_add(8)..off.saturating_add(16),
+                        format!("ENTRY at depth {depth}, but the current depth is {c}"),
+                    );
+                }
+            }
+            while stack.last().is_some_and(|&(d, _)| d >= depth) {
+                stack.pop();
+            }
+            stack.push((depth, addr));
+            cur = Some(depth.saturating_add(1));
+        } else {
+            match stack.last().copied() {
+                Some((d, a)) if d == depth => {
+                    stack.pop();
+                    if a != addr && c_exit.hit(off) {
+                        sink.report(
+                            &rules::EXIT_ADDR,
+                            off.saturating_add(8)..off.saturating_add(16),
+                            format!(
+                                "EXIT address 0x{addr:x} differs from its ENTRY's 0x{a:x} at depth {depth}"
+                            ),
+                        );
+                    }
+                }
+                Some((d, _)) if depth < d => {
+                    if c_nest.hit(off) {
+                        sink.report(
+                            &rules::NESTING,
+                            off.saturating_add(8)..off.saturating_add(16),
+                            format!(
+                                "EXIT at depth {depth} while the innermost open frame is at depth {d}: inner frames never exited"
+                            ),
+                        );
+                    }
+                    while stack.last().is_some_and(|&(d2, _)| d2 > depth) {
+                        stack.pop();
+                    }
+                    if stack.last().is_some_and(|&(d2, _)| d2 == depth) {
+                        stack.pop();
+                    }
+                }
+                Some((d, _)) => {
+                    if c_nest.hit(off) {
+                        sink.report(
+                            &rules::NESTING,
+                            off.saturating_add(8)..off.saturating_add(16),
+                            format!(
+                                "EXIT at depth {depth} but the innermost open frame is at depth {d}"
+                            ),
+                        );
+                    }
+                }
+                None => {
+                    if let Some(c) = cur {
+                        if depth >= c && c_nest.hit(off) {
+                            sink.report(
+                                &rules::NESTING,
+                                off.saturating_add(8)..off.saturating_add(16),
+                                format!("EXIT at depth {depth} but no frame at that depth is open"),
+                            );
+                        }
+                    }
+                }
+            }
+            cur = Some(depth);
+        }
+        // Address resolution.
+        let mut func: Option<(usize, usize)> = None;
+        match cache {
+            Some(c) if addr >= c.lo && addr < c.hi => func = Some((c.table, c.sym)),
+            _ => {
+                if let Some(s) = sess {
+                    match resolve(s, ctx, addr, time) {
+                        Ok((table, sym, lo, hi)) => {
+                            cache = Some(Cache { lo, hi, table, sym });
+                            func = Some((table, sym));
+                        }
+                        Err(why) => {
+                            if c_unres.hit(off) {
+                                sink.report(
+                                    &rules::UNRESOLVED_ADDRESS,
+                                    off.saturating_add(8)..off.saturating_add(16),
+                                    format!("address 0x{addr:x} {why} (session {})", s.sid),
+                                );
+                            }
+                        }
+                    }
+                } else if c_unres.hit(off) {
+                    sink.report(
+                        &rules::UNRESOLVED_ADDRESS,
+                        span.clone(),
+                        format!(
+                            "record at {} comes before any session of task {tid}: its address cannot resolve",
+                            fmt_ts(time)
+                        ),
+                    );
+                }
+            }
+        }
+        if !more {
+            continue;
+        }
+        // Argument / return value payload.
+        if ctx.version < 4 {
+            if c_more.hit(off) {
+                sink.report(
+                    &rules::UNEXPECTED_MORE,
+                    off.saturating_add(8)..off.saturating_add(9),
+                    "a version 3 recording cannot have payloads (more=1)",
+                );
+            }
+            continue;
+        }
+        let need_feat = if typ == ENTRY {
+            feat::ARGUMENT
+        } else {
+            feat::RETVAL
+        };
+        if ctx.feat & need_feat == 0 && ctx.feat & feat::AUTO_ARGS == 0 && !feat_arg_reported {
+            feat_arg_reported = true;
+            sink.report(
+                &rules::FEATURE_MISMATCH,
+                span.clone(),
+                format!(
+                    "{} record has a payload but the {} feature is not set",
+                    if typ == ENTRY { "an ENTRY" } else { "an EXIT" },
+                    if typ == ENTRY { "ARGUMENT" } else { "RETVAL" }
+                ),
+            );
+        }
+        st.arg_payloads = st.arg_payloads.saturating_add(1);
+        let Some(key) = func else {
+            let f = sink
+                .make(
+                    &rules::PAYLOAD_WITHOUT_SPEC,
+                    span.clone(),
+                    format!(
+                        "{} record at 0x{off:x} has a payload but its address 0x{addr:x} resolves to no function, so no argument spec frames it",
+                        if typ == ENTRY { "ENTRY" } else { "EXIT" }
+                    ),
+                )
+                .note("the rest of the file was not checked: the payload length is unknown");
+            sink.push(f);
+            st.stopped = true;
+            break;
+        };
+        let fa = spec_cache
+            .entry(key)
+            .or_insert_with(|| (ctx.specs)(key.0, key.1));
+        let items = if typ == ENTRY { &fa.entry } else { &fa.exit };
+        if items.is_empty() {
+            let name = ctx.syms.get(key.0).map(|t| t.name(key.1)).unwrap_or("?");
+            let mut f = sink
+                .make(
+                    &rules::PAYLOAD_WITHOUT_SPEC,
+                    span.clone(),
+                    format!(
+                        "{} of `{name}` has a payload but no {} spec matches `{name}` (uftrace: \"record missing argument info for {name}\")",
+                        if typ == ENTRY { "ENTRY" } else { "EXIT" },
+                        if typ == ENTRY { "argument" } else { "return value" }
+                    ),
+                )
+                .note("the rest of the file was not checked: the payload length is unknown");
+            if fa.unsupported {
+                f = f.note("some argspec patterns use regex syntax this checker does not evaluate");
+            }
+            sink.push(f);
+            st.stopped = true;
+            break;
+        }
+        let pstart = ch.offset();
+        let want = usize::try_from(MAX_ARG_PAYLOAD.saturating_add(8)).unwrap_or(1028);
+        ch.fill(want);
+        let win = ch.window();
+        let mut pos: u64 = 0;
+        let mut short = false;
+        let mut too_big = None;
+        for it in items {
+            if it.string {
+                let p = usize::try_from(pos).unwrap_or(usize::MAX);
+                let Some(b) = win.get(p..p.saturating_add(2)) else {
+                    short = true;
+                    break;
+                };
+                let len = rd16([
+                    b.first().copied().unwrap_or(0),
+                    b.get(1).copied().unwrap_or(0),
+                ]);
+                pos = pos.saturating_add(u64::from(align4(u32::from(len).saturating_add(2))));
+                if u64::from(len) > MAX_ARG_PAYLOAD {
+                    too_big = Some(format!(
+                        "string argument length {len} at 0x{:x}",
+                        pstart.saturating_add(pos)
+                    ));
+                    break;
+                }
+            } else {
+                pos = pos.saturating_add(u64::from(align4(it.size)));
+            }
+            if pos > MAX_ARG_PAYLOAD {
+                too_big.get_or_insert_with(|| format!("payload of {pos} bytes"));
+                break;
+            }
+        }
+        if let Some(what) = too_big {
+            let f = sink
+                .make(
+                    &rules::PAYLOAD_SIZE,
+                    pstart..pstart.saturating_add(pos.min(win.len() as u64)),
+                    format!(
+                        "{what} exceeds the {MAX_ARG_PAYLOAD}-byte argument buffer of the recorder"
+                    ),
+                )
+                .note("the stream is out of step; the rest of the file was not checked");
+            sink.push(f);
+            st.stopped = true;
+            break;
+        }
+        let total = align8(pos);
+        if short || total > win.len() as u64 {
+            truncated_payload(sink, pstart, win.len(), "argument payload");
+            break;
+        }
+        ch.consume(usize::try_from(total).unwrap_or(usize::MAX));
+    }
+    st.bytes = ch.offset();
+    st.open_at_end = stack.len() as u64;
+    if let Some(e) = ch.io_error.take() {
+        sink.report(
+            &rules::UNREADABLE_FILE,
+            ch.offset()..ch.offset(),
+            format!("read error at 0x{:x}: {e}", ch.offset()),
+        );
+    }
+    for c in [
+        &c_time, &c_nest, &c_exit, &c_depth, &c_unres, &c_lost, &c_evid, &c_more, &c_evpl,
+    ] {
+        c.finish(sink, file_len);
+    }
+    st
+}
+
+fn truncated_payload(sink: &mut Sink, start: u64, avail: usize, what: &str) {
+    sink.report(
+        &rules::DAT_TRUNCATED,
+        start..start.saturating_add(avail as u64),
+        format!(
+            "the file ends inside an {what} at 0x{start:x} ({avail} byte(s) left); uftrace drops the record silently"
+        ),
+    );
+}
+
+/// Resolves `addr` in session `s`: (table, symbol, abs lo, abs hi) or why not.
+fn resolve(
+    s: &SessCtx,
+    ctx: &DatCtx<'_>,
+    addr: u64,
+    time: u64,
+) -> Result<(usize, usize, u64, u64), String> {
+    let mut why = String::from("lies in no module of the session map");
+    if let Some(map) = &s.map {
+        if let Some((mi, m)) = map.find(addr) {
+            match s.module_syms.get(mi).copied().flatten() {
+                Some(t) => {
+                    let table = ctx.syms.get(t).ok_or_else(|| "has no table".to_string())?;
+                    let rel = addr.saturating_sub(m.start);
+                    match table.find(rel) {
+                        Some(i) => {
+                            let sy = table.syms.get(i).ok_or_else(String::new)?;
+                            return Ok((
+                                t,
+                                i,
+                                m.start.saturating_add(sy.addr),
+                                m.start.saturating_add(sy.end),
+                            ));
+                        }
+                        None => {
+                            why = format!(
+                                "(offset 0x{rel:x} in {}) lies in no symbol of {}",
+                                m.path, table.file
+                            )
+                        }
+                    }
+                }
+                None => why = format!("lies in {}, which has no .sym file", m.path),
+            }
+        }
+    }
+    // dlopen'ed libraries.
+    let mut best: Option<(u64, usize)> = None;
+    for &(ts, base, t) in &s.dlopens {
+        if ts <= time && base <= addr {
+            if let Some(t) = t {
+                if best.is_none_or(|(b, _)| base > b) {
+                    best = Some((base, t));
+                }
+            }
+        }
+    }
+    if let Some((base, t)) = best {
+        if let Some(table) = ctx.syms.get(t) {
+            let rel = addr.saturating_sub(base);
+            if let Some(i) = table.find(rel) {
+                if let Some(sy) = table.syms.get(i) {
+                    return Ok((
+                        t,
+                        i,
+                        base.saturating_add(sy.addr),
+                        base.saturating_add(sy.end),
+                    ));
+                }
+            }
+        }
+    }
+    Err(why)
+}
+
+/// Payload length an event id requires, if it has a payload.
+pub fn expected_event_len(id: u64) -> Option<u64> {
+    match id {
+        100001 | 100003 => Some(24),
+        100002 | 100004 => Some(16),
+        100005..=100010 => Some(16),
+        100011 => Some(4),
+        100013 => Some(8),
+        _ => None,
+    }
+}
+
+fn event_name(id: u64) -> &'static str {
+    match id {
+        100001 => "read:proc/statm",
+        100002 => "read:page-fault",
+        100003 => "diff:proc/statm",
+        100004 => "diff:page-fault",
+        100005 | 100006 => "pmu-cycle",
+        100007 | 100008 => "pmu-cache",
+        100009 | 100010 => "pmu-branch",
+        100011 => "watch:cpu",
+        100012 => "watch:var",
+        100013 => "callsite",
+        _ => "unknown",
+    }
+}
+
+fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut Capped) {
+    let why = match id {
+        100001..=100013 => return,
+        1_000_000.. if id != 2_000_000 => match ctx.user_events {
+            Some(list) if list.binary_search(&id).is_ok() => return,
+            Some(_) => "is a user (SDT) event id not listed in events.txt",
+            None => "is a user (SDT) event id but there is no events.txt",
+        },
+        2_000_000 => "is the extern.dat event id, which never appears in task data",
+        0..=99_999 => "is a kernel tracepoint id, which never appears in task data",
+        _ => "is in the perf/reserved range, which never appears in task data",
+    };
+    if c.hit(off) {
+        sink.report(
+            &rules::EVENT_ID,
+            off.saturating_add(8)..off.saturating_add(16),
+            format!("event id {id} {why}"),
+        );
+    }
+}

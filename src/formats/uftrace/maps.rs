@@ -1,0 +1,195 @@
+//! `sid-<SID>.map`: the modules mapped in one session.
+
+use super::rules;
+use super::text::{self, parse_hex, parse_u64, show, sub_span};
+use crate::finding::Sink;
+use crate::limits::Limits;
+use std::ops::Range;
+
+/// One module line.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// First mapped address.
+    pub start: u64,
+    /// One past the last mapped address.
+    pub end: u64,
+    /// Path.
+    pub path: String,
+    /// Build-id suffix, if any.
+    pub build_id: Option<String>,
+    /// Span of the line.
+    pub span: Range<u64>,
+}
+
+/// A decoded session map.
+#[derive(Clone, Debug, Default)]
+pub struct SessionMap {
+    /// File-backed modules, sorted by start.
+    pub modules: Vec<Module>,
+    /// `[stack]` lines seen.
+    pub stack_lines: u32,
+}
+
+/// Decodes one map file.
+pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
+    let mut m = SessionMap::default();
+    let mut prev_end: Option<(u64, Range<u64>)> = None;
+    for line in text::lines(data) {
+        if m.modules.len() as u64 >= limits.max_entries {
+            sink.limit(
+                line.span(),
+                "map line count",
+                m.modules.len() as u64,
+                "max_entries",
+                limits.max_entries,
+            );
+            break;
+        }
+        let toks: Vec<&[u8]> = line
+            .text
+            .split(|&c| c == b' ')
+            .filter(|t| !t.is_empty())
+            .collect();
+        let expected = "START-END PROT OFFSET MAJ:MIN INODE PATH [build-id:<40 hex>]";
+        let bad = |sink: &mut Sink, what: String| {
+            sink.report(
+                &rules::MAP_LINE,
+                line.span(),
+                format!(
+                    "map line `{}`: {what}; expected `{expected}`",
+                    show(line.text)
+                ),
+            );
+        };
+        if !line.terminated {
+            bad(sink, "no terminating newline".into());
+        }
+        let (Some(range), Some(prot), Some(off), Some(dev), Some(inode)) = (
+            toks.first(),
+            toks.get(1),
+            toks.get(2),
+            toks.get(3),
+            toks.get(4),
+        ) else {
+            bad(sink, format!("{} fields", toks.len()));
+            continue;
+        };
+        let mut parts = range.splitn(2, |&c| c == b'-');
+        let start = parts.next().and_then(parse_hex);
+        let end = parts.next().and_then(parse_hex);
+        let (Some(start), Some(end)) = (start, end) else {
+            bad(sink, "the address range is not `<hex>-<hex>`".into());
+            continue;
+        };
+        if start >= end {
+            bad(
+                sink,
+                format!("range start 0x{start:x} is not below end 0x{end:x}"),
+            );
+            continue;
+        }
+        let prot_ok = prot.len() == 4
+            && matches!(prot.first(), Some(b'r' | b'-'))
+            && matches!(prot.get(1), Some(b'w' | b'-'))
+            && matches!(prot.get(2), Some(b'x' | b'-'))
+            && matches!(prot.get(3), Some(b'p' | b's'));
+        if !prot_ok {
+            sink.report(
+                &rules::MAP_LINE,
+                sub_span(&line, prot),
+                format!("protection `{}` is not `[r-][w-][x-][ps]`", show(prot)),
+            );
+            continue;
+        }
+        let dev_ok = {
+            let mut d = dev.splitn(2, |&c| c == b':');
+            d.next().and_then(parse_hex).is_some() && d.next().and_then(parse_hex).is_some()
+        };
+        if parse_hex(off).is_none() || !dev_ok || parse_u64(inode).is_none() {
+            bad(sink, "offset, device or inode does not parse".into());
+            continue;
+        }
+        let Some(path) = toks.get(5) else {
+            // anonymous mapping: uftrace skips it
+            continue;
+        };
+        if toks.len() > 7 {
+            bad(sink, format!("{} fields", toks.len()));
+            continue;
+        }
+        if path.starts_with(b"[stack") {
+            m.stack_lines = m.stack_lines.saturating_add(1);
+            if m.stack_lines > 1 {
+                sink.report(
+                    &rules::MAP_NO_STACK,
+                    line.span(),
+                    "a second `[stack]` line: uftrace derives the kernel address boundary from it",
+                );
+            }
+            continue;
+        }
+        let mut build_id = None;
+        if let Some(b) = toks.get(6) {
+            match b.strip_prefix(b"build-id:") {
+                Some(h) if h.len() == 40 && h.iter().all(u8::is_ascii_hexdigit) => {
+                    build_id = Some(String::from_utf8_lossy(h).into_owned());
+                }
+                _ => {
+                    sink.report(
+                        &rules::MAP_LINE,
+                        sub_span(&line, b),
+                        format!("`{}` is not `build-id:<40 hex digits>`", show(b)),
+                    );
+                }
+            }
+        }
+        if let Some((pe, ref pspan)) = prev_end {
+            if start < pe {
+                let f = sink
+                    .make(
+                        &rules::MAP_OVERLAP,
+                        line.span(),
+                        format!("module 0x{start:x}-0x{end:x} starts below the end 0x{pe:x} of the line before"),
+                    )
+                    .note(format!("previous line at offset {}", pspan.start));
+                sink.push(f);
+            }
+        }
+        prev_end = Some((end, line.span()));
+        m.modules.push(Module {
+            start,
+            end,
+            path: String::from_utf8_lossy(path).into_owned(),
+            build_id,
+            span: line.span(),
+        });
+    }
+    // Merge consecutive lines of the same path as uftrace does, keep sorted for lookup.
+    let mut merged: Vec<Module> = Vec::with_capacity(m.modules.len());
+    for md in m.modules.drain(..) {
+        match merged.last_mut() {
+            Some(last) if last.path == md.path && md.start >= last.start => {
+                last.end = last.end.max(md.end);
+            }
+            _ => merged.push(md),
+        }
+    }
+    merged.sort_by_key(|md| md.start);
+    m.modules = merged;
+    m
+}
+
+impl SessionMap {
+    /// The module containing `addr`.
+    pub fn find(&self, addr: u64) -> Option<(usize, &Module)> {
+        let i = self.modules.partition_point(|m| m.start <= addr);
+        let i = i.checked_sub(1)?;
+        let m = self.modules.get(i)?;
+        (addr < m.end).then_some((i, m))
+    }
+}
+
+/// The basename of a path.
+pub fn basename(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}

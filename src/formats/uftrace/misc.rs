@@ -1,0 +1,261 @@
+//! The smaller files: `events.txt`, `extern.dat`, `default.opts`, `kernel_header`,
+//! `kernel-cpuN.dat` (checked at the ring-buffer page-header level).
+
+use super::rules;
+use super::text::{self, parse_u64, show};
+use crate::finding::Sink;
+use crate::reader::{Endian, Reader};
+
+/// Decodes `events.txt`; returns the sorted user event ids.
+pub fn events_txt(data: &[u8], sink: &mut Sink) -> Vec<u64> {
+    let mut ids = Vec::new();
+    for line in text::lines(data) {
+        let ok = (|| {
+            let rest = line.text.strip_prefix(b"EVENT: ")?;
+            let (id, name) = rest.split_at(rest.iter().position(|&c| c == b' ')?);
+            let id = parse_u64(id)?;
+            let name = name.get(1..)?;
+            let colon = name.iter().position(|&c| c == b':')?;
+            if colon == 0 || colon.saturating_add(1) >= name.len() || name.contains(&b' ') {
+                return None;
+            }
+            Some(id)
+        })();
+        match ok {
+            Some(id) if line.text.len() < 512 => ids.push(id),
+            _ => sink.report(
+                &rules::TEXT_FILE_LINE,
+                line.span(),
+                format!(
+                    "events.txt line `{}` is not `EVENT: <id> <provider>:<event>` (under 512 bytes)",
+                    show(line.text)
+                ),
+            ),
+        }
+    }
+    ids.sort_unstable();
+    ids
+}
+
+/// Checks `extern.dat`.
+pub fn extern_dat(data: &[u8], sink: &mut Sink) -> u64 {
+    let mut n = 0u64;
+    for line in text::lines(data) {
+        let t = line.text;
+        if t.is_empty() || t.starts_with(b"#") {
+            continue;
+        }
+        let ok = t.len() < 512 && {
+            let sp = t.iter().position(|&c| c == b' ');
+            let ts = sp.and_then(|i| t.get(..i)).unwrap_or(t);
+            let mut it = ts.splitn(2, |&c| c == b'.');
+            it.next().and_then(parse_u64).is_some() && it.next().and_then(parse_u64).is_some()
+        };
+        if ok {
+            n = n.saturating_add(1);
+        } else {
+            sink.report(
+                &rules::TEXT_FILE_LINE,
+                line.span(),
+                format!(
+                    "extern.dat line `{}` is not `<sec>.<nsec> <message>`",
+                    show(t)
+                ),
+            );
+        }
+    }
+    n
+}
+
+/// Checks `default.opts`.
+pub fn default_opts(data: &[u8], sink: &mut Sink) {
+    for line in text::lines(data) {
+        let t = line.text;
+        if t.is_empty() {
+            continue;
+        }
+        let ok = ["-t ", "--time-filter=", "--time-filter "].iter().any(|p| {
+            t.strip_prefix(p.as_bytes())
+                .is_some_and(|v| !v.is_empty() && !v.contains(&b' '))
+        });
+        if !ok {
+            sink.report(
+                &rules::DEFAULT_OPTS,
+                line.span(),
+                format!(
+                    "`{}` is not an option uftrace writes to default.opts (`-t <time>`); analysis commands apply it as a command-line option",
+                    show(t)
+                ),
+            );
+        }
+    }
+}
+
+/// Parameters from `kernel_header`.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelParams {
+    /// Page size.
+    pub page_size: u64,
+    /// Long size.
+    pub long_size: u8,
+    /// Byte order.
+    pub endian: Endian,
+}
+
+/// Decodes `kernel_header`.
+pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
+    let mut r = Reader::new(data, Endian::Little);
+    let mut page = None;
+    let mut long = None;
+    let mut endian = None;
+    for (i, key) in ["PAGE_SIZE: ", "LONG_SIZE: ", "ENDIAN: "]
+        .iter()
+        .enumerate()
+    {
+        let Some(line) = r.line() else {
+            sink.report(
+                &rules::KERNEL_HEADER,
+                r.offset()..r.offset(),
+                format!("kernel_header ends before its `{}` line", key.trim_end()),
+            );
+            return None;
+        };
+        let v = line.text.strip_prefix(key.as_bytes());
+        let ok = match (i, v) {
+            (0, Some(v)) => {
+                page = parse_u64(v).filter(|p| p.is_power_of_two() && (1024..=1 << 20).contains(p));
+                page.is_some()
+            }
+            (1, Some(v)) => {
+                long = match v {
+                    b"4" => Some(4),
+                    b"8" => Some(8),
+                    _ => None,
+                };
+                long.is_some()
+            }
+            (2, Some(v)) => {
+                endian = match v {
+                    b"LE" => Some(Endian::Little),
+                    b"BE" => Some(Endian::Big),
+                    _ => None,
+                };
+                endian.is_some()
+            }
+            _ => false,
+        };
+        if !ok {
+            sink.report(
+                &rules::KERNEL_HEADER,
+                line.span(),
+                format!(
+                    "kernel_header line `{}` is not a valid `{}<value>`",
+                    show(line.text),
+                    key
+                ),
+            );
+        }
+    }
+    while let Some(line) = r.line() {
+        let t = line.text;
+        let parsed = (|| {
+            let rest = t.strip_prefix(b"TRACEFS: ")?;
+            let colon = rest.iter().rposition(|&c| c == b':')?;
+            let name = rest.get(..colon)?;
+            let len = parse_u64(rest.get(colon.saturating_add(2)..)?)?;
+            Some((name, len))
+        })();
+        let Some((name, len)) = parsed else {
+            sink.report(
+                &rules::KERNEL_HEADER,
+                line.span(),
+                format!(
+                    "kernel_header line `{}` is not `TRACEFS: <path>: <length>`",
+                    show(t)
+                ),
+            );
+            return None;
+        };
+        if name.len() >= 128 {
+            sink.report(
+                &rules::KERNEL_HEADER,
+                line.span(),
+                format!(
+                    "TRACEFS path is {} bytes; uftrace reads it into a 128-byte buffer",
+                    name.len()
+                ),
+            );
+        }
+        if len > 4096 {
+            let f = sink
+                .make(
+                    &rules::KERNEL_HEADER,
+                    line.span(),
+                    format!("TRACEFS block `{}` is {len} bytes; uftrace reads blocks into a 4096-byte stack buffer", show(name)),
+                )
+                .note("uftrace 0.13 does not check the length and aborts with a buffer overflow");
+            sink.push(f);
+        }
+        if r.skip(len, "TRACEFS block").is_err() {
+            sink.report(
+                &rules::KERNEL_HEADER,
+                line.span(),
+                format!(
+                    "TRACEFS block `{}` of {len} bytes runs past the end of kernel_header",
+                    show(name)
+                ),
+            );
+            return None;
+        }
+    }
+    match (page, long, endian) {
+        (Some(page_size), Some(long_size), Some(endian)) => Some(KernelParams {
+            page_size,
+            long_size,
+            endian,
+        }),
+        _ => None,
+    }
+}
+
+/// Checks one `kernel-cpuN.dat` at the page-header level; returns the page count.
+pub fn kernel_cpu(data: &[u8], p: &KernelParams, sink: &mut Sink) -> u64 {
+    let len = data.len() as u64;
+    if p.page_size == 0 {
+        return 0;
+    }
+    let partial = len.checked_rem(p.page_size).unwrap_or(0);
+    if partial != 0 {
+        sink.report(
+            &rules::KERNEL_DATA,
+            len.saturating_sub(partial)..len,
+            format!(
+                "file size {len} is not a multiple of the {}-byte page size",
+                p.page_size
+            ),
+        );
+    }
+    let mut pages = 0u64;
+    let mut r = Reader::new(data, p.endian);
+    let hdr = 8u64.saturating_add(u64::from(p.long_size));
+    let cap = p.page_size.saturating_sub(hdr);
+    while r.remaining() as u64 >= p.page_size {
+        let off = r.offset();
+        let Ok(mut page) = r.sub(p.page_size, "page") else {
+            break;
+        };
+        pages = pages.saturating_add(1);
+        let _ts = page.u64("page timestamp");
+        let commit = page.ulong(p.long_size, "page commit").unwrap_or(0);
+        let size = commit & ((1 << 27) - 1);
+        if size > cap {
+            let at = off.saturating_add(8);
+            sink.report(
+                &rules::KERNEL_DATA,
+                at..at.saturating_add(u64::from(p.long_size)),
+                format!("page at 0x{off:x} commits {size} bytes of data, more than the {cap} a page holds"),
+            );
+        }
+    }
+    pages
+}

@@ -1,0 +1,302 @@
+//! `*.sym` symbol tables (v0.13 layout with `?` end markers, and the later one with a size
+//! column) and the sorted lookup table built from them.
+
+use super::rules;
+use super::text::{self, parse_hex, parse_u64, show};
+use crate::finding::Sink;
+use crate::limits::Limits;
+use std::ops::Range;
+
+/// One symbol.
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    /// Address relative to the module base.
+    pub addr: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// Type letter.
+    pub kind: u8,
+    /// Byte range of the name in [`SymTable::names`].
+    pub name: Range<u32>,
+}
+
+/// A decoded symbol file.
+#[derive(Clone, Debug, Default)]
+pub struct SymTable {
+    /// File name.
+    pub file: String,
+    /// `# path name:`.
+    pub path: Option<String>,
+    /// `# build-id:`.
+    pub build_id: Option<String>,
+    /// Declared count.
+    pub declared: Option<u64>,
+    /// Real symbols, sorted by address (markers excluded).
+    pub syms: Vec<Symbol>,
+    /// Concatenated names.
+    pub names: String,
+    /// Whether lines carry a size column.
+    pub sized: bool,
+    /// Marker lines.
+    pub markers: u64,
+}
+
+impl SymTable {
+    /// Name of symbol `i`.
+    pub fn name(&self, i: usize) -> &str {
+        self.syms
+            .get(i)
+            .and_then(|s| {
+                self.names
+                    .get(usize::try_from(s.name.start).ok()?..usize::try_from(s.name.end).ok()?)
+            })
+            .unwrap_or("?")
+    }
+
+    /// The symbol containing relative address `rel`.
+    pub fn find(&self, rel: u64) -> Option<usize> {
+        let i = self.syms.partition_point(|s| s.addr <= rel);
+        // Several symbols may share an address: take the last one that contains `rel`.
+        let mut j = i.checked_sub(1)?;
+        loop {
+            let s = self.syms.get(j)?;
+            if rel < s.end {
+                return Some(j);
+            }
+            if j == 0 || self.syms.get(j.checked_sub(1)?)?.addr != s.addr {
+                return None;
+            }
+            j = j.checked_sub(1)?;
+        }
+    }
+
+    /// Index of the symbol starting exactly at `rel`.
+    pub fn at(&self, rel: u64) -> Option<usize> {
+        let i = self.syms.partition_point(|s| s.addr < rel);
+        (self.syms.get(i)?.addr == rel).then_some(i)
+    }
+}
+
+const TYPES: &[u8] = b"?TtwPKDdvu";
+
+/// A symbol line as read: (address, size column, type, name range, line span).
+type RawSym = (u64, Option<u64>, u8, Range<u32>, Range<u64>);
+
+/// Decodes one `.sym` file.
+pub fn decode(file: &str, data: &[u8], limits: &Limits, sink: &mut Sink) -> SymTable {
+    let mut t = SymTable {
+        file: file.to_string(),
+        ..Default::default()
+    };
+    let mut count_span = 0..0;
+    // (addr, size, kind, name, span); markers are kept to derive v0.13 sizes.
+    let mut raw: Vec<RawSym> = Vec::new();
+    let mut in_header = true;
+    let mut header_lines = 0u32;
+    let mut sized_seen = (false, false);
+    for line in text::lines(data) {
+        let s = line.text;
+        if let Some(h) = s.strip_prefix(b"#") {
+            if !in_header {
+                continue;
+            }
+            header_lines = header_lines.saturating_add(1);
+            if let Some(n) = h.strip_prefix(b" symbols: ") {
+                count_span = line.span();
+                match parse_u64(n) {
+                    Some(v) => t.declared = Some(v),
+                    None => sink.report(
+                        &rules::SYM_HEADER,
+                        line.span(),
+                        format!("`{}` is not `# symbols: <count>`", show(s)),
+                    ),
+                }
+            } else if let Some(p) = h.strip_prefix(b" path name: ") {
+                t.path = Some(String::from_utf8_lossy(p).into_owned());
+            } else if let Some(b) = h.strip_prefix(b" build-id: ") {
+                if b.len() == 40 && b.iter().all(u8::is_ascii_hexdigit) {
+                    t.build_id = Some(String::from_utf8_lossy(b).into_owned());
+                } else {
+                    sink.report(
+                        &rules::SYM_HEADER,
+                        line.span(),
+                        format!("`{}` is not `# build-id: <40 hex digits>`", show(s)),
+                    );
+                }
+            }
+            continue;
+        }
+        in_header = false;
+        if raw.len() as u64 >= limits.max_entries {
+            sink.limit(
+                line.span(),
+                "symbol count",
+                raw.len() as u64,
+                "max_entries",
+                limits.max_entries,
+            );
+            break;
+        }
+        let bad = |sink: &mut Sink, what: &str| {
+            sink.report(
+                &rules::SYM_LINE,
+                line.span(),
+                format!(
+                    "symbol line `{}` {what}; expected `<16 hex addr> [<8 hex size> ]<type {}> <name>`",
+                    show(s),
+                    String::from_utf8_lossy(TYPES)
+                ),
+            );
+        };
+        if !line.terminated {
+            bad(sink, "has no terminating newline");
+        }
+        let (Some(a), Some(b' ')) = (s.get(..16), s.get(16)) else {
+            bad(sink, "does not start with a 16-digit address");
+            continue;
+        };
+        let Some(addr) = parse_hex(a) else {
+            bad(sink, "has a non-hex address");
+            continue;
+        };
+        let rest = s.get(17..).unwrap_or(&[]);
+        let (size, rest) = match (rest.get(..8), rest.get(8)) {
+            (Some(sz), Some(b' ')) if sz.iter().all(u8::is_ascii_hexdigit) => {
+                (parse_hex(sz), rest.get(9..).unwrap_or(&[]))
+            }
+            _ => (None, rest),
+        };
+        if size.is_some() {
+            sized_seen.0 = true;
+        } else {
+            sized_seen.1 = true;
+        }
+        let (Some(&kind), Some(b' ')) = (rest.first(), rest.get(1)) else {
+            bad(sink, "has no `<type> <name>`");
+            continue;
+        };
+        if !TYPES.contains(&kind) {
+            bad(sink, &format!("has unknown type `{}`", kind as char));
+            continue;
+        }
+        let name = rest.get(2..).unwrap_or(&[]);
+        if name.is_empty() {
+            bad(sink, "has an empty name");
+            continue;
+        }
+        let start = u32::try_from(t.names.len()).unwrap_or(u32::MAX);
+        t.names.push_str(&String::from_utf8_lossy(name));
+        let end = u32::try_from(t.names.len()).unwrap_or(u32::MAX);
+        raw.push((addr, size, kind, start..end, line.span()));
+    }
+    if header_lines == 0 || t.declared.is_none() || t.path.is_none() {
+        let missing = match (t.declared.is_none(), t.path.is_none()) {
+            (true, true) => "`# symbols:` and `# path name:`",
+            (true, false) => "`# symbols:`",
+            _ => "`# path name:`",
+        };
+        sink.report(
+            &rules::SYM_HEADER,
+            0..0,
+            format!("`{file}` lacks its {missing} header line"),
+        );
+    }
+    t.sized = sized_seen.0 && !sized_seen.1;
+    if sized_seen.0 && sized_seen.1 {
+        sink.report(
+            &rules::SYM_LINE,
+            0..data.len() as u64,
+            "some symbol lines have a size column and others do not",
+        );
+    }
+    // Order and overlap.
+    let mut reported_order = false;
+    for w in raw.windows(2) {
+        if let [a, b] = w {
+            if b.0 < a.0 && !reported_order {
+                sink.report(
+                    &rules::SYM_ORDER,
+                    b.4.clone(),
+                    format!(
+                        "symbol at 0x{:x} comes after one at 0x{:x}: the table is not sorted",
+                        b.0, a.0
+                    ),
+                );
+                reported_order = true;
+            }
+            if let Some(sz) = a.1 {
+                let is_func = matches!(a.2, b'T' | b't' | b'w' | b'P');
+                if is_func && b.0 > a.0 && a.0.saturating_add(sz) > b.0 && !reported_order {
+                    sink.report(
+                        &rules::SYM_ORDER,
+                        b.4.clone(),
+                        format!(
+                            "symbol at 0x{:x} lies inside the previous function 0x{:x}+0x{sz:x}",
+                            b.0, a.0
+                        ),
+                    );
+                    reported_order = true;
+                }
+            }
+        }
+    }
+    let real = raw.iter().filter(|r| r.2 != b'?').count() as u64;
+    t.markers = (raw.len() as u64).saturating_sub(real);
+    if let Some(n) = t.declared {
+        if n != real {
+            let mut f = sink.make(
+                &rules::SYM_COUNT,
+                count_span,
+                format!("`# symbols: {n}` but the file has {real} symbol line(s)"),
+            );
+            if n > limits.max_entries {
+                f = f.note("uftrace preallocates this many entries and fails with `Cannot allocate memory`");
+            }
+            sink.push(f);
+        }
+    }
+    // Build the lookup table.
+    let mut sorted = raw;
+    sorted.sort_by_key(|r| r.0);
+    let n = sorted.len();
+    let mut syms = Vec::with_capacity(n);
+    let mut next_greater = vec![u64::MAX; n];
+    let mut nxt = u64::MAX;
+    for i in (0..n).rev() {
+        let cur = sorted.get(i).map(|r| r.0);
+        let after = sorted.get(i.saturating_add(1)).map(|r| r.0);
+        if let (Some(c), Some(a)) = (cur, after) {
+            if a > c {
+                nxt = a;
+            }
+        }
+        if let Some(slot) = next_greater.get_mut(i) {
+            *slot = nxt;
+        }
+    }
+    for (i, (addr, size, kind, name, _)) in sorted.into_iter().enumerate() {
+        if kind == b'?' {
+            continue;
+        }
+        let end = match size {
+            Some(s) if s > 0 => addr.saturating_add(s),
+            Some(_) => addr.saturating_add(1),
+            None => {
+                let ng = next_greater.get(i).copied().unwrap_or(u64::MAX);
+                if ng == u64::MAX {
+                    addr.saturating_add(1)
+                } else {
+                    ng
+                }
+            }
+        };
+        syms.push(Symbol {
+            addr,
+            end,
+            kind,
+            name,
+        });
+    }
+    t.syms = syms;
+    t
+}

@@ -1,0 +1,286 @@
+//! `task.txt`: sessions, tasks, forks and dlopen records.
+
+use super::rules;
+use super::text::{self, parse_hex, parse_ts, parse_u64, show, sub_span};
+use crate::finding::Sink;
+use crate::limits::Limits;
+use crate::reader::Line;
+use std::ops::Range;
+
+/// A SESS line.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// Timestamp (ns).
+    pub ts: u64,
+    /// Process id.
+    pub pid: u64,
+    /// Session id (16 hex digits when valid).
+    pub sid: String,
+    /// Executable path.
+    pub exename: String,
+    /// Span of the line in task.txt.
+    pub span: Range<u64>,
+}
+
+/// A TASK or FORK line.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// Timestamp (ns).
+    pub ts: u64,
+    /// Thread id.
+    pub tid: u64,
+    /// Process id (TASK) or the child pid itself (FORK).
+    pub pid: u64,
+    /// Parent pid for FORK.
+    pub ppid: Option<u64>,
+    /// Span of the line.
+    pub span: Range<u64>,
+}
+
+/// A DLOP line.
+#[derive(Clone, Debug)]
+pub struct Dlopen {
+    /// Timestamp (ns).
+    pub ts: u64,
+    /// Thread id.
+    pub tid: u64,
+    /// Session id.
+    pub sid: String,
+    /// Load base.
+    pub base: u64,
+    /// Library path as passed to dlopen.
+    pub libname: String,
+    /// Span of the line.
+    pub span: Range<u64>,
+}
+
+/// The decoded task.txt.
+#[derive(Clone, Debug, Default)]
+pub struct TaskFile {
+    /// SESS lines in file order.
+    pub sessions: Vec<Session>,
+    /// TASK and FORK lines in file order.
+    pub tasks: Vec<Task>,
+    /// DLOP lines.
+    pub dlopens: Vec<Dlopen>,
+}
+
+fn bad(sink: &mut Sink, line: &Line<'_>, expected: &str) {
+    sink.report(
+        &rules::TASK_LINE,
+        line.span(),
+        format!(
+            "`task.txt` line `{}` does not match `{}`",
+            show(line.text),
+            expected
+        ),
+    );
+}
+
+/// The value of `exename="..."`-style quoted field: from the opening quote to the last quote.
+fn quoted<'a>(rest: &'a [u8], key: &str) -> Option<&'a [u8]> {
+    let body = rest.strip_prefix(key.as_bytes())?.strip_prefix(b"=\"")?;
+    body.strip_suffix(b"\"")
+}
+
+const SESS_FMT: &str = "SESS timestamp=<sec>.<9 digits> pid=<pid> sid=<16 hex> exename=\"<path>\"";
+const TASK_FMT: &str = "TASK timestamp=<sec>.<9 digits> tid=<tid> pid=<pid>";
+const FORK_FMT: &str = "FORK timestamp=<sec>.<9 digits> pid=<pid> ppid=<ppid>";
+const DLOP_FMT: &str =
+    "DLOP timestamp=<sec>.<9 digits> tid=<tid> sid=<16 hex> base=<hex> libname=\"<path>\"";
+
+fn check_sid(sink: &mut Sink, line: &Line<'_>, sid: &[u8]) {
+    if !text::is_lower_hex(sid, 16) {
+        let f = sink
+            .make(
+                &rules::BAD_SID,
+                sub_span(line, sid),
+                format!(
+                    "session id `{}` ({} bytes) is not 16 lowercase hex digits",
+                    show(sid),
+                    sid.len()
+                ),
+            )
+            .note("uftrace 0.13 reads the sid with an unbounded %s into a 16-byte stack buffer: a longer one crashes it");
+        sink.push(f);
+    }
+}
+
+/// Decodes task.txt.
+pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> TaskFile {
+    let mut tf = TaskFile::default();
+    let mut last_ts: Option<u64> = None;
+    let mut count: u64 = 0;
+    for line in text::lines(data) {
+        count = count.saturating_add(1);
+        if count > limits.max_entries {
+            sink.limit(
+                line.span(),
+                "task.txt line count",
+                count,
+                "max_entries",
+                limits.max_entries,
+            );
+            break;
+        }
+        let t = line.text;
+        if !line.terminated {
+            bad(sink, &line, "a line ending with a newline");
+        }
+        let kind = t.get(..4).unwrap_or(t);
+        let rest = t.get(5..).unwrap_or(&[]);
+        if t.get(4) != Some(&b' ') && matches!(kind, b"SESS" | b"TASK" | b"FORK" | b"DLOP") {
+            bad(sink, &line, "<TYPE> <fields>");
+            continue;
+        }
+        let ts_field = || -> Option<(u64, &[u8])> {
+            let (f, rest) = split1(rest);
+            let ts = parse_ts(text::kv(f, "timestamp")?)?;
+            Some((ts, rest))
+        };
+        let ts = match kind {
+            b"SESS" => {
+                let parsed = (|| {
+                    let (ts, r) = ts_field()?;
+                    let (pidf, r) = split1(r);
+                    let pid = parse_u64(text::kv(pidf, "pid")?)?;
+                    let (sidf, r) = split1(r);
+                    let sid = text::kv(sidf, "sid")?;
+                    let exe = quoted(r, "exename")?;
+                    Some((ts, pid, sid, exe))
+                })();
+                match parsed {
+                    Some((ts, pid, sid, exe)) => {
+                        check_sid(sink, &line, sid);
+                        tf.sessions.push(Session {
+                            ts,
+                            pid,
+                            sid: String::from_utf8_lossy(sid).into_owned(),
+                            exename: String::from_utf8_lossy(exe).into_owned(),
+                            span: line.span(),
+                        });
+                        Some(ts)
+                    }
+                    None => {
+                        bad(sink, &line, SESS_FMT);
+                        None
+                    }
+                }
+            }
+            b"TASK" | b"FORK" => {
+                let is_fork = kind == b"FORK";
+                let parsed = (|| {
+                    let (ts, r) = ts_field()?;
+                    let (a, r) = split1(r);
+                    let (b, r) = split1(r);
+                    if !r.is_empty() {
+                        return None;
+                    }
+                    if is_fork {
+                        let pid = parse_u64(text::kv(a, "pid")?)?;
+                        let ppid = parse_u64(text::kv(b, "ppid")?)?;
+                        Some((ts, pid, pid, Some(ppid)))
+                    } else {
+                        let tid = parse_u64(text::kv(a, "tid")?)?;
+                        let pid = parse_u64(text::kv(b, "pid")?)?;
+                        Some((ts, tid, pid, None))
+                    }
+                })();
+                match parsed {
+                    Some((ts, tid, pid, ppid)) => {
+                        if tid == 0 || tid > u64::from(u32::MAX) || pid > u64::from(u32::MAX) {
+                            bad(sink, &line, "tids and pids between 1 and 2^32-1");
+                        }
+                        tf.tasks.push(Task {
+                            ts,
+                            tid,
+                            pid,
+                            ppid,
+                            span: line.span(),
+                        });
+                        Some(ts)
+                    }
+                    None => {
+                        bad(sink, &line, if is_fork { FORK_FMT } else { TASK_FMT });
+                        None
+                    }
+                }
+            }
+            b"DLOP" => {
+                let parsed = (|| {
+                    let (ts, r) = ts_field()?;
+                    let (tidf, r) = split1(r);
+                    let tid = parse_u64(text::kv(tidf, "tid")?)?;
+                    let (sidf, r) = split1(r);
+                    let sid = text::kv(sidf, "sid")?;
+                    let (basef, r) = split1(r);
+                    let base = parse_hex(text::kv(basef, "base")?)?;
+                    let lib = quoted(r, "libname")?;
+                    Some((ts, tid, sid, base, lib))
+                })();
+                match parsed {
+                    Some((ts, tid, sid, base, lib)) => {
+                        check_sid(sink, &line, sid);
+                        tf.dlopens.push(Dlopen {
+                            ts,
+                            tid,
+                            sid: String::from_utf8_lossy(sid).into_owned(),
+                            base,
+                            libname: String::from_utf8_lossy(lib).into_owned(),
+                            span: line.span(),
+                        });
+                        Some(ts)
+                    }
+                    None => {
+                        bad(sink, &line, DLOP_FMT);
+                        None
+                    }
+                }
+            }
+            _ => {
+                sink.report(
+                    &rules::TASK_UNKNOWN_LINE,
+                    line.span(),
+                    format!(
+                        "`task.txt` line `{}` is not a SESS, TASK, FORK or DLOP record",
+                        show(t)
+                    ),
+                );
+                None
+            }
+        };
+        if let Some(ts) = ts {
+            if let Some(prev) = last_ts {
+                if ts < prev {
+                    sink.report(
+                        &rules::TASK_TIME_ORDER,
+                        line.span(),
+                        format!(
+                            "timestamp {} is earlier than the previous line's {}",
+                            fmt_ts(ts),
+                            fmt_ts(prev)
+                        ),
+                    );
+                }
+            }
+            last_ts = Some(ts);
+        }
+    }
+    tf
+}
+
+/// Splits off the first space-separated field.
+fn split1(s: &[u8]) -> (&[u8], &[u8]) {
+    match s.iter().position(|&c| c == b' ') {
+        Some(i) => (
+            s.get(..i).unwrap_or(&[]),
+            s.get(i.saturating_add(1)..).unwrap_or(&[]),
+        ),
+        None => (s, &[]),
+    }
+}
+
+/// `sec.nsec` display.
+pub fn fmt_ts(ns: u64) -> String {
+    format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000)
+}

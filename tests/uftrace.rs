@@ -1,0 +1,1093 @@
+//! uftrace data directory validator: real recordings, one fixture per rule (each reproducing
+//! the defect in a copy of a real recording), the known reader crashes, robustness sweeps and a
+//! differential check against `uftrace dump`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tracelint::formats::uftrace::writer::{self, Record};
+use tracelint::input::{Data, DirEntry, DirSource, MemDir};
+use tracelint::map::MapNode;
+use tracelint::{CheckOptions, Finding, Severity, Sink};
+
+type Files = Vec<(String, Vec<u8>)>;
+
+fn corpus_dirs() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(common::corpus("uftrace"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+fn read_dir_files(dir: &Path) -> Files {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            v.push((
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            ));
+        }
+    }
+    v.sort();
+    v
+}
+
+fn corpus_files(name: &str) -> Files {
+    read_dir_files(&common::corpus("uftrace").join(name))
+}
+
+fn run_dir(dir: &dyn DirSource, opts: &CheckOptions) -> (Vec<Finding>, MapNode) {
+    let mut sink = Sink::with_limits(&opts.limits);
+    let map = tracelint::check_dir(dir, opts, &mut sink);
+    (sink.into_parts().0, map)
+}
+
+fn run(files: Files) -> Vec<Finding> {
+    run_dir(
+        &MemDir::new("/mem/uftrace.data", files),
+        &CheckOptions::default(),
+    )
+    .0
+}
+
+fn get<'a>(files: &'a mut Files, name: &str) -> &'a mut Vec<u8> {
+    &mut files
+        .iter_mut()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+        .1
+}
+
+fn remove(files: &mut Files, name: &str) {
+    files.retain(|(n, _)| n != name);
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len())
+        .position(|w| w == needle)
+        .unwrap_or_else(|| panic!("{:?} not found", String::from_utf8_lossy(needle)))
+}
+
+fn replace(data: &mut Vec<u8>, from: &[u8], to: &[u8]) -> usize {
+    let at = find(data, from);
+    data.splice(at..at + from.len(), to.iter().copied());
+    at
+}
+
+/// Asserts that a finding of `code` in `file` (None: the directory) has exactly `span`.
+#[track_caller]
+fn expect(findings: &[Finding], code: &str, file: Option<&str>, span: std::ops::Range<u64>) {
+    let ok = findings
+        .iter()
+        .any(|f| f.rule.code == code && f.file.as_deref() == file && f.span() == span);
+    if !ok {
+        let list: Vec<String> = findings
+            .iter()
+            .map(|f| format!("{} {:?} {:?}: {}", f.rule.code, f.file, f.span(), f.message))
+            .collect();
+        panic!(
+            "expected {code} in {file:?} at {span:?}; got:\n{}",
+            list.join("\n")
+        );
+    }
+}
+
+fn line_span(data: &[u8], start_of_line: &[u8]) -> std::ops::Range<u64> {
+    let at = find(data, start_of_line);
+    let end = at
+        + data[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .unwrap_or(data.len() - at);
+    at as u64..end as u64
+}
+
+fn errors(f: &[Finding]) -> Vec<String> {
+    f.iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| format!("{} {:?} {:?}: {}", f.rule.code, f.file, f.span(), f.message))
+        .collect()
+}
+
+#[test]
+fn real_recordings_have_no_errors() {
+    let dirs = corpus_dirs();
+    assert!(dirs.len() >= 7, "corpus/uftrace has the real recordings");
+    for d in dirs {
+        let report = tracelint::check_path(&d, &CheckOptions::default(), &Default::default());
+        assert_eq!(report.format, Some(tracelint::detect::Format::Uftrace));
+        let errs = errors(&report.findings);
+        assert!(errs.is_empty(), "{}: {errs:#?}", d.display());
+        let warns: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .collect();
+        assert!(warns.is_empty(), "{}: {warns:#?}", d.display());
+        // The map names each file, and task files carry record counts.
+        let map = report.map.unwrap();
+        assert!(map.children.iter().all(|c| c.file.is_some()));
+        let tasks: Vec<_> = map
+            .children
+            .iter()
+            .filter(|c| c.label.starts_with("task "))
+            .collect();
+        assert!(!tasks.is_empty());
+        for t in tasks {
+            let recs: u64 = t
+                .values
+                .iter()
+                .find(|(k, _)| k == "records")
+                .unwrap()
+                .1
+                .parse()
+                .unwrap();
+            assert!(recs > 0);
+        }
+    }
+}
+
+#[test]
+fn args_recording_frames_every_payload() {
+    let (f, map) = run_dir(
+        &MemDir::new("/m", corpus_files("args")),
+        &CheckOptions::default(),
+    );
+    assert!(errors(&f).is_empty());
+    let t = map
+        .children
+        .iter()
+        .find(|c| c.label == "task 13435")
+        .unwrap();
+    let v: BTreeMap<_, _> = t.values.iter().cloned().collect();
+    assert_eq!(v["records"], "64");
+    assert!(v["arg payloads"].parse::<u64>().unwrap() > 30);
+}
+
+#[test]
+fn writer_minimal_image_is_clean() {
+    let (f, _) = run_dir(&writer::minimal(None), &CheckOptions::default());
+    assert!(f.is_empty(), "{f:#?}");
+}
+
+// ---------------------------------------------------------------- directory and info rules
+
+#[test]
+fn uf001_missing_task_txt() {
+    let mut files = corpus_files("plain");
+    remove(&mut files, "task.txt");
+    expect(&run(files), "UF001", None, 0..0);
+}
+
+struct FailDir(MemDir, &'static str);
+impl DirSource for FailDir {
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+    fn list(&self) -> io::Result<Vec<DirEntry>> {
+        self.0.list()
+    }
+    fn load(&self, name: &str, max: u64) -> io::Result<Data> {
+        if name == self.1 {
+            Err(io::Error::from(io::ErrorKind::PermissionDenied))
+        } else {
+            self.0.load(name, max)
+        }
+    }
+}
+
+#[test]
+fn uf002_unreadable_file() {
+    let dir = FailDir(MemDir::new("/m", corpus_files("plain")), "task.txt");
+    let (f, _) = run_dir(&dir, &CheckOptions::default());
+    expect(&f, "UF002", Some("task.txt"), 0..0);
+}
+
+#[test]
+fn uf003_unknown_file() {
+    let mut files = corpus_files("plain");
+    files.push(("core.1234".into(), b"x".to_vec()));
+    expect(&run(files), "UF003", Some("core.1234"), 0..0);
+}
+
+#[test]
+fn uf004_no_task_data() {
+    let mut files = corpus_files("plain");
+    get(&mut files, "13424.dat").clear();
+    expect(&run(files), "UF004", None, 0..0);
+}
+
+fn info_mut(files: &mut Files) -> &mut Vec<u8> {
+    get(files, "info")
+}
+
+#[test]
+fn uf010_bad_magic() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[0] = b'X';
+    expect(&run(files), "UF010", Some("info"), 0..40);
+}
+
+#[test]
+fn uf011_version_5() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[8] = 5;
+    expect(&run(files), "UF011", Some("info"), 8..12);
+}
+
+#[test]
+fn uf012_header_size_41() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[12] = 41;
+    expect(&run(files), "UF012", Some("info"), 12..14);
+}
+
+#[test]
+fn uf013_bad_endian() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[14] = 3;
+    expect(&run(files), "UF013", Some("info"), 14..15);
+}
+
+#[test]
+fn uf014_unknown_feature_bit() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[18] |= 0x10; // bit 20
+    expect(&run(files), "UF014", Some("info"), 16..24);
+}
+
+#[test]
+fn uf015_max_stack_zero() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    i[32] = 0;
+    i[33] = 0;
+    expect(&run(files), "UF015", Some("info"), 32..34);
+}
+
+#[test]
+fn uf016_reserved_nonzero() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[36] = 1;
+    expect(&run(files), "UF016", Some("info"), 34..40);
+}
+
+#[test]
+fn uf017_info_line_wrong_count() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    let at = replace(i, b"cpuinfo:lines=2", b"cpuinfo:lines=3") as u64;
+    expect(&run(files), "UF017", Some("info"), at..at + 15);
+}
+
+#[test]
+fn uf017_build_id_not_hex() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    let span = line_span(i, b"build_id:");
+    i[span.start as usize + 9] = b'z';
+    expect(&run(files), "UF017", Some("info"), span);
+}
+
+#[test]
+fn uf018_section_missing() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    let at = find(i, b"usageinfo:lines");
+    i.truncate(at);
+    let end = at as u64;
+    expect(&run(files), "UF018", Some("info"), end..end);
+}
+
+#[test]
+fn uf019_trailing_text() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    let len = i.len() as u64;
+    i.extend_from_slice(b"utc_offset:3600\n");
+    expect(&run(files), "UF019", Some("info"), len..len + 16);
+}
+
+#[test]
+fn uf020_more_tids_than_nr_tid_crash_ti() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    replace(
+        i,
+        b"taskinfo:tids=13424",
+        b"taskinfo:tids=13424,13425,13426",
+    );
+    let span = line_span(i, b"taskinfo:tids=");
+    expect(&run(files), "UF020", Some("info"), span);
+}
+
+#[test]
+fn uf021_taskinfo_differs_from_task_txt() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    replace(i, b"taskinfo:tids=13424", b"taskinfo:tids=13425");
+    let span = line_span(i, b"taskinfo:tids=");
+    expect(&run(files), "UF021", Some("info"), span);
+}
+
+#[test]
+fn uf022_kernel_bit_without_files() {
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[16] |= 0x04;
+    expect(&run(files), "UF022", Some("info"), 16..24);
+}
+
+#[test]
+fn uf023_long_cmdline() {
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    let long = format!("cmdline:uftrace record {}", "a".repeat(5000));
+    let at = find(i, b"cmdline:");
+    let end = at + i[at..].iter().position(|&c| c == b'\n').unwrap();
+    i.splice(at..end, long.bytes());
+    let span = at as u64..(at + long.len()) as u64;
+    expect(&run(files), "UF023", Some("info"), span);
+}
+
+// ---------------------------------------------------------------- task.txt
+
+#[test]
+fn uf030_task_timestamp_without_9_digits() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    replace(t, b"TASK timestamp=461.319605380", b"TASK timestamp=461.5");
+    let span = line_span(t, b"TASK ");
+    expect(&run(files), "UF030", Some("task.txt"), span);
+}
+
+#[test]
+fn uf031_unknown_task_line() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    let len = t.len() as u64;
+    t.extend_from_slice(b"EXEC timestamp=461.400000000 tid=13424\n");
+    expect(&run(files), "UF031", Some("task.txt"), len..len + 38);
+}
+
+#[test]
+fn uf032_no_session() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    let span = line_span(t, b"SESS ");
+    t.drain(span.start as usize..=span.end as usize);
+    expect(&run(files), "UF032", Some("task.txt"), 0..0);
+}
+
+#[test]
+fn uf033_session_map_missing() {
+    let mut files = corpus_files("plain");
+    remove(&mut files, "sid-f792317490c4e428.map");
+    let span = line_span(&get(&mut files, "task.txt").clone(), b"SESS ");
+    expect(&run(files), "UF033", Some("task.txt"), span);
+}
+
+#[test]
+fn uf034_dlop_unknown_session_crash_ds() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    let len = t.len() as u64;
+    let line = b"DLOP timestamp=461.400000000 tid=13424 sid=0123456789abcdef base=7f0000000000 libname=\"libx.so\"\n";
+    t.extend_from_slice(line);
+    expect(
+        &run(files),
+        "UF034",
+        Some("task.txt"),
+        len..len + line.len() as u64 - 1,
+    );
+}
+
+#[test]
+fn uf035_long_sid_crash_longsid() {
+    let mut files = corpus_files("plain");
+    let long = "a".repeat(400);
+    let t = get(&mut files, "task.txt");
+    let at = replace(t, b"f792317490c4e428", long.as_bytes()) as u64;
+    let map = files
+        .iter()
+        .find(|(n, _)| n.starts_with("sid-"))
+        .unwrap()
+        .1
+        .clone();
+    remove(&mut files, "sid-f792317490c4e428.map");
+    files.push((format!("sid-{long}.map"), map));
+    expect(&run(files), "UF035", Some("task.txt"), at..at + 400);
+}
+
+#[test]
+fn uf036_task_time_goes_back() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    replace(
+        t,
+        b"TASK timestamp=461.319605380",
+        b"TASK timestamp=460.319605380",
+    );
+    let span = line_span(t, b"TASK ");
+    expect(&run(files), "UF036", Some("task.txt"), span);
+}
+
+#[test]
+fn uf037_task_without_data() {
+    let mut files = corpus_files("threads");
+    remove(&mut files, "13448.dat");
+    let span = line_span(
+        &get(&mut files, "task.txt").clone(),
+        b"TASK timestamp=461.380439614",
+    );
+    expect(&run(files), "UF037", Some("task.txt"), span);
+}
+
+#[test]
+fn uf038_stray_task_data() {
+    let mut files = corpus_files("plain");
+    let d = get(&mut files, "13424.dat").clone();
+    files.push(("99999.dat".into(), d));
+    expect(&run(files), "UF038", Some("99999.dat"), 0..0);
+}
+
+#[test]
+fn uf039_fork_of_unknown_parent() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    let len = t.len() as u64;
+    let line = b"FORK timestamp=461.400000000 pid=13500 ppid=4242\n";
+    t.extend_from_slice(line);
+    expect(
+        &run(files),
+        "UF039",
+        Some("task.txt"),
+        len..len + line.len() as u64 - 1,
+    );
+}
+
+// ---------------------------------------------------------------- maps, symbols, debug info
+
+const PLAIN_MAP: &str = "sid-f792317490c4e428.map";
+
+#[test]
+fn uf040_bad_protection() {
+    let mut files = corpus_files("plain");
+    let m = get(&mut files, PLAIN_MAP);
+    let at = find(m, b"r-xp") as u64;
+    m[at as usize + 3] = b'q';
+    expect(&run(files), "UF040", Some(PLAIN_MAP), at..at + 4);
+}
+
+#[test]
+fn uf041_map_without_stack_nostack() {
+    let mut files = corpus_files("plain");
+    let m = get(&mut files, PLAIN_MAP);
+    let span = line_span(m, b"7ff");
+    let stack_line_start = span.start as usize;
+    m.truncate(stack_line_start);
+    let end = m.len() as u64;
+    expect(&run(files), "UF041", Some(PLAIN_MAP), end..end);
+}
+
+#[test]
+fn uf042_overlapping_modules() {
+    let mut files = corpus_files("plain");
+    let m = get(&mut files, PLAIN_MAP);
+    let first = line_span(m, b"5");
+    let line = m[first.start as usize..=first.end as usize].to_vec();
+    let stack = line_span(m, b"7ff").start as usize;
+    m.splice(stack..stack, line.iter().copied());
+    let span = stack as u64..(stack + line.len() - 1) as u64;
+    expect(&run(files), "UF042", Some(PLAIN_MAP), span);
+}
+
+#[test]
+fn uf043_exe_not_in_map() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    replace(
+        t,
+        b"exename=\"/tmp/tracelint-uftrace/bin/uf_basic\"",
+        b"exename=\"/tmp/other\"",
+    );
+    expect(&run(files), "UF043", Some(PLAIN_MAP), 0..0);
+}
+
+#[test]
+fn uf044_module_without_symbols() {
+    let mut files = corpus_files("plain");
+    remove(&mut files, "libz.so.1.2.13.sym");
+    let m = get(&mut files, PLAIN_MAP).clone();
+    let at = find(&m, b"/usr/lib/x86_64-linux-gnu/libz.so");
+    let start = m[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let end = at + m[at..].iter().position(|&c| c == b'\n').unwrap();
+    expect(
+        &run(files),
+        "UF044",
+        Some(PLAIN_MAP),
+        start as u64..end as u64,
+    );
+}
+
+#[test]
+fn uf050_sym_without_path_header() {
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "uf_basic.sym");
+    let span = line_span(s, b"# path name:");
+    s.drain(span.start as usize..=span.end as usize);
+    expect(&run(files), "UF050", Some("uf_basic.sym"), 0..0);
+}
+
+#[test]
+fn uf051_sym_unknown_type() {
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "uf_basic.sym");
+    let span = line_span(s, b"00000000000013d2 T main");
+    s[span.start as usize + 17] = b'Z';
+    expect(&run(files), "UF051", Some("uf_basic.sym"), span);
+}
+
+#[test]
+fn uf052_huge_symbol_count_crash_sc() {
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "uf_basic.sym");
+    let at = find(s, b"# symbols: ");
+    let end = at + s[at..].iter().position(|&c| c == b'\n').unwrap();
+    s.splice(at..end, b"# symbols: 99999999999".iter().copied());
+    expect(
+        &run(files),
+        "UF052",
+        Some("uf_basic.sym"),
+        at as u64..at as u64 + 22,
+    );
+}
+
+#[test]
+fn uf053_unsorted_symbols() {
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "uf_basic.sym");
+    let a = line_span(s, b"00000000000013d2 T main");
+    let line = s[a.start as usize..=a.end as usize].to_vec();
+    s.drain(a.start as usize..=a.end as usize);
+    let b = line_span(s, b"0000000000001338 T leaf").start as usize;
+    s.splice(b..b, line.iter().copied());
+    let moved = line_span(s, b"0000000000001338 T leaf");
+    expect(&run(files), "UF053", Some("uf_basic.sym"), moved);
+}
+
+#[test]
+fn uf054_sym_of_another_build() {
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "libz.so.1.2.13.sym");
+    let at = find(s, b"# build-id: ") + 12;
+    s[at] = if s[at] == b'0' { b'1' } else { b'0' };
+    let m = get(&mut files, PLAIN_MAP).clone();
+    let at = find(&m, b"/usr/lib/x86_64-linux-gnu/libz.so");
+    let start = m[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let end = at + m[at..].iter().position(|&c| c == b'\n').unwrap();
+    expect(
+        &run(files),
+        "UF054",
+        Some(PLAIN_MAP),
+        start as u64..end as u64,
+    );
+}
+
+#[test]
+fn uf055_dbg_bad_code() {
+    let mut files = corpus_files("args");
+    let d = get(&mut files, "uf_basic.dbg");
+    let len = d.len() as u64;
+    d.extend_from_slice(b"Q: what\n");
+    expect(&run(files), "UF055", Some("uf_basic.dbg"), len..len + 7);
+}
+
+#[test]
+fn uf056_dbg_unknown_function() {
+    let mut files = corpus_files("args");
+    let d = get(&mut files, "uf_basic.dbg");
+    let at = replace(d, b"F: 11f9 fib", b"F: 11f8 fib") as u64;
+    expect(&run(files), "UF056", Some("uf_basic.dbg"), at..at + 11);
+}
+
+// ---------------------------------------------------------------- task data
+
+fn rec(time: u64, typ: u8, depth: u16, addr: u64) -> Record {
+    Record {
+        time,
+        typ,
+        more: false,
+        depth,
+        addr,
+        payload: vec![],
+    }
+}
+
+fn minimal_files(recs: &[Record]) -> Files {
+    writer::minimal(Some(recs)).files().to_vec()
+}
+
+#[test]
+fn uf060_truncated_record_tr() {
+    let mut files = corpus_files("plain");
+    let d = get(&mut files, "13424.dat");
+    let len = d.len();
+    d.truncate(len - 8);
+    let n = (len - 8) as u64;
+    expect(&run(files), "UF060", Some("13424.dat"), n - 8..n);
+}
+
+#[test]
+fn uf060_truncated_payload() {
+    let mut files = corpus_files("args");
+    let d = get(&mut files, "13435.dat");
+    // main's ENTRY has a 16-byte argument payload after the record at 0x40.
+    d.truncate(0x40 + 16 + 8);
+    expect(&run(files), "UF060", Some("13435.dat"), 0x50..0x58);
+}
+
+#[test]
+fn uf061_bad_record_magic_bm() {
+    let mut files = corpus_files("plain");
+    let d = get(&mut files, "13424.dat");
+    d[0x28] ^= 0x08;
+    expect(&run(files), "UF061", Some("13424.dat"), 0x28..0x29);
+}
+
+#[test]
+fn uf062_lost_record() {
+    let mut files = corpus_files("plain");
+    let d = get(&mut files, "13424.dat");
+    let lost = Record {
+        time: 0,
+        typ: 2,
+        more: false,
+        depth: 0,
+        addr: 7,
+        payload: vec![],
+    }
+    .encode();
+    d.splice(0x40..0x40, lost);
+    expect(&run(files), "UF062", Some("13424.dat"), 0x40..0x50);
+}
+
+#[test]
+fn uf063_time_goes_back_tb() {
+    let mut files = corpus_files("plain");
+    let d = get(&mut files, "13424.dat");
+    d[0x24..0x28].copy_from_slice(&[0, 0, 0, 0]);
+    expect(&run(files), "UF063", Some("13424.dat"), 0x20..0x28);
+}
+
+#[test]
+fn uf064_entry_skips_a_depth() {
+    let files = minimal_files(&[
+        rec(1_000_000_010, 0, 0, 0x400110),
+        rec(1_000_000_020, 0, 2, 0x400210),
+    ]);
+    expect(&run(files), "UF064", Some("100.dat"), 24..32);
+}
+
+#[test]
+fn uf065_exit_address_differs() {
+    let files = minimal_files(&[
+        rec(1_000_000_010, 0, 0, 0x400110),
+        rec(1_000_000_020, 1, 0, 0x400210),
+    ]);
+    expect(&run(files), "UF065", Some("100.dat"), 24..32);
+}
+
+#[test]
+fn uf066_depth_reaches_max_stack_ms() {
+    let mut files = minimal_files(&[
+        rec(1_000_000_010, 0, 0, 0x400110),
+        rec(1_000_000_020, 0, 1, 0x400210),
+        rec(1_000_000_030, 0, 2, 0x400210),
+    ]);
+    let i = get(&mut files, "info");
+    i[32] = 2;
+    i[33] = 0;
+    expect(&run(files), "UF066", Some("100.dat"), 40..48);
+}
+
+#[test]
+fn uf067_address_outside_maps_ad() {
+    let files = minimal_files(&[rec(1_000_000_010, 0, 0, 0x123456)]);
+    expect(&run(files), "UF067", Some("100.dat"), 8..16);
+}
+
+#[test]
+fn uf068_payload_without_spec_mb() {
+    let mut r = rec(1_000_000_010, 0, 0, 0x400110);
+    r.more = true;
+    r.payload = vec![0; 8];
+    let files = minimal_files(&[r]);
+    expect(&run(files), "UF068", Some("100.dat"), 0..16);
+}
+
+#[test]
+fn uf069_string_longer_than_arg_buffer() {
+    let mut files = corpus_files("args");
+    let d = get(&mut files, "13435.dat");
+    let at = find(d, b"\x06\x00corpus");
+    d[at] = 0xd0;
+    d[at + 1] = 0x07; // 2000
+    let pstart = (at - 8) as u64; // strcpy: arg1/p (8 bytes) then arg2/s
+    let len = d.len() as u64;
+    expect(
+        &run(files),
+        "UF069",
+        Some("13435.dat"),
+        pstart..(pstart + 2012).min(len),
+    );
+}
+
+#[test]
+fn uf070_more_on_lost() {
+    let lost = Record {
+        time: 0,
+        typ: 2,
+        more: true,
+        depth: 0,
+        addr: 3,
+        payload: vec![],
+    };
+    let files = minimal_files(&[rec(1_000_000_010, 0, 0, 0x400110), lost]);
+    expect(&run(files), "UF070", Some("100.dat"), 24..25);
+}
+
+#[test]
+fn uf071_event_length_el() {
+    let mut files = corpus_files("events");
+    let d = get(&mut files, "13493.dat");
+    let at = find(d, &[0x2f, 0x00, 0xa1, 0x86, 0x01, 0, 0, 0]) + 8;
+    d[at] = 20;
+    expect(
+        &run(files),
+        "UF071",
+        Some("13493.dat"),
+        at as u64..at as u64 + 2,
+    );
+}
+
+#[test]
+fn uf071_unknown_event_with_data_ue() {
+    let mut files = corpus_files("events");
+    let d = get(&mut files, "13493.dat");
+    let at = find(d, &[0x2f, 0x00, 0xa1, 0x86, 0x01, 0, 0, 0]);
+    d[at + 2] = 0x00; // id 0x18600 = 99840: no payload known
+    let rec = (at - 8) as u64;
+    expect(&run(files), "UF071", Some("13493.dat"), rec..rec + 16);
+}
+
+#[test]
+fn uf072_user_event_without_events_txt() {
+    let mut files = corpus_files("events");
+    remove(&mut files, "events.txt");
+    // First SDT event record (corpus:begin, id 1000001) is the 6th record.
+    expect(&run(files), "UF072", Some("13493.dat"), 0x58..0x60);
+}
+
+// ---------------------------------------------------------------- perf, kernel, text files
+
+#[test]
+fn uf080_perf_size_zero_hang_pz() {
+    let mut files = corpus_files("args");
+    let p = get(&mut files, "perf-cpu1.dat");
+    p[0] = 0x63; // unknown type
+    p[6] = 0;
+    p[7] = 0;
+    expect(&run(files), "UF080", Some("perf-cpu1.dat"), 6..8);
+}
+
+#[test]
+fn uf080_perf_oversized_fork_pb() {
+    let mut files = corpus_files("args");
+    let p = get(&mut files, "perf-cpu1.dat");
+    let last = 0xf0;
+    p[last] = 7; // FORK
+    p[last + 6] = 0xf8;
+    p[last + 7] = 0xff;
+    let plen = p.len() as u64;
+    expect(
+        &run(files),
+        "UF081",
+        Some("perf-cpu1.dat"),
+        last as u64..plen,
+    );
+    let mut files = corpus_files("args");
+    let p = get(&mut files, "perf-cpu1.dat");
+    p[0] = 7;
+    p[4] = 0;
+    p[5] = 0;
+    p[6] = 0x38; // 56 > 48
+    expect(&run(files), "UF080", Some("perf-cpu1.dat"), 6..8);
+}
+
+#[test]
+fn uf081_perf_truncated() {
+    let mut files = corpus_files("args");
+    let p = get(&mut files, "perf-cpu1.dat");
+    let len = p.len();
+    p.truncate(len - 4);
+    expect(
+        &run(files),
+        "UF081",
+        Some("perf-cpu1.dat"),
+        0xf0..(len - 4) as u64,
+    );
+}
+
+#[test]
+fn uf082_perf_time_goes_back() {
+    let mut files = corpus_files("args");
+    let p = get(&mut files, "perf-cpu1.dat");
+    p[64..72].copy_from_slice(&[0; 8]);
+    expect(&run(files), "UF082", Some("perf-cpu1.dat"), 64..72);
+}
+
+fn kernel_header(block_len: usize) -> Vec<u8> {
+    let mut v = format!(
+        "PAGE_SIZE: 4096\nLONG_SIZE: 8\nENDIAN: LE\nTRACEFS: events/header_page: {block_len}\n"
+    )
+    .into_bytes();
+    v.extend(std::iter::repeat_n(b'x', block_len));
+    v
+}
+
+#[test]
+fn uf090_kernel_header_block_too_large_kh() {
+    let mut files = corpus_files("plain");
+    let kh = kernel_header(20000);
+    let span = line_span(&kh, b"TRACEFS");
+    files.push(("kernel_header".into(), kh));
+    expect(&run(files), "UF090", Some("kernel_header"), span);
+}
+
+#[test]
+fn uf091_kernel_cpu_partial_page() {
+    let mut files = corpus_files("plain");
+    files.push(("kernel_header".into(), kernel_header(10)));
+    files.push(("kernel-cpu0.dat".into(), vec![0; 100]));
+    expect(&run(files), "UF091", Some("kernel-cpu0.dat"), 0..100);
+}
+
+#[test]
+fn uf095_events_txt_line() {
+    let mut files = corpus_files("events");
+    let e = get(&mut files, "events.txt");
+    let len = e.len() as u64;
+    e.extend_from_slice(b"EVENT: x\n");
+    expect(&run(files), "UF095", Some("events.txt"), len..len + 8);
+}
+
+#[test]
+fn uf096_default_opts_foreign_option() {
+    let mut files = corpus_files("plain");
+    get(&mut files, "default.opts").extend_from_slice(b"--foo\n");
+    expect(&run(files), "UF096", Some("default.opts"), 0..5);
+}
+
+#[test]
+fn every_rule_has_a_fixture() {
+    let src = std::fs::read_to_string(file!()).unwrap();
+    for r in tracelint::formats::uftrace::rules::RULES {
+        let tag = format!("\"{}\"", r.code);
+        assert!(src.contains(&tag), "no fixture asserts {}", r.code);
+    }
+}
+
+// ---------------------------------------------------------------- robustness sweeps
+
+/// Keeps the program's own tables and drops the large library `.sym` files so each sweep case
+/// stays cheap.
+fn small(files: Files) -> Files {
+    files
+        .into_iter()
+        .filter(|(n, _)| !(n.starts_with("lib") || n.starts_with("ld-")))
+        .collect()
+}
+
+fn check_spans(files: &Files, opts: &CheckOptions) -> bool {
+    let dir = MemDir::new("/m", files.clone());
+    let (f, _) = run_dir(&dir, opts);
+    for x in &f {
+        if let Some(name) = &x.file {
+            if let Some((_, data)) = files.iter().find(|(n, _)| n == name) {
+                assert!(
+                    x.offset + x.length <= data.len() as u64,
+                    "{} span {:?} outside {name} ({} bytes): {}",
+                    x.rule.code,
+                    x.span(),
+                    data.len(),
+                    x.message
+                );
+            }
+        }
+    }
+    f.iter().any(|x| x.severity == Severity::Error)
+}
+
+#[test]
+fn sweep_truncations_and_byte_changes() {
+    let start = Instant::now();
+    let opts = common::fuzz_opts();
+    let mut with_errors = 0usize;
+    let mut cases = 0usize;
+    for d in corpus_dirs() {
+        let base = small(read_dir_files(&d));
+        for fi in 0..base.len() {
+            let len = base[fi].1.len();
+            if len == 0 {
+                continue;
+            }
+            let stride = (len / 12).max(1);
+            let mut cut = 0;
+            while cut < len {
+                let mut files = base.clone();
+                files[fi].1.truncate(cut);
+                with_errors += usize::from(check_spans(&files, &opts));
+                cases += 1;
+                cut += stride;
+            }
+            let mut pos = 0;
+            while pos < len {
+                for v in [0u8, 0xff, 0x7f] {
+                    let mut files = base.clone();
+                    files[fi].1[pos] ^= v | 1;
+                    with_errors += usize::from(check_spans(&files, &opts));
+                    cases += 1;
+                }
+                pos += stride;
+            }
+        }
+    }
+    eprintln!(
+        "{cases} cases, {with_errors} with errors, {:?}",
+        start.elapsed()
+    );
+    assert!(with_errors > cases / 10);
+}
+
+#[test]
+fn sweep_random_records() {
+    // Random 16-byte words over the minimal image: never a panic, spans in bounds.
+    let opts = common::fuzz_opts();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..300 {
+        let mut recs = Vec::new();
+        for _ in 0..8 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut r = rec(
+                x >> 20,
+                (x & 3) as u8,
+                ((x >> 8) & 0x3ff) as u16,
+                0x400000 + (x & 0xfff),
+            );
+            r.more = x & 0x10 != 0;
+            r.payload = vec![(x >> 3) as u8; (x % 24) as usize];
+            recs.push(r);
+        }
+        check_spans(&minimal_files(&recs), &opts);
+    }
+}
+
+// ---------------------------------------------------------------- differential
+
+fn uftrace_counts(dir: &Path) -> Option<BTreeMap<u64, u64>> {
+    let out = std::process::Command::new("timeout")
+        .args(["-s", "KILL", "60", "uftrace", "dump", "--no-pager", "-d"])
+        .arg(dir)
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut counts = BTreeMap::new();
+    let mut in_task = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("reading ") {
+            in_task = rest
+                .strip_suffix(".dat")
+                .is_some_and(|s| s.bytes().all(|c| c.is_ascii_digit()));
+            continue;
+        }
+        if !in_task {
+            continue;
+        }
+        // `<ts>  <tid>: [entry] ...`
+        let mut it = line.split_whitespace();
+        let (Some(_ts), Some(tid), Some(kind)) = (it.next(), it.next(), it.next()) else {
+            continue;
+        };
+        let Some(tid) = tid.strip_suffix(':').and_then(|t| t.parse::<u64>().ok()) else {
+            continue;
+        };
+        if matches!(kind, "[entry]" | "[exit" | "[lost" | "[event]") {
+            *counts.entry(tid).or_insert(0) += 1;
+        }
+    }
+    Some(counts)
+}
+
+#[test]
+fn differential_record_counts_match_uftrace_dump() {
+    if std::process::Command::new("uftrace")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipping: uftrace is not installed");
+        return;
+    }
+    for d in corpus_dirs() {
+        let Some(theirs) = uftrace_counts(&d) else {
+            eprintln!("skipping {}: uftrace dump failed", d.display());
+            continue;
+        };
+        let report = tracelint::check_path(&d, &CheckOptions::default(), &Default::default());
+        let map = report.map.unwrap();
+        let mut ours = BTreeMap::new();
+        for c in &map.children {
+            if let Some(tid) = c
+                .label
+                .strip_prefix("task ")
+                .and_then(|t| t.parse::<u64>().ok())
+            {
+                let n: u64 = c
+                    .values
+                    .iter()
+                    .find(|(k, _)| k == "records")
+                    .unwrap()
+                    .1
+                    .parse()
+                    .unwrap();
+                ours.insert(tid, n);
+            }
+        }
+        assert_eq!(ours, theirs, "{}", d.display());
+    }
+}
