@@ -72,7 +72,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 3.
-    pub INFO_HEADER_SIZE = ("UF012", "header-size", Warning, "the `info` header size field is not 40");
+    pub INFO_HEADER_SIZE = ("UF012", "info-header-size", Warning, "the `info` header size field is not 40");
     /// ## What it checks
     /// The endian byte is 1 (little) or 2 (big) and the class byte is 1 (32-bit) or 2 (64-bit).
     ///
