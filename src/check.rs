@@ -51,7 +51,7 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Findings beyond `max_findings` that were counted but not kept.
     pub dropped: u64,
-    /// Counts by severity (of the kept findings).
+    /// Counts by severity, including findings past the `max_findings` cap.
     pub counts: Counts,
     /// The structure map.
     #[serde(skip)]
@@ -151,7 +151,8 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
             format!("internal error while checking: {what}"),
         );
     }
-    let (mut findings, dropped) = sink.into_parts();
+    let (mut findings, dropped_rules) = sink.into_parts_by_rule();
+    let dropped: u64 = dropped_rules.iter().map(|(_, n)| n).sum();
     if dropped > 0 {
         findings.push(Finding {
             rule: &rules::FINDINGS_TRUNCATED,
@@ -168,7 +169,16 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
         });
     }
     config.apply(&mut findings);
-    report.counts = Counts::of(&findings);
+    // Findings past the cap still count towards the verdict.
+    let mut counts = Counts::of(&findings);
+    for (rule, n) in dropped_rules {
+        if let Some(sev) = config.severity_of(rule) {
+            for _ in 0..n {
+                counts.add(sev);
+            }
+        }
+    }
+    report.counts = counts;
     report.findings = findings;
     report.dropped = dropped;
     if let Some(map) = report.map.as_mut() {

@@ -136,6 +136,17 @@ impl Config {
         self.levels.insert(rule.code, level);
     }
 
+    /// The effective severity of `rule` (`None` when allowed).
+    pub fn severity_of(&self, rule: &Rule) -> Option<Severity> {
+        match self.levels.get(rule.code) {
+            None => Some(rule.default_severity),
+            Some(Level::Allow) => None,
+            Some(Level::Info) => Some(Severity::Info),
+            Some(Level::Warn) => Some(Severity::Warning),
+            Some(Level::Deny) => Some(Severity::Error),
+        }
+    }
+
     /// Applies rule levels to findings: drops allowed ones, changes severities.
     pub fn apply(&self, findings: &mut Vec<Finding>) {
         if self.levels.is_empty() {

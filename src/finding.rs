@@ -88,6 +88,8 @@ pub struct Sink {
     findings: Vec<Finding>,
     max: usize,
     dropped: u64,
+    /// Dropped findings by rule, so verdicts still count them.
+    dropped_rules: Vec<(&'static Rule, u64)>,
     /// File inside a directory input that new findings refer to.
     current_file: Option<String>,
 }
@@ -99,6 +101,7 @@ impl Sink {
             findings: Vec::new(),
             max,
             dropped: 0,
+            dropped_rules: Vec::new(),
             current_file: None,
         }
     }
@@ -149,6 +152,14 @@ impl Sink {
             self.findings.push(finding);
         } else {
             self.dropped = self.dropped.saturating_add(1);
+            match self
+                .dropped_rules
+                .iter_mut()
+                .find(|(r, _)| *r == finding.rule)
+            {
+                Some((_, n)) => *n = n.saturating_add(1),
+                None => self.dropped_rules.push((finding.rule, 1)),
+            }
         }
     }
 
@@ -196,6 +207,11 @@ impl Sink {
     /// Consumes the sink; returns the kept findings and the dropped count.
     pub fn into_parts(self) -> (Vec<Finding>, u64) {
         (self.findings, self.dropped)
+    }
+
+    /// Consumes the sink; returns the kept findings and the dropped ones counted by rule.
+    pub fn into_parts_by_rule(self) -> (Vec<Finding>, Vec<(&'static Rule, u64)>) {
+        (self.findings, self.dropped_rules)
     }
 }
 

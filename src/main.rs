@@ -11,7 +11,6 @@ use std::time::Instant;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::{Config, ConfigError, Level};
 use tracelint::detect::{self, Format};
-use tracelint::finding::Severity;
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
 use tracelint::reader::Endian;
@@ -218,7 +217,7 @@ fn main() -> ExitCode {
         Command::Rules(a) => run_rules(a),
         Command::Explain { rule } => match registry::lookup(rule) {
             Some(r) => {
-                println!("{}", registry::explain(r));
+                emit(&format!("{}\n", registry::explain(r)));
                 ExitCode::from(EXIT_OK)
             }
             None => {
@@ -245,6 +244,12 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_OK)
         }
     }
+}
+
+/// Writes to stdout; a closed pipe (`tracelint ... | head`) is not an error worth a panic.
+fn emit(s: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes()).and_then(|()| out.flush());
 }
 
 fn print_config_error(e: &ConfigError, color: bool) {
@@ -466,11 +471,9 @@ fn exit_code(reports: &[Report], deny_warnings: bool) -> ExitCode {
     if reports.iter().any(|r| r.io_failed) {
         return ExitCode::from(EXIT_IO);
     }
-    let failing = reports.iter().any(|r| {
-        r.findings.iter().any(|f| {
-            f.severity == Severity::Error || (deny_warnings && f.severity == Severity::Warning)
-        })
-    });
+    let failing = reports
+        .iter()
+        .any(|r| r.counts.error > 0 || (deny_warnings && r.counts.warning > 0));
     ExitCode::from(if failing { EXIT_FINDINGS } else { EXIT_OK })
 }
 
@@ -526,26 +529,27 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
     }
     if a.json {
         let rules: Vec<_> = registry::all().collect();
-        println!(
-            "{}",
+        emit(&format!(
+            "{}\n",
             serde_json::to_string_pretty(&rules).unwrap_or_default()
-        );
+        ));
         return ExitCode::from(EXIT_OK);
     }
-    println!(
-        "{:<7} {:<40} {:<8} {:<10} summary",
+    let mut t = format!(
+        "{:<7} {:<40} {:<8} {:<10} summary\n",
         "code", "name", "level", "format"
     );
     for r in registry::all() {
-        println!(
-            "{:<7} {:<40} {:<8} {:<10} {}",
+        t.push_str(&format!(
+            "{:<7} {:<40} {:<8} {:<10} {}\n",
             r.code,
             r.name,
             r.default_severity.to_string(),
             r.family.slug(),
             r.summary
-        );
+        ));
     }
+    emit(&t);
     ExitCode::from(EXIT_OK)
 }
 
@@ -589,7 +593,10 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
                 map: &map,
                 findings,
             };
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            emit(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            ));
         }
         MapOutput::Text => {
             let mut s = format!(
@@ -599,8 +606,9 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
                 r.size
             );
             tracelint::map::render_text(&map, &r.findings, a.max_children, color, &mut s);
-            print!("{s}");
-            println!("{}", human::file_line(&r));
+            s.push_str(&human::file_line(&r));
+            s.push('\n');
+            emit(&s);
         }
     }
     if r.io_failed {

@@ -140,11 +140,26 @@ fn render_node(
         let _ = write!(out, "  {}", vals.join(" "));
     }
     if !node.findings.is_empty() {
-        let codes: Vec<String> = node
-            .findings
+        // Group by code: "KT033×10(info), KT032(warning)".
+        let mut groups: Vec<(&str, crate::finding::Severity, usize)> = Vec::new();
+        for f in node.findings.iter().filter_map(|&i| findings.get(i)) {
+            match groups
+                .iter_mut()
+                .find(|g| g.0 == f.rule.code && g.1 == f.severity)
+            {
+                Some(g) => g.2 += 1,
+                None => groups.push((f.rule.code, f.severity, 1)),
+            }
+        }
+        let codes: Vec<String> = groups
             .iter()
-            .filter_map(|&i| findings.get(i))
-            .map(|f| format!("{}({})", f.rule.code, f.severity))
+            .map(|(c, s, n)| {
+                if *n > 1 {
+                    format!("{c}×{n}({s})")
+                } else {
+                    format!("{c}({s})")
+                }
+            })
             .collect();
         let (on, off) = if color {
             ("\x1b[31m", "\x1b[0m")

@@ -110,6 +110,11 @@ fn text_window(path: &Path, display: &str, file_len: u64, span: Range<u64>) -> O
     })
 }
 
+/// Length of the current (last, unfinished) line of `text`.
+fn pos_in_row(text: &str) -> usize {
+    text.len() - text.rfind('\n').map_or(0, |i| i + 1)
+}
+
 fn hex_window(path: &Path, display: &str, file_len: u64, span: Range<u64>) -> Option<Window> {
     let first_row = (span.start / ROW).saturating_sub(1);
     let last_span_row = span.end.saturating_sub(1) / ROW;
@@ -133,7 +138,11 @@ fn hex_window(path: &Path, display: &str, file_len: u64, span: Range<u64>) -> Op
                 Some(b) => {
                     let pos = text.len();
                     text.push_str(&format!("{b:02x}"));
-                    if abs >= span.start && abs < span.end {
+                    // Label the span's bytes on its first row only: miette draws multi-line
+                    // labels by cutting rows apart, which ruins a hex dump. The label text
+                    // gives the full extent.
+                    let first_row = label_start.is_none_or(|s| s >= text.len() - pos_in_row(&text));
+                    if abs >= span.start && abs < span.end && first_row {
                         label_start.get_or_insert(pos);
                         label_end = pos + 2;
                     }

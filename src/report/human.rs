@@ -60,7 +60,7 @@ pub fn render_finding(report: &Report, f: &Finding, opts: HumanOptions) -> Strin
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(opts.width)
-        .with_context_lines(0);
+        .with_context_lines(8);
     let mut out = String::new();
     let label = if f.length == 0 {
         format!("at 0x{:x}", f.offset)
