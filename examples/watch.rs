@@ -1,0 +1,19 @@
+//! Runs the spool daemon on its own: `cargo run --example watch -- SPOOL [OPTIONS]`
+//! (the same arguments as `tracelint watch`; `--config FILE` selects tracelint.toml).
+
+use clap::Parser;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+struct Cli {
+    /// tracelint.toml to use (default: ./tracelint.toml if present).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    watch: tracelint::watch::WatchArgs,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    std::process::exit(tracelint::watch::run(&cli.watch, cli.config.as_deref()));
+}

@@ -1,0 +1,270 @@
+//! Judging one claimed input: the library check (read, never mapped) under a wall-clock budget,
+//! and the verdict drawn from its report.
+
+use super::spool::Verdict;
+use crate::check::{check_path, CheckOptions, Report};
+use crate::config::Config;
+use crate::finding::{Counts, Sink};
+use crate::input::LoadMode;
+use crate::rules;
+use serde::Serialize;
+use std::fs;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Version of the sidecar and event-log JSON.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The outcome of judging one input.
+pub struct Judgement {
+    /// The library's report (or one made here for inputs that were not checked).
+    pub report: Report,
+    /// Where the input goes.
+    pub verdict: Verdict,
+    /// Why it was quarantined (or rejected), in one line.
+    pub reason: Option<String>,
+    /// True when the check exceeded its budget and still runs in the background.
+    pub timed_out: bool,
+}
+
+/// Options of the check as used by the daemon.
+pub fn check_options(config: &Config) -> CheckOptions {
+    CheckOptions {
+        limits: config.limits.clone(),
+        format_hint: None,
+        endian: None,
+        load_mode: LoadMode::Read,
+    }
+}
+
+/// Judges the input at `path` (in `work/`). `display` is the name recorded in the report.
+pub fn judge(
+    path: &Path,
+    display: &str,
+    config: &Arc<Config>,
+    deny_warnings: bool,
+    abandoned: &Arc<AtomicU64>,
+) -> Judgement {
+    let start = Instant::now();
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            return made(
+                display,
+                &rules::IO_ERROR,
+                format!("cannot stat the claimed input: {e}"),
+                "io-error",
+                start,
+            )
+        }
+    };
+    let ft = meta.file_type();
+    if ft.is_symlink() {
+        return made(
+            display,
+            &rules::NOT_A_FILE,
+            "the input is a symbolic link; links are never followed".into(),
+            "symlink",
+            start,
+        );
+    }
+    if !ft.is_file() && !ft.is_dir() {
+        let what = if ft.is_fifo() {
+            "a FIFO"
+        } else if ft.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        return made(
+            display,
+            &rules::NOT_A_FILE,
+            format!("the input is {what}, not a regular file or directory"),
+            "not-a-file",
+            start,
+        );
+    }
+    if ft.is_dir() {
+        if let Some(bad) = dir_special_entry(path) {
+            return made(
+                display,
+                &rules::NOT_A_FILE,
+                format!("the directory contains {bad}; links and special files are never followed"),
+                "symlink",
+                start,
+            );
+        }
+    }
+    let opts = check_options(config);
+    let budget = Duration::from_secs(config.limits.max_check_seconds);
+    let (tx, rx) = crossbeam_channel::bounded::<Report>(1);
+    let p = path.to_path_buf();
+    let cfg = Arc::clone(config);
+    let run = move || {
+        let r = check_path(&p, &opts, &cfg);
+        let _ = tx.send(r);
+    };
+    let spawned = std::thread::Builder::new()
+        .name("tracelint-check".into())
+        .spawn(run);
+    let outcome = match spawned {
+        Ok(_) if budget.is_zero() => rx.recv().map_err(|_| false),
+        Ok(_) => rx.recv_timeout(budget).map_err(|e| e.is_timeout()),
+        Err(_) => {
+            // No thread to spare: check inline, without a budget.
+            let opts = check_options(config);
+            Ok(check_path(path, &opts, config))
+        }
+    };
+    let mut report = match outcome {
+        Ok(r) => r,
+        Err(true) => {
+            abandoned.fetch_add(1, Ordering::Relaxed);
+            let mut j = made(
+                display,
+                &rules::LIMIT_EXCEEDED,
+                format!(
+                    "the check took longer than max_check_seconds = {}; it was abandoned",
+                    config.limits.max_check_seconds
+                ),
+                "timeout",
+                start,
+            );
+            j.timed_out = true;
+            return j;
+        }
+        Err(false) => {
+            return made(
+                display,
+                &rules::INTERNAL_ERROR,
+                "the check thread ended without a report".into(),
+                "internal-error",
+                start,
+            )
+        }
+    };
+    report.path = display.to_string();
+    let (verdict, reason) = classify(&report, deny_warnings);
+    Judgement {
+        report,
+        verdict,
+        reason,
+        timed_out: false,
+    }
+}
+
+/// Draws the verdict from a report: inputs that could not be fully judged go to quarantine.
+pub fn classify(report: &Report, deny_warnings: bool) -> (Verdict, Option<String>) {
+    let find = |code: &str| report.findings.iter().find(|f| f.rule.code == code);
+    let unjudged = [
+        (rules::IO_ERROR.code, "io-error"),
+        (rules::INTERNAL_ERROR.code, "internal-error"),
+        (rules::LIMIT_EXCEEDED.code, "limit-exceeded"),
+        (rules::NOT_A_FILE.code, "not-a-file"),
+    ];
+    for (code, label) in unjudged {
+        if let Some(f) = find(code) {
+            return (Verdict::Quarantine, Some(format!("{label}: {}", f.message)));
+        }
+    }
+    if report.io_failed {
+        return (Verdict::Quarantine, Some("io-error".into()));
+    }
+    if report.counts.error > 0 {
+        let first = report
+            .findings
+            .iter()
+            .find(|f| f.severity == crate::finding::Severity::Error)
+            .map(|f| format!("{}: {}", f.rule.code, f.message));
+        return (Verdict::Rejected, first);
+    }
+    if deny_warnings && report.counts.warning > 0 {
+        return (Verdict::Rejected, Some("warnings denied".into()));
+    }
+    (Verdict::Accepted, None)
+}
+
+/// A judgement for an input that was not (fully) checked.
+fn made(
+    display: &str,
+    rule: &'static crate::registry::Rule,
+    message: String,
+    label: &str,
+    start: Instant,
+) -> Judgement {
+    let mut sink = Sink::new(1);
+    sink.report(rule, 0..0, message.clone());
+    let (findings, _) = sink.into_parts();
+    let report = Report {
+        path: display.to_string(),
+        format: None,
+        size: 0,
+        counts: Counts::of(&findings),
+        findings,
+        dropped: 0,
+        map: None,
+        io_failed: rule.code == rules::IO_ERROR.code,
+        duration: start.elapsed(),
+    };
+    Judgement {
+        report,
+        verdict: Verdict::Quarantine,
+        reason: Some(format!("{label}: {message}")),
+        timed_out: false,
+    }
+}
+
+/// The first symlink or special file directly inside `dir` (uftrace data directories are flat).
+fn dir_special_entry(dir: &Path) -> Option<String> {
+    let rd = fs::read_dir(dir).ok()?;
+    for e in rd.flatten() {
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_symlink() {
+            return Some(format!(
+                "a symbolic link `{}`",
+                e.file_name().to_string_lossy()
+            ));
+        }
+        if !ft.is_file() && !ft.is_dir() {
+            return Some(format!(
+                "a special file `{}`",
+                e.file_name().to_string_lossy()
+            ));
+        }
+    }
+    None
+}
+
+/// What the daemon adds to the report in the sidecar.
+#[derive(Serialize)]
+pub struct WatchInfo<'a> {
+    /// The verdict folder.
+    pub verdict: Verdict,
+    /// Why (quarantine and rejection).
+    pub reason: Option<&'a str>,
+    /// The input's name as delivered to `new/`.
+    pub name: &'a str,
+    /// The claim id (stable across take-overs after a crash).
+    pub claim: &'a str,
+    /// The instance that judged it.
+    pub instance: &'a str,
+    /// When the verdict was reached (RFC 3339, UTC).
+    pub judged_at: &'a str,
+    /// Check time in milliseconds.
+    pub duration_ms: f64,
+}
+
+/// The sidecar document: the report exactly as `--output json` models it, plus the daemon's part.
+#[derive(Serialize)]
+pub struct Sidecar<'a> {
+    /// Version of this document's layout.
+    pub schema_version: u32,
+    /// The check report.
+    #[serde(flatten)]
+    pub report: &'a Report,
+    /// Daemon data.
+    pub watch: WatchInfo<'a>,
+}

@@ -1,0 +1,620 @@
+//! The spool layout, instance identity, claim names and the no-overwrite moves.
+//!
+//! The directory layout *is* the daemon's state: a file is in exactly one of `new/`, `work/`
+//! or a verdict folder at every instant, and every step between them is a rename or a
+//! link-then-unlink on one file system.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Marker between an input's name and its claim token in `work/`.
+const CLAIM_MARK: &[u8] = b".tlw.";
+/// Suffix of report sidecars.
+pub const SIDECAR_SUFFIX: &str = ".tracelint.json";
+/// Suffix of sidecars being written (in `work/`).
+const TEMP_SUFFIX: &[u8] = b".json-tmp";
+/// Longest input name kept as is; longer names are shortened in `work/` and verdict folders.
+const MAX_KEPT_NAME: usize = 140;
+
+/// The verdict folders, in search order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// No error findings.
+    Accepted,
+    /// Error findings (or warnings with `--deny-warnings`).
+    Rejected,
+    /// Could not be judged.
+    Quarantine,
+}
+
+impl Verdict {
+    /// All verdicts.
+    pub const ALL: [Verdict; 3] = [Verdict::Accepted, Verdict::Rejected, Verdict::Quarantine];
+
+    /// Folder name (and label in logs and metrics).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::Rejected => "rejected",
+            Verdict::Quarantine => "quarantine",
+        }
+    }
+
+    /// Index into per-verdict arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Verdict::Accepted => 0,
+            Verdict::Rejected => 1,
+            Verdict::Quarantine => 2,
+        }
+    }
+}
+
+/// Who this process is: unique per process, across hosts sharing the spool and across reboots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// Host name, reduced to `[A-Za-z0-9-]`.
+    pub host: String,
+    /// First 8 hex digits of the kernel boot id.
+    pub boot: String,
+    /// Process id.
+    pub pid: u32,
+    /// Process start time in clock ticks since boot (`/proc/<pid>/stat` field 22).
+    pub start: u64,
+}
+
+impl Instance {
+    /// This process.
+    pub fn current() -> Instance {
+        let pid = std::process::id();
+        Instance {
+            host: local_host(),
+            boot: boot_id(),
+            pid,
+            start: proc_start_ticks(pid).unwrap_or(0),
+        }
+    }
+
+    /// The id as used in file names: `host-boot-pid-start`.
+    pub fn id(&self) -> String {
+        format!("{}-{}-{}-{}", self.host, self.boot, self.pid, self.start)
+    }
+
+    /// Parses an id made by [`Instance::id`].
+    pub fn parse(s: &str) -> Option<Instance> {
+        let mut it = s.rsplitn(4, '-');
+        let start = it.next()?.parse().ok()?;
+        let pid = it.next()?.parse().ok()?;
+        let boot = it.next()?.to_string();
+        let host = it.next()?.to_string();
+        if host.is_empty() || !host.bytes().all(token_byte) || !boot.bytes().all(token_byte) {
+            return None;
+        }
+        Some(Instance {
+            host,
+            boot,
+            pid,
+            start,
+        })
+    }
+
+    /// Whether the process `other` names is certainly gone: same host, and either another
+    /// boot or no process with that pid and start time. Owners on other hosts are never
+    /// declared dead (their liveness cannot be checked from here).
+    pub fn is_dead(&self, other: &Instance) -> Liveness {
+        if other.host != self.host {
+            return Liveness::Unknown;
+        }
+        if other.boot != self.boot {
+            return Liveness::Dead;
+        }
+        if other.pid == self.pid && other.start == self.start {
+            return Liveness::Alive;
+        }
+        match proc_start_ticks(other.pid) {
+            Some(t) if t == other.start => Liveness::Alive,
+            Some(_) => Liveness::Dead,
+            None if Path::new("/proc/self/stat").exists() => Liveness::Dead,
+            None => Liveness::Unknown,
+        }
+    }
+}
+
+/// Whether the owner of a claimed file still runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Liveness {
+    /// It runs (or it is this process).
+    Alive,
+    /// It is gone: its leftovers may be taken over.
+    Dead,
+    /// Another host, or no way to tell.
+    Unknown,
+}
+
+fn token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'-'
+}
+
+fn local_host() -> String {
+    let raw = fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_default();
+    let mut s: String = raw
+        .trim()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .take(32)
+        .collect();
+    if s.is_empty() {
+        s.push_str("localhost");
+    }
+    s
+}
+
+fn boot_id() -> String {
+    let raw = fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+    let s: String = raw
+        .chars()
+        .filter(|c| c.is_ascii_hexdigit())
+        .take(8)
+        .collect();
+    if s.is_empty() {
+        "0".into()
+    } else {
+        s
+    }
+}
+
+/// Start time of `pid` in clock ticks since boot, if the process exists.
+fn proc_start_ticks(pid: u32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may contain spaces and parentheses: fields after the last ')'.
+    let rest = &stat.get(stat.rfind(')')?.checked_add(1)?..)?;
+    // Fields from 3 on; the start time is field 22, i.e. the 20th after ')'.
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// A claimed input in `work/`, decoded from its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimName {
+    /// The input's name as delivered (possibly shortened).
+    pub name: OsString,
+    /// The claim id, stable across take-overs (written into the report sidecar).
+    pub claim: String,
+    /// The current owner.
+    pub owner: String,
+}
+
+impl ClaimName {
+    /// The file name in `work/`: `<name>.tlw.<claim>.<owner>`.
+    pub fn file_name(&self) -> OsString {
+        let mut v = self.name.as_bytes().to_vec();
+        v.extend_from_slice(CLAIM_MARK);
+        v.extend_from_slice(self.claim.as_bytes());
+        v.push(b'.');
+        v.extend_from_slice(self.owner.as_bytes());
+        OsString::from_vec(v)
+    }
+
+    /// Decodes a `work/` file name; `None` for anything this daemon did not name.
+    pub fn parse(file: &OsStr) -> Option<ClaimName> {
+        let b = file.as_bytes();
+        let at = rfind(b, CLAIM_MARK)?;
+        let name = b.get(..at)?;
+        let rest = std::str::from_utf8(b.get(at.checked_add(CLAIM_MARK.len())?..)?).ok()?;
+        let (claim, owner) = rest.split_once('.')?;
+        if name.is_empty()
+            || claim.is_empty()
+            || owner.is_empty()
+            || !claim.bytes().all(token_byte)
+            || Instance::parse(owner).is_none()
+        {
+            return None;
+        }
+        Some(ClaimName {
+            name: OsStr::from_bytes(name).to_os_string(),
+            claim: claim.to_string(),
+            owner: owner.to_string(),
+        })
+    }
+
+    /// The name of this claim's sidecar being written in `work/`.
+    pub fn temp_name(&self) -> OsString {
+        let mut v = self.file_name().into_vec();
+        v.extend_from_slice(TEMP_SUFFIX);
+        OsString::from_vec(v)
+    }
+
+    /// Decodes a temporary sidecar name made by [`ClaimName::temp_name`].
+    pub fn parse_temp(file: &OsStr) -> Option<ClaimName> {
+        let b = file.as_bytes();
+        let stem = b.strip_suffix(TEMP_SUFFIX)?;
+        ClaimName::parse(OsStr::from_bytes(stem))
+    }
+}
+
+fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.len() > hay.len() {
+        return None;
+    }
+    (0..=hay.len().saturating_sub(needle.len()))
+        .rev()
+        .find(|&i| hay.get(i..i.saturating_add(needle.len())) == Some(needle))
+}
+
+/// Shortens a name to at most [`MAX_KEPT_NAME`] bytes (keeping the start).
+pub fn kept_name(name: &OsStr) -> OsString {
+    let b = name.as_bytes();
+    if b.len() <= MAX_KEPT_NAME {
+        return name.to_os_string();
+    }
+    OsStr::from_bytes(b.get(..MAX_KEPT_NAME).unwrap_or(b)).to_os_string()
+}
+
+/// The spool root and its folders.
+#[derive(Clone, Debug)]
+pub struct Spool {
+    /// The root.
+    pub root: PathBuf,
+    /// Producers write here.
+    pub tmp: PathBuf,
+    /// Finished inputs appear here.
+    pub new: PathBuf,
+    /// Claimed inputs.
+    pub work: PathBuf,
+    /// Verdict folders, indexed by [`Verdict::index`].
+    pub verdict: [PathBuf; 3],
+    /// Whether to fsync files and directories.
+    pub fsync: bool,
+    instance: Instance,
+    instance_id: String,
+    seq: std::sync::Arc<AtomicU64>,
+}
+
+impl Spool {
+    /// Creates missing folders and checks that all of them are on one file system.
+    pub fn open(root: &Path, fsync: bool) -> Result<Spool, String> {
+        let instance = Instance::current();
+        let sp = Spool {
+            root: root.to_path_buf(),
+            tmp: root.join("tmp"),
+            new: root.join("new"),
+            work: root.join("work"),
+            verdict: Verdict::ALL.map(|v| root.join(v.name())),
+            fsync,
+            instance_id: instance.id(),
+            instance,
+            seq: std::sync::Arc::new(AtomicU64::new(0)),
+        };
+        fs::create_dir_all(root)
+            .map_err(|e| format!("cannot create spool root {}: {e}", root.display()))?;
+        let root_meta =
+            fs::metadata(root).map_err(|e| format!("cannot stat {}: {e}", root.display()))?;
+        let mut folders = vec![&sp.tmp, &sp.new, &sp.work];
+        folders.extend(sp.verdict.iter());
+        for dir in folders {
+            match fs::create_dir(dir) {
+                Ok(()) => {
+                    if fsync {
+                        let _ = sync_dir(root);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+            }
+            let m = fs::metadata(dir).map_err(|e| format!("cannot stat {}: {e}", dir.display()))?;
+            if !m.is_dir() {
+                return Err(format!("{} exists and is not a directory", dir.display()));
+            }
+            if m.dev() != root_meta.dev() {
+                return Err(format!(
+                    "{} is on another file system than {} (device {:#x} vs {:#x}): renames between spool folders must stay on one file system",
+                    dir.display(),
+                    root.display(),
+                    m.dev(),
+                    root_meta.dev()
+                ));
+            }
+        }
+        Ok(sp)
+    }
+
+    /// This process.
+    pub fn instance(&self) -> &Instance {
+        &self.instance
+    }
+
+    /// This process's id.
+    pub fn instance_id(&self) -> &str {
+        &self.instance_id
+    }
+
+    /// The folder of `v`.
+    pub fn dir(&self, v: Verdict) -> &Path {
+        &self.verdict[v.index()]
+    }
+
+    /// A fresh claim for an input named `name`.
+    pub fn new_claim(&self, name: &OsStr) -> ClaimName {
+        let n = self.seq.fetch_add(1, Ordering::Relaxed);
+        ClaimName {
+            name: kept_name(name),
+            claim: format!(
+                "{}-{}-{}-{}",
+                self.instance.boot, self.instance.pid, self.instance.start, n
+            ),
+            owner: self.instance_id.clone(),
+        }
+    }
+
+    /// Fsyncs a directory if fsync is on.
+    pub fn sync(&self, dir: &Path) -> io::Result<()> {
+        if self.fsync {
+            sync_dir(dir)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Writes `bytes` to `work/<temp>` and fsyncs it.
+    pub fn write_temp(&self, claim: &ClaimName, bytes: &[u8]) -> io::Result<PathBuf> {
+        let path = self.work.join(claim.temp_name());
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)?;
+        f.write_all(bytes)?;
+        if self.fsync {
+            f.sync_all()?;
+        }
+        Ok(path)
+    }
+
+    /// Moves the claimed input `work/<claim>` and its finished report (at `temp`) into the
+    /// folder of `verdict`, never replacing anything there. Returns the input's final path.
+    ///
+    /// The sidecar is linked first (it reserves the name: `x.tracelint.json`, or
+    /// `x.~N~.tracelint.json` when `x` is taken), then the input is linked (files) or renamed
+    /// (directories) next to it, the folder is fsynced, and only then is the `work/` entry
+    /// removed. A crash at any point leaves the input in `work/` (or already in place, with
+    /// its report); [`Spool::find_placed`] finds a half-finished move again.
+    pub fn place(
+        &self,
+        claim: &ClaimName,
+        verdict: Verdict,
+        temp: &Path,
+        is_dir: bool,
+    ) -> io::Result<PathBuf> {
+        let dir = self.dir(verdict);
+        let wpath = self.work.join(claim.file_name());
+        for n in 0u32..100_000 {
+            let cand = candidate(&claim.name, n);
+            let data = dir.join(&cand);
+            let side = dir.join(sidecar_name(&cand));
+            if exists_nofollow(&data)? {
+                continue;
+            }
+            match fs::hard_link(temp, &side) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+            let moved = if is_dir {
+                if exists_nofollow(&data)? {
+                    Err(io::Error::from(io::ErrorKind::AlreadyExists))
+                } else {
+                    fs::rename(&wpath, &data)
+                }
+            } else {
+                fs::hard_link(&wpath, &data)
+            };
+            match moved {
+                Ok(()) => {}
+                Err(e) => {
+                    let _ = fs::remove_file(&side);
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        continue;
+                    }
+                    return Err(e);
+                }
+            }
+            self.finish_move(&wpath, temp, dir, is_dir)?;
+            return Ok(data);
+        }
+        Err(io::Error::other("no free name in the verdict folder"))
+    }
+
+    fn finish_move(&self, wpath: &Path, temp: &Path, dir: &Path, is_dir: bool) -> io::Result<()> {
+        self.sync(dir)?;
+        if !is_dir {
+            fs::remove_file(wpath)?;
+        }
+        match fs::remove_file(temp) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        // `work/` is not fsynced: if the removal is lost in a power failure, the next start
+        // takes the entry over and finds its report already placed.
+        Ok(())
+    }
+
+    /// After a take-over: looks for a report sidecar this claim already placed (a previous
+    /// owner died between linking the report and removing the input from `work/`).
+    pub fn find_placed(&self, claim: &ClaimName) -> io::Result<Option<Placed>> {
+        for v in Verdict::ALL {
+            let dir = self.dir(v);
+            for n in 0u32..100_000 {
+                let cand = candidate(&claim.name, n);
+                let data = dir.join(&cand);
+                let side = dir.join(sidecar_name(&cand));
+                let side_exists = exists_nofollow(&side)?;
+                if !side_exists {
+                    if exists_nofollow(&data)? {
+                        continue;
+                    }
+                    break;
+                }
+                if let Some(report) = read_sidecar_claim(&side, &claim.claim) {
+                    return Ok(Some(Placed {
+                        verdict: v,
+                        data,
+                        sidecar: side,
+                        report,
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Completes a move found by [`Spool::find_placed`].
+    pub fn complete_placed(&self, claim: &ClaimName, placed: &Placed) -> io::Result<()> {
+        let wpath = self.work.join(claim.file_name());
+        let wmeta = fs::symlink_metadata(&wpath)?;
+        let is_dir = wmeta.is_dir();
+        match fs::symlink_metadata(&placed.data) {
+            Ok(m) if !is_dir && m.ino() == wmeta.ino() && m.dev() == wmeta.dev() => {}
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} is taken by another input", placed.data.display()),
+                ))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if is_dir {
+                    fs::rename(&wpath, &placed.data)?;
+                } else {
+                    fs::hard_link(&wpath, &placed.data)?;
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        let temp = self.work.join(claim.temp_name());
+        self.finish_move(&wpath, &temp, self.dir(placed.verdict), is_dir)
+    }
+}
+
+/// A report (and maybe its input) already in a verdict folder.
+#[derive(Debug)]
+pub struct Placed {
+    /// The folder.
+    pub verdict: Verdict,
+    /// Where the input goes.
+    pub data: PathBuf,
+    /// The sidecar.
+    pub sidecar: PathBuf,
+    /// The sidecar's JSON.
+    pub report: serde_json::Value,
+}
+
+fn candidate(name: &OsStr, n: u32) -> OsString {
+    if n == 0 {
+        name.to_os_string()
+    } else {
+        let mut s = name.to_os_string();
+        s.push(format!(".~{n}~"));
+        s
+    }
+}
+
+/// The sidecar name of a data name.
+pub fn sidecar_name(data: &OsStr) -> OsString {
+    let mut s = data.to_os_string();
+    s.push(SIDECAR_SUFFIX);
+    s
+}
+
+fn read_sidecar_claim(path: &Path, claim: &str) -> Option<serde_json::Value> {
+    let f = File::open(path).ok()?;
+    let mut text = Vec::new();
+    f.take(64 << 20).read_to_end(&mut text).ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&text).ok()?;
+    if v.get("watch")?.get("claim")?.as_str()? == claim {
+        Some(v)
+    } else {
+        None
+    }
+}
+
+/// Whether `p` exists, without following a final symlink.
+pub fn exists_nofollow(p: &Path) -> io::Result<bool> {
+    match fs::symlink_metadata(p) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Fsyncs a directory.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instance_round_trip() {
+        let me = Instance::current();
+        let back = Instance::parse(&me.id()).unwrap();
+        assert_eq!(me, back);
+        assert_eq!(me.is_dead(&back), Liveness::Alive);
+        assert!(me.start > 0);
+        let mut gone = me.clone();
+        gone.start = me.start.wrapping_add(12345);
+        assert_eq!(me.is_dead(&gone), Liveness::Dead);
+        let mut other_host = me.clone();
+        other_host.host = "elsewhere".into();
+        assert_eq!(me.is_dead(&other_host), Liveness::Unknown);
+        let mut other_boot = gone.clone();
+        other_boot.boot = "ffffffff".into();
+        other_boot.start = me.start;
+        assert_eq!(me.is_dead(&other_boot), Liveness::Dead);
+    }
+
+    #[test]
+    fn claim_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let sp = Spool::open(dir.path(), false).unwrap();
+        for name in ["a.tf", "x.tlw.y", "weird name.tlw.z.tlw.", "-"] {
+            let c = sp.new_claim(OsStr::new(name));
+            let f = c.file_name();
+            assert_eq!(ClaimName::parse(&f).unwrap(), c, "{f:?}");
+            assert_eq!(ClaimName::parse_temp(&c.temp_name()).unwrap(), c);
+            assert!(ClaimName::parse_temp(&f).is_none());
+        }
+        assert!(ClaimName::parse(OsStr::new("plain.tf")).is_none());
+        assert!(ClaimName::parse(OsStr::new("a.tlw.b.c")).is_none());
+        let long = "n".repeat(300);
+        let c = sp.new_claim(OsStr::new(&long));
+        assert_eq!(c.name.len(), MAX_KEPT_NAME);
+    }
+
+    #[test]
+    fn place_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let sp = Spool::open(dir.path(), true).unwrap();
+        let acc = sp.dir(Verdict::Accepted).to_path_buf();
+        fs::write(acc.join("x"), b"old").unwrap();
+        fs::write(acc.join("x.~1~.tracelint.json"), b"{}").unwrap();
+        let c = sp.new_claim(OsStr::new("x"));
+        fs::write(sp.work.join(c.file_name()), b"new").unwrap();
+        let t = sp.write_temp(&c, b"{\"watch\":{}}").unwrap();
+        let p = sp.place(&c, Verdict::Accepted, &t, false).unwrap();
+        assert_eq!(p, acc.join("x.~2~"));
+        assert_eq!(fs::read(acc.join("x")).unwrap(), b"old");
+        assert_eq!(fs::read(acc.join("x.~2~")).unwrap(), b"new");
+        assert!(acc.join("x.~2~.tracelint.json").exists());
+        assert_eq!(fs::read_dir(&sp.work).unwrap().count(), 0);
+    }
+}
