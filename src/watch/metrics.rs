@@ -186,20 +186,27 @@ pub fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> Result<(), String> {
                 let Ok(mut conn) = conn else { continue };
                 let _ = conn.set_read_timeout(Some(Duration::from_secs(2)));
                 let _ = conn.set_write_timeout(Some(Duration::from_secs(2)));
-                let mut buf = [0u8; 2048];
-                let n = conn.read(&mut buf).unwrap_or(0);
-                let req = String::from_utf8_lossy(buf.get(..n).unwrap_or(&[]));
+                // Read the request head (bounded in size and time).
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 1024];
+                while buf.len() < 8192 && !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match conn.read(&mut chunk) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or(&[])),
+                    }
+                }
+                let req = String::from_utf8_lossy(&buf);
                 let target = req.split_whitespace().nth(1).unwrap_or("");
                 let (status, body) = match target {
                     "/metrics" => ("200 OK", metrics.render()),
                     "/healthz" => ("200 OK", "ok\n".to_string()),
                     _ => ("404 Not Found", "not found\n".to_string()),
                 };
-                let _ = write!(
-                    conn,
+                let resp = format!(
                     "HTTP/1.1 {status}\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                     body.len()
                 );
+                let _ = conn.write_all(resp.as_bytes());
             }
         })
         .map_err(|e| format!("cannot start the metrics thread: {e}"))?;

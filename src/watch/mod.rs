@@ -284,14 +284,49 @@ impl Daemon {
         let watcher = if self.args.once {
             None
         } else {
-            match make_watcher(&self.args, &sh.spool.new, ev_tx, Arc::clone(&lost)) {
+            match make_watcher(
+                self.args.poll,
+                &sh.spool.new,
+                ev_tx.clone(),
+                Arc::clone(&lost),
+            ) {
                 Ok(w) => Some(w),
+                Err(e) if self.args.poll.is_none() => {
+                    // inotify limits (max_user_watches / max_user_instances): poll instead.
+                    tracing::warn!(
+                        "cannot watch {} with inotify ({e}); polling every 2s instead",
+                        sh.spool.new.display()
+                    );
+                    match make_watcher(
+                        Some(Duration::from_secs(2)),
+                        &sh.spool.new,
+                        ev_tx,
+                        Arc::clone(&lost),
+                    ) {
+                        Ok(w) => Some(w),
+                        Err(e) => {
+                            tracing::error!("cannot watch {}: {e}", sh.spool.new.display());
+                            return 2;
+                        }
+                    }
+                }
                 Err(e) => {
                     tracing::error!("cannot watch {}: {e}", sh.spool.new.display());
                     return 2;
                 }
             }
         };
+        if watcher.is_some() {
+            tracing::info!(
+                watcher = if self.args.poll.is_some() {
+                    "poll"
+                } else {
+                    "native"
+                },
+                "watching {}",
+                sh.spool.new.display()
+            );
+        }
 
         let settle = self.args.settle.map(|s| {
             let unseen = self.args.settle_unseen.unwrap_or(s.saturating_mul(4));
@@ -364,7 +399,7 @@ impl Daemon {
             }
             d.feed(&job_tx);
             d.publish();
-            if d.once && d.idle() {
+            if d.once && d.idle() && !d.rescan_needed {
                 break;
             }
         }
@@ -455,7 +490,7 @@ fn write_metrics(args: &WatchArgs, m: &Metrics) {
 }
 
 fn make_watcher(
-    args: &WatchArgs,
+    poll: Option<Duration>,
     new: &Path,
     tx: Sender<notify::Result<notify::Event>>,
     lost: Arc<AtomicBool>,
@@ -465,7 +500,7 @@ fn make_watcher(
             lost.store(true, Ordering::Relaxed);
         }
     };
-    let mut w: Box<dyn Watcher + Send> = match args.poll {
+    let mut w: Box<dyn Watcher + Send> = match poll {
         Some(every) => Box::new(notify::PollWatcher::new(
             handler,
             notify::Config::default().with_poll_interval(every.max(Duration::from_millis(10))),
