@@ -522,7 +522,14 @@ impl<'t> Walker<'t> {
         // Zero fill after the data.
         if tail_ok {
             if let Some(tail) = bytes.get(tail_start..) {
-                if let Some(first) = tail.iter().position(|&b| b != 0) {
+                // OR-fold vectorises; the position is only looked for when something is set.
+                let any = tail.iter().fold(0u8, |a, &b| a | b) != 0;
+                let first = if any {
+                    tail.iter().position(|&b| b != 0)
+                } else {
+                    None
+                };
+                if let Some(first) = first {
                     let last = tail.iter().rposition(|&b| b != 0).unwrap_or(first);
                     let nonzero = tail.iter().filter(|&&b| b != 0).count();
                     self.emit(
