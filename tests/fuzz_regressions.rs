@@ -1,0 +1,124 @@
+//! Replays every input kept under `corpus/<fmt>/regressions/` (inputs that once crashed or
+//! broke an invariant under fuzzing) through the same `tracelint::fuzzing::run_*` functions the
+//! fuzz targets call, and every file also through format detection.
+//!
+//! `corpus/uftrace/regressions/` holds directory images (the fuzz target's input format, see
+//! `tracelint::fuzzing::decode_dir_image`) or real directories.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tracelint::fuzzing;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            out.push(p);
+        } else if p.is_file() && p.file_name().is_some_and(|n| n != "README.md") {
+            out.push(p);
+        }
+    }
+}
+
+/// Files of a real directory as (name, bytes) pairs.
+fn dir_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v = Vec::new();
+    for e in fs::read_dir(dir)
+        .expect("read regression directory")
+        .flatten()
+    {
+        let p = e.path();
+        if p.is_file() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            v.push((name, fs::read(&p).expect("read regression file")));
+        }
+    }
+    v
+}
+
+fn replay(fmt: &str, path: &Path) {
+    let run = fuzzing::runner_for(fmt).unwrap_or_else(|| panic!("no runner for corpus/{fmt}"));
+    let start = Instant::now();
+    if path.is_dir() {
+        assert_eq!(
+            fmt, "uftrace",
+            "only uftrace regressions may be directories: {path:?}"
+        );
+        let image = fuzzing::encode_dir_image(&dir_files(path));
+        run(&image);
+    } else {
+        let data = fs::read(path).expect("read regression input");
+        run(&data);
+        fuzzing::run_detect(&data);
+    }
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(20),
+        "{} took {took:?}: a regression input must be checked quickly",
+        path.display()
+    );
+}
+
+#[test]
+fn fuzz_regressions_replay() {
+    let mut count = 0usize;
+    let Ok(rd) = fs::read_dir(corpus()) else {
+        eprintln!("skipping: no corpus/ folder");
+        return;
+    };
+    let mut fmts: Vec<String> = rd
+        .flatten()
+        .filter(|e| e.path().join("regressions").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    fmts.sort();
+    for fmt in fmts {
+        let mut inputs = Vec::new();
+        files_under(&corpus().join(&fmt).join("regressions"), &mut inputs);
+        for input in inputs {
+            eprintln!("replaying {}", input.display());
+            replay(&fmt, &input);
+            count += 1;
+        }
+    }
+    eprintln!("{count} regression input(s) replayed");
+}
+
+/// The real corpus files also satisfy the fuzz invariants (cheap: one pass per file).
+#[test]
+fn corpus_files_satisfy_fuzz_invariants() {
+    for (fmt, sub) in [
+        ("tracecmd", "tracecmd"),
+        ("gdb", "gdb"),
+        ("gdb", "gdb/defects"),
+    ] {
+        let run = fuzzing::runner_for(fmt).expect("runner");
+        let Ok(rd) = fs::read_dir(corpus().join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_file() {
+                let data = fs::read(&p).expect("read corpus file");
+                run(&data);
+                fuzzing::run_detect(&data);
+            }
+        }
+    }
+    let Ok(rd) = fs::read_dir(corpus().join("uftrace")) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() && p.join("info").is_file() {
+            fuzzing::run_uftrace(&fuzzing::encode_dir_image(&dir_files(&p)));
+        }
+    }
+}
