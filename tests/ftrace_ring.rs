@@ -370,6 +370,15 @@ fn td112_timestamp_backwards() {
     ]);
     let x = one(&f, "TD112", BASE + 4096, BASE + 4104);
     assert_eq!(x.severity, Severity::Warning);
+    // One jump back is one finding, not one per later record; pages without records count.
+    let (_, f) = walk(&[
+        PageBuilder::new(5000),
+        PageBuilder::new(1020)
+            .event(50, payload(7, 16))
+            .event(50, payload(7, 16))
+            .event(50, payload(7, 16)),
+    ]);
+    one(&f, "TD112", BASE + 4096, BASE + 4104);
     // An absolute stamp going back inside a page.
     let (_, f) = walk(&[PageBuilder::new(1000)
         .event(50, payload(7, 16))
@@ -454,6 +463,34 @@ fn mutation_sweep_never_panics() {
             walk_with(&page[..cut], p.clone(), &t);
         }
     }
+}
+
+/// Single-byte changes of a real page (v6.dat, CPU 0) never panic and keep spans inside.
+#[test]
+fn real_page_mutation_sweep() {
+    let bytes = std::fs::read(corpus_path("v6.dat")).unwrap();
+    let page = &bytes[65536..65536 + 4096];
+    let t = if have_trace_cmd() {
+        table_from_trace_cmd(&corpus_path("v6.dat"))
+    } else {
+        table()
+    };
+    let commit = u64::from_le_bytes(page[8..16].try_into().unwrap()) as usize;
+    let mut flagged = 0;
+    for i in 0..(16 + commit + 8).min(4096) {
+        for v in [page[i] ^ 0xff, page[i] ^ 0x01, page[i] ^ 0x20, 0] {
+            let mut m = page.to_vec();
+            if m[i] == v {
+                continue;
+            }
+            m[i] = v;
+            let (_, f) = walk_with(&m, params(), &t);
+            if f.iter().any(|x| x.severity == Severity::Error) {
+                flagged += 1;
+            }
+        }
+    }
+    assert!(flagged > 100, "only {flagged} mutations flagged");
 }
 
 mod prop {

@@ -237,7 +237,7 @@ pub struct Walker<'t> {
     table: &'t EventTable,
     context: Option<String>,
     stats: CpuStats,
-    /// Last record timestamp (0 before the first), for the monotonicity check.
+    /// Last page or record timestamp (0 before the first), for the monotonicity check.
     last_ts: u64,
     /// Span of the commit word of the first page with missed events.
     first_missed: Option<Range<u64>>,
@@ -558,13 +558,15 @@ impl<'t> Walker<'t> {
                     span,
                     format!(
                         "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
-                         previous record's {}",
+                         previous page's or record's {}",
                         self.cpu_name(),
                         self.last_ts
                     ),
                 );
             }
         }
+        // Later records are compared with this page (no cascade after a jump back).
+        self.last_ts = page_ts;
 
         let data_base = at(base, data_off);
         let data = bytes
@@ -572,9 +574,6 @@ impl<'t> Walker<'t> {
             .unwrap_or(&[]);
         self.stats.data_bytes = self.stats.data_bytes.saturating_add(walk_len as u64);
         let walked = self.walk_events(data, data_base, page_ts, sink, &mut on_record);
-        if self.stats.events > 0 {
-            self.stats.last_ts = Some(self.last_ts);
-        }
         if let Err(Stop::Overrun(p, need)) = walked {
             let have = data.len().saturating_sub(p);
             self.emit(
@@ -728,6 +727,7 @@ impl<'t> Walker<'t> {
                 self.backwards(sink, data_base, p, ts);
             }
             self.last_ts = ts;
+            self.stats.last_ts = Some(ts);
             if self.stats.first_ts.is_none() {
                 self.stats.first_ts = Some(ts);
             }
@@ -907,4 +907,36 @@ pub fn walk_cpu(
         }
     }
     w.finish(sink)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_table_is_indexed_by_u16_ids() {
+        let mut t = EventTable::new();
+        assert!(t.is_empty());
+        assert!(t.insert(5, "a", 8));
+        assert!(t.insert(65535, "b", 12));
+        assert!(t.insert(5, "a2", 16));
+        assert!(!t.insert(65536, "c", 8));
+        assert_eq!(t.len(), 2);
+        assert_eq!(t.get(5).unwrap().name, "a2");
+        assert_eq!(t.min_payload(5), Some(16));
+        assert_eq!(t.min_payload(6), None);
+        assert_eq!(t.min_payload(65535), Some(12));
+        assert!(t.get(70000).is_none());
+    }
+
+    #[test]
+    fn header_bitfields_follow_byte_order() {
+        assert_eq!(split_header((77 << 5) | 30, Endian::Little), (30, 77));
+        assert_eq!(split_header((30 << 27) | 77, Endian::Big), (30, 77));
+        for e in [Endian::Little, Endian::Big] {
+            let w = writer::header_word(TYPE_PADDING, (1 << 27) - 1, e);
+            assert_eq!(split_header(w, e), (TYPE_PADDING, (1 << 27) - 1));
+        }
+    }
 }
