@@ -1,12 +1,201 @@
-//! Validator (not yet implemented).
+//! trace-cmd `trace.dat` validator (file versions 6 and 7; compression none, zstd, zlib).
+//!
+//! Layers: [`decode`] reads the initial header, the v6 sequential items or the v7 sections and
+//! options chain into a [`model::TraceDat`] with byte spans, reporting structural findings;
+//! [`lint`] inspects the model for cross-reference rules; [`data`] checks every CPU data range
+//! and walks its pages through the ftrace ring-buffer walker, one page or one decompressed chunk
+//! at a time. [`writer`] builds files byte by byte for tests and fuzzing.
+#![deny(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation,
+    clippy::panic
+)]
 
+pub mod compress;
+pub mod ctx;
+pub mod data;
+pub mod decode;
+pub mod lint;
+pub mod meta;
+pub mod model;
+pub mod options;
+pub mod ring;
 pub mod rules;
+pub mod writer;
 
 use crate::check::CheckOptions;
 use crate::finding::Sink;
 use crate::map::MapNode;
+use model::{opt_id, TraceDat};
+
+/// Decodes and checks `data`, returning the model (`None` when the header is unusable).
+pub fn analyze(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<TraceDat> {
+    let mut ctx = ctx::Ctx::new(data, &opts.limits, sink);
+    let h = decode::header(&mut ctx)?;
+    let mut m = if h.version == 6 {
+        decode::v6(&mut ctx, h)
+    } else {
+        decode::v7(&mut ctx, h)
+    };
+    lint::before_data(&mut ctx, &m);
+    data::check(&mut ctx, &mut m);
+    lint::after_data(&mut ctx, &m);
+    Some(m)
+}
 
 /// Checks one file.
-pub fn check(data: &[u8], _opts: &CheckOptions, _sink: &mut Sink) -> MapNode {
-    MapNode::new("file", 0, data.len() as u64)
+pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
+    let len = data.len() as u64;
+    match analyze(data, opts, sink) {
+        Some(m) => map(&m, len),
+        None => MapNode::new("trace.dat (unreadable header)", 0, len),
+    }
+}
+
+/// Per-CPU results of one buffer, for tools and differential tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpuSummary {
+    /// Buffer name (`""` = top).
+    pub buffer: String,
+    /// CPU id.
+    pub cpu: u32,
+    /// Data records.
+    pub events: u64,
+    /// First record timestamp (raw ns, no file offsets applied).
+    pub first_ts: Option<u64>,
+    /// Last record timestamp.
+    pub last_ts: Option<u64>,
+    /// Stored lost-event counts.
+    pub lost_events: u64,
+    /// Pages walked.
+    pub pages: u64,
+}
+
+/// Per buffer, per CPU event counts and timestamps of a trace.dat file.
+pub fn summarize(data: &[u8], opts: &CheckOptions) -> Vec<CpuSummary> {
+    let mut sink = Sink::with_limits(&opts.limits);
+    let Some(m) = analyze(data, opts, &mut sink) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for b in &m.buffers {
+        for (e, r) in b.cpus.iter().zip(b.results.iter()) {
+            out.push(CpuSummary {
+                buffer: b.name.clone(),
+                cpu: e.cpu,
+                events: r.stats.events,
+                first_ts: r.stats.first_ts,
+                last_ts: r.stats.last_ts,
+                lost_events: r.stats.lost_events,
+                pages: r.stats.pages,
+            });
+        }
+    }
+    out
+}
+
+fn map(m: &TraceDat, len: u64) -> MapNode {
+    let h = &m.header;
+    let mut root = MapNode::new(format!("trace.dat v{}", h.version), 0, len)
+        .value("version", h.version)
+        .value("endian", h.endian)
+        .value("long size", h.long_size)
+        .value("kernel long", m.kernel_long)
+        .value("page size", h.page_size);
+    let mut hdr = MapNode::new("header", h.span.start, h.span.end.saturating_sub(h.span.start));
+    if let Some((n, v)) = &h.compression {
+        hdr.set("compression", n);
+        hdr.set("compression version", v);
+        root.set("compression", n);
+    }
+    if let Some((o, _)) = &h.first_options {
+        hdr.set("first options", format!("0x{o:x}"));
+    }
+    root.push(hdr);
+    for s in &m.sections {
+        let mut n = MapNode::new(
+            format!("section {} {}", s.id, s.desc.as_deref().map(|d| format!("\"{d}\"")).unwrap_or_default()),
+            s.offset,
+            s.body.end.saturating_sub(s.offset),
+        )
+        .value("id", s.id)
+        .value("flags", format!("0x{:x}", s.flags))
+        .value("size", s.size);
+        if let Some(u) = s.usize {
+            n.set("uncompressed", u);
+        }
+        for o in m.options.iter().filter(|o| o.span.start >= s.body.start && o.span.end <= s.body.end && s.id == 0) {
+            n.push(MapNode::new(format!("option {}", opt_id::name(o.id)), o.span.start, o.span.end.saturating_sub(o.span.start)).value("id", o.id).value("size", o.size));
+        }
+        root.push(n);
+    }
+    if h.version == 6 {
+        let mut opts = MapNode::new("options", m.options.first().map_or(0, |o| o.span.start), 0);
+        for o in &m.options {
+            opts.push(MapNode::new(format!("option {}", opt_id::name(o.id)), o.span.start, o.span.end.saturating_sub(o.span.start)).value("id", o.id).value("size", o.size));
+        }
+        opts.size = m.options.last().map_or(0, |o| o.span.end).saturating_sub(opts.offset);
+        root.push(opts);
+    }
+    let mut meta = MapNode::new("metadata", 0, 0)
+        .value("event formats", m.meta.formats.len())
+        .value("ftrace formats", m.meta.ftrace_count)
+        .value("event systems", m.meta.systems.len())
+        .value("kallsyms lines", m.meta.kallsyms_lines)
+        .value("printk lines", m.meta.printk_lines)
+        .value("cmdline lines", m.meta.cmdline_lines);
+    if let Some(hp) = &m.meta.header_page {
+        meta.set("header_page commit size", hp.commit_size);
+    }
+    root.push(meta);
+    let (mut stored, mut raw, mut events) = (0u64, 0u64, 0u64);
+    for b in &m.buffers {
+        let mut bn = MapNode::new(format!("buffer \"{}\"", b.name), b.span.start, b.span.end.saturating_sub(b.span.start))
+            .value("clock", b.clock.as_deref().unwrap_or(""))
+            .value("page size", b.page_size)
+            .value("cpus", b.cpus.len())
+            .value("compressed", b.compressed);
+        for (e, r) in b.cpus.iter().zip(b.results.iter()) {
+            stored = stored.saturating_add(r.stored);
+            raw = raw.saturating_add(r.raw);
+            events = events.saturating_add(r.stats.events);
+            let mut c = MapNode::new(format!("cpu {}", e.cpu), e.offset, if r.stored > 0 { r.stored } else { e.size })
+                .value("declared size", e.size)
+                .value("pages", r.stats.pages)
+                .value("events", r.stats.events)
+                .value("lost events", r.stats.lost_events);
+            if let Some(t) = r.stats.first_ts {
+                c.set("first ts", t);
+            }
+            if let Some(t) = r.stats.last_ts {
+                c.set("last ts", t);
+            }
+            if b.compressed {
+                c.set("chunks", r.chunks);
+                c.set("uncompressed", r.raw);
+            }
+            bn.push(c);
+        }
+        root.push(bn);
+    }
+    root.set("events", events);
+    if raw > 0 && stored != raw {
+        root.set("compression ratio", format!("{:.2}", ratio(raw, stored)));
+    }
+    if let Some((s, c)) = &m.latency {
+        root.push(MapNode::new("latency text", s.start, s.end.saturating_sub(s.start)).value("compressed", c));
+    }
+    root
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn ratio(raw: u64, stored: u64) -> f64 {
+    if stored == 0 {
+        0.0
+    } else {
+        raw as f64 / stored as f64
+    }
 }

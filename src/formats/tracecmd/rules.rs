@@ -1,5 +1,503 @@
-//! Rules of the trace-cmd trace.dat validator.
+//! Rules of the trace-cmd trace.dat validator (`TD001`–`TD099`).
+//!
+//! Spec references point at the trace.dat format notes (`tracecmd.md`): §1 initial header,
+//! §2 version 6 layout, §3 version 7 sections and options, §4 metadata text, §5 CPU data,
+//! §6 latency files, §7 the numbered invariants.
 
 crate::declare_rules! {
     family: TraceCmd;
+    /// ## What it checks
+    /// The file starts with the bytes `17 08 44` followed by the ASCII text `tracing`.
+    ///
+    /// ## Why it matters
+    /// Without the magic nothing else of the file can be trusted to be a trace-cmd file.
+    ///
+    /// ## Spec
+    /// §1, invariant 1.
+    pub BAD_MAGIC = ("TD001", "bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
+    /// ## What it checks
+    /// The NUL-terminated version string after the magic is exactly `6` or `7`.
+    ///
+    /// ## Why it matters
+    /// Versions 6 and 7 have entirely different layouts; any other version cannot be read.
+    /// trace-cmd parses the string with `strtol`, so `7x` is silently taken as 7.
+    ///
+    /// ## Spec
+    /// §1, invariant 2.
+    pub UNSUPPORTED_VERSION = ("TD002", "unsupported-version", Error, "the file version is not 6 or 7");
+    /// ## What it checks
+    /// The endianness byte is 0 (little-endian) or 1 (big-endian).
+    ///
+    /// ## Why it matters
+    /// trace-cmd 3.1.6 treats any non-zero byte as "swap" for metadata but only 1 as big-endian
+    /// for ring-buffer pages: a value of 2 silently produces an empty report.
+    ///
+    /// ## Spec
+    /// §1, invariant 3.
+    pub BAD_ENDIAN = ("TD003", "bad-endian", Error, "the endianness byte is neither 0 (little) nor 1 (big)");
+    /// ## What it checks
+    /// The `sizeof(long)` byte is 4 or 8.
+    ///
+    /// ## Why it matters
+    /// Ring-buffer page headers and lost-event counts are kernel longs; no other size exists.
+    ///
+    /// ## Spec
+    /// §1, invariant 4.
+    pub BAD_LONG_SIZE = ("TD004", "bad-long-size", Error, "the long-size byte is neither 4 nor 8");
+    /// ## What it checks
+    /// The page size is a power of two between 4096 and 16 MiB.
+    ///
+    /// ## Why it matters
+    /// Every CPU data offset and size is a multiple of the page size. trace-cmd 3.1.6 crashes
+    /// with SIGFPE on a page size of 0.
+    ///
+    /// ## Spec
+    /// §1, invariant 5.
+    pub BAD_PAGE_SIZE = ("TD005", "bad-page-size", Error, "the page size is zero, not a power of two or implausible");
+    /// ## What it checks
+    /// The v7 compression name is `none`, `zstd` or `zlib`, and `none` has an empty version.
+    ///
+    /// ## Why it matters
+    /// Compressed sections and CPU data cannot be read with an unknown algorithm.
+    ///
+    /// ## Spec
+    /// §1, invariant 6.
+    pub BAD_COMPRESSION = ("TD006", "bad-compression", Error, "the compression algorithm is unknown or inconsistent");
+    /// ## What it checks
+    /// A structure of the file (header, section, option, metadata item, chunk) is complete: the
+    /// file does not end in the middle of it.
+    ///
+    /// ## Why it matters
+    /// A truncated file is an interrupted capture; the rest cannot be read.
+    ///
+    /// ## Spec
+    /// §1–§3, invariants 8, 17, 32, 35, 47.
+    pub TRUNCATED = ("TD007", "truncated", Error, "the file ends inside a structure");
+    /// ## What it checks
+    /// The v7 first-options offset is non-zero, inside the file and at the start of a section
+    /// with id 0 (OPTIONS).
+    ///
+    /// ## Why it matters
+    /// Every other part of a v7 file is found through the options.
+    ///
+    /// ## Spec
+    /// §1, §3.3, invariant 7.
+    pub BAD_OPTIONS_OFFSET = ("TD008", "bad-options-offset", Error, "the first-options offset does not point at an OPTIONS section");
+    /// ## What it checks
+    /// Walking v7 sections from the end of the header (`offset += 16 + size`) every section
+    /// header and body lies inside the file and the walk ends exactly at the end of the file.
+    ///
+    /// ## Why it matters
+    /// trace-cmd finds the STRINGS sections with this walk; a wrong size hides later sections
+    /// and is ignored by the reader for metadata.
+    ///
+    /// ## Spec
+    /// §3.1, §3.3, invariant 8.
+    pub SECTION_WALK = ("TD010", "section-walk", Error, "a v7 section runs past the end of the file or the walk does not end at EOF");
+    /// ## What it checks
+    /// Section ids are known (0, 3, 15–25).
+    ///
+    /// ## Why it matters
+    /// Unknown sections are skipped by readers; their content is not checked.
+    ///
+    /// ## Spec
+    /// §3.4, invariant 10.
+    pub UNKNOWN_SECTION = ("TD011", "unknown-section", Warning, "a v7 section has an unknown id");
+    /// ## What it checks
+    /// Section flags use only bit 0 (compressed), and no section is compressed in a file whose
+    /// compression is `none`.
+    ///
+    /// ## Why it matters
+    /// A compressed flag without an algorithm makes the section unreadable.
+    ///
+    /// ## Spec
+    /// §3.1, invariants 6 and 9.
+    pub SECTION_FLAGS = ("TD012", "section-flags", Error, "a v7 section has undefined flags or is compressed without an algorithm");
+    /// ## What it checks
+    /// Section description string ids are `0xFFFFFFFF` or the offset of a string start in the
+    /// concatenated STRINGS sections; STRINGS payloads end with NUL; descriptions match the
+    /// writer's names.
+    ///
+    /// ## Why it matters
+    /// Dangling descriptions point at a damaged or hand-made STRINGS section.
+    ///
+    /// ## Spec
+    /// §3.3, invariant 15.
+    pub BAD_STRING_ID = ("TD013", "bad-string-id", Warning, "a section description string id does not resolve");
+    /// ## What it checks
+    /// Each metadata section (16–21, 23, 25) exists once and is referenced by exactly one
+    /// option; no section other than STRINGS is left unreferenced.
+    ///
+    /// ## Why it matters
+    /// Duplicate options silently override each other in trace-cmd; unreferenced sections are
+    /// never read.
+    ///
+    /// ## Spec
+    /// §3.3, invariant 11.
+    pub SECTION_REFERENCES = ("TD014", "section-references", Warning, "a section is duplicated, referenced twice or never referenced");
+    /// ## What it checks
+    /// An offset stored in an option (16–23, 25, BUFFER, BUFFER_TEXT) is the start of a walked
+    /// section whose id equals the option id.
+    ///
+    /// ## Why it matters
+    /// trace-cmd does not check the id of BUFFER sections; a wrong offset reads the wrong bytes.
+    ///
+    /// ## Spec
+    /// §3.4, invariant 12.
+    pub SECTION_MISMATCH = ("TD015", "section-mismatch", Error, "an option references something that is not a section of its id");
+    /// ## What it checks
+    /// A section body is consumed exactly by its content: a compressed body is `8 + csize`
+    /// bytes; an uncompressed payload or decompressed block is parsed to its last byte.
+    ///
+    /// ## Why it matters
+    /// Size disagreements mean damaged or hand-edited sections that readers handle differently.
+    ///
+    /// ## Spec
+    /// §3.2, invariant 13.
+    pub SECTION_SIZE = ("TD016", "section-size", Error, "a section's declared size disagrees with its content");
+    /// ## What it checks
+    /// Every compressed block (section or CPU chunk) decompresses without error.
+    ///
+    /// ## Why it matters
+    /// A corrupt block loses the metadata or events it holds.
+    ///
+    /// ## Spec
+    /// §3.2, §5.4, invariants 13 and 36.
+    pub DECOMPRESS_FAILED = ("TD017", "decompress-failed", Error, "a compressed block does not decompress");
+    /// ## What it checks
+    /// Every compressed block decompresses to exactly its declared uncompressed size.
+    ///
+    /// ## Why it matters
+    /// trace-cmd allocates the declared size and parses it whole: a larger declaration makes it
+    /// parse uninitialised memory as pages (silently wrong report).
+    ///
+    /// ## Spec
+    /// §3.2, §5.4, invariants 13 and 36.
+    pub DECOMPRESSED_SIZE = ("TD018", "decompressed-size", Error, "a compressed block does not decompress to its declared size");
+    /// ## What it checks
+    /// Sections do not overlap each other or the initial header.
+    ///
+    /// ## Why it matters
+    /// Overlapping structures are a sign of corruption or a crafted file.
+    ///
+    /// ## Spec
+    /// §3.3, invariant 16.
+    pub SECTION_OVERLAP = ("TD020", "section-overlap", Error, "two sections or a section and the header overlap");
+    /// ## What it checks
+    /// Every option record (u16 id, u32 size, payload) fits in its OPTIONS section (v7) or
+    /// before the data tag (v6), and each v7 OPTIONS section ends with DONE as its last option.
+    ///
+    /// ## Why it matters
+    /// trace-cmd reads options straight from the file and trusts `size` for its allocation.
+    ///
+    /// ## Spec
+    /// §2, §3.3, invariants 17 and 18.
+    pub OPTION_LAYOUT = ("TD021", "option-layout", Error, "an option record does not fit or DONE is missing or misplaced");
+    /// ## What it checks
+    /// The v7 options chain: every DONE next-offset is 0 or the start of another OPTIONS section,
+    /// and no section is visited twice.
+    ///
+    /// ## Why it matters
+    /// trace-cmd 3.1.6 follows the chain recursively without a cycle check: a loop crashes it.
+    ///
+    /// ## Spec
+    /// §3.3, invariant 18.
+    pub OPTIONS_CHAIN = ("TD022", "options-chain", Error, "the options chain loops or points outside OPTIONS sections");
+    /// ## What it checks
+    /// Fixed-size options have their exact size: CPUCOUNT 4, TRACEID 8, TSC2NSEC 16, section
+    /// offsets (16–21, 23, 25) 8, v7 DONE 8.
+    ///
+    /// ## Why it matters
+    /// trace-cmd reads CPUCOUNT without a size check and ignores short offset options silently.
+    ///
+    /// ## Spec
+    /// §3.4, invariant 21.
+    pub OPTION_SIZE = ("TD023", "option-size", Error, "a fixed-size option has the wrong size");
+    /// ## What it checks
+    /// String options (DATE, CPUSTAT, TRACECLOCK, UNAME, HOOK, OFFSET, VERSION, PROCMAPS,
+    /// LAST_BOOT_INFO) are non-empty and end with their only NUL.
+    ///
+    /// ## Why it matters
+    /// A CPUSTAT of size 0 crashes trace-cmd 3.1.6 (heap underflow); an unterminated UNAME is
+    /// read past its buffer.
+    ///
+    /// ## Spec
+    /// §3.4, invariant 20.
+    pub OPTION_STRING = ("TD024", "option-string", Error, "a string option is empty or not a single NUL-terminated string");
+    /// ## What it checks
+    /// Option ids are known (0–25).
+    ///
+    /// ## Why it matters
+    /// Unknown options are skipped by readers; they may come from a newer writer.
+    ///
+    /// ## Spec
+    /// §3.4.
+    pub UNKNOWN_OPTION = ("TD025", "unknown-option", Warning, "an option id is unknown");
+    /// ## What it checks
+    /// Structured option payloads parse: HOOK text, PROCMAPS lines, TIME_SHIFT counts,
+    /// GUEST cpu table, TSC2NSEC (shift ≤ 32, mult ≠ 0), DATE/OFFSET integers, TRACECLOCK `[clock]`.
+    ///
+    /// ## Why it matters
+    /// A malformed HOOK crashes trace-cmd 3.1.6; bad TIME_SHIFT/GUEST data makes it read out of
+    /// bounds or allocate unbounded memory.
+    ///
+    /// ## Spec
+    /// §3.4, invariants 26–31.
+    pub OPTION_PAYLOAD = ("TD026", "option-payload", Error, "a structured option payload is malformed");
+    /// ## What it checks
+    /// Options that describe one thing (TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT with a
+    /// different value, section offsets) appear at most once.
+    ///
+    /// ## Why it matters
+    /// Readers keep the last value silently.
+    ///
+    /// ## Spec
+    /// §3.4, invariant 11.
+    pub DUPLICATE_OPTION = ("TD027", "duplicate-option", Warning, "an option that describes one thing appears more than once");
+    /// ## What it checks
+    /// CPU counts agree: v6 header count vs CPUCOUNT, BUFFER cpu ids < CPUCOUNT, ncpus ≤ CPUCOUNT.
+    ///
+    /// ## Why it matters
+    /// The per-CPU table is sized by one count and indexed by the other.
+    ///
+    /// ## Spec
+    /// §2, §3.4, invariants 22 and 24.
+    pub CPU_COUNT = ("TD028", "cpu-count", Error, "CPU counts or CPU ids disagree");
+    /// ## What it checks
+    /// A v7 file has the options that locate its metadata (HEADER_INFO, FTRACE_EVENTS,
+    /// EVENT_FORMATS, KALLSYMS, PRINTK, CMDLINES) and at least one BUFFER or BUFFER_TEXT.
+    ///
+    /// ## Why it matters
+    /// Without header_page and the formats, events cannot be decoded.
+    ///
+    /// ## Spec
+    /// §3.3.
+    pub MISSING_METADATA = ("TD030", "missing-metadata", Error, "a required metadata part is missing");
+    /// ## What it checks
+    /// BUFFER options: payload parses exactly to its size; names unique (top `""` at most once);
+    /// clock non-empty; page size valid; CPU ids strictly increasing. v6 BUFFER offsets point at a
+    /// `flyrecord\0` tag.
+    ///
+    /// ## Why it matters
+    /// trace-cmd only catches duplicate CPUs when the earlier one has data.
+    ///
+    /// ## Spec
+    /// §2, §3.4, invariants 22 and 25.
+    pub BUFFER_OPTION = ("TD031", "buffer-option", Error, "a BUFFER option is malformed");
+    /// ## What it checks
+    /// Every CPU data offset with data is a multiple of the page size.
+    ///
+    /// ## Why it matters
+    /// trace-cmd reports "bad page offset" and then prints a garbage record with exit code 0.
+    ///
+    /// ## Spec
+    /// §2, §3.3, invariants 22 and 24.
+    pub CPU_DATA_UNALIGNED = ("TD032", "cpu-data-unaligned", Error, "a CPU data offset is not page aligned");
+    /// ## What it checks
+    /// Every CPU data range lies inside the file (overflow-safe) and, in v7, inside its BUFFER
+    /// section body. A size-0 range may have any offset (real v6 files put it past EOF).
+    ///
+    /// ## Why it matters
+    /// trace-cmd's `offset + size` check wraps around for huge values.
+    ///
+    /// ## Spec
+    /// §3.4, invariants 22 and 24.
+    pub CPU_DATA_RANGE = ("TD033", "cpu-data-range", Error, "a CPU data range lies outside the file or its section");
+    /// ## What it checks
+    /// CPU data ranges of all buffers do not overlap each other or the metadata.
+    ///
+    /// ## Why it matters
+    /// Overlaps make the same bytes count as two CPUs' events.
+    ///
+    /// ## Spec
+    /// invariant 23.
+    pub CPU_DATA_OVERLAP = ("TD034", "cpu-data-overlap", Error, "CPU data ranges overlap each other or other structures");
+    /// ## What it checks
+    /// Uncompressed CPU data sizes, and each decompressed chunk but the last, are multiples of
+    /// the page size.
+    ///
+    /// ## Why it matters
+    /// The reader indexes whole pages; a partial page is read out of bounds.
+    ///
+    /// ## Spec
+    /// invariant 36.
+    pub CPU_DATA_SIZE = ("TD035", "cpu-data-size", Error, "CPU data is not a whole number of pages");
+    /// ## What it checks
+    /// The declared size of a compressed CPU stream is 4 bytes smaller than the stream itself
+    /// (chunk-count field not counted).
+    ///
+    /// ## Why it matters
+    /// This is a known writer bug of trace-cmd before 3.2 (kernel bugzilla 217367, fixed by
+    /// commit 4b921329). Readers ignore the size, so the data is readable; the file was written
+    /// by an old trace-cmd.
+    ///
+    /// ## Spec
+    /// §5.4, invariant 36.
+    pub COMPRESSED_SIZE_QUIRK = ("TD036", "compressed-size-quirk", Warning, "a compressed CPU stream is 4 bytes longer than declared (trace-cmd < 3.2 writer bug)");
+    /// ## What it checks
+    /// A compressed CPU or latency stream: chunk count ≥ 1 when there is data, every chunk header
+    /// and body inside the file, and the stream length equal to the declared size.
+    ///
+    /// ## Why it matters
+    /// trace-cmd `calloc`s the chunk table from the count; bad sizes read other data.
+    ///
+    /// ## Spec
+    /// §3.2, §5.4, invariant 36.
+    pub CHUNK_STREAM = ("TD037", "chunk-stream", Error, "a compressed chunk stream is malformed");
+    /// ## What it checks
+    /// Padding bytes between the start of a BUFFER section (or the end of a CPU's data) and the
+    /// next page-aligned CPU data are zero.
+    ///
+    /// ## Why it matters
+    /// The writer always zero-fills; other bytes mean hidden or stale data.
+    ///
+    /// ## Spec
+    /// invariant 23.
+    pub NONZERO_PADDING = ("TD039", "nonzero-padding", Warning, "padding before CPU data is not zero");
+    /// ## What it checks
+    /// No bytes follow the last section (v7) or the last CPU data (v6).
+    ///
+    /// ## Why it matters
+    /// Trailing bytes are not read by anything: an appended or partly overwritten file.
+    ///
+    /// ## Spec
+    /// invariant 47.
+    pub TRAILING_DATA = ("TD040", "trailing-data", Warning, "bytes follow the end of the trace");
+    /// ## What it checks
+    /// The literal tags: `header_page\0`, `header_event\0`, and the 10-byte v6 tags
+    /// `options  \0`, `latency  \0`, `flyrecord\0`.
+    ///
+    /// ## Why it matters
+    /// trace-cmd compares only the first 7–9 characters; anything else is a damaged file.
+    ///
+    /// ## Spec
+    /// §2, invariants 19 and 32.
+    pub BAD_TAG = ("TD041", "bad-tag", Error, "an expected literal tag is missing or different");
+    /// ## What it checks
+    /// The v6 clock record after the flyrecord table: `u64 len` then `[clock]`, matching the
+    /// TRACECLOCK option's selected clock.
+    ///
+    /// ## Why it matters
+    /// Timestamps are interpreted in that clock.
+    ///
+    /// ## Spec
+    /// §2 item 11, invariant 24.
+    pub CLOCK_RECORD = ("TD043", "clock-record", Warning, "the v6 clock record is malformed or disagrees with TRACECLOCK");
+    /// ## What it checks
+    /// header_page text parses and defines `timestamp` (size 8), `commit` (size 4 or 8) and
+    /// `data` fields.
+    ///
+    /// ## Why it matters
+    /// The commit field size is the kernel long size used to decode every page header.
+    ///
+    /// ## Spec
+    /// §4, invariant 32.
+    pub HEADER_PAGE = ("TD050", "header-page", Error, "header_page text is malformed or lacks a required field");
+    /// ## What it checks
+    /// header_page agrees with the file header: data offset + data size equals the page size;
+    /// the commit size equals the long-size byte.
+    ///
+    /// ## Why it matters
+    /// A mismatch means pages are cut at the wrong size (long-size differences also occur with
+    /// 32-bit user space on a 64-bit kernel).
+    ///
+    /// ## Spec
+    /// §1, §4, invariants 4 and 5.
+    pub HEADER_PAGE_MISMATCH = ("TD051", "header-page-mismatch", Warning, "header_page disagrees with the file header");
+    /// ## What it checks
+    /// header_event text matches the ring-buffer constants (type_len 5 bits, time_delta 27
+    /// bits, padding 29, time_extend 30, time_stamp 31, data max 28).
+    ///
+    /// ## Why it matters
+    /// Readers hard-code these constants; different ones mean a different encoding.
+    ///
+    /// ## Spec
+    /// §4, invariant 32.
+    pub HEADER_EVENT = ("TD052", "header-event", Warning, "header_event text does not describe the expected event header");
+    /// ## What it checks
+    /// Each event format parses: `name:`, `ID:`, `format:` with `field:…;offset:N;size:N;signed:N;`
+    /// lines, and `print fmt:`.
+    ///
+    /// ## Why it matters
+    /// An unparsable format makes its events undecodable; trace-cmd only counts the failure.
+    ///
+    /// ## Spec
+    /// §4, invariant 33.
+    pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
+    /// ## What it checks
+    /// Fields of an event format do not overlap, and the common fields are where every reader
+    /// expects them (`common_type` u16 at offset 0).
+    ///
+    /// ## Why it matters
+    /// The event id of each record is read from `common_type`.
+    ///
+    /// ## Spec
+    /// §4, invariant 34.
+    pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
+    /// ## What it checks
+    /// Event ids are unique across all ftrace and event formats; system names are unique.
+    ///
+    /// ## Why it matters
+    /// Records with a duplicated id are decoded with whichever format the reader finds first.
+    ///
+    /// ## Spec
+    /// invariant 33.
+    pub DUPLICATE_EVENT_ID = ("TD055", "duplicate-event-id", Error, "two event formats share an id or a system appears twice");
+    /// ## What it checks
+    /// Counts of formats and systems are plausible for the bytes that remain, and each format
+    /// size fits.
+    ///
+    /// ## Why it matters
+    /// trace-cmd loops on the counts and allocates each size before reading it.
+    ///
+    /// ## Spec
+    /// invariants 33 and 35.
+    pub METADATA_SIZE = ("TD056", "metadata-size", Error, "a metadata count or size does not fit the bytes that follow");
+    /// ## What it checks
+    /// kallsyms lines have the form `ADDR TYPE NAME[\t[MODULE]]`.
+    ///
+    /// ## Why it matters
+    /// Malformed lines lose symbol names in reports.
+    ///
+    /// ## Spec
+    /// §4, invariant 35.
+    pub KALLSYMS_LINE = ("TD057", "kallsyms-line", Warning, "a kallsyms line is malformed");
+    /// ## What it checks
+    /// printk format lines have the form `0xADDR : "FORMAT"`.
+    ///
+    /// ## Why it matters
+    /// Malformed lines lose `trace_printk` formats.
+    ///
+    /// ## Spec
+    /// §4, invariant 35.
+    pub PRINTK_LINE = ("TD058", "printk-line", Warning, "a printk format line is malformed");
+    /// ## What it checks
+    /// saved_cmdlines lines have the form `PID COMM`.
+    ///
+    /// ## Why it matters
+    /// Malformed lines lose task names in reports.
+    ///
+    /// ## Spec
+    /// §4, invariant 35.
+    pub CMDLINE_LINE = ("TD059", "cmdline-line", Warning, "a saved_cmdlines line is malformed");
+    /// ## What it checks
+    /// Latency text has no NUL bytes and is exactly the section body (v7) or the rest of the
+    /// file (v6).
+    ///
+    /// ## Why it matters
+    /// trace-cmd prints latency text with `%s`, stopping at the first NUL.
+    ///
+    /// ## Spec
+    /// §6, invariant 46.
+    pub LATENCY_TEXT = ("TD065", "latency-text", Warning, "latency text contains NUL bytes");
+    /// ## What it checks
+    /// The per-CPU data of a v6 flyrecord table has one entry per CPU, and the CPU count is
+    /// plausible (1–8192).
+    ///
+    /// ## Why it matters
+    /// A huge count makes readers allocate and read far beyond the file.
+    ///
+    /// ## Spec
+    /// §2 items 8 and 10b, invariant 24.
+    pub BAD_CPU_COUNT = ("TD066", "bad-cpu-count", Error, "the CPU count is zero or implausible");
 }

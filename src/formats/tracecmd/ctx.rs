@@ -1,0 +1,174 @@
+//! Shared decoding state: the input, limits, the sink, the decompression budget, and span
+//! mapping for bytes that came out of a compressed block.
+
+use super::compress::{DecompError, Decompressor};
+use super::model::Algo;
+use super::rules;
+use crate::finding::Sink;
+use crate::limits::Limits;
+use crate::reader::ReadError;
+use crate::registry::Rule;
+use std::ops::Range;
+
+/// Where bytes being parsed live: directly in the file (spans are exact) or in a decompressed
+/// block (every span maps to the compressed block's span in the file).
+#[derive(Clone, Debug)]
+pub struct Loc {
+    /// The file span of the compressed block, when the bytes are decompressed.
+    pub block: Option<Range<u64>>,
+}
+
+impl Loc {
+    /// Bytes read straight from the file.
+    pub fn file() -> Self {
+        Loc { block: None }
+    }
+    /// Bytes decompressed from the file span `block`.
+    pub fn block(block: Range<u64>) -> Self {
+        Loc { block: Some(block) }
+    }
+    /// The file span of local span `r`.
+    pub fn map(&self, r: Range<u64>) -> Range<u64> {
+        match &self.block {
+            Some(b) => b.clone(),
+            None => r,
+        }
+    }
+}
+
+/// Decoding state.
+pub struct Ctx<'a, 's> {
+    /// The input.
+    pub data: &'a [u8],
+    /// Limits.
+    pub limits: &'a Limits,
+    /// Findings.
+    pub sink: &'s mut Sink,
+    /// Decompressed bytes so far.
+    pub decompressed: u64,
+    /// Compressed bytes read so far (for the ratio).
+    pub compressed: u64,
+    /// The decompressor.
+    pub dec: Decompressor,
+    /// Set once a limit stopped decompression: no more decompression is attempted.
+    pub budget_exhausted: bool,
+}
+
+impl<'a, 's> Ctx<'a, 's> {
+    /// New state.
+    pub fn new(data: &'a [u8], limits: &'a Limits, sink: &'s mut Sink) -> Self {
+        Ctx {
+            data,
+            limits,
+            sink,
+            decompressed: 0,
+            compressed: 0,
+            dec: Decompressor::new(),
+            budget_exhausted: false,
+        }
+    }
+
+    /// File length.
+    pub fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    /// Reports `rule` at `span` mapped through `loc`; adds a note when the bytes were
+    /// decompressed.
+    pub fn report(&mut self, rule: &'static Rule, loc: &Loc, span: Range<u64>, msg: impl Into<String>) {
+        let mut f = self.sink.make(rule, loc.map(span.clone()), msg);
+        if loc.block.is_some() {
+            f = f.note(format!(
+                "at offset {} of the decompressed block (the span shows the compressed block)",
+                span.start
+            ));
+        }
+        self.sink.push(f);
+    }
+
+    /// Reports a read failure as `rule` (usually `TD007 truncated`).
+    pub fn read_error(&mut self, rule: &'static Rule, loc: &Loc, err: &ReadError) {
+        let span = err.span();
+        let span = self.clamp(span);
+        self.report(rule, loc, span, err.to_string());
+    }
+
+    /// Clamps a span to the file.
+    pub fn clamp(&self, r: Range<u64>) -> Range<u64> {
+        let len = self.len();
+        let s = r.start.min(len);
+        s..r.end.min(len).max(s)
+    }
+
+    /// Checks that `n` more decompressed bytes fit the per-block and total limits; reports
+    /// `TL003` at `span` when not.
+    pub fn reserve(&mut self, n: u64, span: Range<u64>) -> bool {
+        if self.budget_exhausted {
+            return false;
+        }
+        if n > self.limits.max_section_bytes {
+            self.sink.limit(
+                self.clamp(span),
+                "declared uncompressed block size",
+                n,
+                "max_section_bytes",
+                self.limits.max_section_bytes,
+            );
+            return false;
+        }
+        let total = self.decompressed.saturating_add(n);
+        if total > self.limits.max_decompressed_bytes {
+            self.sink.limit(
+                self.clamp(span),
+                "total decompressed size",
+                total,
+                "max_decompressed_bytes",
+                self.limits.max_decompressed_bytes,
+            );
+            self.budget_exhausted = true;
+            return false;
+        }
+        self.decompressed = total;
+        true
+    }
+
+    /// Decompresses `input` (file span `span`) into `out`, whose length is the declared size.
+    /// Reports `TD017`/`TD018` and returns `false` when it does not produce exactly that.
+    pub fn decompress(&mut self, algo: Algo, input: &[u8], out: &mut [u8], span: Range<u64>, what: &str) -> bool {
+        self.compressed = self.compressed.saturating_add(input.len() as u64);
+        let declared = out.len();
+        match self.dec.decompress(algo, input, out) {
+            Ok(n) if n == declared => true,
+            Ok(n) | Err(DecompError::Incomplete(n)) => {
+                let f = self
+                    .sink
+                    .make(
+                        &rules::DECOMPRESSED_SIZE,
+                        self.clamp(span),
+                        format!("{what} decompresses to {n} bytes, but {declared} are declared"),
+                    )
+                    .help("the declared uncompressed size must equal what the block produces");
+                self.sink.push(f);
+                false
+            }
+            Err(DecompError::TooLarge) => {
+                self.sink.report(
+                    &rules::DECOMPRESSED_SIZE,
+                    self.clamp(span),
+                    format!(
+                        "{what} decompresses to more than the {declared} bytes declared"
+                    ),
+                );
+                false
+            }
+            Err(DecompError::Failed(m)) => {
+                self.sink.report(
+                    &rules::DECOMPRESS_FAILED,
+                    self.clamp(span),
+                    format!("{what} ({} {} bytes) does not decompress: {m}", algo.name(), input.len()),
+                );
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,956 @@
+//! Structural decoding: the initial header, the v6 sequential layout, the v7 sections and the
+//! options chain. Builds the [`TraceDat`] model and reports structural findings.
+
+use super::ctx::{Ctx, Loc};
+use super::meta::{self, Flow};
+use super::model::{opt_id, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section, TraceDat};
+use super::options::{self, MAX_CPUS};
+use super::rules;
+use crate::reader::{Endian, ReadResult, Reader};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+/// The magic at offset 0.
+pub const MAGIC: &[u8; 10] = b"\x17\x08\x44tracing";
+/// Largest plausible page size.
+pub const MAX_PAGE_SIZE: u32 = 1 << 24;
+
+fn span_of(start: u64, len: u64) -> Range<u64> {
+    start..start.saturating_add(len)
+}
+
+fn rd<T>(ctx: &mut Ctx<'_, '_>, v: ReadResult<T>) -> Option<T> {
+    v.map_err(|e| ctx.read_error(&rules::TRUNCATED, &Loc::file(), &e)).ok()
+}
+
+/// Decodes the initial header. `None` when nothing more can be read.
+pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
+    let data = ctx.data;
+    let mut r = Reader::new(data, Endian::Little);
+    let head = data.get(..MAGIC.len()).unwrap_or(data);
+    if head != MAGIC.get(..head.len()).unwrap_or(&[]) || head.is_empty() {
+        let shown: Vec<String> = head.iter().map(|b| format!("{b:02x}")).collect();
+        ctx.sink.report(
+            &rules::BAD_MAGIC,
+            0..head.len() as u64,
+            format!("expected the magic 17 08 44 \"tracing\", found {}", shown.join(" ")),
+        );
+        return None;
+    }
+    rd(ctx, r.bytes(MAGIC.len(), "magic"))?;
+    let vs = r.offset();
+    let version = match r.cstr(16, "version string") {
+        Ok(v) => v,
+        Err(e) => {
+            if r.remaining() >= 16 {
+                ctx.sink.report(
+                    &rules::UNSUPPORTED_VERSION,
+                    vs..vs.saturating_add(16),
+                    "the version string has no NUL within 16 bytes",
+                );
+            } else {
+                ctx.read_error(&rules::TRUNCATED, &Loc::file(), &e);
+            }
+            return None;
+        }
+    };
+    let vspan = vs..r.offset();
+    let version = match version {
+        b"6" => 6,
+        b"7" => 7,
+        other => {
+            ctx.sink.report(
+                &rules::UNSUPPORTED_VERSION,
+                vspan,
+                format!(
+                    "file version {:?} is not supported (only \"6\" and \"7\")",
+                    String::from_utf8_lossy(other)
+                ),
+            );
+            return None;
+        }
+    };
+    let es = r.offset();
+    let e = rd(ctx, r.u8("endianness byte"))?;
+    let endian = match e {
+        0 => Endian::Little,
+        1 => Endian::Big,
+        other => {
+            ctx.sink.report(
+                &rules::BAD_ENDIAN,
+                es..es.saturating_add(1),
+                format!("endianness byte is {other}, expected 0 (little) or 1 (big)"),
+            );
+            return None;
+        }
+    };
+    r.set_endian(endian);
+    let ls = r.offset();
+    let long_size = rd(ctx, r.u8("long size"))?;
+    if long_size != 4 && long_size != 8 {
+        ctx.sink.report(
+            &rules::BAD_LONG_SIZE,
+            ls..ls.saturating_add(1),
+            format!("long size is {long_size}, expected 4 or 8"),
+        );
+    }
+    let ps = r.offset();
+    let page_size = rd(ctx, r.u32("page size"))?;
+    if page_size < 4096 || page_size > MAX_PAGE_SIZE || !page_size.is_power_of_two() {
+        ctx.sink.report(
+            &rules::BAD_PAGE_SIZE,
+            ps..ps.saturating_add(4),
+            format!("page size is {page_size}, expected a power of two from 4096 to {MAX_PAGE_SIZE}"),
+        );
+    }
+    let mut h = Header {
+        version,
+        endian,
+        long_size,
+        page_size,
+        algo: None,
+        compression: None,
+        first_options: None,
+        span: 0..r.offset(),
+    };
+    if version == 7 {
+        let cs = r.offset();
+        let name = match r.cstr(64, "compression name") {
+            Ok(b) => String::from_utf8_lossy(b).into_owned(),
+            Err(e) => {
+                ctx.read_error(&rules::TRUNCATED, &Loc::file(), &e);
+                return None;
+            }
+        };
+        let nspan = cs..r.offset();
+        let vs = r.offset();
+        let cver = match r.cstr(64, "compression version") {
+            Ok(b) => String::from_utf8_lossy(b).into_owned(),
+            Err(e) => {
+                ctx.read_error(&rules::TRUNCATED, &Loc::file(), &e);
+                return None;
+            }
+        };
+        let algo = match name.as_str() {
+            "none" => Some(Algo::None),
+            "zstd" => Some(Algo::Zstd),
+            "zlib" => Some(Algo::Zlib),
+            _ => {
+                ctx.sink.report(
+                    &rules::BAD_COMPRESSION,
+                    nspan,
+                    format!("compression algorithm {name:?} is unknown (expected none, zstd or zlib)"),
+                );
+                None
+            }
+        };
+        if algo == Some(Algo::None) && !cver.is_empty() {
+            ctx.sink.report(
+                &rules::BAD_COMPRESSION,
+                vs..r.offset(),
+                format!("compression `none` has the version {cver:?}; it must be empty"),
+            );
+        }
+        if algo == Some(Algo::Zlib) && !cver.is_empty() && !cver.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+            ctx.sink.report(
+                &rules::BAD_COMPRESSION,
+                vs..r.offset(),
+                format!("zlib version {cver:?} does not start with a number"),
+            );
+        }
+        let os = r.offset();
+        let first = rd(ctx, r.u64("first options offset"))?;
+        h.algo = algo;
+        h.compression = Some((name, cver));
+        h.first_options = Some((first, os..r.offset()));
+        h.span = 0..r.offset();
+    }
+    Some(h)
+}
+
+fn new_model(h: Header) -> TraceDat {
+    let long = h.long_size;
+    TraceDat {
+        header: h,
+        kernel_long: if long == 4 { 4 } else { 8 },
+        sections: Vec::new(),
+        options_chain: Vec::new(),
+        options: Vec::new(),
+        meta: Meta::default(),
+        cpu_count: None,
+        buffers: Vec::new(),
+        latency: None,
+        meta_end: 0,
+    }
+}
+
+fn set_kernel_long(m: &mut TraceDat) {
+    if let Some(hp) = &m.meta.header_page {
+        m.kernel_long = if hp.commit_size == 4 { 4 } else { 8 };
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Version 6
+
+/// Decodes a v6 file after its header.
+pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
+    let endian = h.endian;
+    let mut m = new_model(h);
+    let data = ctx.data;
+    let mut r = Reader::new(data, endian);
+    if r.seek(m.header.span.end, "header end").is_err() {
+        return m;
+    }
+    let _ = v6_body(ctx, &mut r, &mut m);
+    set_kernel_long(&mut m);
+    m
+}
+
+fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow {
+    let loc = Loc::file();
+    meta::header_info(ctx, r, &loc, &mut m.meta)?;
+    meta::ftrace_events(ctx, r, &loc, &mut m.meta)?;
+    meta::event_formats(ctx, r, &loc, &mut m.meta)?;
+    meta::kallsyms(ctx, r, &loc, &mut m.meta)?;
+    meta::printk(ctx, r, &loc, &mut m.meta)?;
+    meta::cmdlines(ctx, r, &loc, &mut m.meta)?;
+    let cs = r.offset();
+    let ncpu = rd(ctx, r.u32("CPU count")).ok_or(())?;
+    m.cpu_count = Some((ncpu, span_of(cs, 4)));
+    let mut tag_at = r.offset();
+    let mut tag = rd(ctx, r.bytes(10, "data tag")).ok_or(())?;
+    if tag == b"options  \0" {
+        v6_options(ctx, r, m)?;
+        tag_at = r.offset();
+        tag = rd(ctx, r.bytes(10, "data tag")).ok_or(())?;
+    }
+    match tag {
+        b"latency  \0" => {
+            m.latency = Some((r.offset()..r.end_offset(), false));
+            m.meta_end = r.end_offset();
+            Ok(())
+        }
+        b"flyrecord\0" => {
+            if ncpu == 0 || ncpu > MAX_CPUS {
+                ctx.sink.report(
+                    &rules::BAD_CPU_COUNT,
+                    span_of(cs, 4),
+                    format!("CPU count is {ncpu}, expected 1 to {MAX_CPUS}"),
+                );
+                if ncpu > MAX_CPUS {
+                    return Err(());
+                }
+            }
+            let n = match m.cpucount() {
+                Some(c) => {
+                    if c != ncpu {
+                        ctx.sink.report(
+                            &rules::CPU_COUNT,
+                            span_of(cs, 4),
+                            format!("the header says {ncpu} CPUs but the CPUCOUNT option says {c}; the flyrecord table is read with {c}"),
+                        );
+                    }
+                    c
+                }
+                None => ncpu,
+            };
+            if n > MAX_CPUS {
+                ctx.sink.report(&rules::BAD_CPU_COUNT, span_of(cs, 4), format!("CPU count {n} is above {MAX_CPUS}"));
+                return Err(());
+            }
+            let clock = m.traceclock();
+            let (cpus, _) = v6_flyrecord(ctx, r, n, clock.as_deref(), true)?;
+            m.meta_end = r.offset();
+            let page_size = m.header.page_size;
+            m.buffers.push(BufferInfo {
+                name: String::new(),
+                clock,
+                page_size,
+                span: tag_at..r.offset(),
+                section: None,
+                compressed: false,
+                cpus,
+                results: Vec::new(),
+            });
+            v6_instances(ctx, m, n);
+            Ok(())
+        }
+        other => {
+            ctx.sink.report(
+                &rules::BAD_TAG,
+                span_of(tag_at, 10),
+                format!(
+                    "expected `options  \\0`, `latency  \\0` or `flyrecord\\0`, found {:?}",
+                    String::from_utf8_lossy(other)
+                ),
+            );
+            Err(())
+        }
+    }
+}
+
+fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow {
+    let loc = Loc::file();
+    loop {
+        let start = r.offset();
+        let id = rd(ctx, r.u16("option id")).ok_or(())?;
+        if id == opt_id::DONE {
+            return Ok(());
+        }
+        if m.options.len() as u64 >= ctx.limits.max_entries {
+            ctx.sink.limit(span_of(start, 2), "number of options", m.options.len() as u64, "max_entries", ctx.limits.max_entries);
+            return Err(());
+        }
+        let size = rd(ctx, r.u32("option size")).ok_or(())?;
+        if u64::from(size) > r.remaining() as u64 {
+            ctx.sink.report(
+                &rules::OPTION_LAYOUT,
+                span_of(start, 6),
+                format!(
+                    "option {} ({id}) declares {size} bytes but only {} remain in the file",
+                    opt_id::name(id),
+                    r.remaining()
+                ),
+            );
+            return Err(());
+        }
+        let payload = rd(ctx, r.sub(u64::from(size), "option payload")).ok_or(())?;
+        let opt = options::decode(ctx, &loc, id, payload, start..r.offset(), false);
+        m.options.push(opt);
+    }
+}
+
+/// Reads `n` (offset, size) pairs and the clock record after them.
+fn v6_flyrecord(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'_>,
+    n: u32,
+    traceclock: Option<&str>,
+    top: bool,
+) -> Result<(Vec<CpuEntry>, Option<String>), ()> {
+    let need = u64::from(n).saturating_mul(16);
+    if need > r.remaining() as u64 {
+        ctx.sink.report(
+            &rules::TRUNCATED,
+            r.offset()..r.end_offset(),
+            format!("the flyrecord table of {n} CPUs needs {need} bytes, only {} remain", r.remaining()),
+        );
+        return Err(());
+    }
+    let mut cpus = Vec::new();
+    for cpu in 0..n {
+        let es = r.offset();
+        let offset = rd(ctx, r.u64("cpu data offset")).ok_or(())?;
+        let size = rd(ctx, r.u64("cpu data size")).ok_or(())?;
+        cpus.push(CpuEntry { cpu, offset, size, span: es..r.offset() });
+    }
+    // The clock record: u64 length · "[clock]". Mandatory with TRACECLOCK, optional otherwise.
+    let cs = r.offset();
+    let mut peek = r.clone();
+    let len = peek.u64("clock length").ok();
+    let looks_like = len.is_some_and(|l| (3..=64).contains(&l)) && peek.rest().first() == Some(&b'[');
+    if !looks_like {
+        if traceclock.is_some() && top {
+            ctx.sink.report(
+                &rules::CLOCK_RECORD,
+                span_of(cs, 8.min(r.remaining() as u64)),
+                "a TRACECLOCK option is present but no `[clock]` record follows the flyrecord table",
+            );
+        }
+        return Ok((cpus, None));
+    }
+    let len = len.unwrap_or(0);
+    let text = rd(ctx, peek.bytes_u64(len, "clock record")).ok_or(())?;
+    *r = peek;
+    let text = String::from_utf8_lossy(text).into_owned();
+    let clock = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).map(str::to_string);
+    match (&clock, traceclock) {
+        (None, _) => ctx.sink.report(
+            &rules::CLOCK_RECORD,
+            cs..r.offset(),
+            format!("clock record {text:?} is not `[name]`"),
+        ),
+        (Some(c), Some(t)) if c != t => ctx.sink.report(
+            &rules::CLOCK_RECORD,
+            cs..r.offset(),
+            format!("clock record says `{c}` but the TRACECLOCK option selects `{t}`"),
+        ),
+        _ => {}
+    }
+    Ok((cpus, clock))
+}
+
+fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
+    let data = ctx.data;
+    let bufs: Vec<(u64, String, Range<u64>)> = m
+        .options
+        .iter()
+        .filter_map(|o| match (&o.value, o.id) {
+            (OptValue::Buffer { offset, name, .. }, opt_id::BUFFER) => Some((*offset, name.clone(), o.span.clone())),
+            _ => None,
+        })
+        .collect();
+    let clock = m.traceclock();
+    for (offset, name, ospan) in bufs {
+        let mut r = Reader::new(data, m.header.endian);
+        let ok = r.seek(offset, "buffer offset").is_ok() && r.clone().bytes(10, "tag").ok() == Some(b"flyrecord\0".as_slice());
+        if !ok {
+            ctx.sink.report(
+                &rules::BUFFER_OPTION,
+                ospan,
+                format!("BUFFER `{name}` offset {offset} does not point at a `flyrecord\\0` tag"),
+            );
+            continue;
+        }
+        let _ = r.skip(10, "tag");
+        let Ok((cpus, bclock)) = v6_flyrecord(ctx, &mut r, n, clock.as_deref(), false) else {
+            continue;
+        };
+        m.buffers.push(BufferInfo {
+            name,
+            clock: bclock.or_else(|| clock.clone()),
+            page_size: m.header.page_size,
+            span: offset..r.offset(),
+            section: None,
+            compressed: false,
+            cpus,
+            results: Vec::new(),
+        });
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Version 7
+
+/// Section ids that exist.
+fn known_section(id: u16) -> bool {
+    matches!(id, 0 | 3 | 15..=25)
+}
+
+/// The description the writer gives each section id.
+fn expected_desc(id: u16) -> Option<&'static str> {
+    Some(match id {
+        0 => "options",
+        15 => "strings",
+        16 => "headers",
+        17 => "ftrace events",
+        18 => "events format",
+        19 => "kallsyms",
+        20 => "printk",
+        21 => "command lines",
+        22 => "buffer latency",
+        23 => "BTF",
+        25 => "modules",
+        _ => return None,
+    })
+}
+
+struct V7<'m> {
+    m: &'m mut TraceDat,
+    by_offset: HashMap<u64, usize>,
+    /// Offset where the sequential walk broke (sections after it are read on demand).
+    broken_at: Option<u64>,
+    refs: Vec<u32>,
+}
+
+/// Decodes a v7 file after its header.
+pub fn v7(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
+    let mut m = new_model(h);
+    let mut s = V7 { m: &mut m, by_offset: HashMap::new(), broken_at: None, refs: Vec::new() };
+    s.walk(ctx);
+    s.strings(ctx);
+    s.options(ctx);
+    s.metadata(ctx);
+    s.buffers(ctx);
+    s.references(ctx);
+    set_kernel_long(&mut m);
+    m
+}
+
+impl V7<'_> {
+    fn algo(&self) -> Option<Algo> {
+        self.m.header.algo
+    }
+
+    fn read_header(&mut self, ctx: &mut Ctx<'_, '_>, pos: u64) -> Option<Section> {
+        let mut r = Reader::new(ctx.data, self.m.header.endian);
+        r.seek(pos, "section").ok()?;
+        let (Ok(id), Ok(flags), Ok(sid), Ok(size)) = (r.u16("id"), r.u16("flags"), r.u32("string id"), r.u64("size")) else {
+            ctx.sink.report(
+                &rules::TRUNCATED,
+                ctx.clamp(span_of(pos, 16)),
+                format!("section header at 0x{pos:x} needs 16 bytes, only {} remain", ctx.len().saturating_sub(pos)),
+            );
+            return None;
+        };
+        let body_start = pos.saturating_add(16);
+        let end = body_start.checked_add(size);
+        let len = ctx.len();
+        let body = body_start..end.unwrap_or(u64::MAX).min(len);
+        let sec = Section { id, flags, string_id: sid, size, offset: pos, body, desc: None, usize: None };
+        if end.is_none_or(|e| e > len) {
+            ctx.sink.report(
+                &rules::SECTION_WALK,
+                span_of(pos, 16),
+                format!(
+                    "section {id} at 0x{pos:x} declares {size} bytes but only {} remain in the file",
+                    len.saturating_sub(body_start)
+                ),
+            );
+        }
+        Some(sec)
+    }
+
+    fn add(&mut self, ctx: &mut Ctx<'_, '_>, sec: Section) -> usize {
+        let idx = self.m.sections.len();
+        if !known_section(sec.id) {
+            ctx.sink.report(
+                &rules::UNKNOWN_SECTION,
+                sec.header_span(),
+                format!("section id {} at 0x{:x} is unknown ({} bytes skipped)", sec.id, sec.offset, sec.size),
+            );
+        }
+        if sec.flags & !1 != 0 {
+            ctx.sink.report(
+                &rules::SECTION_FLAGS,
+                span_of(sec.offset.saturating_add(2), 2),
+                format!("section {} has flags 0x{:x}; only bit 0 (compressed) is defined", sec.id, sec.flags),
+            );
+        }
+        if sec.compressed() && matches!(self.algo(), Some(Algo::None)) {
+            ctx.sink.report(
+                &rules::SECTION_FLAGS,
+                span_of(sec.offset.saturating_add(2), 2),
+                format!("section {} is flagged compressed but the file's compression is `none`", sec.id),
+            );
+        }
+        self.by_offset.insert(sec.offset, idx);
+        self.m.sections.push(sec);
+        self.refs.push(0);
+        idx
+    }
+
+    fn walk(&mut self, ctx: &mut Ctx<'_, '_>) {
+        let len = ctx.len();
+        let mut pos = self.m.header.span.end;
+        while pos < len {
+            if self.m.sections.len() as u64 >= ctx.limits.max_entries {
+                ctx.sink.limit(span_of(pos, 0), "number of sections", self.m.sections.len() as u64, "max_entries", ctx.limits.max_entries);
+                self.broken_at = Some(pos);
+                return;
+            }
+            let Some(sec) = self.read_header(ctx, pos) else {
+                self.broken_at = Some(pos);
+                return;
+            };
+            let end = sec.body.end;
+            let past = sec.offset.saturating_add(16).saturating_add(sec.size) > len;
+            self.add(ctx, sec);
+            if past {
+                self.broken_at = Some(pos);
+                return;
+            }
+            pos = end;
+        }
+    }
+
+    /// The section starting at `off`: from the walk, or read on demand past a broken walk.
+    fn section_at(&mut self, ctx: &mut Ctx<'_, '_>, off: u64) -> Option<usize> {
+        if let Some(&i) = self.by_offset.get(&off) {
+            return Some(i);
+        }
+        let b = self.broken_at?;
+        if off <= b || off >= ctx.len() {
+            return None;
+        }
+        let sec = self.read_header(ctx, off)?;
+        Some(self.add(ctx, sec))
+    }
+
+    /// The payload of a non-buffer section, decompressed when flagged.
+    fn payload<'a>(&mut self, ctx: &mut Ctx<'a, '_>, idx: usize) -> Option<(Cow<'a, [u8]>, Loc, u64)> {
+        let sec = self.m.sections.get(idx)?.clone();
+        let body = ctx.data.get(usize::try_from(sec.body.start).ok()?..usize::try_from(sec.body.end).ok()?)?;
+        if !sec.compressed() {
+            return Some((Cow::Borrowed(body), Loc::file(), sec.body.start));
+        }
+        let algo = match self.algo() {
+            Some(a @ (Algo::Zstd | Algo::Zlib)) => a,
+            _ => return None,
+        };
+        let mut r = Reader::with_base(body, sec.body.start, self.m.header.endian);
+        let (Ok(csize), Ok(usize_)) = (r.u32("csize"), r.u32("usize")) else {
+            ctx.sink.report(
+                &rules::SECTION_SIZE,
+                sec.header_span(),
+                format!("compressed section {} body of {} bytes is shorter than its 8-byte size header", sec.id, sec.size),
+            );
+            return None;
+        };
+        if u64::from(csize).saturating_add(8) != sec.size {
+            ctx.sink.report(
+                &rules::SECTION_SIZE,
+                span_of(sec.body.start, 4),
+                format!("compressed section {}: size {} is not 8 + csize {csize}", sec.id, sec.size),
+            );
+        }
+        let Ok(input) = r.bytes_u64(u64::from(csize), "compressed block") else {
+            ctx.sink.report(
+                &rules::SECTION_SIZE,
+                span_of(sec.body.start, 4),
+                format!("compressed section {}: csize {csize} runs past the section end", sec.id),
+            );
+            return None;
+        };
+        if !ctx.reserve(u64::from(usize_), sec.header_span()) {
+            return None;
+        }
+        let mut out = vec![0u8; usize::try_from(usize_).ok()?];
+        let what = format!("section {}", sec.id);
+        if !ctx.decompress(algo, input, &mut out, sec.body.clone(), &what) {
+            return None;
+        }
+        if let Some(s) = self.m.sections.get_mut(idx) {
+            s.usize = Some(u64::from(usize_));
+        }
+        Some((Cow::Owned(out), Loc::block(sec.body.clone()), 0))
+    }
+
+    fn strings(&mut self, ctx: &mut Ctx<'_, '_>) {
+        let mut all: Vec<u8> = Vec::new();
+        let idxs: Vec<usize> = (0..self.m.sections.len())
+            .filter(|&i| self.m.sections.get(i).is_some_and(|s| s.id == opt_id::STRINGS))
+            .collect();
+        for i in idxs {
+            if let Some(r) = self.refs.get_mut(i) {
+                *r = r.saturating_add(1);
+            }
+            let Some((p, _, _)) = self.payload(ctx, i) else { continue };
+            let hs = self.m.sections.get(i).map(|s| s.header_span()).unwrap_or(0..0);
+            if p.last().is_some_and(|&b| b != 0) {
+                ctx.sink.report(&rules::BAD_STRING_ID, hs.clone(), "STRINGS section does not end with a NUL byte");
+            }
+            if (all.len() as u64).saturating_add(p.len() as u64) > ctx.limits.max_section_bytes {
+                ctx.sink.limit(hs, "total STRINGS size", (all.len() as u64).saturating_add(p.len() as u64), "max_section_bytes", ctx.limits.max_section_bytes);
+                break;
+            }
+            all.extend_from_slice(&p);
+        }
+        for i in 0..self.m.sections.len() {
+            let Some(s) = self.m.sections.get(i) else { continue };
+            if s.string_id == u32::MAX {
+                continue;
+            }
+            let (id, sid, off) = (s.id, s.string_id, s.offset);
+            let Ok(at) = usize::try_from(sid) else { continue };
+            let at_start = at == 0 || at.checked_sub(1).and_then(|p| all.get(p)) == Some(&0);
+            let desc = all.get(at..).filter(|_| at_start).map(|rest| {
+                let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+                String::from_utf8_lossy(rest.get(..end).unwrap_or(&[])).into_owned()
+            });
+            let sspan = span_of(off.saturating_add(4), 4);
+            match &desc {
+                None => ctx.sink.report(
+                    &rules::BAD_STRING_ID,
+                    sspan,
+                    format!("section {id} description string id {sid} is not the start of a string in the {} bytes of STRINGS", all.len()),
+                ),
+                Some(d) => {
+                    let ok = match id {
+                        3 => d.starts_with("buffer flyrecord "),
+                        _ => expected_desc(id).is_none_or(|e| e == d),
+                    };
+                    if !ok {
+                        ctx.sink.report(
+                            &rules::BAD_STRING_ID,
+                            sspan,
+                            format!("section {id} is described as {d:?}, expected {:?}", expected_desc(id).unwrap_or("buffer flyrecord <name>")),
+                        );
+                    }
+                }
+            }
+            if let Some(s) = self.m.sections.get_mut(i) {
+                s.desc = desc;
+            }
+        }
+    }
+
+    fn options(&mut self, ctx: &mut Ctx<'_, '_>) {
+        let Some((mut next, fspan)) = self.m.header.first_options.clone() else { return };
+        let mut first = true;
+        let mut from = fspan;
+        let mut visited = HashSet::new();
+        loop {
+            let rule = if first { &rules::BAD_OPTIONS_OFFSET } else { &rules::OPTIONS_CHAIN };
+            if first && next == 0 {
+                ctx.sink.report(rule, from, "the first options offset is 0 (the writer never patched it)");
+                return;
+            }
+            let Some(idx) = self.section_at(ctx, next) else {
+                ctx.sink.report(
+                    rule,
+                    from,
+                    format!("options offset 0x{next:x} is not the start of a section (file size {})", ctx.len()),
+                );
+                return;
+            };
+            let id = self.m.sections.get(idx).map_or(0, |s| s.id);
+            if id != 0 {
+                ctx.sink.report(rule, from, format!("options offset 0x{next:x} points at section id {id}, not an OPTIONS section (id 0)"));
+                return;
+            }
+            if !visited.insert(next) {
+                ctx.sink.report(
+                    &rules::OPTIONS_CHAIN,
+                    from,
+                    format!("the options chain loops back to the section at 0x{next:x} (trace-cmd 3.1.6 recurses until it crashes)"),
+                );
+                return;
+            }
+            if let Some(r) = self.refs.get_mut(idx) {
+                *r = r.saturating_add(1);
+            }
+            self.m.options_chain.push(next);
+            match self.options_section(ctx, idx) {
+                Some((0, _)) | None => return,
+                Some((n, span)) => {
+                    next = n;
+                    from = span;
+                    first = false;
+                }
+            }
+        }
+    }
+
+    /// Parses one OPTIONS section; returns DONE's next offset and the span of its value.
+    fn options_section(&mut self, ctx: &mut Ctx<'_, '_>, idx: usize) -> Option<(u64, Range<u64>)> {
+        let (p, loc, base) = self.payload(ctx, idx)?;
+        let hs = self.m.sections.get(idx).map(|s| s.header_span()).unwrap_or(0..0);
+        let mut r = Reader::with_base(&p, base, self.m.header.endian);
+        let mut done: Option<(u64, Range<u64>)> = None;
+        let mut done_seen = false;
+        while !r.is_empty() {
+            let start = r.offset();
+            if done_seen {
+                ctx.report(
+                    &rules::OPTION_LAYOUT,
+                    &loc,
+                    start..r.end_offset(),
+                    format!("{} bytes follow the DONE option in the options section", r.remaining()),
+                );
+                break;
+            }
+            if self.m.options.len() as u64 >= ctx.limits.max_entries {
+                ctx.sink.limit(loc.map(start..start), "number of options", self.m.options.len() as u64, "max_entries", ctx.limits.max_entries);
+                return None;
+            }
+            let (Ok(id), Ok(size)) = (r.u16("option id"), r.u32("option size")) else {
+                ctx.report(
+                    &rules::OPTION_LAYOUT,
+                    &loc,
+                    start..r.end_offset(),
+                    "an option header (6 bytes) does not fit in the rest of the options section",
+                );
+                break;
+            };
+            let Ok(payload) = r.sub(u64::from(size), "option payload") else {
+                ctx.report(
+                    &rules::OPTION_LAYOUT,
+                    &loc,
+                    span_of(start, 6),
+                    format!(
+                        "option {} ({id}) declares {size} bytes but only {} remain in the options section",
+                        opt_id::name(id),
+                        r.remaining()
+                    ),
+                );
+                break;
+            };
+            let pspan = payload.base()..payload.end_offset();
+            let opt = options::decode(ctx, &loc, id, payload, start..r.offset(), true);
+            if id == opt_id::DONE {
+                done_seen = true;
+                if let OptValue::U64(n) = opt.value {
+                    done = Some((n, loc.map(pspan)));
+                }
+            }
+            self.m.options.push(opt);
+        }
+        if !done_seen {
+            ctx.sink.report(&rules::OPTION_LAYOUT, hs, "the options section does not end with a DONE option");
+        }
+        done
+    }
+
+    fn referenced(&mut self, ctx: &mut Ctx<'_, '_>, opt: &Opt, off: u64, want: u16) -> Option<usize> {
+        let idx = self.section_at(ctx, off);
+        let Some(idx) = idx else {
+            ctx.sink.report(
+                &rules::SECTION_MISMATCH,
+                opt.span.clone(),
+                format!("option {} points at 0x{off:x}, which is not the start of a section", opt_id::name(opt.id)),
+            );
+            return None;
+        };
+        let id = self.m.sections.get(idx).map_or(0, |s| s.id);
+        if id != want {
+            ctx.sink.report(
+                &rules::SECTION_MISMATCH,
+                opt.span.clone(),
+                format!("option {} points at 0x{off:x}, a section with id {id}, expected id {want}", opt_id::name(opt.id)),
+            );
+            return None;
+        }
+        if let Some(r) = self.refs.get_mut(idx) {
+            *r = r.saturating_add(1);
+        }
+        Some(idx)
+    }
+
+    fn metadata(&mut self, ctx: &mut Ctx<'_, '_>) {
+        let opts: Vec<Opt> = self.m.options.clone();
+        let mut seen: HashMap<u16, Range<u64>> = HashMap::new();
+        for o in &opts {
+            let OptValue::U64(off) = o.value else { continue };
+            if !(opt_id::HEADER_INFO..=opt_id::CMDLINES).contains(&o.id) && o.id != opt_id::BTF_FILE && o.id != opt_id::MODULES_FILE {
+                continue;
+            }
+            if let Some(prev) = seen.insert(o.id, o.span.clone()) {
+                let f = ctx
+                    .sink
+                    .make(&rules::DUPLICATE_OPTION, o.span.clone(), format!("option {} appears again; readers keep only the last one", opt_id::name(o.id)))
+                    .note(format!("first at 0x{:x}", prev.start));
+                ctx.sink.push(f);
+            }
+            let Some(idx) = self.referenced(ctx, o, off, o.id) else { continue };
+            if o.id == opt_id::BTF_FILE || o.id == opt_id::MODULES_FILE {
+                continue;
+            }
+            let Some((p, loc, base)) = self.payload(ctx, idx) else { continue };
+            let mut r = Reader::with_base(&p, base, self.m.header.endian);
+            let mut meta = std::mem::take(&mut self.m.meta);
+            let flow = match o.id {
+                opt_id::HEADER_INFO => meta::header_info(ctx, &mut r, &loc, &mut meta),
+                opt_id::FTRACE_EVENTS => meta::ftrace_events(ctx, &mut r, &loc, &mut meta),
+                opt_id::EVENT_FORMATS => meta::event_formats(ctx, &mut r, &loc, &mut meta),
+                opt_id::KALLSYMS => meta::kallsyms(ctx, &mut r, &loc, &mut meta),
+                opt_id::PRINTK => meta::printk(ctx, &mut r, &loc, &mut meta),
+                _ => meta::cmdlines(ctx, &mut r, &loc, &mut meta),
+            };
+            self.m.meta = meta;
+            if flow.is_ok() && !r.is_empty() {
+                let hs = self.m.sections.get(idx).map(|s| s.header_span()).unwrap_or(0..0);
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::SECTION_SIZE,
+                        loc.map(r.offset()..r.end_offset()),
+                        format!("{} bytes of section {} are left after its content", r.remaining(), o.id),
+                    )
+                    .note(format!("section header at 0x{:x}", hs.start));
+                ctx.sink.push(f);
+            }
+        }
+        let anchor = self
+            .m
+            .options_chain
+            .first()
+            .and_then(|o| self.by_offset.get(o))
+            .and_then(|&i| self.m.sections.get(i))
+            .map_or(0..0, |s| s.header_span());
+        if self.m.options_chain.is_empty() {
+            return;
+        }
+        for id in opt_id::HEADER_INFO..=opt_id::CMDLINES {
+            if !seen.contains_key(&id) {
+                ctx.sink.report(
+                    &rules::MISSING_METADATA,
+                    anchor.clone(),
+                    format!("no {} option: the file has no {} section", opt_id::name(id), expected_desc(id).unwrap_or("")),
+                );
+            }
+        }
+    }
+
+    fn buffers(&mut self, ctx: &mut Ctx<'_, '_>) {
+        let opts: Vec<Opt> = self.m.options.clone();
+        let mut names: HashMap<String, Range<u64>> = HashMap::new();
+        let page_size = self.m.header.page_size;
+        let mut any = false;
+        for o in &opts {
+            let OptValue::Buffer { offset, name, clock, page_size: ps, cpus } = &o.value else { continue };
+            any = true;
+            if o.id == opt_id::BUFFER_TEXT {
+                let Some(idx) = self.referenced(ctx, o, *offset, opt_id::BUFFER_TEXT) else { continue };
+                if let Some(s) = self.m.sections.get(idx) {
+                    self.m.latency = Some((s.body.clone(), s.compressed()));
+                }
+                continue;
+            }
+            if let Some(prev) = names.insert(name.clone(), o.span.clone()) {
+                let f = ctx
+                    .sink
+                    .make(&rules::BUFFER_OPTION, o.span.clone(), format!("buffer name {name:?} is used by two BUFFER options"))
+                    .note(format!("first at 0x{:x}", prev.start));
+                ctx.sink.push(f);
+                continue;
+            }
+            let section = self.referenced(ctx, o, *offset, opt_id::BUFFER);
+            let compressed = section.and_then(|i| self.m.sections.get(i)).is_some_and(Section::compressed);
+            let bps = ps.unwrap_or(page_size);
+            if name.is_empty() && bps != page_size {
+                ctx.sink.report(
+                    &rules::BUFFER_OPTION,
+                    o.span.clone(),
+                    format!("top buffer page size {bps} differs from the file header's {page_size} (readers use the header's)"),
+                );
+            }
+            self.m.buffers.push(BufferInfo {
+                name: name.clone(),
+                clock: clock.clone(),
+                page_size: if name.is_empty() { page_size } else { bps },
+                span: o.span.clone(),
+                section,
+                compressed,
+                cpus: cpus.clone(),
+                results: Vec::new(),
+            });
+        }
+        if !any && !self.m.options_chain.is_empty() {
+            let anchor = self.m.options_chain.first().and_then(|o| self.by_offset.get(o)).and_then(|&i| self.m.sections.get(i)).map_or(0..0, |s| s.header_span());
+            ctx.sink.report(&rules::MISSING_METADATA, anchor, "no BUFFER or BUFFER_TEXT option: the file has no trace data");
+        }
+    }
+
+    fn references(&mut self, ctx: &mut Ctx<'_, '_>) {
+        let mut first_of: HashMap<u16, u64> = HashMap::new();
+        for (i, s) in self.m.sections.iter().enumerate() {
+            let refs = self.refs.get(i).copied().unwrap_or(0);
+            if (16..=25).contains(&s.id) && s.id != 22 && s.id != 24 {
+                if let Some(prev) = first_of.insert(s.id, s.offset) {
+                    ctx.sink.report(
+                        &rules::SECTION_REFERENCES,
+                        s.header_span(),
+                        format!("a second section {} (the first is at 0x{prev:x})", s.id),
+                    );
+                    continue;
+                }
+            }
+            if refs == 0 {
+                ctx.sink.report(
+                    &rules::SECTION_REFERENCES,
+                    s.header_span(),
+                    format!("section {} at 0x{:x} ({} bytes) is not referenced by any option; readers never see it", s.id, s.offset, s.size),
+                );
+            } else if refs > 1 && s.id != opt_id::STRINGS {
+                ctx.sink.report(
+                    &rules::SECTION_REFERENCES,
+                    s.header_span(),
+                    format!("section {} at 0x{:x} is referenced by {refs} options", s.id, s.offset),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Semantic checks over the decoded model: cross-references between header, header_page,
+//! formats, options and CPU ranges.
+
+use super::ctx::Ctx;
+use super::model::{opt_id, OptValue, TraceDat};
+use super::rules;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Checks that need the whole model before the CPU data is walked.
+pub fn before_data(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    header_page(ctx, m);
+    event_ids(ctx, m);
+    duplicate_options(ctx, m);
+    cpu_counts(ctx, m);
+}
+
+/// Checks that need the CPU results (stored stream lengths).
+pub fn after_data(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    overlaps_and_padding(ctx, m);
+    trailing(ctx, m);
+}
+
+fn header_page(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    let Some(hp) = &m.meta.header_page else { return };
+    let h = &m.header;
+    let sub = hp.data_offset.saturating_add(hp.data_size);
+    if sub != h.page_size {
+        ctx.sink.report(
+            &rules::HEADER_PAGE_MISMATCH,
+            hp.span.clone(),
+            format!(
+                "header_page data offset {} + size {} = {sub}, but the file's page size is {}",
+                hp.data_offset, hp.data_size, h.page_size
+            ),
+        );
+    }
+    if hp.commit_size != u32::from(h.long_size) {
+        let f = ctx
+            .sink
+            .make(
+                &rules::HEADER_PAGE_MISMATCH,
+                hp.span.clone(),
+                format!(
+                    "header_page commit size {} (kernel long) differs from the header's long size {}",
+                    hp.commit_size, h.long_size
+                ),
+            )
+            .note("pages are decoded with the header_page commit size")
+            .help("expected only for 32-bit user space on a 64-bit kernel");
+        ctx.sink.push(f);
+    }
+    let expect = 8u32.saturating_add(hp.commit_size);
+    if hp.data_offset != expect && hp.data_offset != 16 {
+        ctx.sink.report(
+            &rules::HEADER_PAGE_MISMATCH,
+            hp.span.clone(),
+            format!("header_page data offset {} is neither 8 + commit size ({expect}) nor 16", hp.data_offset),
+        );
+    }
+}
+
+fn event_ids(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    let mut ids: HashMap<u32, (&str, &str)> = HashMap::new();
+    for f in &m.meta.formats {
+        if let Some((s, n)) = ids.insert(f.id, (&f.system, &f.name)) {
+            ctx.sink.report(
+                &rules::DUPLICATE_EVENT_ID,
+                f.id_span.clone(),
+                format!("event `{}:{}` has ID {}, already used by `{s}:{n}`", f.system, f.name, f.id),
+            );
+        }
+    }
+    let mut systems: HashMap<&str, ()> = HashMap::new();
+    for (s, span) in &m.meta.systems {
+        if systems.insert(s, ()).is_some() || s == "ftrace" {
+            ctx.sink.report(
+                &rules::DUPLICATE_EVENT_ID,
+                span.clone(),
+                format!("event system `{s}` appears twice (or `ftrace` outside the ftrace formats)"),
+            );
+        }
+    }
+}
+
+fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    let mut seen: HashMap<u16, (&OptValue, Range<u64>)> = HashMap::new();
+    for o in &m.options {
+        let single = matches!(
+            o.id,
+            opt_id::DATE
+                | opt_id::TRACECLOCK
+                | opt_id::UNAME
+                | opt_id::OFFSET
+                | opt_id::CPUCOUNT
+                | opt_id::VERSION
+                | opt_id::TRACEID
+                | opt_id::TSC2NSEC
+        );
+        if !single {
+            continue;
+        }
+        if let Some((prev, pspan)) = seen.insert(o.id, (&o.value, o.span.clone())) {
+            // convert writes CPUCOUNT twice in v6 files: harmless when equal.
+            if o.id == opt_id::CPUCOUNT {
+                if let (OptValue::U32(a), OptValue::U32(b)) = (prev, &o.value) {
+                    if a == b {
+                        continue;
+                    }
+                }
+            }
+            let f = ctx
+                .sink
+                .make(
+                    &rules::DUPLICATE_OPTION,
+                    o.span.clone(),
+                    format!("option {} appears again; readers keep only the last one", opt_id::name(o.id)),
+                )
+                .note(format!("first at 0x{:x}", pspan.start));
+            ctx.sink.push(f);
+        }
+    }
+}
+
+fn cpu_counts(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    if m.header.version != 7 {
+        return;
+    }
+    let Some(n) = m.cpucount() else { return };
+    for b in &m.buffers {
+        if b.cpus.len() as u64 > u64::from(n) {
+            ctx.sink.report(
+                &rules::CPU_COUNT,
+                b.span.clone(),
+                format!("buffer `{}` lists {} CPUs but CPUCOUNT is {n}", b.name, b.cpus.len()),
+            );
+            continue;
+        }
+        for e in &b.cpus {
+            if e.cpu >= n {
+                ctx.sink.report(
+                    &rules::CPU_COUNT,
+                    e.span.clone(),
+                    format!("buffer `{}` CPU id {} is not below CPUCOUNT {n}", b.name, e.cpu),
+                );
+            }
+        }
+    }
+}
+
+/// One stored CPU range.
+struct Stored {
+    start: u64,
+    end: u64,
+    span: Range<u64>,
+    what: String,
+}
+
+fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    let mut all: Vec<Stored> = Vec::new();
+    for b in &m.buffers {
+        for (e, r) in b.cpus.iter().zip(b.results.iter()) {
+            if r.stored == 0 {
+                continue;
+            }
+            all.push(Stored {
+                start: e.offset,
+                end: e.offset.saturating_add(r.stored),
+                span: e.span.clone(),
+                what: if b.name.is_empty() { format!("CPU {}", e.cpu) } else { format!("buffer `{}` CPU {}", b.name, e.cpu) },
+            });
+        }
+    }
+    // Structures the CPU data must not cover (v6: the metadata and instance tables).
+    let mut structs: Vec<(Range<u64>, &str)> = Vec::new();
+    if m.header.version == 6 {
+        structs.push((0..m.meta_end, "the file metadata"));
+        for b in m.buffers.iter().skip(1) {
+            structs.push((b.span.clone(), "an instance flyrecord table"));
+        }
+    }
+    all.sort_by_key(|s| (s.start, s.end));
+    let mut prev: Option<&Stored> = None;
+    for s in &all {
+        if let Some(p) = prev {
+            if s.start < p.end {
+                ctx.sink.report(
+                    &rules::CPU_DATA_OVERLAP,
+                    s.span.clone(),
+                    format!(
+                        "{} data 0x{:x}..0x{:x} overlaps {} data 0x{:x}..0x{:x}",
+                        s.what, s.start, s.end, p.what, p.start, p.end
+                    ),
+                );
+            }
+        }
+        for (r, what) in &structs {
+            if s.start < r.end && r.start < s.end {
+                ctx.sink.report(
+                    &rules::CPU_DATA_OVERLAP,
+                    s.span.clone(),
+                    format!("{} data 0x{:x}..0x{:x} overlaps {what} at 0x{:x}..0x{:x}", s.what, s.start, s.end, r.start, r.end),
+                );
+            }
+        }
+        if prev.is_none_or(|p| s.end > p.end) {
+            prev = Some(s);
+        }
+    }
+    // Zero padding before each CPU's data: from the previous structure end.
+    let mut gaps: Vec<Range<u64>> = Vec::new();
+    if m.header.version == 6 {
+        let mut ends: Vec<u64> = structs.iter().map(|(r, _)| r.end).collect();
+        ends.extend(all.iter().map(|s| s.end));
+        for s in &all {
+            let from = ends.iter().copied().filter(|&e| e <= s.start).max().unwrap_or(s.start);
+            gaps.push(from..s.start);
+        }
+    } else {
+        for b in &m.buffers {
+            let Some(sec) = b.section.and_then(|i| m.sections.get(i)) else { continue };
+            let mut ranges: Vec<(u64, u64)> = b
+                .cpus
+                .iter()
+                .zip(b.results.iter())
+                .filter(|(_, r)| r.stored > 0)
+                .map(|(e, r)| (e.offset, e.offset.saturating_add(r.stored)))
+                .collect();
+            ranges.sort_unstable();
+            let mut from = sec.body.start;
+            for (st, en) in ranges {
+                if st > from {
+                    gaps.push(from..st);
+                }
+                from = from.max(en);
+            }
+        }
+    }
+    let data = ctx.data;
+    for g in gaps {
+        let (Ok(a), Ok(b)) = (usize::try_from(g.start), usize::try_from(g.end)) else { continue };
+        let Some(bytes) = data.get(a..b) else { continue };
+        if let Some(i) = bytes.iter().position(|&x| x != 0) {
+            let at = g.start.saturating_add(i as u64);
+            ctx.sink.report(
+                &rules::NONZERO_PADDING,
+                at..g.end,
+                format!("padding 0x{:x}..0x{:x} before CPU data has a non-zero byte at 0x{at:x}", g.start, g.end),
+            );
+        }
+    }
+}
+
+fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    if m.header.version != 6 || m.meta_end == 0 {
+        return;
+    }
+    let mut end = m.meta_end;
+    for b in &m.buffers {
+        end = end.max(b.span.end);
+        for (e, r) in b.cpus.iter().zip(b.results.iter()) {
+            if r.stored > 0 {
+                end = end.max(e.offset.saturating_add(r.stored));
+            }
+        }
+    }
+    let len = ctx.len();
+    if end < len {
+        ctx.sink.report(
+            &rules::TRAILING_DATA,
+            end..len,
+            format!("{} bytes follow the end of the last CPU data at 0x{end:x}", len.saturating_sub(end)),
+        );
+    }
+}

@@ -1,0 +1,596 @@
+//! Metadata items (§2 items 1–7, v7 sections 16–21) and their text payloads (§4).
+
+use super::ctx::{Ctx, Loc};
+use super::model::{EventFormat, Field, HeaderPage, Meta};
+use super::rules;
+use crate::reader::{Reader, ReadResult};
+use std::ops::Range;
+
+/// Decoding stops after an error that makes the rest unreadable (already reported).
+pub type Flow = Result<(), ()>;
+
+/// Findings of one kind reported per text before only counting.
+const TEXT_REPORT_CAP: u64 = 5;
+
+fn rd<T>(ctx: &mut Ctx<'_, '_>, loc: &Loc, v: ReadResult<T>) -> Result<T, ()> {
+    v.map_err(|e| ctx.read_error(&rules::TRUNCATED, loc, &e))
+}
+
+fn span_of(start: u64, len: usize) -> Range<u64> {
+    start..start.saturating_add(len as u64)
+}
+
+/// Reads a length-prefixed block whose length is `len` (already read at `len_span`), checking
+/// it against the bytes that remain first.
+fn sized<'a>(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'a>,
+    loc: &Loc,
+    len: u64,
+    len_span: Range<u64>,
+    what: &str,
+) -> Result<Reader<'a>, ()> {
+    let remaining = r.remaining() as u64;
+    if len > remaining {
+        ctx.report(
+            &rules::METADATA_SIZE,
+            loc,
+            len_span,
+            format!("{what} size {len} is larger than the {remaining} bytes that remain"),
+        );
+        return Err(());
+    }
+    rd(ctx, loc, r.sub(len, "metadata block"))
+}
+
+fn expect_tag(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, tag: &[u8], what: &'static str) -> Flow {
+    let start = r.offset();
+    let got = rd(ctx, loc, r.bytes(tag.len(), what))?;
+    if got != tag {
+        ctx.report(
+            &rules::BAD_TAG,
+            loc,
+            span_of(start, tag.len()),
+            format!(
+                "expected the tag {:?}, found {:?}",
+                String::from_utf8_lossy(tag),
+                String::from_utf8_lossy(got)
+            ),
+        );
+        return Err(());
+    }
+    Ok(())
+}
+
+/// HEADER_INFO: `header_page\0` u64 size text, `header_event\0` u64 size text.
+pub fn header_info(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    expect_tag(ctx, r, loc, b"header_page\0", "header_page tag")?;
+    let ls = r.offset();
+    let size = rd(ctx, loc, r.u64("header_page size"))?;
+    let text = sized(ctx, r, loc, size, span_of(ls, 8), "header_page")?;
+    meta.header_page = header_page(ctx, &text, loc);
+    expect_tag(ctx, r, loc, b"header_event\0", "header_event tag")?;
+    let ls = r.offset();
+    let size = rd(ctx, loc, r.u64("header_event size"))?;
+    let text = sized(ctx, r, loc, size, span_of(ls, 8), "header_event")?;
+    header_event(ctx, &text, loc);
+    Ok(())
+}
+
+/// A parsed `field:` line.
+struct FieldLine {
+    decl: String,
+    name: String,
+    offset: u32,
+    size: u32,
+    signed: Option<bool>,
+}
+
+fn parse_num(s: &str) -> Option<u32> {
+    let s = s.trim();
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Parses `field:<decl>;\toffset:N;\tsize:N;\tsigned:N;`. Returns an explanation on failure.
+fn parse_field_line(line: &str) -> Result<FieldLine, String> {
+    let t = line.trim();
+    let rest = t
+        .strip_prefix("field:")
+        .ok_or_else(|| "a field line must start with `field:`".to_string())?;
+    let mut parts = rest.split(';');
+    let decl = parts.next().unwrap_or("").trim().to_string();
+    if decl.is_empty() {
+        return Err("empty field declaration".into());
+    }
+    let (mut offset, mut size, mut signed) = (None, None, None);
+    for p in parts {
+        let p = p.trim();
+        if p.is_empty() {
+            continue;
+        }
+        let Some((k, v)) = p.split_once(':') else {
+            return Err(format!("`{p}` is not `key:value`"));
+        };
+        let n = parse_num(v).ok_or_else(|| format!("`{p}`: `{}` is not a decimal number", v.trim()))?;
+        match k.trim() {
+            "offset" => offset = Some(n),
+            "size" => size = Some(n),
+            "signed" => {
+                if n > 1 {
+                    return Err(format!("`signed:{n}` must be 0 or 1"));
+                }
+                signed = Some(n == 1)
+            }
+            other => return Err(format!("unknown attribute `{other}`")),
+        }
+    }
+    let offset = offset.ok_or_else(|| "missing `offset:`".to_string())?;
+    let size = size.ok_or_else(|| "missing `size:`".to_string())?;
+    // The field name is the last identifier, before any array suffix.
+    let base = decl.split('[').next().unwrap_or("").trim();
+    let name = base
+        .rsplit(|c: char| c.is_whitespace() || c == '*')
+        .find(|s| !s.is_empty())
+        .unwrap_or("")
+        .to_string();
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(format!("cannot find the field name in `{decl}`"));
+    }
+    Ok(FieldLine {
+        decl,
+        name,
+        offset,
+        size,
+        signed,
+    })
+}
+
+/// Iterates the lines of `text` (read through `r`) as UTF-8-lossy strings with spans.
+fn lines<'a>(r: &Reader<'a>) -> impl Iterator<Item = (String, Range<u64>)> + 'a {
+    let mut rr = r.clone();
+    std::iter::from_fn(move || {
+        let l = rr.line()?;
+        Some((String::from_utf8_lossy(l.text).into_owned(), l.span()))
+    })
+}
+
+/// Parses header_page text.
+pub fn header_page(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Option<HeaderPage> {
+    let span = text.base()..text.end_offset();
+    if text.remaining() == 0 {
+        ctx.report(
+            &rules::HEADER_PAGE,
+            loc,
+            span,
+            "header_page is empty (the pre-2.6.31 event encoding is not supported)",
+        );
+        return None;
+    }
+    let (mut ts, mut commit, mut data) = (None, None, None);
+    for (line, lspan) in lines(text) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_field_line(&line) {
+            Ok(f) => match f.name.as_str() {
+                "timestamp" => ts = Some((f, lspan)),
+                "commit" => commit = Some((f, lspan)),
+                "data" => data = Some((f, lspan)),
+                _ => {}
+            },
+            Err(why) => {
+                ctx.report(&rules::HEADER_PAGE, loc, lspan, format!("header_page line is malformed: {why}"));
+                return None;
+            }
+        }
+    }
+    let (Some((ts, ts_span)), Some((commit, c_span)), Some((data, _))) = (ts, commit, data) else {
+        ctx.report(
+            &rules::HEADER_PAGE,
+            loc,
+            span,
+            "header_page must define the fields `timestamp`, `commit` and `data`",
+        );
+        return None;
+    };
+    if ts.size != 8 {
+        ctx.report(
+            &rules::HEADER_PAGE,
+            loc,
+            ts_span,
+            format!("header_page timestamp size is {}, expected 8", ts.size),
+        );
+        return None;
+    }
+    if commit.size != 4 && commit.size != 8 {
+        ctx.report(
+            &rules::HEADER_PAGE,
+            loc,
+            c_span,
+            format!("header_page commit size is {}, expected 4 or 8 (the kernel long size)", commit.size),
+        );
+        return None;
+    }
+    let _ = (ts.decl, ts.offset, ts.signed);
+    Some(HeaderPage {
+        ts_size: ts.size,
+        commit_size: commit.size,
+        data_offset: data.offset,
+        data_size: data.size,
+        span,
+    })
+}
+
+/// Checks header_event text against the constants readers hard-code.
+pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) {
+    let span = text.base()..text.end_offset();
+    let s = String::from_utf8_lossy(text.all_bytes());
+    let norm: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let expected = [
+        "type_len : 5 bits",
+        "time_delta : 27 bits",
+        "array : 32 bits",
+        "padding : type == 29",
+        "time_extend : type == 30",
+        "time_stamp : type == 31",
+        "data max type_len == 28",
+    ];
+    let missing: Vec<&str> = expected.iter().copied().filter(|e| !norm.contains(e)).collect();
+    if !missing.is_empty() {
+        ctx.report(
+            &rules::HEADER_EVENT,
+            loc,
+            span,
+            format!("header_event does not say: {}", missing.join("; ")),
+        );
+    }
+}
+
+/// Parses one event format text.
+pub fn event_format(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, system: &str) -> Option<EventFormat> {
+    let span = text.base()..text.end_offset();
+    let (mut name, mut id, mut id_span) = (None, None, span.clone());
+    let mut in_format = false;
+    let mut print_fmt = false;
+    let mut fields: Vec<Field> = Vec::new();
+    let bad = |ctx: &mut Ctx<'_, '_>, s: Range<u64>, msg: String| {
+        ctx.report(&rules::EVENT_FORMAT, loc, s, msg);
+    };
+    for (line, lspan) in lines(text) {
+        if print_fmt {
+            // The print format may continue over several lines.
+            continue;
+        }
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("name:") {
+            name = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("ID:") {
+            match parse_num(v) {
+                Some(n) => {
+                    id = Some(n);
+                    id_span = lspan;
+                }
+                None => {
+                    bad(ctx, lspan, format!("`ID:{v}` is not a decimal number"));
+                    return None;
+                }
+            }
+        } else if t == "format:" {
+            in_format = true;
+        } else if line.starts_with("print fmt:") {
+            print_fmt = true;
+        } else if in_format && t.starts_with("field:") {
+            match parse_field_line(t) {
+                Ok(f) => fields.push(Field {
+                    decl: f.decl,
+                    name: f.name,
+                    offset: f.offset,
+                    size: f.size,
+                    signed: f.signed.unwrap_or(false),
+                    span: lspan,
+                }),
+                Err(why) => {
+                    bad(ctx, lspan, format!("field line is malformed: {why}"));
+                    return None;
+                }
+            }
+        } else {
+            let shown: String = t.chars().take(60).collect();
+            bad(ctx, lspan, format!("unexpected line in event format: `{shown}`"));
+            return None;
+        }
+    }
+    let Some(name) = name.filter(|n| !n.is_empty()) else {
+        bad(ctx, span, format!("event format in system `{system}` has no `name:` line"));
+        return None;
+    };
+    let Some(id) = id else {
+        bad(ctx, span, format!("event format `{system}:{name}` has no `ID:` line"));
+        return None;
+    };
+    if !in_format || fields.is_empty() {
+        bad(ctx, span, format!("event format `{system}:{name}` has no `format:` fields"));
+        return None;
+    }
+    if !print_fmt {
+        bad(ctx, span, format!("event format `{system}:{name}` has no `print fmt:` line"));
+        return None;
+    }
+    let ev = EventFormat {
+        system: system.to_string(),
+        name,
+        id,
+        fields,
+        span,
+        id_span,
+    };
+    check_fields(ctx, loc, &ev);
+    Some(ev)
+}
+
+/// Field layout checks: common_type u16 at 0, fields in order without overlap.
+fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
+    if let Some(first) = ev.fields.first() {
+        if first.name != "common_type" || first.offset != 0 || first.size != 2 {
+            ctx.report(
+                &rules::EVENT_FIELDS,
+                loc,
+                first.span.clone(),
+                format!(
+                    "event `{}:{}`: the first field must be `common_type` (offset 0, size 2), found `{}` (offset {}, size {})",
+                    ev.system, ev.name, first.name, first.offset, first.size
+                ),
+            );
+            return;
+        }
+    }
+    let mut end = 0u32;
+    for f in &ev.fields {
+        if f.size > 0 && f.offset < end {
+            ctx.report(
+                &rules::EVENT_FIELDS,
+                loc,
+                f.span.clone(),
+                format!(
+                    "event `{}:{}`: field `{}` (offset {}, size {}) overlaps the previous field, which ends at {}",
+                    ev.system, ev.name, f.name, f.offset, f.size, end
+                ),
+            );
+            return;
+        }
+        end = end.max(f.offset.saturating_add(f.size));
+    }
+}
+
+/// Reads `count` formats, each `u64 size · text`.
+fn formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, count: u32, count_span: Range<u64>, system: &str, meta: &mut Meta) -> Flow {
+    let remaining = r.remaining() as u64;
+    if u64::from(count).saturating_mul(8) > remaining {
+        ctx.report(
+            &rules::METADATA_SIZE,
+            loc,
+            count_span,
+            format!("{count} formats of system `{system}` cannot fit in the {remaining} bytes that remain (8 bytes each at least)"),
+        );
+        return Err(());
+    }
+    if (meta.formats.len() as u64).saturating_add(u64::from(count)) > ctx.limits.max_entries {
+        ctx.sink.limit(loc.map(count_span), "number of event formats", u64::from(count), "max_entries", ctx.limits.max_entries);
+        return Err(());
+    }
+    for _ in 0..count {
+        let ls = r.offset();
+        let size = rd(ctx, loc, r.u64("event format size"))?;
+        let text = sized(ctx, r, loc, size, span_of(ls, 8), "event format")?;
+        if let Some(ev) = event_format(ctx, &text, loc, system) {
+            meta.formats.push(ev);
+        }
+    }
+    Ok(())
+}
+
+/// FTRACE_EVENTS: u32 count · formats.
+pub fn ftrace_events(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    let cs = r.offset();
+    let count = rd(ctx, loc, r.u32("ftrace format count"))?;
+    meta.ftrace_count = u64::from(count);
+    formats(ctx, r, loc, count, span_of(cs, 4), "ftrace", meta)
+}
+
+/// EVENT_FORMATS: u32 nsystems · (str system · u32 count · formats)*.
+pub fn event_formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    let cs = r.offset();
+    let n = rd(ctx, loc, r.u32("event system count"))?;
+    let remaining = r.remaining() as u64;
+    if u64::from(n).saturating_mul(5) > remaining {
+        ctx.report(
+            &rules::METADATA_SIZE,
+            loc,
+            span_of(cs, 4),
+            format!("{n} event systems cannot fit in the {remaining} bytes that remain (5 bytes each at least)"),
+        );
+        return Err(());
+    }
+    for _ in 0..n {
+        let ss = r.offset();
+        let name = match r.cstr(4096, "event system name") {
+            Ok(b) => String::from_utf8_lossy(b).into_owned(),
+            Err(e) => {
+                ctx.read_error(&rules::METADATA_SIZE, loc, &e);
+                return Err(());
+            }
+        };
+        let nspan = ss..r.offset();
+        let cs = r.offset();
+        let count = rd(ctx, loc, r.u32("event format count"))?;
+        meta.systems.push((name.clone(), loc.map(nspan)));
+        formats(ctx, r, loc, count, span_of(cs, 4), &name, meta)?;
+    }
+    Ok(())
+}
+
+/// Checks the lines of a text with `check`, reporting at most a few bad lines.
+fn check_lines(
+    ctx: &mut Ctx<'_, '_>,
+    text: &Reader<'_>,
+    loc: &Loc,
+    rule: &'static crate::registry::Rule,
+    what: &str,
+    check: impl Fn(&[u8]) -> Result<(), String>,
+) -> u64 {
+    let mut rr = text.clone();
+    let (mut n, mut bad) = (0u64, 0u64);
+    let mut first_bad: Option<Range<u64>> = None;
+    let max_line = ctx.limits.max_line_bytes;
+    while let Some(l) = rr.line() {
+        n = n.saturating_add(1);
+        if l.text.len() as u64 > max_line {
+            ctx.sink.limit(loc.map(l.span()), &format!("{what} line length"), l.text.len() as u64, "max_line_bytes", max_line);
+            return n;
+        }
+        if l.text.is_empty() && !l.terminated {
+            continue;
+        }
+        if let Err(why) = check(l.text) {
+            bad = bad.saturating_add(1);
+            if bad <= TEXT_REPORT_CAP {
+                let shown: String = String::from_utf8_lossy(l.text).chars().take(80).collect();
+                ctx.report(rule, loc, l.span(), format!("{what} line {n} is malformed ({why}): `{shown}`"));
+            } else if first_bad.is_none() {
+                first_bad = Some(l.span());
+            }
+        }
+    }
+    if bad > TEXT_REPORT_CAP {
+        if let Some(s) = first_bad {
+            ctx.report(
+                rule,
+                loc,
+                s,
+                format!("{} more malformed {what} lines not shown", bad.saturating_sub(TEXT_REPORT_CAP)),
+            );
+        }
+    }
+    n
+}
+
+fn is_hex(s: &[u8]) -> bool {
+    !s.is_empty() && s.len() <= 16 && s.iter().all(u8::is_ascii_hexdigit)
+}
+
+fn kallsyms_line(l: &[u8]) -> Result<(), String> {
+    if l.is_empty() {
+        return Err("empty line".into());
+    }
+    let mut it = l.splitn(3, |&b| b == b' ');
+    let addr = it.next().unwrap_or(&[]);
+    let ty = it.next().unwrap_or(&[]);
+    let rest = it.next().unwrap_or(&[]);
+    if !is_hex(addr) {
+        return Err("address is not 1–16 hex digits".into());
+    }
+    if ty.len() != 1 || !ty.iter().all(u8::is_ascii_graphic) {
+        return Err("symbol type is not one character".into());
+    }
+    let name = rest.split(|&b| b == b'\t').next().unwrap_or(&[]);
+    if name.is_empty() {
+        return Err("no symbol name".into());
+    }
+    if let Some(m) = rest.splitn(2, |&b| b == b'\t').nth(1) {
+        if !(m.starts_with(b"[") && m.ends_with(b"]")) {
+            return Err("module is not `[name]`".into());
+        }
+    }
+    Ok(())
+}
+
+fn printk_line(l: &[u8]) -> Result<(), String> {
+    let Some(rest) = l.strip_prefix(b"0x") else {
+        return Err("does not start with `0x`".into());
+    };
+    let hex_len = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    let (addr, rest) = rest.split_at_checked(hex_len).unwrap_or((&[], rest));
+    if !is_hex(addr) {
+        return Err("address is not 1–16 hex digits".into());
+    }
+    let Some(fmt) = rest.strip_prefix(b" : ") else {
+        return Err("no ` : ` after the address".into());
+    };
+    if !fmt.starts_with(b"\"") {
+        return Err("format is not quoted".into());
+    }
+    Ok(())
+}
+
+fn cmdline_line(l: &[u8]) -> Result<(), String> {
+    let digits = l.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 10 {
+        return Err("does not start with a PID".into());
+    }
+    match l.get(digits) {
+        Some(b' ') => Ok(()),
+        _ => Err("no space after the PID".into()),
+    }
+}
+
+/// KALLSYMS: u32 size · text.
+pub fn kallsyms(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    let ls = r.offset();
+    let size = rd(ctx, loc, r.u32("kallsyms size"))?;
+    let text = sized(ctx, r, loc, u64::from(size), span_of(ls, 4), "kallsyms")?;
+    meta.kallsyms_lines = check_lines(ctx, &text, loc, &rules::KALLSYMS_LINE, "kallsyms", kallsyms_line);
+    Ok(())
+}
+
+/// PRINTK: u32 size · text.
+pub fn printk(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    let ls = r.offset();
+    let size = rd(ctx, loc, r.u32("printk size"))?;
+    let text = sized(ctx, r, loc, u64::from(size), span_of(ls, 4), "printk")?;
+    meta.printk_lines = check_lines(ctx, &text, loc, &rules::PRINTK_LINE, "printk format", printk_line);
+    Ok(())
+}
+
+/// CMDLINES: u64 size · text.
+pub fn cmdlines(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    let ls = r.offset();
+    let size = rd(ctx, loc, r.u64("saved_cmdlines size"))?;
+    let text = sized(ctx, r, loc, size, span_of(ls, 8), "saved_cmdlines")?;
+    meta.cmdline_lines = check_lines(ctx, &text, loc, &rules::CMDLINE_LINE, "saved_cmdlines", cmdline_line);
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_lines() {
+        let f = parse_field_line("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;").unwrap();
+        assert_eq!((f.name.as_str(), f.offset, f.size, f.signed), ("common_type", 0, 2, Some(false)));
+        let f = parse_field_line("\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;").unwrap();
+        assert_eq!(f.name, "prev_comm");
+        let f = parse_field_line("\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;").unwrap();
+        assert_eq!(f.name, "name");
+        assert!(parse_field_line("\tfield:int x;\toffset:a;\tsize:4;").is_err());
+        assert!(parse_field_line("\tfield:int x;\tsize:4;").is_err());
+    }
+
+    #[test]
+    fn text_lines() {
+        assert!(kallsyms_line(b"ffffffff81000000 T _stext").is_ok());
+        assert!(kallsyms_line(b"ffffffffc0203000 t ftrace_trampoline\t[__builtin__ftrace]").is_ok());
+        assert!(kallsyms_line(b"zz T x").is_err());
+        assert!(printk_line(b"0xffffffff82818cca : \"thaw_processes\"").is_ok());
+        assert!(printk_line(b"ffff : \"x\"").is_err());
+        assert!(cmdline_line(b"7453 cc1").is_ok());
+        assert!(cmdline_line(b"x cc1").is_err());
+    }
+}

@@ -1,0 +1,391 @@
+//! The typed model of a trace.dat file, with absolute byte spans. Built by the decoder,
+//! inspected by the lint pass and the CPU-data pass, rendered into the structure map.
+
+use crate::reader::Endian;
+use std::ops::Range;
+
+/// Compression algorithm of a v7 file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algo {
+    /// `none`.
+    None,
+    /// `zstd`.
+    Zstd,
+    /// `zlib`.
+    Zlib,
+}
+
+impl Algo {
+    /// The name used in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::None => "none",
+            Algo::Zstd => "zstd",
+            Algo::Zlib => "zlib",
+        }
+    }
+}
+
+/// The initial header (§1).
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// 6 or 7 (other values are reported and stop decoding).
+    pub version: u32,
+    /// Byte order of the file.
+    pub endian: Endian,
+    /// User-space `sizeof(long)` byte.
+    pub long_size: u8,
+    /// Page size.
+    pub page_size: u32,
+    /// v7 compression algorithm (`None` for v6).
+    pub algo: Option<Algo>,
+    /// v7 compression name and version strings.
+    pub compression: Option<(String, String)>,
+    /// v7 offset of the first OPTIONS section.
+    pub first_options: Option<(u64, Range<u64>)>,
+    /// Span of the whole header.
+    pub span: Range<u64>,
+}
+
+/// A v7 section header and where its body is.
+#[derive(Clone, Debug)]
+pub struct Section {
+    /// Section id.
+    pub id: u16,
+    /// Flags (bit 0: compressed).
+    pub flags: u16,
+    /// Description string id.
+    pub string_id: u32,
+    /// Declared body size.
+    pub size: u64,
+    /// Offset of the 16-byte header.
+    pub offset: u64,
+    /// Body span (clamped to the file).
+    pub body: Range<u64>,
+    /// Resolved description.
+    pub desc: Option<String>,
+    /// Uncompressed size of a compressed metadata body, when read.
+    pub usize: Option<u64>,
+}
+
+impl Section {
+    /// Whether the compressed flag is set.
+    pub fn compressed(&self) -> bool {
+        self.flags & 1 != 0
+    }
+    /// Span of the 16-byte header.
+    pub fn header_span(&self) -> Range<u64> {
+        self.offset..self.offset.saturating_add(16)
+    }
+}
+
+/// Option ids (§3.4).
+pub mod opt_id {
+    /// DONE.
+    pub const DONE: u16 = 0;
+    /// DATE.
+    pub const DATE: u16 = 1;
+    /// CPUSTAT.
+    pub const CPUSTAT: u16 = 2;
+    /// BUFFER.
+    pub const BUFFER: u16 = 3;
+    /// TRACECLOCK.
+    pub const TRACECLOCK: u16 = 4;
+    /// UNAME.
+    pub const UNAME: u16 = 5;
+    /// HOOK.
+    pub const HOOK: u16 = 6;
+    /// OFFSET.
+    pub const OFFSET: u16 = 7;
+    /// CPUCOUNT.
+    pub const CPUCOUNT: u16 = 8;
+    /// VERSION.
+    pub const VERSION: u16 = 9;
+    /// PROCMAPS.
+    pub const PROCMAPS: u16 = 10;
+    /// TRACEID.
+    pub const TRACEID: u16 = 11;
+    /// TIME_SHIFT.
+    pub const TIME_SHIFT: u16 = 12;
+    /// GUEST.
+    pub const GUEST: u16 = 13;
+    /// TSC2NSEC.
+    pub const TSC2NSEC: u16 = 14;
+    /// STRINGS.
+    pub const STRINGS: u16 = 15;
+    /// HEADER_INFO.
+    pub const HEADER_INFO: u16 = 16;
+    /// FTRACE_EVENTS.
+    pub const FTRACE_EVENTS: u16 = 17;
+    /// EVENT_FORMATS.
+    pub const EVENT_FORMATS: u16 = 18;
+    /// KALLSYMS.
+    pub const KALLSYMS: u16 = 19;
+    /// PRINTK.
+    pub const PRINTK: u16 = 20;
+    /// CMDLINES.
+    pub const CMDLINES: u16 = 21;
+    /// BUFFER_TEXT.
+    pub const BUFFER_TEXT: u16 = 22;
+    /// BTF_FILE.
+    pub const BTF_FILE: u16 = 23;
+    /// LAST_BOOT_INFO.
+    pub const LAST_BOOT_INFO: u16 = 24;
+    /// MODULES_FILE.
+    pub const MODULES_FILE: u16 = 25;
+
+    /// Name of an option id.
+    pub fn name(id: u16) -> &'static str {
+        match id {
+            DONE => "DONE",
+            DATE => "DATE",
+            CPUSTAT => "CPUSTAT",
+            BUFFER => "BUFFER",
+            TRACECLOCK => "TRACECLOCK",
+            UNAME => "UNAME",
+            HOOK => "HOOK",
+            OFFSET => "OFFSET",
+            CPUCOUNT => "CPUCOUNT",
+            VERSION => "VERSION",
+            PROCMAPS => "PROCMAPS",
+            TRACEID => "TRACEID",
+            TIME_SHIFT => "TIME_SHIFT",
+            GUEST => "GUEST",
+            TSC2NSEC => "TSC2NSEC",
+            STRINGS => "STRINGS",
+            HEADER_INFO => "HEADER_INFO",
+            FTRACE_EVENTS => "FTRACE_EVENTS",
+            EVENT_FORMATS => "EVENT_FORMATS",
+            KALLSYMS => "KALLSYMS",
+            PRINTK => "PRINTK",
+            CMDLINES => "CMDLINES",
+            BUFFER_TEXT => "BUFFER_TEXT",
+            BTF_FILE => "BTF_FILE",
+            LAST_BOOT_INFO => "LAST_BOOT_INFO",
+            MODULES_FILE => "MODULES_FILE",
+            _ => "unknown",
+        }
+    }
+}
+
+/// One per-CPU data entry of a buffer.
+#[derive(Clone, Debug)]
+pub struct CpuEntry {
+    /// CPU id.
+    pub cpu: u32,
+    /// Data offset.
+    pub offset: u64,
+    /// Declared data size.
+    pub size: u64,
+    /// Span of the (cpu, offset, size) entry in the option / flyrecord table.
+    pub span: Range<u64>,
+}
+
+/// Results of checking one CPU's data.
+#[derive(Clone, Debug, Default)]
+pub struct CpuResult {
+    /// Stats from the page walker.
+    pub stats: super::ring::CpuStats,
+    /// Bytes the data occupies in the file (compressed stream length when compressed).
+    pub stored: u64,
+    /// Uncompressed bytes.
+    pub raw: u64,
+    /// Chunks (compressed only).
+    pub chunks: u64,
+}
+
+/// A buffer (top or instance) with its CPU data.
+#[derive(Clone, Debug)]
+pub struct BufferInfo {
+    /// Name (`""` for the top buffer).
+    pub name: String,
+    /// Clock (v7 option; v6 clock record).
+    pub clock: Option<String>,
+    /// Page size.
+    pub page_size: u32,
+    /// Span of the option or table describing it.
+    pub span: Range<u64>,
+    /// v7: index of the BUFFER section.
+    pub section: Option<usize>,
+    /// Whether its data is compressed.
+    pub compressed: bool,
+    /// CPUs.
+    pub cpus: Vec<CpuEntry>,
+    /// Results per CPU (filled by the data pass, same order as `cpus`).
+    pub results: Vec<CpuResult>,
+}
+
+/// One field of an event format.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Declaration text (`unsigned short common_type`).
+    pub decl: String,
+    /// Field name (last identifier of the declaration).
+    pub name: String,
+    /// Offset in the record.
+    pub offset: u32,
+    /// Size.
+    pub size: u32,
+    /// Signed flag.
+    pub signed: bool,
+    /// Span of the field line.
+    pub span: Range<u64>,
+}
+
+/// A parsed event format.
+#[derive(Clone, Debug)]
+pub struct EventFormat {
+    /// System (`ftrace` for the ftrace formats).
+    pub system: String,
+    /// Event name.
+    pub name: String,
+    /// Event id.
+    pub id: u32,
+    /// Fields in order (common fields first).
+    pub fields: Vec<Field>,
+    /// Span of the format text.
+    pub span: Range<u64>,
+    /// Span of the `ID:` line.
+    pub id_span: Range<u64>,
+}
+
+impl EventFormat {
+    /// End of the last static field.
+    pub fn min_size(&self) -> u32 {
+        self.fields
+            .iter()
+            .map(|f| f.offset.saturating_add(f.size))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Parsed header_page.
+#[derive(Clone, Debug)]
+pub struct HeaderPage {
+    /// Size of the timestamp field.
+    pub ts_size: u32,
+    /// Size of the commit field (kernel long).
+    pub commit_size: u32,
+    /// Offset of the data field.
+    pub data_offset: u32,
+    /// Size of the data field.
+    pub data_size: u32,
+    /// Span of the text.
+    pub span: Range<u64>,
+}
+
+/// Metadata gathered from the header items / sections.
+#[derive(Clone, Debug, Default)]
+pub struct Meta {
+    /// header_page.
+    pub header_page: Option<HeaderPage>,
+    /// Formats (ftrace and events).
+    pub formats: Vec<EventFormat>,
+    /// Systems with the span of their name.
+    pub systems: Vec<(String, Range<u64>)>,
+    /// Count of ftrace formats.
+    pub ftrace_count: u64,
+    /// kallsyms lines.
+    pub kallsyms_lines: u64,
+    /// printk lines.
+    pub printk_lines: u64,
+    /// cmdlines lines.
+    pub cmdline_lines: u64,
+}
+
+/// A decoded option.
+#[derive(Clone, Debug)]
+pub struct Opt {
+    /// Id.
+    pub id: u16,
+    /// Span of the whole record (id, size, payload); the section span when it was compressed.
+    pub span: Range<u64>,
+    /// Payload length.
+    pub size: u32,
+    /// Decoded value.
+    pub value: OptValue,
+}
+
+/// Decoded option payloads (only what later checks need).
+#[derive(Clone, Debug)]
+pub enum OptValue {
+    /// A NUL-terminated string (text without the NUL).
+    Str(String),
+    /// A u32.
+    U32(u32),
+    /// A u64 (TRACEID, section offsets, DONE next).
+    U64(u64),
+    /// BUFFER / BUFFER_TEXT: section offset (v7) or flyrecord offset (v6), name, clock.
+    Buffer {
+        /// Offset.
+        offset: u64,
+        /// Name.
+        name: String,
+        /// Clock (v7).
+        clock: Option<String>,
+        /// Page size (v7 BUFFER).
+        page_size: Option<u32>,
+        /// CPU entries (v7 BUFFER).
+        cpus: Vec<CpuEntry>,
+    },
+    /// Anything else or malformed.
+    Other,
+}
+
+/// The decoded file.
+#[derive(Clone, Debug)]
+pub struct TraceDat {
+    /// Initial header.
+    pub header: Header,
+    /// Kernel long size for ring pages (header_page commit size, else the header byte).
+    pub kernel_long: u8,
+    /// v7 sections in walk order.
+    pub sections: Vec<Section>,
+    /// Offsets of the OPTIONS sections in chain order (v7).
+    pub options_chain: Vec<u64>,
+    /// Options in file order.
+    pub options: Vec<Opt>,
+    /// Metadata.
+    pub meta: Meta,
+    /// v6 CPU count from the header item, with its span.
+    pub cpu_count: Option<(u32, Range<u64>)>,
+    /// Buffers.
+    pub buffers: Vec<BufferInfo>,
+    /// Latency text span (v6 rest of file, v7 section body) and whether compressed.
+    pub latency: Option<(Range<u64>, bool)>,
+    /// v6: end of the metadata (after the clock record) — CPU data must not start before.
+    pub meta_end: u64,
+}
+
+impl TraceDat {
+    /// The CPUCOUNT option value (last one).
+    pub fn cpucount(&self) -> Option<u32> {
+        self.options.iter().rev().find_map(|o| match (o.id, &o.value) {
+            (opt_id::CPUCOUNT, OptValue::U32(v)) => Some(*v),
+            _ => None,
+        })
+    }
+    /// The selected clock from TRACECLOCK (`[local] global` → `local`).
+    pub fn traceclock(&self) -> Option<String> {
+        self.options.iter().rev().find_map(|o| match (o.id, &o.value) {
+            (opt_id::TRACECLOCK, OptValue::Str(s)) => selected_clock(s),
+            _ => None,
+        })
+    }
+    /// The VERSION option text.
+    pub fn writer_version(&self) -> Option<&str> {
+        self.options.iter().find_map(|o| match (o.id, &o.value) {
+            (opt_id::VERSION, OptValue::Str(s)) => Some(s.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// The bracketed token of a trace_clock text.
+pub fn selected_clock(s: &str) -> Option<String> {
+    let start = s.find('[')?;
+    let rest = s.get(start.saturating_add(1)..)?;
+    let end = rest.find(']')?;
+    rest.get(..end).map(str::to_string)
+}
