@@ -73,6 +73,11 @@ impl<'a, 's> Ctx<'a, 's> {
         self.data.len() as u64
     }
 
+    /// True for an empty input.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
     /// Reports `rule` at `span` mapped through `loc`; adds a note when the bytes were
     /// decompressed.
     pub fn report(&mut self, rule: &'static Rule, loc: &Loc, span: Range<u64>, msg: impl Into<String>) {

@@ -2,7 +2,7 @@
 //! options chain. Builds the [`TraceDat`] model and reports structural findings.
 
 use super::ctx::{Ctx, Loc};
-use super::meta::{self, Flow};
+use super::meta::{self, Flow, Stop};
 use super::model::{opt_id, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section, TraceDat};
 use super::options::{self, MAX_CPUS};
 use super::rules;
@@ -97,7 +97,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     }
     let ps = r.offset();
     let page_size = rd(ctx, r.u32("page size"))?;
-    if page_size < 4096 || page_size > MAX_PAGE_SIZE || !page_size.is_power_of_two() {
+    if !(4096..=MAX_PAGE_SIZE).contains(&page_size) || !page_size.is_power_of_two() {
         ctx.sink.report(
             &rules::BAD_PAGE_SIZE,
             ps..ps.saturating_add(4),
@@ -217,14 +217,14 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
     meta::printk(ctx, r, &loc, &mut m.meta)?;
     meta::cmdlines(ctx, r, &loc, &mut m.meta)?;
     let cs = r.offset();
-    let ncpu = rd(ctx, r.u32("CPU count")).ok_or(())?;
+    let ncpu = rd(ctx, r.u32("CPU count")).ok_or(Stop)?;
     m.cpu_count = Some((ncpu, span_of(cs, 4)));
     let mut tag_at = r.offset();
-    let mut tag = rd(ctx, r.bytes(10, "data tag")).ok_or(())?;
+    let mut tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
     if tag == b"options  \0" {
         v6_options(ctx, r, m)?;
         tag_at = r.offset();
-        tag = rd(ctx, r.bytes(10, "data tag")).ok_or(())?;
+        tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
     }
     match tag {
         b"latency  \0" => {
@@ -240,7 +240,7 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
                     format!("CPU count is {ncpu}, expected 1 to {MAX_CPUS}"),
                 );
                 if ncpu > MAX_CPUS {
-                    return Err(());
+                    return Err(Stop);
                 }
             }
             let n = match m.cpucount() {
@@ -258,7 +258,7 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
             };
             if n > MAX_CPUS {
                 ctx.sink.report(&rules::BAD_CPU_COUNT, span_of(cs, 4), format!("CPU count {n} is above {MAX_CPUS}"));
-                return Err(());
+                return Err(Stop);
             }
             let clock = m.traceclock();
             let (cpus, _) = v6_flyrecord(ctx, r, n, clock.as_deref(), true)?;
@@ -286,7 +286,7 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
                     String::from_utf8_lossy(other)
                 ),
             );
-            Err(())
+            Err(Stop)
         }
     }
 }
@@ -295,15 +295,15 @@ fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Fl
     let loc = Loc::file();
     loop {
         let start = r.offset();
-        let id = rd(ctx, r.u16("option id")).ok_or(())?;
+        let id = rd(ctx, r.u16("option id")).ok_or(Stop)?;
         if id == opt_id::DONE {
             return Ok(());
         }
         if m.options.len() as u64 >= ctx.limits.max_entries {
             ctx.sink.limit(span_of(start, 2), "number of options", m.options.len() as u64, "max_entries", ctx.limits.max_entries);
-            return Err(());
+            return Err(Stop);
         }
-        let size = rd(ctx, r.u32("option size")).ok_or(())?;
+        let size = rd(ctx, r.u32("option size")).ok_or(Stop)?;
         if u64::from(size) > r.remaining() as u64 {
             ctx.sink.report(
                 &rules::OPTION_LAYOUT,
@@ -314,9 +314,9 @@ fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Fl
                     r.remaining()
                 ),
             );
-            return Err(());
+            return Err(Stop);
         }
-        let payload = rd(ctx, r.sub(u64::from(size), "option payload")).ok_or(())?;
+        let payload = rd(ctx, r.sub(u64::from(size), "option payload")).ok_or(Stop)?;
         let opt = options::decode(ctx, &loc, id, payload, start..r.offset(), false);
         m.options.push(opt);
     }
@@ -329,7 +329,7 @@ fn v6_flyrecord(
     n: u32,
     traceclock: Option<&str>,
     top: bool,
-) -> Result<(Vec<CpuEntry>, Option<String>), ()> {
+) -> Result<(Vec<CpuEntry>, Option<String>), Stop> {
     let need = u64::from(n).saturating_mul(16);
     if need > r.remaining() as u64 {
         ctx.sink.report(
@@ -337,13 +337,13 @@ fn v6_flyrecord(
             r.offset()..r.end_offset(),
             format!("the flyrecord table of {n} CPUs needs {need} bytes, only {} remain", r.remaining()),
         );
-        return Err(());
+        return Err(Stop);
     }
     let mut cpus = Vec::new();
     for cpu in 0..n {
         let es = r.offset();
-        let offset = rd(ctx, r.u64("cpu data offset")).ok_or(())?;
-        let size = rd(ctx, r.u64("cpu data size")).ok_or(())?;
+        let offset = rd(ctx, r.u64("cpu data offset")).ok_or(Stop)?;
+        let size = rd(ctx, r.u64("cpu data size")).ok_or(Stop)?;
         cpus.push(CpuEntry { cpu, offset, size, span: es..r.offset() });
     }
     // The clock record: u64 length · "[clock]". Mandatory with TRACECLOCK, optional otherwise.
@@ -362,7 +362,7 @@ fn v6_flyrecord(
         return Ok((cpus, None));
     }
     let len = len.unwrap_or(0);
-    let text = rd(ctx, peek.bytes_u64(len, "clock record")).ok_or(())?;
+    let text = rd(ctx, peek.bytes_u64(len, "clock record")).ok_or(Stop)?;
     *r = peek;
     let text = String::from_utf8_lossy(text).into_owned();
     let clock = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).map(str::to_string);

@@ -7,13 +7,20 @@ use crate::reader::{Reader, ReadResult};
 use std::ops::Range;
 
 /// Decoding stops after an error that makes the rest unreadable (already reported).
-pub type Flow = Result<(), ()>;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop;
+
+/// Continue or stop.
+pub type Flow = Result<(), Stop>;
 
 /// Findings of one kind reported per text before only counting.
 const TEXT_REPORT_CAP: u64 = 5;
 
-fn rd<T>(ctx: &mut Ctx<'_, '_>, loc: &Loc, v: ReadResult<T>) -> Result<T, ()> {
-    v.map_err(|e| ctx.read_error(&rules::TRUNCATED, loc, &e))
+fn rd<T>(ctx: &mut Ctx<'_, '_>, loc: &Loc, v: ReadResult<T>) -> Result<T, Stop> {
+    v.map_err(|e| {
+        ctx.read_error(&rules::TRUNCATED, loc, &e);
+        Stop
+    })
 }
 
 fn span_of(start: u64, len: usize) -> Range<u64> {
@@ -29,7 +36,7 @@ fn sized<'a>(
     len: u64,
     len_span: Range<u64>,
     what: &str,
-) -> Result<Reader<'a>, ()> {
+) -> Result<Reader<'a>, Stop> {
     let remaining = r.remaining() as u64;
     if len > remaining {
         ctx.report(
@@ -38,7 +45,7 @@ fn sized<'a>(
             len_span,
             format!("{what} size {len} is larger than the {remaining} bytes that remain"),
         );
-        return Err(());
+        return Err(Stop);
     }
     rd(ctx, loc, r.sub(len, "metadata block"))
 }
@@ -57,7 +64,7 @@ fn expect_tag(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, tag: &[u8], 
                 String::from_utf8_lossy(got)
             ),
         );
-        return Err(());
+        return Err(Stop);
     }
     Ok(())
 }
@@ -220,7 +227,7 @@ pub fn header_page(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Optio
         commit_size: commit.size,
         data_offset: data.offset,
         data_size: data.size,
-        span,
+        span: loc.map(span),
     })
 }
 
@@ -293,7 +300,7 @@ pub fn event_format(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, system:
                     offset: f.offset,
                     size: f.size,
                     signed: f.signed.unwrap_or(false),
-                    span: lspan,
+                    span: loc.map(lspan),
                 }),
                 Err(why) => {
                     bad(ctx, lspan, format!("field line is malformed: {why}"));
@@ -327,8 +334,8 @@ pub fn event_format(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, system:
         name,
         id,
         fields,
-        span,
-        id_span,
+        span: loc.map(span),
+        id_span: loc.map(id_span),
     };
     check_fields(ctx, loc, &ev);
     Some(ev)
@@ -378,11 +385,11 @@ fn formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, count: u32, cou
             count_span,
             format!("{count} formats of system `{system}` cannot fit in the {remaining} bytes that remain (8 bytes each at least)"),
         );
-        return Err(());
+        return Err(Stop);
     }
     if (meta.formats.len() as u64).saturating_add(u64::from(count)) > ctx.limits.max_entries {
         ctx.sink.limit(loc.map(count_span), "number of event formats", u64::from(count), "max_entries", ctx.limits.max_entries);
-        return Err(());
+        return Err(Stop);
     }
     for _ in 0..count {
         let ls = r.offset();
@@ -415,7 +422,7 @@ pub fn event_formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta:
             span_of(cs, 4),
             format!("{n} event systems cannot fit in the {remaining} bytes that remain (5 bytes each at least)"),
         );
-        return Err(());
+        return Err(Stop);
     }
     for _ in 0..n {
         let ss = r.offset();
@@ -423,7 +430,7 @@ pub fn event_formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta:
             Ok(b) => String::from_utf8_lossy(b).into_owned(),
             Err(e) => {
                 ctx.read_error(&rules::METADATA_SIZE, loc, &e);
-                return Err(());
+                return Err(Stop);
             }
         };
         let nspan = ss..r.offset();

@@ -20,6 +20,9 @@ impl EventTable {
     pub fn len(&self) -> usize {
         self.n
     }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -200,6 +200,9 @@ pub fn compress(c: Compression, data: &[u8]) -> Vec<u8> {
     }
 }
 
+/// One metadata item: (id, bytes, named spans relative to its start).
+type MetaItem = (u16, Vec<u8>, Vec<(String, Range<usize>)>);
+
 /// Event id of the default event format.
 pub const DEFAULT_EVENT_ID: u16 = 316;
 
@@ -290,7 +293,7 @@ impl Builder {
 
     /// Metadata items 1–7 as separate blobs (16 HEADER_INFO .. 21 CMDLINES), with named
     /// spans relative to the blob start.
-    fn meta_items(&self) -> Vec<(u16, Vec<u8>, Vec<(String, Range<usize>)>)> {
+    fn meta_items(&self) -> Vec<MetaItem> {
         let e = self.endian;
         let mut items = Vec::new();
         let mut hi = Vec::new();
@@ -380,7 +383,7 @@ impl Builder {
         lay.add("options tag", out.len()..out.len() + 10);
         out.extend_from_slice(b"options  \0");
         for (id, p) in &self.options {
-            self.put_option(&mut out, &mut lay, *id, p, &crate::formats::tracecmd::model::opt_id::name(*id).to_string());
+            self.put_option(&mut out, &mut lay, *id, p, crate::formats::tracecmd::model::opt_id::name(*id));
         }
         let mut cc = Vec::new();
         put_u32(&mut cc, e, self.ncpus);
