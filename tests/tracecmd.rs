@@ -27,7 +27,12 @@ fn run(data: &[u8]) -> Vec<Finding> {
 
 fn show(f: &[Finding]) -> String {
     f.iter()
-        .map(|f| format!("{} {} @{}+{}: {}\n", f.rule.code, f.severity, f.offset, f.length, f.message))
+        .map(|f| {
+            format!(
+                "{} {} @{}+{}: {}\n",
+                f.rule.code, f.severity, f.offset, f.length, f.message
+            )
+        })
         .collect()
 }
 
@@ -70,8 +75,9 @@ fn run_tc(data: &[u8]) -> Vec<Finding> {
 #[track_caller]
 fn expect(f: &[Finding], code: &str, span: std::ops::Range<usize>) {
     assert!(
-        f.iter()
-            .any(|x| x.rule.code == code && x.offset == span.start as u64 && x.length == (span.end - span.start) as u64),
+        f.iter().any(|x| x.rule.code == code
+            && x.offset == span.start as u64
+            && x.length == (span.end - span.start) as u64),
         "expected {code} at {}+{}; got:\n{}",
         span.start,
         span.end - span.start,
@@ -81,20 +87,32 @@ fn expect(f: &[Finding], code: &str, span: std::ops::Range<usize>) {
 
 #[track_caller]
 fn expect_code(f: &[Finding], code: &str) {
-    assert!(f.iter().any(|x| x.rule.code == code), "expected {code}; got:\n{}", show(f));
+    assert!(
+        f.iter().any(|x| x.rule.code == code),
+        "expected {code}; got:\n{}",
+        show(f)
+    );
 }
 
 #[track_caller]
 fn clean(f: &[Finding]) {
-    assert!(!f.iter().any(|x| x.severity >= Severity::Warning), "expected no findings, got:\n{}", show(f));
+    assert!(
+        !f.iter().any(|x| x.severity >= Severity::Warning),
+        "expected no findings, got:\n{}",
+        show(f)
+    );
 }
 
 fn find(data: &[u8], needle: &[u8]) -> usize {
-    data.windows(needle.len()).position(|w| w == needle).unwrap()
+    data.windows(needle.len())
+        .position(|w| w == needle)
+        .unwrap()
 }
 
 fn span(l: &Layout, name: &str) -> std::ops::Range<usize> {
-    let s = l.get(name).unwrap_or_else(|| panic!("no {name} in {:?}", l.spans));
+    let s = l
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} in {:?}", l.spans));
     s.start as usize..s.end as usize
 }
 
@@ -129,11 +147,22 @@ fn writer_files_are_clean() {
                 continue;
             }
             for inst in [false, true] {
-                for endian in [tracelint::reader::Endian::Little, tracelint::reader::Endian::Big] {
+                for endian in [
+                    tracelint::reader::Endian::Little,
+                    tracelint::reader::Endian::Big,
+                ] {
                     let mut b = Builder::new(v, c);
                     if endian == tracelint::reader::Endian::Big {
                         b.endian = endian;
-                        let pg = |ts| tracelint::formats::tracecmd::writer::page(4096, 8, endian, ts, &[(316, 12)]);
+                        let pg = |ts| {
+                            tracelint::formats::tracecmd::writer::page(
+                                4096,
+                                8,
+                                endian,
+                                ts,
+                                &[(316, 12)],
+                            )
+                        };
                         b.buffers[0].cpus = vec![(0, pg(5)), (1, pg(6))];
                     }
                     if inst {
@@ -141,13 +170,22 @@ fn writer_files_are_clean() {
                     }
                     let (d, _) = b.build();
                     let f = run_tc(&d);
-                    assert!(f.is_empty(), "v{v} {c:?} inst={inst} {endian:?}:\n{}", show(&f));
+                    assert!(
+                        f.is_empty(),
+                        "v{v} {c:?} inst={inst} {endian:?}:\n{}",
+                        show(&f)
+                    );
                 }
             }
         }
     }
     // Latency files.
-    for (v, c) in [(6u8, Compression::None), (7, Compression::None), (7, Compression::Zstd), (7, Compression::Zlib)] {
+    for (v, c) in [
+        (6u8, Compression::None),
+        (7, Compression::None),
+        (7, Compression::Zstd),
+        (7, Compression::Zlib),
+    ] {
         let mut b = Builder::new(v, c);
         b.latency = Some(b"# tracer: wakeup\n#\n  <idle>-0  0d... 1us : foo\n".to_vec());
         let (d, _) = b.build();
@@ -158,7 +196,12 @@ fn writer_files_are_clean() {
 
 #[test]
 fn writer_summary_counts_events() {
-    for (d, _) in [v6(), v7n(), v7z(), Builder::new(7, Compression::Zlib).build()] {
+    for (d, _) in [
+        v6(),
+        v7n(),
+        v7z(),
+        Builder::new(7, Compression::Zlib).build(),
+    ] {
         let s = tracelint::formats::tracecmd::summarize(&d, &CheckOptions::default());
         assert_eq!(s.len(), 2);
         assert!(s.iter().all(|c| c.pages == 1), "{s:?}");
@@ -359,12 +402,26 @@ fn td021_option_layout_huge_size() {
 #[test]
 fn td022_options_chain_loop_is_reported_not_a_crash() {
     let (mut d, l) = v7n();
-    let done = l.spans.iter().filter(|(n, _)| n == "option DONE").map(|(_, s)| s.clone()).last().unwrap();
+    let done = l
+        .spans
+        .iter()
+        .filter(|(n, _)| n == "option DONE")
+        .map(|(_, s)| s.clone())
+        .last()
+        .unwrap();
     put64(&mut d, done.start as usize + 6, l.at("section 0") as u64);
-    expect(&run_tc(&d), "TD022", done.start as usize + 6..done.end as usize);
+    expect(
+        &run_tc(&d),
+        "TD022",
+        done.start as usize + 6..done.end as usize,
+    );
     // points into nowhere
     put64(&mut d, done.start as usize + 6, 12345);
-    expect(&run_tc(&d), "TD022", done.start as usize + 6..done.end as usize);
+    expect(
+        &run_tc(&d),
+        "TD022",
+        done.start as usize + 6..done.end as usize,
+    );
 }
 
 fn with_option(v: u8, id: u16, payload: &[u8]) -> (Vec<u8>, std::ops::Range<usize>) {
@@ -372,7 +429,13 @@ fn with_option(v: u8, id: u16, payload: &[u8]) -> (Vec<u8>, std::ops::Range<usiz
     b.options.push((id, payload.to_vec()));
     let (d, l) = b.build();
     let name = tracelint::formats::tracecmd::model::opt_id::name(id);
-    let s = l.spans.iter().filter(|(n, _)| n == &format!("option {name}")).map(|(_, s)| s.clone()).last().unwrap();
+    let s = l
+        .spans
+        .iter()
+        .filter(|(n, _)| n == &format!("option {name}"))
+        .map(|(_, s)| s.clone())
+        .last()
+        .unwrap();
     (d, s.start as usize..s.end as usize)
 }
 
@@ -405,24 +468,55 @@ fn td025_unknown_option() {
     let (d, s) = with_option(7, 77, b"x");
     let f = run_tc(&d);
     expect(&f, "TD025", s);
-    assert!(!f.iter().any(|x| x.severity == Severity::Error), "{}", show(&f));
+    assert!(
+        !f.iter().any(|x| x.severity == Severity::Error),
+        "{}",
+        show(&f)
+    );
 }
 
 #[test]
 fn td026_option_payload() {
     let cases: Vec<(u16, Vec<u8>)> = vec![
-        (6, b"garbage\0".to_vec()),   // HOOK: segfaults trace-cmd 3.1.6
-        (1, b"12abc\0".to_vec()),     // DATE
-        (7, b"0x\0".to_vec()),        // OFFSET
+        (6, b"garbage\0".to_vec()), // HOOK: segfaults trace-cmd 3.1.6
+        (1, b"12abc\0".to_vec()),   // DATE
+        (7, b"0x\0".to_vec()),      // OFFSET
         (10, b"1f 2 bash\n7f00 7f10 /lib/x.so\n\0".to_vec()), // PROCMAPS: 2 libs announced, 1 given
         (4, b"local global\0".to_vec()), // TRACECLOCK without [..]
-        (14, [0u8; 16].to_vec()),     // TSC2NSEC mult 0
+        (14, [0u8; 16].to_vec()),   // TSC2NSEC mult 0
         // TIME_SHIFT with a huge cpu count
-        (12, [&1u64.to_le_bytes()[..], &0u32.to_le_bytes(), &0xFFFF_FFFFu32.to_le_bytes()].concat()),
+        (
+            12,
+            [
+                &1u64.to_le_bytes()[..],
+                &0u32.to_le_bytes(),
+                &0xFFFF_FFFFu32.to_le_bytes(),
+            ]
+            .concat(),
+        ),
         // TIME_SHIFT with n = 0
-        (12, [&1u64.to_le_bytes()[..], &0u32.to_le_bytes(), &1u32.to_le_bytes(), &0u32.to_le_bytes()].concat()),
+        (
+            12,
+            [
+                &1u64.to_le_bytes()[..],
+                &0u32.to_le_bytes(),
+                &1u32.to_le_bytes(),
+                &0u32.to_le_bytes(),
+            ]
+            .concat(),
+        ),
         // GUEST with an out-of-range (negative) cpu
-        (13, [&b"vm\0"[..], &7u64.to_le_bytes(), &1u32.to_le_bytes(), &(-1i32).to_le_bytes(), &5u32.to_le_bytes()].concat()),
+        (
+            13,
+            [
+                &b"vm\0"[..],
+                &7u64.to_le_bytes(),
+                &1u32.to_le_bytes(),
+                &(-1i32).to_le_bytes(),
+                &5u32.to_le_bytes(),
+            ]
+            .concat(),
+        ),
         // GUEST without a NUL in the name
         (13, b"vmvmvmvm".to_vec()),
     ];
@@ -434,13 +528,44 @@ fn td026_option_payload() {
     }
     // Valid structured options are accepted.
     let good: Vec<(u16, Vec<u8>)> = vec![
-        (6, b"sched:sched_switch,prev_pid/sched:sched_wakeup,pid\0".to_vec()),
+        (
+            6,
+            b"sched:sched_switch,prev_pid/sched:sched_wakeup,pid\0".to_vec(),
+        ),
         (1, b"0x1234\0".to_vec()),
         (7, b"-42\0".to_vec()),
         (10, b"1f 1 bash\n7f00 7f10 /lib/x.so\n\0".to_vec()),
-        (14, [&1000u32.to_le_bytes()[..], &10u32.to_le_bytes(), &0u64.to_le_bytes()].concat()),
-        (12, [&1u64.to_le_bytes()[..], &0u32.to_le_bytes(), &1u32.to_le_bytes(), &1u32.to_le_bytes(), &[0u8; 24]].concat()),
-        (13, [&b"vm\0"[..], &7u64.to_le_bytes(), &1u32.to_le_bytes(), &0u32.to_le_bytes(), &5u32.to_le_bytes()].concat()),
+        (
+            14,
+            [
+                &1000u32.to_le_bytes()[..],
+                &10u32.to_le_bytes(),
+                &0u64.to_le_bytes(),
+            ]
+            .concat(),
+        ),
+        (
+            12,
+            [
+                &1u64.to_le_bytes()[..],
+                &0u32.to_le_bytes(),
+                &1u32.to_le_bytes(),
+                &1u32.to_le_bytes(),
+                &[0u8; 24],
+            ]
+            .concat(),
+        ),
+        (
+            13,
+            [
+                &b"vm\0"[..],
+                &7u64.to_le_bytes(),
+                &1u32.to_le_bytes(),
+                &0u32.to_le_bytes(),
+                &5u32.to_le_bytes(),
+            ]
+            .concat(),
+        ),
     ];
     for (id, p) in good {
         let (d, _) = with_option(7, id, &p);
@@ -487,16 +612,32 @@ fn td031_buffer_option() {
     put32(&mut d, e.start, 0);
     expect(&run_tc(&d), "TD031", e.start..e.start + 4);
     // v6 instance BUFFER offset not at a flyrecord tag
-    let (mut d, l) = Builder::new(6, Compression::None).with_instance("foo").build();
+    let (mut d, l) = Builder::new(6, Compression::None)
+        .with_instance("foo")
+        .build();
     let o = span(&l, "option BUFFER foo");
     let at = o.start + 6;
     let v = get64(&d, at);
     put64(&mut d, at, v + 1);
     expect(&run_tc(&d), "TD031", o);
     // duplicate buffer names
-    let (d, l) = Builder::new(7, Compression::None).with_instance("foo").with_instance("foo").build();
-    let second = l.spans.iter().filter(|(n, _)| n == "option BUFFER foo").nth(1).unwrap().1.clone();
-    expect(&run_tc(&d), "TD031", second.start as usize..second.end as usize);
+    let (d, l) = Builder::new(7, Compression::None)
+        .with_instance("foo")
+        .with_instance("foo")
+        .build();
+    let second = l
+        .spans
+        .iter()
+        .filter(|(n, _)| n == "option BUFFER foo")
+        .nth(1)
+        .unwrap()
+        .1
+        .clone();
+    expect(
+        &run_tc(&d),
+        "TD031",
+        second.start as usize..second.end as usize,
+    );
 }
 
 #[test]
@@ -516,7 +657,11 @@ fn td033_cpu_data_range_wrap() {
     for (d, l) in [v7n(), v6()] {
         let mut d = d;
         let e = span(&l, "cpu 1 entry");
-        let size_at = if e.len() == 20 { e.start + 12 } else { e.start + 8 };
+        let size_at = if e.len() == 20 {
+            e.start + 12
+        } else {
+            e.start + 8
+        };
         put64(&mut d, size_at, u64::MAX - 4000); // offset + size wraps
         expect(&run_tc(&d), "TD033", e.clone());
         put64(&mut d, size_at, 1 << 30);
@@ -530,7 +675,11 @@ fn td034_cpu_data_overlap() {
         let mut d = d;
         let e0 = span(&l, "cpu 0 entry");
         let e1 = span(&l, "cpu 1 entry");
-        let (o0, o1) = if e0.len() == 20 { (e0.start + 4, e1.start + 4) } else { (e0.start, e1.start) };
+        let (o0, o1) = if e0.len() == 20 {
+            (e0.start + 4, e1.start + 4)
+        } else {
+            (e0.start, e1.start)
+        };
         let v = get64(&d, o0);
         put64(&mut d, o1, v);
         expect(&run_tc(&d), "TD034", e1);
@@ -547,20 +696,33 @@ fn td035_cpu_data_size() {
     for (d, l) in [v7n(), v6()] {
         let mut d = d;
         let e = span(&l, "cpu 0 entry");
-        let size_at = if e.len() == 20 { e.start + 12 } else { e.start + 8 };
+        let size_at = if e.len() == 20 {
+            e.start + 12
+        } else {
+            e.start + 8
+        };
         put64(&mut d, size_at, 4000);
         expect(&run_tc(&d), "TD035", e);
     }
     // a compressed chunk that is not whole pages
     let mut b = Builder::new(7, Compression::Zstd);
     b.pages_per_chunk = 1;
-    let two = [tracelint::formats::tracecmd::writer::page(4096, 8, b.endian, 1, &[(316, 12)]), tracelint::formats::tracecmd::writer::page(4096, 8, b.endian, 2, &[(316, 12)])].concat();
+    let two = [
+        tracelint::formats::tracecmd::writer::page(4096, 8, b.endian, 1, &[(316, 12)]),
+        tracelint::formats::tracecmd::writer::page(4096, 8, b.endian, 2, &[(316, 12)]),
+    ]
+    .concat();
     b.buffers[0].cpus[0].1 = two[..6000].to_vec();
     let (d, l) = b.build();
     let data = span(&l, "cpu 0 data");
     let f = run_tc(&d);
     expect_code(&f, "TD035");
-    assert!(f.iter().any(|x| x.rule.code == "TD035" && x.offset >= data.start as u64), "{}", show(&f));
+    assert!(
+        f.iter()
+            .any(|x| x.rule.code == "TD035" && x.offset >= data.start as u64),
+        "{}",
+        show(&f)
+    );
 }
 
 #[test]
@@ -571,7 +733,11 @@ fn td036_compressed_size_quirk() {
         let (d, l) = b.build();
         let f = run_tc(&d);
         expect(&f, "TD036", span(&l, "cpu 0 entry"));
-        assert!(!f.iter().any(|x| x.severity == Severity::Error), "{}", show(&f));
+        assert!(
+            !f.iter().any(|x| x.severity == Severity::Error),
+            "{}",
+            show(&f)
+        );
     }
 }
 
@@ -692,7 +858,9 @@ fn td050_header_page() {
         let line = b"\tfield: local_t commit;\toffset:8;\tsize:3;\tsigned:1;";
         let at = find(&d, line);
         expect(&run_tc(&d), "TD050", at..at + line.len());
-        let d = meta_variant(v, |b| b.header_page = b"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n".to_vec());
+        let d = meta_variant(v, |b| {
+            b.header_page = b"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n".to_vec()
+        });
         let at = find(&d, b"\tfield: u64 timestamp");
         expect(&run_tc(&d), "TD050", at..at + 51);
     }
@@ -703,13 +871,18 @@ trait ReplaceSize {
 }
 impl ReplaceSize for Vec<u8> {
     fn replace_size(self) -> Vec<u8> {
-        String::from_utf8(self).unwrap().replace("commit;\toffset:8;\tsize:8;", "commit;\toffset:8;\tsize:3;").into_bytes()
+        String::from_utf8(self)
+            .unwrap()
+            .replace("commit;\toffset:8;\tsize:8;", "commit;\toffset:8;\tsize:3;")
+            .into_bytes()
     }
 }
 
 #[test]
 fn td051_header_page_mismatch() {
-    let d = meta_variant(6, |b| b.header_page = tracelint::formats::tracecmd::writer::header_page_text(8, 8192));
+    let d = meta_variant(6, |b| {
+        b.header_page = tracelint::formats::tracecmd::writer::header_page_text(8, 8192)
+    });
     let t = find(&d, b"\tfield: u64 timestamp");
     let len = tracelint::formats::tracecmd::writer::header_page_text(8, 8192).len();
     expect(&run_tc(&d), "TD051", t..t + len);
@@ -729,7 +902,9 @@ fn td053_event_format() {
         let d = meta_variant(v, |b| b.systems[0].1.push(text.clone()));
         let at = find(&d, b"name: foo");
         expect(&run_tc(&d), "TD053", at..at + text.len());
-        let text = b"name: foo\nID: 9\nformat:\n\tfield:int x;\toffset:zz;\tsize:2;\n\nprint fmt: \"\"\n".to_vec();
+        let text =
+            b"name: foo\nID: 9\nformat:\n\tfield:int x;\toffset:zz;\tsize:2;\n\nprint fmt: \"\"\n"
+                .to_vec();
         let d = meta_variant(v, |b| b.systems[0].1.push(text.clone()));
         let at = find(&d, b"\tfield:int x;");
         expect(&run_tc(&d), "TD053", at..at + 32);
@@ -836,7 +1011,11 @@ fn crash_inputs_give_clear_errors() {
     let v = get64(&d, s + 8);
     put64(&mut d, s + 8, v - 1);
     let f = run_tc(&d);
-    assert!(f.iter().any(|x| x.severity == Severity::Error), "{}", show(&f));
+    assert!(
+        f.iter().any(|x| x.severity == Severity::Error),
+        "{}",
+        show(&f)
+    );
     // compressed section csize/usize wrong (trace-cmd: rc 0, empty output)
     let (mut d, l) = v7z();
     let s = l.at("section 18");
@@ -848,7 +1027,11 @@ fn crash_inputs_give_clear_errors() {
 fn ring_data_defects_do_not_hang() {
     // padding with array[0] = 0xFFFFFFFC hangs trace-cmd 3.1.6; commit = page size; unknown id.
     for patch in [0u8, 1, 2] {
-        for (v, c) in [(6u8, Compression::None), (7, Compression::None), (7, Compression::Zstd)] {
+        for (v, c) in [
+            (6u8, Compression::None),
+            (7, Compression::None),
+            (7, Compression::Zstd),
+        ] {
             let mut b = Builder::new(v, c);
             let pg = &mut b.buffers[0].cpus[0].1;
             match patch {
@@ -900,13 +1083,27 @@ sweeps! {
 
 #[test]
 fn every_corpus_file_is_swept() {
-    let names: Vec<String> = corpus_files().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    assert_eq!(names.len(), 9, "add a sweep for new corpus files: {names:?}");
+    let names: Vec<String> = corpus_files()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        9,
+        "add a sweep for new corpus files: {names:?}"
+    );
 }
 
 #[test]
 fn sweep_writer_files() {
-    for (d, _) in [v6(), v7n(), v7z(), Builder::new(7, Compression::Zlib).with_instance("x").build()] {
+    for (d, _) in [
+        v6(),
+        v7n(),
+        v7z(),
+        Builder::new(7, Compression::Zlib)
+            .with_instance("x")
+            .build(),
+    ] {
         assert!(common::sweep(&d, 300) > 0);
     }
 }
@@ -936,7 +1133,11 @@ fn parse_report(text: &str) -> std::collections::BTreeMap<(String, u32), Seen> {
         let mut i = 0;
         let mut found = None;
         while i + 6 < b.len() {
-            if b[i] == b'[' && b[i + 4] == b']' && b[i + 1..i + 4].iter().all(u8::is_ascii_digit) && b[i + 5].is_ascii_digit() {
+            if b[i] == b'['
+                && b[i + 4] == b']'
+                && b[i + 1..i + 4].iter().all(u8::is_ascii_digit)
+                && b[i + 5].is_ascii_digit()
+            {
                 found = Some(i);
                 break;
             }
@@ -956,13 +1157,26 @@ fn parse_report(text: &str) -> std::collections::BTreeMap<(String, u32), Seen> {
 
 #[test]
 fn differential_against_trace_cmd_report() {
-    if std::process::Command::new("trace-cmd").arg("--version").output().is_err() {
+    if std::process::Command::new("trace-cmd")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("skipping: trace-cmd is not installed");
         return;
     }
     for p in corpus_files() {
         let out = std::process::Command::new("timeout")
-            .args(["60", "trace-cmd", "report", "-N", "--raw-ts", "-t", "-R", "-i"])
+            .args([
+                "60",
+                "trace-cmd",
+                "report",
+                "-N",
+                "--raw-ts",
+                "-t",
+                "-R",
+                "-i",
+            ])
             .arg(&p)
             .output()
             .unwrap();
@@ -975,7 +1189,14 @@ fn differential_against_trace_cmd_report() {
             if c.events == 0 {
                 continue;
             }
-            mine.insert((c.buffer, c.cpu), Seen { events: c.events, first: c.first_ts, last: c.last_ts });
+            mine.insert(
+                (c.buffer, c.cpu),
+                Seen {
+                    events: c.events,
+                    first: c.first_ts,
+                    last: c.last_ts,
+                },
+            );
         }
         assert_eq!(mine, theirs, "{}", p.display());
     }

@@ -38,7 +38,12 @@ impl Decompressor {
 
     /// Decompresses `input` into exactly `out` (whose length is the declared size). Returns the
     /// number of bytes produced (≤ `out.len()`).
-    pub fn decompress(&mut self, algo: Algo, input: &[u8], out: &mut [u8]) -> Result<usize, DecompError> {
+    pub fn decompress(
+        &mut self,
+        algo: Algo,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, DecompError> {
         match algo {
             Algo::None => Err(DecompError::Failed("no compression algorithm".into())),
             Algo::Zstd => {

@@ -80,7 +80,13 @@ impl<'a, 's> Ctx<'a, 's> {
 
     /// Reports `rule` at `span` mapped through `loc`; adds a note when the bytes were
     /// decompressed.
-    pub fn report(&mut self, rule: &'static Rule, loc: &Loc, span: Range<u64>, msg: impl Into<String>) {
+    pub fn report(
+        &mut self,
+        rule: &'static Rule,
+        loc: &Loc,
+        span: Range<u64>,
+        msg: impl Into<String>,
+    ) {
         let mut f = self.sink.make(rule, loc.map(span.clone()), msg);
         if loc.block.is_some() {
             f = f.note(format!(
@@ -139,7 +145,14 @@ impl<'a, 's> Ctx<'a, 's> {
 
     /// Decompresses `input` (file span `span`) into `out`, whose length is the declared size.
     /// Reports `TD017`/`TD018` and returns `false` when it does not produce exactly that.
-    pub fn decompress(&mut self, algo: Algo, input: &[u8], out: &mut [u8], span: Range<u64>, what: &str) -> bool {
+    pub fn decompress(
+        &mut self,
+        algo: Algo,
+        input: &[u8],
+        out: &mut [u8],
+        span: Range<u64>,
+        what: &str,
+    ) -> bool {
         self.compressed = self.compressed.saturating_add(input.len() as u64);
         let declared = out.len();
         match self.dec.decompress(algo, input, out) {
@@ -160,9 +173,7 @@ impl<'a, 's> Ctx<'a, 's> {
                 self.sink.report(
                     &rules::DECOMPRESSED_SIZE,
                     self.clamp(span),
-                    format!(
-                        "{what} decompresses to more than the {declared} bytes declared"
-                    ),
+                    format!("{what} decompresses to more than the {declared} bytes declared"),
                 );
                 false
             }
@@ -170,7 +181,11 @@ impl<'a, 's> Ctx<'a, 's> {
                 self.sink.report(
                     &rules::DECOMPRESS_FAILED,
                     self.clamp(span),
-                    format!("{what} ({} {} bytes) does not decompress: {m}", algo.name(), input.len()),
+                    format!(
+                        "{what} ({} {} bytes) does not decompress: {m}",
+                        algo.name(),
+                        input.len()
+                    ),
                 );
                 false
             }

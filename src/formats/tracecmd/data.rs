@@ -32,7 +32,10 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
     let mut quirks = Quirks::default();
     let mut bufs = std::mem::take(&mut m.buffers);
     for b in &mut bufs {
-        let sec_body = b.section.and_then(|i| m.sections.get(i)).map(|s| s.body.clone());
+        let sec_body = b
+            .section
+            .and_then(|i| m.sections.get(i))
+            .map(|s| s.body.clone());
         let mut results = Vec::with_capacity(b.cpus.len());
         for e in &b.cpus {
             let r = cpu(ctx, m, b, e, sec_body.clone(), &table, &mut quirks);
@@ -61,7 +64,13 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
 }
 
 fn params(m: &TraceDat, b: &BufferInfo, cpu: u32) -> RingParams {
-    RingParams::new(b.page_size, m.kernel_long, m.header.endian, cpu, b.name.clone())
+    RingParams::new(
+        b.page_size,
+        m.kernel_long,
+        m.header.endian,
+        cpu,
+        b.name.clone(),
+    )
 }
 
 fn label(b: &BufferInfo, e: &CpuEntry) -> String {
@@ -95,7 +104,10 @@ fn cpu(
         ctx.sink.report(
             &rules::CPU_DATA_UNALIGNED,
             e.span.clone(),
-            format!("{what} data offset 0x{:x} is not a multiple of the page size {ps}", e.offset),
+            format!(
+                "{what} data offset 0x{:x} is not a multiple of the page size {ps}",
+                e.offset
+            ),
         );
         return res;
     }
@@ -136,7 +148,10 @@ fn cpu(
                 ctx.sink.report(
                     &rules::CPU_DATA_RANGE,
                     e.span.clone(),
-                    format!("{what} data 0x{:x}..0x{end:x} runs past its BUFFER section end 0x{:x}", e.offset, s.end),
+                    format!(
+                        "{what} data 0x{:x}..0x{end:x} runs past its BUFFER section end 0x{:x}",
+                        e.offset, s.end
+                    ),
                 );
                 return res;
             }
@@ -145,14 +160,21 @@ fn cpu(
             ctx.sink.report(
                 &rules::CPU_DATA_SIZE,
                 e.span.clone(),
-                format!("{what} data size {} is not a multiple of the page size {ps}", e.size),
+                format!(
+                    "{what} data size {} is not a multiple of the page size {ps}",
+                    e.size
+                ),
             );
         }
         let (Ok(s), Ok(en)) = (usize::try_from(e.offset), usize::try_from(end)) else {
             return res;
         };
-        let Some(bytes) = ctx.data.get(s..en) else { return res };
-        let Ok(psz) = usize::try_from(ps) else { return res };
+        let Some(bytes) = ctx.data.get(s..en) else {
+            return res;
+        };
+        let Ok(psz) = usize::try_from(ps) else {
+            return res;
+        };
         let mut off = e.offset;
         for page in bytes.chunks_exact(psz) {
             w.page(Reader::with_base(page, off, m.header.endian), ctx.sink);
@@ -169,7 +191,8 @@ fn cpu(
             let at = f.offset;
             f.offset = e.span.start;
             f.length = e.span.end.saturating_sub(e.span.start);
-            f.notes.push(format!("at offset {at} of {what}'s decompressed data"));
+            f.notes
+                .push(format!("at offset {at} of {what}'s decompressed data"));
             ctx.sink.push(f);
         }
     } else {
@@ -191,9 +214,14 @@ fn compressed(
     quirks: &mut Quirks,
 ) {
     let what = label(b, e);
-    let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else { return };
+    let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
+        return;
+    };
     let data = ctx.data;
-    let Some(region) = usize::try_from(limit_end).ok().and_then(|end| data.get(..end)) else {
+    let Some(region) = usize::try_from(limit_end)
+        .ok()
+        .and_then(|end| data.get(..end))
+    else {
         return;
     };
     let mut r = Reader::new(region, m.header.endian);
@@ -201,19 +229,33 @@ fn compressed(
         return;
     }
     let Ok(count) = r.u32("chunk count") else {
-        ctx.sink.report(&rules::CHUNK_STREAM, e.span.clone(), format!("{what}: the chunk count does not fit before the section end"));
+        ctx.sink.report(
+            &rules::CHUNK_STREAM,
+            e.span.clone(),
+            format!("{what}: the chunk count does not fit before the section end"),
+        );
         return;
     };
     let count_span = e.offset..e.offset.saturating_add(4);
     if count == 0 {
-        ctx.sink.report(&rules::CHUNK_STREAM, count_span, format!("{what}: the chunk stream has 0 chunks but {} bytes are declared", e.size));
+        ctx.sink.report(
+            &rules::CHUNK_STREAM,
+            count_span,
+            format!(
+                "{what}: the chunk stream has 0 chunks but {} bytes are declared",
+                e.size
+            ),
+        );
         return;
     }
     if u64::from(count).saturating_mul(8) > r.remaining() as u64 {
         ctx.sink.report(
             &rules::CHUNK_STREAM,
             count_span,
-            format!("{what}: {count} chunks cannot fit in the {} bytes before the section end", r.remaining()),
+            format!(
+                "{what}: {count} chunks cannot fit in the {} bytes before the section end",
+                r.remaining()
+            ),
         );
         return;
     }
@@ -224,7 +266,11 @@ fn compressed(
     for i in 0..count {
         let cs = r.offset();
         let (Ok(zsize), Ok(usize_)) = (r.u32("chunk csize"), r.u32("chunk usize")) else {
-            ctx.sink.report(&rules::CHUNK_STREAM, cs..r.end_offset(), format!("{what}: chunk {i} header does not fit before the section end"));
+            ctx.sink.report(
+                &rules::CHUNK_STREAM,
+                cs..r.end_offset(),
+                format!("{what}: chunk {i} header does not fit before the section end"),
+            );
             return;
         };
         let Ok(input) = r.bytes_u64(u64::from(zsize), "chunk") else {
@@ -240,16 +286,26 @@ fn compressed(
             ctx.sink.report(
                 &rules::CPU_DATA_SIZE,
                 cspan.clone(),
-                format!("{what}: chunk {i} holds {usize_} bytes, not a multiple of the page size {ps}"),
+                format!(
+                    "{what}: chunk {i} holds {usize_} bytes, not a multiple of the page size {ps}"
+                ),
             );
         }
         if !ctx.reserve(u64::from(usize_), cspan.clone()) {
             return;
         }
-        let Ok(un) = usize::try_from(usize_) else { return };
+        let Ok(un) = usize::try_from(usize_) else {
+            return;
+        };
         buf.clear();
         buf.resize(un, 0);
-        if !ctx.decompress(algo, input, &mut buf, cspan.clone(), &format!("{what} chunk {i}")) {
+        if !ctx.decompress(
+            algo,
+            input,
+            &mut buf,
+            cspan.clone(),
+            &format!("{what} chunk {i}"),
+        ) {
             return;
         }
         res.chunks = res.chunks.saturating_add(1);
@@ -296,15 +352,22 @@ fn compressed(
     ctx.sink.report(
         &rules::CHUNK_STREAM,
         e.span.clone(),
-        format!("{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes", e.size, e.offset),
+        format!(
+            "{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes",
+            e.size, e.offset
+        ),
     );
 }
 
 /// Latency text: NUL bytes (v6 rest of file; v7 section body, a chunk stream when compressed).
 fn latency(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
-    let Some((span, compressed)) = m.latency.clone() else { return };
+    let Some((span, compressed)) = m.latency.clone() else {
+        return;
+    };
     let data = ctx.data;
-    let (Ok(s), Ok(e)) = (usize::try_from(span.start), usize::try_from(span.end)) else { return };
+    let (Ok(s), Ok(e)) = (usize::try_from(span.start), usize::try_from(span.end)) else {
+        return;
+    };
     let Some(body) = data.get(s..e) else { return };
     if !compressed {
         if let Some(i) = body.iter().position(|&b| b == 0) {
@@ -317,21 +380,35 @@ fn latency(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         }
         return;
     }
-    let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else { return };
+    let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
+        return;
+    };
     let mut r = Reader::with_base(body, span.start, m.header.endian);
     let Ok(count) = r.u32("chunk count") else {
-        ctx.sink.report(&rules::CHUNK_STREAM, span.clone(), "latency chunk stream has no chunk count");
+        ctx.sink.report(
+            &rules::CHUNK_STREAM,
+            span.clone(),
+            "latency chunk stream has no chunk count",
+        );
         return;
     };
     let mut buf = Vec::new();
     for i in 0..count {
         let cs = r.offset();
         let (Ok(z), Ok(u)) = (r.u32("csize"), r.u32("usize")) else {
-            ctx.sink.report(&rules::CHUNK_STREAM, cs..r.end_offset(), format!("latency chunk {i} header does not fit in the section"));
+            ctx.sink.report(
+                &rules::CHUNK_STREAM,
+                cs..r.end_offset(),
+                format!("latency chunk {i} header does not fit in the section"),
+            );
             return;
         };
         let Ok(input) = r.bytes_u64(u64::from(z), "chunk") else {
-            ctx.sink.report(&rules::CHUNK_STREAM, cs..cs.saturating_add(8), format!("latency chunk {i} declares {z} bytes, fewer remain"));
+            ctx.sink.report(
+                &rules::CHUNK_STREAM,
+                cs..cs.saturating_add(8),
+                format!("latency chunk {i} declares {z} bytes, fewer remain"),
+            );
             return;
         };
         let cspan = cs..r.offset();
@@ -341,11 +418,21 @@ fn latency(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         let Ok(un) = usize::try_from(u) else { return };
         buf.clear();
         buf.resize(un, 0);
-        if !ctx.decompress(algo, input, &mut buf, cspan.clone(), &format!("latency chunk {i}")) {
+        if !ctx.decompress(
+            algo,
+            input,
+            &mut buf,
+            cspan.clone(),
+            &format!("latency chunk {i}"),
+        ) {
             return;
         }
         if buf.contains(&0) {
-            ctx.sink.report(&rules::LATENCY_TEXT, cspan, format!("latency chunk {i} has a NUL byte; readers stop printing there"));
+            ctx.sink.report(
+                &rules::LATENCY_TEXT,
+                cspan,
+                format!("latency chunk {i} has a NUL byte; readers stop printing there"),
+            );
             return;
         }
     }
@@ -353,7 +440,10 @@ fn latency(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         ctx.sink.report(
             &rules::CHUNK_STREAM,
             r.offset()..r.end_offset(),
-            format!("{} bytes follow the latency chunk stream in its section", r.remaining()),
+            format!(
+                "{} bytes follow the latency chunk stream in its section",
+                r.remaining()
+            ),
         );
     }
 }

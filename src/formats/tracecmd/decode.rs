@@ -3,7 +3,9 @@
 
 use super::ctx::{Ctx, Loc};
 use super::meta::{self, Flow, Stop};
-use super::model::{opt_id, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section, TraceDat};
+use super::model::{
+    opt_id, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section, TraceDat,
+};
 use super::options::{self, MAX_CPUS};
 use super::rules;
 use crate::reader::{Endian, ReadResult, Reader};
@@ -21,7 +23,8 @@ fn span_of(start: u64, len: u64) -> Range<u64> {
 }
 
 fn rd<T>(ctx: &mut Ctx<'_, '_>, v: ReadResult<T>) -> Option<T> {
-    v.map_err(|e| ctx.read_error(&rules::TRUNCATED, &Loc::file(), &e)).ok()
+    v.map_err(|e| ctx.read_error(&rules::TRUNCATED, &Loc::file(), &e))
+        .ok()
 }
 
 /// Decodes the initial header. `None` when nothing more can be read.
@@ -34,7 +37,10 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
         ctx.sink.report(
             &rules::BAD_MAGIC,
             0..head.len() as u64,
-            format!("expected the magic 17 08 44 \"tracing\", found {}", shown.join(" ")),
+            format!(
+                "expected the magic 17 08 44 \"tracing\", found {}",
+                shown.join(" ")
+            ),
         );
         return None;
     }
@@ -101,7 +107,9 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
         ctx.sink.report(
             &rules::BAD_PAGE_SIZE,
             ps..ps.saturating_add(4),
-            format!("page size is {page_size}, expected a power of two from 4096 to {MAX_PAGE_SIZE}"),
+            format!(
+                "page size is {page_size}, expected a power of two from 4096 to {MAX_PAGE_SIZE}"
+            ),
         );
     }
     let mut h = Header {
@@ -140,7 +148,9 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
                 ctx.sink.report(
                     &rules::BAD_COMPRESSION,
                     nspan,
-                    format!("compression algorithm {name:?} is unknown (expected none, zstd or zlib)"),
+                    format!(
+                        "compression algorithm {name:?} is unknown (expected none, zstd or zlib)"
+                    ),
                 );
                 None
             }
@@ -152,7 +162,10 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
                 format!("compression `none` has the version {cver:?}; it must be empty"),
             );
         }
-        if algo == Some(Algo::Zlib) && !cver.is_empty() && !cver.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+        if algo == Some(Algo::Zlib)
+            && !cver.is_empty()
+            && !cver.bytes().next().is_some_and(|b| b.is_ascii_digit())
+        {
             ctx.sink.report(
                 &rules::BAD_COMPRESSION,
                 vs..r.offset(),
@@ -257,7 +270,11 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
                 None => ncpu,
             };
             if n > MAX_CPUS {
-                ctx.sink.report(&rules::BAD_CPU_COUNT, span_of(cs, 4), format!("CPU count {n} is above {MAX_CPUS}"));
+                ctx.sink.report(
+                    &rules::BAD_CPU_COUNT,
+                    span_of(cs, 4),
+                    format!("CPU count {n} is above {MAX_CPUS}"),
+                );
                 return Err(Stop);
             }
             let clock = m.traceclock();
@@ -300,7 +317,13 @@ fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Fl
             return Ok(());
         }
         if m.options.len() as u64 >= ctx.limits.max_entries {
-            ctx.sink.limit(span_of(start, 2), "number of options", m.options.len() as u64, "max_entries", ctx.limits.max_entries);
+            ctx.sink.limit(
+                span_of(start, 2),
+                "number of options",
+                m.options.len() as u64,
+                "max_entries",
+                ctx.limits.max_entries,
+            );
             return Err(Stop);
         }
         let size = rd(ctx, r.u32("option size")).ok_or(Stop)?;
@@ -335,7 +358,10 @@ fn v6_flyrecord(
         ctx.sink.report(
             &rules::TRUNCATED,
             r.offset()..r.end_offset(),
-            format!("the flyrecord table of {n} CPUs needs {need} bytes, only {} remain", r.remaining()),
+            format!(
+                "the flyrecord table of {n} CPUs needs {need} bytes, only {} remain",
+                r.remaining()
+            ),
         );
         return Err(Stop);
     }
@@ -344,13 +370,19 @@ fn v6_flyrecord(
         let es = r.offset();
         let offset = rd(ctx, r.u64("cpu data offset")).ok_or(Stop)?;
         let size = rd(ctx, r.u64("cpu data size")).ok_or(Stop)?;
-        cpus.push(CpuEntry { cpu, offset, size, span: es..r.offset() });
+        cpus.push(CpuEntry {
+            cpu,
+            offset,
+            size,
+            span: es..r.offset(),
+        });
     }
     // The clock record: u64 length · "[clock]". Mandatory with TRACECLOCK, optional otherwise.
     let cs = r.offset();
     let mut peek = r.clone();
     let len = peek.u64("clock length").ok();
-    let looks_like = len.is_some_and(|l| (3..=64).contains(&l)) && peek.rest().first() == Some(&b'[');
+    let looks_like =
+        len.is_some_and(|l| (3..=64).contains(&l)) && peek.rest().first() == Some(&b'[');
     if !looks_like {
         if traceclock.is_some() && top {
             ctx.sink.report(
@@ -365,7 +397,10 @@ fn v6_flyrecord(
     let text = rd(ctx, peek.bytes_u64(len, "clock record")).ok_or(Stop)?;
     *r = peek;
     let text = String::from_utf8_lossy(text).into_owned();
-    let clock = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).map(str::to_string);
+    let clock = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .map(str::to_string);
     match (&clock, traceclock) {
         (None, _) => ctx.sink.report(
             &rules::CLOCK_RECORD,
@@ -388,14 +423,17 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
         .options
         .iter()
         .filter_map(|o| match (&o.value, o.id) {
-            (OptValue::Buffer { offset, name, .. }, opt_id::BUFFER) => Some((*offset, name.clone(), o.span.clone())),
+            (OptValue::Buffer { offset, name, .. }, opt_id::BUFFER) => {
+                Some((*offset, name.clone(), o.span.clone()))
+            }
             _ => None,
         })
         .collect();
     let clock = m.traceclock();
     for (offset, name, ospan) in bufs {
         let mut r = Reader::new(data, m.header.endian);
-        let ok = r.seek(offset, "buffer offset").is_ok() && r.clone().bytes(10, "tag").ok() == Some(b"flyrecord\0".as_slice());
+        let ok = r.seek(offset, "buffer offset").is_ok()
+            && r.clone().bytes(10, "tag").ok() == Some(b"flyrecord\0".as_slice());
         if !ok {
             ctx.sink.report(
                 &rules::BUFFER_OPTION,
@@ -458,7 +496,12 @@ struct V7<'m> {
 /// Decodes a v7 file after its header.
 pub fn v7(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     let mut m = new_model(h);
-    let mut s = V7 { m: &mut m, by_offset: HashMap::new(), broken_at: None, refs: Vec::new() };
+    let mut s = V7 {
+        m: &mut m,
+        by_offset: HashMap::new(),
+        broken_at: None,
+        refs: Vec::new(),
+    };
     s.walk(ctx);
     s.strings(ctx);
     s.options(ctx);
@@ -477,11 +520,19 @@ impl V7<'_> {
     fn read_header(&mut self, ctx: &mut Ctx<'_, '_>, pos: u64) -> Option<Section> {
         let mut r = Reader::new(ctx.data, self.m.header.endian);
         r.seek(pos, "section").ok()?;
-        let (Ok(id), Ok(flags), Ok(sid), Ok(size)) = (r.u16("id"), r.u16("flags"), r.u32("string id"), r.u64("size")) else {
+        let (Ok(id), Ok(flags), Ok(sid), Ok(size)) = (
+            r.u16("id"),
+            r.u16("flags"),
+            r.u32("string id"),
+            r.u64("size"),
+        ) else {
             ctx.sink.report(
                 &rules::TRUNCATED,
                 ctx.clamp(span_of(pos, 16)),
-                format!("section header at 0x{pos:x} needs 16 bytes, only {} remain", ctx.len().saturating_sub(pos)),
+                format!(
+                    "section header at 0x{pos:x} needs 16 bytes, only {} remain",
+                    ctx.len().saturating_sub(pos)
+                ),
             );
             return None;
         };
@@ -489,7 +540,16 @@ impl V7<'_> {
         let end = body_start.checked_add(size);
         let len = ctx.len();
         let body = body_start..end.unwrap_or(u64::MAX).min(len);
-        let sec = Section { id, flags, string_id: sid, size, offset: pos, body, desc: None, usize: None };
+        let sec = Section {
+            id,
+            flags,
+            string_id: sid,
+            size,
+            offset: pos,
+            body,
+            desc: None,
+            usize: None,
+        };
         if end.is_none_or(|e| e > len) {
             ctx.sink.report(
                 &rules::SECTION_WALK,
@@ -509,21 +569,30 @@ impl V7<'_> {
             ctx.sink.report(
                 &rules::UNKNOWN_SECTION,
                 sec.header_span(),
-                format!("section id {} at 0x{:x} is unknown ({} bytes skipped)", sec.id, sec.offset, sec.size),
+                format!(
+                    "section id {} at 0x{:x} is unknown ({} bytes skipped)",
+                    sec.id, sec.offset, sec.size
+                ),
             );
         }
         if sec.flags & !1 != 0 {
             ctx.sink.report(
                 &rules::SECTION_FLAGS,
                 span_of(sec.offset.saturating_add(2), 2),
-                format!("section {} has flags 0x{:x}; only bit 0 (compressed) is defined", sec.id, sec.flags),
+                format!(
+                    "section {} has flags 0x{:x}; only bit 0 (compressed) is defined",
+                    sec.id, sec.flags
+                ),
             );
         }
         if sec.compressed() && matches!(self.algo(), Some(Algo::None)) {
             ctx.sink.report(
                 &rules::SECTION_FLAGS,
                 span_of(sec.offset.saturating_add(2), 2),
-                format!("section {} is flagged compressed but the file's compression is `none`", sec.id),
+                format!(
+                    "section {} is flagged compressed but the file's compression is `none`",
+                    sec.id
+                ),
             );
         }
         self.by_offset.insert(sec.offset, idx);
@@ -537,7 +606,13 @@ impl V7<'_> {
         let mut pos = self.m.header.span.end;
         while pos < len {
             if self.m.sections.len() as u64 >= ctx.limits.max_entries {
-                ctx.sink.limit(span_of(pos, 0), "number of sections", self.m.sections.len() as u64, "max_entries", ctx.limits.max_entries);
+                ctx.sink.limit(
+                    span_of(pos, 0),
+                    "number of sections",
+                    self.m.sections.len() as u64,
+                    "max_entries",
+                    ctx.limits.max_entries,
+                );
                 self.broken_at = Some(pos);
                 return;
             }
@@ -570,9 +645,15 @@ impl V7<'_> {
     }
 
     /// The payload of a non-buffer section, decompressed when flagged.
-    fn payload<'a>(&mut self, ctx: &mut Ctx<'a, '_>, idx: usize) -> Option<(Cow<'a, [u8]>, Loc, u64)> {
+    fn payload<'a>(
+        &mut self,
+        ctx: &mut Ctx<'a, '_>,
+        idx: usize,
+    ) -> Option<(Cow<'a, [u8]>, Loc, u64)> {
         let sec = self.m.sections.get(idx)?.clone();
-        let body = ctx.data.get(usize::try_from(sec.body.start).ok()?..usize::try_from(sec.body.end).ok()?)?;
+        let body = ctx
+            .data
+            .get(usize::try_from(sec.body.start).ok()?..usize::try_from(sec.body.end).ok()?)?;
         if !sec.compressed() {
             return Some((Cow::Borrowed(body), Loc::file(), sec.body.start));
         }
@@ -585,7 +666,10 @@ impl V7<'_> {
             ctx.sink.report(
                 &rules::SECTION_SIZE,
                 sec.header_span(),
-                format!("compressed section {} body of {} bytes is shorter than its 8-byte size header", sec.id, sec.size),
+                format!(
+                    "compressed section {} body of {} bytes is shorter than its 8-byte size header",
+                    sec.id, sec.size
+                ),
             );
             return None;
         };
@@ -593,14 +677,20 @@ impl V7<'_> {
             ctx.sink.report(
                 &rules::SECTION_SIZE,
                 span_of(sec.body.start, 4),
-                format!("compressed section {}: size {} is not 8 + csize {csize}", sec.id, sec.size),
+                format!(
+                    "compressed section {}: size {} is not 8 + csize {csize}",
+                    sec.id, sec.size
+                ),
             );
         }
         let Ok(input) = r.bytes_u64(u64::from(csize), "compressed block") else {
             ctx.sink.report(
                 &rules::SECTION_SIZE,
                 span_of(sec.body.start, 4),
-                format!("compressed section {}: csize {csize} runs past the section end", sec.id),
+                format!(
+                    "compressed section {}: csize {csize} runs past the section end",
+                    sec.id
+                ),
             );
             return None;
         };
@@ -621,30 +711,56 @@ impl V7<'_> {
     fn strings(&mut self, ctx: &mut Ctx<'_, '_>) {
         let mut all: Vec<u8> = Vec::new();
         let idxs: Vec<usize> = (0..self.m.sections.len())
-            .filter(|&i| self.m.sections.get(i).is_some_and(|s| s.id == opt_id::STRINGS))
+            .filter(|&i| {
+                self.m
+                    .sections
+                    .get(i)
+                    .is_some_and(|s| s.id == opt_id::STRINGS)
+            })
             .collect();
         for i in idxs {
             if let Some(r) = self.refs.get_mut(i) {
                 *r = r.saturating_add(1);
             }
-            let Some((p, _, _)) = self.payload(ctx, i) else { continue };
-            let hs = self.m.sections.get(i).map(|s| s.header_span()).unwrap_or(0..0);
+            let Some((p, _, _)) = self.payload(ctx, i) else {
+                continue;
+            };
+            let hs = self
+                .m
+                .sections
+                .get(i)
+                .map(|s| s.header_span())
+                .unwrap_or(0..0);
             if p.last().is_some_and(|&b| b != 0) {
-                ctx.sink.report(&rules::BAD_STRING_ID, hs.clone(), "STRINGS section does not end with a NUL byte");
+                ctx.sink.report(
+                    &rules::BAD_STRING_ID,
+                    hs.clone(),
+                    "STRINGS section does not end with a NUL byte",
+                );
             }
             if (all.len() as u64).saturating_add(p.len() as u64) > ctx.limits.max_section_bytes {
-                ctx.sink.limit(hs, "total STRINGS size", (all.len() as u64).saturating_add(p.len() as u64), "max_section_bytes", ctx.limits.max_section_bytes);
+                ctx.sink.limit(
+                    hs,
+                    "total STRINGS size",
+                    (all.len() as u64).saturating_add(p.len() as u64),
+                    "max_section_bytes",
+                    ctx.limits.max_section_bytes,
+                );
                 break;
             }
             all.extend_from_slice(&p);
         }
         for i in 0..self.m.sections.len() {
-            let Some(s) = self.m.sections.get(i) else { continue };
+            let Some(s) = self.m.sections.get(i) else {
+                continue;
+            };
             if s.string_id == u32::MAX {
                 continue;
             }
             let (id, sid, off) = (s.id, s.string_id, s.offset);
-            let Ok(at) = usize::try_from(sid) else { continue };
+            let Ok(at) = usize::try_from(sid) else {
+                continue;
+            };
             let at_start = at == 0 || at.checked_sub(1).and_then(|p| all.get(p)) == Some(&0);
             let desc = all.get(at..).filter(|_| at_start).map(|rest| {
                 let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
@@ -678,21 +794,34 @@ impl V7<'_> {
     }
 
     fn options(&mut self, ctx: &mut Ctx<'_, '_>) {
-        let Some((mut next, fspan)) = self.m.header.first_options.clone() else { return };
+        let Some((mut next, fspan)) = self.m.header.first_options.clone() else {
+            return;
+        };
         let mut first = true;
         let mut from = fspan;
         let mut visited = HashSet::new();
         loop {
-            let rule = if first { &rules::BAD_OPTIONS_OFFSET } else { &rules::OPTIONS_CHAIN };
+            let rule = if first {
+                &rules::BAD_OPTIONS_OFFSET
+            } else {
+                &rules::OPTIONS_CHAIN
+            };
             if first && next == 0 {
-                ctx.sink.report(rule, from, "the first options offset is 0 (the writer never patched it)");
+                ctx.sink.report(
+                    rule,
+                    from,
+                    "the first options offset is 0 (the writer never patched it)",
+                );
                 return;
             }
             let Some(idx) = self.section_at(ctx, next) else {
                 ctx.sink.report(
                     rule,
                     from,
-                    format!("options offset 0x{next:x} is not the start of a section (file size {})", ctx.len()),
+                    format!(
+                        "options offset 0x{next:x} is not the start of a section (file size {})",
+                        ctx.len()
+                    ),
                 );
                 return;
             };
@@ -727,7 +856,12 @@ impl V7<'_> {
     /// Parses one OPTIONS section; returns DONE's next offset and the span of its value.
     fn options_section(&mut self, ctx: &mut Ctx<'_, '_>, idx: usize) -> Option<(u64, Range<u64>)> {
         let (p, loc, base) = self.payload(ctx, idx)?;
-        let hs = self.m.sections.get(idx).map(|s| s.header_span()).unwrap_or(0..0);
+        let hs = self
+            .m
+            .sections
+            .get(idx)
+            .map(|s| s.header_span())
+            .unwrap_or(0..0);
         let mut r = Reader::with_base(&p, base, self.m.header.endian);
         let mut done: Option<(u64, Range<u64>)> = None;
         let mut done_seen = false;
@@ -738,12 +872,21 @@ impl V7<'_> {
                     &rules::OPTION_LAYOUT,
                     &loc,
                     start..r.end_offset(),
-                    format!("{} bytes follow the DONE option in the options section", r.remaining()),
+                    format!(
+                        "{} bytes follow the DONE option in the options section",
+                        r.remaining()
+                    ),
                 );
                 break;
             }
             if self.m.options.len() as u64 >= ctx.limits.max_entries {
-                ctx.sink.limit(loc.map(start..start), "number of options", self.m.options.len() as u64, "max_entries", ctx.limits.max_entries);
+                ctx.sink.limit(
+                    loc.map(start..start),
+                    "number of options",
+                    self.m.options.len() as u64,
+                    "max_entries",
+                    ctx.limits.max_entries,
+                );
                 return None;
             }
             let (Ok(id), Ok(size)) = (r.u16("option id"), r.u32("option size")) else {
@@ -779,18 +922,31 @@ impl V7<'_> {
             self.m.options.push(opt);
         }
         if !done_seen {
-            ctx.sink.report(&rules::OPTION_LAYOUT, hs, "the options section does not end with a DONE option");
+            ctx.sink.report(
+                &rules::OPTION_LAYOUT,
+                hs,
+                "the options section does not end with a DONE option",
+            );
         }
         done
     }
 
-    fn referenced(&mut self, ctx: &mut Ctx<'_, '_>, opt: &Opt, off: u64, want: u16) -> Option<usize> {
+    fn referenced(
+        &mut self,
+        ctx: &mut Ctx<'_, '_>,
+        opt: &Opt,
+        off: u64,
+        want: u16,
+    ) -> Option<usize> {
         let idx = self.section_at(ctx, off);
         let Some(idx) = idx else {
             ctx.sink.report(
                 &rules::SECTION_MISMATCH,
                 opt.span.clone(),
-                format!("option {} points at 0x{off:x}, which is not the start of a section", opt_id::name(opt.id)),
+                format!(
+                    "option {} points at 0x{off:x}, which is not the start of a section",
+                    opt_id::name(opt.id)
+                ),
             );
             return None;
         };
@@ -799,7 +955,10 @@ impl V7<'_> {
             ctx.sink.report(
                 &rules::SECTION_MISMATCH,
                 opt.span.clone(),
-                format!("option {} points at 0x{off:x}, a section with id {id}, expected id {want}", opt_id::name(opt.id)),
+                format!(
+                    "option {} points at 0x{off:x}, a section with id {id}, expected id {want}",
+                    opt_id::name(opt.id)
+                ),
             );
             return None;
         }
@@ -813,22 +972,38 @@ impl V7<'_> {
         let opts: Vec<Opt> = self.m.options.clone();
         let mut seen: HashMap<u16, Range<u64>> = HashMap::new();
         for o in &opts {
-            let OptValue::U64(off) = o.value else { continue };
-            if !(opt_id::HEADER_INFO..=opt_id::CMDLINES).contains(&o.id) && o.id != opt_id::BTF_FILE && o.id != opt_id::MODULES_FILE {
+            let OptValue::U64(off) = o.value else {
+                continue;
+            };
+            if !(opt_id::HEADER_INFO..=opt_id::CMDLINES).contains(&o.id)
+                && o.id != opt_id::BTF_FILE
+                && o.id != opt_id::MODULES_FILE
+            {
                 continue;
             }
             if let Some(prev) = seen.insert(o.id, o.span.clone()) {
                 let f = ctx
                     .sink
-                    .make(&rules::DUPLICATE_OPTION, o.span.clone(), format!("option {} appears again; readers keep only the last one", opt_id::name(o.id)))
+                    .make(
+                        &rules::DUPLICATE_OPTION,
+                        o.span.clone(),
+                        format!(
+                            "option {} appears again; readers keep only the last one",
+                            opt_id::name(o.id)
+                        ),
+                    )
                     .note(format!("first at 0x{:x}", prev.start));
                 ctx.sink.push(f);
             }
-            let Some(idx) = self.referenced(ctx, o, off, o.id) else { continue };
+            let Some(idx) = self.referenced(ctx, o, off, o.id) else {
+                continue;
+            };
             if o.id == opt_id::BTF_FILE || o.id == opt_id::MODULES_FILE {
                 continue;
             }
-            let Some((p, loc, base)) = self.payload(ctx, idx) else { continue };
+            let Some((p, loc, base)) = self.payload(ctx, idx) else {
+                continue;
+            };
             let mut r = Reader::with_base(&p, base, self.m.header.endian);
             let mut meta = std::mem::take(&mut self.m.meta);
             let flow = match o.id {
@@ -841,13 +1016,22 @@ impl V7<'_> {
             };
             self.m.meta = meta;
             if flow.is_ok() && !r.is_empty() {
-                let hs = self.m.sections.get(idx).map(|s| s.header_span()).unwrap_or(0..0);
+                let hs = self
+                    .m
+                    .sections
+                    .get(idx)
+                    .map(|s| s.header_span())
+                    .unwrap_or(0..0);
                 let f = ctx
                     .sink
                     .make(
                         &rules::SECTION_SIZE,
                         loc.map(r.offset()..r.end_offset()),
-                        format!("{} bytes of section {} are left after its content", r.remaining(), o.id),
+                        format!(
+                            "{} bytes of section {} are left after its content",
+                            r.remaining(),
+                            o.id
+                        ),
                     )
                     .note(format!("section header at 0x{:x}", hs.start));
                 ctx.sink.push(f);
@@ -868,7 +1052,11 @@ impl V7<'_> {
                 ctx.sink.report(
                     &rules::MISSING_METADATA,
                     anchor.clone(),
-                    format!("no {} option: the file has no {} section", opt_id::name(id), expected_desc(id).unwrap_or("")),
+                    format!(
+                        "no {} option: the file has no {} section",
+                        opt_id::name(id),
+                        expected_desc(id).unwrap_or("")
+                    ),
                 );
             }
         }
@@ -880,10 +1068,21 @@ impl V7<'_> {
         let page_size = self.m.header.page_size;
         let mut any = false;
         for o in &opts {
-            let OptValue::Buffer { offset, name, clock, page_size: ps, cpus } = &o.value else { continue };
+            let OptValue::Buffer {
+                offset,
+                name,
+                clock,
+                page_size: ps,
+                cpus,
+            } = &o.value
+            else {
+                continue;
+            };
             any = true;
             if o.id == opt_id::BUFFER_TEXT {
-                let Some(idx) = self.referenced(ctx, o, *offset, opt_id::BUFFER_TEXT) else { continue };
+                let Some(idx) = self.referenced(ctx, o, *offset, opt_id::BUFFER_TEXT) else {
+                    continue;
+                };
                 if let Some(s) = self.m.sections.get(idx) {
                     self.m.latency = Some((s.body.clone(), s.compressed()));
                 }
@@ -892,13 +1091,19 @@ impl V7<'_> {
             if let Some(prev) = names.insert(name.clone(), o.span.clone()) {
                 let f = ctx
                     .sink
-                    .make(&rules::BUFFER_OPTION, o.span.clone(), format!("buffer name {name:?} is used by two BUFFER options"))
+                    .make(
+                        &rules::BUFFER_OPTION,
+                        o.span.clone(),
+                        format!("buffer name {name:?} is used by two BUFFER options"),
+                    )
                     .note(format!("first at 0x{:x}", prev.start));
                 ctx.sink.push(f);
                 continue;
             }
             let section = self.referenced(ctx, o, *offset, opt_id::BUFFER);
-            let compressed = section.and_then(|i| self.m.sections.get(i)).is_some_and(Section::compressed);
+            let compressed = section
+                .and_then(|i| self.m.sections.get(i))
+                .is_some_and(Section::compressed);
             let bps = ps.unwrap_or(page_size);
             if name.is_empty() && bps != page_size {
                 ctx.sink.report(
@@ -919,8 +1124,18 @@ impl V7<'_> {
             });
         }
         if !any && !self.m.options_chain.is_empty() {
-            let anchor = self.m.options_chain.first().and_then(|o| self.by_offset.get(o)).and_then(|&i| self.m.sections.get(i)).map_or(0..0, |s| s.header_span());
-            ctx.sink.report(&rules::MISSING_METADATA, anchor, "no BUFFER or BUFFER_TEXT option: the file has no trace data");
+            let anchor = self
+                .m
+                .options_chain
+                .first()
+                .and_then(|o| self.by_offset.get(o))
+                .and_then(|&i| self.m.sections.get(i))
+                .map_or(0..0, |s| s.header_span());
+            ctx.sink.report(
+                &rules::MISSING_METADATA,
+                anchor,
+                "no BUFFER or BUFFER_TEXT option: the file has no trace data",
+            );
         }
     }
 
@@ -948,7 +1163,10 @@ impl V7<'_> {
                 ctx.sink.report(
                     &rules::SECTION_REFERENCES,
                     s.header_span(),
-                    format!("section {} at 0x{:x} is referenced by {refs} options", s.id, s.offset),
+                    format!(
+                        "section {} at 0x{:x} is referenced by {refs} options",
+                        s.id, s.offset
+                    ),
                 );
             }
         }

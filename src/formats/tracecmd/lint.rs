@@ -22,7 +22,9 @@ pub fn after_data(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
 }
 
 fn header_page(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
-    let Some(hp) = &m.meta.header_page else { return };
+    let Some(hp) = &m.meta.header_page else {
+        return;
+    };
     let h = &m.header;
     let sub = hp.data_offset.saturating_add(hp.data_size);
     if sub != h.page_size {
@@ -55,7 +57,10 @@ fn header_page(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         ctx.sink.report(
             &rules::HEADER_PAGE_MISMATCH,
             hp.span.clone(),
-            format!("header_page data offset {} is neither 8 + commit size ({expect}) nor 16", hp.data_offset),
+            format!(
+                "header_page data offset {} is neither 8 + commit size ({expect}) nor 16",
+                hp.data_offset
+            ),
         );
     }
 }
@@ -67,7 +72,10 @@ fn event_ids(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             ctx.sink.report(
                 &rules::DUPLICATE_EVENT_ID,
                 f.id_span.clone(),
-                format!("event `{}:{}` has ID {}, already used by `{s}:{n}`", f.system, f.name, f.id),
+                format!(
+                    "event `{}:{}` has ID {}, already used by `{s}:{n}`",
+                    f.system, f.name, f.id
+                ),
             );
         }
     }
@@ -77,7 +85,9 @@ fn event_ids(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             ctx.sink.report(
                 &rules::DUPLICATE_EVENT_ID,
                 span.clone(),
-                format!("event system `{s}` appears twice (or `ftrace` outside the ftrace formats)"),
+                format!(
+                    "event system `{s}` appears twice (or `ftrace` outside the ftrace formats)"
+                ),
             );
         }
     }
@@ -114,7 +124,10 @@ fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 .make(
                     &rules::DUPLICATE_OPTION,
                     o.span.clone(),
-                    format!("option {} appears again; readers keep only the last one", opt_id::name(o.id)),
+                    format!(
+                        "option {} appears again; readers keep only the last one",
+                        opt_id::name(o.id)
+                    ),
                 )
                 .note(format!("first at 0x{:x}", pspan.start));
             ctx.sink.push(f);
@@ -132,7 +145,11 @@ fn cpu_counts(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             ctx.sink.report(
                 &rules::CPU_COUNT,
                 b.span.clone(),
-                format!("buffer `{}` lists {} CPUs but CPUCOUNT is {n}", b.name, b.cpus.len()),
+                format!(
+                    "buffer `{}` lists {} CPUs but CPUCOUNT is {n}",
+                    b.name,
+                    b.cpus.len()
+                ),
             );
             continue;
         }
@@ -141,7 +158,10 @@ fn cpu_counts(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 ctx.sink.report(
                     &rules::CPU_COUNT,
                     e.span.clone(),
-                    format!("buffer `{}` CPU id {} is not below CPUCOUNT {n}", b.name, e.cpu),
+                    format!(
+                        "buffer `{}` CPU id {} is not below CPUCOUNT {n}",
+                        b.name, e.cpu
+                    ),
                 );
             }
         }
@@ -167,7 +187,11 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 start: e.offset,
                 end: e.offset.saturating_add(r.stored),
                 span: e.span.clone(),
-                what: if b.name.is_empty() { format!("CPU {}", e.cpu) } else { format!("buffer `{}` CPU {}", b.name, e.cpu) },
+                what: if b.name.is_empty() {
+                    format!("CPU {}", e.cpu)
+                } else {
+                    format!("buffer `{}` CPU {}", b.name, e.cpu)
+                },
             });
         }
     }
@@ -199,7 +223,10 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 ctx.sink.report(
                     &rules::CPU_DATA_OVERLAP,
                     s.span.clone(),
-                    format!("{} data 0x{:x}..0x{:x} overlaps {what} at 0x{:x}..0x{:x}", s.what, s.start, s.end, r.start, r.end),
+                    format!(
+                        "{} data 0x{:x}..0x{:x} overlaps {what} at 0x{:x}..0x{:x}",
+                        s.what, s.start, s.end, r.start, r.end
+                    ),
                 );
             }
         }
@@ -213,12 +240,19 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         let mut ends: Vec<u64> = structs.iter().map(|(r, _)| r.end).collect();
         ends.extend(all.iter().map(|s| s.end));
         for s in &all {
-            let from = ends.iter().copied().filter(|&e| e <= s.start).max().unwrap_or(s.start);
+            let from = ends
+                .iter()
+                .copied()
+                .filter(|&e| e <= s.start)
+                .max()
+                .unwrap_or(s.start);
             gaps.push(from..s.start);
         }
     } else {
         for b in &m.buffers {
-            let Some(sec) = b.section.and_then(|i| m.sections.get(i)) else { continue };
+            let Some(sec) = b.section.and_then(|i| m.sections.get(i)) else {
+                continue;
+            };
             let mut ranges: Vec<(u64, u64)> = b
                 .cpus
                 .iter()
@@ -238,14 +272,21 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     }
     let data = ctx.data;
     for g in gaps {
-        let (Ok(a), Ok(b)) = (usize::try_from(g.start), usize::try_from(g.end)) else { continue };
-        let Some(bytes) = data.get(a..b) else { continue };
+        let (Ok(a), Ok(b)) = (usize::try_from(g.start), usize::try_from(g.end)) else {
+            continue;
+        };
+        let Some(bytes) = data.get(a..b) else {
+            continue;
+        };
         if let Some(i) = bytes.iter().position(|&x| x != 0) {
             let at = g.start.saturating_add(i as u64);
             ctx.sink.report(
                 &rules::NONZERO_PADDING,
                 at..g.end,
-                format!("padding 0x{:x}..0x{:x} before CPU data has a non-zero byte at 0x{at:x}", g.start, g.end),
+                format!(
+                    "padding 0x{:x}..0x{:x} before CPU data has a non-zero byte at 0x{at:x}",
+                    g.start, g.end
+                ),
             );
         }
     }
@@ -269,7 +310,10 @@ fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         ctx.sink.report(
             &rules::TRAILING_DATA,
             end..len,
-            format!("{} bytes follow the end of the last CPU data at 0x{end:x}", len.saturating_sub(end)),
+            format!(
+                "{} bytes follow the end of the last CPU data at 0x{end:x}",
+                len.saturating_sub(end)
+            ),
         );
     }
 }

@@ -3,7 +3,7 @@
 use super::ctx::{Ctx, Loc};
 use super::model::{EventFormat, Field, HeaderPage, Meta};
 use super::rules;
-use crate::reader::{Reader, ReadResult};
+use crate::reader::{ReadResult, Reader};
 use std::ops::Range;
 
 /// Decoding stops after an error that makes the rest unreadable (already reported).
@@ -50,7 +50,13 @@ fn sized<'a>(
     rd(ctx, loc, r.sub(len, "metadata block"))
 }
 
-fn expect_tag(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, tag: &[u8], what: &'static str) -> Flow {
+fn expect_tag(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'_>,
+    loc: &Loc,
+    tag: &[u8],
+    what: &'static str,
+) -> Flow {
     let start = r.offset();
     let got = rd(ctx, loc, r.bytes(tag.len(), what))?;
     if got != tag {
@@ -121,7 +127,8 @@ fn parse_field_line(line: &str) -> Result<FieldLine, String> {
         let Some((k, v)) = p.split_once(':') else {
             return Err(format!("`{p}` is not `key:value`"));
         };
-        let n = parse_num(v).ok_or_else(|| format!("`{p}`: `{}` is not a decimal number", v.trim()))?;
+        let n =
+            parse_num(v).ok_or_else(|| format!("`{p}`: `{}` is not a decimal number", v.trim()))?;
         match k.trim() {
             "offset" => offset = Some(n),
             "size" => size = Some(n),
@@ -189,7 +196,12 @@ pub fn header_page(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Optio
                 _ => {}
             },
             Err(why) => {
-                ctx.report(&rules::HEADER_PAGE, loc, lspan, format!("header_page line is malformed: {why}"));
+                ctx.report(
+                    &rules::HEADER_PAGE,
+                    loc,
+                    lspan,
+                    format!("header_page line is malformed: {why}"),
+                );
                 return None;
             }
         }
@@ -217,7 +229,10 @@ pub fn header_page(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Optio
             &rules::HEADER_PAGE,
             loc,
             c_span,
-            format!("header_page commit size is {}, expected 4 or 8 (the kernel long size)", commit.size),
+            format!(
+                "header_page commit size is {}, expected 4 or 8 (the kernel long size)",
+                commit.size
+            ),
         );
         return None;
     }
@@ -245,7 +260,11 @@ pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) {
         "time_stamp : type == 31",
         "data max type_len == 28",
     ];
-    let missing: Vec<&str> = expected.iter().copied().filter(|e| !norm.contains(e)).collect();
+    let missing: Vec<&str> = expected
+        .iter()
+        .copied()
+        .filter(|e| !norm.contains(e))
+        .collect();
     if !missing.is_empty() {
         ctx.report(
             &rules::HEADER_EVENT,
@@ -257,7 +276,12 @@ pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) {
 }
 
 /// Parses one event format text.
-pub fn event_format(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, system: &str) -> Option<EventFormat> {
+pub fn event_format(
+    ctx: &mut Ctx<'_, '_>,
+    text: &Reader<'_>,
+    loc: &Loc,
+    system: &str,
+) -> Option<EventFormat> {
     let span = text.base()..text.end_offset();
     let (mut name, mut id, mut id_span) = (None, None, span.clone());
     let mut in_format = false;
@@ -309,24 +333,44 @@ pub fn event_format(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, system:
             }
         } else {
             let shown: String = t.chars().take(60).collect();
-            bad(ctx, lspan, format!("unexpected line in event format: `{shown}`"));
+            bad(
+                ctx,
+                lspan,
+                format!("unexpected line in event format: `{shown}`"),
+            );
             return None;
         }
     }
     let Some(name) = name.filter(|n| !n.is_empty()) else {
-        bad(ctx, span, format!("event format in system `{system}` has no `name:` line"));
+        bad(
+            ctx,
+            span,
+            format!("event format in system `{system}` has no `name:` line"),
+        );
         return None;
     };
     let Some(id) = id else {
-        bad(ctx, span, format!("event format `{system}:{name}` has no `ID:` line"));
+        bad(
+            ctx,
+            span,
+            format!("event format `{system}:{name}` has no `ID:` line"),
+        );
         return None;
     };
     if !in_format || fields.is_empty() {
-        bad(ctx, span, format!("event format `{system}:{name}` has no `format:` fields"));
+        bad(
+            ctx,
+            span,
+            format!("event format `{system}:{name}` has no `format:` fields"),
+        );
         return None;
     }
     if !print_fmt {
-        bad(ctx, span, format!("event format `{system}:{name}` has no `print fmt:` line"));
+        bad(
+            ctx,
+            span,
+            format!("event format `{system}:{name}` has no `print fmt:` line"),
+        );
         return None;
     }
     let ev = EventFormat {
@@ -376,7 +420,15 @@ fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
 }
 
 /// Reads `count` formats, each `u64 size · text`.
-fn formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, count: u32, count_span: Range<u64>, system: &str, meta: &mut Meta) -> Flow {
+fn formats(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'_>,
+    loc: &Loc,
+    count: u32,
+    count_span: Range<u64>,
+    system: &str,
+    meta: &mut Meta,
+) -> Flow {
     let remaining = r.remaining() as u64;
     if u64::from(count).saturating_mul(8) > remaining {
         ctx.report(
@@ -388,7 +440,13 @@ fn formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, count: u32, cou
         return Err(Stop);
     }
     if (meta.formats.len() as u64).saturating_add(u64::from(count)) > ctx.limits.max_entries {
-        ctx.sink.limit(loc.map(count_span), "number of event formats", u64::from(count), "max_entries", ctx.limits.max_entries);
+        ctx.sink.limit(
+            loc.map(count_span),
+            "number of event formats",
+            u64::from(count),
+            "max_entries",
+            ctx.limits.max_entries,
+        );
         return Err(Stop);
     }
     for _ in 0..count {
@@ -403,7 +461,12 @@ fn formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, count: u32, cou
 }
 
 /// FTRACE_EVENTS: u32 count · formats.
-pub fn ftrace_events(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+pub fn ftrace_events(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'_>,
+    loc: &Loc,
+    meta: &mut Meta,
+) -> Flow {
     let cs = r.offset();
     let count = rd(ctx, loc, r.u32("ftrace format count"))?;
     meta.ftrace_count = u64::from(count);
@@ -411,7 +474,12 @@ pub fn ftrace_events(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta:
 }
 
 /// EVENT_FORMATS: u32 nsystems · (str system · u32 count · formats)*.
-pub fn event_formats(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+pub fn event_formats(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'_>,
+    loc: &Loc,
+    meta: &mut Meta,
+) -> Flow {
     let cs = r.offset();
     let n = rd(ctx, loc, r.u32("event system count"))?;
     let remaining = r.remaining() as u64;
@@ -458,7 +526,13 @@ fn check_lines(
     while let Some(l) = rr.line() {
         n = n.saturating_add(1);
         if l.text.len() as u64 > max_line {
-            ctx.sink.limit(loc.map(l.span()), &format!("{what} line length"), l.text.len() as u64, "max_line_bytes", max_line);
+            ctx.sink.limit(
+                loc.map(l.span()),
+                &format!("{what} line length"),
+                l.text.len() as u64,
+                "max_line_bytes",
+                max_line,
+            );
             return n;
         }
         if l.text.is_empty() && !l.terminated {
@@ -468,7 +542,12 @@ fn check_lines(
             bad = bad.saturating_add(1);
             if bad <= TEXT_REPORT_CAP {
                 let shown: String = String::from_utf8_lossy(l.text).chars().take(80).collect();
-                ctx.report(rule, loc, l.span(), format!("{what} line {n} is malformed ({why}): `{shown}`"));
+                ctx.report(
+                    rule,
+                    loc,
+                    l.span(),
+                    format!("{what} line {n} is malformed ({why}): `{shown}`"),
+                );
             } else if first_bad.is_none() {
                 first_bad = Some(l.span());
             }
@@ -480,7 +559,10 @@ fn check_lines(
                 rule,
                 loc,
                 s,
-                format!("{} more malformed {what} lines not shown", bad.saturating_sub(TEXT_REPORT_CAP)),
+                format!(
+                    "{} more malformed {what} lines not shown",
+                    bad.saturating_sub(TEXT_REPORT_CAP)
+                ),
             );
         }
     }
@@ -551,7 +633,14 @@ pub fn kallsyms(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut
     let ls = r.offset();
     let size = rd(ctx, loc, r.u32("kallsyms size"))?;
     let text = sized(ctx, r, loc, u64::from(size), span_of(ls, 4), "kallsyms")?;
-    meta.kallsyms_lines = check_lines(ctx, &text, loc, &rules::KALLSYMS_LINE, "kallsyms", kallsyms_line);
+    meta.kallsyms_lines = check_lines(
+        ctx,
+        &text,
+        loc,
+        &rules::KALLSYMS_LINE,
+        "kallsyms",
+        kallsyms_line,
+    );
     Ok(())
 }
 
@@ -560,7 +649,14 @@ pub fn printk(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut M
     let ls = r.offset();
     let size = rd(ctx, loc, r.u32("printk size"))?;
     let text = sized(ctx, r, loc, u64::from(size), span_of(ls, 4), "printk")?;
-    meta.printk_lines = check_lines(ctx, &text, loc, &rules::PRINTK_LINE, "printk format", printk_line);
+    meta.printk_lines = check_lines(
+        ctx,
+        &text,
+        loc,
+        &rules::PRINTK_LINE,
+        "printk format",
+        printk_line,
+    );
     Ok(())
 }
 
@@ -569,7 +665,14 @@ pub fn cmdlines(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut
     let ls = r.offset();
     let size = rd(ctx, loc, r.u64("saved_cmdlines size"))?;
     let text = sized(ctx, r, loc, size, span_of(ls, 8), "saved_cmdlines")?;
-    meta.cmdline_lines = check_lines(ctx, &text, loc, &rules::CMDLINE_LINE, "saved_cmdlines", cmdline_line);
+    meta.cmdline_lines = check_lines(
+        ctx,
+        &text,
+        loc,
+        &rules::CMDLINE_LINE,
+        "saved_cmdlines",
+        cmdline_line,
+    );
     Ok(())
 }
 
@@ -580,11 +683,18 @@ mod tests {
 
     #[test]
     fn field_lines() {
-        let f = parse_field_line("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;").unwrap();
-        assert_eq!((f.name.as_str(), f.offset, f.size, f.signed), ("common_type", 0, 2, Some(false)));
-        let f = parse_field_line("\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;").unwrap();
+        let f =
+            parse_field_line("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;")
+                .unwrap();
+        assert_eq!(
+            (f.name.as_str(), f.offset, f.size, f.signed),
+            ("common_type", 0, 2, Some(false))
+        );
+        let f = parse_field_line("\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;")
+            .unwrap();
         assert_eq!(f.name, "prev_comm");
-        let f = parse_field_line("\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;").unwrap();
+        let f = parse_field_line("\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;")
+            .unwrap();
         assert_eq!(f.name, "name");
         assert!(parse_field_line("\tfield:int x;\toffset:a;\tsize:4;").is_err());
         assert!(parse_field_line("\tfield:int x;\tsize:4;").is_err());
@@ -593,7 +703,9 @@ mod tests {
     #[test]
     fn text_lines() {
         assert!(kallsyms_line(b"ffffffff81000000 T _stext").is_ok());
-        assert!(kallsyms_line(b"ffffffffc0203000 t ftrace_trampoline\t[__builtin__ftrace]").is_ok());
+        assert!(
+            kallsyms_line(b"ffffffffc0203000 t ftrace_trampoline\t[__builtin__ftrace]").is_ok()
+        );
         assert!(kallsyms_line(b"zz T x").is_err());
         assert!(printk_line(b"0xffffffff82818cca : \"thaw_processes\"").is_ok());
         assert!(printk_line(b"ffff : \"x\"").is_err());

@@ -105,7 +105,11 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
         .value("long size", h.long_size)
         .value("kernel long", m.kernel_long)
         .value("page size", h.page_size);
-    let mut hdr = MapNode::new("header", h.span.start, h.span.end.saturating_sub(h.span.start));
+    let mut hdr = MapNode::new(
+        "header",
+        h.span.start,
+        h.span.end.saturating_sub(h.span.start),
+    );
     if let Some((n, v)) = &h.compression {
         hdr.set("compression", n);
         hdr.set("compression version", v);
@@ -117,7 +121,14 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
     root.push(hdr);
     for s in &m.sections {
         let mut n = MapNode::new(
-            format!("section {} {}", s.id, s.desc.as_deref().map(|d| format!("\"{d}\"")).unwrap_or_default()),
+            format!(
+                "section {} {}",
+                s.id,
+                s.desc
+                    .as_deref()
+                    .map(|d| format!("\"{d}\""))
+                    .unwrap_or_default()
+            ),
             s.offset,
             s.body.end.saturating_sub(s.offset),
         )
@@ -127,17 +138,41 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
         if let Some(u) = s.usize {
             n.set("uncompressed", u);
         }
-        for o in m.options.iter().filter(|o| o.span.start >= s.body.start && o.span.end <= s.body.end && s.id == 0) {
-            n.push(MapNode::new(format!("option {}", opt_id::name(o.id)), o.span.start, o.span.end.saturating_sub(o.span.start)).value("id", o.id).value("size", o.size));
+        for o in m
+            .options
+            .iter()
+            .filter(|o| o.span.start >= s.body.start && o.span.end <= s.body.end && s.id == 0)
+        {
+            n.push(
+                MapNode::new(
+                    format!("option {}", opt_id::name(o.id)),
+                    o.span.start,
+                    o.span.end.saturating_sub(o.span.start),
+                )
+                .value("id", o.id)
+                .value("size", o.size),
+            );
         }
         root.push(n);
     }
     if h.version == 6 {
         let mut opts = MapNode::new("options", m.options.first().map_or(0, |o| o.span.start), 0);
         for o in &m.options {
-            opts.push(MapNode::new(format!("option {}", opt_id::name(o.id)), o.span.start, o.span.end.saturating_sub(o.span.start)).value("id", o.id).value("size", o.size));
+            opts.push(
+                MapNode::new(
+                    format!("option {}", opt_id::name(o.id)),
+                    o.span.start,
+                    o.span.end.saturating_sub(o.span.start),
+                )
+                .value("id", o.id)
+                .value("size", o.size),
+            );
         }
-        opts.size = m.options.last().map_or(0, |o| o.span.end).saturating_sub(opts.offset);
+        opts.size = m
+            .options
+            .last()
+            .map_or(0, |o| o.span.end)
+            .saturating_sub(opts.offset);
         root.push(opts);
     }
     let mut meta = MapNode::new("metadata", 0, 0)
@@ -153,20 +188,28 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
     root.push(meta);
     let (mut stored, mut raw, mut events) = (0u64, 0u64, 0u64);
     for b in &m.buffers {
-        let mut bn = MapNode::new(format!("buffer \"{}\"", b.name), b.span.start, b.span.end.saturating_sub(b.span.start))
-            .value("clock", b.clock.as_deref().unwrap_or(""))
-            .value("page size", b.page_size)
-            .value("cpus", b.cpus.len())
-            .value("compressed", b.compressed);
+        let mut bn = MapNode::new(
+            format!("buffer \"{}\"", b.name),
+            b.span.start,
+            b.span.end.saturating_sub(b.span.start),
+        )
+        .value("clock", b.clock.as_deref().unwrap_or(""))
+        .value("page size", b.page_size)
+        .value("cpus", b.cpus.len())
+        .value("compressed", b.compressed);
         for (e, r) in b.cpus.iter().zip(b.results.iter()) {
             stored = stored.saturating_add(r.stored);
             raw = raw.saturating_add(r.raw);
             events = events.saturating_add(r.stats.events);
-            let mut c = MapNode::new(format!("cpu {}", e.cpu), e.offset, if r.stored > 0 { r.stored } else { e.size })
-                .value("declared size", e.size)
-                .value("pages", r.stats.pages)
-                .value("events", r.stats.events)
-                .value("lost events", r.stats.lost_events);
+            let mut c = MapNode::new(
+                format!("cpu {}", e.cpu),
+                e.offset,
+                if r.stored > 0 { r.stored } else { e.size },
+            )
+            .value("declared size", e.size)
+            .value("pages", r.stats.pages)
+            .value("events", r.stats.events)
+            .value("lost events", r.stats.lost_events);
             if let Some(t) = r.stats.first_ts {
                 c.set("first ts", t);
             }
@@ -186,7 +229,10 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
         root.set("compression ratio", format!("{:.2}", ratio(raw, stored)));
     }
     if let Some((s, c)) = &m.latency {
-        root.push(MapNode::new("latency text", s.start, s.end.saturating_sub(s.start)).value("compressed", c));
+        root.push(
+            MapNode::new("latency text", s.start, s.end.saturating_sub(s.start))
+                .value("compressed", c),
+        );
     }
     root
 }

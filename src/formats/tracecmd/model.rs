@@ -361,17 +361,23 @@ pub struct TraceDat {
 impl TraceDat {
     /// The CPUCOUNT option value (last one).
     pub fn cpucount(&self) -> Option<u32> {
-        self.options.iter().rev().find_map(|o| match (o.id, &o.value) {
-            (opt_id::CPUCOUNT, OptValue::U32(v)) => Some(*v),
-            _ => None,
-        })
+        self.options
+            .iter()
+            .rev()
+            .find_map(|o| match (o.id, &o.value) {
+                (opt_id::CPUCOUNT, OptValue::U32(v)) => Some(*v),
+                _ => None,
+            })
     }
     /// The selected clock from TRACECLOCK (`[local] global` → `local`).
     pub fn traceclock(&self) -> Option<String> {
-        self.options.iter().rev().find_map(|o| match (o.id, &o.value) {
-            (opt_id::TRACECLOCK, OptValue::Str(s)) => selected_clock(s),
-            _ => None,
-        })
+        self.options
+            .iter()
+            .rev()
+            .find_map(|o| match (o.id, &o.value) {
+                (opt_id::TRACECLOCK, OptValue::Str(s)) => selected_clock(s),
+                _ => None,
+            })
     }
     /// The VERSION option text.
     pub fn writer_version(&self) -> Option<&str> {

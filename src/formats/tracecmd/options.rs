@@ -11,7 +11,14 @@ pub const MAX_CPUS: u32 = 8192;
 
 /// Decodes one option's payload. `payload` has absolute offsets when `loc` is the file.
 /// `rec` is the span of the whole record (local).
-pub fn decode(ctx: &mut Ctx<'_, '_>, loc: &Loc, id: u16, payload: Reader<'_>, rec: Range<u64>, v7: bool) -> Opt {
+pub fn decode(
+    ctx: &mut Ctx<'_, '_>,
+    loc: &Loc,
+    id: u16,
+    payload: Reader<'_>,
+    rec: Range<u64>,
+    v7: bool,
+) -> Opt {
     let size = u32::try_from(payload.remaining()).unwrap_or(u32::MAX);
     let pspan = payload.base()..payload.end_offset();
     let name = opt_id::name(id);
@@ -29,28 +36,38 @@ pub fn decode(ctx: &mut Ctx<'_, '_>, loc: &Loc, id: u16, payload: Reader<'_>, re
                 u64_of(&payload).map_or(OptValue::Other, OptValue::U64)
             }
         }
-        opt_id::DATE | opt_id::CPUSTAT | opt_id::TRACECLOCK | opt_id::UNAME | opt_id::HOOK
-        | opt_id::OFFSET | opt_id::VERSION | opt_id::PROCMAPS | opt_id::LAST_BOOT_INFO => {
-            match string_payload(ctx, loc, name, &payload, rec.clone()) {
-                Some(s) => {
-                    let why = match id {
-                        opt_id::DATE | opt_id::OFFSET => check_strtoll(&s),
-                        opt_id::HOOK => check_hook(&s),
-                        opt_id::PROCMAPS => check_procmaps(&s),
-                        opt_id::TRACECLOCK => match selected_clock(&s) {
-                            Some(c) if !c.is_empty() => Ok(()),
-                            _ => Err("no selected clock `[name]`".to_string()),
-                        },
-                        _ => Ok(()),
-                    };
-                    if let Err(why) = why {
-                        ctx.report(&rules::OPTION_PAYLOAD, loc, pspan.clone(), format!("option {name}: {why}"));
-                    }
-                    OptValue::Str(s)
+        opt_id::DATE
+        | opt_id::CPUSTAT
+        | opt_id::TRACECLOCK
+        | opt_id::UNAME
+        | opt_id::HOOK
+        | opt_id::OFFSET
+        | opt_id::VERSION
+        | opt_id::PROCMAPS
+        | opt_id::LAST_BOOT_INFO => match string_payload(ctx, loc, name, &payload, rec.clone()) {
+            Some(s) => {
+                let why = match id {
+                    opt_id::DATE | opt_id::OFFSET => check_strtoll(&s),
+                    opt_id::HOOK => check_hook(&s),
+                    opt_id::PROCMAPS => check_procmaps(&s),
+                    opt_id::TRACECLOCK => match selected_clock(&s) {
+                        Some(c) if !c.is_empty() => Ok(()),
+                        _ => Err("no selected clock `[name]`".to_string()),
+                    },
+                    _ => Ok(()),
+                };
+                if let Err(why) = why {
+                    ctx.report(
+                        &rules::OPTION_PAYLOAD,
+                        loc,
+                        pspan.clone(),
+                        format!("option {name}: {why}"),
+                    );
                 }
-                None => OptValue::Other,
+                OptValue::Str(s)
             }
-        }
+            None => OptValue::Other,
+        },
         opt_id::CPUCOUNT => fixed(ctx, loc, name, &payload, rec.clone(), 4)
             .and_then(|r| r.clone().u32("cpu count").ok())
             .map_or(OptValue::Other, OptValue::U32),
@@ -81,13 +98,23 @@ pub fn decode(ctx: &mut Ctx<'_, '_>, loc: &Loc, id: u16, payload: Reader<'_>, re
         opt_id::BUFFER_TEXT => buffer(ctx, loc, payload.clone(), true, true),
         opt_id::TIME_SHIFT => {
             if let Err(why) = time_shift(payload.clone()) {
-                ctx.report(&rules::OPTION_PAYLOAD, loc, pspan.clone(), format!("option TIME_SHIFT: {why}"));
+                ctx.report(
+                    &rules::OPTION_PAYLOAD,
+                    loc,
+                    pspan.clone(),
+                    format!("option TIME_SHIFT: {why}"),
+                );
             }
             OptValue::Other
         }
         opt_id::GUEST => {
             if let Err(why) = guest(payload.clone()) {
-                ctx.report(&rules::OPTION_PAYLOAD, loc, pspan.clone(), format!("option GUEST: {why}"));
+                ctx.report(
+                    &rules::OPTION_PAYLOAD,
+                    loc,
+                    pspan.clone(),
+                    format!("option GUEST: {why}"),
+                );
             }
             OptValue::Other
         }
@@ -113,7 +140,14 @@ fn u64_of(r: &Reader<'_>) -> Option<u64> {
     r.clone().u64("value").ok()
 }
 
-fn fixed<'a>(ctx: &mut Ctx<'_, '_>, loc: &Loc, name: &str, p: &Reader<'a>, rec: Range<u64>, want: usize) -> Option<Reader<'a>> {
+fn fixed<'a>(
+    ctx: &mut Ctx<'_, '_>,
+    loc: &Loc,
+    name: &str,
+    p: &Reader<'a>,
+    rec: Range<u64>,
+    want: usize,
+) -> Option<Reader<'a>> {
     if p.remaining() != want {
         ctx.report(
             &rules::OPTION_SIZE,
@@ -126,7 +160,13 @@ fn fixed<'a>(ctx: &mut Ctx<'_, '_>, loc: &Loc, name: &str, p: &Reader<'a>, rec: 
     Some(p.clone())
 }
 
-fn string_payload(ctx: &mut Ctx<'_, '_>, loc: &Loc, name: &str, p: &Reader<'_>, rec: Range<u64>) -> Option<String> {
+fn string_payload(
+    ctx: &mut Ctx<'_, '_>,
+    loc: &Loc,
+    name: &str,
+    p: &Reader<'_>,
+    rec: Range<u64>,
+) -> Option<String> {
     let b = p.all_bytes();
     let why = match b.split_last() {
         None => Some("is empty (size 0); it must hold a NUL-terminated string".to_string()),
@@ -141,7 +181,12 @@ fn string_payload(ctx: &mut Ctx<'_, '_>, loc: &Loc, name: &str, p: &Reader<'_>, 
         }
     };
     if let Some(why) = why {
-        ctx.report(&rules::OPTION_STRING, loc, rec, format!("option {name} {why}"));
+        ctx.report(
+            &rules::OPTION_STRING,
+            loc,
+            rec,
+            format!("option {name} {why}"),
+        );
         return None;
     }
     let body = b.split_last().map(|(_, s)| s).unwrap_or(&[]);
@@ -162,7 +207,9 @@ fn check_strtoll(s: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("`{s}` is not an integer (decimal, 0x-hex or 0-octal)"))
+        Err(format!(
+            "`{s}` is not an integer (decimal, 0x-hex or 0-octal)"
+        ))
     }
 }
 
@@ -174,8 +221,13 @@ fn check_hook(s: &str) -> Result<(), String> {
     for (part, what) in [(a, "start"), (b, "end")] {
         let ev = part.split_once(':').map_or(part, |(_, e)| e);
         let fields: Vec<&str> = ev.split(',').collect();
-        if fields.len() < 2 || fields.len() > 3 || fields.iter().take(2).any(|f| f.trim().is_empty()) {
-            return Err(format!("the {what} part `{part}` is not `[system:]event,field[,extra]`"));
+        if fields.len() < 2
+            || fields.len() > 3
+            || fields.iter().take(2).any(|f| f.trim().is_empty())
+        {
+            return Err(format!(
+                "the {what} part `{part}` is not `[system:]event,field[,extra]`"
+            ));
         }
     }
     Ok(())
@@ -197,11 +249,17 @@ fn check_procmaps(s: &str) -> Result<(), String> {
         };
         for _ in 0..nlibs {
             let Some(lib) = lines.next() else {
-                return Err(format!("process line `{l}` announces {nlibs} libraries but fewer follow"));
+                return Err(format!(
+                    "process line `{l}` announces {nlibs} libraries but fewer follow"
+                ));
             };
             let mut it = lib.split_whitespace();
-            let ok = it.next().is_some_and(|v| u64::from_str_radix(v, 16).is_ok())
-                && it.next().is_some_and(|v| u64::from_str_radix(v, 16).is_ok())
+            let ok = it
+                .next()
+                .is_some_and(|v| u64::from_str_radix(v, 16).is_ok())
+                && it
+                    .next()
+                    .is_some_and(|v| u64::from_str_radix(v, 16).is_ok())
                 && it.next().is_some();
             if !ok {
                 return Err(format!("`{lib}` is not `START END PATH` (hex numbers)"));
@@ -224,27 +282,38 @@ fn time_shift(mut r: Reader<'_>) -> Result<(), String> {
     for cpu in 0..ncpu {
         let n = r.u32("sample count").map_err(e)?;
         if n == 0 {
-            return Err(format!("cpu {cpu} has 0 samples (readers use the first two)"));
+            return Err(format!(
+                "cpu {cpu} has 0 samples (readers use the first two)"
+            ));
         }
         let need = u64::from(n).saturating_mul(24);
         if need > r.remaining() as u64 {
-            return Err(format!("cpu {cpu}: {n} samples need {need} bytes, only {} remain", r.remaining()));
+            return Err(format!(
+                "cpu {cpu}: {n} samples need {need} bytes, only {} remain",
+                r.remaining()
+            ));
         }
         let mut prev = None;
         for i in 0..n {
             let t = r.u64("time").map_err(e)?;
             if prev.is_some_and(|p| t < p) {
-                return Err(format!("cpu {cpu}: sample {i} time {t} is before the previous one"));
+                return Err(format!(
+                    "cpu {cpu}: sample {i} time {t} is before the previous one"
+                ));
             }
             prev = Some(t);
         }
-        r.skip(u64::from(n).saturating_mul(16), "offsets and scalings").map_err(e)?;
+        r.skip(u64::from(n).saturating_mul(16), "offsets and scalings")
+            .map_err(e)?;
         counts.push(n);
     }
     if r.is_empty() {
         return Ok(());
     }
-    let frac: u64 = counts.iter().map(|&n| u64::from(n).saturating_mul(8)).fold(0, u64::saturating_add);
+    let frac: u64 = counts
+        .iter()
+        .map(|&n| u64::from(n).saturating_mul(8))
+        .fold(0, u64::saturating_add);
     if r.remaining() as u64 != frac {
         return Err(format!(
             "{} bytes follow the samples; expected none or the {frac} bytes of the fraction table",
@@ -257,11 +326,16 @@ fn time_shift(mut r: Reader<'_>) -> Result<(), String> {
 /// GUEST: str name · u64 trace id · u32 nvcpu · nvcpu × (u32 cpu · u32 pid).
 fn guest(mut r: Reader<'_>) -> Result<(), String> {
     let e = |_| "payload ends early".to_string();
-    r.cstr(r.remaining(), "guest name").map_err(|_| "guest name has no NUL".to_string())?;
+    r.cstr(r.remaining(), "guest name")
+        .map_err(|_| "guest name has no NUL".to_string())?;
     r.u64("trace id").map_err(e)?;
     let n = r.u32("vcpu count").map_err(e)?;
     if u64::from(n).saturating_mul(8) != r.remaining() as u64 {
-        return Err(format!("{n} vcpus need {} bytes, {} remain", u64::from(n).saturating_mul(8), r.remaining()));
+        return Err(format!(
+            "{n} vcpus need {} bytes, {} remain",
+            u64::from(n).saturating_mul(8),
+            r.remaining()
+        ));
     }
     let mut seen = std::collections::HashSet::new();
     for _ in 0..n {
@@ -283,7 +357,11 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
         OptValue::Other
     };
     let Ok(offset) = r.u64("offset") else {
-        return bad(ctx, pspan, "payload is shorter than its 8-byte offset".into());
+        return bad(
+            ctx,
+            pspan,
+            "payload is shorter than its 8-byte offset".into(),
+        );
     };
     let name = match r.cstr(r.remaining(), "name") {
         Ok(b) => String::from_utf8_lossy(b).into_owned(),
@@ -292,9 +370,19 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
     if !v7 {
         if !r.is_empty() {
             let s = r.offset()..r.end_offset();
-            return bad(ctx, s, format!("{} bytes follow the buffer name", r.remaining()));
+            return bad(
+                ctx,
+                s,
+                format!("{} bytes follow the buffer name", r.remaining()),
+            );
         }
-        return OptValue::Buffer { offset, name, clock: None, page_size: None, cpus: Vec::new() };
+        return OptValue::Buffer {
+            offset,
+            name,
+            clock: None,
+            page_size: None,
+            cpus: Vec::new(),
+        };
     }
     let cs = r.offset();
     let clock = match r.cstr(r.remaining(), "clock") {
@@ -302,35 +390,61 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
         Err(_) => return bad(ctx, pspan, "clock name is not NUL-terminated".into()),
     };
     if clock.is_empty() {
-        bad(ctx, cs..r.offset(), format!("buffer `{name}` has an empty clock name"));
+        bad(
+            ctx,
+            cs..r.offset(),
+            format!("buffer `{name}` has an empty clock name"),
+        );
     }
     if text {
         if !r.is_empty() {
             let s = r.offset()..r.end_offset();
-            return bad(ctx, s, format!("{} bytes follow the clock name", r.remaining()));
+            return bad(
+                ctx,
+                s,
+                format!("{} bytes follow the clock name", r.remaining()),
+            );
         }
-        return OptValue::Buffer { offset, name, clock: Some(clock), page_size: None, cpus: Vec::new() };
+        return OptValue::Buffer {
+            offset,
+            name,
+            clock: Some(clock),
+            page_size: None,
+            cpus: Vec::new(),
+        };
     }
     let ps_at = r.offset();
     let (Ok(page_size), Ok(ncpus)) = (r.u32("page size"), r.u32("cpu count")) else {
-        return bad(ctx, pspan, "payload ends before the page size and CPU count".into());
+        return bad(
+            ctx,
+            pspan,
+            "payload ends before the page size and CPU count".into(),
+        );
     };
     if page_size == 0 || !page_size.is_power_of_two() {
-        bad(ctx, ps_at..ps_at.saturating_add(4), format!("buffer `{name}` page size {page_size} is not a power of two"));
+        bad(
+            ctx,
+            ps_at..ps_at.saturating_add(4),
+            format!("buffer `{name}` page size {page_size} is not a power of two"),
+        );
     }
     let need = u64::from(ncpus).saturating_mul(20);
     if need != r.remaining() as u64 {
         return bad(
             ctx,
             ps_at.saturating_add(4)..ps_at.saturating_add(8),
-            format!("buffer `{name}` declares {ncpus} CPUs ({need} bytes) but {} bytes follow", r.remaining()),
+            format!(
+                "buffer `{name}` declares {ncpus} CPUs ({need} bytes) but {} bytes follow",
+                r.remaining()
+            ),
         );
     }
     let mut cpus = Vec::new();
     let mut prev: Option<u32> = None;
     for _ in 0..ncpus {
         let es = r.offset();
-        let (Ok(cpu), Ok(off), Ok(size)) = (r.u32("cpu"), r.u64("data offset"), r.u64("data size")) else {
+        let (Ok(cpu), Ok(off), Ok(size)) = (r.u32("cpu"), r.u64("data offset"), r.u64("data size"))
+        else {
             break;
         };
         let span = loc.map(es..r.offset());
@@ -339,11 +453,25 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
                 &rules::BUFFER_OPTION,
                 loc,
                 es..es.saturating_add(4),
-                format!("buffer `{name}`: CPU id {cpu} is not greater than the previous id {}", prev.unwrap_or(0)),
+                format!(
+                    "buffer `{name}`: CPU id {cpu} is not greater than the previous id {}",
+                    prev.unwrap_or(0)
+                ),
             );
         }
         prev = Some(cpu);
-        cpus.push(CpuEntry { cpu, offset: off, size, span });
+        cpus.push(CpuEntry {
+            cpu,
+            offset: off,
+            size,
+            span,
+        });
     }
-    OptValue::Buffer { offset, name, clock: Some(clock), page_size: Some(page_size), cpus }
+    OptValue::Buffer {
+        offset,
+        name,
+        clock: Some(clock),
+        page_size: Some(page_size),
+        cpus,
+    }
 }

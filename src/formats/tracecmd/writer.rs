@@ -91,13 +91,19 @@ pub struct Layout {
 impl Layout {
     /// The span of `name` (first match).
     pub fn get(&self, name: &str) -> Option<Range<u64>> {
-        self.spans.iter().find(|(n, _)| n == name).map(|(_, s)| s.clone())
+        self.spans
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.clone())
     }
     /// The start offset of `name`; panics when absent (tests only).
     pub fn at(&self, name: &str) -> usize {
         match self.get(name) {
             Some(s) => s.start as usize,
-            None => panic!("layout has no {name:?}: {:?}", self.spans.iter().map(|(n, _)| n).collect::<Vec<_>>()),
+            None => panic!(
+                "layout has no {name:?}: {:?}",
+                self.spans.iter().map(|(n, _)| n).collect::<Vec<_>>()
+            ),
         }
     }
     fn add(&mut self, name: impl Into<String>, s: Range<usize>) {
@@ -126,7 +132,9 @@ pub fn format_text(name: &str, id: u32, extra: &[(&str, u32, u32)]) -> Vec<u8> {
         "name: {name}\nID: {id}\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
     );
     for (n, o, sz) in extra {
-        s.push_str(&format!("\tfield:int {n};\toffset:{o};\tsize:{sz};\tsigned:1;\n"));
+        s.push_str(&format!(
+            "\tfield:int {n};\toffset:{o};\tsize:{sz};\tsigned:1;\n"
+        ));
     }
     s.push_str("\nprint fmt: \"x\"\n");
     s.into_bytes()
@@ -138,7 +146,10 @@ pub fn page(page_size: u32, long: u8, endian: Endian, ts: u64, events: &[(u16, u
     for (i, &(id, len)) in events.iter().enumerate() {
         let tl = (len / 4) as u32;
         let delta: u32 = if i == 0 { 0 } else { 1000 };
-        let hdr = (tl & 31) | (delta << 5);
+        let hdr = match endian {
+            Endian::Little => (tl & 31) | (delta << 5),
+            Endian::Big => (tl << 27) | (delta & 0x07ff_ffff),
+        };
         put_u32(&mut data, endian, hdr);
         let mut p = vec![0u8; len];
         let idb = match endian {
@@ -212,7 +223,19 @@ impl Builder {
     pub fn new(version: u8, compression: Compression) -> Self {
         let endian = Endian::Little;
         let ps = 4096;
-        let mk = |ts| page(ps, 8, endian, ts, &[(DEFAULT_EVENT_ID, 12), (DEFAULT_EVENT_ID, 12), (DEFAULT_EVENT_ID, 12)]);
+        let mk = |ts| {
+            page(
+                ps,
+                8,
+                endian,
+                ts,
+                &[
+                    (DEFAULT_EVENT_ID, 12),
+                    (DEFAULT_EVENT_ID, 12),
+                    (DEFAULT_EVENT_ID, 12),
+                ],
+            )
+        };
         Builder {
             version,
             endian,
@@ -242,9 +265,20 @@ impl Builder {
 
     /// Adds an instance buffer with one page of 2 events on each CPU.
     pub fn with_instance(mut self, name: &str) -> Self {
-        let mk = |ts| page(self.page_size, self.long_size, self.endian, ts, &[(DEFAULT_EVENT_ID, 12), (DEFAULT_EVENT_ID, 12)]);
+        let mk = |ts| {
+            page(
+                self.page_size,
+                self.long_size,
+                self.endian,
+                ts,
+                &[(DEFAULT_EVENT_ID, 12), (DEFAULT_EVENT_ID, 12)],
+            )
+        };
         let cpus = vec![(0, mk(2_000_000)), (1, mk(2_000_100))];
-        self.buffers.push(BufferSpec { name: name.into(), cpus });
+        self.buffers.push(BufferSpec {
+            name: name.into(),
+            cpus,
+        });
         self
     }
 
@@ -300,12 +334,18 @@ impl Builder {
         let mut names = Vec::new();
         hi.extend_from_slice(b"header_page\0");
         put_u64(&mut hi, e, self.header_page.len() as u64);
-        names.push(("header_page text".to_string(), hi.len()..hi.len() + self.header_page.len()));
+        names.push((
+            "header_page text".to_string(),
+            hi.len()..hi.len() + self.header_page.len(),
+        ));
         hi.extend_from_slice(&self.header_page);
         names.push(("header_event tag".to_string(), hi.len()..hi.len() + 13));
         hi.extend_from_slice(b"header_event\0");
         put_u64(&mut hi, e, self.header_event.len() as u64);
-        names.push(("header_event text".to_string(), hi.len()..hi.len() + self.header_event.len()));
+        names.push((
+            "header_event text".to_string(),
+            hi.len()..hi.len() + self.header_event.len(),
+        ));
         hi.extend_from_slice(&self.header_event);
         items.push((16, hi, names));
         let mut ft = Vec::new();
@@ -383,7 +423,13 @@ impl Builder {
         lay.add("options tag", out.len()..out.len() + 10);
         out.extend_from_slice(b"options  \0");
         for (id, p) in &self.options {
-            self.put_option(&mut out, &mut lay, *id, p, crate::formats::tracecmd::model::opt_id::name(*id));
+            self.put_option(
+                &mut out,
+                &mut lay,
+                *id,
+                p,
+                crate::formats::tracecmd::model::opt_id::name(*id),
+            );
         }
         let mut cc = Vec::new();
         put_u32(&mut cc, e, self.ncpus);
@@ -406,7 +452,11 @@ impl Builder {
             return (out, lay);
         }
         for (bi, b) in self.buffers.iter().enumerate() {
-            let prefix = if bi == 0 { String::new() } else { format!("{} ", b.name) };
+            let prefix = if bi == 0 {
+                String::new()
+            } else {
+                format!("{} ", b.name)
+            };
             if bi > 0 {
                 let here = out.len() as u64;
                 patch_u64(&mut out, buffer_opt_at[bi - 1], e, here);
@@ -416,12 +466,18 @@ impl Builder {
             let mut entry_at = Vec::new();
             for (cpu, _) in &b.cpus {
                 entry_at.push(out.len());
-                lay.add(format!("{prefix}cpu {cpu} entry"), out.len()..out.len() + 16);
+                lay.add(
+                    format!("{prefix}cpu {cpu} entry"),
+                    out.len()..out.len() + 16,
+                );
                 put_u64(&mut out, e, 0);
                 put_u64(&mut out, e, 0);
             }
             let clk = format!("[{}]", self.clock);
-            lay.add(format!("{prefix}clock record"), out.len()..out.len() + 8 + clk.len());
+            lay.add(
+                format!("{prefix}clock record"),
+                out.len()..out.len() + 8 + clk.len(),
+            );
             put_u64(&mut out, e, clk.len() as u64);
             out.extend_from_slice(clk.as_bytes());
             self.pad_to_page(&mut out);
@@ -429,7 +485,10 @@ impl Builder {
                 let off = out.len();
                 patch_u64(&mut out, at, e, off as u64);
                 patch_u64(&mut out, at + 8, e, d.len() as u64);
-                lay.add(format!("{prefix}cpu {cpu} data"), out.len()..out.len() + d.len());
+                lay.add(
+                    format!("{prefix}cpu {cpu} data"),
+                    out.len()..out.len() + d.len(),
+                );
                 out.extend_from_slice(d);
             }
         }
@@ -450,7 +509,13 @@ impl Builder {
             strings.push(0);
             at
         };
-        let section = |out: &mut Vec<u8>, lay: &mut Layout, id: u16, flags: u16, sid: u32, body: &[u8]| -> usize {
+        let section = |out: &mut Vec<u8>,
+                       lay: &mut Layout,
+                       id: u16,
+                       flags: u16,
+                       sid: u32,
+                       body: &[u8]|
+         -> usize {
             let s = out.len();
             put_u16(out, e, id);
             put_u16(out, e, flags);
@@ -497,10 +562,22 @@ impl Builder {
         for (id, at) in &meta_off {
             let mut p = Vec::new();
             put_u64(&mut p, e, *at as u64);
-            self.put_option(&mut body, &mut olay, *id, &p, crate::formats::tracecmd::model::opt_id::name(*id));
+            self.put_option(
+                &mut body,
+                &mut olay,
+                *id,
+                &p,
+                crate::formats::tracecmd::model::opt_id::name(*id),
+            );
         }
         for (id, p) in &self.options {
-            self.put_option(&mut body, &mut olay, *id, p, crate::formats::tracecmd::model::opt_id::name(*id));
+            self.put_option(
+                &mut body,
+                &mut olay,
+                *id,
+                p,
+                crate::formats::tracecmd::model::opt_id::name(*id),
+            );
         }
         let mut cc = Vec::new();
         put_u32(&mut cc, e, self.ncpus);
@@ -509,13 +586,18 @@ impl Builder {
         self.put_option(&mut body, &mut olay, 0, &[0; 8], "DONE");
         let opt1 = section(&mut out, &mut lay, 0, 0, opt_sid, &body);
         for (n, r) in olay.spans {
-            lay.spans.push((n, r.start + opt1 as u64 + 16..r.end + opt1 as u64 + 16));
+            lay.spans
+                .push((n, r.start + opt1 as u64 + 16..r.end + opt1 as u64 + 16));
         }
         patch_u64(&mut out, first_at, e, opt1 as u64);
         let mut prev_done = opt1 + 16 + done_rel;
         if let Some(text) = &self.latency {
             let s = sid("buffer latency", &mut strings);
-            let body = if c == Compression::None { text.clone() } else { self.chunk_stream(text, text.len().max(1)).0 };
+            let body = if c == Compression::None {
+                text.clone()
+            } else {
+                self.chunk_stream(text, text.len().max(1)).0
+            };
             let at = section(&mut out, &mut lay, 22, flag, s, &body);
             let osid = sid("options", &mut strings);
             let mut p = Vec::new();
@@ -529,12 +611,17 @@ impl Builder {
             self.put_option(&mut ob, &mut olay, 0, &[0; 8], "DONE");
             let o = section(&mut out, &mut lay, 0, 0, osid, &ob);
             for (n, r) in olay.spans {
-                lay.spans.push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
+                lay.spans
+                    .push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
             }
             patch_u64(&mut out, prev_done, e, o as u64);
         } else {
             for b in &self.buffers {
-                let prefix = if b.name.is_empty() { String::new() } else { format!("{} ", b.name) };
+                let prefix = if b.name.is_empty() {
+                    String::new()
+                } else {
+                    format!("{} ", b.name)
+                };
                 let s = sid(&format!("buffer flyrecord {}", b.name), &mut strings);
                 let sec_at = out.len();
                 put_u16(&mut out, e, 3);
@@ -588,7 +675,8 @@ impl Builder {
                 self.put_option(&mut ob, &mut olay, 0, &[0; 8], "DONE");
                 let o = section(&mut out, &mut lay, 0, 0, osid, &ob);
                 for (n, r) in olay.spans {
-                    lay.spans.push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
+                    lay.spans
+                        .push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
                 }
                 for (cpu, rel) in entry_rel {
                     let at = o + 16 + 6 + rel;
