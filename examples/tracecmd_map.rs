@@ -7,7 +7,10 @@ fn main() {
         let (_, map) = tracelint::check_bytes(&data, &opts, &mut sink);
         println!("{}", serde_json::to_string_pretty(&map).expect("json"));
         for f in sink.findings() {
-            println!("{} {} @{}+{}: {}", f.rule.code, f.severity, f.offset, f.length, f.message);
+            println!(
+                "{} {} @{}+{}: {}",
+                f.rule.code, f.severity, f.offset, f.length, f.message
+            );
         }
     }
 }

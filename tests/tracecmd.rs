@@ -407,7 +407,7 @@ fn td022_options_chain_loop_is_reported_not_a_crash() {
         .iter()
         .filter(|(n, _)| n == "option DONE")
         .map(|(_, s)| s.clone())
-        .last()
+        .next_back()
         .unwrap();
     put64(&mut d, done.start as usize + 6, l.at("section 0") as u64);
     expect(
@@ -434,7 +434,7 @@ fn with_option(v: u8, id: u16, payload: &[u8]) -> (Vec<u8>, std::ops::Range<usiz
         .iter()
         .filter(|(n, _)| n == &format!("option {name}"))
         .map(|(_, s)| s.clone())
-        .last()
+        .next_back()
         .unwrap();
     (d, s.start as usize..s.end as usize)
 }

@@ -14,7 +14,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// §1, invariant 1.
-    pub BAD_MAGIC = ("TD001", "bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
+    pub BAD_MAGIC = ("TD001", "dat-bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
     /// ## What it checks
     /// The NUL-terminated version string after the magic is exactly `6` or `7`.
     ///
@@ -24,7 +24,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// §1, invariant 2.
-    pub UNSUPPORTED_VERSION = ("TD002", "unsupported-version", Error, "the file version is not 6 or 7");
+    pub UNSUPPORTED_VERSION = ("TD002", "dat-unsupported-version", Error, "the file version is not 6 or 7");
     /// ## What it checks
     /// The endianness byte is 0 (little-endian) or 1 (big-endian).
     ///
@@ -353,7 +353,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// invariant 23.
-    pub NONZERO_PADDING = ("TD039", "nonzero-padding", Warning, "padding before CPU data is not zero");
+    pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
     /// No bytes follow the last section (v7) or the last CPU data (v6).
     ///
