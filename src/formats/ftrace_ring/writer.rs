@@ -20,6 +20,7 @@ use crate::reader::Endian;
 
 /// One item of a page's data.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 pub enum Item {
     /// A data event: compact `type_len = len/4` encoding when the payload is a non-empty multiple
     /// of 4 of at most 112 bytes, else `type_len 0` with `array[0] = len + 4` and the payload
@@ -71,6 +72,7 @@ pub enum Item {
 
 /// Builds one page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 pub struct PageBuilder {
     /// Page timestamp.
     pub ts: u64,
