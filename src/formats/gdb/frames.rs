@@ -11,7 +11,9 @@ use crate::reader::{Endian, Reader};
 use std::ops::Range;
 
 /// Most register-size candidates tried per frame when inferring a larger `R` block.
-const MAX_INFER_TRIES: u32 = 256;
+const MAX_INFER_TRIES: u32 = 64;
+/// Most candidates tried over the whole file (bounds the work on hostile input).
+const MAX_INFER_TRIES_TOTAL: u32 = 4096;
 /// After this many frames where inference failed, stop trying.
 const MAX_INFER_FAILURES: u32 = 16;
 /// Largest register block size considered when inferring.
@@ -73,6 +75,7 @@ pub struct Walker<'a> {
     /// Larger register sizes inferred per tracepoint.
     pub inferred: Vec<Inferred>,
     infer_failures: u32,
+    infer_tries: u32,
     index: u64,
     finished: bool,
     /// Block errors reported so far.
@@ -193,6 +196,7 @@ impl<'a> Walker<'a> {
             fast,
             inferred: Vec::new(),
             infer_failures: 0,
+            infer_tries: 0,
             index: 0,
             finished: false,
             block_errors: 0,
@@ -408,6 +412,10 @@ impl<'a> Walker<'a> {
                 Some([]) => return Some(size),
                 Some(tail @ [b'R' | b'M' | b'V' | b'S', ..]) => {
                     tries = tries.saturating_add(1);
+                    self.infer_tries = self.infer_tries.saturating_add(1);
+                    if self.infer_tries > MAX_INFER_TRIES_TOTAL {
+                        break;
+                    }
                     if tiles(tail, start.saturating_add(k), self.endian, size) {
                         return Some(size);
                     }

@@ -347,10 +347,16 @@ fn description_map(d: &Description, td: &TdescInfo) -> MapNode {
         );
     }
     for t in d.tracepoints.iter().take(MAX_DEF_NODES) {
+        let end = t
+            .sources
+            .iter()
+            .map(|s| s.span.end)
+            .chain(t.stats.iter().map(|s| s.span.end))
+            .fold(t.span.end, u64::max);
         let mut c = MapNode::new(
             format!("tracepoint {}", t.num),
             t.span.start,
-            t.span.end.saturating_sub(t.span.start),
+            end.saturating_sub(t.span.start),
         )
         .value("address", format!("0x{:x}", t.addr))
         .value("enabled", t.enabled)
@@ -380,6 +386,7 @@ fn description_map(d: &Description, td: &TdescInfo) -> MapNode {
                 .value("valid", td.valid),
         );
     }
+    n.children.sort_by_key(|c| c.offset);
     n
 }
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Throughput of the GDB tfile validator on a ~100 MB synthetic tfile.
+# Usage: bench/gdb.sh [MEGABYTES]   (default 100)
+# Builds the release binary and the generator (examples/gen_tfile.rs), writes the file to a
+# temporary directory, then times `cat FILE >/dev/null` and `tracelint check FILE` with
+# /usr/bin/time -v (best of 3 runs each) and prints MB/s and the ratio.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+MB=${1:-100}
+cd "$ROOT"
+cargo build --release --quiet --bin tracelint --example gen_tfile
+TMP=$(mktemp -d /tmp/tracelint-bench-gdb.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+FILE=$TMP/bench.tf
+target/release/examples/gen_tfile "$FILE" "$MB" >/dev/null
+BYTES=$(stat -c %s "$FILE")
+TL=target/release/tracelint
+[ -x "$TL" ] || TL="target/release/examples/gen_tfile --check"
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench/gdb.sh: /usr/bin/time not found" >&2; exit 1; }
+
+# best_of CMD...: prints the best elapsed seconds of 3 runs (and keeps the last time -v log).
+best_of () {
+  local best="" t
+  for _ in 1 2 3; do
+    "$TIME" -v -o "$TMP/time.log" "$@" >/dev/null 2>"$TMP/err.log" || true
+    t=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$TMP/time.log")
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+  done
+  echo "$best"
+}
+
+cat "$FILE" >/dev/null   # warm the page cache
+CAT=$(best_of cat "$FILE")
+# shellcheck disable=SC2086
+LINT=$(best_of $TL check "$FILE")
+RSS=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time.log")
+# shellcheck disable=SC2086
+$TL check "$FILE" >"$TMP/out.txt" 2>&1 || true
+awk -v b="$BYTES" -v c="$CAT" -v l="$LINT" -v rss="$RSS" 'BEGIN {
+  mb = b / 1e6
+  cr = (c > 0) ? mb / c : 0
+  lr = (l > 0) ? mb / l : 0
+  printf "file:      %.1f MB\n", mb
+  printf "cat:       %.3f s  (%.0f MB/s)\n", c, cr
+  printf "tracelint: %.3f s  (%.0f MB/s, max RSS %d KiB)\n", l, lr, rss
+  if (cr > 0) printf "ratio tracelint/cat throughput: %.2f\n", lr / cr
+}'
+echo "tracelint output:"
+tail -n 5 "$TMP/out.txt"
