@@ -980,3 +980,26 @@ fn differential_against_gdb() {
         }
     }
 }
+
+/// Many definitions (and many orphan pieces) are checked in linear time.
+#[test]
+fn many_definitions_are_fast() {
+    let mut s = Sample::new(2);
+    for i in 0..10_000u64 {
+        s.extra_lines
+            .push(format!("tp T{:x}:{:x}:E:0:0", 0x10 + i, 0x500000 + i).into_bytes());
+        let addr = if i % 1000 == 0 { 0x600000 } else { 0x500000 } + i;
+        s.extra_lines
+            .push(format!("tp A{:x}:{:x}:R40", 0x10 + i, addr).into_bytes());
+        s.extra_lines
+            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hexs(&format!("v{i}"))).into_bytes());
+        s.extra_lines
+            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hexs(&format!("w{i}"))).into_bytes());
+    }
+    let b = s.build();
+    let t = std::time::Instant::now();
+    let f = check(&b.bytes);
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    expect_code(&f, &gt::ORPHAN_TP_PIECE);
+    expect_code(&f, &gt::DUPLICATE_TSV);
+}

@@ -9,7 +9,7 @@ use super::tdesc::TdescInfo;
 use super::text::{parse_dec, parse_hex, show};
 use crate::finding::Sink;
 use crate::registry::Rule;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Findings of one rule reported individually by the frame checks; later ones are counted.
@@ -225,9 +225,12 @@ fn valid_tsv_name(n: &[u8]) -> Result<(), &'static str> {
 }
 
 fn check_tsvs(d: &Description, sink: &mut Sink) {
+    let mut by_num: HashMap<u64, usize> = HashMap::new();
+    let mut by_name: HashMap<&[u8], usize> = HashMap::new();
     for (i, t) in d.tsvs.iter().enumerate() {
-        let earlier = d.tsvs.get(..i).unwrap_or(&[]);
-        if let Some(o) = earlier.iter().find(|o| o.num == t.num) {
+        let first_num = *by_num.entry(t.num).or_insert(i);
+        let first_name = *by_name.entry(t.name.as_slice()).or_insert(i);
+        if let Some(o) = d.tsvs.get(first_num).filter(|_| first_num != i) {
             sink.report(
                 &rules::DUPLICATE_TSV,
                 t.span.clone(),
@@ -238,9 +241,10 @@ fn check_tsvs(d: &Description, sink: &mut Sink) {
                     o.span.start
                 ),
             );
-        } else if let Some(o) = earlier
-            .iter()
-            .find(|o| o.name == t.name && !t.name.is_empty())
+        } else if let Some(o) = d
+            .tsvs
+            .get(first_name)
+            .filter(|_| first_name != i && !t.name.is_empty())
         {
             sink.report(
                 &rules::DUPLICATE_TSV,
@@ -278,9 +282,14 @@ fn special_name(name: &str) -> bool {
 }
 
 fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
+    let mut by_num: HashMap<u64, usize> = HashMap::new();
+    let names = Names {
+        tsvs: d.tsvs.iter().map(|v| v.name.as_slice()).collect(),
+        regs: tdesc.register_names.iter().map(String::as_str).collect(),
+    };
     for (i, t) in d.tracepoints.iter().enumerate() {
-        let earlier = d.tracepoints.get(..i).unwrap_or(&[]);
-        if let Some(o) = earlier.iter().find(|o| o.num == t.num) {
+        let first = *by_num.entry(t.num).or_insert(i);
+        if let Some(o) = d.tracepoints.get(first).filter(|_| first != i) {
             sink.report(
                 &rules::DUPLICATE_TRACEPOINT,
                 t.span.clone(),
@@ -329,16 +338,17 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                 ),
             );
         }
-        check_commands(d, t, tdesc, sink);
+        check_commands(t, &names, sink);
     }
 }
 
-fn check_commands(
-    d: &Description,
-    t: &super::model::Tracepoint,
-    tdesc: &TdescInfo,
-    sink: &mut Sink,
-) {
+/// Names `$name` may refer to in tracepoint commands.
+struct Names<'a> {
+    tsvs: HashSet<&'a [u8]>,
+    regs: HashSet<&'a str>,
+}
+
+fn check_commands(t: &super::model::Tracepoint, names: &Names<'_>, sink: &mut Sink) {
     let mut depth = 0u32;
     let mut last = None;
     for s in t.sources.iter().filter(|s| s.kind == SourceKind::Cmd) {
@@ -400,7 +410,7 @@ fn check_commands(
                 .note("GDB re-creates the action when it opens the file and fails: Target does not support \"/s\" option for string tracing"),
             );
         }
-        if tdesc.register_names.is_empty() {
+        if names.regs.is_empty() {
             continue;
         }
         let bytes = text.as_bytes();
@@ -421,8 +431,8 @@ fn check_commands(
             if name.is_empty() || special_name(name) {
                 continue;
             }
-            let is_tsv = d.tsvs.iter().any(|v| v.name == name.as_bytes());
-            let is_reg = tdesc.register_names.iter().any(|r| r == name);
+            let is_tsv = names.tsvs.contains(name.as_bytes());
+            let is_reg = names.regs.contains(name);
             if !is_tsv && !is_reg {
                 sink.report(
                     &rules::TP_COMMAND_INVALID,
@@ -459,8 +469,8 @@ pub struct TpFrames {
 /// Checks frames one by one and keeps the totals the final checks need.
 #[derive(Debug)]
 pub struct FrameLint {
-    defined: Vec<u64>,
-    tsvs: Vec<u64>,
+    defined: HashSet<u64>,
+    tsvs: HashSet<u64>,
     /// Per tracepoint number.
     pub per_tp: HashMap<i16, TpFrames>,
     /// All blocks.

@@ -196,11 +196,8 @@ fn choose_endian(
         .ok()
         .and_then(|s| data.get(s..))
         .is_some_and(|r| r.starts_with(&[0, 0]));
-    let defined = |n: i16| {
-        d.tracepoints
-            .iter()
-            .any(|t| i64::try_from(t.num).ok() == Some(i64::from(n)))
-    };
+    let nums: std::collections::HashSet<u64> = d.tracepoints.iter().map(|t| t.num).collect();
+    let defined = |n: i16| u64::try_from(n).is_ok_and(|n| nums.contains(&n));
     let rsize = d.register_size();
     let run =
         |e: Endian| -> Probe { frames::probe(data, start, e, rsize, fast, &defined, PROBE_FRAMES) };

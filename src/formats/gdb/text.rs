@@ -10,6 +10,7 @@ use super::model::{
 use super::rules;
 use crate::check::CheckOptions;
 use crate::finding::Sink;
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// The 8 magic bytes.
@@ -166,6 +167,13 @@ fn fields_n(s: &[u8], sep: u8, n: usize) -> Vec<(usize, &[u8])> {
         .collect()
 }
 
+/// Where the tracepoints are, by (number, address) and by number.
+#[derive(Default)]
+struct TpIndex {
+    by_key: HashMap<(u64, u64), usize>,
+    by_num: HashMap<u64, usize>,
+}
+
 /// Checks the 8-byte header. Returns `None` (after reporting) when the file is not a tfile.
 pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
     let len = data.len() as u64;
@@ -208,6 +216,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
     let mut d = Description::default();
     let mut pos = 8usize;
     let mut tdesc_full = false;
+    let mut tp_index = TpIndex::default();
     let end_of_section;
     loop {
         let rest = data.get(pos..).unwrap_or(&[]);
@@ -314,7 +323,14 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
             }
         } else if let Some(p) = line.strip_prefix(b"tp ") {
             let piece = p.first().copied().unwrap_or(0);
-            decode_tp(p, at(base, 3), &span, &mut d.tracepoints, sink);
+            decode_tp(
+                p,
+                at(base, 3),
+                &span,
+                &mut d.tracepoints,
+                &mut tp_index,
+                sink,
+            );
             DescLine::Tp { span, piece }
         } else if let Some(p) = line.strip_prefix(b"tsv ") {
             let index = decode_tsv(p, at(base, 4), &span, sink).map(|t| {
@@ -774,14 +790,27 @@ fn tp_num(
 }
 
 /// Decodes a `tp` line payload (after `tp `).
-fn decode_tp(p: &[u8], base: u64, line: &Range<u64>, tps: &mut Vec<Tracepoint>, sink: &mut Sink) {
+fn decode_tp(
+    p: &[u8],
+    base: u64,
+    line: &Range<u64>,
+    tps: &mut Vec<Tracepoint>,
+    index: &mut TpIndex,
+    sink: &mut Sink,
+) {
     let Some((&piece, body)) = p.split_first() else {
         sink.report(&rules::TP_MALFORMED, line.clone(), "empty tp line");
         return;
     };
     let bbase = base.saturating_add(1);
     match piece {
-        b'T' => decode_tp_def(body, bbase, line, tps, sink),
+        b'T' => {
+            if let Some(t) = decode_tp_def(body, bbase, line, sink) {
+                index.by_key.insert((t.num, t.addr), tps.len());
+                index.by_num.entry(t.num).or_insert(tps.len());
+                tps.push(t);
+            }
+        }
         b'A' | b'S' | b'Z' | b'V' => {
             let n = match piece {
                 b'Z' => 6,
@@ -820,7 +849,7 @@ fn decode_tp(p: &[u8], base: u64, line: &Range<u64>, tps: &mut Vec<Tracepoint>, 
             let (Some(num), Some(addr)) = (num, addr) else {
                 return;
             };
-            let Some(tp) = tps.iter_mut().rev().find(|t| t.num == num && t.addr == addr) else {
+            let Some(tp) = index.by_key.get(&(num, addr)).and_then(|&i| tps.get_mut(i)) else {
                 let mut fnd = sink.make(
                     &rules::ORPHAN_TP_PIECE,
                     line.clone(),
@@ -829,7 +858,7 @@ fn decode_tp(p: &[u8], base: u64, line: &Range<u64>, tps: &mut Vec<Tracepoint>, 
                         char::from(piece)
                     ),
                 );
-                if let Some(t) = tps.iter().find(|t| t.num == num) {
+                if let Some(t) = index.by_num.get(&num).and_then(|&i| tps.get(i)) {
                     fnd = fnd.note(format!(
                         "tracepoint {num} is defined at address 0x{:x}",
                         t.addr
@@ -945,9 +974,8 @@ fn decode_tp_def(
     body: &[u8],
     bbase: u64,
     line: &Range<u64>,
-    tps: &mut Vec<Tracepoint>,
     sink: &mut Sink,
-) {
+) -> Option<Tracepoint> {
     let f: Vec<(usize, &[u8])> = fields(body, b':').collect();
     if f.len() < 5 {
         sink.report(
@@ -958,7 +986,7 @@ fn decode_tp_def(
                 f.len()
             ),
         );
-        return;
+        return None;
     }
     let get = |i: usize| f.get(i).copied().unwrap_or((0, &[]));
     let (_, num) = get(0);
@@ -1071,9 +1099,9 @@ fn decode_tp_def(
     }
     let num_len = num.len();
     let (Some(num), Some(addr)) = (num_v, addr_v) else {
-        return;
+        return None;
     };
-    tps.push(Tracepoint {
+    Some(Tracepoint {
         span: line.clone(),
         num_span: sp(bbase, 0, num_len),
         num,
@@ -1088,7 +1116,7 @@ fn decode_tp_def(
         step_actions: 0,
         sources: Vec::new(),
         stats: Vec::new(),
-    });
+    })
 }
 
 fn hex_run(s: &[u8], from: usize) -> usize {
