@@ -295,16 +295,18 @@ fn description_map(d: &Description, td: &TdescInfo) -> MapNode {
         Some(b) => n.set("frames start", format!("0x{b:x}")),
         None => n.set("frames start", "missing (no empty line)"),
     }
-    for l in &d.lines {
-        if let DescLine::Register { span, value } = l {
-            let mut c = MapNode::new("R", span.start, span.end.saturating_sub(span.start));
-            if let Some(v) = value {
-                c.set("size", v);
-            }
-            n.push(c);
+    let r_lines = d.lines.iter().filter_map(|l| match l {
+        DescLine::Register { span, value } => Some((span, value)),
+        _ => None,
+    });
+    for (span, value) in r_lines.take(MAX_DEF_NODES) {
+        let mut c = MapNode::new("R", span.start, span.end.saturating_sub(span.start));
+        if let Some(v) = value {
+            c.set("size", v);
         }
+        n.push(c);
     }
-    for st in &d.statuses {
+    for st in d.statuses.iter().take(MAX_DEF_NODES) {
         let mut c = MapNode::new(
             "status",
             st.span.start,
