@@ -6,8 +6,12 @@
 # Environment:
 #   FUZZ_BUDGET      total seconds for the whole script, build included (default 540)
 #   FUZZ_SECONDS     upper bound of run seconds per target (default 45)
-#   FUZZ_SANITIZER   address | none (default: address when a nightly toolchain is installed)
+#   FUZZ_SANITIZER   none | address (default none: tracelint has no unsafe code, and a
+#                    -s none build on stable is the fastest; address needs a nightly toolchain
+#                    and is ignored with a notice when none is installed)
 #   FUZZ_TARGETS     space-separated subset of targets (default: all)
+#   FUZZ_TARGET_DIR  cargo target directory (default fuzz/target; under CI=true a cache in
+#                    $HOME/.cache so repeated CI runs on one machine reuse the dependency builds)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,13 +27,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 
-san=${FUZZ_SANITIZER:-}
-if [[ -z "$san" ]]; then
-    if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-        san=address
-    else
-        san=none
-    fi
+san=${FUZZ_SANITIZER:-none}
+if [[ "$san" != none ]] && ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    log "no nightly toolchain: building without a sanitizer"
+    san=none
 fi
 if [[ "$san" == none ]]; then
     toolchain=(+stable)
@@ -39,7 +40,16 @@ else
     toolchain=(+nightly)
     mem_flags=(-rss_limit_mb=2048 -malloc_limit_mb=1024)
 fi
-log "toolchain ${toolchain[*]}, sanitizer $san, budget ${budget}s"
+target_dir=${FUZZ_TARGET_DIR:-}
+if [[ -z "$target_dir" && "${CI:-}" == true ]]; then
+    target_dir="$HOME/.cache/tracelint-fuzz/target"
+fi
+tdir=()
+if [[ -n "$target_dir" ]]; then
+    mkdir -p "$target_dir"
+    tdir=(--target-dir "$target_dir")
+fi
+log "toolchain ${toolchain[*]}, sanitizer $san, budget ${budget}s, target dir ${target_dir:-fuzz/target}"
 
 bash fuzz/seed-corpus.sh
 
@@ -52,7 +62,7 @@ fi
 log "targets: ${targets[*]}"
 
 log "building"
-cargo "${toolchain[@]}" fuzz build -s "$san" 2>&1 | tail -n 3
+cargo "${toolchain[@]}" fuzz build -s "$san" "${tdir[@]}" 2>&1 | tail -n 3
 
 dict_for() {
     case "$1" in
@@ -84,13 +94,13 @@ for t in "${targets[@]}"; do
     sleep 1
     log "running $t for ${secs}s"
     set +e
-    cargo "${toolchain[@]}" fuzz run -s "$san" "$t" "corpus/$t" -- \
+    cargo "${toolchain[@]}" fuzz run -s "$san" "${tdir[@]}" "$t" "corpus/$t" -- \
         -max_total_time="$secs" -timeout=10 "${mem_flags[@]}" -jobs=1 -workers=1 \
         -dict="$(dict_for "$t")" -print_final_stats=1 -max_len=262144 \
         >"$tmp/$t.log" 2>&1
     rc=$?
     set -e
-    grep -E '^(#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss_mb)' "$tmp/$t.log" | sed "s/^/[$t] /" || true
+    grep -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss_mb)' "$tmp/$t.log" | sed "s/^/[$t] /" || true
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$t.log" | tail -n 1)
     total_execs=$((total_execs + ${execs:-0}))
     mapfile -t found < <(find "artifacts/$t" -type f -newer "$tmp/stamp" \

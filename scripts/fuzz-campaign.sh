@@ -39,7 +39,7 @@ cargo "$tc" fuzz run -s "$san" "$target" "corpus/$target" -- \
     >"$log" 2>&1
 rc=$?
 set -e
-grep -E '^#[0-9]+ +(INITED|DONE)' "$log" || true
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" || true
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
 echo "log: fuzz/$log (exit $rc)"
 if ((rc != 0)); then

@@ -255,6 +255,52 @@ pub fn run_detect(data: &[u8]) {
     check_file_invariants(data, &fuzz_options(None));
 }
 
+/// Round trip of ktrace bytes: a file checked without errors decodes to a writer model that
+/// writes a file without errors and decodes back to the same model; when the file had no
+/// warnings either, the rewrite is byte-identical. (Regression files of the `ktrace_roundtrip`
+/// target are named `roundtrip-*`.)
+pub fn run_ktrace_roundtrip_bytes(bytes: &[u8]) {
+    use crate::finding::Severity;
+    use crate::formats::ktrace::writer as kw;
+    let opts = fuzz_options(Some(Format::Ktrace));
+    let worst = |b: &[u8]| {
+        let mut sink = Sink::with_limits(&opts.limits);
+        let _ = check_bytes(b, &opts, &mut sink);
+        sink.findings().iter().map(|f| f.severity).max()
+    };
+    let sev = worst(bytes);
+    if sev == Some(Severity::Error) {
+        return;
+    }
+    let decode = |b: &[u8]| {
+        let mut sink = Sink::with_limits(&opts.limits);
+        let t = crate::formats::ktrace::decode_bytes(b, &opts, &mut sink);
+        kw::model_from_trace(b, &t)
+    };
+    let Some(back) = decode(bytes) else {
+        panic!("a ktrace file without errors does not decode to a writer model");
+    };
+    let bytes2 = kw::write(&back);
+    assert_ne!(
+        worst(&bytes2),
+        Some(Severity::Error),
+        "the rewrite of an error-free ktrace file has errors"
+    );
+    let back2 = decode(&bytes2);
+    assert!(
+        back2.as_ref() == Some(&back),
+        "decode(write(model)) differs from model:\n model: {back:?}\n again: {back2:?}"
+    );
+    if sev.is_none() || sev == Some(Severity::Info) {
+        assert!(
+            bytes2 == bytes,
+            "a ktrace file without warnings rewrites differently ({} vs {} bytes)",
+            bytes2.len(),
+            bytes.len()
+        );
+    }
+}
+
 /// The `run_*` function for a regression folder name (`corpus/<name>/regressions/`).
 pub fn runner_for(corpus_dir: &str) -> Option<fn(&[u8])> {
     match corpus_dir {
@@ -317,6 +363,743 @@ mod tests {
             run_gdb_tfile(data);
             run_ktrace(data);
             run_uftrace(data);
+        }
+    }
+}
+
+/// Structure-aware inputs: an `arbitrary` model of a mostly-valid file, written by the format's
+/// writer, then optionally changed at chosen offsets. `render_*` returns the bytes the
+/// matching `run_*` function is given (commit those as regression files); `run_*_structured`
+/// renders and runs.
+#[cfg(feature = "fuzzing")]
+pub mod structured {
+    use super::*;
+    use arbitrary::{Arbitrary, Unstructured};
+
+    /// A change applied to written bytes; offsets wrap around the current length.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub enum Mutation {
+        /// Sets one byte.
+        Set(u32, u8),
+        /// Flips bits of one byte.
+        Xor(u32, u8),
+        /// Overwrites four bytes (little-endian).
+        Put32(u32, u32),
+        /// Overwrites eight bytes with an extreme value.
+        Put64Max(u32),
+        /// Cuts the bytes at an offset.
+        Truncate(u32),
+        /// Inserts bytes.
+        Insert(u32, Vec<u8>),
+        /// Removes up to 255 bytes.
+        Delete(u32, u8),
+    }
+
+    fn at(off: u32, len: usize) -> usize {
+        usize::try_from(off).unwrap_or(0) % len.saturating_add(1)
+    }
+
+    fn put(bytes: &mut [u8], i: usize, src: &[u8]) {
+        for (d, s) in bytes.iter_mut().skip(i).zip(src) {
+            *d = *s;
+        }
+    }
+
+    /// Applies at most four mutations.
+    pub fn apply(bytes: &mut Vec<u8>, muts: &[Mutation]) {
+        for m in muts.iter().take(4) {
+            let len = bytes.len();
+            match m {
+                Mutation::Set(o, v) => put(bytes, at(*o, len), &[*v]),
+                Mutation::Xor(o, v) => {
+                    if let Some(b) = bytes.get_mut(at(*o, len)) {
+                        *b ^= *v;
+                    }
+                }
+                Mutation::Put32(o, v) => put(bytes, at(*o, len), &v.to_le_bytes()),
+                Mutation::Put64Max(o) => put(bytes, at(*o, len), &[0xff; 8]),
+                Mutation::Truncate(o) => bytes.truncate(at(*o, len)),
+                Mutation::Insert(o, ins) => {
+                    let i = at(*o, len);
+                    let ins = ins.get(..ins.len().min(64)).unwrap_or_default();
+                    bytes.splice(i..i, ins.iter().copied());
+                }
+                Mutation::Delete(o, n) => {
+                    let i = at(*o, len);
+                    let end = i.saturating_add(usize::from(*n)).min(len);
+                    bytes.drain(i..end);
+                }
+            }
+        }
+    }
+
+    fn cap<T>(mut v: Vec<T>, n: usize) -> Vec<T> {
+        v.truncate(n);
+        v
+    }
+
+    // ---------------------------------------------------------------- ktrace
+
+    use crate::formats::ktrace::model as km;
+    use crate::formats::ktrace::writer as kw;
+
+    /// A ktrace file model.
+    #[derive(Arbitrary, Debug)]
+    pub struct KtraceModel {
+        /// The writer's model.
+        pub file: kw::File,
+        /// Give each chunk the tag its payload kind has.
+        pub fix_tags: bool,
+        /// Changes after writing.
+        pub mutations: Vec<Mutation>,
+    }
+
+    fn ktrace_fix(file: &mut kw::File, fix_tags: bool) {
+        if let kw::File::V3(v) = file {
+            v.header_chunks.truncate(8);
+            v.body.truncate(16);
+            if fix_tags {
+                for c in v.header_chunks.iter_mut().chain(v.body.iter_mut()) {
+                    c.tag = match c.payload {
+                        kw::Payload::CpuMap(_) | kw::Payload::CpuMapExt(_) => km::TAG_CPU_MAP,
+                        kw::Payload::ThreadMap(_) => km::TAG_THREAD_MAP,
+                        kw::Payload::Events { .. } => km::TAG_EVENTS,
+                        kw::Payload::Bytes(_) => [
+                            km::TAG_NULL,
+                            km::TAG_HW_MODEL,
+                            km::TAG_CONFIG,
+                            km::TAG_COMPRESSED_EVENTS,
+                            km::TAG_MACHINE,
+                            c.tag,
+                        ]
+                        .get(usize::try_from(c.tag % 6).unwrap_or(0))
+                        .copied()
+                        .unwrap_or(c.tag),
+                    };
+                }
+            }
+        }
+    }
+
+    /// The bytes of a structured ktrace input.
+    pub fn render_ktrace(data: &[u8]) -> Option<Vec<u8>> {
+        let mut m = KtraceModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        ktrace_fix(&mut m.file, m.fix_tags);
+        let mut bytes = kw::write(&m.file);
+        apply(&mut bytes, &m.mutations);
+        Some(bytes)
+    }
+
+    /// Structured ktrace: model → writer → mutations → [`run_ktrace`].
+    pub fn run_ktrace_structured(data: &[u8]) {
+        if let Some(b) = render_ktrace(data) {
+            run_ktrace(&b);
+        }
+    }
+
+    /// The bytes of a ktrace round-trip input (a writer model, tags fixed, no mutations).
+    pub fn render_ktrace_roundtrip(data: &[u8]) -> Option<Vec<u8>> {
+        let mut file = kw::File::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        ktrace_fix(&mut file, true);
+        Some(kw::write(&file))
+    }
+
+    /// Round trip: model → writer → [`run_ktrace`] and [`super::run_ktrace_roundtrip_bytes`].
+    pub fn run_ktrace_roundtrip(data: &[u8]) {
+        if let Some(b) = render_ktrace_roundtrip(data) {
+            run_ktrace(&b);
+            run_ktrace_roundtrip_bytes(&b);
+        }
+    }
+
+    // ---------------------------------------------------------------- GDB tfile
+
+    use crate::formats::gdb::writer as gw;
+
+    /// A tracepoint number biased towards the ones the sample defines.
+    #[derive(Arbitrary, Clone, Copy, Debug)]
+    pub enum TpNum {
+        /// Tracepoint 2 (defined by the sample).
+        Two,
+        /// Tracepoint 3.
+        Three,
+        /// Any number.
+        Any(i16),
+    }
+
+    impl TpNum {
+        fn get(self) -> i16 {
+            match self {
+                TpNum::Two => 2,
+                TpNum::Three => 3,
+                TpNum::Any(n) => n,
+            }
+        }
+    }
+
+    /// A frame block.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub enum GdbBlock {
+        /// Register block of the declared size.
+        R,
+        /// Register block of another size.
+        RSized(u8),
+        /// Memory block.
+        M(u64, Vec<u8>),
+        /// Memory block with a length field of its own.
+        MLen(u64, u16, Vec<u8>),
+        /// Trace state variable block.
+        V(i32, i64),
+        /// Raw bytes.
+        Raw(Vec<u8>),
+    }
+
+    /// A frame.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub struct GdbFrame {
+        /// Tracepoint.
+        pub tpnum: TpNum,
+        /// Blocks.
+        pub blocks: Vec<GdbBlock>,
+        /// Size field written instead of the real size.
+        pub size: Option<u32>,
+    }
+
+    /// A status reason.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub enum Reason {
+        /// `tnotrun:N`.
+        NotRun(u16),
+        /// `tstop:<hex note>:N`.
+        Stop(String, u16),
+        /// `tstop:N` (old form).
+        StopOld(u16),
+        /// `tfull:N`.
+        Full(u16),
+        /// `tpasscount:N`.
+        PassCount(u16),
+        /// `terror:<hex>:N`.
+        Error(String, u16),
+        /// `terror:<text>` with no number.
+        ErrorBare(String),
+        /// Anything.
+        Raw(String),
+    }
+
+    /// A status line.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub enum GdbStatus {
+        /// Computed by the writer.
+        Auto,
+        /// No line.
+        Omit,
+        /// Built from parts.
+        Parts {
+            /// Running flag.
+            running: bool,
+            /// Reason.
+            reason: Reason,
+            /// (field index, value) pairs; the index picks a known field name.
+            fields: Vec<(u8, u64)>,
+            /// `notes:` hex text.
+            notes: Option<String>,
+        },
+    }
+
+    /// A `tp` line.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub enum TpLine {
+        /// `T` definition.
+        T {
+            /// Number.
+            num: TpNum,
+            /// Address.
+            addr: u32,
+            /// Enabled.
+            enabled: bool,
+            /// Step count.
+            step: u16,
+            /// Pass count.
+            pass: u16,
+            /// Fast tracepoint original size.
+            fast: Option<u8>,
+            /// Condition bytecode (length field, bytes).
+            cond: Option<(u8, Vec<u8>)>,
+        },
+        /// `A`/`S` action.
+        Action {
+            /// While-stepping (`S`).
+            stepping: bool,
+            /// Number.
+            num: TpNum,
+            /// Address.
+            addr: u32,
+            /// Action kind and operands.
+            kind: u8,
+            /// Operands.
+            a: u64,
+            /// Operands.
+            b: u16,
+        },
+        /// `Z` source string.
+        Z {
+            /// Number.
+            num: TpNum,
+            /// Address.
+            addr: u32,
+            /// 0 at, 1 cond, 2 cmd, other: unknown kind.
+            kind: u8,
+            /// Text.
+            text: String,
+        },
+        /// Anything after `tp `.
+        Raw(String),
+    }
+
+    /// A GDB tfile model, written through [`gw::Sample`].
+    #[derive(Arbitrary, Debug)]
+    pub struct GdbModel {
+        /// Big-endian frames.
+        pub big_endian: bool,
+        /// `R` line: `None` keeps the sample's, else this value in hex.
+        pub register_size: Option<u16>,
+        /// Omit the `R` line.
+        pub no_register_line: bool,
+        /// Use a `tdesc` of this many lines of the sample's (all when `None`).
+        pub tdesc_lines: Option<u8>,
+        /// Extra `tdesc` lines.
+        pub tdesc_extra: Vec<String>,
+        /// Status line.
+        pub status: GdbStatus,
+        /// `tsv` lines: (number, initial, builtin, name).
+        pub tsvs: Vec<(u16, i64, bool, String)>,
+        /// Keep the sample's `tp` lines.
+        pub keep_tps: bool,
+        /// `tp` lines.
+        pub tps: Vec<TpLine>,
+        /// `tp V` statistics lines for (tracepoint, address).
+        pub tp_stats: Vec<(u8, u32)>,
+        /// Raw definition lines.
+        pub extra_lines: Vec<Vec<u8>>,
+        /// End the definitions with `\r\n` instead of `\n`.
+        pub crlf_end: bool,
+        /// Frames after the sample's.
+        pub frames: Vec<GdbFrame>,
+        /// How many of the sample's standard frames to keep (of 3).
+        pub standard_frames: u8,
+        /// End bytes: `None` = GDB's four zero bytes.
+        pub end: Option<Vec<u8>>,
+        /// Changes after writing.
+        pub mutations: Vec<Mutation>,
+    }
+
+    fn hex(b: &[u8]) -> String {
+        b.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    const STATUS_FIELDS: [&str; 10] = [
+        "tframes",
+        "tcreated",
+        "tfree",
+        "tsize",
+        "circular",
+        "disconn",
+        "starttime",
+        "stoptime",
+        "username",
+        "t",
+    ];
+
+    fn status_line(
+        running: bool,
+        reason: &Reason,
+        fields: &[(u8, u64)],
+        notes: &Option<String>,
+    ) -> String {
+        let r = match reason {
+            Reason::NotRun(n) => format!("tnotrun:{n:x}"),
+            Reason::Stop(s, n) => format!("tstop:{}:{n:x}", hex(s.as_bytes())),
+            Reason::StopOld(n) => format!("tstop:{n:x}"),
+            Reason::Full(n) => format!("tfull:{n:x}"),
+            Reason::PassCount(n) => format!("tpasscount:{n:x}"),
+            Reason::Error(s, n) => format!("terror:{}:{n:x}", hex(s.as_bytes())),
+            Reason::ErrorBare(s) => format!("terror:{s}"),
+            Reason::Raw(s) => s.clone(),
+        };
+        let mut line = format!("{};{r}", u8::from(running));
+        for (k, v) in fields.iter().take(12) {
+            let name = STATUS_FIELDS
+                .get(usize::from(*k) % STATUS_FIELDS.len())
+                .copied()
+                .unwrap_or("tframes");
+            line.push_str(&format!(";{name}:{v:x}"));
+        }
+        if let Some(n) = notes {
+            line.push_str(&format!(";notes:{}", hex(n.as_bytes())));
+        }
+        line
+    }
+
+    fn tp_line(t: &TpLine) -> String {
+        match t {
+            TpLine::T {
+                num,
+                addr,
+                enabled,
+                step,
+                pass,
+                fast,
+                cond,
+            } => {
+                let mut s = format!(
+                    "T{:x}:{addr:x}:{}:{step:x}:{pass:x}",
+                    num.get(),
+                    if *enabled { 'E' } else { 'D' }
+                );
+                if let Some(f) = fast {
+                    s.push_str(&format!(":F{f:x}"));
+                }
+                if let Some((len, code)) = cond {
+                    s.push_str(&format!(":X{len:x},{}", hex(code)));
+                }
+                s
+            }
+            TpLine::Action {
+                stepping,
+                num,
+                addr,
+                kind,
+                a,
+                b,
+            } => {
+                let act = match kind % 4 {
+                    0 => format!("R{a:x}"),
+                    1 => format!("M-1,{a:x},{b:x}"),
+                    2 => format!("M{b:x},{a:x},8"),
+                    _ => format!("X{b:08X},{}", hex(&a.to_le_bytes())),
+                };
+                format!(
+                    "{}{:x}:{addr:x}:{act}",
+                    if *stepping { 'S' } else { 'A' },
+                    num.get()
+                )
+            }
+            TpLine::Z {
+                num,
+                addr,
+                kind,
+                text,
+            } => {
+                let k = ["at", "cond", "cmd", "xyz"]
+                    .get(usize::from(*kind % 4))
+                    .copied()
+                    .unwrap_or("at");
+                format!(
+                    "Z{:x}:{addr:x}:{k}:0:{:x}:{}",
+                    num.get(),
+                    text.len(),
+                    hex(text.as_bytes())
+                )
+            }
+            TpLine::Raw(s) => s.clone(),
+        }
+    }
+
+    fn gdb_block(b: &GdbBlock, rsize: usize) -> gw::SampleBlock {
+        match b {
+            GdbBlock::R => gw::SampleBlock::R(rsize),
+            GdbBlock::RSized(n) => gw::SampleBlock::R(usize::from(*n)),
+            GdbBlock::M(a, d) => gw::SampleBlock::M(*a, cap(d.clone(), 256)),
+            GdbBlock::MLen(a, l, d) => gw::SampleBlock::MLen(*a, *l, cap(d.clone(), 256)),
+            GdbBlock::V(n, v) => gw::SampleBlock::V(*n, *v),
+            GdbBlock::Raw(r) => gw::SampleBlock::Raw(cap(r.clone(), 64)),
+        }
+    }
+
+    /// The bytes of a structured GDB tfile input.
+    pub fn render_gdb(data: &[u8]) -> Option<Vec<u8>> {
+        let m = GdbModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let mut s = gw::Sample::new(usize::from(m.standard_frames % 4));
+        if m.big_endian {
+            s.endian = Endian::Big;
+        }
+        if let Some(r) = m.register_size {
+            s.register_line = Some(format!("{r:x}"));
+            s.register_size = usize::from(r);
+            for f in &mut s.frames {
+                *f = gw::Sample::standard_frame(f.tpnum, usize::from(r), 0);
+            }
+        }
+        if m.no_register_line {
+            s.register_line = None;
+        }
+        if let Some(n) = m.tdesc_lines {
+            s.tdesc.truncate(usize::from(n));
+        }
+        s.tdesc.extend(m.tdesc_extra.iter().take(8).cloned());
+        s.status = match &m.status {
+            GdbStatus::Auto => gw::StatusLine::Auto,
+            GdbStatus::Omit => gw::StatusLine::Omit,
+            GdbStatus::Parts {
+                running,
+                reason,
+                fields,
+                notes,
+            } => gw::StatusLine::Custom(status_line(*running, reason, fields, notes)),
+        };
+        for (num, init, builtin, name) in m.tsvs.iter().take(8) {
+            s.tsvs.push(format!(
+                "{num:x}:{:x}:{}:{}",
+                *init as u64,
+                u8::from(*builtin),
+                hex(name.as_bytes())
+            ));
+        }
+        if !m.keep_tps {
+            s.tps.clear();
+            s.tp_stats.clear();
+        }
+        s.tps.extend(m.tps.iter().take(16).map(tp_line));
+        s.tp_stats.extend(
+            m.tp_stats
+                .iter()
+                .take(4)
+                .map(|(n, a)| (u64::from(*n), u64::from(*a))),
+        );
+        s.extra_lines = cap(m.extra_lines.clone(), 8);
+        if m.crlf_end {
+            s.section_end = b"\r\n".to_vec();
+        }
+        let rsize = s.register_size;
+        for f in m.frames.iter().take(16) {
+            s.frames.push(gw::SampleFrame {
+                tpnum: f.tpnum.get(),
+                blocks: f
+                    .blocks
+                    .iter()
+                    .take(8)
+                    .map(|b| gdb_block(b, rsize))
+                    .collect(),
+                size: f.size,
+            });
+        }
+        if let Some(e) = &m.end {
+            s.end = cap(e.clone(), 16);
+        }
+        let mut bytes = s.build().bytes;
+        apply(&mut bytes, &m.mutations);
+        Some(bytes)
+    }
+
+    /// Structured GDB tfile: model → writer → mutations → [`run_gdb_tfile`].
+    pub fn run_gdb_structured(data: &[u8]) {
+        if let Some(b) = render_gdb(data) {
+            run_gdb_tfile(&b);
+        }
+    }
+
+    // ---------------------------------------------------------------- uftrace
+
+    use crate::formats::uftrace::writer as uw;
+
+    /// A line of `task.txt`.
+    #[derive(Arbitrary, Clone, Debug)]
+    pub enum TaskLine {
+        /// `SESS`.
+        Sess {
+            /// Seconds.
+            ts: u32,
+            /// Pid.
+            pid: u16,
+            /// Session id (hex, 16 digits).
+            sid: u64,
+        },
+        /// `TASK`.
+        Task {
+            /// Seconds.
+            ts: u32,
+            /// Tid.
+            tid: u16,
+            /// Pid.
+            pid: u16,
+        },
+        /// `FORK`.
+        Fork {
+            /// Seconds.
+            ts: u32,
+            /// Pid.
+            pid: u16,
+            /// Parent.
+            ppid: u16,
+        },
+        /// `EXEC`.
+        Exec {
+            /// Seconds.
+            ts: u32,
+            /// Pid.
+            pid: u16,
+        },
+        /// Anything.
+        Raw(String),
+    }
+
+    fn task_line(t: &TaskLine) -> String {
+        match t {
+            TaskLine::Sess { ts, pid, sid } => format!(
+                "SESS timestamp={ts}.000000000 pid={pid} sid={sid:016x} exename=\"/bin/t\"\n"
+            ),
+            TaskLine::Task { ts, tid, pid } => {
+                format!("TASK timestamp={ts}.000000000 tid={tid} pid={pid}\n")
+            }
+            TaskLine::Fork { ts, pid, ppid } => {
+                format!("FORK timestamp={ts}.000000000 pid={pid} ppid={ppid}\n")
+            }
+            TaskLine::Exec { ts, pid } => {
+                format!("EXEC timestamp={ts}.000000000 pid={pid} exename=\"/bin/u\"\n")
+            }
+            TaskLine::Raw(s) => format!("{s}\n"),
+        }
+    }
+
+    const INFO_KEYS: [&str; 16] = [
+        "exename:",
+        "build_id:",
+        "exit_status:",
+        "cmdline:",
+        "cpuinfo:lines=",
+        "cpuinfo:nr_cpus=",
+        "cpuinfo:desc=",
+        "meminfo:",
+        "osinfo:lines=",
+        "taskinfo:lines=",
+        "taskinfo:nr_tid=",
+        "taskinfo:tids=",
+        "usageinfo:lines=",
+        "argspec:lines=",
+        "record_date:",
+        "pattern_type:",
+    ];
+
+    const FILE_NAMES: [&str; 10] = [
+        "100.dat",
+        "101.dat",
+        "perf-cpu0.dat",
+        "events.txt",
+        "t.sym",
+        "t.dbg",
+        "extern.dat",
+        "kernel_header",
+        "default.opts",
+        "sid-0123456789abcdef.map",
+    ];
+
+    /// A uftrace data directory model, written through [`uw::minimal`] and edited.
+    #[derive(Arbitrary, Debug)]
+    pub struct UftraceModel {
+        /// Records of task 100 (`None`: the writer's sound default).
+        pub records: Option<Vec<uw::Record>>,
+        /// `info` header fields: version, feature mask, info mask, max stack.
+        pub header: Option<(u32, u64, u64, u16)>,
+        /// Extra `info` lines: (key index, value).
+        pub info_lines: Vec<(u8, String)>,
+        /// Extra `task.txt` lines.
+        pub task_lines: Vec<TaskLine>,
+        /// Records of a second task (file `101.dat`).
+        pub second_task: Option<Vec<uw::Record>>,
+        /// Remove the file at this index (sorted by name).
+        pub drop_file: Option<u8>,
+        /// Files replaced or added: (name index, content).
+        pub files: Vec<(u8, Vec<u8>)>,
+        /// Changes to one file: (file index, mutations).
+        pub mutations: Vec<(u8, Vec<Mutation>)>,
+    }
+
+    /// The directory image of a structured uftrace input.
+    pub fn render_uftrace(data: &[u8]) -> Option<Vec<u8>> {
+        let m = UftraceModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let records = m.records.map(|r| cap(r, 64));
+        let dir = uw::minimal(records.as_deref());
+        let mut files: Vec<(String, Vec<u8>)> = dir.files().to_vec();
+        let find = |files: &mut Vec<(String, Vec<u8>)>, name: &str| -> usize {
+            match files.iter().position(|(n, _)| n == name) {
+                Some(i) => i,
+                None => {
+                    files.push((name.to_string(), Vec::new()));
+                    files.len().saturating_sub(1)
+                }
+            }
+        };
+        let info = find(&mut files, "info");
+        if let Some(f) = files.get_mut(info) {
+            if let Some((v, feat, mask, stack)) = m.header {
+                let text = f.1.get(40..).unwrap_or_default().to_vec();
+                f.1 = uw::info_header(v, feat, mask, stack);
+                f.1.extend_from_slice(&text);
+            }
+            for (k, v) in m.info_lines.iter().take(12) {
+                let key = INFO_KEYS
+                    .get(usize::from(*k) % INFO_KEYS.len())
+                    .copied()
+                    .unwrap_or("exename:");
+                f.1.extend_from_slice(format!("{key}{v}\n").as_bytes());
+            }
+        }
+        let task = find(&mut files, "task.txt");
+        if let Some(f) = files.get_mut(task) {
+            for t in m.task_lines.iter().take(8) {
+                f.1.extend_from_slice(task_line(t).as_bytes());
+            }
+        }
+        if let Some(r) = m.second_task {
+            let i = find(&mut files, "101.dat");
+            if let Some(f) = files.get_mut(i) {
+                f.1 = uw::encode_records(&cap(r, 64));
+            }
+        }
+        for (k, content) in m.files.iter().take(4) {
+            let name = FILE_NAMES
+                .get(usize::from(*k) % FILE_NAMES.len())
+                .copied()
+                .unwrap_or("100.dat");
+            let i = find(&mut files, name);
+            if let Some(f) = files.get_mut(i) {
+                f.1 = cap(content.clone(), 4096);
+            }
+        }
+        files.sort();
+        if let Some(d) = m.drop_file {
+            let i = usize::from(d);
+            if i < files.len() {
+                files.remove(i);
+            }
+        }
+        for (k, muts) in m.mutations.iter().take(3) {
+            let n = files.len().max(1);
+            if let Some(f) = files.get_mut(usize::from(*k) % n) {
+                apply(&mut f.1, muts);
+            }
+        }
+        Some(encode_dir_image(&files))
+    }
+
+    /// Structured uftrace: model → writer → edits → [`run_uftrace`].
+    pub fn run_uftrace_structured(data: &[u8]) {
+        if let Some(b) = render_uftrace(data) {
+            run_uftrace(&b);
+        }
+    }
+
+    /// A function turning a structure-aware input into the bytes its `run_*` function sees.
+    pub type Render = fn(&[u8]) -> Option<Vec<u8>>;
+
+    /// The rendering function of a structure-aware target, by target name.
+    pub fn renderer_for(target: &str) -> Option<Render> {
+        match target {
+            "ktrace_structured" => Some(render_ktrace),
+            "ktrace_roundtrip" => Some(render_ktrace_roundtrip),
+            "gdb_structured" => Some(render_gdb),
+            "uftrace_structured" => Some(render_uftrace),
+            _ => None,
         }
     }
 }

@@ -19,9 +19,8 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
-            out.push(p);
-        } else if p.is_file() && p.file_name().is_some_and(|n| n != "README.md") {
+        let readme = p.file_name().is_some_and(|n| n == "README.md");
+        if p.is_dir() || (p.is_file() && !readme) {
             out.push(p);
         }
     }
@@ -56,6 +55,10 @@ fn replay(fmt: &str, path: &Path) {
     } else {
         let data = fs::read(path).expect("read regression input");
         run(&data);
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        if fmt == "ktrace" && name.is_some_and(|n| n.starts_with("roundtrip-")) {
+            fuzzing::run_ktrace_roundtrip_bytes(&data);
+        }
         fuzzing::run_detect(&data);
     }
     let took = start.elapsed();
