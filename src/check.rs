@@ -240,6 +240,14 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         );
         return;
     }
+    // ktrace files are read window by window (flat memory for multi-GiB traces).
+    if let Some((format, map)) =
+        crate::formats::ktrace::check_path_streaming(path, meta.len(), opts, sink)
+    {
+        report.format = Some(format);
+        report.map = Some(map);
+        return;
+    }
     let max = match opts.load_mode {
         LoadMode::Mmap => opts.limits.max_file_bytes,
         LoadMode::Read => opts.limits.max_read_bytes.min(opts.limits.max_file_bytes),

@@ -133,12 +133,67 @@ fn corpus_files_have_no_errors() {
 }
 
 #[test]
-fn sweeps_over_generated_files() {
-    for (name, model) in sample_files() {
-        let bytes = writer::write(&model);
+fn sweeps_over_corpus_files() {
+    let dir = common::corpus("ktrace");
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping: {} missing", dir.display());
+        return;
+    };
+    for e in rd {
+        let p = e.unwrap().path();
+        let bytes = std::fs::read(&p).unwrap();
         let with_errors = common::sweep(&bytes, 300);
-        assert!(with_errors > 0, "{name}: no sweep case gave an error");
+        assert!(
+            with_errors > 0,
+            "{}: no sweep case gave an error",
+            p.display()
+        );
     }
+}
+
+#[test]
+fn corpus_is_what_the_generator_writes() {
+    for (name, model) in sample_files() {
+        let p = common::corpus("ktrace").join(name);
+        let Ok(on_disk) = std::fs::read(&p) else {
+            eprintln!("skipping: {} missing", p.display());
+            return;
+        };
+        assert_eq!(
+            on_disk,
+            writer::write(&model),
+            "{name}: regenerate with scripts/corpus/ktrace.sh"
+        );
+    }
+}
+
+#[test]
+fn windows_across_a_large_file() {
+    // More than one 4 MiB read window, with defects in the second window.
+    let mut m = sample_raw(RawVersion::V1);
+    m.events = tracelint::formats::ktrace::writer::sample_events(100_000, 2, &[0x101, 0x202]);
+    m.events[90_000].unused = 1;
+    m.events[90_001].timestamp = 0;
+    m.trailing = vec![0; 3];
+    let bytes = writer::write(&File::Raw(m));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big.raw");
+    std::fs::write(&p, &bytes).unwrap();
+    let report = tracelint::check_path(&p, &CheckOptions::default(), &Default::default());
+    let got: Vec<_> = report
+        .findings
+        .iter()
+        .map(|f| (f.rule.code, f.offset))
+        .collect();
+    let at = |i: u64| 4096 + i * 64;
+    assert!(got.contains(&("KT030", at(90_000))), "{got:?}");
+    assert!(got.contains(&("KT032", at(90_001))), "{got:?}");
+    assert!(got.contains(&("KT027", bytes.len() as u64 - 3)), "{got:?}");
+    let want: Vec<_> = check(&bytes)
+        .iter()
+        .map(|f| (f.rule.code, f.offset))
+        .collect();
+    assert_eq!(got, want);
 }
 
 #[test]
@@ -149,4 +204,32 @@ fn sweep_over_real_sample() {
     let prefix = &data[..0xd000 + 64 * 32];
     assert!(common::sweep(prefix, 400) > 0);
     assert!(common::sweep(&data, 60) > 0);
+}
+
+#[test]
+fn check_path_reads_ktrace_in_windows_with_the_same_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = sample_files();
+    let mut bad = sample_v3(V3Magic::Kernel);
+    bad.header.denom = 0;
+    bad.trailing = vec![1, 2, 3];
+    files.push(("bad.ktrace", File::V3(bad)));
+    for (name, model) in files {
+        let bytes = writer::write(&model);
+        let p = dir.path().join(name);
+        std::fs::write(&p, &bytes).unwrap();
+        let opts = CheckOptions::default();
+        let report = tracelint::check_path(&p, &opts, &tracelint::config::Config::default());
+        assert_eq!(report.format, Some(Format::Ktrace), "{name}");
+        let got: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.rule.code, f.offset, f.length))
+            .collect();
+        let want: Vec<_> = check(&bytes)
+            .iter()
+            .map(|f| (f.rule.code, f.offset, f.length))
+            .collect();
+        assert_eq!(got, want, "{name}");
+    }
 }

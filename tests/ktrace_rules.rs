@@ -18,11 +18,16 @@ fn run(data: &[u8], opts: &CheckOptions) -> Vec<Finding> {
 
 /// Asserts a finding of `code` with exactly `span` exists, and returns it.
 #[track_caller]
-fn expect_with(data: &[u8], opts: &CheckOptions, code: &str, span: std::ops::Range<u64>) -> Finding {
+fn expect_with(
+    data: &[u8],
+    opts: &CheckOptions,
+    code: &str,
+    span: std::ops::Range<u64>,
+) -> Finding {
     let f = run(data, opts);
-    let hit = f
-        .iter()
-        .find(|f| f.rule.code == code && f.offset == span.start && f.length == span.end - span.start);
+    let hit = f.iter().find(|f| {
+        f.rule.code == code && f.offset == span.start && f.length == span.end - span.start
+    });
     match hit {
         Some(h) => h.clone(),
         None => panic!(
@@ -161,16 +166,21 @@ fn kt009_chunk_misplaced() {
         .push(Chunk::new(TAG_NULL, 0, Payload::Bytes(vec![0; 8])));
     expect(&w3(f), "KT009", 104..120);
     let mut f = v3();
-    f.body
-        .push(Chunk::new(TAG_HW_MODEL, 0, Payload::Bytes(b"Mac14,2".to_vec())));
+    f.body.push(Chunk::new(
+        TAG_HW_MODEL,
+        0,
+        Payload::Bytes(b"Mac14,2".to_vec()),
+    ));
     expect(&w3(f), "KT009", 1224..1240);
 }
 
 #[test]
 fn kt010_unknown_chunk() {
     let mut f = v3();
-    f.body.push(Chunk::new(0x4242, 0, Payload::Bytes(vec![1; 5])));
-    f.body.push(Chunk::new(0x4242, 0, Payload::Bytes(vec![1; 5])));
+    f.body
+        .push(Chunk::new(0x4242, 0, Payload::Bytes(vec![1; 5])));
+    f.body
+        .push(Chunk::new(0x4242, 0, Payload::Bytes(vec![1; 5])));
     let b = w3(f);
     let hit = expect(&b, "KT010", 1224..1240);
     assert_eq!(hit.severity, Severity::Info);
@@ -209,7 +219,11 @@ fn kt012_missing_chunk_padding() {
     expect(&b, "KT012", 901..917);
     // Checking resumed at the unpadded chunk: its events were read.
     let f = run(&b, &CheckOptions::default());
-    assert!(!f.iter().any(|f| f.rule.code == "KT013" || f.rule.code == "KT007"), "{f:#?}");
+    assert!(
+        !f.iter()
+            .any(|f| f.rule.code == "KT013" || f.rule.code == "KT007"),
+        "{f:#?}"
+    );
 }
 
 #[test]
@@ -333,12 +347,18 @@ fn kt020_thread_entry() {
 #[test]
 fn kt021_event_chunk_size() {
     let mut f = v3();
-    f.body
-        .push(Chunk::new(TAG_EVENTS, 0, Payload::Bytes(vec![0; 8 + 64 + 10])));
+    f.body.push(Chunk::new(
+        TAG_EVENTS,
+        0,
+        Payload::Bytes(vec![0; 8 + 64 + 10]),
+    ));
     expect(&w3(f), "KT021", 1232..1240);
     let mut f = v3();
-    f.body
-        .push(Chunk::new(TAG_COMPRESSED_EVENTS, 0, Payload::Bytes(vec![0; 8])));
+    f.body.push(Chunk::new(
+        TAG_COMPRESSED_EVENTS,
+        0,
+        Payload::Bytes(vec![0; 8]),
+    ));
     expect(&w3(f), "KT021", 1232..1240);
     // Without a valid chunk after it, a 64n length is an error, not the quirk.
     let mut f = v3();
@@ -361,8 +381,11 @@ fn kt022_event_length_quirk() {
 #[test]
 fn kt023_compressed_events() {
     let mut f = v3();
-    f.body
-        .push(Chunk::new(TAG_COMPRESSED_EVENTS, 0, Payload::Bytes(vec![0; 16])));
+    f.body.push(Chunk::new(
+        TAG_COMPRESSED_EVENTS,
+        0,
+        Payload::Bytes(vec![0; 16]),
+    ));
     expect(&w3(f), "KT023", 1224..1240);
 }
 
@@ -380,7 +403,8 @@ fn kt024_null_chunk_data() {
 #[test]
 fn kt025_config_chunk() {
     let mut f = v3();
-    f.body.push(Chunk::new(TAG_CONFIG, 0, Payload::Bytes(vec![0; 8])));
+    f.body
+        .push(Chunk::new(TAG_CONFIG, 0, Payload::Bytes(vec![0; 8])));
     expect(&w3(f), "KT025", 1224..1240);
 }
 
@@ -482,6 +506,10 @@ fn every_rule_has_a_fixture_here() {
     for r in tracelint::formats::ktrace::rules::RULES {
         let name = format!("fn {}_", r.code.to_ascii_lowercase());
         assert!(src.contains(&name), "no fixture for {}", r.code);
-        assert!(r.docs.contains("## What it checks") && r.docs.contains("## Spec"), "{}", r.code);
+        assert!(
+            r.docs.contains("## What it checks") && r.docs.contains("## Spec"),
+            "{}",
+            r.code
+        );
     }
 }

@@ -800,7 +800,7 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
                     && data_end.saturating_add(8) <= self.size
                     && self.plausible_chunk(data_end.saturating_add(8))
                 {
-                    let f = sink
+                    let mut f = sink
                         .make(
                             &rules::EVENT_LENGTH_QUIRK,
                             pos.saturating_add(8)..data_start,
@@ -811,6 +811,11 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
                             ),
                         )
                         .note("macOS 13+ kernels (xnu >= 8792, KERN_KDWRITETR_V3) write this length");
+                    if major != 1 {
+                        f = f.note(format!(
+                            "only kernel event chunks (version 1.0) are known to carry this quirk; this one is {major}.{minor}"
+                        ));
+                    }
                     sink.push(f);
                     data_end = data_end.saturating_add(8);
                     run_end = data_end;
@@ -1069,5 +1074,19 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
             kind: CpuMapKind::Bare,
             entries,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_up;
+
+    #[test]
+    fn round_up_is_checked() {
+        assert_eq!(round_up(0, 8), Some(0));
+        assert_eq!(round_up(1, 8), Some(8));
+        assert_eq!(round_up(0xc9e0, 4096), Some(0xd000));
+        assert_eq!(round_up(u64::MAX - 2, 8), None);
+        assert_eq!(round_up(5, 0), None);
     }
 }

@@ -242,3 +242,29 @@ pub fn check_events<S: Source + ?Sized>(
         .finish(sink, "events of threads not in the thread map");
     summary
 }
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+mod tests {
+    use super::ThreadSet;
+
+    #[test]
+    fn thread_set_finds_members_only() {
+        let ids: Vec<u64> = (0..1000u64).map(|i| i * 0x1000 + 7).collect();
+        let set = ThreadSet::new(&ids);
+        for &id in &ids {
+            assert!(set.contains(id));
+        }
+        for i in 0..1000u64 {
+            assert!(!set.contains(i * 0x1000 + 8));
+        }
+        assert!(!set.contains(0));
+        assert!(ThreadSet::new(&[0, u64::MAX]).contains(0));
+        assert!(ThreadSet::new(&[0, u64::MAX]).contains(u64::MAX));
+        assert!(!ThreadSet::new(&[]).contains(5));
+    }
+}
