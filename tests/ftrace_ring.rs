@@ -204,6 +204,11 @@ fn td102_commit_flags() {
     for commit in [0xffff_ffff_8000_0000u64, 0x8000_0000] {
         let (s, f) = walk(&[PageBuilder::new(1).commit(commit)]);
         assert_eq!(codes(&f), vec!["TD113"], "{commit:#x}");
+        assert!(
+            f[0].message.contains("an unknown number of events were lost on CPU 0"),
+            "{}",
+            f[0].message
+        );
         assert_eq!(s.missed_unknown_pages, 1);
     }
 }

@@ -853,17 +853,25 @@ impl<'t> Walker<'t> {
         }
         if let Some(span) = self.first_missed.clone() {
             let s = &self.stats;
-            let mut msg = format!(
-                "the trace is incomplete: {} events lost on {}",
-                s.lost_events,
-                self.cpu_name()
-            );
-            if s.missed_unknown_pages > 0 {
-                msg.push_str(&format!(
-                    ", plus an unknown number before {} page(s) that had no room to store the count",
-                    s.missed_unknown_pages
-                ));
-            }
+            let cpu = self.cpu_name();
+            let unknown = s.missed_unknown_pages;
+            let msg = if s.lost_events == 0 {
+                format!(
+                    "the trace is incomplete: an unknown number of events were lost on {cpu} \
+                     (before {unknown} page(s) without room to store the count)"
+                )
+            } else if unknown > 0 {
+                format!(
+                    "the trace is incomplete: {} events lost on {cpu}, plus an unknown number \
+                     before {unknown} page(s) without room to store the count",
+                    s.lost_events
+                )
+            } else {
+                format!(
+                    "the trace is incomplete: {} events lost on {cpu}",
+                    s.lost_events
+                )
+            };
             let mut f = sink
                 .make(&rules::EVENTS_LOST, span, msg)
                 .note(format!(
