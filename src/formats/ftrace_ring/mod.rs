@@ -112,6 +112,36 @@ impl EventTable {
         true
     }
 
+    /// Adds the event described by a tracefs `format` text (`name: X`, `ID: N`, then
+    /// `field:...;\toffset:O;\tsize:S;...` lines); `min_payload` is the end of the last field.
+    /// Returns the id, or `None` when the text has no name or no numeric ID (or the id does not
+    /// fit 16 bits). Lines that do not parse are ignored: this is a convenience for callers
+    /// that do not parse formats themselves, not a format validator.
+    pub fn insert_format_text(&mut self, text: &[u8]) -> Option<u32> {
+        let text = String::from_utf8_lossy(text);
+        let mut name = None;
+        let mut id = None;
+        let mut end = 0u32;
+        for line in text.lines() {
+            let line = line.trim();
+            if let Some(n) = line.strip_prefix("name:") {
+                name.get_or_insert_with(|| n.trim().to_string());
+            } else if let Some(n) = line.strip_prefix("ID:") {
+                id = id.or_else(|| n.trim().parse::<u32>().ok());
+            } else if line.starts_with("field:") {
+                let num = |key: &str| -> Option<u32> {
+                    let (_, rest) = line.split_once(key)?;
+                    rest.split(';').next()?.trim().parse().ok()
+                };
+                if let (Some(o), Some(sz)) = (num("offset:"), num("size:")) {
+                    end = end.max(o.saturating_add(sz));
+                }
+            }
+        }
+        let (name, id) = (name?, id?);
+        self.insert(id, name, end).then_some(id)
+    }
+
     /// The event with `id`, if any.
     pub fn get(&self, id: u32) -> Option<&EventInfo> {
         let i = usize::try_from(id).ok()?;
@@ -936,6 +966,24 @@ mod tests {
         assert_eq!(t.min_payload(6), None);
         assert_eq!(t.min_payload(65535), Some(12));
         assert!(t.get(70000).is_none());
+    }
+
+    #[test]
+    fn format_text_gives_id_name_and_static_size() {
+        let text = b"name: sched_switch\nID: 316\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n\tfield:__data_loc char[] name;\toffset:24;\tsize:4;\tsigned:0;\n\nprint fmt: \"x\"\n";
+        let mut t = EventTable::new();
+        assert_eq!(t.insert_format_text(text), Some(316));
+        assert_eq!(
+            t.get(316),
+            Some(&EventInfo {
+                name: "sched_switch".into(),
+                min_payload: 28
+            })
+        );
+        assert_eq!(t.insert_format_text(b"name: x\nID: 99999\n"), None);
+        assert_eq!(t.insert_format_text(b"ID: 5\n"), None);
+        assert_eq!(t.insert_format_text(b"\xff\xfe field:offset:;size:"), None);
+        assert_eq!(t.len(), 1);
     }
 
     #[test]
