@@ -573,7 +573,18 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
                 },
                 major: h.major,
                 minor: h.minor,
-                header_size: None,
+                header_size: {
+                    // The computed size unless the file says otherwise (savekdebugtrace omits
+                    // the last sub-chunk's padding).
+                    let computed = t
+                        .chunks
+                        .iter()
+                        .filter(|c| c.in_header)
+                        .map(|c| 16 + ((c.data.end - c.data.start + 7) & !7))
+                        .sum::<u64>()
+                        + 40;
+                    (h.header_size != computed).then_some(h.header_size)
+                },
                 numer: h.numer,
                 denom: h.denom,
                 start_timestamp: h.start_timestamp,
@@ -595,7 +606,9 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
                 let bytes = data
                     .get(c.data.start as usize..c.data.end as usize)?
                     .to_vec();
-                let (payload, length) = match c.tag {
+                // Payloads of unknown major versions were not decoded: keep their bytes.
+                let tag = if c.major <= 1 { c.tag } else { 0 };
+                let (payload, length) = match tag {
                     TAG_CPU_MAP => {
                         let m = t.cpu_map.as_ref()?;
                         let cpus: Vec<Cpu> = m
@@ -648,13 +661,19 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
                     }
                     _ => (Payload::Bytes(bytes), LengthMode::Exact),
                 };
+                // Padding is optional at the end of the file.
+                let unpadded_end = c.data.end == data.len() as u64 && c.data.end % 8 != 0;
                 let chunk = Chunk {
                     tag: c.tag,
                     major: c.major,
                     minor: c.minor,
                     payload,
                     length,
-                    pad: PadMode::Zero,
+                    pad: if unpadded_end {
+                        PadMode::Omit
+                    } else {
+                        PadMode::Zero
+                    },
                 };
                 if c.in_header {
                     file.header_chunks.push(chunk);
