@@ -100,6 +100,17 @@ fn kt002_v0_by_hint() {
     };
     let f = expect_with(&b, &opts, "KT002", 0..4);
     assert_eq!(f.severity, Severity::Info);
+    // kperfdata's layout: events at the next 4 KiB boundary after the map.
+    let mut aligned = b[..4 + 96].to_vec();
+    aligned.resize(4096, 0);
+    aligned.extend_from_slice(&b[4 + 96..]);
+    let f = expect_with(&aligned, &opts, "KT002", 100..4096);
+    assert!(f.message.contains("kperfdata"), "{}", f.message);
+    let all = run(&aligned, &opts);
+    assert!(
+        !all.iter().any(|f| f.severity == Severity::Error),
+        "{all:#?}"
+    );
 }
 
 #[test]
@@ -471,7 +482,14 @@ fn kt032_timestamp_backwards() {
 fn kt033_unknown_thread() {
     let mut f = v3();
     first_events(&mut f)[0].thread = 0x999;
-    expect(&w3(f), "KT033", 240..304);
+    first_events(&mut f)[1].thread = 0;
+    let b = w3(f);
+    expect(&b, "KT033", 240..304);
+    let n = run(&b, &CheckOptions::default())
+        .iter()
+        .filter(|f| f.rule.code == "KT033")
+        .count();
+    assert_eq!(n, 1, "thread 0 is not reported");
 }
 
 #[test]

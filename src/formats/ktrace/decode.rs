@@ -308,6 +308,28 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
             return;
         }
         self.read_threads(4, u64::from(tc), sink);
+        // kperfdata reads V0 events at the next 4 KiB boundary instead of right after the map:
+        // take that layout when the bytes up to the boundary are all zero and whole events
+        // follow it.
+        if let Some(aligned) = round_up(map_end, RAW_EVENT_ALIGN) {
+            let es = self.trace.event_size();
+            if aligned > map_end
+                && aligned <= self.size
+                && rem(self.size.saturating_sub(aligned), es) == 0
+                && self.nonzero_span(map_end..aligned).is_none()
+            {
+                sink.report(
+                    &rules::V0_BY_HINT,
+                    map_end..aligned,
+                    format!(
+                        "the {} zero bytes after the thread map are read as padding: events start at the 4 KiB boundary 0x{aligned:x}, as kperfdata writes V0 (xnu writes them right after the map)",
+                        aligned.saturating_sub(map_end)
+                    ),
+                );
+                self.raw_events(aligned, sink);
+                return;
+            }
+        }
         self.raw_events(map_end, sink);
     }
 

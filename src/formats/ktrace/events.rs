@@ -148,7 +148,7 @@ impl Checker {
                 *last = ev.timestamp;
             }
         }
-        if self.have_threads && Some(ev.thread) != self.last_known_thread {
+        if self.have_threads && ev.thread != 0 && Some(ev.thread) != self.last_known_thread {
             if self.threads.contains(ev.thread) {
                 self.last_known_thread = Some(ev.thread);
             } else {

@@ -20,7 +20,10 @@ crate::declare_rules! {
     /// ## What it checks
     /// Reported once when a file is checked as raw V0 because `--format-hint ktrace-v0` asked for
     /// it. The message says which ktrace magic, if any, the first word matches (`0x55aa0000` is
-    /// the `RAW_VERSION0` constant, which was never written as a magic).
+    /// the `RAW_VERSION0` constant, which was never written as a magic). A second note is given
+    /// when the events are found at the next 4 KiB boundary after the thread map with only zero
+    /// bytes before it, the layout kperfdata reads, instead of right after the map as xnu
+    /// writes them; that layout is then used.
     ///
     /// ## Why it matters
     /// V0 has no magic: its first word is the thread count, so any file "parses" as V0. When the
@@ -356,7 +359,9 @@ crate::declare_rules! {
     /// xnu `kdbg_read` merge; `TRACE_RETROGRADE_EVENTS` (0x07020014).
     pub TIMESTAMP_BACKWARDS = ("KT032", "timestamp-backwards", Warning, "an event's timestamp is earlier than the previous event of the same CPU");
     /// ## What it checks
-    /// Events' thread ids (`arg5`) appear in the thread map, when the file has one.
+    /// Events' thread ids (`arg5`) appear in the thread map, when the file has one. Thread id 0
+    /// (events logged without a thread context, such as coprocessor or kperf sample events) is
+    /// not reported.
     ///
     /// ## Why it matters
     /// Informational: threads created during tracing are not in the map written at start.
