@@ -1089,6 +1089,196 @@ pub mod structured {
         }
     }
 
+    // ---------------------------------------------------------------- trace-cmd
+
+    use crate::formats::ftrace_ring::writer as rw;
+    use crate::formats::tracecmd::writer as tw;
+
+    /// One CPU's data: pages built by the ring writer, or the trace-cmd writer's sound page.
+    #[derive(Arbitrary, Debug)]
+    pub enum CpuData {
+        /// Pages from ring-buffer items.
+        Pages(Vec<rw::PageBuilder>),
+        /// A sound page of `n` default events.
+        Sound(u8),
+        /// Nothing.
+        Empty,
+        /// Raw bytes.
+        Raw(Vec<u8>),
+    }
+
+    /// A trace-cmd file model, written through [`tw::Builder`].
+    #[derive(Arbitrary, Debug)]
+    pub struct TracecmdModel {
+        /// Version 7 (else 6).
+        pub v7: bool,
+        /// v7 compression: 0 none, 1 zstd, 2 zlib.
+        pub compression: u8,
+        /// Big-endian.
+        pub big_endian: bool,
+        /// 4-byte longs.
+        pub long4: bool,
+        /// Page size: `None` 4096, else 2^(10 + n % 6) (other values come from mutations).
+        pub page_shift: Option<u8>,
+        /// Keep the builder's sound top buffer.
+        pub keep_data: bool,
+        /// CPUs of the top buffer (cpu id, data).
+        pub cpus: Vec<(u8, CpuData)>,
+        /// An instance buffer (name).
+        pub instance: Option<String>,
+        /// Extra options (id, payload).
+        pub options: Vec<(u16, Vec<u8>)>,
+        /// Drop the builder's default options.
+        pub drop_options: bool,
+        /// CPU count written (`None`: the builder's).
+        pub ncpus: Option<u8>,
+        /// trace-cmd < 3.2 compressed size quirk.
+        pub quirk_short4: bool,
+        /// Pages per compressed chunk.
+        pub pages_per_chunk: u8,
+        /// An extra event system: (system, event name, id, extra fields).
+        pub system: Option<(String, String, u16, Vec<(u8, u8)>)>,
+        /// Replace header_page text.
+        pub header_page: Option<Vec<u8>>,
+        /// Text appended to kallsyms, printk, cmdlines.
+        pub texts: Option<(String, String, String)>,
+        /// Latency text instead of flyrecord data.
+        pub latency: Option<Vec<u8>>,
+        /// Clock name.
+        pub clock: Option<String>,
+        /// Changes after writing.
+        pub mutations: Vec<Mutation>,
+    }
+
+    /// The bytes of a structured trace-cmd input.
+    pub fn render_tracecmd(data: &[u8]) -> Option<Vec<u8>> {
+        let m = TracecmdModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let comp = match m.compression % 3 {
+            0 => tw::Compression::None,
+            1 => tw::Compression::Zstd,
+            _ => tw::Compression::Zlib,
+        };
+        let mut b = tw::Builder::new(if m.v7 { 7 } else { 6 }, comp);
+        let endian = if m.big_endian {
+            Endian::Big
+        } else {
+            Endian::Little
+        };
+        let long: u8 = if m.long4 { 4 } else { 8 };
+        let ps: u32 = match m.page_shift {
+            Some(n) => 1u32 << (10 + u32::from(n % 6)),
+            None => 4096,
+        };
+        b.endian = endian;
+        b.long_size = long;
+        b.page_size = ps;
+        b.header_page = tw::header_page_text(u32::from(long), ps);
+        if let Some(h) = &m.header_page {
+            b.header_page = cap(h.clone(), 1024);
+        }
+        if !m.keep_data || m.big_endian || m.long4 || ps != 4096 {
+            b.buffers.truncate(0);
+            b.buffers.push(tw::BufferSpec {
+                name: String::new(),
+                cpus: Vec::new(),
+            });
+        }
+        let page_len = usize::try_from(ps).unwrap_or(4096);
+        for (cpu, d) in m.cpus.iter().take(4) {
+            let bytes = match d {
+                CpuData::Pages(p) => {
+                    let pages = cap(p.clone(), 3);
+                    let pages: Vec<rw::PageBuilder> = pages
+                        .into_iter()
+                        .map(|mut p| {
+                            p.items.truncate(32);
+                            for it in &mut p.items {
+                                if let rw::Item::Padding { len, .. } = it {
+                                    // The writer zero-fills `len` bytes: keep it page-sized.
+                                    *len %= ps.saturating_add(64);
+                                }
+                            }
+                            p.patches.truncate(8);
+                            p
+                        })
+                        .collect();
+                    rw::pages(&pages, ps, long, endian)
+                }
+                CpuData::Sound(n) => tw::page(
+                    ps,
+                    long,
+                    endian,
+                    1_000_000,
+                    &vec![(tw::DEFAULT_EVENT_ID, 12); usize::from(*n % 16)],
+                ),
+                CpuData::Empty => Vec::new(),
+                CpuData::Raw(r) => cap(r.clone(), page_len),
+            };
+            if let Some(top) = b.buffers.first_mut() {
+                top.cpus.push((u32::from(*cpu % 8), bytes));
+            }
+        }
+        if let Some(name) = &m.instance {
+            let name: String = name.chars().take(16).collect();
+            if m.keep_data && !m.big_endian && !m.long4 && ps == 4096 {
+                b = b.with_instance(&name);
+            } else {
+                b.buffers.push(tw::BufferSpec {
+                    name,
+                    cpus: Vec::new(),
+                });
+            }
+        }
+        if m.drop_options {
+            b.options.clear();
+        }
+        for (id, payload) in m.options.iter().take(6) {
+            b.options.push((*id % 32, cap(payload.clone(), 256)));
+        }
+        if let Some(n) = m.ncpus {
+            b.ncpus = u32::from(n % 16);
+        }
+        b.quirk_short4 = m.quirk_short4;
+        b.pages_per_chunk = usize::from(m.pages_per_chunk % 12).max(1);
+        if let Some((sys, name, id, fields)) = &m.system {
+            let fields: Vec<(String, u32, u32)> = fields
+                .iter()
+                .take(6)
+                .enumerate()
+                .map(|(i, (o, s))| (format!("f{i}"), u32::from(*o), u32::from(*s)))
+                .collect();
+            let refs: Vec<(&str, u32, u32)> = fields
+                .iter()
+                .map(|(n, o, s)| (n.as_str(), *o, *s))
+                .collect();
+            let sys: String = sys.chars().take(16).collect();
+            let name: String = name.chars().take(16).collect();
+            b.systems
+                .push((sys, vec![tw::format_text(&name, u32::from(*id), &refs)]));
+        }
+        if let Some((k, p, c)) = &m.texts {
+            b.kallsyms.extend(k.bytes().take(256));
+            b.printk.extend(p.bytes().take(256));
+            b.cmdlines.extend(c.bytes().take(256));
+        }
+        if let Some(l) = &m.latency {
+            b.latency = Some(cap(l.clone(), 1024));
+        }
+        if let Some(c) = &m.clock {
+            b.clock = c.chars().take(16).collect();
+        }
+        let (mut bytes, _) = b.build();
+        apply(&mut bytes, &m.mutations);
+        Some(bytes)
+    }
+
+    /// Structured trace-cmd: model → writer → mutations → [`run_tracecmd`].
+    pub fn run_tracecmd_structured(data: &[u8]) {
+        if let Some(b) = render_tracecmd(data) {
+            run_tracecmd(&b);
+        }
+    }
+
     /// A function turning a structure-aware input into the bytes its `run_*` function sees.
     pub type Render = fn(&[u8]) -> Option<Vec<u8>>;
 
@@ -1099,6 +1289,7 @@ pub mod structured {
             "ktrace_roundtrip" => Some(render_ktrace_roundtrip),
             "gdb_structured" => Some(render_gdb),
             "uftrace_structured" => Some(render_uftrace),
+            "tracecmd_structured" => Some(render_tracecmd),
             _ => None,
         }
     }
