@@ -154,41 +154,59 @@ impl<'a, 's> Ctx<'a, 's> {
         what: &str,
     ) -> bool {
         self.compressed = self.compressed.saturating_add(input.len() as u64);
-        let declared = out.len();
-        match self.dec.decompress(algo, input, out) {
-            Ok(n) if n == declared => true,
-            Ok(n) | Err(DecompError::Incomplete(n)) => {
-                let f = self
-                    .sink
-                    .make(
-                        &rules::DECOMPRESSED_SIZE,
-                        self.clamp(span),
-                        format!("{what} decompresses to {n} bytes, but {declared} are declared"),
-                    )
-                    .help("the declared uncompressed size must equal what the block produces");
-                self.sink.push(f);
-                false
-            }
-            Err(DecompError::TooLarge) => {
-                self.sink.report(
+        let len = self.len();
+        decompress_report(&mut self.dec, self.sink, len, algo, input, out, span, what)
+    }
+}
+
+/// Decompresses `input` (file span `span`) into `out`, whose length is the declared size;
+/// reports `TD017`/`TD018` into `sink` and returns `false` when it does not produce exactly that.
+#[allow(clippy::too_many_arguments)]
+pub fn decompress_report(
+    dec: &mut Decompressor,
+    sink: &mut Sink,
+    file_len: u64,
+    algo: Algo,
+    input: &[u8],
+    out: &mut [u8],
+    span: Range<u64>,
+    what: &str,
+) -> bool {
+    let s = span.start.min(file_len);
+    let span = s..span.end.min(file_len).max(s);
+    let declared = out.len();
+    match dec.decompress(algo, input, out) {
+        Ok(n) if n == declared => true,
+        Ok(n) | Err(DecompError::Incomplete(n)) => {
+            let f = sink
+                .make(
                     &rules::DECOMPRESSED_SIZE,
-                    self.clamp(span),
-                    format!("{what} decompresses to more than the {declared} bytes declared"),
-                );
-                false
-            }
-            Err(DecompError::Failed(m)) => {
-                self.sink.report(
-                    &rules::DECOMPRESS_FAILED,
-                    self.clamp(span),
-                    format!(
-                        "{what} ({} {} bytes) does not decompress: {m}",
-                        algo.name(),
-                        input.len()
-                    ),
-                );
-                false
-            }
+                    span,
+                    format!("{what} decompresses to {n} bytes, but {declared} are declared"),
+                )
+                .help("the declared uncompressed size must equal what the block produces");
+            sink.push(f);
+            false
+        }
+        Err(DecompError::TooLarge) => {
+            sink.report(
+                &rules::DECOMPRESSED_SIZE,
+                span,
+                format!("{what} decompresses to more than the {declared} bytes declared"),
+            );
+            false
+        }
+        Err(DecompError::Failed(m)) => {
+            sink.report(
+                &rules::DECOMPRESS_FAILED,
+                span,
+                format!(
+                    "{what} ({} {} bytes) does not decompress: {m}",
+                    algo.name(),
+                    input.len()
+                ),
+            );
+            false
         }
     }
 }

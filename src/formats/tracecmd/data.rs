@@ -1,7 +1,8 @@
 //! Per-CPU data: range checks, chunk streams, and the page walk (one page or one decompressed
 //! chunk at a time, so memory stays bounded by the largest chunk whatever the file size).
 
-use super::ctx::Ctx;
+use super::compress::Decompressor;
+use super::ctx::{decompress_report, Ctx};
 use super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
 use super::ring::{EventTable, RingParams, Walker};
 use super::rules;
@@ -18,12 +19,33 @@ pub fn event_table(m: &TraceDat) -> EventTable {
     t
 }
 
-/// Aggregated writer-quirk sightings, reported once per file.
+/// Aggregated writer-quirk sightings (reported once per file) and the ranges already walked.
 #[derive(Default)]
 struct Quirks {
     short4: u64,
     streams: u64,
     first: Option<Range<u64>>,
+    /// start → (end, label) of every CPU range claimed so far: a range overlapping one of them
+    /// is reported and not walked again (no amplification by aliased ranges).
+    walked: std::collections::BTreeMap<u64, (u64, String)>,
+}
+
+impl Quirks {
+    /// Claims `r`; returns the label and range of an earlier claim it overlaps.
+    fn claim(&mut self, r: Range<u64>, label: &str) -> Option<(String, Range<u64>)> {
+        if let Some((&s, (e, l))) = self.walked.range(..=r.start).next_back() {
+            if *e > r.start {
+                return Some((l.clone(), s..*e));
+            }
+        }
+        if let Some((&s, (e, l))) = self.walked.range(r.start..).next() {
+            if s < r.end {
+                return Some((l.clone(), s..*e));
+            }
+        }
+        self.walked.insert(r.start, (r.end, label.to_string()));
+        None
+    }
 }
 
 /// Checks and walks every CPU of every buffer; fills `results`.
@@ -31,18 +53,7 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
     let table = event_table(m);
     let mut quirks = Quirks::default();
     let mut bufs = std::mem::take(&mut m.buffers);
-    for b in &mut bufs {
-        let sec_body = b
-            .section
-            .and_then(|i| m.sections.get(i))
-            .map(|s| s.body.clone());
-        let mut results = Vec::with_capacity(b.cpus.len());
-        for e in &b.cpus {
-            let r = cpu(ctx, m, b, e, sec_body.clone(), &table, &mut quirks);
-            results.push(r);
-        }
-        b.results = results;
-    }
+    run(ctx, m, &mut bufs, &table, &mut quirks);
     m.buffers = bufs;
     if quirks.short4 > 0 {
         let ver = m.writer_version().unwrap_or("unknown").to_string();
@@ -81,24 +92,108 @@ fn label(b: &BufferInfo, e: &CpuEntry) -> String {
     }
 }
 
-fn cpu(
+/// Where a CPU's pages come from.
+enum Source {
+    /// Uncompressed pages at `start..end` of the file.
+    Plain(Range<u64>),
+    /// Compressed chunks: (file range of the compressed bytes, declared size, chunk span).
+    Chunks(Vec<(Range<u64>, u32, Range<u64>)>),
+}
+
+/// One CPU's walk, planned sequentially and run in parallel.
+struct Job {
+    buffer: usize,
+    entry: usize,
+    params: RingParams,
+    what: String,
+    span: Range<u64>,
+    source: Source,
+}
+
+/// What a job produced.
+struct JobOut {
+    buffer: usize,
+    entry: usize,
+    stats: super::ring::CpuStats,
+    raw: u64,
+    chunks: u64,
+    findings: Vec<crate::finding::Finding>,
+}
+
+/// Checks ranges, chunk tables and limits of every CPU (sequentially, findings in order),
+/// then walks the CPUs in parallel and merges their findings in CPU order.
+fn run(
+    ctx: &mut Ctx<'_, '_>,
+    m: &TraceDat,
+    bufs: &mut [BufferInfo],
+    table: &EventTable,
+    quirks: &mut Quirks,
+) {
+    let mut jobs = Vec::new();
+    for (bi, b) in bufs.iter_mut().enumerate() {
+        let sec = b
+            .section
+            .and_then(|i| m.sections.get(i))
+            .map(|s| s.body.clone());
+        let mut results = Vec::with_capacity(b.cpus.len());
+        for (ci, e) in b.cpus.iter().enumerate() {
+            let mut res = CpuResult::default();
+            if let Some(source) = plan(ctx, m, b, e, sec.clone(), quirks, &mut res) {
+                jobs.push(Job {
+                    buffer: bi,
+                    entry: ci,
+                    params: params(m, b, e.cpu),
+                    what: label(b, e),
+                    span: e.span.clone(),
+                    source,
+                });
+            }
+            results.push(res);
+        }
+        b.results = results;
+    }
+    let data = ctx.data;
+    let algo = m.header.algo.unwrap_or(Algo::None);
+    let max = ctx.limits.max_findings;
+    let len = ctx.len();
+    use rayon::prelude::*;
+    let outs: Vec<JobOut> = jobs
+        .par_iter()
+        .map(|j| run_job(j, data, len, algo, table, max))
+        .collect();
+    for o in outs {
+        for f in o.findings {
+            ctx.sink.push(f);
+        }
+        if let Some(r) = bufs
+            .get_mut(o.buffer)
+            .and_then(|b| b.results.get_mut(o.entry))
+        {
+            r.stats = o.stats;
+            r.raw = o.raw;
+            r.chunks = o.chunks;
+        }
+    }
+}
+
+/// Range, alignment, overlap and chunk-table checks of one CPU; the source to walk if any.
+fn plan(
     ctx: &mut Ctx<'_, '_>,
     m: &TraceDat,
     b: &BufferInfo,
     e: &CpuEntry,
     sec: Option<Range<u64>>,
-    table: &EventTable,
     quirks: &mut Quirks,
-) -> CpuResult {
-    let mut res = CpuResult::default();
+    res: &mut CpuResult,
+) -> Option<Source> {
     if e.size == 0 {
-        return res;
+        return None;
     }
     let what = label(b, e);
     let ps = u64::from(b.page_size);
     let len = ctx.len();
     if ps == 0 || !b.page_size.is_power_of_two() {
-        return res;
+        return None;
     }
     if e.offset.checked_rem(ps) != Some(0) {
         ctx.sink.report(
@@ -109,7 +204,7 @@ fn cpu(
                 e.offset
             ),
         );
-        return res;
+        return None;
     }
     let end = e.offset.checked_add(e.size);
     if end.is_none_or(|x| x > len) || e.offset >= len {
@@ -121,8 +216,9 @@ fn cpu(
                 e.offset, e.size
             ),
         );
-        return res;
+        return None;
     }
+    let end = end.unwrap_or(len);
     if let Some(s) = &sec {
         if e.offset < s.start || e.offset >= s.end {
             ctx.sink.report(
@@ -133,108 +229,83 @@ fn cpu(
                     e.offset, s.start, s.end
                 ),
             );
-            return res;
+            return None;
         }
     }
-    let mut w = Walker::new(params(m, b, e.cpu), table);
+    let claim_len = if b.compressed {
+        e.size.saturating_add(4)
+    } else {
+        e.size
+    };
+    if let Some((other, r)) = quirks.claim(e.offset..e.offset.saturating_add(claim_len), &what) {
+        ctx.sink.report(
+            &rules::CPU_DATA_OVERLAP,
+            e.span.clone(),
+            format!(
+                "{what} data 0x{:x}..0x{end:x} overlaps {other} data 0x{:x}..0x{:x}; it was not walked again",
+                e.offset, r.start, r.end
+            ),
+        );
+        return None;
+    }
     if b.compressed {
         quirks.streams = quirks.streams.saturating_add(1);
         let limit_end = sec.as_ref().map_or(len, |s| s.end);
-        compressed(ctx, m, b, e, limit_end, &mut w, &mut res, quirks);
-    } else {
-        let end = end.unwrap_or(len);
-        if let Some(s) = &sec {
-            if end > s.end {
-                ctx.sink.report(
-                    &rules::CPU_DATA_RANGE,
-                    e.span.clone(),
-                    format!(
-                        "{what} data 0x{:x}..0x{end:x} runs past its BUFFER section end 0x{:x}",
-                        e.offset, s.end
-                    ),
-                );
-                return res;
-            }
-        }
-        if e.size.checked_rem(ps) != Some(0) {
+        return chunk_table(ctx, m, b, e, limit_end, res, quirks).map(Source::Chunks);
+    }
+    if let Some(s) = &sec {
+        if end > s.end {
             ctx.sink.report(
-                &rules::CPU_DATA_SIZE,
+                &rules::CPU_DATA_RANGE,
                 e.span.clone(),
                 format!(
-                    "{what} data size {} is not a multiple of the page size {ps}",
-                    e.size
+                    "{what} data 0x{:x}..0x{end:x} runs past its BUFFER section end 0x{:x}",
+                    e.offset, s.end
                 ),
             );
+            return None;
         }
-        let (Ok(s), Ok(en)) = (usize::try_from(e.offset), usize::try_from(end)) else {
-            return res;
-        };
-        let Some(bytes) = ctx.data.get(s..en) else {
-            return res;
-        };
-        let Ok(psz) = usize::try_from(ps) else {
-            return res;
-        };
-        let mut off = e.offset;
-        for page in bytes.chunks_exact(psz) {
-            w.page(Reader::with_base(page, off, m.header.endian), ctx.sink);
-            off = off.saturating_add(ps);
-        }
-        res.stored = e.size;
-        res.raw = e.size;
     }
-    if b.compressed {
-        let mut scratch = Sink::new(ctx.limits.max_findings);
-        res.stats = w.finish(&mut scratch);
-        let (found, _) = scratch.into_parts();
-        for mut f in found {
-            let at = f.offset;
-            f.offset = e.span.start;
-            f.length = e.span.end.saturating_sub(e.span.start);
-            f.notes
-                .push(format!("at offset {at} of {what}'s decompressed data"));
-            ctx.sink.push(f);
-        }
-    } else {
-        res.stats = w.finish(ctx.sink);
+    if e.size.checked_rem(ps) != Some(0) {
+        ctx.sink.report(
+            &rules::CPU_DATA_SIZE,
+            e.span.clone(),
+            format!(
+                "{what} data size {} is not a multiple of the page size {ps}",
+                e.size
+            ),
+        );
     }
-    res
+    res.stored = e.size;
+    Some(Source::Plain(e.offset..end))
 }
 
-/// Walks a compressed chunk stream: `u32 count · count × (u32 zsize · u32 usize · zsize bytes)`.
-#[allow(clippy::too_many_arguments)]
-fn compressed(
+/// Reads a chunk stream's table: `u32 count · count × (u32 zsize · u32 usize · zsize bytes)`,
+/// reserving the decompression budget. Returns the chunks (possibly fewer after an error).
+fn chunk_table(
     ctx: &mut Ctx<'_, '_>,
     m: &TraceDat,
     b: &BufferInfo,
     e: &CpuEntry,
     limit_end: u64,
-    w: &mut Walker<'_>,
     res: &mut CpuResult,
     quirks: &mut Quirks,
-) {
+) -> Option<Vec<(Range<u64>, u32, Range<u64>)>> {
     let what = label(b, e);
-    let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
-        return;
-    };
+    m.header.algo.filter(|a| *a != Algo::None)?;
     let data = ctx.data;
-    let Some(region) = usize::try_from(limit_end)
+    let region = usize::try_from(limit_end)
         .ok()
-        .and_then(|end| data.get(..end))
-    else {
-        return;
-    };
+        .and_then(|end| data.get(..end))?;
     let mut r = Reader::new(region, m.header.endian);
-    if r.seek(e.offset, "chunk stream").is_err() {
-        return;
-    }
+    r.seek(e.offset, "chunk stream").ok()?;
     let Ok(count) = r.u32("chunk count") else {
         ctx.sink.report(
             &rules::CHUNK_STREAM,
             e.span.clone(),
             format!("{what}: the chunk count does not fit before the section end"),
         );
-        return;
+        return None;
     };
     let count_span = e.offset..e.offset.saturating_add(4);
     if count == 0 {
@@ -246,7 +317,7 @@ fn compressed(
                 e.size
             ),
         );
-        return;
+        return None;
     }
     if u64::from(count).saturating_mul(8) > r.remaining() as u64 {
         ctx.sink.report(
@@ -257,12 +328,10 @@ fn compressed(
                 r.remaining()
             ),
         );
-        return;
+        return None;
     }
     let ps = u64::from(b.page_size);
-    let Ok(psz) = usize::try_from(ps) else { return };
-    let mut buf: Vec<u8> = Vec::new();
-    let mut raw_off: u64 = 0;
+    let mut chunks = Vec::new();
     for i in 0..count {
         let cs = r.offset();
         let (Ok(zsize), Ok(usize_)) = (r.u32("chunk csize"), r.u32("chunk usize")) else {
@@ -271,83 +340,46 @@ fn compressed(
                 cs..r.end_offset(),
                 format!("{what}: chunk {i} header does not fit before the section end"),
             );
-            return;
+            return Some(chunks);
         };
-        let Ok(input) = r.bytes_u64(u64::from(zsize), "chunk") else {
+        let zs = r.offset();
+        if r.skip(u64::from(zsize), "chunk").is_err() {
             ctx.sink.report(
                 &rules::CHUNK_STREAM,
                 cs..cs.saturating_add(8),
                 format!("{what}: chunk {i} declares {zsize} compressed bytes, only {} remain before the section end", r.remaining()),
             );
-            return;
-        };
+            return Some(chunks);
+        }
         let cspan = cs..r.offset();
-        if u64::from(usize_).checked_rem(ps) != Some(0) && i.saturating_add(1) < count {
-            ctx.sink.report(
-                &rules::CPU_DATA_SIZE,
-                cspan.clone(),
+        let last = i.saturating_add(1) == count;
+        if u64::from(usize_).checked_rem(ps) != Some(0) {
+            let msg = if last {
+                format!("{what}: the last chunk holds {usize_} bytes, not a whole number of {ps}-byte pages")
+            } else {
                 format!(
                     "{what}: chunk {i} holds {usize_} bytes, not a multiple of the page size {ps}"
-                ),
-            );
+                )
+            };
+            ctx.sink.report(&rules::CPU_DATA_SIZE, cspan.clone(), msg);
         }
         if !ctx.reserve(u64::from(usize_), cspan.clone()) {
-            return;
+            return Some(chunks);
         }
-        let Ok(un) = usize::try_from(usize_) else {
-            return;
-        };
-        buf.clear();
-        buf.resize(un, 0);
-        if !ctx.decompress(
-            algo,
-            input,
-            &mut buf,
-            cspan.clone(),
-            &format!("{what} chunk {i}"),
-        ) {
-            return;
-        }
-        res.chunks = res.chunks.saturating_add(1);
         res.raw = res.raw.saturating_add(u64::from(usize_));
-        // Walk the pages of this chunk with a scratch sink, then move the findings to the
-        // chunk's file span (decompressed offsets are not file offsets).
-        let mut scratch = Sink::new(ctx.limits.max_findings);
-        let mut pos = raw_off;
-        for page in buf.chunks(psz) {
-            w.page(Reader::with_base(page, pos, m.header.endian), &mut scratch);
-            pos = pos.saturating_add(ps);
-        }
-        if u64::from(usize_).checked_rem(ps) != Some(0) && i.saturating_add(1) == count {
-            ctx.sink.report(
-                &rules::CPU_DATA_SIZE,
-                cspan.clone(),
-                format!("{what}: the last chunk holds {usize_} bytes, not a whole number of {ps}-byte pages"),
-            );
-        }
-        let (found, _) = scratch.into_parts();
-        for mut f in found {
-            let at = f.offset;
-            f.offset = cspan.start;
-            f.length = cspan.end.saturating_sub(cspan.start);
-            f.notes.push(format!(
-                "at offset {at} of {what}'s decompressed data (chunk {i}; the span shows the compressed chunk)"
-            ));
-            ctx.sink.push(f);
-        }
-        raw_off = raw_off.saturating_add(u64::from(usize_));
+        chunks.push((zs..r.offset(), usize_, cspan));
     }
     let stream = r.offset().saturating_sub(e.offset);
     res.stored = stream;
     if stream == e.size {
-        return;
+        return Some(chunks);
     }
     if stream == e.size.saturating_add(4) {
         quirks.short4 = quirks.short4.saturating_add(1);
         if quirks.first.is_none() {
             quirks.first = Some(e.span.clone());
         }
-        return;
+        return Some(chunks);
     }
     ctx.sink.report(
         &rules::CHUNK_STREAM,
@@ -357,6 +389,108 @@ fn compressed(
             e.size, e.offset
         ),
     );
+    Some(chunks)
+}
+
+/// Moves findings raised on decompressed bytes to the file span `to`, noting where they were.
+fn remap(into: &mut Sink, from: Sink, to: &Range<u64>, note: &dyn Fn(u64) -> String) {
+    let (found, _) = from.into_parts();
+    for mut f in found {
+        let at = f.offset;
+        f.offset = to.start;
+        f.length = to.end.saturating_sub(to.start);
+        f.notes.push(note(at));
+        into.push(f);
+    }
+}
+
+/// Walks one CPU: pages straight from the file, or one decompressed chunk at a time.
+fn run_job(j: &Job, data: &[u8], len: u64, algo: Algo, table: &EventTable, max: usize) -> JobOut {
+    let mut sink = Sink::new(max);
+    let mut w = Walker::new(j.params.clone(), table);
+    let endian = j.params.endian;
+    let ps = u64::from(j.params.page_size);
+    let psz = usize::try_from(ps).unwrap_or(4096).max(1);
+    let (mut raw, mut nchunks) = (0u64, 0u64);
+    let what = &j.what;
+    match &j.source {
+        Source::Plain(r) => {
+            let bytes = usize::try_from(r.start)
+                .ok()
+                .zip(usize::try_from(r.end).ok())
+                .and_then(|(s, e)| data.get(s..e))
+                .unwrap_or(&[]);
+            let mut off = r.start;
+            for page in bytes.chunks_exact(psz) {
+                w.page(Reader::with_base(page, off, endian), &mut sink);
+                off = off.saturating_add(ps);
+            }
+            raw = r.end.saturating_sub(r.start);
+            let stats = w.finish(&mut sink);
+            return JobOut {
+                buffer: j.buffer,
+                entry: j.entry,
+                stats,
+                raw,
+                chunks: 0,
+                findings: sink.into_parts().0,
+            };
+        }
+        Source::Chunks(chunks) => {
+            let mut dec = Decompressor::new();
+            let mut buf: Vec<u8> = Vec::new();
+            let mut raw_off = 0u64;
+            for (i, (zr, usize_, cspan)) in chunks.iter().enumerate() {
+                let input = usize::try_from(zr.start)
+                    .ok()
+                    .zip(usize::try_from(zr.end).ok())
+                    .and_then(|(s, e)| data.get(s..e))
+                    .unwrap_or(&[]);
+                let Ok(un) = usize::try_from(*usize_) else {
+                    break;
+                };
+                buf.clear();
+                buf.resize(un, 0);
+                if !decompress_report(
+                    &mut dec,
+                    &mut sink,
+                    len,
+                    algo,
+                    input,
+                    &mut buf,
+                    cspan.clone(),
+                    &format!("{what} chunk {i}"),
+                ) {
+                    break;
+                }
+                nchunks = nchunks.saturating_add(1);
+                raw = raw.saturating_add(u64::from(*usize_));
+                let mut scratch = Sink::new(max);
+                let mut pos = raw_off;
+                for page in buf.chunks(psz) {
+                    w.page(Reader::with_base(page, pos, endian), &mut scratch);
+                    pos = pos.saturating_add(ps);
+                }
+                remap(&mut sink, scratch, cspan, &|at| {
+                    format!("at offset {at} of {what}'s decompressed data (chunk {i}; the span shows the compressed chunk)")
+                });
+                raw_off = raw_off.saturating_add(u64::from(*usize_));
+            }
+        }
+    }
+    let mut scratch = Sink::new(max);
+    let stats = w.finish(&mut scratch);
+    remap(&mut sink, scratch, &j.span, &|at| {
+        format!("at offset {at} of {what}'s decompressed data")
+    });
+    JobOut {
+        buffer: j.buffer,
+        entry: j.entry,
+        stats,
+        raw,
+        chunks: nchunks,
+        findings: sink.into_parts().0,
+    }
 }
 
 /// Latency text: NUL bytes (v6 rest of file; v7 section body, a chunk stream when compressed).

@@ -430,7 +430,39 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
         })
         .collect();
     let clock = m.traceclock();
+    let mut seen: HashMap<u64, String> = HashMap::new();
+    let mut names: HashSet<String> = HashSet::new();
+    let mut entries = m.buffers.iter().map(|b| b.cpus.len() as u64).sum::<u64>();
     for (offset, name, ospan) in bufs {
+        if name.is_empty() || !names.insert(name.clone()) {
+            ctx.sink.report(
+                &rules::BUFFER_OPTION,
+                ospan,
+                format!("v6 BUFFER name {name:?} is empty or used twice"),
+            );
+            continue;
+        }
+        if let Some(other) = seen.insert(offset, name.clone()) {
+            ctx.sink.report(
+                &rules::BUFFER_OPTION,
+                ospan,
+                format!(
+                    "BUFFER `{name}` has the same flyrecord offset {offset} as BUFFER `{other}`"
+                ),
+            );
+            continue;
+        }
+        entries = entries.saturating_add(u64::from(n));
+        if entries > ctx.limits.max_entries {
+            ctx.sink.limit(
+                ospan,
+                "number of per-CPU entries",
+                entries,
+                "max_entries",
+                ctx.limits.max_entries,
+            );
+            return;
+        }
         let mut r = Reader::new(data, m.header.endian);
         let ok = r.seek(offset, "buffer offset").is_ok()
             && r.clone().bytes(10, "tag").ok() == Some(b"flyrecord\0".as_slice());

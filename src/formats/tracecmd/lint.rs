@@ -204,49 +204,55 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         }
     }
     all.sort_by_key(|s| (s.start, s.end));
-    let mut prev: Option<&Stored> = None;
+    // CPU-vs-CPU overlaps are reported (and not walked) by the data pass. Here: CPU data over
+    // a structure, found with sorted structures (prefix maximum of ends, next start).
+    let mut sorted: Vec<(u64, u64, &str)> =
+        structs.iter().map(|(r, w)| (r.start, r.end, *w)).collect();
+    sorted.sort_unstable();
+    let mut prefix_max: Vec<(u64, usize)> = Vec::with_capacity(sorted.len());
+    let mut best: (u64, usize) = (0, 0);
+    for (i, (_, e, _)) in sorted.iter().enumerate() {
+        if *e > best.0 {
+            best = (*e, i);
+        }
+        prefix_max.push(best);
+    }
     for s in &all {
-        if let Some(p) = prev {
-            if s.start < p.end {
-                ctx.sink.report(
-                    &rules::CPU_DATA_OVERLAP,
-                    s.span.clone(),
-                    format!(
-                        "{} data 0x{:x}..0x{:x} overlaps {} data 0x{:x}..0x{:x}",
-                        s.what, s.start, s.end, p.what, p.start, p.end
-                    ),
-                );
-            }
-        }
-        for (r, what) in &structs {
-            if s.start < r.end && r.start < s.end {
-                ctx.sink.report(
-                    &rules::CPU_DATA_OVERLAP,
-                    s.span.clone(),
-                    format!(
-                        "{} data 0x{:x}..0x{:x} overlaps {what} at 0x{:x}..0x{:x}",
-                        s.what, s.start, s.end, r.start, r.end
-                    ),
-                );
-            }
-        }
-        if prev.is_none_or(|p| s.end > p.end) {
-            prev = Some(s);
+        let k = sorted.partition_point(|(st, _, _)| *st <= s.start);
+        let before = k
+            .checked_sub(1)
+            .and_then(|i| prefix_max.get(i))
+            .filter(|(e, _)| *e > s.start);
+        let hit = match before {
+            Some(&(_, i)) => sorted.get(i),
+            None => sorted.get(k).filter(|(st, _, _)| *st < s.end),
+        };
+        if let Some((rs, re, what)) = hit {
+            ctx.sink.report(
+                &rules::CPU_DATA_OVERLAP,
+                s.span.clone(),
+                format!(
+                    "{} data 0x{:x}..0x{:x} overlaps {what} at 0x{rs:x}..0x{re:x}",
+                    s.what, s.start, s.end
+                ),
+            );
         }
     }
-    // Zero padding before each CPU's data: from the previous structure end.
+    // Zero padding before each CPU's data, from the end of whatever precedes it.
     let mut gaps: Vec<Range<u64>> = Vec::new();
     if m.header.version == 6 {
-        let mut ends: Vec<u64> = structs.iter().map(|(r, _)| r.end).collect();
-        ends.extend(all.iter().map(|s| s.end));
-        for s in &all {
-            let from = ends
-                .iter()
-                .copied()
-                .filter(|&e| e <= s.start)
-                .max()
-                .unwrap_or(s.start);
-            gaps.push(from..s.start);
+        let mut items: Vec<(u64, u64, bool)> = structs
+            .iter()
+            .map(|(r, _)| (r.start, r.end, false))
+            .collect();
+        items.extend(all.iter().map(|s| (s.start, s.end, true)));
+        items.sort_unstable();
+        let mut end = 0u64;
+        for (st, en, is_cpu) in items {
+            if is_cpu && st > end {
+                gaps.push(end..st);
+            }
+            end = end.max(en);
         }
     } else {
         for b in &m.buffers {

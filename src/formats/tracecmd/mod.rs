@@ -31,6 +31,18 @@ use crate::finding::Sink;
 use crate::map::MapNode;
 use model::{opt_id, TraceDat};
 
+/// Decodes the structure only (header, metadata, options, buffer tables) without walking the
+/// CPU data. Used by tools that process the CPU data themselves.
+pub fn decode(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<TraceDat> {
+    let mut ctx = ctx::Ctx::new(data, &opts.limits, sink);
+    let h = decode::header(&mut ctx)?;
+    Some(if h.version == 6 {
+        decode::v6(&mut ctx, h)
+    } else {
+        decode::v7(&mut ctx, h)
+    })
+}
+
 /// Decodes and checks `data`, returning the model (`None` when the header is unusable).
 pub fn analyze(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<TraceDat> {
     let mut ctx = ctx::Ctx::new(data, &opts.limits, sink);
