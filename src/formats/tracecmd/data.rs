@@ -96,9 +96,12 @@ fn label(b: &BufferInfo, e: &CpuEntry) -> String {
 enum Source {
     /// Uncompressed pages at `start..end` of the file.
     Plain(Range<u64>),
-    /// Compressed chunks: (file range of the compressed bytes, declared size, chunk span).
-    Chunks(Vec<(Range<u64>, u32, Range<u64>)>),
+    /// Compressed chunks.
+    Chunks(Vec<Chunk>),
 }
+
+/// One compressed chunk: file range of the compressed bytes, declared size, chunk span.
+type Chunk = (Range<u64>, u32, Range<u64>);
 
 /// One CPU's walk, planned sequentially and run in parallel.
 struct Job {
@@ -290,7 +293,7 @@ fn chunk_table(
     limit_end: u64,
     res: &mut CpuResult,
     quirks: &mut Quirks,
-) -> Option<Vec<(Range<u64>, u32, Range<u64>)>> {
+) -> Option<Vec<Chunk>> {
     let what = label(b, e);
     m.header.algo.filter(|a| *a != Algo::None)?;
     let data = ctx.data;
