@@ -3,7 +3,7 @@
 # Usage: bench/gdb.sh [MEGABYTES]   (default 100)
 # Builds the release binary and the generator (examples/gen_tfile.rs), writes the file to a
 # temporary directory, then times `cat FILE >/dev/null` and `tracelint check FILE` with
-# /usr/bin/time -v (best of 3 runs each) and prints MB/s and the ratio.
+# /usr/bin/time -v (best of 5 runs each) and prints MB/s and the ratio.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -20,12 +20,16 @@ TL=target/release/tracelint
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench/gdb.sh: /usr/bin/time not found" >&2; exit 1; }
 
-# best_of CMD...: prints the best elapsed seconds of 3 runs (and keeps the last time -v log).
+# best_of CMD...: prints the best wall-clock seconds of 5 runs, each run under /usr/bin/time -v
+# (its log of the last run is kept for the peak RSS; its elapsed field has only 10 ms
+# resolution, so the wall clock is taken from bash's EPOCHREALTIME around the run).
 best_of () {
-  local best="" t
-  for _ in 1 2 3; do
+  local best="" t a b
+  for _ in 1 2 3 4 5; do
+    a=$EPOCHREALTIME
     "$TIME" -v -o "$TMP/time.log" "$@" >/dev/null 2>"$TMP/err.log" || true
-    t=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$TMP/time.log")
+    b=$EPOCHREALTIME
+    t=$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.6f", b - a}')
     if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
   done
   echo "$best"
