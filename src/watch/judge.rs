@@ -7,10 +7,11 @@ use crate::config::Config;
 use crate::finding::{Counts, Sink};
 use crate::input::LoadMode;
 use crate::rules;
+use crossbeam_channel::{Receiver, Sender};
 use serde::Serialize;
 use std::fs;
 use std::os::unix::fs::FileTypeExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,6 +47,7 @@ pub fn judge(
     display: &str,
     config: &Arc<Config>,
     deny_warnings: bool,
+    checker: &mut Checker,
     abandoned: &Arc<AtomicU64>,
 ) -> Judgement {
     let start = Instant::now();
@@ -98,27 +100,8 @@ pub fn judge(
             );
         }
     }
-    let opts = check_options(config);
     let budget = Duration::from_secs(config.limits.max_check_seconds);
-    let (tx, rx) = crossbeam_channel::bounded::<Report>(1);
-    let p = path.to_path_buf();
-    let cfg = Arc::clone(config);
-    let run = move || {
-        let r = check_path(&p, &opts, &cfg);
-        let _ = tx.send(r);
-    };
-    let spawned = std::thread::Builder::new()
-        .name("tracelint-check".into())
-        .spawn(run);
-    let outcome = match spawned {
-        Ok(_) if budget.is_zero() => rx.recv().map_err(|_| false),
-        Ok(_) => rx.recv_timeout(budget).map_err(|e| e.is_timeout()),
-        Err(_) => {
-            // No thread to spare: check inline, without a budget.
-            let opts = check_options(config);
-            Ok(check_path(path, &opts, config))
-        }
-    };
+    let outcome = checker.check(path, config, budget);
     let mut report = match outcome {
         Ok(r) => r,
         Err(true) => {
@@ -153,6 +136,65 @@ pub fn judge(
         verdict,
         reason,
         timed_out: false,
+    }
+}
+
+type CheckJob = (PathBuf, Arc<Config>);
+
+/// A thread that runs checks for one worker, so that a check can be abandoned when it runs
+/// over its budget (a thread cannot be stopped; an abandoned one finishes its check, finds
+/// nobody listening and ends). A fresh thread replaces an abandoned one.
+#[derive(Default)]
+pub struct Checker {
+    link: Option<(Sender<CheckJob>, Receiver<Report>)>,
+}
+
+impl Checker {
+    fn spawn() -> Option<(Sender<CheckJob>, Receiver<Report>)> {
+        let (job_tx, job_rx) = crossbeam_channel::bounded::<CheckJob>(1);
+        let (rep_tx, rep_rx) = crossbeam_channel::bounded::<Report>(1);
+        std::thread::Builder::new()
+            .name("tracelint-check".into())
+            .spawn(move || {
+                for (path, config) in job_rx.iter() {
+                    let r = check_path(&path, &check_options(&config), &config);
+                    if rep_tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some((job_tx, rep_rx))
+    }
+
+    /// Checks `path`; `Err(true)` when over `budget` (zero: none), `Err(false)` when the
+    /// check thread died.
+    fn check(
+        &mut self,
+        path: &Path,
+        config: &Arc<Config>,
+        budget: Duration,
+    ) -> Result<Report, bool> {
+        if self.link.is_none() {
+            self.link = Self::spawn();
+        }
+        let Some((tx, rx)) = self.link.as_ref() else {
+            // No thread to spare: check inline, without a budget.
+            return Ok(check_path(path, &check_options(config), config));
+        };
+        if tx.send((path.to_path_buf(), Arc::clone(config))).is_err() {
+            self.link = None;
+            return Err(false);
+        }
+        let r = if budget.is_zero() {
+            rx.recv().map_err(|_| false)
+        } else {
+            rx.recv_timeout(budget).map_err(|e| e.is_timeout())
+        };
+        if r.is_err() {
+            self.link = None;
+        }
+        r
     }
 }
 
@@ -267,4 +309,77 @@ pub struct Sidecar<'a> {
     pub report: &'a Report,
     /// Daemon data.
     pub watch: WatchInfo<'a>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_over_budget_is_abandoned_and_quarantined() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("run");
+        fs::create_dir(&d).unwrap();
+        // Opening a FIFO without a writer blocks: the check never ends by itself.
+        let ok = std::process::Command::new("mkfifo")
+            .arg(d.join("info"))
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("skipping: mkfifo not available");
+            return;
+        }
+        let mut config = Config::default();
+        config.limits.max_check_seconds = 1;
+        let config = Arc::new(config);
+        let mut checker = Checker::default();
+        let start = Instant::now();
+        assert_eq!(
+            checker.check(&d, &config, Duration::from_secs(1)).err(),
+            Some(true)
+        );
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // The checker carries on with a fresh thread.
+        fs::write(dir.path().join("junk"), b"junk").unwrap();
+        let r = checker
+            .check(&dir.path().join("junk"), &config, Duration::from_secs(5))
+            .unwrap();
+        assert_eq!(classify(&r, false).0, Verdict::Rejected);
+        // Through `judge`, the special file is caught before any check.
+        let abandoned = Arc::new(AtomicU64::new(0));
+        let j = judge(&d, "run", &config, false, &mut checker, &abandoned);
+        assert_eq!(j.verdict, Verdict::Quarantine);
+        assert!(j.reason.unwrap().contains("special file"));
+    }
+
+    #[test]
+    fn unjudgeable_reports_go_to_quarantine() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big");
+        fs::write(&p, vec![0u8; 4096]).unwrap();
+        let mut config = Config::default();
+        config.limits.max_file_bytes = 100;
+        let config = Arc::new(config);
+        let abandoned = Arc::new(AtomicU64::new(0));
+        let j = judge(
+            &p,
+            "big",
+            &config,
+            false,
+            &mut Checker::default(),
+            &abandoned,
+        );
+        assert_eq!(j.verdict, Verdict::Quarantine);
+        assert!(j.reason.unwrap().starts_with("limit-exceeded"));
+        let j = judge(
+            &dir.path().join("missing"),
+            "missing",
+            &config,
+            false,
+            &mut Checker::default(),
+            &abandoned,
+        );
+        assert_eq!(j.verdict, Verdict::Quarantine);
+        assert!(j.report.io_failed);
+    }
 }

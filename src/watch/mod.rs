@@ -353,27 +353,41 @@ impl Daemon {
         let mut last_periodic = Instant::now();
         let mut last_metrics = Instant::now();
         let mut stop_signal = None;
+        let mut failed = false;
+        let mut ev_rx = ev_rx;
+        let mut sig_rx = sig_rx;
         loop {
             select! {
                 recv(ev_rx) -> ev => {
-                    if let Ok(ev) = ev {
-                        d.on_event(ev);
-                        // Drain what is already there before feeding workers.
-                        for ev in ev_rx.try_iter().take(4096) {
+                    match ev {
+                        Ok(ev) => {
                             d.on_event(ev);
+                            // Drain what is already there before feeding workers.
+                            for ev in ev_rx.try_iter().take(4096) {
+                                d.on_event(ev);
+                            }
+                        }
+                        Err(_) => {
+                            tracing::error!("the watcher stopped; relying on periodic rescans");
+                            ev_rx = crossbeam_channel::never();
                         }
                     }
                 }
                 recv(msg_rx) -> m => {
-                    if let Ok(m) = m {
-                        d.on_msg(m);
+                    match m {
+                        Ok(m) => d.on_msg(m),
+                        Err(_) => {
+                            tracing::error!("all worker threads ended; exiting");
+                            failed = true;
+                            break;
+                        }
                     }
                 }
                 recv(sig_rx) -> s => {
                     match s {
                         Ok(signal_hook::consts::SIGHUP) => reload(&sh),
                         Ok(s) => { stop_signal = Some(s); break; }
-                        Err(_) => {}
+                        Err(_) => sig_rx = crossbeam_channel::never(),
                     }
                 }
                 recv(tick) -> _ => {
@@ -435,19 +449,21 @@ impl Daemon {
                     Ok(m) => d.on_msg(m),
                     Err(_) => break,
                 },
-                recv(sig_rx) -> s => {
-                    if matches!(s, Ok(sig) if sig != signal_hook::consts::SIGHUP) {
+                recv(sig_rx) -> s => match s {
+                    Ok(signal_hook::consts::SIGHUP) => {}
+                    Ok(_) => {
                         tracing::warn!("second stop signal: exiting now; running inputs stay in work/");
                         break;
                     }
-                }
+                    Err(_) => sig_rx = crossbeam_channel::never(),
+                },
                 default(deadline.saturating_duration_since(now)) => {}
             }
         }
         d.publish();
         write_metrics(&self.args, &sh.metrics);
         tracing::info!("tracelint watch stopped");
-        0
+        i32::from(failed)
     }
 }
 
@@ -789,19 +805,25 @@ impl Dispatch {
 }
 
 fn worker(sh: &Shared, rx: &Receiver<Job>, tx: &Sender<Msg>, commit: &Sender<Pending>) {
+    let mut checker = judge::Checker::default();
     for job in rx.iter() {
         let mut pending = None;
         match &job {
             Job::New(name) => {
-                if sh.stopping.load(Ordering::SeqCst) {
-                    let _ = tx.send(Msg::Released(name.clone()));
+                let claim = if sh.stopping.load(Ordering::SeqCst) {
+                    None
                 } else {
-                    guarded(sh, || pending = claim_new(sh, name, tx));
+                    claim_new(sh, name)
+                };
+                // From here on, `new/<name>` may hold a newer input: watch for it again.
+                let _ = tx.send(Msg::Released(name.clone()));
+                if let Some(c) = claim {
+                    guarded(sh, || pending = finish(sh, &c, false, &mut checker));
                 }
             }
             Job::TakeOver(file) => {
                 if !sh.stopping.load(Ordering::SeqCst) {
-                    guarded(sh, || pending = take_over(sh, file));
+                    guarded(sh, || pending = take_over(sh, file, &mut checker));
                 }
                 let _ = tx.send(Msg::TakenOver(file.clone()));
             }
@@ -840,15 +862,14 @@ fn guarded(sh: &Shared, f: impl FnOnce()) {
     }
 }
 
-fn claim_new(sh: &Shared, name: &OsStr, tx: &Sender<Msg>) -> Option<Pending> {
+/// Claims `new/<name>` by renaming it into `work/`.
+fn claim_new(sh: &Shared, name: &OsStr) -> Option<ClaimName> {
     let sp = &sh.spool;
     let claim = sp.new_claim(name);
     let from = sp.new.join(name);
     let to = sp.work.join(claim.file_name());
-    let r = std::fs::rename(&from, &to);
-    let _ = tx.send(Msg::Released(name.to_os_string()));
-    match r {
-        Ok(()) => finish(sh, &claim, false),
+    match std::fs::rename(&from, &to) {
+        Ok(()) => Some(claim),
         // Claimed by another instance, or withdrawn by the producer.
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => {
@@ -859,7 +880,7 @@ fn claim_new(sh: &Shared, name: &OsStr, tx: &Sender<Msg>) -> Option<Pending> {
     }
 }
 
-fn take_over(sh: &Shared, file: &OsStr) -> Option<Pending> {
+fn take_over(sh: &Shared, file: &OsStr, checker: &mut judge::Checker) -> Option<Pending> {
     let sp = &sh.spool;
     let old = ClaimName::parse(file)?;
     let new = ClaimName {
@@ -877,7 +898,7 @@ fn take_over(sh: &Shared, file: &OsStr) -> Option<Pending> {
     }
     sh.metrics.taken_over.fetch_add(1, Ordering::Relaxed);
     tracing::info!(owner = %old.owner, "taking over {} from a dead instance", Path::new(&old.name).display());
-    finish(sh, &new, true)
+    finish(sh, &new, true, checker)
 }
 
 /// One line of the event log.
@@ -915,7 +936,12 @@ struct Pending {
 
 /// Judges a claimed input (`work/<claim>`); after a take-over, first completes a move the
 /// previous owner had started.
-fn finish(sh: &Shared, claim: &ClaimName, taken_over: bool) -> Option<Pending> {
+fn finish(
+    sh: &Shared,
+    claim: &ClaimName,
+    taken_over: bool,
+    checker: &mut judge::Checker,
+) -> Option<Pending> {
     let sp = &sh.spool;
     if taken_over {
         match sp.find_placed(claim) {
@@ -951,6 +977,7 @@ fn finish(sh: &Shared, claim: &ClaimName, taken_over: bool) -> Option<Pending> {
         &shown,
         &config,
         sh.deny_warnings,
+        checker,
         &sh.metrics.abandoned,
     );
     let ts = util::rfc3339(SystemTime::now());

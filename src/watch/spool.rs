@@ -420,7 +420,16 @@ impl Spool {
                 Ok(()) => {}
                 Err(e) => {
                     let _ = fs::remove_file(&side);
-                    if e.kind() == io::ErrorKind::AlreadyExists {
+                    // Taken meanwhile (for directories, rename(2) reports a non-empty or
+                    // non-directory target in several ways).
+                    let taken = matches!(
+                        e.kind(),
+                        io::ErrorKind::AlreadyExists
+                            | io::ErrorKind::DirectoryNotEmpty
+                            | io::ErrorKind::NotADirectory
+                            | io::ErrorKind::IsADirectory
+                    );
+                    if taken {
                         continue;
                     }
                     return Err(e);
@@ -616,5 +625,41 @@ mod tests {
         assert_eq!(fs::read(acc.join("x.~2~")).unwrap(), b"new");
         assert!(acc.join("x.~2~.tracelint.json").exists());
         assert_eq!(fs::read_dir(&sp.work).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn take_over_finds_a_half_finished_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let sp = Spool::open(dir.path(), false).unwrap();
+        let rej = sp.dir(Verdict::Rejected).to_path_buf();
+        for linked_data in [false, true] {
+            let c = sp.new_claim(OsStr::new("y"));
+            let w = sp.work.join(c.file_name());
+            fs::write(&w, b"input").unwrap();
+            let doc = format!("{{\"watch\":{{\"claim\":\"{}\"}}}}", c.claim);
+            let t = sp.write_temp(&c, doc.as_bytes()).unwrap();
+            // The previous owner died after linking the report (and maybe the input).
+            let cand = candidate(OsStr::new("y"), u32::from(linked_data));
+            fs::hard_link(&t, rej.join(sidecar_name(&cand))).unwrap();
+            if linked_data {
+                fs::hard_link(&w, rej.join(&cand)).unwrap();
+            }
+            // A new owner takes the claim over under its own name.
+            let mine = ClaimName {
+                owner: Instance::current().id(),
+                ..c.clone()
+            };
+            assert_eq!(sp.find_placed(&c).unwrap().unwrap().data, rej.join(&cand));
+            let placed = sp.find_placed(&mine).unwrap().unwrap();
+            assert_eq!(placed.verdict, Verdict::Rejected);
+            assert_eq!(placed.data, rej.join(&cand));
+            sp.complete_placed(&mine, &placed).unwrap();
+            assert_eq!(fs::read(rej.join(&cand)).unwrap(), b"input");
+            assert!(!w.exists());
+            let _ = fs::remove_file(&t);
+        }
+        // Another claim with the same name is not mistaken for it.
+        let other = sp.new_claim(OsStr::new("y"));
+        assert!(sp.find_placed(&other).unwrap().is_none());
     }
 }
