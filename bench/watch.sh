@@ -34,13 +34,13 @@ run() {
     local pid=$!
     for _ in $(seq 100); do [ -d "$spool/new" ] && break; sleep 0.05; done
     sleep 0.3
-    "$BENCH" "$spool" "$log" "$SAMPLE" "$N" "$rate" "$label" || { cat "$err" >&2; kill "$pid"; return 1; }
+    CLK_TCK=$(getconf CLK_TCK) "$BENCH" "$spool" "$log" "$SAMPLE" "$N" "$rate" "$label" "$pid" || { cat "$err" >&2; kill "$pid"; return 1; }
     kill -TERM "$pid"
     wait "$pid"
 }
 
-header="| run | files | offered | produce s | total s | files/s | p50 ms | p99 ms | max ms | verdicts |
-|-----|------:|--------:|----------:|--------:|--------:|-------:|-------:|-------:|----------|"
+header="| run | files | offered | produce s | total s | files/s | p50 ms | p99 ms | max ms | daemon CPU ms/file | verdicts |
+|-----|------:|--------:|----------:|--------:|--------:|-------:|-------:|-------:|-------------------:|----------|"
 out=$(
     echo "$header"
     for r in $RATES; do run "fsync-r$r" "$r"; done

@@ -3,7 +3,9 @@
 //! event log and reports throughput and the latency from each rename to its verdict line
 //! (written once the report and the input are in place).
 //!
-//! `watch_bench SPOOL LOG SAMPLE N RATE LABEL` — RATE in files/s, 0 = as fast as possible.
+//! `watch_bench SPOOL LOG SAMPLE N RATE LABEL [PID]` — RATE in files/s, 0 = as fast as
+//! possible; with the daemon's PID, its CPU time per file is reported too (`CLK_TCK` from the
+//! environment, default 100).
 
 use std::collections::HashMap;
 use std::fs;
@@ -27,8 +29,8 @@ fn pct(sorted: &[f64], p: f64) -> f64 {
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    if a.len() != 7 {
-        eprintln!("usage: watch_bench SPOOL LOG SAMPLE N RATE LABEL");
+    if a.len() != 7 && a.len() != 8 {
+        eprintln!("usage: watch_bench SPOOL LOG SAMPLE N RATE LABEL [PID]");
         std::process::exit(2);
     }
     let spool = PathBuf::from(&a[1]);
@@ -91,13 +93,27 @@ fn main() {
     let last = done.values().cloned().fold(f64::MIN, f64::max);
     let total_s = (last - t0) / 1000.0;
     let fps = done.len() as f64 / total_s;
+    let cpu_ms = a
+        .get(7)
+        .and_then(|pid| fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .and_then(|st| {
+            let rest = &st[st.rfind(')')? + 1..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            let hz: f64 = std::env::var("CLK_TCK")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(100.0);
+            Some(ticks / hz * 1000.0)
+        });
+    let cpu = cpu_ms.map_or("?".to_string(), |c| format!("{:.2}", c / n as f64));
     let rate_s = if rate > 0.0 {
         format!("{rate:.0}/s")
     } else {
         "burst".to_string()
     };
     println!(
-        "| {label} | {n} | {rate_s} | {:.2} | {:.2} | {fps:.0} | {:.1} | {:.1} | {:.1} | {:?} |",
+        "| {label} | {n} | {rate_s} | {:.2} | {:.2} | {fps:.0} | {:.1} | {:.1} | {:.1} | {cpu} | {:?} |",
         produced_s,
         total_s,
         pct(&lat, 0.5),
