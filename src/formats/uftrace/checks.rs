@@ -723,9 +723,10 @@ pub(crate) fn check_all(
                 };
                 let mut node = MapNode::new("kernel ring buffer", 0, d.len() as u64);
                 if let Some(p) = &kparams {
-                    let pages = misc::kernel_cpu(&d, p, sink);
-                    node.set("pages", pages);
-                    total_records = total_records.saturating_add(pages);
+                    let st = misc::kernel_cpu(&d, p, *n, sink);
+                    node.set("pages", st.pages);
+                    node.set("events", st.events);
+                    total_records = total_records.saturating_add(st.events);
                 }
                 nodes.insert(e.name.clone(), node);
             }

@@ -224,6 +224,8 @@ struct Cache {
     hi: u64,
     table: usize,
     sym: usize,
+    /// Index into the resolved specs, once looked up.
+    spec: Option<usize>,
 }
 
 /// Walks one task file.
@@ -262,13 +264,17 @@ pub fn walk(
     };
 
     let timeline: &[(u64, usize)] = ctx.timelines.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
+    let mut counts = [0u64; 4];
     let mut tl_idx: Option<usize> = None; // index into timeline of the active session
+    let mut next_start: u64 = timeline.first().map_or(u64::MAX, |&(t, _)| t);
+    let mut sess: Option<&SessCtx> = None;
     let mut last_ts: Option<u64> = None;
     // Nesting: stack of (depth, addr); `cur` = expected depth of the next ENTRY.
     let mut stack: Vec<(u16, u64)> = Vec::with_capacity(64);
     let mut cur: Option<u16> = None;
     let mut cache: Option<Cache> = None;
-    let mut spec_cache: HashMap<(usize, usize), FuncArgs> = HashMap::new();
+    let mut spec_index: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut spec_list: Vec<FuncArgs> = Vec::new();
 
     let mut c_time = Capped::new(&rules::TIME_BACKWARDS);
     let mut c_nest = Capped::new(&rules::NESTING);
@@ -290,9 +296,7 @@ pub fn walk(
             let win = ch.window();
             match win.split_first_chunk::<16>() {
                 Some((rec, _)) => {
-                    let (a, b) = rec.split_at(8);
-                    let a: [u8; 8] = a.try_into().unwrap_or([0; 8]);
-                    let b: [u8; 8] = b.try_into().unwrap_or([0; 8]);
+                    let (a, b) = split16(rec);
                     (rd64(a), rd64(b))
                 }
                 None => {
@@ -335,11 +339,8 @@ pub fn walk(
             st.stopped = true;
             break;
         }
-        match typ {
-            ENTRY => st.entries = st.entries.saturating_add(1),
-            EXIT => st.exits = st.exits.saturating_add(1),
-            LOST => st.lost = st.lost.saturating_add(1),
-            _ => st.events = st.events.saturating_add(1),
+        if let Some(c) = counts.get_mut(usize::from(typ)) {
+            *c = c.wrapping_add(1);
         }
         if typ == LOST {
             st.lost_count = st.lost_count.saturating_add(addr);
@@ -384,24 +385,29 @@ pub fn walk(
             st.first_ts = Some(time);
         }
         st.last_ts = Some(time);
-        // Session for this time.
-        let prev_idx = tl_idx;
-        while let Some(&(start, _)) = timeline.get(tl_idx.map_or(0, |i| i.saturating_add(1))) {
-            if start <= time {
-                tl_idx = Some(tl_idx.map_or(0, |i| i.saturating_add(1)));
-            } else {
-                break;
+        // Session for this time (re-evaluated only when the next session's start is reached).
+        if time >= next_start {
+            let prev_idx = tl_idx;
+            while let Some(&(start, _)) = timeline.get(tl_idx.map_or(0, |i| i.saturating_add(1))) {
+                if start <= time {
+                    tl_idx = Some(tl_idx.map_or(0, |i| i.saturating_add(1)));
+                } else {
+                    break;
+                }
             }
+            next_start = timeline
+                .get(tl_idx.map_or(0, |i| i.saturating_add(1)))
+                .map_or(u64::MAX, |&(t, _)| t);
+            if prev_idx.is_some() && tl_idx != prev_idx {
+                // exec (or a new session): depths restart.
+                stack.clear();
+                cur = None;
+                cache = None;
+            }
+            sess = tl_idx
+                .and_then(|i| timeline.get(i))
+                .and_then(|&(_, s)| ctx.sessions.get(s));
         }
-        if prev_idx.is_some() && tl_idx != prev_idx {
-            // exec (or a new session): depths restart.
-            stack.clear();
-            cur = None;
-            cache = None;
-        }
-        let sess = tl_idx
-            .and_then(|i| timeline.get(i))
-            .and_then(|&(_, s)| ctx.sessions.get(s));
         if depth > st.max_depth {
             st.max_depth = depth;
         }
@@ -552,7 +558,13 @@ pub fn walk(
                 if let Some(s) = sess {
                     match resolve(s, ctx, addr, time) {
                         Ok((table, sym, lo, hi)) => {
-                            cache = Some(Cache { lo, hi, table, sym });
+                            cache = Some(Cache {
+                                lo,
+                                hi,
+                                table,
+                                sym,
+                                spec: None,
+                            });
                             func = Some((table, sym));
                         }
                         Err(why) => {
@@ -624,9 +636,20 @@ pub fn walk(
             st.stopped = true;
             break;
         };
-        let fa = spec_cache
-            .entry(key)
-            .or_insert_with(|| (ctx.specs)(key.0, key.1));
+        let idx = match cache {
+            Some(Cache { spec: Some(i), .. }) => i,
+            _ => {
+                let i = *spec_index.entry(key).or_insert_with(|| {
+                    spec_list.push((ctx.specs)(key.0, key.1));
+                    spec_list.len().saturating_sub(1)
+                });
+                if let Some(c) = cache.as_mut() {
+                    c.spec = Some(i);
+                }
+                i
+            }
+        };
+        let Some(fa) = spec_list.get(idx) else { break };
         let items = if typ == ENTRY { &fa.entry } else { &fa.exit };
         if items.is_empty() {
             let name = ctx.syms.get(key.0).map(|t| t.name(key.1)).unwrap_or("?");
@@ -703,6 +726,11 @@ pub fn walk(
         }
         ch.consume(usize::try_from(total).unwrap_or(usize::MAX));
     }
+    let [entries, exits, lost, events] = counts;
+    st.entries = entries;
+    st.exits = exits;
+    st.lost = lost;
+    st.events = events;
     st.bytes = ch.offset();
     st.open_at_end = stack.len() as u64;
     if let Some(e) = ch.io_error.take() {
@@ -718,6 +746,17 @@ pub fn walk(
         c.finish(sink, file_len);
     }
     st
+}
+
+/// The two words of a record.
+#[inline]
+fn split16(rec: &[u8; 16]) -> ([u8; 8], [u8; 8]) {
+    let mut a = [0u8; 8];
+    let mut b = [0u8; 8];
+    let (x, y) = rec.split_at(8);
+    a.copy_from_slice(x);
+    b.copy_from_slice(y);
+    (a, b)
 }
 
 fn truncated_payload(sink: &mut Sink, start: u64, avail: usize, what: &str) {

@@ -4,6 +4,7 @@
 use super::rules;
 use super::text::{self, parse_u64, show};
 use crate::finding::Sink;
+use crate::formats::ftrace_ring::{walk_cpu, CpuStats, EventTable, RingParams};
 use crate::reader::{Endian, Reader};
 
 /// Decodes `events.txt`; returns the sorted user event ids.
@@ -218,12 +219,12 @@ pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
     }
 }
 
-/// Checks one `kernel-cpuN.dat` at the page-header level; returns the page count.
-pub fn kernel_cpu(data: &[u8], p: &KernelParams, sink: &mut Sink) -> u64 {
+/// Checks one `kernel-cpuN.dat`: a whole number of pages, each walked with the shared
+/// ftrace ring-buffer walker (its findings use the `TD1xx` ring-buffer rules). The event table
+/// is left empty: uftrace's `kernel_header` formats are not decoded, so event ids and payload
+/// lengths are not checked. Returns the walker's statistics.
+pub fn kernel_cpu(data: &[u8], p: &KernelParams, cpu: u64, sink: &mut Sink) -> CpuStats {
     let len = data.len() as u64;
-    if p.page_size == 0 {
-        return 0;
-    }
     let partial = len.checked_rem(p.page_size).unwrap_or(0);
     if partial != 0 {
         sink.report(
@@ -235,27 +236,17 @@ pub fn kernel_cpu(data: &[u8], p: &KernelParams, sink: &mut Sink) -> u64 {
             ),
         );
     }
-    let mut pages = 0u64;
-    let mut r = Reader::new(data, p.endian);
-    let hdr = 8u64.saturating_add(u64::from(p.long_size));
-    let cap = p.page_size.saturating_sub(hdr);
-    while r.remaining() as u64 >= p.page_size {
-        let off = r.offset();
-        let Ok(mut page) = r.sub(p.page_size, "page") else {
-            break;
-        };
-        pages = pages.saturating_add(1);
-        let _ts = page.u64("page timestamp");
-        let commit = page.ulong(p.long_size, "page commit").unwrap_or(0);
-        let size = commit & ((1 << 27) - 1);
-        if size > cap {
-            let at = off.saturating_add(8);
-            sink.report(
-                &rules::KERNEL_DATA,
-                at..at.saturating_add(u64::from(p.long_size)),
-                format!("page at 0x{off:x} commits {size} bytes of data, more than the {cap} a page holds"),
-            );
-        }
-    }
-    pages
+    let whole = len.saturating_sub(partial);
+    let r = Reader::new(data, p.endian);
+    let Ok(pages) = r.slice_abs(0..whole, "kernel pages") else {
+        return CpuStats::default();
+    };
+    let params = RingParams::new(
+        u32::try_from(p.page_size).unwrap_or(4096),
+        p.long_size,
+        p.endian,
+        u32::try_from(cpu).unwrap_or(u32::MAX),
+        "",
+    );
+    walk_cpu(pages, params, &EventTable::new(), sink)
 }

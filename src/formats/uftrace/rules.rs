@@ -582,9 +582,10 @@ crate::declare_rules! {
     /// uftrace format notes §9, §11 invariant 30, §12 (`kh`).
     pub KERNEL_HEADER = ("UF090", "kernel-header", Error, "`kernel_header` is malformed or has an oversized block");
     /// ## What it checks
-    /// `kernel-cpuN.dat` files are a whole number of pages, each page's commit size fits the
-    /// page, and CPU numbers are contiguous from 0. Checked at the ring-buffer page-header
-    /// level.
+    /// `kernel-cpuN.dat` files are a whole number of pages and CPU numbers are contiguous from
+    /// 0. The pages themselves are walked with the shared ftrace ring-buffer walker, whose
+    /// findings carry the `TD1xx` ring-buffer codes (event ids are not checked: the formats in
+    /// `kernel_header` are not decoded).
     ///
     /// ## Why it matters
     /// Kernel data is read page by page; a partial page or impossible commit is damage.
