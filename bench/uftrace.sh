@@ -41,18 +41,25 @@ secs () { # secs RUNS CMD... : wall seconds of the best of RUNS runs
   echo "$best"
 }
 
+cpu () { # cpu CMD... : user+sys CPU seconds of one run (independent of machine load)
+  /usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{print $1+$2}'
+}
+
 BYTES=$(cat "$DATA"/[0-9]*.dat | wc -c)
 RECS=$("$TL" map -o json "$DATA" 2>/dev/null | tr -d ' \n' | grep -o '\["records","[0-9]*"\]' | head -1 | grep -o '[0-9][0-9]*' || true)
 T_TL=$(secs 3 "$TL" check "$DATA")
 T_CAT=$(secs 3 sh -c "cat '$DATA'/[0-9]*.dat")
 T_DUMP=$(secs 1 timeout 600 uftrace dump --no-pager -d "$DATA")
+C_TL=$(cpu "$TL" check "$DATA")
+C_CAT=$(cpu sh -c "cat '$DATA'/[0-9]*.dat")
 RSS=$(/usr/bin/time -v "$TL" check "$DATA" 2>&1 >/dev/null | awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}')
 "$TL" check "$DATA" >/dev/null 2>&1 && VERDICT=clean || VERDICT="findings (exit $?)"
 
-awk -v b="$BYTES" -v r="$RECS" -v tl="$T_TL" -v cat="$T_CAT" -v dump="$T_DUMP" -v rss="$RSS" -v v="$VERDICT" 'BEGIN {
+awk -v b="$BYTES" -v r="$RECS" -v tl="$T_TL" -v cat="$T_CAT" -v dump="$T_DUMP" -v rss="$RSS" -v v="$VERDICT" -v ctl="$C_TL" -v ccat="$C_CAT" 'BEGIN {
   printf "data: %d bytes of task data, %s records\n", b, r
   printf "tracelint check: %.3f s (%.0f MB/s), verdict: %s\n", tl, b/tl/1e6, v
   printf "uftrace dump:    %.3f s  -> tracelint is %.1fx faster\n", dump, dump/tl
   printf "cat *.dat:       %.3f s (%.0f MB/s) -> tracelint runs at %.2f of cat throughput\n", cat, b/cat/1e6, cat/tl
+  printf "CPU time (user+sys): tracelint %.2f s, cat %.2f s -> %.2f of cat\n", ctl, ccat, (ctl > 0 ? ccat/ctl : 0)
   printf "tracelint peak RSS: %d KiB\n", rss
 }'

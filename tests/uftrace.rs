@@ -1091,3 +1091,31 @@ fn differential_record_counts_match_uftrace_dump() {
         assert_eq!(ours, theirs, "{}", d.display());
     }
 }
+
+#[test]
+fn kernel_pages_go_through_the_ring_walker() {
+    use tracelint::formats::ftrace_ring::writer::{pages, payload, PageBuilder};
+    use tracelint::reader::Endian;
+    let good = PageBuilder::new(1000)
+        .event(10, payload(12, 16))
+        .event(5, payload(12, 16));
+    let bad = PageBuilder::new(2000)
+        .event(10, payload(12, 16))
+        .commit(0xffff);
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[16] |= 0x04; // KERNEL
+    files.push(("kernel_header".into(), kernel_header(10)));
+    files.push(("kallsyms".into(), b"ffffffff81000000 T _stext\n".to_vec()));
+    files.push((
+        "kernel-cpu0.dat".into(),
+        pages(std::slice::from_ref(&good), 4096, 8, Endian::Little),
+    ));
+    let f = run(files.clone());
+    assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
+    files.push((
+        "kernel-cpu1.dat".into(),
+        pages(&[good, bad], 4096, 8, Endian::Little),
+    ));
+    let f = run(files);
+    expect(&f, "TD101", Some("kernel-cpu1.dat"), 4096 + 8..4096 + 16);
+}

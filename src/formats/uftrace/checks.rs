@@ -78,6 +78,7 @@ impl SpecResolver<'_> {
             }
         }
         out.unsupported = unsupported;
+        out.compute_fixed();
         out
     }
 }

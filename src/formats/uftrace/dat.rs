@@ -51,6 +51,28 @@ pub struct FuncArgs {
     pub exit: Vec<Item>,
     /// Some pattern could not be evaluated.
     pub unsupported: bool,
+    /// Padded ENTRY payload length when it has no string (and fits the argument buffer).
+    pub entry_fixed: Option<usize>,
+    /// Padded EXIT payload length when it has no string (and fits the argument buffer).
+    pub exit_fixed: Option<usize>,
+}
+
+impl FuncArgs {
+    /// Fills `entry_fixed` / `exit_fixed` from the items.
+    pub fn compute_fixed(&mut self) {
+        let fixed = |items: &[Item]| -> Option<usize> {
+            if items.is_empty() || items.iter().any(|i| i.string) {
+                return None;
+            }
+            let sum: u64 = items.iter().map(|i| u64::from(align4(i.size))).sum();
+            if sum > MAX_ARG_PAYLOAD {
+                return None;
+            }
+            usize::try_from(align8(sum)).ok()
+        };
+        self.entry_fixed = fixed(&self.entry);
+        self.exit_fixed = fixed(&self.exit);
+    }
 }
 
 /// Everything the walker needs, shared by all tasks.
@@ -137,10 +159,17 @@ impl Chunks<'_> {
     }
 
     /// Makes at least `n` bytes available if the file has them; returns what is available.
+    #[inline]
     fn fill(&mut self, n: usize) -> usize {
         if self.avail() >= n || self.eof {
             return self.avail();
         }
+        self.refill(n)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, n: usize) -> usize {
         if self.lo > 0 {
             self.buf.copy_within(self.lo..self.hi, 0);
             self.base = self.base.saturating_add(self.lo as u64);
@@ -672,6 +701,20 @@ pub fn walk(
             break;
         }
         let pstart = ch.offset();
+        // Fast path: a payload without strings has a fixed length.
+        let fixed = if typ == ENTRY {
+            fa.entry_fixed
+        } else {
+            fa.exit_fixed
+        };
+        if let Some(total) = fixed {
+            if ch.fill(total) < total {
+                truncated_payload(sink, pstart, ch.avail(), "argument payload");
+                break;
+            }
+            ch.consume(total);
+            continue;
+        }
         let want = usize::try_from(MAX_ARG_PAYLOAD.saturating_add(8)).unwrap_or(1028);
         ch.fill(want);
         let win = ch.window();
