@@ -64,10 +64,7 @@ impl Daemon {
     fn start_in(spool: &Path, extra: &[&str], cwd: &Path) -> Daemon {
         static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let stderr = spool
-            .parent()
-            .unwrap()
-            .join(format!("daemon-{}-{n}.stderr", std::process::id()));
+        let stderr = cwd.join(format!("daemon-{}-{n}.stderr", std::process::id()));
         let mut c = daemon_command();
         c.arg(spool);
         if !extra.contains(&"--jobs") {
@@ -918,4 +915,25 @@ fn metrics_endpoint_on_loopback() {
     // Non-loopback addresses are refused.
     let mut d = Daemon::start(&spool, &["--metrics", "0.0.0.0:9"]);
     assert_eq!(d.wait(Duration::from_secs(20)), 2);
+}
+
+#[test]
+fn relative_spool_and_symlinked_new_are_watched() {
+    let dir = tempfile::tempdir().unwrap();
+    let spool = dir.path().join("spool");
+    fs::create_dir_all(&spool).unwrap();
+    fs::create_dir_all(dir.path().join("incoming")).unwrap();
+    std::os::unix::fs::symlink("../incoming", spool.join("new")).unwrap();
+    let mut d = Daemon::start_in(Path::new("spool"), &[], dir.path());
+    d.wait_armed();
+    // Long periodic rescans: only watcher events can be this quick.
+    std::thread::sleep(Duration::from_millis(300));
+    deliver(&spool, "a.tf", &gdb_files()[0]);
+    let ok = wait_until(Duration::from_secs(5), || count_placed(&spool) >= 1);
+    assert!(ok, "event not seen:\n{}", d.stderr());
+    assert_eq!(d.stop(), 0);
+    assert!(fs::read_dir(dir.path().join("incoming"))
+        .unwrap()
+        .next()
+        .is_none());
 }

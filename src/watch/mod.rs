@@ -345,6 +345,8 @@ impl Daemon {
             last_rescan: None,
             settle,
             once: self.args.once,
+            // The watcher may report `new/` by its resolved path (if it is a symlink).
+            new_real: std::fs::canonicalize(&sh.spool.new).ok(),
         };
         d.rescan();
         d.feed(&job_tx);
@@ -546,6 +548,7 @@ struct Dispatch {
     last_rescan: Option<Instant>,
     settle: Option<Settler>,
     once: bool,
+    new_real: Option<PathBuf>,
 }
 
 impl Dispatch {
@@ -681,7 +684,8 @@ impl Dispatch {
             _ => &ev.paths,
         };
         for p in paths {
-            if p.parent() != Some(self.sh.spool.new.as_path()) {
+            let parent = p.parent();
+            if parent != Some(self.sh.spool.new.as_path()) && parent != self.new_real.as_deref() {
                 continue;
             }
             if let Some(name) = p.file_name() {

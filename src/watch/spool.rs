@@ -282,6 +282,11 @@ impl Spool {
     /// Creates missing folders and checks that all of them are on one file system.
     pub fn open(root: &Path, fsync: bool) -> Result<Spool, String> {
         let instance = Instance::current();
+        fs::create_dir_all(root)
+            .map_err(|e| format!("cannot create spool root {}: {e}", root.display()))?;
+        // Absolute and canonical: watcher events carry absolute paths.
+        let root = &fs::canonicalize(root)
+            .map_err(|e| format!("cannot resolve spool root {}: {e}", root.display()))?;
         let sp = Spool {
             root: root.to_path_buf(),
             tmp: root.join("tmp"),
@@ -293,8 +298,6 @@ impl Spool {
             instance,
             seq: std::sync::Arc::new(AtomicU64::new(0)),
         };
-        fs::create_dir_all(root)
-            .map_err(|e| format!("cannot create spool root {}: {e}", root.display()))?;
         let root_meta =
             fs::metadata(root).map_err(|e| format!("cannot stat {}: {e}", root.display()))?;
         let mut folders = vec![&sp.tmp, &sp.new, &sp.work];
