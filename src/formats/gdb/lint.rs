@@ -809,15 +809,16 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                 parse_hex(&v.hits).ok()
             };
             let fast = t.fast.is_some() || tp16.is_some_and(|n| w.fast.contains(&n));
-            if let (Some(h), false) = (hits, fast) {
-                let max = u128::from(h).saturating_mul(u128::from(t.step).saturating_add(1));
-                if u128::from(got.frames) > max {
+            // While-stepping frames carry their tracepoint's number and cannot be told apart
+            // from hit frames, so only tracepoints without stepping are compared.
+            if let (Some(h), false, 0) = (hits, fast, t.step) {
+                if got.frames > h {
                     sink.report(
                         &rules::TP_STATUS_MISMATCH,
                         v.counts_span.clone(),
                         format!(
-                            "tracepoint {} was hit {h} time(s) (step count {}) but has {} frames",
-                            t.num, t.step, got.frames
+                            "tracepoint {} was hit {h} time(s) but has {} frames",
+                            t.num, got.frames
                         ),
                     );
                 }

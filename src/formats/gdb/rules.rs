@@ -357,7 +357,8 @@ crate::declare_rules! {
     pub DECIMAL_TP_STATUS = ("GT034", "decimal-tp-status-counts", Info, "tp V counts are decimal digits in a hex field (gdbserver quirk)");
     /// ## What it checks
     /// The usage of a `tp V` line equals the bytes of that tracepoint's frames (read as hex or
-    /// decimal), and the hit count can account for the frames found (`hits * (1 + step)`).
+    /// decimal), and, for tracepoints without while-stepping, the hit count is at least the
+    /// number of its frames.
     ///
     /// ## Why it matters
     /// The counts and the frames disagree: frames were lost or the counts are stale. Skipped for
@@ -527,14 +528,16 @@ crate::declare_rules! {
     /// Invariant 34.
     pub MEMORY_BLOCK_ADDRESS_OVERFLOW = ("GT051", "memory-block-address-overflow", Error, "an M block's address range wraps past 2^64");
     /// ## What it checks
-    /// The `M` blocks of one frame do not overlap.
+    /// Whether `M` blocks of one frame overlap.
     ///
     /// ## Why it matters
     /// GDB uses the first block covering an address; the later bytes are never shown.
+    /// gdbserver writes overlapping blocks when an action list collects the same memory twice
+    /// (for example a variable and an array element holding it), so this is informational.
     ///
     /// ## Spec
     /// Invariant 34 (advisory).
-    pub OVERLAPPING_MEMORY_BLOCKS = ("GT052", "overlapping-memory-blocks", Warning, "two M blocks of one frame overlap");
+    pub OVERLAPPING_MEMORY_BLOCKS = ("GT052", "overlapping-memory-blocks", Info, "two M blocks of one frame overlap");
     /// ## What it checks
     /// A `V` block's number is a trace state variable defined by a `tsv` line.
     ///
