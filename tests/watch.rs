@@ -802,6 +802,8 @@ fn collisions_get_a_suffix_and_nothing_is_overwritten() {
     fs::create_dir_all(spool.join("tmp")).unwrap();
     fs::create_dir_all(spool.join("new")).unwrap();
     deliver(&spool, "x.bin", b"second");
+    // Dot files in new/ are someone's temporary files: left alone.
+    fs::write(spool.join("new/.x.bin.part"), b"partial").unwrap();
     let mut d = Daemon::start(&spool, &["--once"]);
     assert_eq!(d.wait(Duration::from_secs(30)), 0);
     deliver(&spool, "x.bin", b"third");
@@ -817,6 +819,7 @@ fn collisions_get_a_suffix_and_nothing_is_overwritten() {
         b"third"
     );
     assert!(spool.join("rejected/x.bin.~2~.tracelint.json").exists());
+    assert_eq!(fs::read(spool.join("new/.x.bin.part")).unwrap(), b"partial");
 }
 
 #[test]

@@ -728,6 +728,9 @@ impl Dispatch {
                 continue;
             };
             let name = e.file_name();
+            if name.as_bytes().first() == Some(&b'.') {
+                continue;
+            }
             if self.once && self.settle.is_some() {
                 // No events to wait for: only inputs already quiet for the unseen period.
                 let quiet = self
