@@ -1055,7 +1055,7 @@ fn sweep_file(name: &str) {
     let p = common::corpus("tracecmd").join(name);
     let data = std::fs::read(&p).unwrap();
     // Bounded: the big file gets few cases (each check decompresses megabytes of metadata).
-    let cases = if data.len() > 500_000 { 8 } else { 60 };
+    let cases = if data.len() > 500_000 { 6 } else { 40 };
     let errs = common::sweep(&data, cases);
     assert!(errs > 0, "{}: no mutation was ever reported", p.display());
 }
