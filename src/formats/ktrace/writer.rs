@@ -627,10 +627,11 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
                         }
                     }
                     TAG_THREAD_MAP => {
-                        let ts = t
-                            .threads
+                        // Threads are in file order: slice out this chunk's.
+                        let lo = t.threads.partition_point(|x| x.offset < c.data.start);
+                        let hi = t.threads.partition_point(|x| x.offset < c.data.end);
+                        let ts = t.threads[lo..hi.max(lo)]
                             .iter()
-                            .filter(|x| x.offset >= c.data.start && x.offset < c.data.end)
                             .map(|x| Thread {
                                 thread: x.thread,
                                 pid: x.pid,
@@ -640,10 +641,14 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
                         (Payload::ThreadMap(ts), LengthMode::Exact)
                     }
                     TAG_EVENTS => {
+                        // Runs are in file order.
+                        let i = t
+                            .event_runs
+                            .partition_point(|r| r.span.start < c.data.start);
                         let run = t
                             .event_runs
-                            .iter()
-                            .find(|r| r.future_timestamp.map(|f| f.0) == Some(c.data.start))?;
+                            .get(i)
+                            .filter(|r| r.future_timestamp.map(|f| f.0) == Some(c.data.start))?;
                         let n = (run.span.end - run.span.start) / es;
                         let evs: Vec<Event> = ev_iter.by_ref().take(n as usize).collect();
                         let quirk = c.length.saturating_add(16) < c.data.end - c.offset;
