@@ -205,7 +205,8 @@ fn td102_commit_flags() {
         let (s, f) = walk(&[PageBuilder::new(1).commit(commit)]);
         assert_eq!(codes(&f), vec!["TD113"], "{commit:#x}");
         assert!(
-            f[0].message.contains("an unknown number of events were lost on CPU 0"),
+            f[0].message
+                .contains("an unknown number of events were lost on CPU 0"),
             "{}",
             f[0].message
         );
