@@ -16,9 +16,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Version of the sidecar and event-log JSON.
-pub const SCHEMA_VERSION: u32 = 1;
-
 /// The outcome of judging one input.
 pub struct Judgement {
     /// The library's report (or one made here for inputs that were not checked).
@@ -297,18 +294,6 @@ pub struct WatchInfo<'a> {
     pub judged_at: &'a str,
     /// Check time in milliseconds.
     pub duration_ms: f64,
-}
-
-/// The sidecar document: the report exactly as `--output json` models it, plus the daemon's part.
-#[derive(Serialize)]
-pub struct Sidecar<'a> {
-    /// Version of this document's layout.
-    pub schema_version: u32,
-    /// The check report.
-    #[serde(flatten)]
-    pub report: &'a Report,
-    /// Daemon data.
-    pub watch: WatchInfo<'a>,
 }
 
 #[cfg(test)]

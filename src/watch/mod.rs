@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::detect::Format;
 use crate::finding::Counts;
 use crossbeam_channel::{bounded, select, Receiver, Sender, TrySendError};
-use judge::{Sidecar, WatchInfo};
+use judge::WatchInfo;
 use metrics::Metrics;
 use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind, RenameMode};
 use notify::Watcher;
@@ -989,19 +989,20 @@ fn finish(
     );
     let ts = util::rfc3339(SystemTime::now());
     let duration_ms = j.report.duration.as_secs_f64() * 1000.0;
-    let doc = Sidecar {
-        schema_version: judge::SCHEMA_VERSION,
-        report: &j.report,
-        watch: WatchInfo {
-            verdict: j.verdict,
-            reason: j.reason.as_deref(),
-            name: &shown,
-            claim: &claim.claim,
-            instance: sp.instance_id(),
-            judged_at: &ts,
-            duration_ms,
-        },
+    let watch = WatchInfo {
+        verdict: j.verdict,
+        reason: j.reason.as_deref(),
+        name: &shown,
+        claim: &claim.claim,
+        instance: sp.instance_id(),
+        judged_at: &ts,
+        duration_ms,
     };
+    // The report exactly as `tracelint check --output json` shows one input, plus `watch`.
+    let mut doc = crate::report::report_json_value(&j.report);
+    if let (Some(o), Ok(w)) = (doc.as_object_mut(), serde_json::to_value(&watch)) {
+        o.insert("watch".into(), w);
+    }
     let sidecar = match serde_json::to_vec_pretty(&doc) {
         Ok(mut b) => {
             b.push(b'\n');
