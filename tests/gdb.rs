@@ -1003,3 +1003,38 @@ fn many_definitions_are_fast() {
     expect_code(&f, &gt::ORPHAN_TP_PIECE);
     expect_code(&f, &gt::DUPLICATE_TSV);
 }
+
+#[test]
+fn command_names_are_checked_in_teval_only() {
+    let cmd = "teval $nosuch = 1";
+    let b = with_extra(
+        1,
+        &format!("tp Z2:401145:cmd:0:{:x}:{}", cmd.len(), hexs(cmd)),
+    );
+    let f = check(&b.bytes);
+    let l = last_line(&b, "tp Z2:401145:cmd:0:11");
+    assert!(
+        f.iter().any(|x| x.rule == &gt::TP_COMMAND_INVALID
+            && x.span() == l
+            && x.message.contains("$nosuch")),
+        "{}",
+        dump(&f)
+    );
+    let mut s = Sample::new(1);
+    for cmd in [
+        "collect $eax, $ymm0",
+        "teval $hits = $hits + $rip",
+        "while-stepping 2",
+        "collect $regs",
+        "end",
+    ] {
+        s.extra_lines
+            .push(format!("tp Z2:401145:cmd:0:{:x}:{}", cmd.len(), hexs(cmd)).into_bytes());
+    }
+    let f = check(&s.build().bytes);
+    assert!(
+        !f.iter().any(|x| x.rule == &gt::TP_COMMAND_INVALID),
+        "{}",
+        dump(&f)
+    );
+}

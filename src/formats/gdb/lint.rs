@@ -410,7 +410,9 @@ fn check_commands(t: &super::model::Tracepoint, names: &Names<'_>, sink: &mut Si
                 .note("GDB re-creates the action when it opens the file and fails: Target does not support \"/s\" option for string tracing"),
             );
         }
-        if names.regs.is_empty() {
+        // Only `teval` is checked: `collect` may name pseudo-registers (`$eax`, `$ymm0`) that a
+        // target description does not list.
+        if names.regs.is_empty() || !is("teval") {
             continue;
         }
         let bytes = text.as_bytes();

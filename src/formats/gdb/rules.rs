@@ -324,7 +324,8 @@ crate::declare_rules! {
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
     /// `tp Z…cmd` lines form a valid action list: known actions (`collect`, `teval`,
-    /// `while-stepping`, `end`), `$names` that are trace state variables or registers,
+    /// `while-stepping`, `end`), `$names` in `teval` that are trace state variables or
+    /// registers of the target description,
     /// `while-stepping`/`end` balanced, no `collect/s`.
     ///
     /// ## Why it matters
