@@ -795,6 +795,9 @@ impl V7<'_> {
             };
             let at_start = at == 0 || at.checked_sub(1).and_then(|p| all.get(p)) == Some(&0);
             let desc = all.get(at..).filter(|_| at_start).map(|rest| {
+                // Descriptions are short: look at most 4096 bytes ahead (keeps many
+                // sections pointing into one long unterminated string linear).
+                let rest = rest.get(..rest.len().min(4096)).unwrap_or(rest);
                 let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
                 String::from_utf8_lossy(rest.get(..end).unwrap_or(&[])).into_owned()
             });
