@@ -231,7 +231,7 @@ pub fn matches(pat: &str, name: &str, pt: PatternType) -> Match {
             if !pat.contains(['*', '?', '[']) {
                 return if pat == name { Match::Exact } else { Match::No };
             }
-            if glob(pat.as_bytes(), name.as_bytes(), 0) {
+            if glob(pat.as_bytes(), name.as_bytes()) {
                 Match::Pattern
             } else {
                 Match::No
@@ -257,53 +257,71 @@ pub fn matches(pat: &str, name: &str, pt: PatternType) -> Match {
     }
 }
 
-fn glob(p: &[u8], s: &[u8], depth: u32) -> bool {
-    if depth > 64 {
-        return false;
-    }
-    match p.split_first() {
-        None => s.is_empty(),
-        Some((b'*', rest)) => {
-            (0..=s.len()).any(|i| glob(rest, s.get(i..).unwrap_or(&[]), depth.saturating_add(1)))
-        }
-        Some((b'?', rest)) => match s.split_first() {
-            Some((_, srest)) => glob(rest, srest, depth),
-            None => false,
-        },
-        Some((b'[', rest)) => {
-            let Some(close) = rest.iter().position(|&c| c == b']') else {
-                return false;
-            };
-            let class = rest.get(..close).unwrap_or(&[]);
-            let after = rest.get(close.saturating_add(1)..).unwrap_or(&[]);
+/// Matches one glob element (not `*`) at the start of `p` against byte `c`; returns the
+/// element's length in `p`, or `None` when it does not match.
+fn glob_one(p: &[u8], c: u8) -> Option<usize> {
+    match p.split_first()? {
+        (b'?', _) => Some(1),
+        (b'[', rest) => {
+            let close = rest
+                .iter()
+                .skip(1)
+                .position(|&x| x == b']')?
+                .saturating_add(1);
+            let class = rest.get(..close)?;
             let (neg, class) = match class.split_first() {
-                Some((b'!' | b'^', c)) => (true, c),
+                Some((b'!' | b'^', c2)) => (true, c2),
                 _ => (false, class),
             };
-            match s.split_first() {
-                Some((&c, srest)) => {
-                    let mut hit = false;
-                    let mut i = 0usize;
-                    while let Some(&a) = class.get(i) {
-                        if class.get(i.saturating_add(1)) == Some(&b'-') {
-                            if let Some(&b) = class.get(i.saturating_add(2)) {
-                                hit |= a <= c && c <= b;
-                                i = i.saturating_add(3);
-                                continue;
-                            }
-                        }
-                        hit |= a == c;
-                        i = i.saturating_add(1);
+            let mut hit = false;
+            let mut i = 0usize;
+            while let Some(&a) = class.get(i) {
+                if class.get(i.saturating_add(1)) == Some(&b'-') {
+                    if let Some(&b) = class.get(i.saturating_add(2)) {
+                        hit |= a <= c && c <= b;
+                        i = i.saturating_add(3);
+                        continue;
                     }
-                    hit != neg && glob(after, srest, depth)
                 }
-                None => false,
+                hit |= a == c;
+                i = i.saturating_add(1);
             }
+            (hit != neg).then_some(close.saturating_add(2))
         }
-        Some((&c, rest)) => match s.split_first() {
-            Some((&d, srest)) if c == d => glob(rest, srest, depth),
-            _ => false,
-        },
+        (&x, _) => (x == c).then_some(1),
+    }
+}
+
+/// Shell glob match with the classic single-backtrack-point algorithm (no exponential cases).
+fn glob(p: &[u8], s: &[u8]) -> bool {
+    let (mut pi, mut si) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    loop {
+        if si >= s.len() {
+            while p.get(pi) == Some(&b'*') {
+                pi = pi.saturating_add(1);
+            }
+            return pi >= p.len();
+        }
+        let c = s.get(si).copied().unwrap_or(0);
+        if p.get(pi) == Some(&b'*') {
+            pi = pi.saturating_add(1);
+            star = Some((pi, si));
+            continue;
+        }
+        if let Some(n) = p.get(pi..).and_then(|rest| glob_one(rest, c)) {
+            pi = pi.saturating_add(n);
+            si = si.saturating_add(1);
+            continue;
+        }
+        match star {
+            Some((sp, ss)) => {
+                pi = sp;
+                si = ss.saturating_add(1);
+                star = Some((sp, si));
+            }
+            None => return false,
+        }
     }
 }
 
@@ -364,17 +382,22 @@ fn regex_tokens(p: &str) -> Option<Vec<Tok>> {
     Some(v)
 }
 
+/// Backtracking steps allowed for one match (keeps hostile patterns from taking long).
+const REGEX_BUDGET: u32 = 100_000;
+
 fn regex_search(t: &[Tok], s: &[u8]) -> bool {
+    let mut budget = REGEX_BUDGET;
     if let Some((Tok::Start, rest)) = t.split_first() {
-        return regex_here(rest, s, 0);
+        return regex_here(rest, s, 0, &mut budget);
     }
-    (0..=s.len()).any(|i| regex_here(t, s.get(i..).unwrap_or(&[]), 0))
+    (0..=s.len()).any(|i| regex_here(t, s.get(i..).unwrap_or(&[]), 0, &mut budget))
 }
 
-fn regex_here(t: &[Tok], s: &[u8], depth: u32) -> bool {
-    if depth > 256 {
+fn regex_here(t: &[Tok], s: &[u8], depth: u32, budget: &mut u32) -> bool {
+    if depth > 256 || *budget == 0 {
         return false;
     }
+    *budget = budget.saturating_sub(1);
     let Some((tok, rest)) = t.split_first() else {
         return true;
     };
@@ -387,19 +410,19 @@ fn regex_here(t: &[Tok], s: &[u8], depth: u32) -> bool {
     let d = depth.saturating_add(1);
     match rep {
         Rep::One => match s.split_first() {
-            Some((&c, srest)) if m(c) => regex_here(rest, srest, d),
+            Some((&c, srest)) if m(c) => regex_here(rest, srest, d, budget),
             _ => false,
         },
         Rep::Opt => {
-            matches!(s.split_first(), Some((&c, srest)) if m(c) && regex_here(rest, srest, d))
-                || regex_here(rest, s, d)
+            matches!(s.split_first(), Some((&c, srest)) if m(c) && regex_here(rest, srest, d, budget))
+                || regex_here(rest, s, d, budget)
         }
         Rep::Star | Rep::Plus => {
             let n = s.iter().take_while(|&&c| m(c)).count();
             let min = usize::from(rep == Rep::Plus);
             (min..=n)
                 .rev()
-                .any(|k| regex_here(rest, s.get(k..).unwrap_or(&[]), d))
+                .any(|k| regex_here(rest, s.get(k..).unwrap_or(&[]), d, budget))
         }
     }
 }
@@ -447,5 +470,33 @@ mod tests {
             matches("(a|b)", "a", PatternType::Regex),
             Match::Unsupported
         );
+        assert_eq!(
+            matches("*_start", "_dl_start", PatternType::Glob),
+            Match::Pattern
+        );
+        assert_eq!(matches("f*b*", "fxbx", PatternType::Glob), Match::Pattern);
+        assert_eq!(matches("f*b", "fxbx", PatternType::Glob), Match::No);
+        assert_eq!(matches("[!a]x", "bx", PatternType::Glob), Match::Pattern);
+        assert_eq!(
+            matches("a.*b", "xaxxbx", PatternType::Regex),
+            Match::Pattern
+        );
+        // Hostile patterns finish quickly.
+        let name = "a".repeat(200);
+        let t = std::time::Instant::now();
+        let long_b = format!("{name}b");
+        assert_eq!(
+            matches(&"*a".repeat(40), &long_b, PatternType::Glob),
+            Match::No
+        );
+        assert_eq!(
+            matches(&format!("{}c", "a*".repeat(30)), &name, PatternType::Regex),
+            Match::No
+        );
+        assert_eq!(
+            matches(&format!("{}c", ".*".repeat(30)), &name, PatternType::Regex),
+            Match::No
+        );
+        assert!(t.elapsed().as_secs() < 2);
     }
 }

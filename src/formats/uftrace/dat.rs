@@ -266,6 +266,22 @@ pub fn walk(
     ctx: &DatCtx<'_>,
     sink: &mut Sink,
 ) -> DatStats {
+    if ctx.endian == Endian::Little {
+        walk_impl::<true>(tid, src, file_len, ctx, sink)
+    } else {
+        walk_impl::<false>(tid, src, file_len, ctx, sink)
+    }
+}
+
+/// [`walk`] for one byte order (`LE`: little-endian).
+#[allow(clippy::too_many_lines)]
+fn walk_impl<const LE: bool>(
+    tid: u64,
+    src: &mut (dyn Read + Send),
+    file_len: u64,
+    ctx: &DatCtx<'_>,
+    sink: &mut Sink,
+) -> DatStats {
     let mut st = DatStats::default();
     let mut ch = Chunks {
         src,
@@ -276,7 +292,7 @@ pub fn walk(
         eof: false,
         io_error: None,
     };
-    let le = ctx.endian == Endian::Little;
+    let le = LE;
     let rd64 = |b: [u8; 8]| {
         if le {
             u64::from_le_bytes(b)
