@@ -370,7 +370,7 @@ pub struct Description {
     pub lines: Vec<DescLine>,
     /// Offset of the first frame byte; `None` when no blank line ends the section.
     pub binary_start: Option<u64>,
-    /// Values of the `R` lines (valid ones), with their spans.
+    /// Values of the valid `R` lines with their spans (the first 63 and the last).
     pub register_sizes: Vec<(u64, Range<u64>)>,
     /// Every `status` line, parsed.
     pub statuses: Vec<Status>,

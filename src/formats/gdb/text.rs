@@ -311,6 +311,10 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
         let entry = if let Some(p) = line.strip_prefix(b"R ") {
             let value = decode_register(p, at(base, 2), &span, sink);
             if let Some(v) = value {
+                // Only the last value counts; keep a few for reporting, not one per line.
+                if d.register_sizes.len() >= 64 {
+                    d.register_sizes.pop();
+                }
                 d.register_sizes.push((v, span.clone()));
             }
             DescLine::Register { span, value }
