@@ -143,8 +143,23 @@ fn parse_field_line(line: &str) -> Result<FieldLine, String> {
     }
     let offset = offset.ok_or_else(|| "missing `offset:`".to_string())?;
     let size = size.ok_or_else(|| "missing `size:`".to_string())?;
-    // The field name is the last identifier, before any array suffix.
-    let base = decl.split('[').next().unwrap_or("").trim();
+    // The field name is the last identifier once every `[...]` group is removed
+    // (`char comm[16]`, and `__data_loc char[] name` where the brackets come first).
+    let mut depth = 0u32;
+    let base: String = decl
+        .chars()
+        .filter(|&c| match c {
+            '[' => {
+                depth = depth.saturating_add(1);
+                false
+            }
+            ']' => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            _ => depth == 0,
+        })
+        .collect();
     let name = base
         .rsplit(|c: char| c.is_whitespace() || c == '*')
         .find(|s| !s.is_empty())
