@@ -1116,6 +1116,8 @@ fn kernel_pages_go_through_the_ring_walker() {
         "kernel-cpu1.dat".into(),
         pages(&[good, bad], 4096, 8, Endian::Little),
     ));
+    get(&mut files, "kallsyms").extend_from_slice(b"zzzz T broken\n");
     let f = run(files);
     expect(&f, "TD101", Some("kernel-cpu1.dat"), 4096 + 8..4096 + 16);
+    expect(&f, "UF051", Some("kallsyms"), 26..39);
 }

@@ -731,6 +731,17 @@ pub(crate) fn check_all(
                 }
                 nodes.insert(e.name.clone(), node);
             }
+            FileKind::Kallsyms => {
+                sink.set_file(Some(e.name.clone()));
+                let Some(d) = load(dir, &e.name, opts, sink) else {
+                    continue;
+                };
+                let n = misc::kallsyms(&d, sink);
+                nodes.insert(
+                    e.name.clone(),
+                    MapNode::new("kernel symbols", 0, d.len() as u64).value("symbols", n),
+                );
+            }
             FileKind::Unknown => {
                 sink.set_file(Some(e.name.clone()));
                 sink.report(

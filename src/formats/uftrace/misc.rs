@@ -250,3 +250,38 @@ pub fn kernel_cpu(data: &[u8], p: &KernelParams, cpu: u64, sink: &mut Sink) -> C
     );
     walk_cpu(pages, params, &EventTable::new(), sink)
 }
+
+/// Checks `kallsyms` (a copy of `/proc/kallsyms`: `<hex addr> <type> <name>[\t[module]]`);
+/// returns the number of symbol lines. At most eight malformed lines are reported.
+pub fn kallsyms(data: &[u8], sink: &mut Sink) -> u64 {
+    let mut n = 0u64;
+    let mut bad = 0u32;
+    for line in text::lines(data) {
+        let t = line.text;
+        let ok = (|| -> Option<bool> {
+            let sp = t.iter().position(|&c| c == b' ')?;
+            text::parse_hex(t.get(..sp)?)?;
+            let rest = t.get(sp.saturating_add(1)..)?;
+            let (&ty, rest) = rest.split_first()?;
+            let name = rest.strip_prefix(b" ")?;
+            Some((ty.is_ascii_alphabetic() || ty == b'?') && !name.is_empty())
+        })() == Some(true)
+            && line.terminated;
+        if ok {
+            n = n.saturating_add(1);
+        } else {
+            bad = bad.saturating_add(1);
+            if bad <= 8 {
+                sink.report(
+                    &rules::SYM_LINE,
+                    line.span(),
+                    format!(
+                        "kallsyms line `{}` is not `<hex address> <type> <name>`",
+                        show(t)
+                    ),
+                );
+            }
+        }
+    }
+    n
+}

@@ -347,7 +347,8 @@ crate::declare_rules! {
     pub SYM_HEADER = ("UF050", "sym-header", Error, "a `.sym` file lacks its `# symbols:` / `# path name:` header");
     /// ## What it checks
     /// Each `.sym` line is `<16 hex addr> [<8 hex size> ]<type> <name>` with a type among
-    /// `?TtwPKDdvu`.
+    /// `?TtwPKDdvu`; each `kallsyms` line is `<hex addr> <type> <name>` (at most eight
+    /// malformed `kallsyms` lines are reported).
     ///
     /// ## Why it matters
     /// uftrace skips malformed lines silently; their functions then print as raw addresses.
