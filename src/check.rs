@@ -260,6 +260,20 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         }
         Err(e) => return io_finding(sink, report, path, &e),
     };
+    // A mapped trace.dat has its ring data read with positioned reads (see
+    // `tracecmd::check_file`), so multi-GiB files do not stay resident.
+    if opts.load_mode == LoadMode::Mmap
+        && opts.format_hint.is_none_or(|f| f == Format::TraceCmd)
+        && detect::detect_bytes(&data) == Some(Format::TraceCmd)
+    {
+        if let Ok(file) = std::fs::File::open(path) {
+            report.format = Some(Format::TraceCmd);
+            report.map = Some(crate::formats::tracecmd::check_file(
+                &data, file, opts, sink,
+            ));
+            return;
+        }
+    }
     let (format, map) = check_bytes(&data, opts, sink);
     report.format = format;
     report.map = Some(map);

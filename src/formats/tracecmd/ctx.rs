@@ -52,6 +52,9 @@ pub struct Ctx<'a, 's> {
     pub dec: Decompressor,
     /// Set once a limit stopped decompression: no more decompression is attempted.
     pub budget_exhausted: bool,
+    /// Where CPU data is read from; `None` reads it from `data`. A file source keeps the
+    /// mapped pages of multi-GiB ring data out of the process's memory.
+    pub cpu_source: Option<&'a dyn super::data::ByteSource>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -65,6 +68,7 @@ impl<'a, 's> Ctx<'a, 's> {
             compressed: 0,
             dec: Decompressor::new(),
             budget_exhausted: false,
+            cpu_source: None,
         }
     }
 

@@ -10,6 +10,41 @@ use crate::finding::Sink;
 use crate::reader::Reader;
 use std::ops::Range;
 
+/// Random access to the bytes of the input, for the CPU data walk.
+pub trait ByteSource: Sync {
+    /// The bytes at absolute range `r`, possibly read into `buf`; `None` if they cannot be had.
+    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]>;
+}
+
+/// The input itself (memory or a mapping).
+pub struct SliceSource<'a>(pub &'a [u8]);
+
+impl ByteSource for SliceSource<'_> {
+    fn get<'b>(&'b self, r: Range<u64>, _buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        let s = usize::try_from(r.start).ok()?;
+        let e = usize::try_from(r.end).ok()?;
+        self.0.get(s..e)
+    }
+}
+
+/// Positioned reads from the file: each window is read into a reused buffer, so walking
+/// gigabytes of ring data keeps the resident memory at one window per worker.
+pub struct FileSource(pub std::fs::File);
+
+impl ByteSource for FileSource {
+    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        use std::os::unix::fs::FileExt;
+        let n = usize::try_from(r.end.checked_sub(r.start)?).ok()?;
+        buf.clear();
+        buf.resize(n, 0);
+        self.0.read_exact_at(buf, r.start).ok()?;
+        Some(buf.as_slice())
+    }
+}
+
+/// Bytes of uncompressed CPU data read per step (a whole number of pages).
+const WINDOW_PAGES: u64 = 256;
+
 /// Builds the walker's event table from the parsed formats.
 pub fn event_table(m: &TraceDat) -> EventTable {
     let mut t = EventTable::new();
@@ -155,7 +190,8 @@ fn run(
         }
         b.results = results;
     }
-    let data = ctx.data;
+    let slice = SliceSource(ctx.data);
+    let data: &dyn ByteSource = ctx.cpu_source.unwrap_or(&slice);
     let algo = m.header.algo.unwrap_or(Algo::None);
     let max = ctx.limits.max_findings;
     let len = ctx.len();
@@ -408,7 +444,14 @@ fn remap(into: &mut Sink, from: Sink, to: &Range<u64>, note: &dyn Fn(u64) -> Str
 }
 
 /// Walks one CPU: pages straight from the file, or one decompressed chunk at a time.
-fn run_job(j: &Job, data: &[u8], len: u64, algo: Algo, table: &EventTable, max: usize) -> JobOut {
+fn run_job(
+    j: &Job,
+    data: &dyn ByteSource,
+    len: u64,
+    algo: Algo,
+    table: &EventTable,
+    max: usize,
+) -> JobOut {
     let mut sink = Sink::new(max);
     let mut w = Walker::new(j.params.clone(), table);
     let endian = j.params.endian;
@@ -418,15 +461,20 @@ fn run_job(j: &Job, data: &[u8], len: u64, algo: Algo, table: &EventTable, max: 
     let what = &j.what;
     match &j.source {
         Source::Plain(r) => {
-            let bytes = usize::try_from(r.start)
-                .ok()
-                .zip(usize::try_from(r.end).ok())
-                .and_then(|(s, e)| data.get(s..e))
-                .unwrap_or(&[]);
+            let mut buf = Vec::new();
+            let step = ps.saturating_mul(WINDOW_PAGES).max(1);
             let mut off = r.start;
-            for page in bytes.chunks_exact(psz) {
-                w.page(Reader::with_base(page, off, endian), &mut sink);
-                off = off.saturating_add(ps);
+            while off < r.end {
+                let end = off.saturating_add(step).min(r.end);
+                let Some(bytes) = data.get(off..end, &mut buf) else {
+                    break;
+                };
+                // A trailing partial page is handed over whole: the walker reports it.
+                for page in bytes.chunks(psz) {
+                    w.page(Reader::with_base(page, off, endian), &mut sink);
+                    off = off.saturating_add(ps);
+                }
+                off = end;
             }
             raw = r.end.saturating_sub(r.start);
             let stats = w.finish(&mut sink);
@@ -442,13 +490,10 @@ fn run_job(j: &Job, data: &[u8], len: u64, algo: Algo, table: &EventTable, max: 
         Source::Chunks(chunks) => {
             let mut dec = Decompressor::new();
             let mut buf: Vec<u8> = Vec::new();
+            let mut inbuf: Vec<u8> = Vec::new();
             let mut raw_off = 0u64;
             for (i, (zr, usize_, cspan)) in chunks.iter().enumerate() {
-                let input = usize::try_from(zr.start)
-                    .ok()
-                    .zip(usize::try_from(zr.end).ok())
-                    .and_then(|(s, e)| data.get(s..e))
-                    .unwrap_or(&[]);
+                let input = data.get(zr.clone(), &mut inbuf).unwrap_or(&[]);
                 let Ok(un) = usize::try_from(*usize_) else {
                     break;
                 };

@@ -45,7 +45,18 @@ pub fn decode(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<Trace
 
 /// Decodes and checks `data`, returning the model (`None` when the header is unusable).
 pub fn analyze(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<TraceDat> {
+    analyze_with(data, None, opts, sink)
+}
+
+/// [`analyze`], reading the CPU data through `cpu_source` when given.
+fn analyze_with(
+    data: &[u8],
+    cpu_source: Option<&dyn data::ByteSource>,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> Option<TraceDat> {
     let mut ctx = ctx::Ctx::new(data, &opts.limits, sink);
+    ctx.cpu_source = cpu_source;
     let h = decode::header(&mut ctx)?;
     let mut m = if h.version == 6 {
         decode::v6(&mut ctx, h)
@@ -62,6 +73,23 @@ pub fn analyze(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<Trac
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     let len = data.len() as u64;
     match analyze(data, opts, sink) {
+        Some(m) => map(&m, len),
+        None => MapNode::new("trace.dat (unreadable header)", 0, len),
+    }
+}
+
+/// Checks a file whose bytes are `data` (a mapping of `file`), reading the CPU ring data with
+/// positioned reads from `file`: the metadata is parsed from the mapping, but the gigabytes of
+/// ring pages are never touched through it, so they do not stay resident.
+pub fn check_file(
+    data: &[u8],
+    file: std::fs::File,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> MapNode {
+    let len = data.len() as u64;
+    let src = data::FileSource(file);
+    match analyze_with(data, Some(&src), opts, sink) {
         Some(m) => map(&m, len),
         None => MapNode::new("trace.dat (unreadable header)", 0, len),
     }
