@@ -1,0 +1,115 @@
+//! `tracelint map` of trace.dat v7 files against `trace-cmd dump --sections` (the reference
+//! reader's own list of section offsets, ids, flags and sizes). Skips without trace-cmd.
+
+mod common;
+
+use std::process::Command;
+use tracelint::check::{check_path, CheckOptions};
+use tracelint::config::Config;
+use tracelint::map::MapNode;
+
+#[derive(Debug, PartialEq)]
+struct Section {
+    id: u64,
+    offset: u64,
+    flags: u64,
+    /// (compressed size without the 8-byte size header, uncompressed size), or plain size.
+    sizes: (u64, Option<u64>),
+}
+
+fn parse_dump(text: &str) -> Vec<Section> {
+    let mut v = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("[Section") else {
+            continue;
+        };
+        let (id, rest) = rest.split_once('@').unwrap();
+        let mut words = rest.split_whitespace();
+        let offset: u64 = words.next().unwrap().parse().unwrap();
+        let flags_part = rest.split("flags ").nth(1).unwrap();
+        let (flags, tail) = flags_part.split_once(',').unwrap();
+        let flags = u64::from_str_radix(flags.trim_start_matches("0x"), 16).unwrap();
+        let nums: Vec<u64> = tail
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let sizes = if tail.contains("uncompressed") {
+            (nums[0], Some(nums[1]))
+        } else {
+            (nums[0], None)
+        };
+        v.push(Section {
+            id: id.trim().parse().unwrap(),
+            offset,
+            flags,
+            sizes,
+        });
+    }
+    v
+}
+
+fn value<'a>(n: &'a MapNode, key: &str) -> Option<&'a str> {
+    n.values
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn from_map(map: &MapNode) -> Vec<Section> {
+    map.children
+        .iter()
+        .filter(|n| n.label.starts_with("section "))
+        .map(|n| {
+            let id: u64 = value(n, "id").unwrap().parse().unwrap();
+            let flags =
+                u64::from_str_radix(value(n, "flags").unwrap().trim_start_matches("0x"), 16)
+                    .unwrap();
+            let size: u64 = value(n, "size").unwrap().parse().unwrap();
+            let sizes = match value(n, "uncompressed") {
+                Some(u) => (size - 8, Some(u.parse().unwrap())),
+                None => (size, None),
+            };
+            Section {
+                id,
+                offset: n.offset,
+                flags,
+                sizes,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn v7_sections_match_trace_cmd_dump() {
+    if Command::new("trace-cmd").arg("--version").output().is_err() {
+        eprintln!("skipping: trace-cmd is not installed");
+        return;
+    }
+    let mut compared = 0;
+    for e in std::fs::read_dir(common::corpus("tracecmd")).unwrap() {
+        let p = e.unwrap().path();
+        if !p.file_name().unwrap().to_string_lossy().contains("v7") {
+            continue;
+        }
+        let out = Command::new("timeout")
+            .args(["60", "trace-cmd", "dump", "--sections", "-i"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        let dump = parse_dump(&String::from_utf8_lossy(&out.stdout));
+        assert!(
+            !dump.is_empty(),
+            "{}: trace-cmd dump listed no sections",
+            p.display()
+        );
+        let r = check_path(&p, &CheckOptions::default(), &Config::default());
+        let mine = from_map(r.map.as_ref().unwrap());
+        assert_eq!(mine, dump, "{}", p.display());
+        compared += 1;
+    }
+    assert!(
+        compared >= 3,
+        "expected v7 corpus files, compared {compared}"
+    );
+}
