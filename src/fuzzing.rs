@@ -349,6 +349,22 @@ mod tests {
         assert!(decode_dir_image(&many).files().len() <= IMAGE_MAX_FILES);
     }
 
+    #[cfg(feature = "fuzzing")]
+    #[test]
+    fn structured_runners_accept_patterned_inputs() {
+        use super::structured::*;
+        for seed in 0u8..16 {
+            let data: Vec<u8> = (0..512u32)
+                .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+                .collect();
+            run_ktrace_structured(&data);
+            run_ktrace_roundtrip(&data);
+            run_gdb_structured(&data);
+            run_uftrace_structured(&data);
+            run_tracecmd_structured(&data);
+        }
+    }
+
     #[test]
     fn runners_accept_trivial_inputs() {
         for data in [
@@ -1107,6 +1123,9 @@ pub mod structured {
         Raw(Vec<u8>),
     }
 
+    /// An extra event system: (system, event name, id, extra fields as (offset, size)).
+    pub type EventSystem = (String, String, u16, Vec<(u8, u8)>);
+
     /// A trace-cmd file model, written through [`tw::Builder`].
     #[derive(Arbitrary, Debug)]
     pub struct TracecmdModel {
@@ -1137,7 +1156,7 @@ pub mod structured {
         /// Pages per compressed chunk.
         pub pages_per_chunk: u8,
         /// An extra event system: (system, event name, id, extra fields).
-        pub system: Option<(String, String, u16, Vec<(u8, u8)>)>,
+        pub system: Option<EventSystem>,
         /// Replace header_page text.
         pub header_page: Option<Vec<u8>>,
         /// Text appended to kallsyms, printk, cmdlines.
