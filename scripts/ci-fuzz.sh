@@ -62,7 +62,12 @@ fi
 log "targets: ${targets[*]}"
 
 log "building"
-cargo "${toolchain[@]}" fuzz build -s "$san" "${tdir[@]}" 2>&1 | tail -n 3
+if ! cargo "${toolchain[@]}" fuzz build -s "$san" "${tdir[@]}" >"$root/fuzz/build.log" 2>&1; then
+    tail -n 80 "$root/fuzz/build.log"
+    log "FAILED: the fuzz targets do not build"
+    exit 1
+fi
+tail -n 2 "$root/fuzz/build.log"
 
 dict_for() {
     case "$1" in
@@ -95,7 +100,7 @@ for t in "${targets[@]}"; do
     log "running $t for ${secs}s"
     set +e
     cargo "${toolchain[@]}" fuzz run -s "$san" "${tdir[@]}" "$t" "corpus/$t" -- \
-        -max_total_time="$secs" -timeout=10 "${mem_flags[@]}" -jobs=1 -workers=1 \
+        -max_total_time="$secs" -timeout=10 "${mem_flags[@]}" \
         -dict="$(dict_for "$t")" -print_final_stats=1 -max_len=262144 \
         >"$tmp/$t.log" 2>&1
     rc=$?

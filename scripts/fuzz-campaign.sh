@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Long fuzzing campaign on one target: scripts/fuzz-campaign.sh TARGET SECONDS [extra libFuzzer flags]
 #
-# Seeds fuzz/corpus/TARGET from corpus/, runs one fuzzing job (the machine is shared: -jobs=1),
+# Seeds fuzz/corpus/TARGET from corpus/, runs one fuzzing job (the machine is shared: a single libFuzzer process, no -jobs),
 # and writes the libFuzzer log to fuzz/logs/TARGET-<utc time>.log. Prints the final coverage
 # and execution figures. A crash leaves its input in fuzz/artifacts/TARGET/; minimise it with
 #   cd fuzz && cargo fuzz tmin -s none TARGET artifacts/TARGET/crash-...
@@ -35,7 +35,7 @@ log="logs/$target-$(date -u +%Y%m%dT%H%M%SZ).log"
 set +e
 cargo "$tc" fuzz run -s "$san" "$target" "corpus/$target" -- \
     -max_total_time="$secs" -timeout=10 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
-    -jobs=1 -workers=1 -dict="$dict" -print_final_stats=1 -max_len=262144 "$@" \
+    -dict="$dict" -print_final_stats=1 -max_len=262144 "$@" \
     >"$log" 2>&1
 rc=$?
 set -e
