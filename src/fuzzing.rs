@@ -277,8 +277,10 @@ pub fn run_ktrace_roundtrip_bytes(bytes: &[u8]) {
         let t = crate::formats::ktrace::decode_bytes(b, &opts, &mut sink);
         kw::model_from_trace(b, &t)
     };
+    // `model_from_trace` gives no model when a known chunk's payload was not decoded (for
+    // example a CPU map chunk of an unknown major version, reported as info): nothing to compare.
     let Some(back) = decode(bytes) else {
-        panic!("a ktrace file without errors does not decode to a writer model");
+        return;
     };
     let bytes2 = kw::write(&back);
     assert_ne!(
