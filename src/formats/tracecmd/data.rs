@@ -371,9 +371,11 @@ fn chunk_table(
     }
     let ps = u64::from(b.page_size);
     let mut chunks = Vec::new();
+    let source = ctx.cpu_source;
+    let mut hdr = Vec::new();
     for i in 0..count {
         let cs = r.offset();
-        let (Ok(zsize), Ok(usize_)) = (r.u32("chunk csize"), r.u32("chunk usize")) else {
+        let (Ok(zsize), Ok(usize_)) = chunk_header(&mut r, source, &mut hdr) else {
             ctx.sink.report(
                 &rules::CHUNK_STREAM,
                 cs..r.end_offset(),
@@ -429,6 +431,38 @@ fn chunk_table(
         ),
     );
     Some(chunks)
+}
+
+/// Reads a chunk header (`u32 csize · u32 usize`). With a file source the 8 bytes are read
+/// from the file rather than through the mapping, so walking the chunk table of a large
+/// compressed file does not make every page of the mapping resident.
+fn chunk_header(
+    r: &mut Reader<'_>,
+    source: Option<&dyn ByteSource>,
+    buf: &mut Vec<u8>,
+) -> (Result<u32, ()>, Result<u32, ()>) {
+    let Some(src) = source else {
+        return (
+            r.u32("chunk csize").map_err(|_| ()),
+            r.u32("chunk usize").map_err(|_| ()),
+        );
+    };
+    let at = r.offset();
+    if r.remaining() < 8 {
+        return (Err(()), Err(()));
+    }
+    let Some(bytes) = src.get(at..at.saturating_add(8), buf) else {
+        return (Err(()), Err(()));
+    };
+    let mut h = Reader::with_base(bytes, at, r.endian());
+    let out = (
+        h.u32("chunk csize").map_err(|_| ()),
+        h.u32("chunk usize").map_err(|_| ()),
+    );
+    if r.skip(8, "chunk header").is_err() {
+        return (Err(()), Err(()));
+    }
+    out
 }
 
 /// Moves findings raised on decompressed bytes to the file span `to`, noting where they were.
