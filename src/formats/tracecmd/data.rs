@@ -531,7 +531,8 @@ fn run_job(
                 let Ok(un) = usize::try_from(*usize_) else {
                     break;
                 };
-                buf.clear();
+                // No clear(): a chunk is walked only when it decompressed to exactly `un`
+                // bytes, which overwrites the whole buffer, so zeroing it again is wasted.
                 buf.resize(un, 0);
                 if !decompress_report(
                     &mut dec,
