@@ -1017,18 +1017,7 @@ impl V7<'_> {
                 continue;
             }
             if let Some(prev) = seen.insert(o.id, o.span.clone()) {
-                let f = ctx
-                    .sink
-                    .make(
-                        &rules::DUPLICATE_OPTION,
-                        o.span.clone(),
-                        format!(
-                            "option {} appears again; readers keep only the last one",
-                            opt_id::name(o.id)
-                        ),
-                    )
-                    .note(format!("first at 0x{:x}", prev.start));
-                ctx.sink.push(f);
+                super::lint::duplicate_option(ctx, o, &prev);
             }
             let Some(idx) = self.referenced(ctx, o, off, o.id) else {
                 continue;

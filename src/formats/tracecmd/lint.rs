@@ -2,7 +2,7 @@
 //! formats, options and CPU ranges.
 
 use super::ctx::Ctx;
-use super::model::{opt_id, OptValue, TraceDat};
+use super::model::{opt_id, Opt, OptValue, TraceDat};
 use super::rules;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -93,6 +93,22 @@ fn event_ids(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     }
 }
 
+/// Reports option `o` as a repeat of the one at `first`.
+pub(super) fn duplicate_option(ctx: &mut Ctx<'_, '_>, o: &Opt, first: &Range<u64>) {
+    let f = ctx
+        .sink
+        .make(
+            &rules::DUPLICATE_OPTION,
+            o.span.clone(),
+            format!(
+                "option {} appears again; readers keep only the last one",
+                opt_id::name(o.id)
+            ),
+        )
+        .note(format!("first at 0x{:x}", first.start));
+    ctx.sink.push(f);
+}
+
 fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     let mut seen: HashMap<u16, (&OptValue, Range<u64>)> = HashMap::new();
     for o in &m.options {
@@ -119,18 +135,7 @@ fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                     }
                 }
             }
-            let f = ctx
-                .sink
-                .make(
-                    &rules::DUPLICATE_OPTION,
-                    o.span.clone(),
-                    format!(
-                        "option {} appears again; readers keep only the last one",
-                        opt_id::name(o.id)
-                    ),
-                )
-                .note(format!("first at 0x{:x}", pspan.start));
-            ctx.sink.push(f);
+            duplicate_option(ctx, o, &pspan);
         }
     }
 }
