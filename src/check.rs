@@ -25,6 +25,10 @@ pub struct CheckOptions {
     pub endian: Option<Endian>,
     /// How files are brought into memory.
     pub load_mode: LoadMode,
+    /// Let record walkers take their fast paths (uftrace task data: runs of well-formed
+    /// records handled in a tight loop). With `false` every record takes the full path; the
+    /// findings must be the same either way, which the tests and fuzz targets check.
+    pub fast_paths: bool,
 }
 
 impl Default for CheckOptions {
@@ -34,6 +38,7 @@ impl Default for CheckOptions {
             format_hint: None,
             endian: None,
             load_mode: LoadMode::Mmap,
+            fast_paths: true,
         }
     }
 }

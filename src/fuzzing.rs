@@ -7,7 +7,8 @@
 //!   of the image; findings about a file that is absent, or about the directory as a whole,
 //!   carry an empty span at offset 0);
 //! * checking the same input twice gives the same findings (rule codes, files, spans) and the
-//!   same structure map;
+//!   same structure map; for a directory, so does a third check with the record walkers' fast
+//!   paths switched off ([`CheckOptions::fast_paths`]);
 //! * the structure map accepts the findings (`attach_findings`) and serialises to JSON.
 //!
 //! The fuzz targets under `fuzz/` are one-line wrappers around these functions, and
@@ -34,6 +35,7 @@ pub fn fuzz_options(hint: Option<Format>) -> CheckOptions {
         format_hint: hint,
         endian: None,
         load_mode: crate::input::LoadMode::Read,
+        fast_paths: true,
     }
 }
 
@@ -176,9 +178,10 @@ pub fn check_file_invariants(data: &[u8], opts: &CheckOptions) {
     );
 }
 
-/// Checks a directory image twice and asserts the invariants.
+/// Checks a directory image twice, then once more with the fast paths toggled, and asserts the
+/// invariants.
 pub fn check_dir_invariants(dir: &MemDir, opts: &CheckOptions) {
-    let once = || {
+    let once = |opts: &CheckOptions| {
         let mut sink = Sink::with_limits(&opts.limits);
         let map = check_dir(dir, opts, &mut sink);
         let (findings, dropped) = sink.into_parts();
@@ -215,13 +218,25 @@ pub fn check_dir_invariants(dir: &MemDir, opts: &CheckOptions) {
         }
         outcome(&findings, dropped, map)
     };
-    let first = once();
-    let second = once();
+    let first = once(opts);
+    let second = once(opts);
     assert!(
         first == second,
         "checking the same directory twice gave different results:\n first: {:?}\nsecond: {:?}",
         first.keys,
         second.keys
+    );
+    let slow = once(&CheckOptions {
+        fast_paths: !opts.fast_paths,
+        ..opts.clone()
+    });
+    assert!(
+        first == slow,
+        "fast paths {} and {} gave different results:\n first: {:?}\nsecond: {:?}",
+        if opts.fast_paths { "on" } else { "off" },
+        if opts.fast_paths { "off" } else { "on" },
+        first.keys,
+        slow.keys
     );
 }
 

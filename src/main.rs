@@ -336,6 +336,7 @@ fn setup(
         } else {
             LoadMode::Mmap
         },
+        fast_paths: true,
     };
     Ok((config, opts, deny_warnings))
 }

@@ -928,9 +928,24 @@ fn small(files: Files) -> Files {
         .collect()
 }
 
+/// Checks `files` and asserts every span lies in its file and the findings are the same with
+/// the task-data fast path off; true when there was an error.
 fn check_spans(files: &Files, opts: &CheckOptions) -> bool {
     let dir = MemDir::new("/m", files.clone());
     let (f, _) = run_dir(&dir, opts);
+    let (slow, _) = run_dir(
+        &dir,
+        &CheckOptions {
+            fast_paths: false,
+            ..opts.clone()
+        },
+    );
+    let key = |f: &[Finding]| -> Vec<String> {
+        f.iter()
+            .map(|x| format!("{} {:?} {:?} {}", x.rule.code, x.file, x.span(), x.message))
+            .collect()
+    };
+    assert_eq!(key(&f), key(&slow), "fast path and full path disagree");
     for x in &f {
         if let Some(name) = &x.file {
             if let Some((_, data)) = files.iter().find(|(n, _)| n == name) {

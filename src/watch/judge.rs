@@ -35,6 +35,7 @@ pub fn check_options(config: &Config) -> CheckOptions {
         format_hint: None,
         endian: None,
         load_mode: LoadMode::Read,
+        fast_paths: true,
     }
 }
 

@@ -628,6 +628,7 @@ pub(crate) fn check_all(
         timelines: &timelines,
         specs: &spec_fn,
         user_events: user_events.as_deref(),
+        fast: opts.fast_paths,
     };
     let max_findings = opts.limits.max_findings;
     let max_bytes = opts.limits.max_file_bytes;

@@ -19,6 +19,8 @@ use std::io::Read;
 /// Largest argument payload libmcount can write (`ARGBUF_SIZE - 4`).
 pub const MAX_ARG_PAYLOAD: u64 = 1020;
 const CHUNK: usize = 1 << 20;
+/// Bytes the window keeps beyond a record before the fast path runs (largest fixed payload).
+const FAST_SLACK: usize = 1024;
 
 /// Record types.
 pub const ENTRY: u8 = 0;
@@ -95,6 +97,8 @@ pub struct DatCtx<'a> {
     pub specs: &'a (dyn Fn(usize, usize) -> FuncArgs + Sync),
     /// User event ids from events.txt (sorted), if the file exists.
     pub user_events: Option<&'a [u64]>,
+    /// Take the fast path for runs of well-formed records ([`crate::CheckOptions::fast_paths`]).
+    pub fast: bool,
 }
 
 /// What one task file held.
@@ -255,7 +259,13 @@ struct Cache {
     sym: usize,
     /// Index into the resolved specs, once looked up.
     spec: Option<usize>,
+    /// Padded fixed ENTRY / EXIT payload lengths once the spec is looked up
+    /// ([`NO_FIXED`] when unknown or variable).
+    fixed: [usize; 2],
 }
+
+/// [`Cache::fixed`] value for "not known to be fixed".
+const NO_FIXED: usize = usize::MAX;
 
 /// Walks one task file.
 #[allow(clippy::too_many_lines)]
@@ -333,6 +343,90 @@ fn walk_impl<const LE: bool>(
     let mut feat_arg_reported = false;
 
     loop {
+        // Fast path: well-formed ENTRY/EXIT records of the cached function, in time order,
+        // nested as expected, with fixed-length payloads, all inside the buffered window.
+        // Anything else (including every record that could give a finding) leaves the fast
+        // loop and goes through the full path below, one record at a time.
+        if ctx.fast && ch.avail() < 16 + FAST_SLACK && !ch.eof {
+            ch.fill(16 + FAST_SLACK);
+        }
+        if ctx.fast {
+            let payload_ok = ctx.version >= 4
+                && (feat_arg_reported
+                    || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
+                        && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0));
+            let (lo, hi, fixed) = match cache {
+                Some(c) => (c.lo, c.hi, c.fixed),
+                None => (1, 0, [NO_FIXED; 2]),
+            };
+            let win = ch.window();
+            let mut p = 0usize;
+            let mut prev = last_ts.unwrap_or(u64::MAX);
+            let mut cur_d: u32 = cur.map_or(u32::MAX, u32::from);
+            let mut max_depth = st.max_depth;
+            let mut n_entry = 0u64;
+            let mut n_exit = 0u64;
+            let mut n_pay = 0u64;
+            while let Some(rec) = win.get(p..).and_then(|w| w.first_chunk::<16>()) {
+                let (a, b) = split16(rec);
+                let time = rd64(a);
+                let w1 = rd64(b);
+                let typ = w1 & 3;
+                if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= next_start {
+                    break;
+                }
+                let depth = ((w1 >> 6) & 0x3ff) as u16;
+                let addr = w1 >> 16;
+                if depth >= ctx.max_stack || addr < lo || addr >= hi {
+                    break;
+                }
+                let plen = if w1 & 4 == 0 {
+                    0
+                } else {
+                    let f = if typ == 0 { fixed[0] } else { fixed[1] };
+                    if f == NO_FIXED || !payload_ok {
+                        break;
+                    }
+                    f
+                };
+                let next = p.saturating_add(16).saturating_add(plen);
+                if next > win.len() {
+                    break;
+                }
+                if typ == 0 {
+                    if cur_d != u32::from(depth) || stack.last().is_some_and(|&(d, _)| d >= depth) {
+                        break;
+                    }
+                    stack.push((depth, addr));
+                    cur_d = u32::from(depth).saturating_add(1);
+                    n_entry = n_entry.wrapping_add(1);
+                } else {
+                    if stack.last() != Some(&(depth, addr)) {
+                        break;
+                    }
+                    stack.pop();
+                    cur_d = u32::from(depth);
+                    n_exit = n_exit.wrapping_add(1);
+                }
+                if plen != 0 {
+                    n_pay = n_pay.wrapping_add(1);
+                }
+                max_depth = max_depth.max(depth);
+                prev = time;
+                p = next;
+            }
+            if p > 0 {
+                let [e, x, _, _] = &mut counts;
+                *e = e.wrapping_add(n_entry);
+                *x = x.wrapping_add(n_exit);
+                st.arg_payloads = st.arg_payloads.saturating_add(n_pay);
+                st.max_depth = max_depth;
+                last_ts = Some(prev);
+                st.last_ts = last_ts;
+                cur = u16::try_from(cur_d).ok();
+                ch.consume(p);
+            }
+        }
         if ch.avail() < 16 {
             ch.fill(16);
         }
@@ -609,6 +703,7 @@ fn walk_impl<const LE: bool>(
                                 table,
                                 sym,
                                 spec: None,
+                                fixed: [NO_FIXED; 2],
                             });
                             func = Some((table, sym));
                         }
@@ -690,6 +785,12 @@ fn walk_impl<const LE: bool>(
                 });
                 if let Some(c) = cache.as_mut() {
                     c.spec = Some(i);
+                    if let Some(fa) = spec_list.get(i) {
+                        c.fixed = [
+                            fa.entry_fixed.unwrap_or(NO_FIXED),
+                            fa.exit_fixed.unwrap_or(NO_FIXED),
+                        ];
+                    }
                 }
                 i
             }
