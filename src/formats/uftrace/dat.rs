@@ -251,6 +251,7 @@ impl Capped {
     }
 }
 
+/// A resolved function: the symbol's absolute range and what is known about its payloads.
 #[derive(Clone, Copy)]
 struct Cache {
     lo: u64,
@@ -266,6 +267,41 @@ struct Cache {
 
 /// [`Cache::fixed`] value for "not known to be fixed".
 const NO_FIXED: usize = usize::MAX;
+
+/// Slots of the function cache (direct-mapped by record address).
+const CACHE_SLOTS: usize = 512;
+
+impl Cache {
+    const EMPTY: Cache = Cache {
+        lo: 1,
+        hi: 0,
+        table: 0,
+        sym: 0,
+        spec: None,
+        fixed: [NO_FIXED; 2],
+    };
+
+    #[inline]
+    fn covers(&self, addr: u64) -> bool {
+        addr >= self.lo && addr < self.hi
+    }
+}
+
+/// The cache slot of a record address (records carry a function's start address).
+#[inline]
+fn slot(addr: u64) -> usize {
+    ((addr ^ (addr >> 9) ^ (addr >> 18)) as usize) & (CACHE_SLOTS - 1)
+}
+
+/// First dlopen of `s` after `time` (resolutions may change there).
+fn next_dlopen(s: Option<&SessCtx>, time: u64) -> u64 {
+    s.into_iter()
+        .flat_map(|s| s.dlopens.iter())
+        .map(|&(t, _, _)| t)
+        .filter(|&t| t > time)
+        .min()
+        .unwrap_or(u64::MAX)
+}
 
 /// Walks one task file.
 #[allow(clippy::too_many_lines)]
@@ -327,7 +363,9 @@ fn walk_impl<const LE: bool>(
     // Nesting: stack of (depth, addr); `cur` = expected depth of the next ENTRY.
     let mut stack: Vec<(u16, u64)> = Vec::with_capacity(64);
     let mut cur: Option<u16> = None;
-    let mut cache: Option<Cache> = None;
+    // Resolved functions; cleared when the session changes or a library is dlopen'ed.
+    let mut fcache: Vec<Cache> = vec![Cache::EMPTY; CACHE_SLOTS];
+    let mut next_dl: u64 = u64::MAX;
     let mut spec_index: HashMap<(usize, usize), usize> = HashMap::new();
     let mut spec_list: Vec<FuncArgs> = Vec::new();
 
@@ -355,10 +393,9 @@ fn walk_impl<const LE: bool>(
                 && (feat_arg_reported
                     || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
                         && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0));
-            let (lo, hi, fixed) = match cache {
-                Some(c) => (c.lo, c.hi, c.fixed),
-                None => (1, 0, [NO_FIXED; 2]),
-            };
+            let limit = next_start.min(next_dl);
+            let fc = fcache.as_slice();
+            let mut last = Cache::EMPTY;
             let win = ch.window();
             let mut p = 0usize;
             let mut prev = last_ts.unwrap_or(u64::MAX);
@@ -372,18 +409,24 @@ fn walk_impl<const LE: bool>(
                 let time = rd64(a);
                 let w1 = rd64(b);
                 let typ = w1 & 3;
-                if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= next_start {
+                if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= limit {
                     break;
                 }
                 let depth = ((w1 >> 6) & 0x3ff) as u16;
                 let addr = w1 >> 16;
-                if depth >= ctx.max_stack || addr < lo || addr >= hi {
+                if !last.covers(addr) {
+                    match fc.get(slot(addr)) {
+                        Some(c) if c.covers(addr) => last = *c,
+                        _ => break,
+                    }
+                }
+                if depth >= ctx.max_stack {
                     break;
                 }
                 let plen = if w1 & 4 == 0 {
                     0
                 } else {
-                    let f = if typ == 0 { fixed[0] } else { fixed[1] };
+                    let f = if typ == 0 { last.fixed[0] } else { last.fixed[1] };
                     if f == NO_FIXED || !payload_ok {
                         break;
                     }
@@ -541,11 +584,16 @@ fn walk_impl<const LE: bool>(
                 // exec (or a new session): depths restart.
                 stack.clear();
                 cur = None;
-                cache = None;
+                fcache.fill(Cache::EMPTY);
             }
             sess = tl_idx
                 .and_then(|i| timeline.get(i))
                 .and_then(|&(_, s)| ctx.sessions.get(s));
+            next_dl = next_dlopen(sess, time);
+        }
+        if time >= next_dl {
+            fcache.fill(Cache::EMPTY);
+            next_dl = next_dlopen(sess, time);
         }
         if depth > st.max_depth {
             st.max_depth = depth;
@@ -691,20 +739,23 @@ fn walk_impl<const LE: bool>(
         }
         // Address resolution.
         let mut func: Option<(usize, usize)> = None;
-        match cache {
-            Some(c) if addr >= c.lo && addr < c.hi => func = Some((c.table, c.sym)),
+        let si = slot(addr);
+        match fcache.get(si) {
+            Some(c) if c.covers(addr) => func = Some((c.table, c.sym)),
             _ => {
                 if let Some(s) = sess {
                     match resolve(s, ctx, addr, time) {
                         Ok((table, sym, lo, hi)) => {
-                            cache = Some(Cache {
-                                lo,
-                                hi,
-                                table,
-                                sym,
-                                spec: None,
-                                fixed: [NO_FIXED; 2],
-                            });
+                            if let Some(c) = fcache.get_mut(si) {
+                                *c = Cache {
+                                    lo,
+                                    hi,
+                                    table,
+                                    sym,
+                                    spec: None,
+                                    fixed: [NO_FIXED; 2],
+                                };
+                            }
                             func = Some((table, sym));
                         }
                         Err(why) => {
@@ -776,14 +827,14 @@ fn walk_impl<const LE: bool>(
             st.stopped = true;
             break;
         };
-        let idx = match cache {
-            Some(Cache { spec: Some(i), .. }) => i,
+        let idx = match fcache.get(si) {
+            Some(Cache { spec: Some(i), .. }) => *i,
             _ => {
                 let i = *spec_index.entry(key).or_insert_with(|| {
                     spec_list.push((ctx.specs)(key.0, key.1));
                     spec_list.len().saturating_sub(1)
                 });
-                if let Some(c) = cache.as_mut() {
+                if let Some(c) = fcache.get_mut(si) {
                     c.spec = Some(i);
                     if let Some(fa) = spec_list.get(i) {
                         c.fixed = [
