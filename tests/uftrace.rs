@@ -736,6 +736,41 @@ fn uf067_address_outside_maps_ad() {
     expect(&run(files), "UF067", Some("100.dat"), 8..16);
 }
 
+/// Functions of a dlopen'ed library resolve through the DLOP base only from the DLOP
+/// timestamp on: moved after every record, the plugin's 10 records (plugin_work and 4
+/// plugin_leaf calls, ENTRY and EXIT) no longer resolve, on the fast and the full path alike.
+#[test]
+fn uf067_dlopen_library_resolves_only_after_its_dlop() {
+    let files = corpus_files("dlopen");
+    let f = run(files.clone());
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+    assert!(!f.iter().any(|x| x.rule.code == "UF067"), "{f:#?}");
+
+    let mut late = files;
+    let task = get(&mut late, "task.txt");
+    let text = String::from_utf8(task.clone()).unwrap();
+    let dlop = text.lines().find(|l| l.starts_with("DLOP ")).unwrap();
+    let ts = dlop.split_whitespace().nth(1).unwrap();
+    let moved = dlop.replace(ts, "timestamp=99999.000000000");
+    *task = text.replace(dlop, &moved).into_bytes();
+    for fast_paths in [true, false] {
+        let opts = CheckOptions {
+            fast_paths,
+            ..CheckOptions::default()
+        };
+        let (f, _) = run_dir(&MemDir::new("/mem/uftrace.data", late.clone()), &opts);
+        let unres: Vec<&Finding> = f.iter().filter(|x| x.rule.code == "UF067").collect();
+        assert_eq!(unres.len(), 9, "8 shown + 1 summary: {unres:#?}");
+        assert!(
+            unres[8].message.contains("(10 in all)"),
+            "{}",
+            unres[8].message
+        );
+        assert!(unres[0].file.as_deref().unwrap().ends_with(".dat"));
+        assert_eq!(unres[0].length, 8);
+    }
+}
+
 #[test]
 fn uf068_payload_without_spec_mb() {
     let mut r = rec(1_000_000_010, 0, 0, 0x400110);

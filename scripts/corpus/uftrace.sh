@@ -28,6 +28,8 @@ build uf_basic
 build uf_threads -pthread
 build uf_forkexec
 build uf_child
+build uf_dlopen -ldl
+gcc -pg -g -O0 -shared -fPIC -o "$BIN/libuf_plugin.so" "$SRC/uf_plugin.c" || die "cannot build uf_plugin"
 HAVE_SDT=0
 if echo '#include <sys/sdt.h>' | gcc -E - >/dev/null 2>&1; then
   build uf_events; HAVE_SDT=1
@@ -59,6 +61,9 @@ rec forkexec "$BIN/uf_forkexec" "$BIN/uf_child"
 rec nolibcall --no-libcall "$BIN/uf_basic"
 # depth3: -D 3 (nothing deeper than depth 3 is recorded).
 rec depth3 -D 3 "$BIN/uf_basic"
+# dlopen: a library loaded with dlopen -> a DLOP line in task.txt; its functions resolve
+#   through the DLOP base and libuf_plugin.so.sym, not through the session map.
+rec dlopen "$BIN/uf_dlopen" "$BIN/libuf_plugin.so"
 # events: user SDT probes (-E 'corpus:*') and read triggers (-T ...@read=proc/statm) ->
 #   event records in the task data and an events.txt.
 if [ "$HAVE_SDT" = 1 ]; then

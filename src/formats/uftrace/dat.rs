@@ -426,7 +426,11 @@ fn walk_impl<const LE: bool>(
                 let plen = if w1 & 4 == 0 {
                     0
                 } else {
-                    let f = if typ == 0 { last.fixed[0] } else { last.fixed[1] };
+                    let f = if typ == 0 {
+                        last.fixed[0]
+                    } else {
+                        last.fixed[1]
+                    };
                     if f == NO_FIXED || !payload_ok {
                         break;
                     }
