@@ -251,25 +251,26 @@ impl Capped {
     }
 }
 
-/// A resolved function: the symbol's absolute range and what is known about its payloads.
+/// A resolved function: the symbol's absolute range and what is known about its payloads
+/// (40 bytes, so that the whole cache stays in the L2 cache).
 #[derive(Clone, Copy)]
 struct Cache {
     lo: u64,
     hi: u64,
-    table: usize,
-    sym: usize,
-    /// Index into the resolved specs, once looked up.
-    spec: Option<usize>,
-    /// Padded fixed ENTRY / EXIT payload lengths once the spec is looked up
-    /// ([`NO_FIXED`] when unknown or variable).
-    fixed: [usize; 2],
+    table: u32,
+    sym: u32,
+    /// Index into the resolved specs once looked up, [`NONE`] before.
+    spec: u32,
+    /// Padded fixed ENTRY / EXIT payload lengths once the spec is looked up ([`NONE`] when
+    /// unknown or variable).
+    fixed: [u32; 2],
 }
 
-/// [`Cache::fixed`] value for "not known to be fixed".
-const NO_FIXED: usize = usize::MAX;
+/// "Not known" in the `u32` fields of [`Cache`].
+const NONE: u32 = u32::MAX;
 
 /// Slots of the function cache (direct-mapped by record address).
-const CACHE_SLOTS: usize = 512;
+const CACHE_SLOTS: usize = 4096;
 
 impl Cache {
     const EMPTY: Cache = Cache {
@@ -277,9 +278,21 @@ impl Cache {
         hi: 0,
         table: 0,
         sym: 0,
-        spec: None,
-        fixed: [NO_FIXED; 2],
+        spec: NONE,
+        fixed: [NONE; 2],
     };
+
+    /// A freshly resolved function (None when the indexes do not fit the compact fields).
+    fn new(table: usize, sym: usize, lo: u64, hi: u64) -> Option<Cache> {
+        Some(Cache {
+            lo,
+            hi,
+            table: u32::try_from(table).ok().filter(|&t| t != NONE)?,
+            sym: u32::try_from(sym).ok().filter(|&t| t != NONE)?,
+            spec: NONE,
+            fixed: [NONE; 2],
+        })
+    }
 
     #[inline]
     fn covers(&self, addr: u64) -> bool {
@@ -287,10 +300,12 @@ impl Cache {
     }
 }
 
-/// The cache slot of a record address (records carry a function's start address).
+/// The cache slot of a record address (ENTRY and EXIT carry the same address, inside the
+/// function's first bytes). Functions are more than 8 bytes apart, so the functions of any
+/// 32 KiB of code never share a slot.
 #[inline]
 fn slot(addr: u64) -> usize {
-    ((addr ^ (addr >> 9) ^ (addr >> 18)) as usize) & (CACHE_SLOTS - 1)
+    ((addr >> 3) as usize) & (CACHE_SLOTS - 1)
 }
 
 /// First dlopen of `s` after `time` (resolutions may change there).
@@ -301,6 +316,188 @@ fn next_dlopen(s: Option<&SessCtx>, time: u64) -> u64 {
         .filter(|&t| t > time)
         .min()
         .unwrap_or(u64::MAX)
+}
+
+/// An open frame.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    depth: u16,
+    /// Resolved by the fast path since the last cache flush (its EXIT need not look it up).
+    resolved: bool,
+    addr: u64,
+}
+
+/// Depths have 10 bits and the open frames are strictly increasing in depth, so at most 1024
+/// frames are ever open.
+const MAX_FRAMES: usize = 1024;
+
+/// The open frames of a task, innermost last (fixed capacity, see [`MAX_FRAMES`]).
+struct Frames {
+    buf: Vec<Frame>,
+    len: usize,
+}
+
+impl Frames {
+    fn new() -> Self {
+        Frames {
+            buf: vec![Frame::default(); MAX_FRAMES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn last(&self) -> Option<&Frame> {
+        self.buf.get(self.len.checked_sub(1)?)
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    /// Pushes a frame (callers pop every frame at or below its depth first, so the stack
+    /// cannot be full; a push onto a full stack would be dropped).
+    #[inline]
+    fn push(&mut self, f: Frame) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = f;
+            self.len = self.len.saturating_add(1);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn forget_resolved(&mut self) {
+        let n = self.len;
+        self.buf.iter_mut().take(n).for_each(|f| f.resolved = false);
+    }
+}
+
+/// State carried through [`fast_run`].
+struct Run {
+    /// Previous timestamp (`u64::MAX` before the first record: nothing is fast until then).
+    prev: u64,
+    /// Expected depth of the next ENTRY (`u32::MAX`: unknown).
+    cur: u32,
+    max_depth: u16,
+    entries: u64,
+    exits: u64,
+    payloads: u64,
+}
+
+/// What [`fast_run`] must leave to the full path.
+struct RunLimits {
+    /// Records at or after this time (next session start or dlopen) take the full path.
+    time: u64,
+    max_stack: u16,
+    /// Payloads are allowed by version and feature bits.
+    payload_ok: bool,
+}
+
+/// The fast path: consumes the longest prefix of `win` made of ENTRY/EXIT records that can
+/// give no finding (magic 5, time order, below `max_stack`, nested as expected, function in
+/// the cache, fixed-length payload inside `win`) and returns its length in bytes. The state
+/// it updates is exactly what the full path would have updated for those records.
+#[inline(never)]
+fn fast_run<const LE: bool>(
+    win: &[u8],
+    fc: &[Cache],
+    stack: &mut Frames,
+    lim: &RunLimits,
+    run: &mut Run,
+) -> usize {
+    let rd64 = |b: [u8; 8]| {
+        if LE {
+            u64::from_le_bytes(b)
+        } else {
+            u64::from_be_bytes(b)
+        }
+    };
+    let mut p = 0usize;
+    let mut prev = run.prev;
+    let mut cur = run.cur;
+    let mut max_depth = run.max_depth;
+    let (mut entries, mut exits, mut payloads) = (0u64, 0u64, 0u64);
+    let mut last = Cache::EMPTY;
+    let mut len = stack.len;
+    let frames = stack.buf.as_mut_slice();
+    while let Some(rec) = win.get(p..).and_then(|w| w.first_chunk::<16>()) {
+        let (a, b) = split16(rec);
+        let time = rd64(a);
+        let w1 = rd64(b);
+        let typ = w1 & 3;
+        if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= lim.time {
+            break;
+        }
+        let depth = ((w1 >> 6) & 0x3ff) as u16;
+        let addr = w1 >> 16;
+        let more = w1 & 4 != 0;
+        if depth >= lim.max_stack || (more && !lim.payload_ok) {
+            break;
+        }
+        let top = len.checked_sub(1).and_then(|i| frames.get(i)).copied();
+        let plen;
+        if typ == 0 {
+            if cur != u32::from(depth) || top.is_some_and(|f| f.depth >= depth) {
+                break;
+            }
+            if !last.covers(addr) {
+                match fc.get(slot(addr)) {
+                    Some(c) if c.covers(addr) => last = *c,
+                    _ => break,
+                }
+            }
+            plen = if more { last.fixed[0] } else { 0 };
+            let Some(f) = frames.get_mut(len) else { break };
+            if plen == NONE || p.saturating_add(16).saturating_add(plen as usize) > win.len() {
+                break;
+            }
+            *f = Frame {
+                depth,
+                resolved: true,
+                addr,
+            };
+            len = len.saturating_add(1);
+            cur = u32::from(depth).saturating_add(1);
+            entries = entries.wrapping_add(1);
+        } else {
+            // A frame pushed here had its address resolved in this session since the last
+            // flush; only a payload needs the function again.
+            let Some(f) = top else { break };
+            if f.depth != depth || f.addr != addr {
+                break;
+            }
+            if (!f.resolved || more) && !last.covers(addr) {
+                match fc.get(slot(addr)) {
+                    Some(c) if c.covers(addr) => last = *c,
+                    _ => break,
+                }
+            }
+            plen = if more { last.fixed[1] } else { 0 };
+            if plen == NONE || p.saturating_add(16).saturating_add(plen as usize) > win.len() {
+                break;
+            }
+            len = len.saturating_sub(1);
+            cur = u32::from(depth);
+            exits = exits.wrapping_add(1);
+        }
+        if plen != 0 {
+            payloads = payloads.wrapping_add(1);
+        }
+        max_depth = max_depth.max(depth);
+        prev = time;
+        p = p.saturating_add(16).saturating_add(plen as usize);
+    }
+    stack.len = len;
+    run.prev = prev;
+    run.cur = cur;
+    run.max_depth = max_depth;
+    run.entries = entries;
+    run.exits = exits;
+    run.payloads = payloads;
+    p
 }
 
 /// Walks one task file.
@@ -360,8 +557,8 @@ fn walk_impl<const LE: bool>(
     let mut next_start: u64 = timeline.first().map_or(u64::MAX, |&(t, _)| t);
     let mut sess: Option<&SessCtx> = None;
     let mut last_ts: Option<u64> = None;
-    // Nesting: stack of (depth, addr); `cur` = expected depth of the next ENTRY.
-    let mut stack: Vec<(u16, u64)> = Vec::with_capacity(64);
+    // Nesting: open frames; `cur` = expected depth of the next ENTRY.
+    let mut stack = Frames::new();
     let mut cur: Option<u16> = None;
     // Resolved functions; cleared when the session changes or a library is dlopen'ed.
     let mut fcache: Vec<Cache> = vec![Cache::EMPTY; CACHE_SLOTS];
@@ -393,84 +590,29 @@ fn walk_impl<const LE: bool>(
                 && (feat_arg_reported
                     || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
                         && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0));
-            let limit = next_start.min(next_dl);
-            let fc = fcache.as_slice();
-            let mut last = Cache::EMPTY;
-            let win = ch.window();
-            let mut p = 0usize;
-            let mut prev = last_ts.unwrap_or(u64::MAX);
-            let mut cur_d: u32 = cur.map_or(u32::MAX, u32::from);
-            let mut max_depth = st.max_depth;
-            let mut n_entry = 0u64;
-            let mut n_exit = 0u64;
-            let mut n_pay = 0u64;
-            while let Some(rec) = win.get(p..).and_then(|w| w.first_chunk::<16>()) {
-                let (a, b) = split16(rec);
-                let time = rd64(a);
-                let w1 = rd64(b);
-                let typ = w1 & 3;
-                if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= limit {
-                    break;
-                }
-                let depth = ((w1 >> 6) & 0x3ff) as u16;
-                let addr = w1 >> 16;
-                if !last.covers(addr) {
-                    match fc.get(slot(addr)) {
-                        Some(c) if c.covers(addr) => last = *c,
-                        _ => break,
-                    }
-                }
-                if depth >= ctx.max_stack {
-                    break;
-                }
-                let plen = if w1 & 4 == 0 {
-                    0
-                } else {
-                    let f = if typ == 0 {
-                        last.fixed[0]
-                    } else {
-                        last.fixed[1]
-                    };
-                    if f == NO_FIXED || !payload_ok {
-                        break;
-                    }
-                    f
-                };
-                let next = p.saturating_add(16).saturating_add(plen);
-                if next > win.len() {
-                    break;
-                }
-                if typ == 0 {
-                    if cur_d != u32::from(depth) || stack.last().is_some_and(|&(d, _)| d >= depth) {
-                        break;
-                    }
-                    stack.push((depth, addr));
-                    cur_d = u32::from(depth).saturating_add(1);
-                    n_entry = n_entry.wrapping_add(1);
-                } else {
-                    if stack.last() != Some(&(depth, addr)) {
-                        break;
-                    }
-                    stack.pop();
-                    cur_d = u32::from(depth);
-                    n_exit = n_exit.wrapping_add(1);
-                }
-                if plen != 0 {
-                    n_pay = n_pay.wrapping_add(1);
-                }
-                max_depth = max_depth.max(depth);
-                prev = time;
-                p = next;
-            }
+            let mut run = Run {
+                prev: last_ts.unwrap_or(u64::MAX),
+                cur: cur.map_or(u32::MAX, u32::from),
+                max_depth: st.max_depth,
+                entries: 0,
+                exits: 0,
+                payloads: 0,
+            };
+            let limits = RunLimits {
+                time: next_start.min(next_dl),
+                max_stack: ctx.max_stack,
+                payload_ok,
+            };
+            let p = fast_run::<LE>(ch.window(), &fcache, &mut stack, &limits, &mut run);
             if p > 0 {
                 let [e, x, _, _] = &mut counts;
-                *e = e.wrapping_add(n_entry);
-                *x = x.wrapping_add(n_exit);
-                st.arg_payloads = st.arg_payloads.saturating_add(n_pay);
-                st.max_depth = max_depth;
-                last_ts = Some(prev);
+                *e = e.wrapping_add(run.entries);
+                *x = x.wrapping_add(run.exits);
+                st.arg_payloads = st.arg_payloads.saturating_add(run.payloads);
+                st.max_depth = run.max_depth;
+                last_ts = Some(run.prev);
                 st.last_ts = last_ts;
-                cur = u16::try_from(cur_d).ok();
+                cur = u16::try_from(run.cur).ok();
                 ch.consume(p);
             }
         }
@@ -597,6 +739,7 @@ fn walk_impl<const LE: bool>(
         }
         if time >= next_dl {
             fcache.fill(Cache::EMPTY);
+            stack.forget_resolved();
             next_dl = next_dlopen(sess, time);
         }
         if depth > st.max_depth {
@@ -680,13 +823,17 @@ fn walk_impl<const LE: bool>(
                     );
                 }
             }
-            while stack.last().is_some_and(|&(d, _)| d >= depth) {
+            while stack.last().is_some_and(|f| f.depth >= depth) {
                 stack.pop();
             }
-            stack.push((depth, addr));
+            stack.push(Frame {
+                depth,
+                addr,
+                resolved: false,
+            });
             cur = Some(depth.saturating_add(1));
         } else {
-            match stack.last().copied() {
+            match stack.last().map(|f| (f.depth, f.addr)) {
                 Some((d, a)) if d == depth => {
                     stack.pop();
                     if a != addr && c_exit.hit(off) {
@@ -709,10 +856,10 @@ fn walk_impl<const LE: bool>(
                             ),
                         );
                     }
-                    while stack.last().is_some_and(|&(d2, _)| d2 > depth) {
+                    while stack.last().is_some_and(|f| f.depth > depth) {
                         stack.pop();
                     }
-                    if stack.last().is_some_and(|&(d2, _)| d2 == depth) {
+                    if stack.last().is_some_and(|f| f.depth == depth) {
                         stack.pop();
                     }
                 }
@@ -745,20 +892,15 @@ fn walk_impl<const LE: bool>(
         let mut func: Option<(usize, usize)> = None;
         let si = slot(addr);
         match fcache.get(si) {
-            Some(c) if c.covers(addr) => func = Some((c.table, c.sym)),
+            Some(c) if c.covers(addr) => func = Some((c.table as usize, c.sym as usize)),
             _ => {
                 if let Some(s) = sess {
                     match resolve(s, ctx, addr, time) {
                         Ok((table, sym, lo, hi)) => {
-                            if let Some(c) = fcache.get_mut(si) {
-                                *c = Cache {
-                                    lo,
-                                    hi,
-                                    table,
-                                    sym,
-                                    spec: None,
-                                    fixed: [NO_FIXED; 2],
-                                };
+                            if let (Some(c), Some(new)) =
+                                (fcache.get_mut(si), Cache::new(table, sym, lo, hi))
+                            {
+                                *c = new;
                             }
                             func = Some((table, sym));
                         }
@@ -832,19 +974,21 @@ fn walk_impl<const LE: bool>(
             break;
         };
         let idx = match fcache.get(si) {
-            Some(Cache { spec: Some(i), .. }) => *i,
+            Some(c) if c.covers(addr) && c.spec != NONE => c.spec as usize,
             _ => {
                 let i = *spec_index.entry(key).or_insert_with(|| {
                     spec_list.push((ctx.specs)(key.0, key.1));
                     spec_list.len().saturating_sub(1)
                 });
-                if let Some(c) = fcache.get_mut(si) {
-                    c.spec = Some(i);
+                if let Some(c) = fcache.get_mut(si).filter(|c| c.covers(addr)) {
+                    let fixed = |f: Option<usize>| {
+                        f.and_then(|n| u32::try_from(n).ok())
+                            .filter(|&n| n != NONE)
+                            .unwrap_or(NONE)
+                    };
                     if let Some(fa) = spec_list.get(i) {
-                        c.fixed = [
-                            fa.entry_fixed.unwrap_or(NO_FIXED),
-                            fa.exit_fixed.unwrap_or(NO_FIXED),
-                        ];
+                        c.spec = u32::try_from(i).ok().filter(|&i| i != NONE).unwrap_or(NONE);
+                        c.fixed = [fixed(fa.entry_fixed), fixed(fa.exit_fixed)];
                     }
                 }
                 i
@@ -947,7 +1091,7 @@ fn walk_impl<const LE: bool>(
     st.lost = lost;
     st.events = events;
     st.bytes = ch.offset();
-    st.open_at_end = stack.len() as u64;
+    st.open_at_end = stack.len as u64;
     if let Some(e) = ch.io_error.take() {
         sink.report(
             &rules::UNREADABLE_FILE,
@@ -984,23 +1128,51 @@ fn truncated_payload(sink: &mut Sink, start: u64, avail: usize, what: &str) {
     );
 }
 
+/// Why an address did not resolve (formatted only when reported).
+enum Unresolved<'s> {
+    NoModule,
+    NoTable,
+    NoSymbol {
+        rel: u64,
+        path: &'s str,
+        file: &'s str,
+    },
+    NoSymFile(&'s str),
+}
+
+impl std::fmt::Display for Unresolved<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unresolved::NoModule => f.write_str("lies in no module of the session map"),
+            Unresolved::NoTable => f.write_str("has no table"),
+            Unresolved::NoSymbol { rel, path, file } => {
+                write!(
+                    f,
+                    "(offset 0x{rel:x} in {path}) lies in no symbol of {file}"
+                )
+            }
+            Unresolved::NoSymFile(path) => write!(f, "lies in {path}, which has no .sym file"),
+        }
+    }
+}
+
 /// Resolves `addr` in session `s`: (table, symbol, abs lo, abs hi) or why not.
-fn resolve(
-    s: &SessCtx,
-    ctx: &DatCtx<'_>,
+fn resolve<'s>(
+    s: &'s SessCtx,
+    ctx: &DatCtx<'s>,
     addr: u64,
     time: u64,
-) -> Result<(usize, usize, u64, u64), String> {
-    let mut why = String::from("lies in no module of the session map");
+) -> Result<(usize, usize, u64, u64), Unresolved<'s>> {
+    let mut why = Unresolved::NoModule;
     if let Some(map) = &s.map {
         if let Some((mi, m)) = map.find(addr) {
             match s.module_syms.get(mi).copied().flatten() {
                 Some(t) => {
-                    let table = ctx.syms.get(t).ok_or_else(|| "has no table".to_string())?;
+                    let table = ctx.syms.get(t).ok_or(Unresolved::NoTable)?;
                     let rel = addr.saturating_sub(m.start);
                     match table.find(rel) {
                         Some(i) => {
-                            let sy = table.syms.get(i).ok_or_else(String::new)?;
+                            let sy = table.syms.get(i).ok_or(Unresolved::NoTable)?;
                             return Ok((
                                 t,
                                 i,
@@ -1009,14 +1181,15 @@ fn resolve(
                             ));
                         }
                         None => {
-                            why = format!(
-                                "(offset 0x{rel:x} in {}) lies in no symbol of {}",
-                                m.path, table.file
-                            )
+                            why = Unresolved::NoSymbol {
+                                rel,
+                                path: &m.path,
+                                file: &table.file,
+                            }
                         }
                     }
                 }
-                None => why = format!("lies in {}, which has no .sym file", m.path),
+                None => why = Unresolved::NoSymFile(&m.path),
             }
         }
     }
