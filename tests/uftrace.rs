@@ -666,6 +666,62 @@ fn uf060_truncated_payload() {
     expect(&run(files), "UF060", Some("13435.dat"), 0x50..0x58);
 }
 
+/// A task file over 4 MiB is read ahead on a second thread in 1 MiB blocks; findings far
+/// past the first block keep their exact offsets, on the fast and the full path alike.
+#[test]
+fn large_task_file_read_ahead_keeps_offsets() {
+    let pairs = 250_000u64;
+    let mut recs = vec![rec(1_000_000_010, 0, 0, 0x400110)];
+    for i in 0..pairs {
+        let t = 1_000_000_020 + i * 20;
+        recs.push(rec(t, 0, 1, 0x400210));
+        recs.push(rec(t + 10, 1, 1, 0x400210));
+    }
+    recs.push(rec(1_000_000_020 + pairs * 20, 1, 0, 0x400110));
+    let mut files = minimal_files(&recs);
+    let clean = run(files.clone());
+    assert!(clean.is_empty(), "{clean:#?}");
+    let d = get(&mut files, "100.dat");
+    assert!(d.len() > 4 << 20);
+    // Record 70_001 (offset 0x11_1770, in the second block) goes back in time.
+    let back = 70_001 * 16;
+    d[back..back + 8].copy_from_slice(&5u64.to_le_bytes());
+    // Record 200_002 is an EXIT of f whose address differs from its ENTRY's.
+    let exit = 200_002 * 16;
+    let w1 = u64::from_le_bytes(d[exit + 8..exit + 16].try_into().unwrap());
+    let w1 = (w1 & 0xffff) | (0x400220u64 << 16);
+    d[exit + 8..exit + 16].copy_from_slice(&w1.to_le_bytes());
+    // 8 stray bytes at the end.
+    d.extend_from_slice(&[0u8; 8]);
+    let n = d.len() as u64;
+    for fast_paths in [true, false] {
+        let opts = CheckOptions {
+            fast_paths,
+            ..CheckOptions::default()
+        };
+        let (f, _) = run_dir(&MemDir::new("/mem/uftrace.data", files.clone()), &opts);
+        let got: Vec<(&str, u64, u64)> = f
+            .iter()
+            .map(|x| (x.rule.code, x.offset, x.length))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("UF063", back as u64, 8),
+                ("UF065", exit as u64 + 8, 8),
+                ("UF060", n - 8, 8),
+            ],
+            "fast_paths {fast_paths}: {f:#?}"
+        );
+    }
+    // A walk that stops early (bad magic in the first block) hangs up on the reader thread.
+    let d = get(&mut files, "100.dat");
+    d[100 * 16 + 8] ^= 0x08;
+    let f = run(files);
+    let got: Vec<(&str, u64)> = f.iter().map(|x| (x.rule.code, x.offset)).collect();
+    assert_eq!(got, vec![("UF061", 100 * 16 + 8)], "{f:#?}");
+}
+
 #[test]
 fn uf061_bad_record_magic_bm() {
     let mut files = corpus_files("plain");

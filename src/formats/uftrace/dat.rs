@@ -14,7 +14,8 @@ use crate::finding::Sink;
 use crate::reader::Endian;
 use crate::registry::Rule;
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{self, Read};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Largest argument payload libmcount can write (`ARGBUF_SIZE - 4`).
 pub const MAX_ARG_PAYLOAD: u64 = 1020;
@@ -142,9 +143,86 @@ impl DatStats {
     }
 }
 
+/// Where [`Chunks`] gets its bytes.
+enum Source<'r> {
+    /// `read()` calls on this thread.
+    Direct(&'r mut (dyn Read + Send)),
+    /// Blocks read ahead by a [`prefetch`] thread: each holds its data at
+    /// `PREFETCH_HEAD..PREFETCH_HEAD + len`; the head room takes the unconsumed tail of the
+    /// previous block, so no block is copied. Used blocks go back through `empty`.
+    Prefetch {
+        full: Receiver<io::Result<(Vec<u8>, usize)>>,
+        empty: SyncSender<Vec<u8>>,
+    },
+}
+
+/// Files larger than this are read ahead on a second thread.
+const PREFETCH_MIN: u64 = 4 << 20;
+/// Data bytes of one read-ahead block.
+const PREFETCH_BLOCK: usize = 1 << 20;
+/// Head room of a read-ahead block: more than the largest contiguous request (an event
+/// payload: 2 + 65535 bytes, padded to 8).
+const PREFETCH_HEAD: usize = 80 << 10;
+/// Blocks the read-ahead thread allocates (one being consumed, one queued, one being read).
+const PREFETCH_BLOCKS: usize = 3;
+
+/// Body of the read-ahead thread: fills blocks until end of file, an error, or until the
+/// walker hangs up.
+fn prefetch(
+    src: &mut (dyn Read + Send),
+    full: &SyncSender<io::Result<(Vec<u8>, usize)>>,
+    empty: &Receiver<Vec<u8>>,
+) {
+    let mut spare = PREFETCH_BLOCKS;
+    loop {
+        let mut buf = if spare > 0 {
+            spare = spare.saturating_sub(1);
+            Vec::new()
+        } else {
+            match empty.recv() {
+                Ok(b) => b,
+                Err(_) => return,
+            }
+        };
+        let size = PREFETCH_HEAD.saturating_add(PREFETCH_BLOCK);
+        if buf.len() != size {
+            buf.resize(size, 0);
+        }
+        let mut n = 0usize;
+        let mut error = None;
+        loop {
+            let dst = buf
+                .get_mut(PREFETCH_HEAD.saturating_add(n)..)
+                .unwrap_or(&mut []);
+            if dst.is_empty() {
+                break;
+            }
+            match src.read(dst) {
+                Ok(0) => break,
+                Ok(k) => n = n.saturating_add(k),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let end = error.is_some() || n < PREFETCH_BLOCK;
+        if n > 0 && full.send(Ok((buf, n))).is_err() {
+            return;
+        }
+        if let Some(e) = error {
+            let _ = full.send(Err(e));
+        }
+        if end {
+            return;
+        }
+    }
+}
+
 /// Buffered sequential reader with absolute offsets.
 struct Chunks<'r> {
-    src: &'r mut (dyn Read + Send),
+    src: Source<'r>,
     buf: Vec<u8>,
     base: u64,
     lo: usize,
@@ -153,13 +231,28 @@ struct Chunks<'r> {
     io_error: Option<std::io::Error>,
 }
 
-impl Chunks<'_> {
+impl<'r> Chunks<'r> {
+    fn new(src: Source<'r>, buf_len: usize) -> Self {
+        Chunks {
+            src,
+            buf: vec![0u8; buf_len],
+            base: 0,
+            lo: 0,
+            hi: 0,
+            eof: false,
+            io_error: None,
+        }
+    }
+
     fn avail(&self) -> usize {
         self.hi.saturating_sub(self.lo)
     }
 
+    /// Absolute offset of the next unconsumed byte. `base` is the offset of `buf[0]`, which
+    /// for a read-ahead block can lie before the start of the file (the head room of the
+    /// first block), hence the modular arithmetic: the sum is always a real offset.
     fn offset(&self) -> u64 {
-        self.base.saturating_add(self.lo as u64)
+        self.base.wrapping_add(self.lo as u64)
     }
 
     /// Makes at least `n` bytes available if the file has them; returns what is available.
@@ -174,6 +267,9 @@ impl Chunks<'_> {
     #[cold]
     #[inline(never)]
     fn refill(&mut self, n: usize) -> usize {
+        let Source::Direct(src) = &mut self.src else {
+            return self.refill_prefetched(n);
+        };
         if self.lo > 0 {
             self.buf.copy_within(self.lo..self.hi, 0);
             self.base = self.base.saturating_add(self.lo as u64);
@@ -185,13 +281,61 @@ impl Chunks<'_> {
         }
         while self.hi < n && !self.eof {
             let dst = self.buf.get_mut(self.hi..).unwrap_or(&mut []);
-            match self.src.read(dst) {
+            match src.read(dst) {
                 Ok(0) => self.eof = true,
                 Ok(k) => self.hi = self.hi.saturating_add(k),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.io_error = Some(e);
                     self.eof = true;
+                }
+            }
+        }
+        self.avail()
+    }
+
+    /// [`Chunks::refill`] from read-ahead blocks.
+    fn refill_prefetched(&mut self, n: usize) -> usize {
+        let Source::Prefetch { full, empty } = &self.src else {
+            return self.avail();
+        };
+        while self.avail() < n && !self.eof {
+            match full.recv() {
+                Err(_) => self.eof = true,
+                Ok(Err(e)) => {
+                    self.io_error = Some(e);
+                    self.eof = true;
+                }
+                Ok(Ok((mut block, len))) => {
+                    let left = self.avail();
+                    let data_end = PREFETCH_HEAD.saturating_add(len);
+                    let tail = self.buf.get(self.lo..self.hi).unwrap_or(&[]);
+                    let new_lo = PREFETCH_HEAD.saturating_sub(left);
+                    let old = if left <= PREFETCH_HEAD && block.len() >= data_end {
+                        // The unconsumed tail goes into the head room of the new block.
+                        if let Some(dst) = block.get_mut(new_lo..PREFETCH_HEAD) {
+                            dst.copy_from_slice(tail);
+                        }
+                        let offset = self.offset();
+                        let old = std::mem::replace(&mut self.buf, block);
+                        self.base = offset.wrapping_sub(new_lo as u64);
+                        self.lo = new_lo;
+                        self.hi = data_end;
+                        old
+                    } else {
+                        // Not reached with requests below the head room: append instead.
+                        self.buf.copy_within(self.lo..self.hi, 0);
+                        self.base = self.offset();
+                        self.buf.truncate(left);
+                        self.buf
+                            .extend_from_slice(block.get(PREFETCH_HEAD..data_end).unwrap_or(&[]));
+                        self.lo = 0;
+                        self.hi = self.buf.len();
+                        block
+                    };
+                    if !old.is_empty() {
+                        let _ = empty.try_send(old);
+                    }
                 }
             }
         }
@@ -509,10 +653,36 @@ pub fn walk(
     ctx: &DatCtx<'_>,
     sink: &mut Sink,
 ) -> DatStats {
+    if file_len <= PREFETCH_MIN {
+        let ch = Chunks::new(
+            Source::Direct(src),
+            CHUNK.min(usize::try_from(file_len).unwrap_or(CHUNK).max(64)),
+        );
+        return walk_in(tid, ch, file_len, ctx, sink);
+    }
+    // Large file: a second thread reads ahead while this one checks.
+    std::thread::scope(|scope| {
+        let (full_tx, full_rx) = sync_channel(1);
+        let (empty_tx, empty_rx) = sync_channel(PREFETCH_BLOCKS.saturating_add(1));
+        scope.spawn(move || prefetch(src, &full_tx, &empty_rx));
+        let ch = Chunks::new(
+            Source::Prefetch {
+                full: full_rx,
+                empty: empty_tx,
+            },
+            0,
+        );
+        // `ch` (and with it the channels) is dropped when the walk returns, which stops the
+        // reader if the walk ended early.
+        walk_in(tid, ch, file_len, ctx, sink)
+    })
+}
+
+fn walk_in(tid: u64, ch: Chunks<'_>, file_len: u64, ctx: &DatCtx<'_>, sink: &mut Sink) -> DatStats {
     if ctx.endian == Endian::Little {
-        walk_impl::<true>(tid, src, file_len, ctx, sink)
+        walk_impl::<true>(tid, ch, file_len, ctx, sink)
     } else {
-        walk_impl::<false>(tid, src, file_len, ctx, sink)
+        walk_impl::<false>(tid, ch, file_len, ctx, sink)
     }
 }
 
@@ -520,21 +690,12 @@ pub fn walk(
 #[allow(clippy::too_many_lines)]
 fn walk_impl<const LE: bool>(
     tid: u64,
-    src: &mut (dyn Read + Send),
+    mut ch: Chunks<'_>,
     file_len: u64,
     ctx: &DatCtx<'_>,
     sink: &mut Sink,
 ) -> DatStats {
     let mut st = DatStats::default();
-    let mut ch = Chunks {
-        src,
-        buf: vec![0u8; CHUNK.min(usize::try_from(file_len).unwrap_or(CHUNK).max(64))],
-        base: 0,
-        lo: 0,
-        hi: 0,
-        eof: false,
-        io_error: None,
-    };
     let le = LE;
     let rd64 = |b: [u8; 8]| {
         if le {
@@ -1130,28 +1291,28 @@ fn truncated_payload(sink: &mut Sink, start: u64, avail: usize, what: &str) {
 
 /// Why an address did not resolve (formatted only when reported).
 enum Unresolved<'s> {
-    NoModule,
-    NoTable,
-    NoSymbol {
+    OutsideMaps,
+    MissingTable,
+    OutsideSymbols {
         rel: u64,
         path: &'s str,
         file: &'s str,
     },
-    NoSymFile(&'s str),
+    WithoutSymFile(&'s str),
 }
 
 impl std::fmt::Display for Unresolved<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Unresolved::NoModule => f.write_str("lies in no module of the session map"),
-            Unresolved::NoTable => f.write_str("has no table"),
-            Unresolved::NoSymbol { rel, path, file } => {
+            Unresolved::OutsideMaps => f.write_str("lies in no module of the session map"),
+            Unresolved::MissingTable => f.write_str("has no table"),
+            Unresolved::OutsideSymbols { rel, path, file } => {
                 write!(
                     f,
                     "(offset 0x{rel:x} in {path}) lies in no symbol of {file}"
                 )
             }
-            Unresolved::NoSymFile(path) => write!(f, "lies in {path}, which has no .sym file"),
+            Unresolved::WithoutSymFile(path) => write!(f, "lies in {path}, which has no .sym file"),
         }
     }
 }
@@ -1163,16 +1324,16 @@ fn resolve<'s>(
     addr: u64,
     time: u64,
 ) -> Result<(usize, usize, u64, u64), Unresolved<'s>> {
-    let mut why = Unresolved::NoModule;
+    let mut why = Unresolved::OutsideMaps;
     if let Some(map) = &s.map {
         if let Some((mi, m)) = map.find(addr) {
             match s.module_syms.get(mi).copied().flatten() {
                 Some(t) => {
-                    let table = ctx.syms.get(t).ok_or(Unresolved::NoTable)?;
+                    let table = ctx.syms.get(t).ok_or(Unresolved::MissingTable)?;
                     let rel = addr.saturating_sub(m.start);
                     match table.find(rel) {
                         Some(i) => {
-                            let sy = table.syms.get(i).ok_or(Unresolved::NoTable)?;
+                            let sy = table.syms.get(i).ok_or(Unresolved::MissingTable)?;
                             return Ok((
                                 t,
                                 i,
@@ -1181,7 +1342,7 @@ fn resolve<'s>(
                             ));
                         }
                         None => {
-                            why = Unresolved::NoSymbol {
+                            why = Unresolved::OutsideSymbols {
                                 rel,
                                 path: &m.path,
                                 file: &table.file,
@@ -1189,7 +1350,7 @@ fn resolve<'s>(
                         }
                     }
                 }
-                None => why = Unresolved::NoSymFile(&m.path),
+                None => why = Unresolved::WithoutSymFile(&m.path),
             }
         }
     }
