@@ -643,51 +643,84 @@ fn cmdline_line(l: &[u8]) -> Result<(), String> {
     }
 }
 
-/// KALLSYMS: u32 size · text.
-pub fn kallsyms(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+/// A text section of `size` + bytes, checked line by line.
+struct TextSection {
+    /// Width of the size field (4 or 8 bytes).
+    size_bytes: u8,
+    /// Name of the section in messages ("kallsyms").
+    what: &'static str,
+    /// Name of the size field in messages ("kallsyms size").
+    size_what: &'static str,
+    /// Rule for a malformed line, its name in messages, and the line check.
+    rule: &'static crate::registry::Rule,
+    line_what: &'static str,
+    check: fn(&[u8]) -> Result<(), String>,
+}
+
+/// Reads and checks one [`TextSection`]; returns its line count.
+fn text_section(
+    ctx: &mut Ctx<'_, '_>,
+    r: &mut Reader<'_>,
+    loc: &Loc,
+    sec: &TextSection,
+) -> Result<u64, Stop> {
     let ls = r.offset();
-    let size = rd(ctx, loc, r.u32("kallsyms size"))?;
-    let text = sized(ctx, r, loc, u64::from(size), span_of(ls, 4), "kallsyms")?;
-    meta.kallsyms_lines = check_lines(
+    let size = if sec.size_bytes == 8 {
+        rd(ctx, loc, r.u64(sec.size_what))?
+    } else {
+        u64::from(rd(ctx, loc, r.u32(sec.size_what))?)
+    };
+    let size_span = span_of(ls, usize::from(sec.size_bytes));
+    let text = sized(ctx, r, loc, size, size_span, sec.what)?;
+    Ok(check_lines(
         ctx,
         &text,
         loc,
-        &rules::KALLSYMS_LINE,
-        "kallsyms",
-        kallsyms_line,
-    );
+        sec.rule,
+        sec.line_what,
+        sec.check,
+    ))
+}
+
+/// KALLSYMS: u32 size · text.
+pub fn kallsyms(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
+    const SEC: TextSection = TextSection {
+        size_bytes: 4,
+        what: "kallsyms",
+        size_what: "kallsyms size",
+        rule: &rules::KALLSYMS_LINE,
+        line_what: "kallsyms",
+        check: kallsyms_line,
+    };
+    meta.kallsyms_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
 }
 
 /// PRINTK: u32 size · text.
 pub fn printk(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
-    let ls = r.offset();
-    let size = rd(ctx, loc, r.u32("printk size"))?;
-    let text = sized(ctx, r, loc, u64::from(size), span_of(ls, 4), "printk")?;
-    meta.printk_lines = check_lines(
-        ctx,
-        &text,
-        loc,
-        &rules::PRINTK_LINE,
-        "printk format",
-        printk_line,
-    );
+    const SEC: TextSection = TextSection {
+        size_bytes: 4,
+        what: "printk",
+        size_what: "printk size",
+        rule: &rules::PRINTK_LINE,
+        line_what: "printk format",
+        check: printk_line,
+    };
+    meta.printk_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
 }
 
 /// CMDLINES: u64 size · text.
 pub fn cmdlines(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut Meta) -> Flow {
-    let ls = r.offset();
-    let size = rd(ctx, loc, r.u64("saved_cmdlines size"))?;
-    let text = sized(ctx, r, loc, size, span_of(ls, 8), "saved_cmdlines")?;
-    meta.cmdline_lines = check_lines(
-        ctx,
-        &text,
-        loc,
-        &rules::CMDLINE_LINE,
-        "saved_cmdlines",
-        cmdline_line,
-    );
+    const SEC: TextSection = TextSection {
+        size_bytes: 8,
+        what: "saved_cmdlines",
+        size_what: "saved_cmdlines size",
+        rule: &rules::CMDLINE_LINE,
+        line_what: "saved_cmdlines",
+        check: cmdline_line,
+    };
+    meta.cmdline_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
 }
 
