@@ -245,41 +245,71 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         );
         return;
     }
-    // ktrace files are read window by window (flat memory for multi-GiB traces).
-    if let Some((format, map)) =
-        crate::formats::ktrace::check_path_streaming(path, meta.len(), opts, sink)
-    {
-        report.format = Some(format);
-        report.map = Some(map);
-        return;
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return io_finding(sink, report, path, &e),
+    };
+    let format = match opts.format_hint {
+        Some(f) => Some(f),
+        None => match detect::detect_file(&file, meta.len()) {
+            Ok(f) => f,
+            Err(e) => return io_finding(sink, report, path, &e),
+        },
+    };
+    // Each format reads the file the way that keeps memory flat for multi-GiB inputs.
+    match format {
+        // ktrace: mostly event records walked once, read window by window.
+        Some(Format::Ktrace | Format::KtraceV0) if meta.len() > 0 => {
+            report.format = format;
+            report.map = Some(crate::formats::ktrace::check_file(
+                &file,
+                meta.len(),
+                opts,
+                sink,
+            ));
+        }
+        // trace.dat: metadata from the mapping, ring data (the bulk) by positioned reads.
+        Some(Format::TraceCmd) if opts.load_mode == LoadMode::Mmap => {
+            let Some(data) = load(path, &meta, opts, sink, report) else {
+                return;
+            };
+            report.format = format;
+            report.map = Some(crate::formats::tracecmd::check_file(
+                &data, file, opts, sink,
+            ));
+        }
+        _ => {
+            let Some(data) = load(path, &meta, opts, sink, report) else {
+                return;
+            };
+            let (format, map) = check_bytes(&data, opts, sink);
+            report.format = format;
+            report.map = Some(map);
+        }
     }
+}
+
+/// Brings a whole file into memory as `opts.load_mode` says; `None` after reporting why not.
+fn load(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    report: &mut Report,
+) -> Option<input::Data> {
     let max = match opts.load_mode {
         LoadMode::Mmap => opts.limits.max_file_bytes,
         LoadMode::Read => opts.limits.max_read_bytes.min(opts.limits.max_file_bytes),
     };
-    let data = match input::load(path, opts.load_mode, max) {
-        Ok(d) => d,
+    match input::load(path, opts.load_mode, max) {
+        Ok(d) => Some(d),
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
             sink.limit(0..0, "file size", meta.len(), "max_read_bytes", max);
-            return;
+            None
         }
-        Err(e) => return io_finding(sink, report, path, &e),
-    };
-    // A mapped trace.dat has its ring data read with positioned reads (see
-    // `tracecmd::check_file`), so multi-GiB files do not stay resident.
-    if opts.load_mode == LoadMode::Mmap
-        && opts.format_hint.is_none_or(|f| f == Format::TraceCmd)
-        && detect::detect_bytes(&data) == Some(Format::TraceCmd)
-    {
-        if let Ok(file) = std::fs::File::open(path) {
-            report.format = Some(Format::TraceCmd);
-            report.map = Some(crate::formats::tracecmd::check_file(
-                &data, file, opts, sink,
-            ));
-            return;
+        Err(e) => {
+            io_finding(sink, report, path, &e);
+            None
         }
     }
-    let (format, map) = check_bytes(&data, opts, sink);
-    report.format = format;
-    report.map = Some(map);
 }

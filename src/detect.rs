@@ -89,6 +89,19 @@ pub fn detect_bytes(data: &[u8]) -> Option<Format> {
     None
 }
 
+/// Bytes of a file's start that [`detect_bytes`] looks at.
+pub const DETECT_BYTES: usize = 16;
+
+/// Detects the format of an open file of `len` bytes from its first [`DETECT_BYTES`].
+pub fn detect_file(file: &std::fs::File, len: u64) -> std::io::Result<Option<Format>> {
+    use std::os::unix::fs::FileExt;
+    let mut head = [0u8; DETECT_BYTES];
+    let n = usize::try_from(len).map_or(DETECT_BYTES, |l| l.min(DETECT_BYTES));
+    let head = head.get_mut(..n).unwrap_or_default();
+    file.read_exact_at(head, 0)?;
+    Ok(detect_bytes(head))
+}
+
 /// True when `dir` looks like a uftrace data directory (an `info` file with the uftrace magic).
 pub fn is_uftrace_dir(dir: &std::path::Path) -> bool {
     use std::io::Read;

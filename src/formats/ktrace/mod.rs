@@ -52,39 +52,6 @@ pub fn check_file(file: &std::fs::File, len: u64, opts: &CheckOptions, sink: &mu
     map
 }
 
-/// Checks the file at `path` (of `len` bytes) by positioned reads when it is a ktrace file by
-/// content or by `opts.format_hint`; `None` (nothing reported) for other or empty files and
-/// when the file cannot be opened, so the caller's ordinary path handles them.
-///
-/// A ktrace file is mostly event records walked once, so reading it in windows keeps memory
-/// flat whatever its size (a memory map would make every page resident).
-pub fn check_path_streaming(
-    path: &std::path::Path,
-    len: u64,
-    opts: &CheckOptions,
-    sink: &mut Sink,
-) -> Option<(Format, MapNode)> {
-    use std::os::unix::fs::FileExt;
-    if len == 0 {
-        return None;
-    }
-    let file = std::fs::File::open(path).ok()?;
-    let format = match opts.format_hint {
-        Some(f @ (Format::Ktrace | Format::KtraceV0)) => f,
-        Some(_) => return None,
-        None => {
-            let mut first = [0u8; 8];
-            let n = usize::try_from(len.min(8)).unwrap_or(0);
-            file.read_exact_at(first.get_mut(..n)?, 0).ok()?;
-            match crate::detect::detect_bytes(first.get(..n)?) {
-                Some(Format::Ktrace) => Format::Ktrace,
-                _ => return None,
-            }
-        }
-    };
-    Some((format, check_file(&file, len, opts, sink)))
-}
-
 /// Decodes `data` into the model (findings go to `sink`), without the entry and event checks.
 pub fn decode_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Trace {
     let v0 = opts.format_hint == Some(Format::KtraceV0);
