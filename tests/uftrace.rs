@@ -1198,6 +1198,76 @@ fn differential_record_counts_match_uftrace_dump() {
     }
 }
 
+/// The event formats in `kernel_header` (TRACEFS `.../format` blocks) give the ring walker
+/// its event table: records of an event without a format, or shorter than their format, are
+/// errors; a format block without `name:`/`ID:` is reported where it lies.
+#[test]
+fn kernel_records_are_checked_against_kernel_header_formats() {
+    use tracelint::formats::ftrace_ring::writer::{pages, payload, PageBuilder};
+    use tracelint::reader::Endian;
+    let format = b"name: funcgraph_entry\nID: 12\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n";
+    let mut kh = kernel_header(10);
+    kh.extend_from_slice(
+        format!(
+            "TRACEFS: events/ftrace/funcgraph_entry/format: {}\n",
+            format.len()
+        )
+        .as_bytes(),
+    );
+    kh.extend_from_slice(format);
+    let mut files = corpus_files("plain");
+    info_mut(&mut files)[16] |= 0x04; // KERNEL
+    files.push(("kernel_header".into(), kh.clone()));
+    files.push(("kallsyms".into(), b"ffffffff81000000 T _stext\n".to_vec()));
+    let good = PageBuilder::new(1000)
+        .event(10, payload(12, 20))
+        .event(5, payload(12, 24));
+    files.push((
+        "kernel-cpu0.dat".into(),
+        pages(std::slice::from_ref(&good), 4096, 8, Endian::Little),
+    ));
+    let f = run(files.clone());
+    assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
+
+    // An unknown id (99) and a funcgraph_entry record of 12 bytes (its format needs 20).
+    let bad = PageBuilder::new(2000)
+        .event(10, payload(99, 20))
+        .event(5, payload(12, 12));
+    get(&mut files, "kernel-cpu0.dat").extend(pages(&[bad], 4096, 8, Endian::Little));
+    let f = run(files.clone());
+    let codes: Vec<(&str, Option<&str>)> = errors_of(&f);
+    assert_eq!(
+        codes,
+        vec![
+            ("TD111", Some("kernel-cpu0.dat")),
+            ("TD110", Some("kernel-cpu0.dat"))
+        ],
+        "{f:#?}"
+    );
+    let unknown = f.iter().find(|x| x.rule.code == "TD111").unwrap();
+    assert!(unknown.message.contains("99"), "{}", unknown.message);
+    assert!((4096..8192).contains(&unknown.offset));
+
+    // A format block without an ID.
+    let broken = String::from_utf8(kh).unwrap().replace("ID: 12", "ID: xy");
+    let at = broken.find("name: funcgraph_entry").unwrap() as u64;
+    *get(&mut files, "kernel_header") = broken.into_bytes();
+    let f = run(files);
+    expect(
+        &f,
+        "UF090",
+        Some("kernel_header"),
+        at..at + format.len() as u64,
+    );
+}
+
+fn errors_of(f: &[Finding]) -> Vec<(&'static str, Option<&str>)> {
+    f.iter()
+        .filter(|x| x.severity == Severity::Error)
+        .map(|x| (x.rule.code, x.file.as_deref()))
+        .collect()
+}
+
 #[test]
 fn kernel_pages_go_through_the_ring_walker() {
     use tracelint::formats::ftrace_ring::writer::{pages, payload, PageBuilder};

@@ -93,7 +93,7 @@ pub fn default_opts(data: &[u8], sink: &mut Sink) {
 }
 
 /// Parameters from `kernel_header`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct KernelParams {
     /// Page size.
     pub page_size: u64,
@@ -101,6 +101,9 @@ pub struct KernelParams {
     pub long_size: u8,
     /// Byte order.
     pub endian: Endian,
+    /// The events whose `format` files the header holds (funcgraph entry/exit and each
+    /// enabled event), by id: the kernel pages' records are checked against them.
+    pub events: EventTable,
 }
 
 /// Decodes `kernel_header`.
@@ -157,6 +160,7 @@ pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
             );
         }
     }
+    let mut events = EventTable::new();
     while let Some(line) = r.line() {
         let t = line.text;
         let parsed = (|| {
@@ -197,6 +201,7 @@ pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
                 .note("uftrace 0.13 does not check the length and aborts with a buffer overflow");
             sink.push(f);
         }
+        let block_start = r.offset();
         if r.skip(len, "TRACEFS block").is_err() {
             sink.report(
                 &rules::KERNEL_HEADER,
@@ -208,21 +213,38 @@ pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
             );
             return None;
         }
+        if name.ends_with(b"/format") {
+            let block = data
+                .get(usize::try_from(block_start).unwrap_or(usize::MAX)..)
+                .and_then(|b| b.get(..usize::try_from(len).unwrap_or(usize::MAX)))
+                .unwrap_or(&[]);
+            if events.insert_format_text(block).is_none() {
+                sink.report(
+                    &rules::KERNEL_HEADER,
+                    block_start..block_start.saturating_add(len),
+                    format!(
+                        "TRACEFS block `{}` has no `name:` and numeric `ID:` line, so the kernel records of this event cannot be decoded",
+                        show(name)
+                    ),
+                );
+            }
+        }
     }
     match (page, long, endian) {
         (Some(page_size), Some(long_size), Some(endian)) => Some(KernelParams {
             page_size,
             long_size,
             endian,
+            events,
         }),
         _ => None,
     }
 }
 
 /// Checks one `kernel-cpuN.dat`: a whole number of pages, each walked with the shared
-/// ftrace ring-buffer walker (its findings use the `TD1xx` ring-buffer rules). The event table
-/// is left empty: uftrace's `kernel_header` formats are not decoded, so event ids and payload
-/// lengths are not checked. Returns the walker's statistics.
+/// ftrace ring-buffer walker (its findings use the `TD1xx` ring-buffer rules), with the event
+/// formats of `kernel_header`: every record's event id must have a format and its payload
+/// must hold the format's fields. Returns the walker's statistics.
 pub fn kernel_cpu(data: &[u8], p: &KernelParams, cpu: u64, sink: &mut Sink) -> CpuStats {
     let len = data.len() as u64;
     let partial = len.checked_rem(p.page_size).unwrap_or(0);
@@ -248,7 +270,7 @@ pub fn kernel_cpu(data: &[u8], p: &KernelParams, cpu: u64, sink: &mut Sink) -> C
         u32::try_from(cpu).unwrap_or(u32::MAX),
         "",
     );
-    walk_cpu(pages, params, &EventTable::new(), sink)
+    walk_cpu(pages, params, &p.events, sink)
 }
 
 /// Checks `kallsyms` (a copy of `/proc/kallsyms`: `<hex addr> <type> <name>[\t[module]]`);

@@ -573,11 +573,14 @@ crate::declare_rules! {
     pub PERF_ORDER = ("UF082", "perf-time-order", Warning, "a perf record's time is earlier than the one before");
     /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
-    /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file.
+    /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file; each
+    /// `.../format` block has a `name:` and a numeric `ID:` line. The formats become the event
+    /// table the `kernel-cpuN.dat` records are checked against (`TD110`, `TD111`).
     ///
     /// ## Why it matters
     /// uftrace 0.13 reads each block into a 4096-byte stack buffer without checking the
-    /// length: a larger length aborts it (buffer overflow).
+    /// length: a larger length aborts it (buffer overflow). A format without an id leaves the
+    /// kernel records of that event undecodable.
     ///
     /// ## Spec
     /// uftrace format notes §9, §11 invariant 30, §12 (`kh`).
