@@ -588,8 +588,8 @@ crate::declare_rules! {
     /// ## What it checks
     /// `kernel-cpuN.dat` files are a whole number of pages and CPU numbers are contiguous from
     /// 0. The pages themselves are walked with the shared ftrace ring-buffer walker, whose
-    /// findings carry the `TD1xx` ring-buffer codes (event ids are not checked: the formats in
-    /// `kernel_header` are not decoded).
+    /// findings carry the `TD1xx` ring-buffer codes; record event ids and payload lengths are
+    /// checked against the event formats in `kernel_header` (`TD111`, `TD110`).
     ///
     /// ## Why it matters
     /// Kernel data is read page by page; a partial page or impossible commit is damage.
