@@ -582,47 +582,50 @@ fn fast_run<const LE: bool>(
             break;
         }
         let top = len.checked_sub(1).and_then(|i| frames.get(i)).copied();
-        let plen;
-        if typ == 0 {
-            if cur != u32::from(depth) || top.is_some_and(|f| f.depth >= depth) {
+        // The frame this record opens (ENTRY) or closes (EXIT) must nest as expected. A frame
+        // pushed here had its address resolved in this session since the last flush, so its
+        // EXIT needs the function again only for a payload.
+        let need_fn = if typ == 0 {
+            if cur != u32::from(depth)
+                || top.is_some_and(|f| f.depth >= depth)
+                || len >= frames.len()
+            {
                 break;
             }
-            if !last.covers(addr) {
-                match fc.get(slot(addr)) {
-                    Some(c) if c.covers(addr) => last = *c,
-                    _ => break,
-                }
-            }
-            plen = if more { last.fixed[0] } else { 0 };
-            let Some(f) = frames.get_mut(len) else { break };
-            if plen == NONE || p.saturating_add(16).saturating_add(plen as usize) > win.len() {
-                break;
-            }
-            *f = Frame {
-                depth,
-                resolved: true,
-                addr,
-            };
-            len = len.saturating_add(1);
-            cur = u32::from(depth).saturating_add(1);
-            entries = entries.wrapping_add(1);
+            true
         } else {
-            // A frame pushed here had its address resolved in this session since the last
-            // flush; only a payload needs the function again.
             let Some(f) = top else { break };
             if f.depth != depth || f.addr != addr {
                 break;
             }
-            if (!f.resolved || more) && !last.covers(addr) {
-                match fc.get(slot(addr)) {
-                    Some(c) if c.covers(addr) => last = *c,
-                    _ => break,
-                }
+            !f.resolved || more
+        };
+        if need_fn && !last.covers(addr) {
+            match fc.get(slot(addr)) {
+                Some(c) if c.covers(addr) => last = *c,
+                _ => break,
             }
-            plen = if more { last.fixed[1] } else { 0 };
-            if plen == NONE || p.saturating_add(16).saturating_add(plen as usize) > win.len() {
-                break;
+        }
+        let plen = match (more, typ) {
+            (false, _) => 0,
+            (true, 0) => last.fixed[0],
+            (true, _) => last.fixed[1],
+        };
+        if plen == NONE || p.saturating_add(16).saturating_add(plen as usize) > win.len() {
+            break;
+        }
+        if typ == 0 {
+            if let Some(f) = frames.get_mut(len) {
+                *f = Frame {
+                    depth,
+                    resolved: true,
+                    addr,
+                };
             }
+            len = len.saturating_add(1);
+            cur = u32::from(depth).saturating_add(1);
+            entries = entries.wrapping_add(1);
+        } else {
             len = len.saturating_sub(1);
             cur = u32::from(depth);
             exits = exits.wrapping_add(1);
@@ -743,10 +746,8 @@ fn walk_impl<const LE: bool>(
         // nested as expected, with fixed-length payloads, all inside the buffered window.
         // Anything else (including every record that could give a finding) leaves the fast
         // loop and goes through the full path below, one record at a time.
-        if ctx.fast && ch.avail() < 16 + FAST_SLACK && !ch.eof {
-            ch.fill(16 + FAST_SLACK);
-        }
         if ctx.fast {
+            ch.fill(16 + FAST_SLACK);
             let payload_ok = ctx.version >= 4
                 && (feat_arg_reported
                     || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
@@ -772,7 +773,6 @@ fn walk_impl<const LE: bool>(
                 st.arg_payloads = st.arg_payloads.saturating_add(run.payloads);
                 st.max_depth = run.max_depth;
                 last_ts = Some(run.prev);
-                st.last_ts = last_ts;
                 cur = u16::try_from(run.cur).ok();
                 ch.consume(p);
             }
@@ -873,7 +873,6 @@ fn walk_impl<const LE: bool>(
         if st.first_ts.is_none() {
             st.first_ts = Some(time);
         }
-        st.last_ts = Some(time);
         // Session for this time (re-evaluated only when the next session's start is reached).
         if time >= next_start {
             let prev_idx = tl_idx;
@@ -1246,6 +1245,7 @@ fn walk_impl<const LE: bool>(
         }
         ch.consume(usize::try_from(total).unwrap_or(usize::MAX));
     }
+    st.last_ts = last_ts;
     let [entries, exits, lost, events] = counts;
     st.entries = entries;
     st.exits = exits;

@@ -202,7 +202,7 @@ pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
             sink.push(f);
         }
         let block_start = r.offset();
-        if r.skip(len, "TRACEFS block").is_err() {
+        let Ok(block) = r.bytes_u64(len, "TRACEFS block") else {
             sink.report(
                 &rules::KERNEL_HEADER,
                 line.span(),
@@ -212,22 +212,16 @@ pub fn kernel_header(data: &[u8], sink: &mut Sink) -> Option<KernelParams> {
                 ),
             );
             return None;
-        }
-        if name.ends_with(b"/format") {
-            let block = data
-                .get(usize::try_from(block_start).unwrap_or(usize::MAX)..)
-                .and_then(|b| b.get(..usize::try_from(len).unwrap_or(usize::MAX)))
-                .unwrap_or(&[]);
-            if events.insert_format_text(block).is_none() {
-                sink.report(
-                    &rules::KERNEL_HEADER,
-                    block_start..block_start.saturating_add(len),
-                    format!(
-                        "TRACEFS block `{}` has no `name:` and numeric `ID:` line, so the kernel records of this event cannot be decoded",
-                        show(name)
-                    ),
-                );
-            }
+        };
+        if name.ends_with(b"/format") && events.insert_format_text(block).is_none() {
+            sink.report(
+                &rules::KERNEL_HEADER,
+                block_start..block_start.saturating_add(len),
+                format!(
+                    "TRACEFS block `{}` has no `name:` and numeric `ID:` line, so the kernel records of this event cannot be decoded",
+                    show(name)
+                ),
+            );
         }
     }
     match (page, long, endian) {
