@@ -270,7 +270,7 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         }
         // trace.dat: metadata from the mapping, ring data (the bulk) by positioned reads.
         Some(Format::TraceCmd) if opts.load_mode == LoadMode::Mmap => {
-            let Some(data) = load(path, &meta, opts, sink, report) else {
+            let Some(data) = load(&file, path, &meta, opts, sink, report) else {
                 return;
             };
             report.format = format;
@@ -279,7 +279,7 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
             ));
         }
         _ => {
-            let Some(data) = load(path, &meta, opts, sink, report) else {
+            let Some(data) = load(&file, path, &meta, opts, sink, report) else {
                 return;
             };
             let (format, map) = check_bytes(&data, opts, sink);
@@ -289,8 +289,10 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
     }
 }
 
-/// Brings a whole file into memory as `opts.load_mode` says; `None` after reporting why not.
+/// Brings the whole open `file` (at `path`) into memory as `opts.load_mode` says; `None`
+/// after reporting why not.
 fn load(
+    file: &std::fs::File,
     path: &Path,
     meta: &std::fs::Metadata,
     opts: &CheckOptions,
@@ -301,7 +303,7 @@ fn load(
         LoadMode::Mmap => opts.limits.max_file_bytes,
         LoadMode::Read => opts.limits.max_read_bytes.min(opts.limits.max_file_bytes),
     };
-    match input::load(path, opts.load_mode, max) {
+    match input::load_file(file, opts.load_mode, max) {
         Ok(d) => Some(d),
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
             sink.limit(0..0, "file size", meta.len(), "max_read_bytes", max);

@@ -46,7 +46,11 @@ fn map_file(file: &File) -> io::Result<memmap2::Mmap> {
 /// Loads at most `max` bytes of `path`; a larger file is an error of kind `FileTooLarge`
 /// whose message carries the size.
 pub fn load(path: &Path, mode: LoadMode, max: u64) -> io::Result<Data> {
-    let file = File::open(path)?;
+    load_file(&File::open(path)?, mode, max)
+}
+
+/// [`load`] for a file already open.
+pub fn load_file(file: &File, mode: LoadMode, max: u64) -> io::Result<Data> {
     let len = file.metadata()?.len();
     if len > max {
         return Err(io::Error::new(
@@ -58,7 +62,7 @@ pub fn load(path: &Path, mode: LoadMode, max: u64) -> io::Result<Data> {
         return Ok(Data::Owned(Vec::new()));
     }
     match mode {
-        LoadMode::Mmap => map_file(&file).map(Data::Mapped),
+        LoadMode::Mmap => map_file(file).map(Data::Mapped),
         LoadMode::Read => {
             let cap = usize::try_from(len).unwrap_or(usize::MAX);
             let mut v = Vec::with_capacity(cap);
