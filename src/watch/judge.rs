@@ -297,7 +297,9 @@ pub struct WatchInfo<'a> {
     pub duration_ms: f64,
 }
 
+// Test code: unwrap on fixtures this module creates itself, never on input.
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -6,6 +6,7 @@
 //! in a verdict folder. Events from the file-system watcher only make things faster; full
 //! rescans (at start, after any lost-event signal, and periodically) make them correct. The
 //! operator documentation is `docs/watch.md`.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod judge;
 mod metrics;

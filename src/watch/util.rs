@@ -128,7 +128,9 @@ fn open_append(p: &Path) -> io::Result<File> {
     OpenOptions::new().create(true).append(true).open(p)
 }
 
+// Test code: unwrap on fixtures this module creates itself, never on input.
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
