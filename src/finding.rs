@@ -12,12 +12,30 @@ use std::ops::Range;
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
-    /// Worth knowing; never fails a run.
+    /// A recognised quirk of a named writer version; never fails a run.
     Info,
-    /// Suspicious or a known writer quirk; fails only with `--deny warnings`.
+    /// A stated invariant of the format is broken, but every reader reads the same data; fails
+    /// only with `--deny warnings`.
     Warning,
-    /// The trace is malformed or unusable; exit code 1.
+    /// Some mainstream reader (of any version) crashes, hangs, rejects the file, or reads other
+    /// data than was written; exit code 1.
     Error,
+}
+
+impl Severity {
+    /// What a default level claims about readers (the severity principle, see `rules/README.md`).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Severity::Error => {
+                "some mainstream reader (of any version) crashes, hangs, rejects the file, \
+                 or reads other data than was written"
+            }
+            Severity::Warning => {
+                "a stated invariant of the format is broken, but every reader reads the same data"
+            }
+            Severity::Info => "a recognised quirk of a named writer version",
+        }
+    }
 }
 
 impl fmt::Display for Severity {

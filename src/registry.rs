@@ -165,12 +165,13 @@ pub fn lookup(key: &str) -> Option<&'static Rule> {
 pub fn explain(rule: &Rule) -> String {
     let docs = dedent(rule.docs);
     format!(
-        "# {} {}\n\n{}\n\n- Family: {}\n- Default level: {}\n\n{}",
+        "# {} {}\n\n{}\n\n- Family: {}\n- Default level: {} ({})\n\n{}",
         rule.code,
         rule.name,
         rule.summary,
         rule.family.title(),
         rule.default_severity,
+        rule.default_severity.meaning(),
         docs.trim_end()
     )
 }
@@ -220,6 +221,7 @@ pub fn render_index_doc() -> String {
          Every finding carries one of these stable codes. Configure levels in `tracelint.toml` \
          (`[rules]` table, by code or name) or with `-A/-W/-D CODE`.\n\n",
     );
+    out.push_str(SEVERITY_PRINCIPLE);
     out.push_str("| family | prefix | document |\n|---|---|---|\n");
     for f in Family::ALL {
         out.push_str(&format!(
@@ -232,6 +234,29 @@ pub fn render_index_doc() -> String {
     }
     out
 }
+
+/// How default levels are chosen; the head of `rules/README.md`.
+pub const SEVERITY_PRINCIPLE: &str = "\
+## Levels: a claim about readers
+
+A default level says what the readers of the format do with a file that breaks the rule. The
+readers are the mainstream ones, of every version in use: `trace-cmd report` and libtracecmd /
+libtraceevent for trace.dat, `uftrace replay`/`dump` for uftrace data, GDB's `target tfile` for
+tracepoint files, and `ktrace`/libktrace (as far as its behaviour is public) for ktrace.
+
+| level | claim |
+|---|---|
+| **error** | some mainstream reader (of any version) crashes, hangs, rejects the file, or reads other data than was written (misframed records, lost events it does not report, frames it cannot open) |
+| **warning** | a stated invariant of the format is broken, but every reader reads the same data |
+| **info** | a recognised quirk of a named writer version: the finding says which versions write it and what they write |
+
+Fields, options and lines that a *newer* writer adds and an older reader does not know are never
+errors: a validator must not break when the producer moves on. Each rule's documentation has a
+**What readers do** section: what the readers do when the rule is broken, verified by running them
+where they are installed, else read from their source. What each writer version writes
+differently is in the format notes under `docs/`.
+
+";
 
 /// Every generated document: (file name under `rules/`, content).
 pub fn rendered_docs() -> Vec<(String, String)> {

@@ -94,3 +94,17 @@ fn rule_docs_are_fresh_and_codes_locked() {
         "rules/ is stale ({stale:?}): run `UPDATE_RULE_DOCS=1 cargo test --test rule_docs`"
     );
 }
+
+/// Every rule says what the readers do when it is broken: the ground for its level.
+#[test]
+fn every_rule_says_what_readers_do() {
+    let missing: Vec<&str> = registry::all()
+        .filter(|r| !r.docs.contains("## What readers do"))
+        .map(|r| r.code)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} rules lack a `## What readers do` section: {missing:?}",
+        missing.len()
+    );
+}
