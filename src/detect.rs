@@ -34,7 +34,7 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::GdbTfile => "gdb-tfile",
-            Format::TraceCmd => "tracecmd",
+            Format::TraceCmd => "trace-cmd",
             Format::Uftrace => "uftrace",
             Format::Ktrace => "ktrace",
             Format::KtraceV0 => "ktrace-v0",
@@ -58,7 +58,7 @@ impl FromStr for Format {
             "ktrace" => Ok(Format::Ktrace),
             "ktrace-v0" => Ok(Format::KtraceV0),
             _ => Err(format!(
-                "unknown format `{s}`; expected one of gdb-tfile, tracecmd, uftrace, ktrace, ktrace-v0"
+                "unknown format `{s}`; expected one of gdb-tfile, trace-cmd (or tracecmd), uftrace, ktrace, ktrace-v0"
             )),
         }
     }
@@ -102,12 +102,34 @@ pub fn detect_file(file: &std::fs::File, len: u64) -> std::io::Result<Option<For
     Ok(detect_bytes(head))
 }
 
-/// True when `dir` looks like a uftrace data directory (an `info` file with the uftrace magic).
+/// True when `dir` looks like a uftrace data directory: an `info` file with the uftrace magic,
+/// or an `info` file (magic damaged or truncated) next to `task.txt` or a `<TID>.dat` file, the
+/// shape `uftrace record` writes. The second kind is checked as uftrace and fails on its magic,
+/// as uftrace itself does ("invalid magic string found!").
 pub fn is_uftrace_dir(dir: &std::path::Path) -> bool {
     use std::io::Read;
-    let Ok(mut f) = std::fs::File::open(dir.join("info")) else {
+    let info = dir.join("info");
+    let Ok(mut f) = std::fs::File::open(&info) else {
         return false;
     };
     let mut magic = [0u8; 8];
-    f.read_exact(&mut magic).is_ok() && magic == UFTRACE_MAGIC
+    if f.read_exact(&mut magic).is_ok() && magic == UFTRACE_MAGIC {
+        return true;
+    }
+    if !info.is_file() {
+        return false;
+    }
+    if dir.join("task.txt").is_file() {
+        return true;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    rd.filter_map(Result::ok).any(|e| {
+        let name = e.file_name();
+        let name = name.as_encoded_bytes();
+        name.strip_suffix(b".dat")
+            .is_some_and(|tid| !tid.is_empty() && tid.iter().all(u8::is_ascii_digit))
+            && e.file_type().is_ok_and(|t| t.is_file())
+    })
 }

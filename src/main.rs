@@ -184,18 +184,7 @@ fn parse_deny(s: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // `tracelint PATH...` means `tracelint check PATH...`.
-    if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
-        let known = Cli::command()
-            .get_subcommands()
-            .any(|c| c.get_name() == first || c.get_all_aliases().any(|a| a == first))
-            || first == "help";
-        if !known && !matches!(first, "-h" | "--help" | "-V" | "--version") {
-            // Global options may precede the path; insert `check` before the first operand.
-            args.insert(1, "check".into());
-        }
-    }
+    let args = with_check_shorthand(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -226,7 +215,15 @@ fn main() -> ExitCode {
             }
         },
         Command::Watch(w) => {
-            let code = tracelint::watch::run(w, cli.config.as_deref());
+            // The daemon's log goes to stderr: colour only on a terminal (or when asked for).
+            let log_color = match cli.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => {
+                    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+                }
+            };
+            let code = tracelint::watch::run(w, cli.config.as_deref(), log_color);
             ExitCode::from(u8::try_from(code).unwrap_or(EXIT_USAGE))
         }
         Command::Completions { shell } => {
@@ -244,6 +241,62 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_OK)
         }
     }
+}
+
+/// `tracelint PATH...` means `tracelint check PATH...`: inserts `check` unless the first operand
+/// (skipping options and the values of options that take one) is a subcommand. Options may come
+/// before or after the subcommand; operands need not be UTF-8.
+fn with_check_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let cmd = Cli::command();
+    let check = cmd.find_subcommand("check");
+    let all_args = cmd
+        .get_arguments()
+        .chain(check.into_iter().flat_map(|c| c.get_arguments()));
+    let mut long_with_value = Vec::new();
+    let mut short_with_value = Vec::new();
+    for a in all_args {
+        if a.get_action().takes_values() && !a.is_positional() {
+            long_with_value.extend(a.get_long().map(str::to_string));
+            short_with_value.extend(a.get_short());
+        }
+    }
+    let mut i = 1;
+    while let Some(arg) = args.get(i) {
+        let Some(s) = arg.to_str() else {
+            break; // a non-UTF-8 operand: a path
+        };
+        if s == "--" {
+            break;
+        }
+        if matches!(s, "-h" | "--help" | "-V" | "--version") {
+            return args;
+        }
+        if let Some(long) = s.strip_prefix("--") {
+            i += if long_with_value.iter().any(|l| l == long) { 2 } else { 1 };
+            continue;
+        }
+        if let Some(shorts) = s.strip_prefix('-').filter(|r| !r.is_empty()) {
+            // `-oJSON` carries its value; `-o JSON` takes the next argument.
+            let mut chars = shorts.chars();
+            let takes_next = chars
+                .next()
+                .is_some_and(|c| short_with_value.contains(&c) && chars.next().is_none());
+            i += if takes_next { 2 } else { 1 };
+            continue;
+        }
+        let is_sub = s == "help"
+            || cmd
+                .get_subcommands()
+                .any(|c| c.get_name() == s || c.get_all_aliases().any(|a| a == s));
+        if is_sub {
+            return args;
+        }
+        break;
+    }
+    if args.len() > 1 {
+        args.insert(1, "check".into());
+    }
+    args
 }
 
 /// Writes to stdout; a closed pipe (`tracelint ... | head`) is not an error worth a panic.

@@ -8,6 +8,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A file that cannot be read cannot be judged. The process exits with code 3.
+    ///
+    /// ## What readers do
+    /// Not applicable: tracelint's own condition. Every reader fails the same way on a file it
+    /// cannot open or read (trace-cmd, uftrace and GDB report the system error and stop).
     pub IO_ERROR = ("TL001", "io-error", Error, "the input could not be read");
     /// ## What it checks
     /// The content starts with the magic of one of the supported formats: GDB tfile
@@ -18,6 +22,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A file that is none of these is not a trace tracelint can vouch for. Use `--format-hint`
     /// to force a format (for example `ktrace-v0`, which has no magic).
+    ///
+    /// ## What readers do
+    /// Verified: trace-cmd 3.1.6 rejects a file without its magic ("error reading header"),
+    /// uftrace 0.13 rejects a directory whose `info` lacks `Ftrace!\0` ("invalid magic string
+    /// found!"), GDB 13.1 `target tfile` says "File is not a valid trace file.".
     pub UNKNOWN_FORMAT = ("TL002", "unknown-format", Error, "the content matches no supported trace format");
     /// ## What it checks
     /// A size, count or length in the input stays below the configured `[limits]`.
@@ -25,18 +34,30 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Limits keep a hostile or corrupt file from exhausting memory or time. The input may still
     /// be valid; it was not fully checked. Raise the limit in `tracelint.toml` for trusted input.
+    ///
+    /// ## What readers do
+    /// Not applicable: tracelint's own condition (readers have no such limits and may read the
+    /// file, or exhaust memory on it). The part past the limit was not judged.
     pub LIMIT_EXCEEDED = ("TL003", "limit-exceeded", Error, "a configured resource limit was hit; the input was not fully checked");
     /// ## What it checks
     /// tracelint itself did not fail while checking the input.
     ///
     /// ## Why it matters
     /// This is a bug in tracelint: please report it with the input. The input is not judged.
+    ///
+    /// ## What readers do
+    /// Not applicable: tracelint's own condition; it says nothing about readers.
     pub INTERNAL_ERROR = ("TL004", "internal-error", Error, "tracelint failed internally while checking this input");
     /// ## What it checks
     /// The input is not empty.
     ///
     /// ## Why it matters
     /// An empty file is a failed capture (the producer died or never wrote).
+    ///
+    /// ## What readers do
+    /// Every reader rejects an empty file (verified): trace-cmd 3.1.6 "error reading header",
+    /// GDB 13.1 "Premature end of file while reading trace file", uftrace 0.13 "cannot read
+    /// header data".
     pub EMPTY_INPUT = ("TL005", "empty-input", Error, "the input is empty");
     /// ## What it checks
     /// The number of findings stayed below `max_findings`.
@@ -44,11 +65,29 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Only the first findings are shown; the rest are counted. Usually one early defect causes
     /// many later ones.
+    ///
+    /// ## What readers do
+    /// Not applicable: tracelint's own condition (how many findings it keeps).
     pub FINDINGS_TRUNCATED = ("TL006", "findings-truncated", Info, "more findings than max_findings; the rest were counted, not shown");
     /// ## What it checks
     /// The path is a regular file or a directory (not a socket, device, FIFO or dangling link).
     ///
     /// ## Why it matters
     /// Special files cannot be trace captures and reading them may block forever.
+    ///
+    /// ## What readers do
+    /// Readers open whatever path they are given; on a FIFO or device they may block forever or
+    /// read other data than a capture. tracelint does not read it.
     pub NOT_A_FILE = ("TL007", "not-a-regular-file", Error, "the input is not a regular file or directory");
+    /// ## What it checks
+    /// A directory given on the command line holds at least one trace file or uftrace data
+    /// directory (searched recursively by content).
+    ///
+    /// ## Why it matters
+    /// A run that checked nothing proves nothing: an empty or mistyped spool or artefact folder
+    /// would otherwise pass silently. With `--deny warnings` it fails the run.
+    ///
+    /// ## What readers do
+    /// Not applicable: tracelint's own condition (there is nothing for a reader to read).
+    pub NO_TRACES = ("TL008", "no-traces-found", Warning, "a directory given to check holds no trace file or uftrace data directory");
 }

@@ -23,9 +23,32 @@ struct Log {
 #[serde(rename_all = "camelCase")]
 struct Run {
     tool: Tool,
+    invocations: Vec<Invocation>,
     artifacts: Vec<Artifact>,
     results: Vec<SarifResult>,
     column_kind: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Notification {
+    level: &'static str,
+    message: Text,
+    locations: Vec<Location>,
+    associated_rule: RuleReference,
+}
+
+#[derive(Serialize)]
+struct RuleReference {
+    id: &'static str,
+    index: usize,
 }
 
 #[derive(Serialize)]
@@ -39,6 +62,7 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
+    information_uri: &'static str,
     rules: Vec<RuleDescriptor>,
 }
 
@@ -62,6 +86,7 @@ struct RuleDescriptor {
     name: &'static str,
     short_description: Text,
     full_description: Text,
+    help_uri: String,
     help: Markdown,
     default_configuration: DefaultConfiguration,
     properties: RuleProperties,
@@ -124,6 +149,23 @@ struct Region {
     byte_length: u64,
 }
 
+/// Where tracelint lives (`informationUri`); rule documents are under `rules/` there.
+pub const INFORMATION_URI: &str = env!("CARGO_PKG_HOMEPAGE");
+
+/// The rule's document: `rules/<family>.md`, anchored at its code.
+pub fn help_uri(r: &Rule) -> String {
+    format!(
+        "{}/blob/main/rules/{}.md#{}",
+        INFORMATION_URI.trim_end_matches('/'),
+        r.family.slug(),
+        r.code.to_ascii_lowercase()
+    )
+}
+
+/// Codes whose findings say the tool could not do its job on an input (not a judgement of the
+/// input's content): they are also tool execution notifications.
+const EXECUTION_CODES: [&str; 3] = ["TL001", "TL003", "TL004"];
+
 fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -164,6 +206,7 @@ pub fn render(reports: &[Report]) -> String {
             full_description: Text {
                 text: r.summary.to_string(),
             },
+            help_uri: help_uri(r),
             help: Markdown {
                 text: registry::explain(r),
                 markdown: registry::explain(r),
@@ -179,7 +222,12 @@ pub fn render(reports: &[Report]) -> String {
     let mut artifacts: Vec<Artifact> = Vec::new();
     let mut art_index: BTreeMap<String, usize> = BTreeMap::new();
     let mut results = Vec::new();
+    let mut notifications = Vec::new();
+    let mut execution_successful = true;
     for r in reports {
+        if r.io_failed {
+            execution_successful = false;
+        }
         for f in &r.findings {
             let path = match &f.file {
                 Some(sub) => format!("{}/{}", r.path.trim_end_matches('/'), sub),
@@ -207,24 +255,44 @@ pub fn render(reports: &[Report]) -> String {
                 text.push_str("\nnote: ");
                 text.push_str(n);
             }
+            let rule_index = index.get(f.rule.code).copied().unwrap_or(0);
+            let location = || Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: ArtifactLocation {
+                        uri: u.clone(),
+                        index: Some(ai),
+                    },
+                    region: Region {
+                        start_line: 1,
+                        byte_offset: f.offset,
+                        byte_length: f.length,
+                    },
+                },
+            };
+            if EXECUTION_CODES.contains(&f.rule.code) {
+                if f.rule.code == "TL004" {
+                    execution_successful = false;
+                }
+                notifications.push(Notification {
+                    level: if f.rule.code == "TL003" {
+                        "warning"
+                    } else {
+                        "error"
+                    },
+                    message: Text { text: text.clone() },
+                    locations: vec![location()],
+                    associated_rule: RuleReference {
+                        id: f.rule.code,
+                        index: rule_index,
+                    },
+                });
+            }
             results.push(SarifResult {
                 rule_id: f.rule.code,
-                rule_index: index.get(f.rule.code).copied().unwrap_or(0),
+                rule_index,
                 level: level(f.severity),
                 message: Text { text },
-                locations: vec![Location {
-                    physical_location: PhysicalLocation {
-                        artifact_location: ArtifactLocation {
-                            uri: u,
-                            index: Some(ai),
-                        },
-                        region: Region {
-                            start_line: 1,
-                            byte_offset: f.offset,
-                            byte_length: f.length,
-                        },
-                    },
-                }],
+                locations: vec![location()],
                 partial_fingerprints: fp,
             });
         }
@@ -238,9 +306,14 @@ pub fn render(reports: &[Report]) -> String {
                     name: "tracelint",
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
+                    information_uri: INFORMATION_URI,
                     rules: descriptors,
                 },
             },
+            invocations: vec![Invocation {
+                execution_successful,
+                tool_execution_notifications: notifications,
+            }],
             artifacts,
             results,
             column_kind: "unicodeCodePoints",

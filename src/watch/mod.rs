@@ -108,8 +108,10 @@ pub struct WatchArgs {
 }
 
 /// Runs the daemon; returns the process exit code (0: clean stop, 2: could not start).
-pub fn run(args: &WatchArgs, config_path: Option<&Path>) -> i32 {
-    init_tracing();
+/// `color`: whether the log on stderr may carry ANSI colours (the caller decides: only on a
+/// terminal or when asked for).
+pub fn run(args: &WatchArgs, config_path: Option<&Path>, color: bool) -> i32 {
+    init_tracing(color);
     match Daemon::start(args, config_path) {
         Ok(d) => d.run(),
         Err(e) => {
@@ -120,11 +122,12 @@ pub fn run(args: &WatchArgs, config_path: Option<&Path>) -> i32 {
     }
 }
 
-fn init_tracing() {
+fn init_tracing(color: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TRACELINT_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_writer(io::stderr)
+        .with_ansi(color)
         .with_env_filter(filter)
         .with_target(false)
         .try_init();
