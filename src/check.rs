@@ -58,6 +58,8 @@ pub struct Report {
     pub dropped: u64,
     /// Counts by severity, including findings past the `max_findings` cap.
     pub counts: Counts,
+    /// Findings past the `max_findings` cap, by rule code (rules set to allow left out).
+    pub dropped_by_code: Vec<(&'static str, u64)>,
     /// The structure map.
     #[serde(skip)]
     pub map: Option<MapNode>,
@@ -78,6 +80,7 @@ impl Report {
             findings: Vec::new(),
             dropped: 0,
             counts: Counts::default(),
+            dropped_by_code: Vec::new(),
             map: None,
             io_failed: false,
             duration: Duration::ZERO,
@@ -181,6 +184,7 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
             for _ in 0..n {
                 counts.add(sev);
             }
+            report.dropped_by_code.push((rule.code, n));
         }
     }
     report.counts = counts;

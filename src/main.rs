@@ -137,6 +137,9 @@ struct CheckArgs {
     /// Only print the summary (and set the exit code).
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Human output: also show info findings.
+    #[arg(long, short = 'v')]
+    verbose: bool,
     /// Parallel jobs (default: number of cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -458,18 +461,21 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let show_progress = output == OutputKind::Human
-        && !a.quiet
-        && inputs.len() > 1
-        && std::io::stderr().is_terminal();
+    // Progress goes to stderr, so it shows whenever stderr is a terminal, whatever the output.
+    let show_progress = !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal();
     let reports: Vec<Report> = pool.install(|| {
         let it = inputs.par_iter();
         if show_progress {
             let pb = ProgressBar::new(inputs.len() as u64);
             if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} files {per_sec} {msg}",
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} files {rate} {msg}",
             ) {
-                pb.set_style(style);
+                pb.set_style(style.with_key(
+                    "rate",
+                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{}", rate(s.per_sec(), "files"));
+                    },
+                ));
             }
             let r = it
                 .progress_with(pb.clone())
@@ -486,6 +492,7 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
         summary.add(r);
     }
     summary.seconds = start.elapsed().as_secs_f64();
+    let disk_bytes: u64 = reports.iter().map(bytes_on_disk).sum();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let width = terminal_width();
@@ -493,16 +500,17 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
         OutputKind::Human => {
             let hopts = human::HumanOptions { color, width };
             let mut res = Ok(());
+            let mut hidden_info = 0u64;
             for r in &reports {
                 if a.quiet {
                     continue;
                 }
-                for f in &r.findings {
-                    res = res.and(write!(out, "{}", human::render_finding(r, f, hopts)));
-                }
+                let (text, hidden) = render_human(r, hopts, a.verbose);
+                hidden_info += hidden;
+                res = res.and(write!(out, "{text}"));
                 res = res.and(writeln!(out, "{}", human::file_line(r)));
             }
-            res.and(writeln!(out, "{}", summary_text(&summary)))
+            res.and(writeln!(out, "{}", summary_text(&summary, hidden_info, disk_bytes)))
         }
         OutputKind::Json => writeln!(out, "{}", report::render_json(&reports, &summary)),
         OutputKind::Jsonl => {
@@ -521,6 +529,65 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
     exit_code(&reports, deny_warnings)
 }
 
+/// Repeats of one rule in one input shown in full before the rest are folded into one line.
+const SHOWN_PER_RULE: usize = 3;
+/// Offsets listed on a folded line.
+const FOLDED_OFFSETS: usize = 8;
+
+/// The human findings of one input: the first [`SHOWN_PER_RULE`] findings of each rule in full,
+/// then one `... and N more` line per rule; info findings only with `verbose` (the note that
+/// findings were cut, TL006, always shows). Returns the text and how many info findings were
+/// hidden.
+fn render_human(r: &Report, opts: human::HumanOptions, verbose: bool) -> (String, u64) {
+    use tracelint::finding::Severity;
+    let mut text = String::new();
+    let mut hidden = 0u64;
+    let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // Folded findings per rule, in order of first appearance.
+    let mut folded: Vec<(&tracelint::finding::Finding, Vec<u64>)> = Vec::new();
+    for f in &r.findings {
+        if !verbose
+            && f.severity == Severity::Info
+            && f.rule.code != tracelint::rules::FINDINGS_TRUNCATED.code
+        {
+            hidden += 1;
+            continue;
+        }
+        let n = shown.entry(f.rule.code).or_insert(0);
+        *n += 1;
+        if *n <= SHOWN_PER_RULE {
+            text.push_str(&human::render_finding(r, f, opts));
+        } else if let Some((_, offs)) = folded.iter_mut().find(|(g, _)| g.rule.code == f.rule.code) {
+            offs.push(f.offset);
+        } else {
+            folded.push((f, vec![f.offset]));
+        }
+    }
+    for (f, offs) in folded {
+        let mut list: Vec<String> = offs
+            .iter()
+            .take(FOLDED_OFFSETS)
+            .map(|o| format!("0x{o:x}"))
+            .collect();
+        if offs.len() > FOLDED_OFFSETS {
+            list.push("...".into());
+        }
+        let word = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        text.push_str(&format!(
+            "{word}[{}]: ... and {} more in {} (offsets {})\n\n",
+            f.rule.code,
+            offs.len(),
+            human::finding_path(r, f),
+            list.join(", ")
+        ));
+    }
+    (text, hidden)
+}
+
 fn exit_code(reports: &[Report], deny_warnings: bool) -> ExitCode {
     if reports.iter().any(|r| r.io_failed) {
         return ExitCode::from(EXIT_IO);
@@ -531,9 +598,43 @@ fn exit_code(reports: &[Report], deny_warnings: bool) -> ExitCode {
     ExitCode::from(if failing { EXIT_FINDINGS } else { EXIT_OK })
 }
 
-fn summary_text(s: &Summary) -> String {
+/// A rate rounded for people: `38.7k files/s`, `512 files/s`, `1.2M files/s`.
+fn rate(per_sec: f64, unit: &str) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return format!("- {unit}/s");
+    }
+    if per_sec >= 1e6 {
+        format!("{:.1}M {unit}/s", per_sec / 1e6)
+    } else if per_sec >= 1e3 {
+        format!("{:.1}k {unit}/s", per_sec / 1e3)
+    } else if per_sec >= 10.0 {
+        format!("{per_sec:.0} {unit}/s")
+    } else {
+        format!("{per_sec:.1} {unit}/s")
+    }
+}
+
+/// Bytes an input really occupies (allocated blocks, so a sparse file does not count its holes).
+fn bytes_on_disk(r: &Report) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(&r.path) {
+        Ok(m) if m.is_file() => m.blocks().saturating_mul(512).min(r.size),
+        _ => r.size,
+    }
+}
+
+/// Below this many seconds a throughput figure is noise and is not shown.
+const MIN_RATE_SECONDS: f64 = 0.2;
+
+fn summary_text(s: &Summary, hidden_info: u64, disk_bytes: u64) -> String {
+    let throughput = if s.seconds >= MIN_RATE_SECONDS {
+        let mb = disk_bytes as f64 / 1e6 / s.seconds;
+        format!(" ({:.1} MB/s)", mb)
+    } else {
+        String::new()
+    };
     let mut t = format!(
-        "checked {} input(s): {} passed, {} failed{}; {} error(s), {} warning(s), {} info; {:.1} MB in {:.2}s ({:.1} MB/s)",
+        "checked {} input(s): {} passed, {} failed{}; {} error(s), {} warning(s), {} info; {:.1} MB in {:.2}s{}",
         s.files,
         s.passed,
         s.failed,
@@ -547,12 +648,13 @@ fn summary_text(s: &Summary) -> String {
         s.findings.info,
         s.bytes as f64 / 1e6,
         s.seconds,
-        if s.seconds > 0.0 {
-            s.bytes as f64 / 1e6 / s.seconds
-        } else {
-            0.0
-        }
+        throughput
     );
+    if hidden_info > 0 {
+        t.push_str(&format!(
+            "\n{hidden_info} info finding(s) not shown (--verbose shows them)"
+        ));
+    }
     if !s.by_code.is_empty() {
         let codes: Vec<String> = s.by_code.iter().map(|(c, n)| format!("{c}×{n}")).collect();
         t.push_str(&format!("\nfindings by code: {}", codes.join(", ")));

@@ -49,6 +49,11 @@ impl Summary {
         for f in &r.findings {
             *self.by_code.entry(f.rule.code).or_insert(0) += 1;
         }
+        // Findings past `max_findings` were not kept but still count.
+        for (code, n) in &r.dropped_by_code {
+            let e = self.by_code.entry(code).or_insert(0);
+            *e = e.saturating_add(*n);
+        }
         self.bytes = self.bytes.saturating_add(r.size);
     }
 }

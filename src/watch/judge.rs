@@ -245,6 +245,7 @@ fn made(
         counts: Counts::of(&findings),
         findings,
         dropped: 0,
+        dropped_by_code: Vec::new(),
         map: None,
         io_failed: rule.code == rules::IO_ERROR.code,
         duration: start.elapsed(),
