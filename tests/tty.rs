@@ -43,14 +43,36 @@ fn progress_and_summary_on_a_terminal() {
 }
 
 #[test]
-fn no_progress_in_machine_output_or_pipes() {
-    if let Some(out) = under_pty(&format!("-o json {}", corpus())) {
-        assert!(!out.contains(" files "), "progress bar in JSON output");
-        assert!(!out.contains("\x1b[2K"));
-        let start = out.find('{').unwrap();
-        let json: serde_json::Value = serde_json::from_str(out[start..].trim()).unwrap();
+fn progress_on_a_terminal_stderr_whatever_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let json_path = dir.path().join("out.json");
+    // stdout to a file, stderr on the terminal: progress shows, the JSON file is clean.
+    if let Some(out) = under_pty(&format!(
+        "-o json {} {} > {}",
+        corpus(),
+        corpus(),
+        json_path.display()
+    )) {
+        assert!(out.contains(" files "), "no progress bar with -o json: {out}");
+        assert!(out.contains("files/s"), "no rate: {out}");
+        // Rates are rounded: no long fractions like 38734.1230/s.
+        for w in out.split_whitespace().filter(|w| w.ends_with("/s")) {
+            let digits = w.chars().filter(|c| c.is_ascii_digit()).count();
+            assert!(digits <= 4, "unrounded rate {w}: {out}");
+        }
+        let text = std::fs::read_to_string(&json_path).unwrap();
+        assert!(!text.contains('\x1b'), "terminal codes in the JSON file");
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert!(json["summary"]["files"].as_u64().unwrap() > 1);
     }
+    // Quiet runs draw nothing.
+    if let Some(out) = under_pty(&format!("-q -o json {} {}", corpus(), corpus())) {
+        assert!(!out.contains("\x1b[2K"), "progress with --quiet: {out}");
+    }
+}
+
+#[test]
+fn no_progress_in_pipes() {
     let piped = Command::new(bin()).arg(corpus()).output().unwrap();
     let all = [piped.stdout, piped.stderr].concat();
     let text = String::from_utf8_lossy(&all);
