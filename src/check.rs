@@ -197,6 +197,31 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
     report
 }
 
+/// The report for a directory given to check in which no trace file or uftrace data directory
+/// was found (`TL008 no-traces-found`), with `config`'s rule levels applied.
+pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
+    let mut report = Report::new(dir);
+    let mut findings = vec![Finding {
+        rule: &rules::NO_TRACES,
+        severity: rules::NO_TRACES.default_severity,
+        file: None,
+        offset: 0,
+        length: 0,
+        message: format!(
+            "no trace file or uftrace data directory found in {} (searched recursively by content)",
+            dir.display()
+        ),
+        notes: Vec::new(),
+        help: Some(
+            "check the path; an empty spool or artefact folder proves nothing".to_string(),
+        ),
+    }];
+    config.apply(&mut findings);
+    report.counts = Counts::of(&findings);
+    report.findings = findings;
+    report
+}
+
 fn io_finding(sink: &mut Sink, report: &mut Report, path: &Path, e: &io::Error) {
     report.io_failed = true;
     sink.report(

@@ -31,13 +31,16 @@ pub enum Level {
     Deny,
 }
 
+/// The file as written: values are checked one by one afterwards, so every mistake is reported
+/// at once, each with its own span.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
 struct RawConfig {
     #[serde(default)]
-    rules: BTreeMap<toml::Spanned<String>, toml::Spanned<Level>>,
+    rules: BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>,
     #[serde(default)]
-    limits: Limits,
+    limits: BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>,
+    #[serde(flatten)]
+    other: BTreeMap<String, toml::Value>,
 }
 
 /// A loaded configuration.
@@ -60,48 +63,110 @@ pub struct ConfigError {
     pub text: String,
     /// Byte span of the problem in `text`.
     pub span: Option<Range<usize>>,
-    /// What is wrong.
+    /// What is wrong (the first problem).
     pub message: String,
+    /// Every problem found, the first included: span into `text` (when known) and message.
+    pub problems: Vec<(Option<Range<usize>>, String)>,
 }
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
+        write!(f, "{}: {}", self.path.display(), self.message)?;
+        for (_, m) in self.problems.iter().skip(1) {
+            write!(f, "; {m}")?;
+        }
+        Ok(())
     }
 }
 
 impl Config {
-    /// Parses configuration text.
+    /// Parses configuration text. Reports every problem in it, not just the first.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        let err = |span: Option<Range<usize>>, message: String| ConfigError {
-            path: path.to_path_buf(),
-            text: text.to_string(),
-            span,
-            message,
+        let fail = |mut problems: Vec<(Option<Range<usize>>, String)>| {
+            problems.sort_by_key(|(span, _)| span.as_ref().map_or(usize::MAX, |r| r.start));
+            let (span, message) = problems.first().cloned().unwrap_or_default();
+            ConfigError {
+                path: path.to_path_buf(),
+                text: text.to_string(),
+                span,
+                message,
+                problems,
+            }
         };
         let raw: RawConfig =
-            toml::from_str(text).map_err(|e| err(e.span(), e.message().to_string()))?;
+            toml::from_str(text).map_err(|e| fail(vec![(e.span(), e.message().to_string())]))?;
+        let mut problems = Vec::new();
+        for key in raw.other.keys() {
+            let span = text.find(&format!("[{key}]")).map(|i| i..i + key.len() + 2);
+            problems.push((
+                span,
+                format!("unknown section or key `{key}`: expected `[rules]` or `[limits]`"),
+            ));
+        }
         let mut cfg = Config {
             levels: BTreeMap::new(),
-            limits: raw.limits,
+            limits: Limits::default(),
             source: Some(path.to_path_buf()),
         };
-        for (key, level) in raw.rules {
-            let Some(rule) = registry::lookup(key.get_ref()) else {
-                return Err(err(
+        for (key, value) in raw.rules {
+            let rule = registry::lookup(key.get_ref());
+            if rule.is_none() {
+                problems.push((
                     Some(key.span()),
                     format!(
                         "unknown rule `{}`: expected a code (like GT001) or a name; `tracelint rules` lists them",
                         key.get_ref()
                     ),
                 ));
-            };
-            cfg.levels.insert(rule.code, *level.get_ref());
+            }
+            let level = value
+                .get_ref()
+                .as_str()
+                .and_then(|v| Level::deserialize(toml::Value::String(v.to_string())).ok());
+            match (rule, level) {
+                (Some(rule), Some(level)) => {
+                    cfg.levels.insert(rule.code, level);
+                }
+                (_, None) => problems.push((
+                    Some(value.span()),
+                    format!(
+                        "`{}` is not a level: expected \"allow\", \"info\", \"warn\" or \"deny\"",
+                        value.get_ref()
+                    ),
+                )),
+                (None, Some(_)) => {}
+            }
+        }
+        let mut limits = toml::Table::new();
+        for (key, value) in raw.limits {
+            let mut one = toml::Table::new();
+            one.insert(key.get_ref().clone(), value.get_ref().clone());
+            match Limits::deserialize(toml::Value::Table(one)) {
+                Ok(_) => {
+                    limits.insert(key.get_ref().clone(), value.get_ref().clone());
+                }
+                Err(e) => {
+                    let span = if e.to_string().contains("unknown field") {
+                        key.span()
+                    } else {
+                        value.span()
+                    };
+                    problems.push((Some(span), format!("limits.{}: {}", key.get_ref(), e.message())));
+                }
+            }
+        }
+        match Limits::deserialize(toml::Value::Table(limits)) {
+            Ok(l) => cfg.limits = l,
+            Err(e) => problems.push((None, e.message().to_string())),
         }
         if cfg.limits.max_findings == 0 {
-            return Err(err(None, "limits.max_findings must be at least 1".into()));
+            problems.push((None, "limits.max_findings must be at least 1".into()));
         }
-        Ok(cfg)
+        if problems.is_empty() {
+            Ok(cfg)
+        } else {
+            Err(fail(problems))
+        }
     }
 
     /// Loads `path`.
@@ -111,6 +176,7 @@ impl Config {
             text: String::new(),
             span: None,
             message: format!("cannot read: {e}"),
+            problems: vec![(None, format!("cannot read: {e}"))],
         })?;
         Self::parse(&text, path)
     }

@@ -312,14 +312,30 @@ fn print_config_error(e: &ConfigError, color: bool) {
     use miette::{
         GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource,
     };
-    let mut d = MietteDiagnostic::new(format!(
-        "invalid configuration {}: {}",
-        e.path.display(),
-        e.message
-    ))
-    .with_code("config");
-    if let Some(span) = &e.span {
-        d = d.with_label(LabeledSpan::at(span.clone(), e.message.clone()));
+    let headline = if e.problems.len() > 1 {
+        format!(
+            "invalid configuration {}: {} problems",
+            e.path.display(),
+            e.problems.len()
+        )
+    } else {
+        format!("invalid configuration {}: {}", e.path.display(), e.message)
+    };
+    let mut d = MietteDiagnostic::new(headline).with_code("config");
+    let mut unplaced = Vec::new();
+    for (span, message) in &e.problems {
+        match span {
+            Some(span) => d = d.and_label(LabeledSpan::at(span.clone(), message.clone())),
+            None => unplaced.push(message.clone()),
+        }
+    }
+    if e.problems.is_empty() {
+        if let Some(span) = &e.span {
+            d = d.with_label(LabeledSpan::at(span.clone(), e.message.clone()));
+        }
+    }
+    if !unplaced.is_empty() {
+        d = d.with_help(unplaced.join("\n"));
     }
     let theme = if color {
         GraphicalTheme::unicode()
@@ -397,15 +413,28 @@ fn setup(
     Ok((config, opts, deny_warnings))
 }
 
+/// One input of a run.
+enum Input {
+    /// A file or uftrace data directory to check.
+    Check(PathBuf),
+    /// A directory given on the command line in which no trace was found.
+    NoTraces(PathBuf),
+}
+
 /// Expands the command-line paths into inputs: files, uftrace directories, and the trace files
 /// and uftrace directories found under other directories (symlinks inside are not followed).
-fn collect_inputs(paths: &[PathBuf], hint: Option<Format>) -> Vec<PathBuf> {
+fn collect_inputs(paths: &[PathBuf], hint: Option<Format>) -> Vec<Input> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() && !(hint == Some(Format::Uftrace) || detect::is_uftrace_dir(p)) {
-            walk(p, &mut out);
+            let mut found = Vec::new();
+            walk(p, &mut found);
+            if found.is_empty() {
+                out.push(Input::NoTraces(p.clone()));
+            }
+            out.extend(found.into_iter().map(Input::Check));
         } else {
-            out.push(p.clone());
+            out.push(Input::Check(p.clone()));
         }
     }
     out
@@ -430,6 +459,13 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if ft.is_file() && looks_like_trace(&p) {
             out.push(p);
         }
+    }
+}
+
+fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
+    match input {
+        Input::Check(p) => check_path(p, opts, config),
+        Input::NoTraces(dir) => tracelint::check::no_traces_report(dir, config),
     }
 }
 
@@ -479,12 +515,12 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
             }
             let r = it
                 .progress_with(pb.clone())
-                .map(|p| check_path(p, &opts, &config))
+                .map(|i| check_input(i, &opts, &config))
                 .collect();
             pb.finish_and_clear();
             r
         } else {
-            it.map(|p| check_path(p, &opts, &config)).collect()
+            it.map(|i| check_input(i, &opts, &config)).collect()
         }
     });
     let mut summary = Summary::default();

@@ -93,7 +93,8 @@ fn unknown_content_is_an_error_with_a_hex_window() {
     let o = run(&[&f.p("garbage.bin")], f.path());
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
-    assert!(out.contains("TL002(unknown-format)"), "{out}");
+    assert!(out.contains("error[TL002]: "), "{out}");
+    assert!(out.contains("  = rule: unknown-format"), "{out}");
     assert!(
         out.contains("ff fe 00 01 02 80 81 82"),
         "hex window missing: {out}"
