@@ -46,8 +46,12 @@ impl Default for CheckOptions {
 /// The outcome of checking one input.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// The input path as given.
+    /// The input path as given, for display: UTF-8 as is, any other byte as `\xNN`
+    /// (see [`escape_path`]).
     pub path: String,
+    /// The input path as given, exactly.
+    #[serde(skip)]
+    pub os_path: std::path::PathBuf,
     /// The detected (or forced) format.
     pub format: Option<Format>,
     /// Input size in bytes (sum of files for a directory).
@@ -74,7 +78,8 @@ pub struct Report {
 impl Report {
     fn new(path: &Path) -> Self {
         Report {
-            path: path.display().to_string(),
+            path: escape_path(path),
+            os_path: path.to_path_buf(),
             format: None,
             size: 0,
             findings: Vec::new(),
@@ -86,6 +91,20 @@ impl Report {
             duration: Duration::ZERO,
         }
     }
+}
+
+/// A path as text without losing anything: valid UTF-8 as is, every byte of an invalid
+/// sequence as `\xNN` (so `d\xff.dat` names the file whose name has the byte 0xff).
+pub fn escape_path(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Checks bytes of one file. Never panics on any input (a panic would be a bug; callers that

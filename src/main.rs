@@ -653,7 +653,7 @@ fn rate(per_sec: f64, unit: &str) -> String {
 /// Bytes an input really occupies (allocated blocks, so a sparse file does not count its holes).
 fn bytes_on_disk(r: &Report) -> u64 {
     use std::os::unix::fs::MetadataExt;
-    match std::fs::metadata(&r.path) {
+    match std::fs::metadata(&r.os_path) {
         Ok(m) if m.is_file() => m.blocks().saturating_mul(512).min(r.size),
         _ => r.size,
     }

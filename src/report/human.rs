@@ -4,7 +4,6 @@ use super::hexview;
 use crate::check::Report;
 use crate::finding::{Finding, Severity};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
-use std::path::Path;
 
 /// Renders options.
 #[derive(Clone, Copy, Debug)]
@@ -67,7 +66,7 @@ fn has_span(f: &Finding) -> bool {
 ///   = note: ...
 /// ```
 pub fn render_finding(report: &Report, f: &Finding, opts: HumanOptions) -> String {
-    let base = Path::new(&report.path);
+    let base = report.os_path.as_path();
     let file_path = match &f.file {
         Some(sub) => base.join(sub),
         None => base.to_path_buf(),

@@ -68,12 +68,25 @@ struct JsonFinding<'a> {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     path: &'a str,
+    /// The path's bytes, when it is not UTF-8 (`path` then shows them as `\xNN`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<&'a [u8]>,
     format: Option<crate::detect::Format>,
     size: u64,
     verdict: &'static str,
     counts: Counts,
     dropped: u64,
     findings: Vec<JsonFinding<'a>>,
+}
+
+/// The path's bytes when they are not UTF-8.
+fn path_bytes(r: &Report) -> Option<&[u8]> {
+    let s = r.os_path.as_os_str();
+    if s.to_str().is_some() {
+        None
+    } else {
+        Some(s.as_encoded_bytes())
+    }
 }
 
 /// The verdict word for a report.
@@ -90,6 +103,7 @@ pub fn verdict(r: &Report) -> &'static str {
 fn json_report(r: &Report) -> JsonReport<'_> {
     JsonReport {
         path: &r.path,
+        path_bytes: path_bytes(r),
         format: r.format,
         size: r.size,
         verdict: verdict(r),
@@ -149,6 +163,8 @@ pub fn render_jsonl(r: &Report) -> String {
     struct FileLine<'a> {
         kind: &'static str,
         path: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        path_bytes: Option<&'a [u8]>,
         format: Option<crate::detect::Format>,
         size: u64,
         verdict: &'static str,
@@ -169,6 +185,7 @@ pub fn render_jsonl(r: &Report) -> String {
     let fl = FileLine {
         kind: "file",
         path: &r.path,
+        path_bytes: path_bytes(r),
         format: r.format,
         size: r.size,
         verdict: verdict(r),

@@ -174,18 +174,37 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-fn uri(path: &str) -> String {
-    // Relative URIs with forward slashes; percent-encode the few characters URIs forbid.
-    let p = path.strip_prefix("./").unwrap_or(path);
+/// A relative URI reference for a path: forward slashes, and every byte that may not appear
+/// literally in a URI (controls, space, `%#?[]` and so on, non-ASCII bytes, including those of a
+/// file name that is not UTF-8) percent-encoded, so no name is lost.
+fn uri(path: &[u8]) -> String {
+    let p = path.strip_prefix(b"./").unwrap_or(path);
     let mut out = String::with_capacity(p.len());
-    for c in p.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '%' => out.push_str("%25"),
-            '#' => out.push_str("%23"),
-            '?' => out.push_str("%3F"),
-            '\\' => out.push('/'),
-            c => out.push(c),
+    for &b in p {
+        match b {
+            b'\\' => out.push('/'),
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+            | b':'
+            | b'@' => out.push(char::from(b)),
+            _ => out.push_str(&format!("%{b:02X}")),
         }
     }
     out
@@ -230,10 +249,10 @@ pub fn render(reports: &[Report]) -> String {
         }
         for f in &r.findings {
             let path = match &f.file {
-                Some(sub) => format!("{}/{}", r.path.trim_end_matches('/'), sub),
-                None => r.path.clone(),
+                Some(sub) => r.os_path.join(sub),
+                None => r.os_path.clone(),
             };
-            let u = uri(&path);
+            let u = uri(path.as_os_str().as_encoded_bytes());
             let ai = *art_index.entry(u.clone()).or_insert_with(|| {
                 let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                 artifacts.push(Artifact {

@@ -240,6 +240,7 @@ fn made(
     let (findings, _) = sink.into_parts();
     let report = Report {
         path: display.to_string(),
+        os_path: std::path::PathBuf::from(display),
         format: None,
         size: 0,
         counts: Counts::of(&findings),
