@@ -705,6 +705,15 @@ fn terminal_width() -> usize {
         .unwrap_or(100)
 }
 
+/// The format column of `tracelint rules`: the format's name as `--format-hint` and the
+/// outputs write it.
+fn family_format_name(f: registry::Family) -> &'static str {
+    match f {
+        registry::Family::TraceCmd => Format::TraceCmd.name(),
+        other => other.slug(),
+    }
+}
+
 fn run_rules(a: &RulesArgs) -> ExitCode {
     if let Some(dir) = &a.write_docs {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -737,7 +746,7 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
             r.code,
             r.name,
             r.default_severity.to_string(),
-            r.family.slug(),
+            family_format_name(r.family),
             r.summary
         ));
     }

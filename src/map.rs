@@ -110,7 +110,7 @@ pub fn render_text(
     color: bool,
     out: &mut String,
 ) {
-    render_node(node, findings, max_children, color, "", "", out);
+    render_node(node, findings, max_children, color, "", "", None, out);
 }
 
 fn render_node(
@@ -120,17 +120,24 @@ fn render_node(
     color: bool,
     first_prefix: &str,
     prefix: &str,
+    inherited_file: Option<&str>,
     out: &mut String,
 ) {
     use std::fmt::Write;
-    let _ = write!(
-        out,
-        "{first_prefix}{} @0x{:x} +{}",
-        node.label, node.offset, node.size
-    );
-    if let Some(f) = &node.file {
-        let _ = write!(out, " [{f}]");
-    }
+    // Inside a directory input every offset says which file it is in: `@info:0x28`.
+    let file = node.file.as_deref().or(inherited_file);
+    let _ = match file {
+        Some(f) => write!(
+            out,
+            "{first_prefix}{} @{f}:0x{:x} +{}",
+            node.label, node.offset, node.size
+        ),
+        None => write!(
+            out,
+            "{first_prefix}{} @0x{:x} +{}",
+            node.label, node.offset, node.size
+        ),
+    };
     if !node.values.is_empty() {
         let vals: Vec<String> = node
             .values
@@ -189,6 +196,7 @@ fn render_node(
             color,
             &format!("{prefix}{fp}"),
             &format!("{prefix}{np}"),
+            file,
             out,
         );
     }
