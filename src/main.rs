@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::{Config, ConfigError, Level};
+use tracelint::finding::Severity;
 use tracelint::detect::{self, Format};
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
@@ -59,6 +60,9 @@ enum Command {
         /// A rule code (GT001) or name (bad-magic).
         rule: String,
     },
+    /// Check the shipped corpus: good traces must pass, the ones broken on purpose (under
+    /// `defects/` and `regressions/`) must be caught.
+    Demo(DemoArgs),
     /// Judge files as they land in a spool directory.
     Watch(tracelint::watch::WatchArgs),
     /// Print shell completions.
@@ -168,6 +172,13 @@ enum MapOutput {
 }
 
 #[derive(Args, Debug)]
+struct DemoArgs {
+    /// The corpus folder.
+    #[arg(default_value = "corpus", value_name = "DIR")]
+    corpus: PathBuf,
+}
+
+#[derive(Args, Debug)]
 struct RulesArgs {
     /// Output as JSON.
     #[arg(long)]
@@ -207,6 +218,7 @@ fn main() -> ExitCode {
         Command::Check(a) => run_check(&cli, a, color),
         Command::Map(a) => run_map(&cli, a, color),
         Command::Rules(a) => run_rules(a),
+        Command::Demo(a) => run_demo(&cli, a),
         Command::Explain { rule } => match registry::lookup(rule) {
             Some(r) => {
                 emit(&format!("{}\n", registry::explain(r)));
@@ -752,6 +764,111 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
     }
     emit(&t);
     ExitCode::from(EXIT_OK)
+}
+
+/// True for corpus inputs that are broken on purpose (under a `defects/` or `regressions/`
+/// folder).
+fn broken_on_purpose(p: &Path) -> bool {
+    p.components()
+        .any(|c| matches!(c.as_os_str().to_str(), Some("defects" | "regressions")))
+}
+
+fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
+    let common = CommonArgs {
+        format_hint: None,
+        endian: None,
+        max_findings: None,
+        allow: Vec::new(),
+        warn: Vec::new(),
+        deny: Vec::new(),
+        no_mmap: false,
+    };
+    let (config, opts, _) = match setup(cli, &common, false) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    if !a.corpus.is_dir() {
+        eprintln!(
+            "error: {} is not a directory; run from the source tree or pass the corpus folder",
+            a.corpus.display()
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let mut inputs = Vec::new();
+    walk(&a.corpus, &mut inputs);
+    let reports: Vec<Report> = inputs
+        .par_iter()
+        .map(|p| check_path(p, &opts, &config))
+        .collect();
+    let rel = |r: &Report| {
+        r.os_path
+            .strip_prefix(&a.corpus)
+            .map(|p| tracelint::check::escape_path(p))
+            .unwrap_or_else(|_| r.path.clone())
+    };
+    let fmt = |r: &Report| r.format.map(|f| f.name()).unwrap_or("unknown");
+    let (broken, good): (Vec<&Report>, Vec<&Report>) =
+        reports.iter().partition(|r| broken_on_purpose(&r.os_path));
+    let mut t = format!(
+        "Good traces in {} ({}): each must pass\n",
+        a.corpus.display(),
+        good.len()
+    );
+    let mut good_ok = 0;
+    for r in &good {
+        let ok = r.counts.error == 0 && !r.io_failed;
+        good_ok += usize::from(ok);
+        t.push_str(&format!(
+            "  {} {:<6} {} ({}){}\n",
+            if ok { "✓" } else { "✗" },
+            report::verdict(r),
+            rel(r),
+            fmt(r),
+            if r.counts.warning > 0 {
+                format!(", {} warning(s)", r.counts.warning)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    t.push_str(&format!(
+        "\nBroken on purpose (defects/ and regressions/, {}): each must be caught\n",
+        broken.len()
+    ));
+    let mut caught = 0;
+    for r in &broken {
+        let ok = r.counts.error > 0 || r.counts.warning > 0;
+        caught += usize::from(ok);
+        let mut codes: Vec<String> = Vec::new();
+        for f in r.findings.iter().filter(|f| f.severity != Severity::Info) {
+            let c = format!("{} {}", f.rule.code, f.severity);
+            if !codes.contains(&c) {
+                codes.push(c);
+            }
+        }
+        t.push_str(&format!(
+            "  {} {:<6} {} ({}): {}\n",
+            if ok { "✓" } else { "✗" },
+            if ok { "caught" } else { "missed" },
+            rel(r),
+            fmt(r),
+            if codes.is_empty() {
+                "no error or warning".to_string()
+            } else {
+                codes.join(", ")
+            }
+        ));
+    }
+    let healthy = good_ok == good.len() && caught == broken.len();
+    t.push_str(&format!(
+        "\n{}: {good_ok} of {} good traces pass, {caught} of {} broken ones caught. \
+         `tracelint check PATH` shows every finding with its bytes.\n",
+        if healthy { "healthy" } else { "NOT HEALTHY" },
+        good.len(),
+        broken.len()
+    ));
+    emit(&t);
+    ExitCode::from(if healthy { EXIT_OK } else { EXIT_FINDINGS })
 }
 
 fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {

@@ -166,3 +166,33 @@ fn map_of_a_uftrace_directory_names_the_file_of_every_offset() {
     assert!(text.contains("EXE_NAME @info:0x28 +"), "{text}");
     assert!(text.contains("@13424.dat:0x0 +"), "{text}");
 }
+
+#[test]
+fn demo_shows_a_healthy_corpus_and_labels_the_broken_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = run(root, &["demo"]);
+    let text = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("Broken on purpose (defects/ and regressions/"), "{text}");
+    assert!(text.contains("✓ caught gdb/defects/circular-corrupt.tf"), "{text}");
+    assert!(!text.contains('✗'), "{text}");
+    assert!(text.contains("\nhealthy: "), "{text}");
+
+    // A clean file under defects/ is a miss; a broken file among the good ones a failure.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("c/defects")).unwrap();
+    std::fs::copy(corpus("gdb/empty.tf"), tmp.path().join("c/defects/clean.tf")).unwrap();
+    std::fs::copy(corpus("gdb/empty.tf"), tmp.path().join("c/good.tf")).unwrap();
+    let o = run(tmp.path(), &["demo", "c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("✗ missed defects/clean.tf"), "{}", out(&o));
+    std::fs::remove_file(tmp.path().join("c/defects/clean.tf")).unwrap();
+    std::fs::copy(
+        corpus("gdb/defects/circular-corrupt.tf"),
+        tmp.path().join("c/bad.tf"),
+    )
+    .unwrap();
+    let o = run(tmp.path(), &["demo", "c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("✗ fail   bad.tf"), "{}", out(&o));
+}
