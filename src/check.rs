@@ -179,6 +179,7 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
         );
     }
     let (mut findings, dropped_rules) = sink.into_parts_by_rule();
+    drop_follow_ons_of_limits(&mut findings);
     let dropped: u64 = dropped_rules.iter().map(|(_, n)| n).sum();
     if dropped > 0 {
         findings.push(Finding {
@@ -239,6 +240,48 @@ pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
     report.counts = Counts::of(&findings);
     report.findings = findings;
     report
+}
+
+/// After a limit was hit (`TL003`) in a file, the decoder went on without the data past the
+/// limit, so the format findings it raised afterwards in that file (a count that does not match
+/// the entries kept, a section that "is missing") may be about data it never read. Those
+/// warnings and errors are left out, and the `TL003` finding says how many; info findings stay.
+/// The verdict does not change: `TL003` is itself an error.
+fn drop_follow_ons_of_limits(findings: &mut Vec<Finding>) {
+    use crate::finding::Severity;
+    use crate::registry::Family;
+    // Per file (None: the input itself): index of the first TL003 and how many were dropped.
+    let mut limited: Vec<(Option<String>, usize, u64)> = Vec::new();
+    let mut keep = Vec::with_capacity(findings.len());
+    for (i, f) in findings.iter().enumerate() {
+        if f.rule.code == rules::LIMIT_EXCEEDED.code {
+            if !limited.iter().any(|(file, _, _)| *file == f.file) {
+                limited.push((f.file.clone(), i, 0));
+            }
+            keep.push(true);
+            continue;
+        }
+        let follow_on = f.rule.family != Family::Generic
+            && f.severity != Severity::Info
+            && limited.iter().any(|(file, _, _)| *file == f.file);
+        if follow_on {
+            if let Some(entry) = limited.iter_mut().find(|(file, _, _)| *file == f.file) {
+                entry.2 += 1;
+            }
+        }
+        keep.push(!follow_on);
+    }
+    for (_, at, n) in &limited {
+        if *n > 0 {
+            if let Some(f) = findings.get_mut(*at) {
+                f.notes.push(format!(
+                    "{n} later finding(s) in this file left out: the data past the limit was not read, so they may not hold"
+                ));
+            }
+        }
+    }
+    let mut k = keep.into_iter();
+    findings.retain(|_| k.next().unwrap_or(true));
 }
 
 fn io_finding(sink: &mut Sink, report: &mut Report, path: &Path, e: &io::Error) {

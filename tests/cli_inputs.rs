@@ -196,3 +196,35 @@ fn demo_shows_a_healthy_corpus_and_labels_the_broken_files() {
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
     assert!(out(&o).contains("✗ fail   bad.tf"), "{}", out(&o));
 }
+
+#[test]
+fn a_limit_hit_does_not_cascade_into_follow_on_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("tracelint.toml"), "[limits]\nmax_entries = 3\n").unwrap();
+    for input in ["gdb/multi.tf", "tracecmd/v7-zstd.dat", "uftrace/plain"] {
+        let p = corpus(input);
+        let o = run(tmp.path(), &["-o", "json", p.to_str().unwrap()]);
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let findings = doc["files"][0]["findings"].as_array().unwrap();
+        let mut limited_files = Vec::new();
+        for f in findings {
+            if f["code"] == "TL003" {
+                limited_files.push(f["file"].clone());
+            } else if limited_files.contains(&f["file"]) {
+                assert_eq!(
+                    f["severity"], "info",
+                    "{input}: follow-on finding after a limit hit: {f}"
+                );
+            }
+        }
+        assert!(!limited_files.is_empty(), "{input}: no limit hit: {doc}");
+        let noted = findings.iter().any(|f| {
+            f["code"] == "TL003"
+                && f["notes"]
+                    .as_array()
+                    .is_some_and(|n| n.iter().any(|n| n.as_str().unwrap().contains("left out")))
+        });
+        assert!(noted, "{input}: the limit finding does not say what was left out: {doc}");
+        assert_eq!(doc["files"][0]["verdict"], "fail");
+    }
+}
