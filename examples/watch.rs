@@ -14,6 +14,13 @@ struct Cli {
 }
 
 fn main() {
+    use is_terminal::IsTerminal;
     let cli = Cli::parse();
-    std::process::exit(tracelint::watch::run(&cli.watch, cli.config.as_deref()));
+    // The log goes to stderr: colours only on a terminal.
+    let color = std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal();
+    std::process::exit(tracelint::watch::run(
+        &cli.watch,
+        cli.config.as_deref(),
+        color,
+    ));
 }

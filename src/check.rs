@@ -232,9 +232,7 @@ pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
             dir.display()
         ),
         notes: Vec::new(),
-        help: Some(
-            "check the path; an empty spool or artefact folder proves nothing".to_string(),
-        ),
+        help: Some("check the path; an empty spool or artefact folder proves nothing".to_string()),
     }];
     config.apply(&mut findings);
     report.counts = Counts::of(&findings);

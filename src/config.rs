@@ -151,7 +151,10 @@ impl Config {
                     } else {
                         value.span()
                     };
-                    problems.push((Some(span), format!("limits.{}: {}", key.get_ref(), e.message())));
+                    problems.push((
+                        Some(span),
+                        format!("limits.{}: {}", key.get_ref(), e.message()),
+                    ));
                 }
             }
         }

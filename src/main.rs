@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::{Config, ConfigError, Level};
-use tracelint::finding::Severity;
 use tracelint::detect::{self, Format};
+use tracelint::finding::Severity;
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
 use tracelint::reader::Endian;
@@ -287,7 +287,11 @@ fn with_check_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsSt
             return args;
         }
         if let Some(long) = s.strip_prefix("--") {
-            i += if long_with_value.iter().any(|l| l == long) { 2 } else { 1 };
+            i += if long_with_value.iter().any(|l| l == long) {
+                2
+            } else {
+                1
+            };
             continue;
         }
         if let Some(shorts) = s.strip_prefix('-').filter(|r| !r.is_empty()) {
@@ -558,7 +562,11 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
                 res = res.and(write!(out, "{text}"));
                 res = res.and(writeln!(out, "{}", human::file_line(r)));
             }
-            res.and(writeln!(out, "{}", summary_text(&summary, hidden_info, disk_bytes)))
+            res.and(writeln!(
+                out,
+                "{}",
+                summary_text(&summary, hidden_info, disk_bytes)
+            ))
         }
         OutputKind::Json => writeln!(out, "{}", report::render_json(&reports, &summary)),
         OutputKind::Jsonl => {
@@ -605,7 +613,8 @@ fn render_human(r: &Report, opts: human::HumanOptions, verbose: bool) -> (String
         *n += 1;
         if *n <= SHOWN_PER_RULE {
             text.push_str(&human::render_finding(r, f, opts));
-        } else if let Some((_, offs)) = folded.iter_mut().find(|(g, _)| g.rule.code == f.rule.code) {
+        } else if let Some((_, offs)) = folded.iter_mut().find(|(g, _)| g.rule.code == f.rule.code)
+        {
             offs.push(f.offset);
         } else {
             folded.push((f, vec![f.offset]));
@@ -803,7 +812,7 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
     let rel = |r: &Report| {
         r.os_path
             .strip_prefix(&a.corpus)
-            .map(|p| tracelint::check::escape_path(p))
+            .map(tracelint::check::escape_path)
             .unwrap_or_else(|_| r.path.clone())
     };
     let fmt = |r: &Report| r.format.map(|f| f.name()).unwrap_or("unknown");

@@ -110,14 +110,24 @@ pub fn render_text(
     color: bool,
     out: &mut String,
 ) {
-    render_node(node, findings, max_children, color, "", "", None, out);
+    let style = Style {
+        findings,
+        max_children,
+        color,
+    };
+    render_node(node, &style, "", "", None, out);
+}
+
+/// What every node of one rendering shares.
+struct Style<'a> {
+    findings: &'a [crate::finding::Finding],
+    max_children: usize,
+    color: bool,
 }
 
 fn render_node(
     node: &MapNode,
-    findings: &[crate::finding::Finding],
-    max_children: usize,
-    color: bool,
+    style: &Style<'_>,
     first_prefix: &str,
     prefix: &str,
     inherited_file: Option<&str>,
@@ -125,6 +135,11 @@ fn render_node(
 ) {
     use std::fmt::Write;
     // Inside a directory input every offset says which file it is in: `@info:0x28`.
+    let Style {
+        findings,
+        max_children,
+        color,
+    } = *style;
     let file = node.file.as_deref().or(inherited_file);
     let _ = match file {
         Some(f) => write!(
@@ -191,9 +206,7 @@ fn render_node(
         };
         render_node(
             c,
-            findings,
-            max_children,
-            color,
+            style,
             &format!("{prefix}{fp}"),
             &format!("{prefix}{np}"),
             file,

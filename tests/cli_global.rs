@@ -16,7 +16,9 @@ fn cmd() -> Command {
 }
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(rel)
 }
 
 fn text(o: &Output) -> (String, String) {
@@ -42,7 +44,10 @@ fn global_options_before_a_subcommand_keep_it_a_subcommand() {
         let o = cmd().args(&args).current_dir(dir.path()).output().unwrap();
         let (out, err) = text(&o);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
-        assert!(out.starts_with("code "), "{args:?} did not list rules: {out}");
+        assert!(
+            out.starts_with("code "),
+            "{args:?} did not list rules: {out}"
+        );
         assert!(out.contains("TL001"), "{args:?}: {out}");
     }
     for args in [
@@ -69,7 +74,10 @@ fn global_options_before_a_subcommand_keep_it_a_subcommand() {
         let (out, err) = text(&o);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {out}{err}");
         assert!(!out.contains("TL001"), "{args:?}: {out}");
-        assert!(!out.contains("\x1b["), "{args:?}: colour with --color never");
+        assert!(
+            !out.contains("\x1b["),
+            "{args:?}: colour with --color never"
+        );
     }
     // A bad config given before the subcommand is read (and rejected).
     let bad = dir.path().join("bad.toml");
@@ -108,7 +116,8 @@ fn exec_start(unit: &str) -> Vec<String> {
 
 #[test]
 fn systemd_unit_exec_start_runs() {
-    let unit_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/systemd/tracelint-watch.service");
+    let unit_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/systemd/tracelint-watch.service");
     let unit = std::fs::read_to_string(unit_path).unwrap();
     let argv = exec_start(&unit);
     let tmp = tempfile::tempdir().unwrap();
@@ -140,7 +149,11 @@ fn systemd_unit_exec_start_runs() {
             a
         })
         .collect();
-    std::fs::copy(corpus("tracecmd/v6.dat"), tmp.path().join("spool/new/a.dat")).unwrap();
+    std::fs::copy(
+        corpus("tracecmd/v6.dat"),
+        tmp.path().join("spool/new/a.dat"),
+    )
+    .unwrap();
     std::fs::write(tmp.path().join("spool/new/junk.bin"), b"not a trace at all").unwrap();
     // The unit's environment: TRACELINT_LOG=info; systemd gives no terminal.
     let o = Command::new(&argv[0])
@@ -153,14 +166,21 @@ fn systemd_unit_exec_start_runs() {
         .output()
         .unwrap();
     let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(0), "ExecStart failed: {argv:?}\n{err}");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "ExecStart failed: {argv:?}\n{err}"
+    );
     assert!(tmp.path().join("spool/accepted/a.dat").exists(), "{err}");
     assert!(tmp.path().join("spool/rejected/junk.bin").exists(), "{err}");
     let events = std::fs::read_to_string(tmp.path().join("log/events.jsonl")).unwrap();
     assert!(events.contains("a.dat"), "{events}");
     assert!(tmp.path().join("metrics/tracelint.prom").exists());
     // The log on a non-terminal stderr carries no colour.
-    assert!(!err.contains('\x1b'), "ANSI codes in the daemon's log: {err:?}");
+    assert!(
+        !err.contains('\x1b'),
+        "ANSI codes in the daemon's log: {err:?}"
+    );
 }
 
 #[test]
@@ -182,7 +202,13 @@ fn daemon_log_has_no_colour_unless_asked() {
     assert!(!plain.is_empty(), "the daemon logged nothing");
     assert!(!plain.contains('\x1b'), "colour on a pipe: {plain:?}");
     let never = run(&["--color", "never", "watch", spool, "--once"]);
-    assert!(!never.contains('\x1b'), "colour with --color never: {never:?}");
+    assert!(
+        !never.contains('\x1b'),
+        "colour with --color never: {never:?}"
+    );
     let always = run(&["watch", spool, "--once", "--color", "always"]);
-    assert!(always.contains('\x1b'), "no colour with --color always: {always:?}");
+    assert!(
+        always.contains('\x1b'),
+        "no colour with --color always: {always:?}"
+    );
 }

@@ -72,8 +72,16 @@ fn golden_human_report_per_format() {
 
     let c = corpus();
     for (name, file, args) in [
-        ("gdb", "gdb/defects/circular-corrupt.tf", vec!["-A", "GT019", "-A", "GT058", "-A", "GT055"]),
-        ("trace-cmd", "tracecmd/lost-v7-zstd.dat", vec!["-A", "TD036"]),
+        (
+            "gdb",
+            "gdb/defects/circular-corrupt.tf",
+            vec!["-A", "GT019", "-A", "GT058", "-A", "GT055"],
+        ),
+        (
+            "trace-cmd",
+            "tracecmd/lost-v7-zstd.dat",
+            vec!["-A", "TD036"],
+        ),
         ("ktrace", "ktrace/v3-kernel-length-quirk.ktrace", vec![]),
     ] {
         let mut a = vec!["check", file];
@@ -101,7 +109,10 @@ fn findings_are_greppable_like_rustc() {
             "location line after {l}: {loc}"
         );
     }
-    assert!(out.lines().any(|l| l.starts_with("warning[GT019]: ")), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("warning[GT019]: ")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -110,7 +121,10 @@ fn repeats_are_folded_after_three() {
     uftrace_with_repeats(tmp.path());
     let o = run_in(tmp.path(), &["check", "repeats.uftrace"]);
     let out = stdout(&o);
-    let headings = out.lines().filter(|l| l.starts_with("error[UF063]: ")).count();
+    let headings = out
+        .lines()
+        .filter(|l| l.starts_with("error[UF063]: "))
+        .count();
     let folded: Vec<&str> = out
         .lines()
         .filter(|l| l.starts_with("error[UF063]: ... and "))
@@ -141,8 +155,14 @@ fn info_findings_only_with_verbose() {
     let o = run_in(&c, &["gdb/multi.tf"]);
     let out = stdout(&o);
     assert!(!out.lines().any(|l| l.starts_with("info[")), "{out}");
-    assert!(out.contains("4 info finding(s) not shown (--verbose shows them)"), "{out}");
-    assert!(out.contains("0 warning(s), 4 info"), "info still counted: {out}");
+    assert!(
+        out.contains("4 info finding(s) not shown (--verbose shows them)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0 warning(s), 4 info"),
+        "info still counted: {out}"
+    );
     for flag in ["-v", "--verbose"] {
         let out = stdout(&run_in(&c, &["gdb/multi.tf", flag]));
         assert!(out.lines().any(|l| l.starts_with("info[GT034]: ")), "{out}");
@@ -155,8 +175,14 @@ fn max_findings_keeps_counts_by_code_complete() {
     let c = corpus();
     let args = ["check", "tracecmd/lost-v7-zstd.dat", "--max-findings", "1"];
     let out = stdout(&run_in(&c, &args));
-    let line = out.lines().find(|l| l.starts_with("findings by code: ")).unwrap();
-    assert!(line.contains("TD036×1") && line.contains("TD113×2"), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("findings by code: "))
+        .unwrap();
+    assert!(
+        line.contains("TD036×1") && line.contains("TD113×2"),
+        "{out}"
+    );
     let mut json_args = args.to_vec();
     json_args.extend(["-o", "json"]);
     let o = run_in(&c, &json_args);

@@ -29,7 +29,9 @@ fn err(o: &Output) -> String {
 }
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(rel)
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -49,7 +51,10 @@ fn a_directory_without_traces_says_so() {
     for d in ["empty", "docs"] {
         let o = run(tmp.path(), &[d]);
         let text = out(&o);
-        assert!(text.contains("warning[TL008]: no trace file"), "{d}: {text}");
+        assert!(
+            text.contains("warning[TL008]: no trace file"),
+            "{d}: {text}"
+        );
         assert!(!text.contains("checked 0 input(s)"), "{text}");
         assert_eq!(o.status.code(), Some(0), "a warning: exit 0");
         let o = run(tmp.path(), &[d, "--deny", "warnings"]);
@@ -113,7 +118,9 @@ fn non_utf8_names_work_with_the_shorthand_and_stay_exact() {
 
     let o = run_in(tmp.path(), &["-o".as_ref(), "sarif".as_ref(), name]);
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let uri = doc["runs"][0]["artifacts"][0]["location"]["uri"].as_str().unwrap();
+    let uri = doc["runs"][0]["artifacts"][0]["location"]["uri"]
+        .as_str()
+        .unwrap();
     assert_eq!(uri, "tr%FFce.dat");
 }
 
@@ -148,7 +155,9 @@ fn trace_cmd_is_the_format_name_everywhere() {
     let o = run(tmp.path(), &["map", f]);
     assert!(out(&o).contains("(trace-cmd, "), "{}", out(&o));
     let o = run(tmp.path(), &["rules"]);
-    assert!(out(&o).lines().any(|l| l.starts_with("TD001") && l.contains(" trace-cmd ")));
+    assert!(out(&o)
+        .lines()
+        .any(|l| l.starts_with("TD001") && l.contains(" trace-cmd ")));
     for hint in ["trace-cmd", "tracecmd"] {
         let o = run(tmp.path(), &["--format-hint", hint, f]);
         assert_eq!(o.status.code(), Some(0), "{hint}: {}", err(&o));
@@ -173,15 +182,25 @@ fn demo_shows_a_healthy_corpus_and_labels_the_broken_files() {
     let o = run(root, &["demo"]);
     let text = out(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
-    assert!(text.contains("Broken on purpose (defects/ and regressions/"), "{text}");
-    assert!(text.contains("✓ caught gdb/defects/circular-corrupt.tf"), "{text}");
+    assert!(
+        text.contains("Broken on purpose (defects/ and regressions/"),
+        "{text}"
+    );
+    assert!(
+        text.contains("✓ caught gdb/defects/circular-corrupt.tf"),
+        "{text}"
+    );
     assert!(!text.contains('✗'), "{text}");
     assert!(text.contains("\nhealthy: "), "{text}");
 
     // A clean file under defects/ is a miss; a broken file among the good ones a failure.
     let tmp = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(tmp.path().join("c/defects")).unwrap();
-    std::fs::copy(corpus("gdb/empty.tf"), tmp.path().join("c/defects/clean.tf")).unwrap();
+    std::fs::copy(
+        corpus("gdb/empty.tf"),
+        tmp.path().join("c/defects/clean.tf"),
+    )
+    .unwrap();
     std::fs::copy(corpus("gdb/empty.tf"), tmp.path().join("c/good.tf")).unwrap();
     let o = run(tmp.path(), &["demo", "c"]);
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
@@ -200,7 +219,11 @@ fn demo_shows_a_healthy_corpus_and_labels_the_broken_files() {
 #[test]
 fn a_limit_hit_does_not_cascade_into_follow_on_errors() {
     let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("tracelint.toml"), "[limits]\nmax_entries = 3\n").unwrap();
+    std::fs::write(
+        tmp.path().join("tracelint.toml"),
+        "[limits]\nmax_entries = 3\n",
+    )
+    .unwrap();
     for input in ["gdb/multi.tf", "tracecmd/v7-zstd.dat", "uftrace/plain"] {
         let p = corpus(input);
         let o = run(tmp.path(), &["-o", "json", p.to_str().unwrap()]);
@@ -224,7 +247,10 @@ fn a_limit_hit_does_not_cascade_into_follow_on_errors() {
                     .as_array()
                     .is_some_and(|n| n.iter().any(|n| n.as_str().unwrap().contains("left out")))
         });
-        assert!(noted, "{input}: the limit finding does not say what was left out: {doc}");
+        assert!(
+            noted,
+            "{input}: the limit finding does not say what was left out: {doc}"
+        );
         assert_eq!(doc["files"][0]["verdict"], "fail");
     }
 }

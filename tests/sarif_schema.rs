@@ -37,7 +37,11 @@ fn assert_valid(v: &jsonschema::Validator, doc: &serde_json::Value, what: &str) 
         .iter_errors(doc)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "{what}: SARIF invalid:\n{}", errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "{what}: SARIF invalid:\n{}",
+        errors.join("\n")
+    );
 }
 
 /// Every input the CLI would find in the corpus: trace files and uftrace directories.
@@ -55,13 +59,16 @@ fn corpus_inputs() -> Vec<PathBuf> {
                 } else {
                     walk(&p, out);
                 }
-            } else if !p.extension().is_some_and(|e| e == "md") {
+            } else if p.extension().is_none_or(|e| e != "md") {
                 out.push(p);
             }
         }
     }
     let mut out = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"), &mut out);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
+        &mut out,
+    );
     out
 }
 
@@ -74,7 +81,9 @@ fn sarif_of_every_corpus_input_is_valid() {
         let doc = sarif(&[p.to_str().unwrap()]);
         assert_valid(&v, &doc, &p.display().to_string());
         let run = &doc["runs"][0];
-        assert!(run["invocations"][0]["executionSuccessful"].as_bool().unwrap());
+        assert!(run["invocations"][0]["executionSuccessful"]
+            .as_bool()
+            .unwrap());
     }
     // And the whole corpus in one log.
     let all: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
@@ -90,7 +99,10 @@ fn sarif_links_rules_to_their_documents() {
         .to_str()
         .unwrap()]);
     let driver = &doc["runs"][0]["tool"]["driver"];
-    assert!(driver["informationUri"].as_str().unwrap().starts_with("https://"));
+    assert!(driver["informationUri"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://"));
     for rule in driver["rules"].as_array().unwrap() {
         let id = rule["id"].as_str().unwrap();
         let help = rule["helpUri"].as_str().unwrap();

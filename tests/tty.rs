@@ -53,7 +53,10 @@ fn progress_on_a_terminal_stderr_whatever_the_output() {
         corpus(),
         json_path.display()
     )) {
-        assert!(out.contains(" files "), "no progress bar with -o json: {out}");
+        assert!(
+            out.contains(" files "),
+            "no progress bar with -o json: {out}"
+        );
         assert!(out.contains("files/s"), "no rate: {out}");
         // Rates are rounded: no long fractions like 38734.1230/s.
         for w in out.split_whitespace().filter(|w| w.ends_with("/s")) {
