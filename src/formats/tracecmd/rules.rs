@@ -102,7 +102,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// §3.4, invariant 10.
-    pub UNKNOWN_SECTION = ("TD011", "unknown-section", Warning, "a v7 section has an unknown id");
+    pub UNKNOWN_SECTION = ("TD011", "unknown-section", Info, "a v7 section has an unknown id");
     /// ## What it checks
     /// Section flags use only bit 0 (compressed), and no section is compressed in a file whose
     /// compression is `none`.
@@ -232,7 +232,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// §3.4.
-    pub UNKNOWN_OPTION = ("TD025", "unknown-option", Warning, "an option id is unknown");
+    pub UNKNOWN_OPTION = ("TD025", "unknown-option", Info, "an option id is unknown");
     /// ## What it checks
     /// Structured option payloads parse: HOOK text, PROCMAPS lines, TIME_SHIFT counts,
     /// GUEST cpu table, TSC2NSEC (shift ≤ 32, mult ≠ 0), DATE/OFFSET integers, TRACECLOCK `[clock]`.
@@ -333,7 +333,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// §5.4, invariant 36.
-    pub COMPRESSED_SIZE_QUIRK = ("TD036", "compressed-size-quirk", Warning, "a compressed CPU stream is 4 bytes longer than declared (trace-cmd < 3.2 writer bug)");
+    pub COMPRESSED_SIZE_QUIRK = ("TD036", "compressed-size-quirk", Info, "a compressed CPU stream is 4 bytes longer than declared (trace-cmd < 3.2 writer bug)");
     /// ## What it checks
     /// A compressed CPU or latency stream: chunk count ≥ 1 when there is data, every chunk header
     /// and body inside the file, and the stream length equal to the declared size.
@@ -500,4 +500,51 @@ crate::declare_rules! {
     /// ## Spec
     /// §2 items 8 and 10b, invariant 24.
     pub BAD_CPU_COUNT = ("TD066", "bad-cpu-count", Error, "the CPU count is zero or implausible");
+    /// ## What it checks
+    /// A v6 TRACECLOCK option of size 0.
+    ///
+    /// ## Why it matters
+    /// trace-cmd 2.2.1 to 2.9.x write TRACECLOCK as an empty flag (`tracecmd_add_option(handle,
+    /// TRACECMD_OPTION_TRACECLOCK, 0, NULL)`, commit 570bbeea): it only says that a clock record
+    /// follows the flyrecord table. trace-cmd 3.0 and later write the `trace_clock` text into it.
+    ///
+    /// ## Spec
+    /// §2 item 11, §3.4.
+    pub TRACECLOCK_FLAG = ("TD067", "traceclock-flag", Info, "the TRACECLOCK option is an empty flag (trace-cmd 2.2.1–2.9.x)");
+    /// ## What it checks
+    /// A v6 clock record that holds the whole `trace_clock` file (`[local] global counter ...`)
+    /// instead of only the selected `[name]`.
+    ///
+    /// ## Why it matters
+    /// trace-cmd 2.2.1 to 2.9.x copy the tracefs `trace_clock` file into the clock record
+    /// (`save_tracing_file_data(handle, "trace_clock")`); trace-cmd 3.0 writes only the selected
+    /// clock (commit 72670886). Both select the bracketed clock.
+    ///
+    /// ## Spec
+    /// §2 item 11, invariant 24.
+    pub CLOCK_RECORD_LIST = ("TD068", "clock-record-list", Info, "the v6 clock record holds the whole trace_clock file (trace-cmd 2.2.1–2.9.x)");
+    /// ## What it checks
+    /// A header_event text that matches the ring-buffer constants but has no
+    /// `time_stamp : type == 31` line.
+    ///
+    /// ## Why it matters
+    /// Linux before 4.17 prints header_event without the time_stamp line (the type was
+    /// defined but unused until commit dc4e2801 "ring-buffer: Redefine the unimplemented
+    /// RINGBUF_TYPE_TIME_STAMP"). The encoding is the same.
+    ///
+    /// ## Spec
+    /// §4, invariant 32.
+    pub OLD_HEADER_EVENT = ("TD069", "old-header-event", Info, "header_event text of a kernel before 4.17 (no time_stamp line)");
+    /// ## What it checks
+    /// The selected clock of a v6 clock record (the first space-separated token starting with
+    /// `[`, read as a C string) has a name: no NUL byte inside `[...]`, and not `[]`.
+    ///
+    /// ## Why it matters
+    /// trace-cmd reads the record as a C string, so a NUL ends it; when nothing is left between
+    /// the brackets `extract_trace_clock` passes NULL to `sscanf` and trace-cmd crashes; a
+    /// name cut by a NUL selects another clock than was written.
+    ///
+    /// ## Spec
+    /// §2 item 11, invariant 24.
+    pub CLOCK_NAME = ("TD070", "clock-name", Error, "the clock record's `[name]` is empty or cut by a NUL byte");
 }
