@@ -54,13 +54,12 @@ fn corpus_has_no_errors() {
             .filter(|f| f.severity == Severity::Warning)
             .map(|f| f.rule.code)
             .collect();
+        // Lost events (TD113) are info: the kernel wrote them and readers report them.
+        assert!(warnings.is_empty(), "{}: {}", p.display(), show(&f));
         let name = p.file_name().unwrap().to_string_lossy();
-        // ... and lost events (TD113, from the ring walker) where the capture lost some.
-        let mut expected: std::collections::BTreeSet<&str> = Default::default();
         if name.starts_with("lost") {
-            expected.insert("TD113");
+            assert!(f.iter().any(|x| x.rule.code == "TD113"), "{}", show(&f));
         }
-        assert_eq!(warnings, expected, "{}: {}", p.display(), show(&f));
     }
 }
 
