@@ -48,22 +48,18 @@ fn corpus_has_no_errors() {
             p.display(),
             show(&f)
         );
-        // Warnings expected: trace-cmd 3.1.6 writes compressed CPU sizes 4 bytes short.
+        // trace-cmd 3.1.6 writes compressed CPU sizes 4 bytes short: TD036 is info.
         let warnings: std::collections::BTreeSet<&str> = f
             .iter()
             .filter(|f| f.severity == Severity::Warning)
             .map(|f| f.rule.code)
             .collect();
+        // Lost events (TD113) are info: the kernel wrote them and readers report them.
+        assert!(warnings.is_empty(), "{}: {}", p.display(), show(&f));
         let name = p.file_name().unwrap().to_string_lossy();
-        // ... and lost events (TD113, from the ring walker) where the capture lost some.
-        let mut expected: std::collections::BTreeSet<&str> = Default::default();
-        if name.contains("zstd") {
-            expected.insert("TD036");
-        }
         if name.starts_with("lost") {
-            expected.insert("TD113");
+            assert!(f.iter().any(|x| x.rule.code == "TD113"), "{}", show(&f));
         }
-        assert_eq!(warnings, expected, "{}: {}", p.display(), show(&f));
     }
 }
 

@@ -11,6 +11,10 @@ crate::declare_rules! {
     /// means the file was truncated or the size or page size is wrong. Readers walk a partial
     /// page past the end of the data.
     ///
+    /// ## What readers do
+    /// trace-cmd and libtraceevent's kbuffer walk a partial page past the end of the data: out-of-
+    /// bounds reads or garbage events at the end of the CPU.
+    ///
     /// ## Spec
     /// trace-cmd.dat(5) "flyrecord" / kernel `ring_buffer_read_page`; tracecmd notes §5, §7.36.
     pub PAGE_TRUNCATED = ("TD100", "ring-page-truncated", Error, "the CPU data ends inside a page");
@@ -21,6 +25,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// libtracecmd only checks `size <= page_size`, so a larger commit makes it decode the bytes
     /// after the page as events (garbage records).
+    ///
+    /// ## What readers do
+    /// libtracecmd only checks `size <= page_size`: a larger commit makes it decode the bytes after
+    /// the page as events (garbage records, rc 0).
     ///
     /// ## Spec
     /// kernel `struct buffer_data_page`; libtraceevent `kbuffer-parse.c` `kbuffer_load_subbuffer`;
@@ -36,6 +44,10 @@ crate::declare_rules! {
     /// Other bit patterns are not written by any kernel: the page header is corrupt, and the
     /// data size and lost-events information derived from it cannot be trusted.
     ///
+    /// ## What readers do
+    /// kbuffer derives the data size and the lost-events flags from the commit word: impossible
+    /// bits give a wrong size (misframed events) or lost-event counts read from data.
+    ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`);
     /// tracecmd notes §5.1, §7.37.
@@ -48,6 +60,10 @@ crate::declare_rules! {
     /// The kernel only sets the flag when the count fits; a reader following the flag reads the
     /// count from outside the page.
     ///
+    /// ## What readers do
+    /// kbuffer reads the lost-events count after the data when the flag is set: from outside the
+    /// page, i.e. from the next page or past the buffer.
+    ///
     /// ## Spec
     /// kernel `ring_buffer_read_page`; libtraceevent `kbuffer_load_subbuffer`; tracecmd notes §7.37.
     pub MISSED_COUNT_OUTSIDE = ("TD103", "ring-missed-count-outside-page", Error, "the stored lost-events count does not fit in the page");
@@ -57,6 +73,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The kernel zero-fills the rest of each page it hands to user space. Non-zero bytes there
     /// mean the commit size is too small (events were cut off) or the page was modified.
+    ///
+    /// ## What readers do
+    /// Readers stop at the commit size and never read the tail: the events read are the same (the
+    /// non-zero bytes may be events the commit size cut off).
     ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`); tracecmd notes §7.38.
@@ -70,6 +90,10 @@ crate::declare_rules! {
     /// commit is decoded from the zero fill or from the next page, and a huge `array[0]`
     /// silently swallows the rest of the page.
     ///
+    /// ## What readers do
+    /// kbuffer bounds the walk only by each event's start: an event crossing the commit is decoded
+    /// from the zero fill or the next page (garbage field values).
+    ///
     /// ## Spec
     /// kernel ring buffer event encoding (`header_event`); tracecmd notes §5.2, §5.3, §7.39.
     pub EVENT_OVERRUNS_COMMIT = ("TD105", "ring-event-overruns-commit", Error, "an event extends past the end of the page's data");
@@ -79,6 +103,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A smaller length makes the event end before its own payload starts: readers compute a
     /// negative payload length.
+    ///
+    /// ## What readers do
+    /// kbuffer computes a negative payload length: the record is decoded with a huge length or the
+    /// walk stops; the following events of the page are misframed.
     ///
     /// ## Spec
     /// kernel `rb_update_event` (`event->array[0] = length`); tracecmd notes §5.2, §7.39.
@@ -90,6 +118,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The kernel aligns every event to 4 bytes. kbuffer rounds the length up, so the file is
     /// readable, but no kernel writes such a length.
+    ///
+    /// ## What readers do
+    /// kbuffer rounds the length up to 4, so every reader reads the same events; no kernel writes
+    /// such a length.
     ///
     /// ## Spec
     /// kernel `rb_calculate_event_length` (`ALIGN(length, RB_ARCH_ALIGNMENT)`); tracecmd notes §7.39.
@@ -103,6 +135,10 @@ crate::declare_rules! {
     /// event's length. `array[0] = 0xfffffffc` makes trace-cmd 3.1.6 loop forever; smaller or
     /// unaligned values misplace every following event of the page.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 loops forever on `array[0] = 0xfffffffc` (verified); smaller or unaligned
+    /// values misplace every following event of the page.
+    ///
     /// ## Spec
     /// kernel `rb_reset_tail`, `rb_event_discard`; libtraceevent kbuffer; tracecmd notes §5.2, §7.40.
     pub PADDING_LENGTH_INVALID = ("TD108", "ring-padding-length-invalid", Error, "a padding event has an impossible length");
@@ -113,6 +149,10 @@ crate::declare_rules! {
     /// The kernel writes null padding only past the commit (its length is undefined, and the
     /// kernel zero-fills it before user space sees the page). Inside the data it means the commit
     /// size is wrong or the data is corrupt; the rest of the page cannot be walked.
+    ///
+    /// ## What readers do
+    /// kbuffer treats null padding as the end of the page's data: the rest of the page's events are
+    /// not read.
     ///
     /// ## Spec
     /// kernel `include/linux/ring_buffer.h` (`RINGBUF_TYPE_PADDING`), `rb_reset_tail`;
@@ -127,6 +167,10 @@ crate::declare_rules! {
     /// Readers decode fields at the offsets the format gives; a short payload makes them read
     /// the next event's bytes as field values.
     ///
+    /// ## What readers do
+    /// libtraceevent decodes fields at their format offsets: a short payload makes it read the next
+    /// event's bytes as field values.
+    ///
     /// ## Spec
     /// tracefs `events/<system>/<event>/format`; tracecmd notes §4, §7.42.
     pub PAYLOAD_TOO_SHORT = ("TD110", "ring-payload-too-short", Error, "a record's payload is shorter than its event format");
@@ -137,6 +181,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Without a format the record cannot be decoded; trace-cmd prints `[UNKNOWN EVENT]` and
     /// still exits successfully.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 prints `[UNKNOWN EVENT]` for the record and exits 0: the record's data is
+    /// not decoded.
     ///
     /// ## Spec
     /// libtraceevent `tep_data_type` / `tep_find_event`; tracecmd notes §7.42, §7.45.
@@ -151,6 +199,10 @@ crate::declare_rules! {
     /// stamps: a clock change, a buggy clock, or pages out of order. Tools that merge CPUs by
     /// time will misorder records.
     ///
+    /// ## What readers do
+    /// Readers read the same records; `trace-cmd report` merges CPUs by timestamp, so records after
+    /// the jump are printed out of order (`--ts-check` reports it).
+    ///
     /// ## Spec
     /// kernel ring buffer time stamps; `trace-cmd report --ts-check`; tracecmd notes §7.41, §7.43.
     pub TIMESTAMP_BACKWARDS = ("TD112", "ring-timestamp-backwards", Warning, "a CPU's timestamps go backwards");
@@ -162,8 +214,13 @@ crate::declare_rules! {
     /// The trace is incomplete: the ring buffer was too small or was read too slowly. Analyses
     /// of durations or counts over the lost interval are wrong.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 prints `CPU:N [M EVENTS DROPPED]` (or `[EVENTS DROPPED]` without a stored
+    /// count) where the page says events were lost (verified on a recording that lost events):
+    /// readers report the loss, the file is as the kernel wrote it.
+    ///
     /// ## Spec
     /// kernel `ring_buffer_read_page`; trace-cmd report prints `CPU:N [M EVENTS DROPPED]`;
     /// tracecmd notes §5.1, §7.44.
-    pub EVENTS_LOST = ("TD113", "ring-events-lost", Warning, "events were lost on a CPU (the trace is incomplete)");
+    pub EVENTS_LOST = ("TD113", "ring-events-lost", Info, "events were lost on a CPU (the trace is incomplete)");
 }

@@ -91,19 +91,18 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
     run(ctx, m, &mut bufs, &table, &mut quirks);
     m.buffers = bufs;
     if quirks.short4 > 0 {
-        let ver = m.writer_version().unwrap_or("unknown").to_string();
+        let producer = m.producer();
         let f = ctx
             .sink
             .make(
                 &rules::COMPRESSED_SIZE_QUIRK,
                 quirks.first.unwrap_or(0..0),
                 format!(
-                    "{} of {} compressed CPU streams are 4 bytes longer than their declared size (the chunk-count field is not counted)",
+                    "{} of {} compressed CPU streams are 4 bytes longer than their declared size: written by {producer}, which does not count the chunk-count field (trace-cmd 3.0–3.1.x, fixed in 3.2 by commit 4b921329)",
                     quirks.short4, quirks.streams
                 ),
             )
-            .note(format!("writer VERSION option: {ver}"))
-            .help("written by trace-cmd before 3.2 (fixed by commit 4b921329); readers ignore this size, the data is readable");
+            .help("readers ignore this size and read the chunks; the data is readable");
         ctx.sink.push(f);
     }
     latency(ctx, m);

@@ -4,7 +4,8 @@
 use super::ctx::{Ctx, Loc};
 use super::meta::{self, Flow, Stop};
 use super::model::{
-    opt_id, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section, TraceDat,
+    opt_id, selected_clock, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section,
+    TraceDat,
 };
 use super::options::{self, MAX_CPUS};
 use super::rules;
@@ -195,6 +196,7 @@ fn new_model(h: Header) -> TraceDat {
         buffers: Vec::new(),
         latency: None,
         meta_end: 0,
+        options_section: false,
     }
 }
 
@@ -235,6 +237,7 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
     let mut tag_at = r.offset();
     let mut tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
     if tag == b"options  \0" {
+        m.options_section = true;
         v6_options(ctx, r, m)?;
         tag_at = r.offset();
         tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
@@ -278,7 +281,11 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
                 return Err(Stop);
             }
             let clock = m.traceclock();
-            let (cpus, _) = v6_flyrecord(ctx, r, n, clock.as_deref(), true)?;
+            let clock_option = m.has_option(opt_id::TRACECLOCK);
+            let producer = m.producer();
+            let (cpus, rclock) =
+                v6_flyrecord(ctx, r, n, clock.as_deref(), clock_option, &producer, true)?;
+            let clock = clock.or(rclock);
             m.meta_end = r.offset();
             let page_size = m.header.page_size;
             m.buffers.push(BufferInfo {
@@ -345,12 +352,16 @@ fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Fl
     }
 }
 
-/// Reads `n` (offset, size) pairs and the clock record after them.
+/// Reads `n` (offset, size) pairs and the clock record after them. `clock_option`: the file
+/// has a TRACECLOCK option (trace-cmd then reads the top buffer's clock record); `producer`
+/// names the writer for quirk findings.
 fn v6_flyrecord(
     ctx: &mut Ctx<'_, '_>,
     r: &mut Reader<'_>,
     n: u32,
     traceclock: Option<&str>,
+    clock_option: bool,
+    producer: &str,
     top: bool,
 ) -> Result<(Vec<CpuEntry>, Option<String>), Stop> {
     let need = u64::from(n).saturating_mul(16);
@@ -381,10 +392,16 @@ fn v6_flyrecord(
     let cs = r.offset();
     let mut peek = r.clone();
     let len = peek.u64("clock length").ok();
-    let looks_like =
-        len.is_some_and(|l| (3..=64).contains(&l)) && peek.rest().first() == Some(&b'[');
-    if !looks_like {
-        if traceclock.is_some() && top {
+    let text = len
+        .filter(|&l| (2..=MAX_CLOCK_RECORD).contains(&l))
+        .and_then(|l| peek.clone().bytes_u64(l, "clock record").ok())
+        .filter(|t| {
+            t.contains(&b'[')
+                && t.iter()
+                    .all(|&b| b == 0 || b == b'\n' || b == b'\t' || (b' '..0x7f).contains(&b))
+        });
+    let Some(text) = text else {
+        if clock_option && top {
             ctx.sink.report(
                 &rules::CLOCK_RECORD,
                 span_of(cs, 8.min(r.remaining() as u64)),
@@ -392,29 +409,128 @@ fn v6_flyrecord(
             );
         }
         return Ok((cpus, None));
-    }
-    let len = len.unwrap_or(0);
-    let text = rd(ctx, peek.bytes_u64(len, "clock record")).ok_or(Stop)?;
+    };
+    let _ = peek.bytes_u64(text.len() as u64, "clock record");
     *r = peek;
-    let text = String::from_utf8_lossy(text).into_owned();
-    let clock = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .map(str::to_string);
-    match (&clock, traceclock) {
-        (None, _) => ctx.sink.report(
-            &rules::CLOCK_RECORD,
-            cs..r.offset(),
-            format!("clock record {text:?} is not `[name]`"),
-        ),
-        (Some(c), Some(t)) if c != t => ctx.sink.report(
-            &rules::CLOCK_RECORD,
-            cs..r.offset(),
-            format!("clock record says `{c}` but the TRACECLOCK option selects `{t}`"),
-        ),
+    let span = cs..r.offset();
+    let shown = String::from_utf8_lossy(text).into_owned();
+    let written = selected_clock(&shown);
+    // trace-cmd reads the record only for the top buffer, and only with a TRACECLOCK option.
+    let read = top && clock_option;
+    match reader_clock(text) {
+        ReaderClock::Crash if read => {
+            ctx.sink.report(
+                &rules::CLOCK_NAME,
+                span,
+                format!("clock record {shown:?}: trace-cmd reads it as a C string, finds `[` with no clock name before the NUL or `]`, and crashes (extract_trace_clock passes NULL to sscanf)"),
+            );
+            return Ok((cpus, written));
+        }
+        ReaderClock::Name(n)
+            if read && text.contains(&0) && written.as_deref() != Some(n.as_str()) =>
+        {
+            ctx.sink.report(
+                &rules::CLOCK_NAME,
+                span,
+                format!(
+                    "clock record {shown:?} has a NUL byte inside the clock name: trace-cmd stops at the NUL and selects clock `{n}`, not {:?}",
+                    written.as_deref().unwrap_or("")
+                ),
+            );
+            return Ok((cpus, written));
+        }
         _ => {}
     }
-    Ok((cpus, clock))
+    let bare = shown.trim_end_matches('\n');
+    let single = bare.starts_with('[') && bare.ends_with(']') && bare.matches('[').count() == 1;
+    match (&written, traceclock) {
+        (Some(_), _) if !single && is_clock_list(bare) => {
+            if top {
+                ctx.sink.report(
+                    &rules::CLOCK_RECORD_LIST,
+                    span,
+                    format!(
+                        "the clock record holds the whole trace_clock file {shown:?}: written by {producer}, which copies tracefs `trace_clock` here; readers select `{}`",
+                        written.as_deref().unwrap_or("")
+                    ),
+                );
+            }
+        }
+        (Some(c), Some(t)) if single && c != t => ctx.sink.report(
+            &rules::CLOCK_RECORD,
+            span,
+            format!("clock record says `{c}` but the TRACECLOCK option selects `{t}`"),
+        ),
+        (Some(_), _) if single => {}
+        _ => ctx.sink.report(
+            &rules::CLOCK_RECORD,
+            span,
+            format!("clock record {shown:?} is not `[name]`"),
+        ),
+    }
+    Ok((cpus, written))
+}
+
+/// Longest clock record read (the whole `trace_clock` file of trace-cmd 2.x is under 100 bytes).
+const MAX_CLOCK_RECORD: u64 = 4096;
+
+/// What trace-cmd's `tracecmd_parse_trace_clock` makes of a clock record.
+#[derive(Debug, PartialEq)]
+enum ReaderClock {
+    /// The first token starting with `[` has no name (`extract_trace_clock` crashes).
+    Crash,
+    /// The selected name (empty when `sscanf` finds none).
+    Name(String),
+    /// No token starts with `[`: no clock is selected.
+    NoClock,
+}
+
+/// Mirrors `tracecmd_parse_trace_clock`: the record is a C string (cut at the first NUL), split
+/// at spaces; the first token starting with `[` is split at `[` and `]` and its first part is
+/// read with `sscanf("%ms")`.
+fn reader_clock(text: &[u8]) -> ReaderClock {
+    let c = text.split(|&b| b == 0).next().unwrap_or(&[]);
+    for tok in c.split(|&b| b == b' ').filter(|t| !t.is_empty()) {
+        if tok.first() == Some(&b'[') {
+            let inner = tok
+                .split(|&b| b == b'[' || b == b']')
+                .find(|p| !p.is_empty());
+            return match inner {
+                None => ReaderClock::Crash,
+                Some(p) => ReaderClock::Name(
+                    String::from_utf8_lossy(p)
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
+                ),
+            };
+        }
+    }
+    ReaderClock::NoClock
+}
+
+/// The shape of the tracefs `trace_clock` file: clock names separated by spaces, exactly one in
+/// brackets.
+fn is_clock_list(s: &str) -> bool {
+    let mut bracketed = 0;
+    for w in s.split(' ').filter(|w| !w.is_empty()) {
+        let name = match w.strip_prefix('[').and_then(|w| w.strip_suffix(']')) {
+            Some(n) => {
+                bracketed += 1;
+                n
+            }
+            None => w,
+        };
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return false;
+        }
+    }
+    bracketed == 1
 }
 
 fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
@@ -430,6 +546,8 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
         })
         .collect();
     let clock = m.traceclock();
+    let clock_option = m.has_option(opt_id::TRACECLOCK);
+    let producer = m.producer();
     let mut seen: HashMap<u64, String> = HashMap::new();
     let mut names: HashSet<String> = HashSet::new();
     let mut entries = m.buffers.iter().map(|b| b.cpus.len() as u64).sum::<u64>();
@@ -475,7 +593,15 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
             continue;
         }
         let _ = r.skip(10, "tag");
-        let Ok((cpus, bclock)) = v6_flyrecord(ctx, &mut r, n, clock.as_deref(), false) else {
+        let Ok((cpus, bclock)) = v6_flyrecord(
+            ctx,
+            &mut r,
+            n,
+            clock.as_deref(),
+            clock_option,
+            &producer,
+            false,
+        ) else {
             continue;
         };
         m.buffers.push(BufferInfo {

@@ -2,7 +2,7 @@
 //! formats, options and CPU ranges.
 
 use super::ctx::Ctx;
-use super::model::{opt_id, Opt, OptValue, TraceDat};
+use super::model::{self, opt_id, Opt, OptValue, TraceDat};
 use super::rules;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -13,6 +13,54 @@ pub fn before_data(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     event_ids(ctx, m);
     duplicate_options(ctx, m);
     cpu_counts(ctx, m);
+    writer_quirks(ctx, m);
+}
+
+/// Quirks of named writer versions (info), and kernel texts that say which kernel wrote them.
+fn writer_quirks(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    let producer = m.producer();
+    for o in m
+        .options
+        .iter()
+        .filter(|o| o.id == opt_id::TRACECLOCK && o.size == 0)
+    {
+        let what = if m.header.version == 6 && producer.starts_with("trace-cmd 2.") {
+            "which writes TRACECLOCK as an empty flag meaning \"a clock record follows the flyrecord table\""
+        } else {
+            "whose TRACECLOCK option is empty when tracefs `trace_clock` could not be read (trace-cmd 2.2.1–2.9.x always write it empty)"
+        };
+        ctx.sink.report(
+            &rules::TRACECLOCK_FLAG,
+            o.span.clone(),
+            format!("option TRACECLOCK is empty (size 0): written by {producer}, {what}"),
+        );
+    }
+    if let Some(span) = &m.meta.header_event_old {
+        let release = m.kernel_release();
+        let newer = release
+            .and_then(model::kernel_major_minor)
+            .is_some_and(|v| v >= (4, 17));
+        if newer {
+            ctx.sink.report(
+                &rules::HEADER_EVENT,
+                span.clone(),
+                format!(
+                    "header_event does not say: time_stamp : type == 31, but the UNAME option names Linux {}, which prints it (since 4.17)",
+                    release.unwrap_or("")
+                ),
+            );
+        } else {
+            let from = match release {
+                Some(r) => format!("recorded on Linux {r}"),
+                None => "no UNAME option names the kernel".to_string(),
+            };
+            ctx.sink.report(
+                &rules::OLD_HEADER_EVENT,
+                span.clone(),
+                format!("header_event has no `time_stamp : type == 31` line, as Linux before 4.17 prints it ({from}); the event header encoding is the same"),
+            );
+        }
+    }
 }
 
 /// Checks that need the CPU results (stored stream lengths).

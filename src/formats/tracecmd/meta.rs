@@ -86,7 +86,7 @@ pub fn header_info(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &
     let ls = r.offset();
     let size = rd(ctx, loc, r.u64("header_event size"))?;
     let text = sized(ctx, r, loc, size, span_of(ls, 8), "header_event")?;
-    header_event(ctx, &text, loc);
+    meta.header_event_old = header_event(ctx, &text, loc);
     Ok(())
 }
 
@@ -261,8 +261,10 @@ pub fn header_page(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Optio
     })
 }
 
-/// Checks header_event text against the constants readers hard-code.
-pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) {
+/// Checks header_event text against the constants readers hard-code. Returns the (file) span
+/// of a text that lacks only the time_stamp line, as kernels before 4.17 print it; the caller
+/// reports that once it knows the kernel release.
+pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Option<Range<u64>> {
     let span = text.base()..text.end_offset();
     let s = String::from_utf8_lossy(text.all_bytes());
     let norm: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -280,6 +282,9 @@ pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) {
         .copied()
         .filter(|e| !norm.contains(e))
         .collect();
+    if missing == ["time_stamp : type == 31"] {
+        return Some(loc.map(span));
+    }
     if !missing.is_empty() {
         ctx.report(
             &rules::HEADER_EVENT,
@@ -288,6 +293,7 @@ pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) {
             format!("header_event does not say: {}", missing.join("; ")),
         );
     }
+    None
 }
 
 /// Parses one event format text.
@@ -400,7 +406,10 @@ pub fn event_format(
     Some(ev)
 }
 
-/// Field layout checks: common_type u16 at 0, fields in order without overlap.
+/// Field layout checks: common_type u16 at 0, no two fields sharing bytes. Fields need not be
+/// listed in offset order: the kernel prints `FTRACE_ENTRY` fields in declaration order, which
+/// differs from the struct layout (`ftrace:funcgraph_exit` lists `overrun` after `rettime`), and
+/// libtraceevent reads every field at its own offset.
 fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
     if let Some(first) = ev.fields.first() {
         if first.name != "common_type" || first.offset != 0 || first.size != 2 {
@@ -416,21 +425,26 @@ fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
             return;
         }
     }
-    let mut end = 0u32;
-    for f in &ev.fields {
-        if f.size > 0 && f.offset < end {
-            ctx.report(
-                &rules::EVENT_FIELDS,
-                loc,
-                f.span.clone(),
-                format!(
-                    "event `{}:{}`: field `{}` (offset {}, size {}) overlaps the previous field, which ends at {}",
-                    ev.system, ev.name, f.name, f.offset, f.size, end
-                ),
-            );
-            return;
+    let mut sorted: Vec<&Field> = ev.fields.iter().filter(|f| f.size > 0).collect();
+    sorted.sort_by_key(|f| (f.offset, f.size));
+    let mut prev: Option<&Field> = None;
+    for f in sorted {
+        if let Some(p) = prev {
+            let end = p.offset.saturating_add(p.size);
+            if f.offset < end {
+                ctx.report(
+                    &rules::EVENT_FIELDS,
+                    loc,
+                    f.span.clone(),
+                    format!(
+                        "event `{}:{}`: field `{}` (offset {}, size {}) overlaps field `{}` (offset {}, size {})",
+                        ev.system, ev.name, f.name, f.offset, f.size, p.name, p.offset, p.size
+                    ),
+                );
+                return;
+            }
         }
-        end = end.max(f.offset.saturating_add(f.size));
+        prev = Some(f);
     }
 }
 

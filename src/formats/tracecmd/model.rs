@@ -292,6 +292,8 @@ pub struct Meta {
     pub printk_lines: u64,
     /// cmdlines lines.
     pub cmdline_lines: u64,
+    /// Span of a header_event text of a kernel before 4.17 (no time_stamp line).
+    pub header_event_old: Option<Range<u64>>,
 }
 
 /// A decoded option.
@@ -356,6 +358,8 @@ pub struct TraceDat {
     pub latency: Option<(Range<u64>, bool)>,
     /// v6: end of the metadata (after the clock record) — CPU data must not start before.
     pub meta_end: u64,
+    /// v6: whether the file has an options section (every trace-cmd from 1.0 on writes one).
+    pub options_section: bool,
 }
 
 impl TraceDat {
@@ -386,6 +390,61 @@ impl TraceDat {
             _ => None,
         })
     }
+}
+
+impl TraceDat {
+    /// True when an option `id` is present.
+    pub fn has_option(&self, id: u16) -> bool {
+        self.options.iter().any(|o| o.id == id)
+    }
+
+    /// The UNAME option text (`sysname nodename release machine`).
+    pub fn uname(&self) -> Option<&str> {
+        self.options.iter().find_map(|o| match (o.id, &o.value) {
+            (opt_id::UNAME, OptValue::Str(s)) => Some(s.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The kernel release from the UNAME option (`4.13.9` of `Linux host 4.13.9 i686`).
+    pub fn kernel_release(&self) -> Option<&str> {
+        self.uname()?.split_whitespace().nth(2)
+    }
+
+    /// The writer, as the file records it: the VERSION option (trace-cmd 2.8 and later), else
+    /// the version range its options and layout imply.
+    pub fn producer(&self) -> String {
+        if let Some(v) = self.writer_version() {
+            let v = v.split_whitespace().next().unwrap_or(v);
+            return format!("trace-cmd {v}");
+        }
+        if self.header.version == 7 {
+            return "trace-cmd 3.x (no VERSION option)".to_string();
+        }
+        if !self.options_section {
+            return "trace-cmd before 1.0 (no options section)".to_string();
+        }
+        let empty_clock = self
+            .options
+            .iter()
+            .any(|o| o.id == opt_id::TRACECLOCK && o.size == 0);
+        match (empty_clock, self.has_option(opt_id::UNAME)) {
+            (true, true) => "trace-cmd 2.5–2.7 (UNAME but no VERSION option)".to_string(),
+            (true, false) => "trace-cmd 2.2.1–2.4 (empty TRACECLOCK, no UNAME)".to_string(),
+            (false, _) if !self.has_option(opt_id::TRACECLOCK) => {
+                "trace-cmd 1.0–2.2.0 (no TRACECLOCK option)".to_string()
+            }
+            _ => "an unknown trace-cmd version (no VERSION option)".to_string(),
+        }
+    }
+}
+
+/// Kernel release `a.b` as a pair, when it starts with two numbers.
+pub fn kernel_major_minor(release: &str) -> Option<(u32, u32)> {
+    let mut it = release.split(|c: char| !c.is_ascii_digit());
+    let a = it.next()?.parse().ok()?;
+    let b = it.next()?.parse().ok()?;
+    Some((a, b))
 }
 
 /// The bracketed token of a trace_clock text.

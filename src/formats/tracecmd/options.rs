@@ -36,6 +36,9 @@ pub fn decode(
                 u64_of(&payload).map_or(OptValue::Other, OptValue::U64)
             }
         }
+        // trace-cmd 2.2.1–2.9.x write TRACECLOCK as an empty flag (TD067, reported with the
+        // writer's version once all options are read).
+        opt_id::TRACECLOCK if size == 0 => OptValue::Str(String::new()),
         opt_id::DATE
         | opt_id::CPUSTAT
         | opt_id::TRACECLOCK

@@ -12,6 +12,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Without the magic nothing else of the file can be trusted to be a trace-cmd file.
     ///
+    /// ## What readers do
+    /// trace-cmd 1.x–3.4 reject the file: `tracecmd_open` fails unless the first 10 bytes are the
+    /// magic (verified with trace-cmd 3.1.6: "error reading header", no output).
+    ///
     /// ## Spec
     /// §1, invariant 1.
     pub BAD_MAGIC = ("TD001", "dat-bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
@@ -21,6 +25,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Versions 6 and 7 have entirely different layouts; any other version cannot be read.
     /// trace-cmd parses the string with `strtol`, so `7x` is silently taken as 7.
+    ///
+    /// ## What readers do
+    /// trace-cmd reads the version with `strtol`: 6 and 7 are read, any other number is rejected as
+    /// unsupported (3.x) or read with the wrong layout (2.x read every file as v6); `7x` is taken
+    /// as 7.
     ///
     /// ## Spec
     /// §1, invariant 2.
@@ -32,6 +41,10 @@ crate::declare_rules! {
     /// trace-cmd 3.1.6 treats any non-zero byte as "swap" for metadata but only 1 as big-endian
     /// for ring-buffer pages: a value of 2 silently produces an empty report.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 swaps metadata for any non-zero byte but decodes pages as big-endian only
+    /// for 1: with 2 it prints no events and exits 0 (verified).
+    ///
     /// ## Spec
     /// §1, invariant 3.
     pub BAD_ENDIAN = ("TD003", "bad-endian", Error, "the endianness byte is neither 0 (little) nor 1 (big)");
@@ -40,16 +53,26 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Ring-buffer page headers and lost-event counts are kernel longs; no other size exists.
+    /// Readers take the kernel long from the header_page commit size instead.
+    ///
+    /// ## What readers do
+    /// trace-cmd decodes ring pages with the header_page commit size, not this byte: with a long
+    /// size of 5 trace-cmd 3.1.6 prints the same report (verified). The byte still sets the long
+    /// size libtraceevent prints `long` values with.
     ///
     /// ## Spec
     /// §1, invariant 4.
-    pub BAD_LONG_SIZE = ("TD004", "bad-long-size", Error, "the long-size byte is neither 4 nor 8");
+    pub BAD_LONG_SIZE = ("TD004", "bad-long-size", Warning, "the long-size byte is neither 4 nor 8");
     /// ## What it checks
     /// The page size is a power of two between 4096 and 16 MiB.
     ///
     /// ## Why it matters
     /// Every CPU data offset and size is a multiple of the page size. trace-cmd 3.1.6 crashes
     /// with SIGFPE on a page size of 0.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 divides by the page size: 0 crashes it with SIGFPE (verified); other values
+    /// cut pages at the wrong size and misframe every event.
     ///
     /// ## Spec
     /// §1, invariant 5.
@@ -59,6 +82,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Compressed sections and CPU data cannot be read with an unknown algorithm.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x rejects the file ("Unsupported file compression") or cannot open compressed
+    /// sections; trace-cmd 2.x cannot read v7 at all.
     ///
     /// ## Spec
     /// §1, invariant 6.
@@ -70,6 +97,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A truncated file is an interrupted capture; the rest cannot be read.
     ///
+    /// ## What readers do
+    /// trace-cmd stops at the short read: it rejects the file when metadata is cut, and drops the
+    /// events of a cut page (from source: `do_read_check` failures in lib/trace-cmd/trace-input.c).
+    ///
     /// ## Spec
     /// §1–§3, invariants 8, 17, 32, 35, 47.
     pub TRUNCATED = ("TD007", "truncated", Error, "the file ends inside a structure");
@@ -79,6 +110,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Every other part of a v7 file is found through the options.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x reads the options from this offset (`handle_options`); without an OPTIONS
+    /// section there it rejects the file.
     ///
     /// ## Spec
     /// §1, §3.3, invariant 7.
@@ -91,6 +126,10 @@ crate::declare_rules! {
     /// trace-cmd finds the STRINGS sections with this walk; a wrong size hides later sections
     /// and is ignored by the reader for metadata.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.x reads metadata through the options, but finds the STRINGS sections with this
+    /// walk; a section past the end is a truncated file and its content is lost.
+    ///
     /// ## Spec
     /// §3.1, §3.3, invariant 8.
     pub SECTION_WALK = ("TD010", "section-walk", Error, "a v7 section runs past the end of the file or the walk does not end at EOF");
@@ -100,15 +139,23 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Unknown sections are skipped by readers; their content is not checked.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.x skips sections it does not know; only the content of the unknown section is
+    /// not read. A newer writer may add section ids.
+    ///
     /// ## Spec
     /// §3.4, invariant 10.
-    pub UNKNOWN_SECTION = ("TD011", "unknown-section", Warning, "a v7 section has an unknown id");
+    pub UNKNOWN_SECTION = ("TD011", "unknown-section", Info, "a v7 section has an unknown id");
     /// ## What it checks
     /// Section flags use only bit 0 (compressed), and no section is compressed in a file whose
     /// compression is `none`.
     ///
     /// ## Why it matters
     /// A compressed flag without an algorithm makes the section unreadable.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x tries to decompress a flagged section; without an algorithm it fails and
+    /// rejects the file.
     ///
     /// ## Spec
     /// §3.1, invariants 6 and 9.
@@ -121,6 +168,9 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Dangling descriptions point at a damaged or hand-made STRINGS section.
     ///
+    /// ## What readers do
+    /// Only `trace-cmd dump` prints section descriptions; `report` reads the same data.
+    ///
     /// ## Spec
     /// §3.3, invariant 15.
     pub BAD_STRING_ID = ("TD013", "bad-string-id", Warning, "a section description string id does not resolve");
@@ -132,6 +182,10 @@ crate::declare_rules! {
     /// Duplicate options silently override each other in trace-cmd; unreferenced sections are
     /// never read.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.x keeps the last of duplicate options and never reads unreferenced sections; the
+    /// events read are the same as long as one copy is right.
+    ///
     /// ## Spec
     /// §3.3, invariant 11.
     pub SECTION_REFERENCES = ("TD014", "section-references", Warning, "a section is duplicated, referenced twice or never referenced");
@@ -141,6 +195,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// trace-cmd does not check the id of BUFFER sections; a wrong offset reads the wrong bytes.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x seeks to the offset and parses what is there: metadata options check the
+    /// section id, BUFFER offsets do not, so the wrong bytes are read as CPU data.
     ///
     /// ## Spec
     /// §3.4, invariant 12.
@@ -152,6 +210,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Size disagreements mean damaged or hand-edited sections that readers handle differently.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes, so
+    /// it reads on regardless of the section size; other readers that trust the section size
+    /// misread.
+    ///
     /// ## Spec
     /// §3.2, invariant 13.
     pub SECTION_SIZE = ("TD016", "section-size", Error, "a section's declared size disagrees with its content");
@@ -160,6 +223,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A corrupt block loses the metadata or events it holds.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x fails to decompress the block and loses the metadata or the events it holds
+    /// (rc 0 with missing output for CPU data).
     ///
     /// ## Spec
     /// §3.2, §5.4, invariants 13 and 36.
@@ -171,6 +238,11 @@ crate::declare_rules! {
     /// trace-cmd allocates the declared size and parses it whole: a larger declaration makes it
     /// parse uninitialised memory as pages (silently wrong report).
     ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 allocates the declared size and parses it whole: a larger declaration makes
+    /// it parse uninitialised memory as pages, a smaller one loses data (verified: rc 0, empty or
+    /// wrong output).
+    ///
     /// ## Spec
     /// §3.2, §5.4, invariants 13 and 36.
     pub DECOMPRESSED_SIZE = ("TD018", "decompressed-size", Error, "a compressed block does not decompress to its declared size");
@@ -179,6 +251,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Overlapping structures are a sign of corruption or a crafted file.
+    ///
+    /// ## What readers do
+    /// trace-cmd reads each section where its option points; overlapping sections make the same
+    /// bytes two things, so at least one is read wrong.
     ///
     /// ## Spec
     /// §3.3, invariant 16.
@@ -190,6 +266,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd reads options straight from the file and trusts `size` for its allocation.
     ///
+    /// ## What readers do
+    /// trace-cmd reads options straight from the file and allocates `size`: a record that does not
+    /// fit fails the read and the file is rejected; a missing DONE reads whatever follows as
+    /// options.
+    ///
     /// ## Spec
     /// §2, §3.3, invariants 17 and 18.
     pub OPTION_LAYOUT = ("TD021", "option-layout", Error, "an option record does not fit or DONE is missing or misplaced");
@@ -200,6 +281,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd 3.1.6 follows the chain recursively without a cycle check: a loop crashes it.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 follows DONE offsets recursively without a cycle check: a loop crashes it
+    /// (stack overflow, verified); an offset outside OPTIONS sections rejects the file.
+    ///
     /// ## Spec
     /// §3.3, invariant 18.
     pub OPTIONS_CHAIN = ("TD022", "options-chain", Error, "the options chain loops or points outside OPTIONS sections");
@@ -209,6 +294,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// trace-cmd reads CPUCOUNT without a size check and ignores short offset options silently.
+    ///
+    /// ## What readers do
+    /// trace-cmd reads CPUCOUNT as 4 bytes whatever the size and ignores offset options of the
+    /// wrong size: the CPU table or a metadata section is read wrong or lost.
     ///
     /// ## Spec
     /// §3.4, invariant 21.
@@ -221,6 +310,11 @@ crate::declare_rules! {
     /// A CPUSTAT of size 0 crashes trace-cmd 3.1.6 (heap underflow); an unterminated UNAME is
     /// read past its buffer.
     ///
+    /// ## What readers do
+    /// A CPUSTAT of size 0 makes trace-cmd 3.1.6 write before its buffer (heap underflow); an
+    /// unterminated UNAME or VERSION is `strdup`ed past the buffer. An empty TRACECLOCK is TD067
+    /// instead.
+    ///
     /// ## Spec
     /// §3.4, invariant 20.
     pub OPTION_STRING = ("TD024", "option-string", Error, "a string option is empty or not a single NUL-terminated string");
@@ -230,9 +324,13 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Unknown options are skipped by readers; they may come from a newer writer.
     ///
+    /// ## What readers do
+    /// trace-cmd skips options it does not know (`default:` in `handle_options`): the file reads
+    /// the same. A newer writer may add option ids.
+    ///
     /// ## Spec
     /// §3.4.
-    pub UNKNOWN_OPTION = ("TD025", "unknown-option", Warning, "an option id is unknown");
+    pub UNKNOWN_OPTION = ("TD025", "unknown-option", Info, "an option id is unknown");
     /// ## What it checks
     /// Structured option payloads parse: HOOK text, PROCMAPS lines, TIME_SHIFT counts,
     /// GUEST cpu table, TSC2NSEC (shift ≤ 32, mult ≠ 0), DATE/OFFSET integers, TRACECLOCK `[clock]`.
@@ -240,6 +338,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A malformed HOOK crashes trace-cmd 3.1.6; bad TIME_SHIFT/GUEST data makes it read out of
     /// bounds or allocate unbounded memory.
+    ///
+    /// ## What readers do
+    /// A malformed HOOK crashes trace-cmd 3.1.6 (segfault, verified); bad TIME_SHIFT or GUEST data
+    /// makes it read out of bounds or allocate without bound; bad DATE/OFFSET/TSC2NSEC values shift
+    /// every timestamp.
     ///
     /// ## Spec
     /// §3.4, invariants 26–31.
@@ -251,6 +354,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Readers keep the last value silently.
     ///
+    /// ## What readers do
+    /// trace-cmd keeps the last value of a repeated option; the other values are silently ignored,
+    /// so readers agree on the data.
+    ///
     /// ## Spec
     /// §3.4, invariant 11.
     pub DUPLICATE_OPTION = ("TD027", "duplicate-option", Warning, "an option that describes one thing appears more than once");
@@ -259,6 +366,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// The per-CPU table is sized by one count and indexed by the other.
+    ///
+    /// ## What readers do
+    /// trace-cmd sizes the per-CPU table by one count and indexes it by the other: CPUs are lost or
+    /// read out of bounds.
     ///
     /// ## Spec
     /// §2, §3.4, invariants 22 and 24.
@@ -269,6 +380,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Without header_page and the formats, events cannot be decoded.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x cannot decode events without header_page and the formats: it rejects the file
+    /// or prints nothing.
     ///
     /// ## Spec
     /// §3.3.
@@ -281,6 +396,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd only catches duplicate CPUs when the earlier one has data.
     ///
+    /// ## What readers do
+    /// trace-cmd reads BUFFER options field by field: a malformed one misplaces the instance's CPU
+    /// table; duplicate CPUs are caught only when the earlier one has data.
+    ///
     /// ## Spec
     /// §2, §3.4, invariants 22 and 25.
     pub BUFFER_OPTION = ("TD031", "buffer-option", Error, "a BUFFER option is malformed");
@@ -289,6 +408,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// trace-cmd reports "bad page offset" and then prints a garbage record with exit code 0.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 reports "bad page offset" and then prints a garbage record with exit code 0
+    /// (verified).
     ///
     /// ## Spec
     /// §2, §3.3, invariants 22 and 24.
@@ -300,6 +423,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd's `offset + size` check wraps around for huge values.
     ///
+    /// ## What readers do
+    /// trace-cmd's `offset + size` check wraps for huge values: it maps or reads past the end of
+    /// the file (crash or garbage); smaller overruns lose the CPU's last pages.
+    ///
     /// ## Spec
     /// §3.4, invariants 22 and 24.
     pub CPU_DATA_RANGE = ("TD033", "cpu-data-range", Error, "a CPU data range lies outside the file or its section");
@@ -308,6 +435,9 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Overlaps make the same bytes count as two CPUs' events.
+    ///
+    /// ## What readers do
+    /// trace-cmd reads every range as given: overlapping bytes are printed as events of two CPUs.
     ///
     /// ## Spec
     /// invariant 23.
@@ -318,6 +448,9 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// The reader indexes whole pages; a partial page is read out of bounds.
+    ///
+    /// ## What readers do
+    /// trace-cmd indexes whole pages: the last partial page is read out of bounds or dropped.
     ///
     /// ## Spec
     /// invariant 36.
@@ -331,15 +464,23 @@ crate::declare_rules! {
     /// commit 4b921329). Readers ignore the size, so the data is readable; the file was written
     /// by an old trace-cmd.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.x and later ignore the declared size of a compressed CPU stream and read its
+    /// chunks (verified with trace-cmd 3.1.6 on its own files): the data reads the same.
+    ///
     /// ## Spec
     /// §5.4, invariant 36.
-    pub COMPRESSED_SIZE_QUIRK = ("TD036", "compressed-size-quirk", Warning, "a compressed CPU stream is 4 bytes longer than declared (trace-cmd < 3.2 writer bug)");
+    pub COMPRESSED_SIZE_QUIRK = ("TD036", "compressed-size-quirk", Info, "a compressed CPU stream is 4 bytes longer than declared (trace-cmd < 3.2 writer bug)");
     /// ## What it checks
     /// A compressed CPU or latency stream: chunk count ≥ 1 when there is data, every chunk header
     /// and body inside the file, and the stream length equal to the declared size.
     ///
     /// ## Why it matters
     /// trace-cmd `calloc`s the chunk table from the count; bad sizes read other data.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 `calloc`s the chunk table from the count (huge counts: ENOMEM, the CPU is
+    /// lost) and reads chunks by their sizes: bad sizes read other bytes as pages.
     ///
     /// ## Spec
     /// §3.2, §5.4, invariant 36.
@@ -351,6 +492,9 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The writer always zero-fills; other bytes mean hidden or stale data.
     ///
+    /// ## What readers do
+    /// Readers never read the padding; the events read are the same.
+    ///
     /// ## Spec
     /// invariant 23.
     pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
@@ -359,6 +503,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Trailing bytes are not read by anything: an appended or partly overwritten file.
+    ///
+    /// ## What readers do
+    /// trace-cmd ignores bytes after the last CPU data or section (verified with trace-cmd 3.1.6:
+    /// the same report with 70 bytes appended).
     ///
     /// ## Spec
     /// invariant 47.
@@ -370,6 +518,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd compares only the first 7–9 characters; anything else is a damaged file.
     ///
+    /// ## What readers do
+    /// trace-cmd compares the tag and rejects the file when it differs (it compares only the first
+    /// 7–9 characters, so a damaged tail is accepted).
+    ///
     /// ## Spec
     /// §2, invariants 19 and 32.
     pub BAD_TAG = ("TD041", "bad-tag", Error, "an expected literal tag is missing or different");
@@ -380,6 +532,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Timestamps are interpreted in that clock.
     ///
+    /// ## What readers do
+    /// trace-cmd reads the record only when a TRACECLOCK option exists; an unreadable record gives
+    /// "File has trace_clock bug, using local clock", and a clock that disagrees with TRACECLOCK
+    /// wins over it. The events read are the same.
+    ///
     /// ## Spec
     /// §2 item 11, invariant 24.
     pub CLOCK_RECORD = ("TD043", "clock-record", Warning, "the v6 clock record is malformed or disagrees with TRACECLOCK");
@@ -389,6 +546,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// The commit field size is the kernel long size used to decode every page header.
+    ///
+    /// ## What readers do
+    /// libtraceevent's `tep_parse_header_page` fails or takes defaults: pages are decoded with the
+    /// wrong commit size and every event is misframed.
     ///
     /// ## Spec
     /// §4, invariant 32.
@@ -401,6 +562,10 @@ crate::declare_rules! {
     /// A mismatch means pages are cut at the wrong size (long-size differences also occur with
     /// 32-bit user space on a 64-bit kernel).
     ///
+    /// ## What readers do
+    /// trace-cmd decodes pages with the header_page sizes, whatever the header says; readers that
+    /// use the header's long or page size misframe the pages.
+    ///
     /// ## Spec
     /// §1, §4, invariants 4 and 5.
     pub HEADER_PAGE_MISMATCH = ("TD051", "header-page-mismatch", Warning, "header_page disagrees with the file header");
@@ -410,6 +575,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Readers hard-code these constants; different ones mean a different encoding.
+    ///
+    /// ## What readers do
+    /// trace-cmd reads header_event and discards it (lib/trace-cmd/trace-input.c
+    /// `read_header_files`); libtraceevent hard-codes the encoding. The events read are the same.
     ///
     /// ## Spec
     /// §4, invariant 32.
@@ -421,6 +590,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// An unparsable format makes its events undecodable; trace-cmd only counts the failure.
     ///
+    /// ## What readers do
+    /// trace-cmd counts the failure ("failed to read event format") and prints records of that
+    /// event as `[UNKNOWN EVENT]` or not at all.
+    ///
     /// ## Spec
     /// §4, invariant 33.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
@@ -431,6 +604,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The event id of each record is read from `common_type`.
     ///
+    /// ## What readers do
+    /// libtraceevent reads every field at its own offset: overlapping fields read bytes written for
+    /// another field; a misplaced `common_type` makes it read every record's event id from the
+    /// wrong bytes.
+    ///
     /// ## Spec
     /// §4, invariant 34.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
@@ -439,6 +617,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Records with a duplicated id are decoded with whichever format the reader finds first.
+    ///
+    /// ## What readers do
+    /// libtraceevent finds an event by id with a binary search over a sorted array: records with a
+    /// duplicated id are decoded with either format.
     ///
     /// ## Spec
     /// invariant 33.
@@ -450,6 +632,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd loops on the counts and allocates each size before reading it.
     ///
+    /// ## What readers do
+    /// trace-cmd loops on the counts and allocates each size before reading it: huge values exhaust
+    /// memory or read past the end, and the file is rejected.
+    ///
     /// ## Spec
     /// invariants 33 and 35.
     pub METADATA_SIZE = ("TD056", "metadata-size", Error, "a metadata count or size does not fit the bytes that follow");
@@ -458,6 +644,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Malformed lines lose symbol names in reports.
+    ///
+    /// ## What readers do
+    /// trace-cmd's kallsyms parser skips lines it cannot scan: function addresses of those symbols
+    /// print as raw numbers. Events read the same.
     ///
     /// ## Spec
     /// §4, invariant 35.
@@ -468,6 +658,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Malformed lines lose `trace_printk` formats.
     ///
+    /// ## What readers do
+    /// trace-cmd skips malformed printk lines: `trace_printk` records of those formats print
+    /// without their text. Events read the same.
+    ///
     /// ## Spec
     /// §4, invariant 35.
     pub PRINTK_LINE = ("TD058", "printk-line", Warning, "a printk format line is malformed");
@@ -476,6 +670,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Malformed lines lose task names in reports.
+    ///
+    /// ## What readers do
+    /// trace-cmd skips malformed saved_cmdlines lines: tasks print as `<...>`. Events read the
+    /// same.
     ///
     /// ## Spec
     /// §4, invariant 35.
@@ -487,9 +685,13 @@ crate::declare_rules! {
     /// ## Why it matters
     /// trace-cmd prints latency text with `%s`, stopping at the first NUL.
     ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 prints each block of latency text it reads with `%.*s` (from source:
+    /// tracecmd/trace-read.c `read_latency`): the rest of a block after a NUL is not shown.
+    ///
     /// ## Spec
     /// §6, invariant 46.
-    pub LATENCY_TEXT = ("TD065", "latency-text", Warning, "latency text contains NUL bytes");
+    pub LATENCY_TEXT = ("TD065", "latency-text", Error, "latency text contains NUL bytes");
     /// ## What it checks
     /// The per-CPU data of a v6 flyrecord table has one entry per CPU, and the CPU count is
     /// plausible (1–8192).
@@ -497,7 +699,77 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A huge count makes readers allocate and read far beyond the file.
     ///
+    /// ## What readers do
+    /// trace-cmd allocates per-CPU state from the count: 0 gives an empty report, a huge count
+    /// exhausts memory or reads far past the file.
+    ///
     /// ## Spec
     /// §2 items 8 and 10b, invariant 24.
     pub BAD_CPU_COUNT = ("TD066", "bad-cpu-count", Error, "the CPU count is zero or implausible");
+    /// ## What it checks
+    /// A v6 TRACECLOCK option of size 0.
+    ///
+    /// ## Why it matters
+    /// trace-cmd 2.2.1 to 2.9.x write TRACECLOCK as an empty flag (`tracecmd_add_option(handle,
+    /// TRACECMD_OPTION_TRACECLOCK, 0, NULL)`, commit 570bbeea): it only says that a clock record
+    /// follows the flyrecord table. trace-cmd 3.0 and later write the `trace_clock` text into it.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 reads it as an option with an empty clock list and then reads the clock
+    /// record after the flyrecord table, selecting its bracketed clock (verified on trace-cmd
+    /// 2.5–2.9.7 files).
+    ///
+    /// ## Spec
+    /// §2 item 11, §3.4.
+    pub TRACECLOCK_FLAG = ("TD067", "traceclock-flag", Info, "the TRACECLOCK option is an empty flag (trace-cmd 2.2.1–2.9.x)");
+    /// ## What it checks
+    /// A v6 clock record that holds the whole `trace_clock` file (`[local] global counter ...`)
+    /// instead of only the selected `[name]`.
+    ///
+    /// ## Why it matters
+    /// trace-cmd 2.2.1 to 2.9.x copy the tracefs `trace_clock` file into the clock record
+    /// (`save_tracing_file_data(handle, "trace_clock")`); trace-cmd 3.0 writes only the selected
+    /// clock (commit 72670886). Both select the bracketed clock.
+    ///
+    /// ## What readers do
+    /// trace-cmd 2.2.1 and later split the record at spaces and select the bracketed name
+    /// (`tracecmd_parse_trace_clock`); trace-cmd 3.1.6 reads these files (verified on real trace-
+    /// cmd 2.x files).
+    ///
+    /// ## Spec
+    /// §2 item 11, invariant 24.
+    pub CLOCK_RECORD_LIST = ("TD068", "clock-record-list", Info, "the v6 clock record holds the whole trace_clock file (trace-cmd 2.2.1–2.9.x)");
+    /// ## What it checks
+    /// A header_event text that matches the ring-buffer constants but has no
+    /// `time_stamp : type == 31` line.
+    ///
+    /// ## Why it matters
+    /// Linux before 4.17 prints header_event without the time_stamp line (the type was
+    /// defined but unused until commit dc4e2801 "ring-buffer: Redefine the unimplemented
+    /// RINGBUF_TYPE_TIME_STAMP"). The encoding is the same.
+    ///
+    /// ## What readers do
+    /// trace-cmd discards the header_event text and libtraceevent hard-codes the encoding: trace-
+    /// cmd 3.1.6 reads these files (verified on real files from Linux 4.13 and 4.14).
+    ///
+    /// ## Spec
+    /// §4, invariant 32.
+    pub OLD_HEADER_EVENT = ("TD069", "old-header-event", Info, "header_event text of a kernel before 4.17 (no time_stamp line)");
+    /// ## What it checks
+    /// The selected clock of a v6 clock record (the first space-separated token starting with
+    /// `[`, read as a C string) has a name: no NUL byte inside `[...]`, and not `[]`.
+    ///
+    /// ## Why it matters
+    /// trace-cmd reads the record as a C string, so a NUL ends it; when nothing is left between
+    /// the brackets `extract_trace_clock` passes NULL to `sscanf` and trace-cmd crashes; a
+    /// name cut by a NUL selects another clock than was written.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.1.6 crashes (segfault, verified) when no name is left between `[` and a NUL or
+    /// `]`; a name cut by a NUL selects that shorter clock, so timestamps are shown in another
+    /// clock than was recorded.
+    ///
+    /// ## Spec
+    /// §2 item 11, invariant 24.
+    pub CLOCK_NAME = ("TD070", "clock-name", Error, "the clock record's `[name]` is empty or cut by a NUL byte");
 }

@@ -79,6 +79,12 @@ pub struct Builder {
     pub quirk_short4: bool,
     /// Pages per compressed chunk.
     pub pages_per_chunk: usize,
+    /// v6 clock record text instead of `[clock]` (trace-cmd 2.x write the whole trace_clock
+    /// file).
+    pub clock_record: Option<Vec<u8>>,
+    /// v6 without the options section (trace-cmd before 1.0); `options` and instances are then
+    /// not written.
+    pub no_options_section: bool,
 }
 
 /// Where things went: named spans.
@@ -260,6 +266,8 @@ impl Builder {
             clock: "local".into(),
             quirk_short4: false,
             pages_per_chunk: 10,
+            clock_record: None,
+            no_options_section: false,
         }
     }
 
@@ -404,6 +412,36 @@ impl Builder {
         out.resize(n, 0);
     }
 
+    /// The v6 options section: tag, `options`, CPUCOUNT, one BUFFER per instance (offsets
+    /// patched later at `buffer_opt_at`), DONE.
+    fn v6_options(&self, out: &mut Vec<u8>, lay: &mut Layout, buffer_opt_at: &mut Vec<usize>) {
+        let e = self.endian;
+        lay.add("options tag", out.len()..out.len() + 10);
+        out.extend_from_slice(b"options  \0");
+        for (id, p) in &self.options {
+            self.put_option(
+                out,
+                lay,
+                *id,
+                p,
+                crate::formats::tracecmd::model::opt_id::name(*id),
+            );
+        }
+        let mut cc = Vec::new();
+        put_u32(&mut cc, e, self.ncpus);
+        self.put_option(out, lay, 8, &cc, "CPUCOUNT");
+        for b in self.buffers.iter().skip(1) {
+            let mut p = Vec::new();
+            put_u64(&mut p, e, 0);
+            p.extend_from_slice(b.name.as_bytes());
+            p.push(0);
+            buffer_opt_at.push(out.len() + 6);
+            self.put_option(out, lay, 3, &p, &format!("BUFFER {}", b.name));
+        }
+        lay.add("option DONE", out.len()..out.len() + 2);
+        put_u16(out, e, 0);
+    }
+
     fn build_v6(&self) -> (Vec<u8>, Layout) {
         let e = self.endian;
         let mut out = Vec::new();
@@ -420,30 +458,14 @@ impl Builder {
         lay.add("cpu count", out.len()..out.len() + 4);
         put_u32(&mut out, e, self.ncpus);
         let mut buffer_opt_at = Vec::new();
-        lay.add("options tag", out.len()..out.len() + 10);
-        out.extend_from_slice(b"options  \0");
-        for (id, p) in &self.options {
-            self.put_option(
-                &mut out,
-                &mut lay,
-                *id,
-                p,
-                crate::formats::tracecmd::model::opt_id::name(*id),
-            );
+        let buffers = if self.no_options_section {
+            1
+        } else {
+            self.buffers.len()
+        };
+        if !self.no_options_section {
+            self.v6_options(&mut out, &mut lay, &mut buffer_opt_at);
         }
-        let mut cc = Vec::new();
-        put_u32(&mut cc, e, self.ncpus);
-        self.put_option(&mut out, &mut lay, 8, &cc, "CPUCOUNT");
-        for b in self.buffers.iter().skip(1) {
-            let mut p = Vec::new();
-            put_u64(&mut p, e, 0);
-            p.extend_from_slice(b.name.as_bytes());
-            p.push(0);
-            buffer_opt_at.push(out.len() + 6);
-            self.put_option(&mut out, &mut lay, 3, &p, &format!("BUFFER {}", b.name));
-        }
-        lay.add("option DONE", out.len()..out.len() + 2);
-        put_u16(&mut out, e, 0);
         if let Some(text) = &self.latency {
             lay.add("data tag", out.len()..out.len() + 10);
             out.extend_from_slice(b"latency  \0");
@@ -451,7 +473,7 @@ impl Builder {
             out.extend_from_slice(text);
             return (out, lay);
         }
-        for (bi, b) in self.buffers.iter().enumerate() {
+        for (bi, b) in self.buffers.iter().take(buffers).enumerate() {
             let prefix = if bi == 0 {
                 String::new()
             } else {
@@ -473,13 +495,16 @@ impl Builder {
                 put_u64(&mut out, e, 0);
                 put_u64(&mut out, e, 0);
             }
-            let clk = format!("[{}]", self.clock);
+            let clk = match &self.clock_record {
+                Some(t) => t.clone(),
+                None => format!("[{}]", self.clock).into_bytes(),
+            };
             lay.add(
                 format!("{prefix}clock record"),
                 out.len()..out.len() + 8 + clk.len(),
             );
             put_u64(&mut out, e, clk.len() as u64);
-            out.extend_from_slice(clk.as_bytes());
+            out.extend_from_slice(&clk);
             self.pad_to_page(&mut out);
             for ((cpu, d), at) in b.cpus.iter().zip(entry_at) {
                 let off = out.len();
