@@ -318,8 +318,94 @@ fn uf019_trailing_text() {
     let mut files = corpus_files("plain");
     let i = info_mut(&mut files);
     let len = i.len() as u64;
-    i.extend_from_slice(b"utc_offset:3600\n");
-    expect(&run(files), "UF019", Some("info"), len..len + 16);
+    i.extend_from_slice(b"stale tail of a header\n");
+    expect(&run(files), "UF019", Some("info"), len..len + 23);
+}
+
+/// Sets `info_mask` bit `bit` of a corpus `info`.
+fn set_info_bit(i: &mut [u8], bit: u32) {
+    let mut m = u64::from_le_bytes(i[24..32].try_into().unwrap());
+    m |= 1 << bit;
+    i[24..32].copy_from_slice(&m.to_le_bytes());
+}
+
+#[test]
+fn uf024_utc_offset_of_uftrace_0_17_reads_clean() {
+    // uftrace 0.17 and later: info_mask bit 14 and a `utc_offset:` line after the version.
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    set_info_bit(i, 14);
+    i.extend_from_slice(b"utc_offset:-3600\n");
+    let f = run(files);
+    assert!(
+        f.iter().all(|f| f.severity == Severity::Info),
+        "{:?}",
+        errors(&f)
+    );
+    assert!(f.iter().all(|f| f.file.as_deref() != Some("info")));
+}
+
+#[test]
+fn uf024_newer_lines_after_the_last_section() {
+    // A newer writer's section whose bit a reader does not know, and a malformed line of a
+    // section newer than uftrace 0.13: at most info.
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    let len = i.len() as u64;
+    i.extend_from_slice(b"utc_offset:3600\nfuture_key:1\n");
+    let f = run(files);
+    expect(&f, "UF024", Some("info"), len..len + 29);
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+    let mut files = corpus_files("plain");
+    let i = info_mut(&mut files);
+    set_info_bit(i, 14);
+    let len = i.len() as u64;
+    i.extend_from_slice(b"utc_offset:+9h\n");
+    let f = run(files);
+    expect(&f, "UF024", Some("info"), len..len + 14);
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+}
+
+#[test]
+fn uf025_argspec_item_uftrace_ignores() {
+    // `-A main@arg1/64`: uftrace accepts the option, parse_argspec drops the item, nothing is
+    // recorded for it.
+    let mut files = corpus_files("args");
+    let i = info_mut(&mut files);
+    let at = replace(
+        i,
+        b"argspec:lines=4\n",
+        b"argspec:lines=5\nargspec:main@arg1/64\n",
+    ) as u64;
+    let f = run(files);
+    expect(&f, "UF025", Some("info"), at + 16..at + 16 + 20);
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+}
+
+#[test]
+fn dbg_empty_struct_and_ignored_item() {
+    // DWARF of an empty struct gives `t0` (0 bytes recorded); `arg8/64` is skipped by uftrace.
+    let mut files = corpus_files("args");
+    let d = get(&mut files, "uf_basic.dbg");
+    let at = replace(
+        d,
+        b"A: @arg1/p,arg2\n",
+        b"A: @arg1/p,arg2,arg9/t0:Empty%stack+1\n",
+    );
+    let f = run(files.clone());
+    assert!(f.iter().all(|f| f.file.as_deref() != Some("uf_basic.dbg")));
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+    let d = get(&mut files, "uf_basic.dbg");
+    replace(d, b"Empty%stack+1\n", b"Empty%stack+1,arg8/64\n");
+    let f = run(files);
+    let span = (at as u64 - 15)..(at as u64 + 11);
+    assert!(
+        f.iter().any(|x| x.rule.code == "UF025"
+            && x.file.as_deref() == Some("uf_basic.dbg")
+            && x.span().start <= span.end),
+        "{f:?}"
+    );
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
 }
 
 #[test]
@@ -553,6 +639,117 @@ fn uf050_sym_without_path_header() {
     let span = line_span(s, b"# path name:");
     s.drain(span.start as usize..=span.end as usize);
     expect(&run(files), "UF050", Some("uf_basic.sym"), 0..0);
+}
+
+/// A corpus directory whose `uftrace_version:` line names `version` instead of v0.13.
+fn written_by(name: &str, version: &str) -> Files {
+    let mut files = corpus_files(name);
+    let i = info_mut(&mut files);
+    replace(
+        i,
+        b"uftrace_version:v0.13 ",
+        format!("uftrace_version:{version} ").as_bytes(),
+    );
+    files
+}
+
+fn strip_sym_header(s: &mut Vec<u8>, keep_count: bool) {
+    for key in [&b"# path name:"[..], b"# build-id:", b"# symbols:"] {
+        if keep_count && key == b"# symbols:" {
+            continue;
+        }
+        let span = line_span(s, key);
+        s.drain(span.start as usize..=span.end as usize);
+    }
+}
+
+#[test]
+fn uf057_sym_without_header_of_uftrace_0_9_2() {
+    let mut files = written_by("plain", "v0.9.2");
+    strip_sym_header(get(&mut files, "uf_basic.sym"), false);
+    let f = run(files);
+    expect(&f, "UF057", Some("uf_basic.sym"), 0..0);
+    let m = f.iter().find(|x| x.rule.code == "UF057").unwrap();
+    assert!(
+        m.message.contains("written by uftrace v0.9.2"),
+        "{}",
+        m.message
+    );
+    assert!(!f
+        .iter()
+        .any(|x| x.rule.code == "UF054" || x.rule.code == "UF050"));
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+}
+
+#[test]
+fn uf057_sym_count_only_of_uftrace_0_9_4() {
+    let mut files = written_by("plain", "v0.9.4-12-gabcdef");
+    let s = get(&mut files, "uf_basic.sym");
+    strip_sym_header(s, true);
+    let count = line_span(s, b"# symbols:");
+    let f = run(files);
+    expect(&f, "UF057", Some("uf_basic.sym"), count);
+    assert!(!f
+        .iter()
+        .any(|x| x.rule.code == "UF054" || x.rule.code == "UF050"));
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+}
+
+#[test]
+fn uf050_no_header_from_a_writer_that_writes_one() {
+    // uftrace 0.13 always writes the header: a header-less table did not come from it.
+    let mut files = corpus_files("plain");
+    strip_sym_header(get(&mut files, "uf_basic.sym"), false);
+    let f = run(files);
+    expect(&f, "UF050", Some("uf_basic.sym"), 0..0);
+    assert!(!f.iter().any(|x| x.rule.code == "UF057"));
+}
+
+#[test]
+fn uf058_sym_empty_name_of_uftrace_before_0_9() {
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "uf_basic.sym");
+    let span = line_span(s, b"00000000000013d2 T main");
+    // `0000000000001xxx P ` as uftrace 0.8 wrote IRELATIVE PLT entries.
+    let line = b"00000000000013d2 P \n";
+    s.splice(
+        span.start as usize..span.start as usize,
+        line.iter().copied(),
+    );
+    let at = span.start;
+    let f = run(files);
+    expect(&f, "UF058", Some("uf_basic.sym"), at..at + 19);
+    assert!(!f.iter().any(|x| x.rule.code == "UF051"));
+}
+
+#[test]
+fn uf045_map_path_with_spaces() {
+    let mut files = corpus_files("plain");
+    let m = get(&mut files, PLAIN_MAP);
+    let at = replace(
+        m,
+        b"/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1 build-id",
+        b"/usr/lib/x86_64-linux-gnu/my lzma.so build-id",
+    ) as u64;
+    let f = run(files);
+    expect(&f, "UF045", Some(PLAIN_MAP), at..at + 36);
+    assert!(!f.iter().any(|x| x.rule.code == "UF040"));
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+    // uftrace 0.6-0.9 copied /proc/self/maps: ` (deleted)` suffixes and `[heap]` lines.
+    let mut files = corpus_files("plain");
+    let m = get(&mut files, PLAIN_MAP);
+    let at = replace(
+        m,
+        b"/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1 build-id:72a44fc3edc93188d045e65d92d28d50e373dbcb",
+        b"/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1 (deleted)",
+    ) as u64;
+    m.extend_from_slice(b"7ffcd25c0000-7ffcd25e1000 rw-p 00000000 00:00 0 [heap]\n");
+    let f = run(files);
+    expect(&f, "UF045", Some(PLAIN_MAP), at..at + 52);
+    assert!(!f
+        .iter()
+        .any(|x| x.rule.code == "UF044" && x.message.contains("[heap]")));
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
 }
 
 #[test]

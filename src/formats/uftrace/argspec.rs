@@ -98,10 +98,16 @@ pub fn parse_item(s: &str, long: u32) -> Option<Result<Item, String>> {
         }
         Some('t') => {
             let d = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let n = rest.get(..d).and_then(|x| x.parse::<u32>().ok());
+            // strtol: no digits read as 0.
+            let n = if d == 0 {
+                Some(0)
+            } else {
+                rest.get(..d).and_then(|x| x.parse::<u32>().ok())
+            };
             match n {
-                Some(n) if n > 0 && n <= 1024 => size = n,
-                _ => return err("struct format needs a byte size `t<N>`"),
+                // `t0`: an empty struct (DWARF size 0), recorded as no bytes.
+                Some(n) if n <= 1024 => size = n,
+                _ => return err("struct size above 1024 bytes"),
             }
             return Some(Ok(Item {
                 kind,
@@ -117,11 +123,10 @@ pub fn parse_item(s: &str, long: u32) -> Option<Result<Item, String>> {
         _ => return err("unknown format letter"),
     }
     if !rest.is_empty() {
-        if string {
-            return err("a string format takes no size");
-        }
+        // uftrace takes a size after any letter (`s32` is still a string).
         match rest.parse::<u32>() {
-            Ok(b @ (8 | 16 | 32 | 64)) => size = b / 8,
+            Ok(b @ (8 | 16 | 32 | 64)) if !string => size = b / 8,
+            Ok(8 | 16 | 32 | 64) => {}
             Ok(80) if float => size = 10,
             _ => return err("size must be 8, 16, 32 or 64 bits (80 for floats)"),
         }
@@ -163,9 +168,10 @@ pub fn parse_specs(text: &str, long: u32, out: &mut Vec<FuncSpec>, errors: &mut 
 }
 
 /// Adds `item` into `list` the way uftrace merges specs: an item of the same kind and index is
-/// replaced (unless an exact one would be overwritten by a pattern match); a new item is
-/// inserted before the first non-float item with a larger index.
-pub fn add_item(list: &mut Vec<Item>, item: Item) {
+/// replaced (unless an exact one would be overwritten by a pattern match); a new item goes to
+/// the end (uftrace 0.9 and later, "trigger: Do not change order of arguments"), or with
+/// `sorted` (uftrace before 0.9) before the first item of its kind with a larger index.
+pub fn add_item(list: &mut Vec<Item>, item: Item, sorted: bool) {
     let same = |o: &Item| {
         (o.kind == ItemKind::FpArg) == (item.kind == ItemKind::FpArg)
             && (o.kind == ItemKind::Ret) == (item.kind == ItemKind::Ret)
@@ -177,10 +183,13 @@ pub fn add_item(list: &mut Vec<Item>, item: Item) {
         }
         return;
     }
-    let pos = list
-        .iter()
-        .position(|o| o.kind != ItemKind::FpArg && o.idx > item.idx)
-        .unwrap_or(list.len());
+    let pos = if sorted {
+        list.iter()
+            .position(|o| o.kind == item.kind && o.idx > item.idx)
+            .unwrap_or(list.len())
+    } else {
+        list.len()
+    };
     list.insert(pos, item);
 }
 
@@ -203,6 +212,37 @@ pub fn align8(v: u64) -> u64 {
 const REGEX_META: &[char] = &[
     '.', '^', '$', '*', '+', '?', '[', ']', '(', ')', '{', '}', '|', '\\',
 ];
+
+/// The name uftrace's default ("simple") demangler gives `name`, for the names where that can
+/// matter to argument specs: `operator new`/`new[]`/`delete`/`delete[]` for every overload
+/// (`_Znwm`, `_ZnwmRKSt9nothrow_t`, `_ZdlPvm`...), and the bare identifier of an unscoped
+/// function (`_Z6strlenPKc`, `_ZL3fooi`). Other names come back unchanged.
+pub fn simple_name(name: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let Some(m) = name.strip_prefix("_Z") else {
+        return Cow::Borrowed(name);
+    };
+    for (code, op) in [
+        ("nw", "operator new"),
+        ("na", "operator new[]"),
+        ("dl", "operator delete"),
+        ("da", "operator delete[]"),
+    ] {
+        if m.starts_with(code) {
+            return Cow::Borrowed(op);
+        }
+    }
+    let m = m.strip_prefix('L').unwrap_or(m);
+    let d = m.bytes().take_while(u8::is_ascii_digit).count();
+    let ident = m
+        .get(..d)
+        .and_then(|n| n.parse::<usize>().ok())
+        .and_then(|n| m.get(d..d.checked_add(n)?));
+    match ident {
+        Some(id) if !id.is_empty() => Cow::Borrowed(id),
+        _ => Cow::Borrowed(name),
+    }
+}
 
 /// Result of matching a name against a pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -450,6 +490,31 @@ mod tests {
         assert_eq!(i.size, 16);
         assert!(parse_item("filter", 8).is_none());
         assert!(parse_item("arg1/q", 8).unwrap().is_err());
+        // Empty structs, strings with a size, and a bare `/64` (ignored by uftrace).
+        let i = parse_item("arg1/t0:Empty%stack+1", 8).unwrap().unwrap();
+        assert_eq!(fixed_len(&i), 0);
+        let i = parse_item("retval/t0:random_access_iterator_tag", 8)
+            .unwrap()
+            .unwrap();
+        assert_eq!((i.kind, i.size), (ItemKind::Ret, 0));
+        assert!(parse_item("arg2/s32", 8).unwrap().unwrap().string);
+        assert!(parse_item("arg1/64", 8).unwrap().is_err());
+    }
+
+    #[test]
+    fn simple_names() {
+        assert_eq!(simple_name("_ZdlPv"), "operator delete");
+        assert_eq!(simple_name("_ZdlPvm"), "operator delete");
+        assert_eq!(simple_name("_ZnwmRKSt9nothrow_t"), "operator new");
+        assert_eq!(simple_name("_ZdaPv"), "operator delete[]");
+        assert_eq!(simple_name("_Z6strlenPKc"), "strlen");
+        assert_eq!(simple_name("_ZL3fooi"), "foo");
+        assert_eq!(
+            simple_name("_ZNSt6vectorIiE9push_backEOi"),
+            "_ZNSt6vectorIiE9push_backEOi"
+        );
+        assert_eq!(simple_name("_Z99x"), "_Z99x");
+        assert_eq!(simple_name("malloc"), "malloc");
     }
 
     #[test]

@@ -32,6 +32,8 @@ struct SpecResolver<'a> {
     use_dbg: bool,
     pattern: PatternType,
     syms: &'a [SymTable],
+    /// uftrace before 0.9 sorted argument items by index.
+    sorted_args: bool,
 }
 
 impl SpecResolver<'_> {
@@ -43,9 +45,21 @@ impl SpecResolver<'_> {
         let name = t.name(symi);
         let rel = t.syms.get(symi).map(|s| s.addr).unwrap_or(0);
         let mut list: Vec<Item> = Vec::new();
-        let apply = |specs: &[Spec], list: &mut Vec<Item>, unsupported: &mut bool| {
+        let simple = argspec::simple_name(name);
+        let apply = |specs: &[Spec], list: &mut Vec<Item>, unsupported: &mut bool, auto: bool| {
             for s in specs {
-                let m = argspec::matches(&s.pattern, name, self.pattern);
+                // uftrace keys its auto-args list by the demangled name and looks a function
+                // up by its own demangled name (utils/auto-args.c, utils/filter.c
+                // find_auto_args): `_ZdlPv@arg1/x` applies to every `operator delete`.
+                let m = if auto {
+                    if argspec::simple_name(&s.pattern) == simple {
+                        Match::Exact
+                    } else {
+                        Match::No
+                    }
+                } else {
+                    argspec::matches(&s.pattern, name, self.pattern)
+                };
                 let exact = match m {
                     Match::Exact => true,
                     Match::Pattern => false,
@@ -56,20 +70,20 @@ impl SpecResolver<'_> {
                     Match::No => continue,
                 };
                 for it in &s.items {
-                    argspec::add_item(list, Item { exact, ..*it });
+                    argspec::add_item(list, Item { exact, ..*it }, self.sorted_args);
                 }
             }
         };
         let mut unsupported = false;
-        apply(&self.auto, &mut list, &mut unsupported);
+        apply(&self.auto, &mut list, &mut unsupported, true);
         if self.use_dbg {
             if let Some((a, r)) = self.dbg.get(table).and_then(|m| m.get(&rel)) {
                 for it in a.iter().chain(r.iter()) {
-                    argspec::add_item(&mut list, *it);
+                    argspec::add_item(&mut list, *it, self.sorted_args);
                 }
             }
         }
-        apply(&self.user, &mut list, &mut unsupported);
+        apply(&self.user, &mut list, &mut unsupported, false);
         for it in list {
             if it.kind == ItemKind::Ret {
                 out.exit.push(it);
@@ -114,6 +128,7 @@ pub(crate) fn check_all(
         );
     }
     let feat = info.feat();
+    let producer = info.producer();
     let endian = info.endian();
     let long = info.long_size();
 
@@ -177,7 +192,7 @@ pub(crate) fn check_all(
         let Some(d) = load(dir, &e.name, opts, sink) else {
             continue;
         };
-        let t = sym::decode(&e.name, &d, limits, sink);
+        let t = sym::decode(&e.name, &d, limits, &producer, sink);
         if t.sized != (feat & feat::SYM_SIZE != 0) && !t.syms.is_empty() && info.header.is_some() {
             sink.report(
                 &rules::FEATURE_MISMATCH,
@@ -241,9 +256,12 @@ pub(crate) fn check_all(
                     match argspec::parse_item(it, long) {
                         Some(Ok(i)) => out.push(i),
                         Some(Err(msg)) => sink.report(
-                            &rules::DBG_LINE,
+                            &rules::ARGSPEC_IGNORED,
                             f.span.clone(),
-                            format!("argument spec of `{}`: {msg}", f.name),
+                            format!(
+                                "argument spec of `{}`: {msg}; uftrace skips this item (neither recorded nor read)",
+                                f.name
+                            ),
                         ),
                         None => {}
                     }
@@ -552,9 +570,12 @@ pub(crate) fn check_all(
         argspec::parse_specs(&line.text, long, &mut parsed, &mut errors);
         for e in errors.iter().take(4) {
             sink.report(
-                &rules::INFO_LINE,
+                &rules::ARGSPEC_IGNORED,
                 line.span.clone(),
-                format!("{} line: {e}", line.kind),
+                format!(
+                    "{} line: {e}; uftrace skips this item (neither recorded nor read)",
+                    line.kind
+                ),
             );
         }
         let dest = if line.kind.ends_with("auto") {
@@ -582,6 +603,7 @@ pub(crate) fn check_all(
         use_dbg: info.auto_args || feat & feat::DEBUG_INFO != 0,
         pattern: info.pattern,
         syms: &syms,
+        sorted_args: producer.older_than(0, 9) == Some(true),
     };
 
     // Timelines: for each tid, the sessions in force over time.
@@ -802,8 +824,15 @@ fn find_table(
     build_id: Option<&str>,
 ) -> Result<usize, Option<usize>> {
     let base = maps::basename(path);
+    // As uftrace's check_symbol_file/load_module_symbol: a table naming no path and no
+    // build-id is used as it is; otherwise its path must equal the module's and a build-id on
+    // both sides must agree.
     let matches = |t: &SymTable| {
-        t.path.as_deref() == Some(path)
+        let path_ok = match (&t.path, &t.build_id) {
+            (None, None) => true,
+            (p, _) => p.as_deref() == Some(path),
+        };
+        path_ok
             && match (t.build_id.as_deref(), build_id) {
                 (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
                 _ => true,

@@ -121,6 +121,61 @@ pub struct Info {
     pub pattern: PatternType,
     /// Sections decoded: (bit, span).
     pub sections: Vec<(usize, Range<u64>)>,
+    /// The `uftrace_version:` text, when the VERSION section is there.
+    pub version_line: Option<String>,
+}
+
+/// The uftrace version that wrote a recording, as far as the recording tells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Producer {
+    /// `uftrace_version:` with a release number: (major, minor, patch) and the version word.
+    Version(u32, u32, u32, String),
+    /// `uftrace_version:` without a version word (a build from a source tarball).
+    Unnamed,
+    /// No VERSION section: uftrace before 0.9 (the section came with 0.9).
+    Before09,
+    /// No `info` header to tell.
+    Unknown,
+}
+
+impl Producer {
+    /// "uftrace v0.9.3-189-gd9049", "uftrace before v0.9 (...)" ...
+    pub fn describe(&self) -> String {
+        match self {
+            Producer::Version(_, _, _, w) => format!("uftrace {w}"),
+            Producer::Unnamed => "a uftrace build without a version number".into(),
+            Producer::Before09 => {
+                "uftrace before v0.9 (its `info` has no `uftrace_version:` line)".into()
+            }
+            Producer::Unknown => "an unknown uftrace version".into(),
+        }
+    }
+
+    /// Whether the writer is known to be older than `(major, minor)` (`None`: cannot tell).
+    pub fn older_than(&self, major: u32, minor: u32) -> Option<bool> {
+        match self {
+            Producer::Version(a, b, _, _) => Some((*a, *b) < (major, minor)),
+            Producer::Before09 => ((major, minor) >= (0, 9)).then_some(true),
+            _ => None,
+        }
+    }
+}
+
+/// Parses the text of a `uftrace_version:` line (`v0.9.3-189-gd9049 ( dwarf ... )`).
+pub fn parse_version(text: &str) -> Producer {
+    let word = text.split_whitespace().next().unwrap_or("");
+    let Some(v) = word.strip_prefix('v') else {
+        return Producer::Unnamed;
+    };
+    let core = v.split('-').next().unwrap_or("");
+    let mut nums = core.split('.').map(|p| p.parse::<u32>().ok());
+    match (nums.next().flatten(), nums.next().flatten()) {
+        (Some(a), Some(b)) => {
+            let c = nums.next().flatten().unwrap_or(0);
+            Producer::Version(a, b, c, word.to_string())
+        }
+        _ => Producer::Unnamed,
+    }
 }
 
 impl Info {
@@ -150,6 +205,16 @@ impl Info {
         match &self.header {
             Some(h) if h.feat_mask & feat::MAX_STACK != 0 && h.max_stack > 0 => h.max_stack,
             _ => 1024,
+        }
+    }
+
+    /// The writer, from the `uftrace_version:` line or its absence.
+    pub fn producer(&self) -> Producer {
+        match (&self.header, &self.version_line) {
+            (None, _) => Producer::Unknown,
+            (Some(_), Some(v)) => parse_version(v),
+            (Some(h), None) if h.info_mask & (1 << 13) == 0 => Producer::Before09,
+            (Some(_), None) => Producer::Unknown,
         }
     }
 
@@ -247,10 +312,10 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     }
     if h.info_mask >> 16 != 0 {
         sink.report(
-            &rules::INFO_MASK_BITS,
+            &rules::INFO_NEWER_LINE,
             24..32,
             format!(
-                "info_mask 0x{:x} has unknown bits 0x{:x} (known: bits 0-15)",
+                "info_mask 0x{:x} has bits 0x{:x} of sections newer than uftrace 0.18 (known: bits 0-15); readers skip them",
                 h.info_mask,
                 h.info_mask & !0xffff
             ),
@@ -526,15 +591,33 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
                 }
                 l.span()
             }),
-            13 => single(&mut lines, sink, name, end, "uftrace_version:%*"),
-            14 => single(&mut lines, sink, name, end, "utc_offset:%i"),
-            _ => single(
-                &mut lines,
-                sink,
-                name,
-                end,
-                "sysctl:perf_event_paranoid=%i kptr_restrict=%i",
-            ),
+            13 => need(&mut lines, sink, name, end).map(|l| {
+                match l.text.strip_prefix(b"uftrace_version:") {
+                    Some(v) => info.version_line = Some(String::from_utf8_lossy(v).into_owned()),
+                    None => bad(sink, &l, "uftrace_version:%*"),
+                }
+                l.span()
+            }),
+            // Sections newer than every reader of 0.6-0.16: readers that do not know the bit
+            // never read the line, so a line of another shape is no reader's problem.
+            _ => need(&mut lines, sink, name, end).map(|l| {
+                let fmt = if bit == 14 {
+                    "utc_offset:%i"
+                } else {
+                    "sysctl:perf_event_paranoid=%i kptr_restrict=%i"
+                };
+                if !scan(l.text, fmt) {
+                    sink.report(
+                        &rules::INFO_NEWER_LINE,
+                        l.span(),
+                        format!(
+                            "`info` line `{}` of the {name} section (bit {bit}) does not match `{fmt}`; readers before uftrace 0.17 do not read this section",
+                            show(l.text)
+                        ),
+                    );
+                }
+                l.span()
+            }),
         };
         if let Some(span) = span {
             info.sections.push((bit, span));
@@ -556,7 +639,27 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
             );
         }
     }
-    if let Some(l) = lines.peek() {
+    let rest = lines.all.get(lines.next..).unwrap_or(&[]);
+    let newer = !rest.is_empty()
+        && rest.iter().all(|l| {
+            let key_len = l
+                .text
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
+                .count();
+            key_len > 0 && l.text.get(key_len) == Some(&b':')
+        });
+    if let (true, Some(l)) = (newer, lines.peek()) {
+        sink.report(
+            &rules::INFO_NEWER_LINE,
+            l.offset..end,
+            format!(
+                "`info` has {} `key:value` line(s) after the last section info_mask announces, starting with `{}`: sections of a newer uftrace, which readers skip",
+                rest.len(),
+                show(l.text)
+            ),
+        );
+    } else if let Some(l) = lines.peek() {
         let start = l.offset;
         sink.report(
             &rules::INFO_TRAILING,

@@ -109,36 +109,74 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             bad(sink, "offset, device or inode does not parse".into());
             continue;
         }
-        let Some(path) = toks.get(5) else {
+        let Some(first_path) = toks.get(5) else {
             // anonymous mapping: uftrace skips it
             continue;
         };
-        if toks.len() > 7 {
-            bad(sink, format!("{} fields", toks.len()));
-            continue;
-        }
-        if path.starts_with(b"[stack") {
-            m.stack_lines = m.stack_lines.saturating_add(1);
-            if m.stack_lines > 1 {
-                sink.report(
-                    &rules::MAP_NO_STACK,
-                    line.span(),
-                    "a second `[stack]` line: uftrace derives the kernel address boundary from it",
-                );
+        // The path is the rest of the line (it may hold spaces), less a last ` build-id:` word.
+        let rel = usize::try_from(
+            sub_span(&line, first_path)
+                .start
+                .saturating_sub(line.offset),
+        )
+        .unwrap_or(usize::MAX);
+        let tail = line.text.get(rel..).unwrap_or(first_path);
+        let tail = tail.strip_suffix(b"\r").unwrap_or(tail);
+        let (path, bid) = match tail.iter().rposition(|&c| c == b' ') {
+            Some(sp)
+                if tail
+                    .get(sp.saturating_add(1)..)
+                    .is_some_and(|w| w.starts_with(b"build-id:")) =>
+            {
+                (
+                    tail.get(..sp).unwrap_or(tail),
+                    tail.get(sp.saturating_add(1)..),
+                )
+            }
+            _ => (tail, None),
+        };
+        let path = path.strip_suffix(b" ").map_or(path, |p| {
+            let n = p.iter().rev().take_while(|&&c| c == b' ').count();
+            p.get(..p.len().saturating_sub(n)).unwrap_or(p)
+        });
+        if path.starts_with(b"[") {
+            // [stack], [heap], [vdso], ...: uftrace skips them ([stack] sets the kernel base).
+            if path.starts_with(b"[stack") {
+                m.stack_lines = m.stack_lines.saturating_add(1);
+                if m.stack_lines > 1 {
+                    sink.report(
+                        &rules::MAP_NO_STACK,
+                        line.span(),
+                        "a second `[stack]` line: uftrace derives the kernel address boundary from it",
+                    );
+                }
             }
             continue;
         }
+        if path.contains(&b' ') {
+            let word = path.split(|&c| c == b' ').next().unwrap_or(path);
+            sink.report(
+                &rules::MAP_PATH_SPACES,
+                sub_span(&line, path),
+                format!(
+                    "module path `{}` contains a space: uftrace reads it as `{}` and looks its symbols up in `{}.sym`",
+                    show(path),
+                    show(word),
+                    basename(&String::from_utf8_lossy(word))
+                ),
+            );
+        }
         let mut build_id = None;
-        if let Some(b) = toks.get(6) {
+        if let Some(b) = bid {
             match b.strip_prefix(b"build-id:") {
-                Some(h) if h.len() == 40 && h.iter().all(u8::is_ascii_hexdigit) => {
+                Some(h) if (1..=40).contains(&h.len()) && h.iter().all(u8::is_ascii_hexdigit) => {
                     build_id = Some(String::from_utf8_lossy(h).into_owned());
                 }
                 _ => {
                     sink.report(
                         &rules::MAP_LINE,
                         sub_span(&line, b),
-                        format!("`{}` is not `build-id:<40 hex digits>`", show(b)),
+                        format!("`{}` is not `build-id:<up to 40 hex digits>`", show(b)),
                     );
                 }
             }

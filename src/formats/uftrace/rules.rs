@@ -185,6 +185,40 @@ crate::declare_rules! {
     /// uftrace format notes §2.3, §11 invariant 7.
     pub INFO_LINE_TOO_LONG = ("UF023", "info-line-too-long", Error, "an `info` text line is 4095 bytes or longer");
     /// ## What it checks
+    /// `info` text of a newer uftrace than the reader: a section of an `info_mask` bit past
+    /// `VERSION` (uftrace 0.17 added `UTC_OFFSET`, `utc_offset:<seconds>`), or `key:value`
+    /// lines after the last announced section.
+    ///
+    /// ## Why it matters
+    /// Readers older than the writer skip what they do not know; the data reads the same.
+    ///
+    /// ## What readers do
+    /// uftrace reads the sections of the bits it knows, in bit order, and never looks at the
+    /// rest of the text (from source: cmds/info.c read_uftrace_info, v0.6-v0.18); uftrace 0.13
+    /// reads a 0.17 `info` with `utc_offset:` the same (verified with uftrace 0.13).
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3; docs/uftrace.md (writer history).
+    pub INFO_NEWER_LINE = ("UF024", "info-newer-line", Info, "an `info` line of a section newer than the reader");
+    /// ## What it checks
+    /// Each item of an argument spec (`info` argspec/retspec/argauto/retauto lines, `.dbg`
+    /// `A:`/`R:` lines) is one uftrace parses: `argN`/`fpargN`/`retval`, then `/` and a format
+    /// letter among `d i u x s S c f p e t` with an optional size of 8, 16, 32 or 64 bits (80
+    /// for floats), or `%<location>`.
+    ///
+    /// ## Why it matters
+    /// uftrace accepted the spec on the command line but skips such an item: neither the
+    /// recorder nor the readers use it, so no argument of that kind was recorded.
+    ///
+    /// ## What readers do
+    /// uftrace's `parse_argspec` returns NULL for the item and the rest of the spec applies;
+    /// the recorder (libmcount) parses the same text the same way, so payloads are framed the
+    /// same (from source: utils/argspec.c, v0.9-v0.18).
+    ///
+    /// ## Spec
+    /// uftrace format notes §2.3, §6; docs/uftrace.md (argspec grammar).
+    pub ARGSPEC_IGNORED = ("UF025", "argspec-item-ignored", Info, "an argument spec item uftrace does not parse and ignores");
+    /// ## What it checks
     /// Each `task.txt` line matches its grammar exactly: `SESS timestamp=S.NNNNNNNNN pid=P
     /// sid=<16 hex> exename="..."`, `TASK timestamp=... tid=T pid=P`, `FORK timestamp=... pid=C
     /// ppid=P`, `DLOP timestamp=... tid=T sid=... base=<hex> libname="..."`.
@@ -335,6 +369,22 @@ crate::declare_rules! {
     /// uftrace format notes §1, §4, §11 invariant 13.
     pub MODULE_WITHOUT_SYMBOLS = ("UF044", "module-without-symbols", Info, "a mapped module has no `.sym` file, or a map belongs to no session");
     /// ## What it checks
+    /// A session map path contains a space (a directory or file name with spaces, or a
+    /// ` (deleted)` suffix that uftrace 0.6-0.9 copied from `/proc/self/maps`).
+    ///
+    /// ## Why it matters
+    /// uftrace reads the path with `%s`, that is up to the first space: the module is known
+    /// by that prefix, and its `.sym` is looked up under the prefix's base name.
+    ///
+    /// ## What readers do
+    /// Every uftrace version reads the line (`sscanf(... %s %s)`) and keeps the first word as
+    /// the module path; addresses of the module then resolve only if a `.sym` of that name
+    /// exists (from source: utils/session.c read_session_map, v0.6-v0.18).
+    ///
+    /// ## Spec
+    /// uftrace format notes §4; docs/uftrace.md (session maps).
+    pub MAP_PATH_SPACES = ("UF045", "map-path-with-spaces", Info, "a session map path contains a space");
+    /// ## What it checks
     /// A `.sym` file starts with `# symbols: N` and `# path name: PATH` (and optionally
     /// `# build-id: <40 hex>`).
     ///
@@ -385,6 +435,37 @@ crate::declare_rules! {
     /// ## Spec
     /// uftrace format notes §5, §11 invariant 17.
     pub SYM_MODULE_MISMATCH = ("UF054", "sym-module-mismatch", Warning, "a `.sym` header disagrees with the session map");
+    /// ## What it checks
+    /// Recognises `.sym` files in the layout of an older writer: no header at all (uftrace up
+    /// to 0.9.2) or a `# symbols:` line without `# path name:` (uftrace 0.9.3 and 0.9.4, and
+    /// development builds before 0.10).
+    ///
+    /// ## Why it matters
+    /// Such a file names no module: readers use it for the module of that base name without
+    /// checking path or build-id.
+    ///
+    /// ## What readers do
+    /// uftrace loads the file all the same (the header is optional to `load_module_symbol_file`)
+    /// and, without a `# path name:`, `check_symbol_file` finds nothing to compare, so the
+    /// file is used as it is (from source: utils/symbol.c, v0.9-v0.18).
+    ///
+    /// ## Spec
+    /// uftrace format notes §5; docs/uftrace.md (`.sym` layouts).
+    pub SYM_LEGACY_LAYOUT = ("UF057", "sym-legacy-layout", Info, "a `.sym` file in the header-less layout of uftrace before 0.10");
+    /// ## What it checks
+    /// Symbol lines with an empty name (`0000000000021050 P `).
+    ///
+    /// ## Why it matters
+    /// uftrace before 0.9 saved PLT entries of relocations without a symbol (IRELATIVE) with an
+    /// empty name; uftrace 0.9 and later skip them when saving.
+    ///
+    /// ## What readers do
+    /// uftrace loads the line as a symbol with an empty name; addresses in it print with no
+    /// name (from source: utils/symbol.c load_module_symbol_file, v0.6-v0.18).
+    ///
+    /// ## Spec
+    /// uftrace format notes §5; docs/uftrace.md (`.sym` layouts).
+    pub SYM_EMPTY_NAME = ("UF058", "sym-empty-name", Info, "a `.sym` symbol line has an empty name");
     /// ## What it checks
     /// Each `.dbg` line is a `#` header or `X: payload` with X among F, L, A, R, E, and A/R/L
     /// lines follow an F line; the file ends with a newline.

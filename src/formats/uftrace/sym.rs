@@ -1,6 +1,7 @@
 //! `*.sym` symbol tables (v0.13 layout with `?` end markers, and the later one with a size
 //! column) and the sorted lookup table built from them.
 
+use super::info::Producer;
 use super::rules;
 use super::text::{self, parse_hex, parse_u64, show};
 use crate::finding::Sink;
@@ -82,8 +83,14 @@ const TYPES: &[u8] = b"?TtwPKDdvu";
 /// A symbol line as read: (address, size column, type, name range, line span).
 type RawSym = (u64, Option<u64>, u8, Range<u32>, Range<u64>);
 
-/// Decodes one `.sym` file.
-pub fn decode(file: &str, data: &[u8], limits: &Limits, sink: &mut Sink) -> SymTable {
+/// Decodes one `.sym` file; `producer` names the writer in quirk findings.
+pub fn decode(
+    file: &str,
+    data: &[u8],
+    limits: &Limits,
+    producer: &Producer,
+    sink: &mut Sink,
+) -> SymTable {
     let mut t = SymTable {
         file: file.to_string(),
         ..Default::default()
@@ -94,6 +101,7 @@ pub fn decode(file: &str, data: &[u8], limits: &Limits, sink: &mut Sink) -> SymT
     let mut in_header = true;
     let mut header_lines = 0u32;
     let mut sized_seen = (false, false);
+    let mut empty_names: Vec<Range<u64>> = Vec::new();
     for line in text::lines(data) {
         let s = line.text;
         if let Some(h) = s.strip_prefix(b"#") {
@@ -114,13 +122,13 @@ pub fn decode(file: &str, data: &[u8], limits: &Limits, sink: &mut Sink) -> SymT
             } else if let Some(p) = h.strip_prefix(b" path name: ") {
                 t.path = Some(String::from_utf8_lossy(p).into_owned());
             } else if let Some(b) = h.strip_prefix(b" build-id: ") {
-                if b.len() == 40 && b.iter().all(u8::is_ascii_hexdigit) {
+                if (1..=40).contains(&b.len()) && b.iter().all(u8::is_ascii_hexdigit) {
                     t.build_id = Some(String::from_utf8_lossy(b).into_owned());
                 } else {
                     sink.report(
                         &rules::SYM_HEADER,
                         line.span(),
-                        format!("`{}` is not `# build-id: <40 hex digits>`", show(s)),
+                        format!("`{}` is not `# build-id: <up to 40 hex digits>`", show(s)),
                     );
                 }
             }
@@ -181,25 +189,72 @@ pub fn decode(file: &str, data: &[u8], limits: &Limits, sink: &mut Sink) -> SymT
         }
         let name = rest.get(2..).unwrap_or(&[]);
         if name.is_empty() {
-            bad(sink, "has an empty name");
-            continue;
+            empty_names.push(line.span());
         }
         let start = u32::try_from(t.names.len()).unwrap_or(u32::MAX);
         t.names.push_str(&String::from_utf8_lossy(name));
         let end = u32::try_from(t.names.len()).unwrap_or(u32::MAX);
         raw.push((addr, size, kind, start..end, line.span()));
     }
-    if header_lines == 0 || t.declared.is_none() || t.path.is_none() {
-        let missing = match (t.declared.is_none(), t.path.is_none()) {
-            (true, true) => "`# symbols:` and `# path name:`",
-            (true, false) => "`# symbols:`",
-            _ => "`# path name:`",
-        };
-        sink.report(
-            &rules::SYM_HEADER,
-            0..0,
-            format!("`{file}` lacks its {missing} header line"),
-        );
+    let who = producer.describe();
+    match (t.declared.is_some(), t.path.is_some()) {
+        (true, true) => {}
+        // No header at all: the layout of uftrace up to 0.9.2.
+        (false, false) if header_lines == 0 && producer.older_than(0, 10) != Some(false) => {
+            let f = sink
+                .make(
+                    &rules::SYM_LEGACY_LAYOUT,
+                    0..0,
+                    format!(
+                        "`{file}` has no `# symbols:` / `# path name:` header: written by {who}; uftrace up to 0.9.2 writes symbol files without one"
+                    ),
+                )
+                .note("uftrace loads it for the module of that base name without checking path or build-id");
+            sink.push(f);
+        }
+        // `# symbols:` only: uftrace 0.9.3 to the 0.10 development builds.
+        (true, false) if header_lines == 1 && producer.older_than(0, 10) != Some(false) => {
+            let f = sink
+                .make(
+                    &rules::SYM_LEGACY_LAYOUT,
+                    count_span.clone(),
+                    format!(
+                        "`{file}` has `# symbols:` but no `# path name:` line: written by {who}; uftrace 0.9.3 and 0.9.4 write only the count (0.10 added the path)"
+                    ),
+                )
+                .note("uftrace loads it for the module of that base name without checking path or build-id");
+            sink.push(f);
+        }
+        (declared, path) => {
+            let missing = match (declared, path) {
+                (false, false) => "`# symbols:` and `# path name:`",
+                (false, true) => "`# symbols:`",
+                _ => "`# path name:`",
+            };
+            let why = if header_lines == 0 || (declared && header_lines == 1) {
+                format!("{who} writes a full header, so the file was not written by it")
+            } else {
+                "no uftrace version writes that".to_string()
+            };
+            sink.report(
+                &rules::SYM_HEADER,
+                0..0,
+                format!("`{file}` lacks its {missing} header line; {why}"),
+            );
+        }
+    }
+    if let Some(first) = empty_names.first() {
+        let f = sink
+            .make(
+                &rules::SYM_EMPTY_NAME,
+                first.clone(),
+                format!(
+                    "{} symbol line(s) of `{file}` have an empty name: written by {who}; uftrace before 0.9 saves PLT entries of relocations without a symbol name this way",
+                    empty_names.len()
+                ),
+            )
+            .note("uftrace loads them as symbols without a name");
+        sink.push(f);
     }
     t.sized = sized_seen.0 && !sized_seen.1;
     if sized_seen.0 && sized_seen.1 {
