@@ -195,6 +195,16 @@ fn max_findings_keeps_counts_by_code_complete() {
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["summary"]["by_code"]["TD113"], 2, "{doc}");
     assert_eq!(doc["files"][0]["findings"].as_array().unwrap().len(), 2);
+
+    // A uftrace directory, whose task files are checked in parallel.
+    let tmp = tempfile::tempdir().unwrap();
+    uftrace_with_repeats(tmp.path());
+    let out = stdout(&run_in(
+        tmp.path(),
+        &["check", "repeats.uftrace", "--max-findings", "2"],
+    ));
+    assert!(out.contains("UF063×9"), "{out}");
+    assert!(out.contains(": 9 error(s)"), "{out}");
 }
 
 #[test]
