@@ -222,6 +222,21 @@ impl Sink {
         self.dropped
     }
 
+    /// Moves the findings of `other` (a sink filled in parallel) into this one, under this
+    /// sink's cap; what either dropped stays counted by rule.
+    pub fn absorb(&mut self, other: Sink) {
+        for f in other.findings {
+            self.push(f);
+        }
+        for (rule, n) in other.dropped_rules {
+            self.dropped = self.dropped.saturating_add(n);
+            match self.dropped_rules.iter_mut().find(|(r, _)| *r == rule) {
+                Some((_, m)) => *m = m.saturating_add(n),
+                None => self.dropped_rules.push((rule, n)),
+            }
+        }
+    }
+
     /// Consumes the sink; returns the kept findings and the dropped count.
     pub fn into_parts(self) -> (Vec<Finding>, u64) {
         (self.findings, self.dropped)

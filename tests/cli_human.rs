@@ -77,17 +77,23 @@ fn golden_human_report_per_format() {
             "gdb/defects/circular-corrupt.tf",
             vec!["-A", "GT019", "-A", "GT058", "-A", "GT055"],
         ),
+        ("trace-cmd", "tracecmd/v7-zstd.dat", vec![]),
         (
-            "trace-cmd",
-            "tracecmd/lost-v7-zstd.dat",
-            vec!["-A", "TD036"],
+            "ktrace",
+            "ktrace/regressions/roundtrip-cpumap-unknown-major.ktrace",
+            vec![],
         ),
-        ("ktrace", "ktrace/v3-kernel-length-quirk.ktrace", vec![]),
     ] {
         let mut a = vec!["check", file];
         a.extend(args);
         let o = run_in(&c, &a);
-        insta::assert_snapshot!(name, findings_part(&stdout(&o)));
+        let text = findings_part(&stdout(&o));
+        let headings = text
+            .lines()
+            .filter(|l| l.starts_with("error[") || l.starts_with("warning["))
+            .count();
+        assert_eq!(headings, 1, "{name}: one finding: {text}");
+        insta::assert_snapshot!(name, text);
     }
 }
 
@@ -189,6 +195,16 @@ fn max_findings_keeps_counts_by_code_complete() {
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["summary"]["by_code"]["TD113"], 2, "{doc}");
     assert_eq!(doc["files"][0]["findings"].as_array().unwrap().len(), 2);
+
+    // A uftrace directory, whose task files are checked in parallel.
+    let tmp = tempfile::tempdir().unwrap();
+    uftrace_with_repeats(tmp.path());
+    let out = stdout(&run_in(
+        tmp.path(),
+        &["check", "repeats.uftrace", "--max-findings", "2"],
+    ));
+    assert!(out.contains("UF063×9"), "{out}");
+    assert!(out.contains(": 9 error(s)"), "{out}");
 }
 
 #[test]

@@ -131,6 +131,14 @@ fn unreadable_inputs_and_limits_are_execution_notifications() {
     assert_eq!(n["associatedRule"]["id"], "TL001");
     assert_eq!(n["level"], "error");
 
+    // A directory with no traces in it (TL008) and a damaged uftrace directory.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let doc = sarif(&[empty.to_str().unwrap()]);
+    assert_valid(&v, &doc, "directory without traces");
+    assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "TL008");
+    assert!(doc["runs"][0]["artifacts"][0].get("length").is_none());
+
     let big = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tracecmd/v6.dat");
     let conf = dir.path().join("tracelint.toml");
     std::fs::write(&conf, "[limits]\nmax_file_bytes = 16\n").unwrap();

@@ -106,7 +106,9 @@ struct RuleProperties {
 #[serde(rename_all = "camelCase")]
 struct Artifact {
     location: ArtifactLocation,
-    length: u64,
+    /// Bytes, for files (a directory input has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -254,7 +256,10 @@ pub fn render(reports: &[Report]) -> String {
             };
             let u = uri(path.as_os_str().as_encoded_bytes());
             let ai = *art_index.entry(u.clone()).or_insert_with(|| {
-                let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                let len = std::fs::metadata(&path)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len());
                 artifacts.push(Artifact {
                     location: ArtifactLocation {
                         uri: u.clone(),

@@ -8,7 +8,7 @@ use super::sym::{self, SymTable};
 use super::task::{self, TaskFile};
 use super::{classify, dbg, load, misc, perf, rules, FileKind};
 use crate::check::CheckOptions;
-use crate::finding::{Finding, Sink};
+use crate::finding::Sink;
 use crate::input::{DirEntry, DirSource};
 use crate::map::MapNode;
 use rayon::prelude::*;
@@ -654,7 +654,7 @@ pub(crate) fn check_all(
     };
     let max_findings = opts.limits.max_findings;
     let max_bytes = opts.limits.max_file_bytes;
-    let results: Vec<(Vec<Finding>, Option<DatStats>)> = dats
+    let results: Vec<(Sink, Option<DatStats>)> = dats
         .par_iter()
         .map(|&(name, tid, len)| {
             let mut s = Sink::new(max_findings);
@@ -680,14 +680,12 @@ pub(crate) fn check_all(
                     None
                 }
             };
-            (s.into_parts().0, stats)
+            (s, stats)
         })
         .collect();
     let mut total_records = 0u64;
     for ((name, tid, len), (findings, stats)) in dats.iter().zip(results) {
-        for f in findings {
-            sink.push(f);
-        }
+        sink.absorb(findings);
         let mut n = MapNode::new(format!("task {tid}"), 0, *len);
         if let Some(st) = stats {
             total_records = total_records.saturating_add(st.records());
