@@ -2,6 +2,8 @@
 # Regenerate corpus/tracecmd/*.dat: real trace-cmd trace.dat files (v7 zstd, v7 uncompressed,
 # v6, several buffers, empty CPUs/buffers, lost events).
 # Usage: scripts/corpus/tracecmd.sh [OUTDIR]   (default: <repo>/corpus/tracecmd)
+#        STEPS="subbuf clocks marker" scripts/corpus/tracecmd.sh   (only some captures; the
+#        steps are: basic full instances empty lost subbuf clocks marker; default: all)
 # Needs: root, tracefs, trace-cmd (3.1.x), util-linux (unshare, mount).
 #
 # `trace-cmd record` is not used: events are enabled by hand in tracefs, a small workload
@@ -23,6 +25,8 @@ OUT=${1:-$ROOT/corpus/tracecmd}
 META_SYSTEMS="ftrace sched raw_syscalls timer irq"
 KALLSYMS_LINES=${KALLSYMS_LINES:-300}
 INST_PREFIX=tracelint
+STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker}
+step () { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 die () { echo "tracecmd.sh: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "must run as root (tracefs access and trace-cmd extract need it)"
@@ -49,6 +53,7 @@ SAVED_KB=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' "$T/buffer_size_kb")
 SAVED_OW=$(cat "$T/options/overwrite")
 SAVED_MASK=$(cat "$T/tracing_cpumask")
 SAVED_CLOCK=$(sed -E 's/.*\[([^]]*)\].*/\1/' "$T/trace_clock")
+SAVED_SUBBUF=$(cat "$T/buffer_subbuf_size_kb" 2>/dev/null)
 cp "$T/set_event" "$WORK/set_event.saved"
 
 restore () {
@@ -62,6 +67,7 @@ restore () {
   echo "$SAVED_MASK" > "$T/tracing_cpumask"
   echo "$SAVED_OW" > "$T/options/overwrite"
   echo "$SAVED_CLOCK" > "$T/trace_clock"
+  [ -n "$SAVED_SUBBUF" ] && echo "$SAVED_SUBBUF" > "$T/buffer_subbuf_size_kb"
   echo "$SAVED_KB" > "$T/buffer_size_kb"
   echo > "$T/trace"
   while read -r ev; do [ -n "$ev" ] && echo "$ev" >> "$T/set_event"; done < "$WORK/set_event.saved"
@@ -131,6 +137,7 @@ workload () {
 }
 
 # 1. v7, zstd, trimmed metadata: sched_switch / sched_wakeup / process events on both CPUs.
+if step basic; then
 clean
 echo 1 > "$T/events/sched/sched_switch/enable"
 echo 1 > "$T/events/sched/sched_wakeup/enable"
@@ -142,16 +149,20 @@ extract_dat "$OUT/v7-zstd.dat" trimmed
 # 2./3. the same data re-encoded: v7 uncompressed and v6 (v6 has no compression).
 convert_dat "$OUT/v7-zstd.dat" "$OUT/v7-none.dat" --compression none
 convert_dat "$OUT/v7-none.dat" "$OUT/v6.dat" --file-version 6
+fi
 
 # 4. v7 zstd with the complete metadata as extract writes it (all event formats, all kallsyms).
+if step full; then
 clean
 echo 1 > "$T/events/sched/sched_switch/enable"
 echo 1 > "$T/events/sched/sched_process_exec/enable"
 echo 1 > "$T/tracing_on"; sleep 0.01; ls / >/dev/null; echo 0 > "$T/tracing_on"
 extract_dat "$OUT/full-meta-v7-zstd.dat" full
+fi
 
 # 5./6. two buffers: top (sched) + instance $INST_PREFIX-foo (raw_syscalls, timer, irq),
 #      v7 zstd and v6. (extract destroys the instances it copied with -a.)
+if step instances; then
 clean
 mkdir "$T/instances/$INST_PREFIX-foo" || die "cannot create instance"
 I=$T/instances/$INST_PREFIX-foo
@@ -167,9 +178,11 @@ echo 0 > "$I/tracing_on"; echo 0 > "$T/tracing_on"
 extract_dat "$OUT/instances-v7-zstd.dat" trimmed -t -a
 convert_dat "$OUT/instances-v7-zstd.dat" "$OUT/instances-v6.dat" --file-version 6
 [ -d "$I" ] && rmdir "$I"
+fi
 
 # 7./8. empty parts, v7 uncompressed and v6: top buffer traced on CPU 0 only (CPU 1 has no
 #    data), plus an instance $INST_PREFIX-idle with no event enabled (no data on any CPU).
+if step empty; then
 clean
 mkdir "$T/instances/$INST_PREFIX-idle" || die "cannot create instance"
 echo 1 > "$T/tracing_cpumask"
@@ -179,9 +192,11 @@ extract_dat "$OUT/empty-cpu-v7-none.dat" trimmed -t -a --compression none
 convert_dat "$OUT/empty-cpu-v7-none.dat" "$OUT/empty-cpu-v6.dat" --file-version 6
 echo "$SAVED_MASK" > "$T/tracing_cpumask"
 [ -d "$T/instances/$INST_PREFIX-idle" ] && rmdir "$T/instances/$INST_PREFIX-idle"
+fi
 
 # 9. lost events, v7 zstd: 4 KiB per-CPU ring buffer in overwrite mode and a syscall-heavy
 #    workload -> pages flagged with missed events.
+if step lost; then
 clean
 echo 4 > "$T/buffer_size_kb"
 echo 1 > "$T/options/overwrite"
@@ -193,6 +208,65 @@ taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
 echo 0 > "$T/tracing_on"
 extract_dat "$OUT/lost-v7-zstd.dat" trimmed
 echo "$SAVED_KB" > "$T/buffer_size_kb"
+fi
+
+# 10./11. 8 KiB sub-buffers (kernel 6.8+ `buffer_subbuf_size_kb`): the file's page size is
+#    8192; sched events and trace_marker writes. v7 zstd and v6.
+if step subbuf && [ -n "$SAVED_SUBBUF" ]; then
+clean
+echo 8 > "$T/buffer_subbuf_size_kb"
+# header_page gives the sub-buffer size (trace-cmd takes the file's page size from it)
+cat "$T/events/header_page" > "$META/events/header_page"
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/events/sched/sched_process_exec/enable"
+echo 1 > "$T/tracing_on"; workload; echo "tracelint subbuf 8k" > "$T/trace_marker"
+echo 0 > "$T/tracing_on"
+extract_dat "$OUT/subbuf-8k-v7-zstd.dat" trimmed
+convert_dat "$OUT/subbuf-8k-v7-zstd.dat" "$OUT/subbuf-8k-v6.dat" --file-version 6
+echo "$SAVED_SUBBUF" > "$T/buffer_subbuf_size_kb"
+cat "$T/events/header_page" > "$META/events/header_page"
+fi
+
+# 12./13./14. other clocks: x86-tsc (v7 zstd, and v6 whose clock record is `[x86-tsc]`) and
+#    counter (v6), with an instance on the `mono` clock and 16 KiB sub-buffers (v7 zstd).
+if step clocks; then
+clean
+if grep -q x86-tsc "$T/trace_clock"; then
+  echo x86-tsc > "$T/trace_clock"
+  echo 1 > "$T/events/sched/sched_switch/enable"
+  echo 1 > "$T/tracing_on"; workload; echo 0 > "$T/tracing_on"
+  extract_dat "$OUT/clock-x86-tsc-v7-zstd.dat" trimmed
+  convert_dat "$OUT/clock-x86-tsc-v7-zstd.dat" "$OUT/clock-x86-tsc-v6.dat" --file-version 6
+  clean
+fi
+echo counter > "$T/trace_clock"
+mkdir "$T/instances/$INST_PREFIX-mono" || die "cannot create instance"
+I=$T/instances/$INST_PREFIX-mono
+echo mono > "$I/trace_clock"
+[ -e "$I/buffer_subbuf_size_kb" ] && echo 16 > "$I/buffer_subbuf_size_kb"
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$I/events/sched/sched_process_exec/enable"
+echo 1 > "$I/events/timer/hrtimer_start/enable"
+echo 1 > "$T/tracing_on"; echo 1 > "$I/tracing_on"
+workload
+echo 0 > "$I/tracing_on"; echo 0 > "$T/tracing_on"
+extract_dat "$OUT/clock-counter-inst-v7-zstd.dat" trimmed -t -a
+convert_dat "$OUT/clock-counter-inst-v7-zstd.dat" "$OUT/clock-counter-v6.dat" --file-version 6
+[ -d "$I" ] && rmdir "$I"
+echo "$SAVED_CLOCK" > "$T/trace_clock"
+fi
+
+# 15./16. trace_marker and trace_marker_raw writes only (ftrace:print, ftrace:raw_data), v7
+#    uncompressed and v6.
+if step marker; then
+clean
+echo 1 > "$T/tracing_on"
+for i in 1 2 3 4 5; do echo "tracelint marker $i" > "$T/trace_marker"; done
+printf '\001\000\000\000raw-marker' > "$T/trace_marker_raw" 2>/dev/null
+echo 0 > "$T/tracing_on"
+extract_dat "$OUT/marker-v7-none.dat" trimmed --compression none
+convert_dat "$OUT/marker-v7-none.dat" "$OUT/marker-v6.dat" --file-version 6
+fi
 
 clean
 

@@ -578,25 +578,29 @@ impl<'t> Walker<'t> {
             }
         }
 
-        // Page timestamp against the previous page.
-        if page_ts < self.last_ts {
-            let span = at(base, 0)..at(base, 8);
-            if self.cap(CAP_BACKWARDS, &span) {
-                self.emit(
-                    sink,
-                    &rules::TIMESTAMP_BACKWARDS,
-                    span,
-                    format!(
-                        "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
-                         previous page's or record's {}",
-                        self.cpu_name(),
-                        self.last_ts
-                    ),
-                );
+        // Page timestamp against the previous page. An all-zero page header (no timestamp, no
+        // data) holds no record to misorder: trace-cmd convert writes the unused part of a
+        // larger sub-buffer that way. It is not compared and does not reset the reference.
+        if size != 0 || page_ts != 0 {
+            if page_ts < self.last_ts {
+                let span = at(base, 0)..at(base, 8);
+                if self.cap(CAP_BACKWARDS, &span) {
+                    self.emit(
+                        sink,
+                        &rules::TIMESTAMP_BACKWARDS,
+                        span,
+                        format!(
+                            "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
+                             previous page's or record's {}",
+                            self.cpu_name(),
+                            self.last_ts
+                        ),
+                    );
+                }
             }
+            // Later records are compared with this page (no cascade after a jump back).
+            self.last_ts = page_ts;
         }
-        // Later records are compared with this page (no cascade after a jump back).
-        self.last_ts = page_ts;
 
         let data_base = at(base, data_off);
         let data = bytes

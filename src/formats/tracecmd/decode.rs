@@ -735,10 +735,10 @@ impl V7<'_> {
         }
         if sec.flags & !1 != 0 {
             ctx.sink.report(
-                &rules::SECTION_FLAGS,
+                &rules::SECTION_FLAGS_UNKNOWN,
                 span_of(sec.offset.saturating_add(2), 2),
                 format!(
-                    "section {} has flags 0x{:x}; only bit 0 (compressed) is defined",
+                    "section {} has flags 0x{:x}; only bit 0 (compressed) is defined, readers ignore the others",
                     sec.id, sec.flags
                 ),
             );

@@ -147,19 +147,20 @@ crate::declare_rules! {
     /// §3.4, invariant 10.
     pub UNKNOWN_SECTION = ("TD011", "unknown-section", Info, "a v7 section has an unknown id");
     /// ## What it checks
-    /// Section flags use only bit 0 (compressed), and no section is compressed in a file whose
-    /// compression is `none`.
+    /// No section is flagged compressed (bit 0) in a file whose compression is `none`. Other
+    /// flag bits are TD071.
     ///
     /// ## Why it matters
-    /// A compressed flag without an algorithm makes the section unreadable.
+    /// A compressed flag without an algorithm contradicts the file header: no writer makes it,
+    /// and a reader that trusts the flag cannot decompress the section.
     ///
     /// ## What readers do
-    /// trace-cmd 3.x tries to decompress a flagged section; without an algorithm it fails and
-    /// rejects the file.
+    /// trace-cmd 3.1.6 has no decompressor for a `none` file and reads the section as stored:
+    /// the same report as without the flag (verified on the HEADER_INFO section).
     ///
     /// ## Spec
     /// §3.1, invariants 6 and 9.
-    pub SECTION_FLAGS = ("TD012", "section-flags", Error, "a v7 section has undefined flags or is compressed without an algorithm");
+    pub SECTION_FLAGS = ("TD012", "section-flags", Warning, "a v7 section is compressed without an algorithm");
     /// ## What it checks
     /// Section description string ids are `0xFFFFFFFF` or the offset of a string start in the
     /// concatenated STRINGS sections; STRINGS payloads end with NUL; descriptions match the
@@ -772,4 +773,17 @@ crate::declare_rules! {
     /// ## Spec
     /// §2 item 11, invariant 24.
     pub CLOCK_NAME = ("TD070", "clock-name", Error, "the clock record's `[name]` is empty or cut by a NUL byte");
+    /// ## What it checks
+    /// Section flags use only bit 0 (compressed), the only flag trace-cmd 3.0–3.4 define.
+    ///
+    /// ## Why it matters
+    /// Other bits are not written by any trace-cmd so far; a newer writer may define them.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.x tests only `TRACECMD_SEC_FL_COMPRESS` (lib/trace-cmd/trace-input.c) and
+    /// ignores other bits: the file reads the same.
+    ///
+    /// ## Spec
+    /// §3.1, invariant 9.
+    pub SECTION_FLAGS_UNKNOWN = ("TD071", "section-flags-unknown", Info, "a v7 section has flag bits no trace-cmd version defines");
 }
