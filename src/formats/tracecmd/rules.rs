@@ -647,8 +647,9 @@ crate::declare_rules! {
     /// Malformed lines lose symbol names in reports.
     ///
     /// ## What readers do
-    /// trace-cmd's kallsyms parser skips lines it cannot scan: function addresses of those symbols
-    /// print as raw numbers. Events read the same.
+    /// trace-cmd 2.9 (`tracecmd_parse_proc_kallsyms`) stops at the first line it cannot scan: every
+    /// later symbol is lost and their addresses print as numbers. The events read the same
+    /// (verified with trace-cmd 3.1.6 on a damaged first line).
     ///
     /// ## Spec
     /// §4, invariant 35.
@@ -660,25 +661,29 @@ crate::declare_rules! {
     /// Malformed lines lose `trace_printk` formats.
     ///
     /// ## What readers do
-    /// trace-cmd skips malformed printk lines: `trace_printk` records of those formats print
-    /// without their text. Events read the same.
+    /// trace-cmd 2.9 (`tracecmd_parse_ftrace_printk`) splits each line at `:`; without one it
+    /// registers the text after the line as its format. `trace_printk` records print wrong text;
+    /// other events read the same.
     ///
     /// ## Spec
     /// §4, invariant 35.
     pub PRINTK_LINE = ("TD058", "printk-line", Warning, "a printk format line is malformed");
     /// ## What it checks
-    /// saved_cmdlines lines have the form `PID COMM`.
+    /// saved_cmdlines lines have the form `PID COMM`, as far as the readers' `sscanf(line,
+    /// "%d %m[^\n]s")` needs it: a number, then a task name.
     ///
     /// ## Why it matters
-    /// Malformed lines lose task names in reports.
+    /// Malformed lines lose task names in reports, and crash old readers.
     ///
     /// ## What readers do
-    /// trace-cmd skips malformed saved_cmdlines lines: tasks print as `<...>`. Events read the
-    /// same.
+    /// trace-cmd 1.x–2.9.x (`tracecmd_parse_cmdlines`, replaced by libtraceevent's parser in
+    /// commit a30f266f for 3.0) keep the previous line's freed `comm` when `sscanf` fails and
+    /// free it again: a double free that aborts them (from source). trace-cmd 3.1.6 reads the
+    /// same events, printing that task without its name (verified).
     ///
     /// ## Spec
     /// §4, invariant 35.
-    pub CMDLINE_LINE = ("TD059", "cmdline-line", Warning, "a saved_cmdlines line is malformed");
+    pub CMDLINE_LINE = ("TD059", "cmdline-line", Error, "a saved_cmdlines line is malformed");
     /// ## What it checks
     /// Latency text has no NUL bytes and is exactly the section body (v7) or the rest of the
     /// file (v6).
