@@ -774,12 +774,43 @@ impl V7<'_> {
                 self.broken_at = Some(pos);
                 return;
             }
+            // Bytes after the last section that cannot be a section header (too short, or an
+            // empty OPTIONS section, which trace-cmd never writes) are trailing data: readers
+            // find sections through the options and never read them.
+            let rest = len.saturating_sub(pos);
+            let empty_options = ctx
+                .data
+                .get(usize::try_from(pos).unwrap_or(usize::MAX)..)
+                .and_then(|d| d.get(..16))
+                .is_some_and(|h| {
+                    let mut r = Reader::new(h, self.m.header.endian);
+                    r.u16("id").ok() == Some(0)
+                        && r.skip(6, "flags and string id").is_ok()
+                        && r.u64("size").ok() == Some(0)
+                });
+            if !self.m.sections.is_empty() && (rest < 16 || empty_options) {
+                ctx.sink.report(
+                    &rules::TRAILING_DATA,
+                    pos..len,
+                    format!(
+                        "{rest} bytes after the last section at 0x{pos:x} are not a section; readers never read them"
+                    ),
+                );
+                self.broken_at = Some(pos);
+                return;
+            }
             let Some(sec) = self.read_header(ctx, pos) else {
                 self.broken_at = Some(pos);
                 return;
             };
             let end = sec.body.end;
             let past = sec.offset.saturating_add(16).saturating_add(sec.size) > len;
+            if past && !known_section(sec.id) {
+                // A header of garbage where the walk went astray (TD010 says where): not a
+                // section of the file.
+                self.broken_at = Some(pos);
+                return;
+            }
             self.add(ctx, sec);
             if past {
                 self.broken_at = Some(pos);
@@ -794,8 +825,10 @@ impl V7<'_> {
         if let Some(&i) = self.by_offset.get(&off) {
             return Some(i);
         }
-        let b = self.broken_at?;
-        if off <= b || off >= ctx.len() {
+        // Once the walk is broken, trust the option as trace-cmd does: it reads sections at the
+        // offsets the options give, whatever the walk says.
+        self.broken_at?;
+        if off < self.m.header.span.end || off >= ctx.len() {
             return None;
         }
         let sec = self.read_header(ctx, off)?;

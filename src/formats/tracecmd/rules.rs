@@ -127,12 +127,14 @@ crate::declare_rules! {
     /// and is ignored by the reader for metadata.
     ///
     /// ## What readers do
-    /// trace-cmd 3.x reads metadata through the options, but finds the STRINGS sections with this
-    /// walk; a section past the end is a truncated file and its content is lost.
+    /// trace-cmd 3.x reads every section at the offset its option gives, so a broken walk reads the
+    /// same report (verified with trace-cmd 3.1.6: a HEADER_INFO section 9 bytes too long); only
+    /// STRINGS sections past the break are missed, which `dump` uses for descriptions. A section
+    /// that is really cut by the end of the file is reported by the rules of its content.
     ///
     /// ## Spec
     /// §3.1, §3.3, invariant 8.
-    pub SECTION_WALK = ("TD010", "section-walk", Error, "a v7 section runs past the end of the file or the walk does not end at EOF");
+    pub SECTION_WALK = ("TD010", "section-walk", Warning, "a v7 section runs past the end of the file or the walk does not end at EOF");
     /// ## What it checks
     /// Section ids are known (0, 3, 15–25).
     ///
@@ -212,13 +214,13 @@ crate::declare_rules! {
     /// Size disagreements mean damaged or hand-edited sections that readers handle differently.
     ///
     /// ## What readers do
-    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes, so
-    /// it reads on regardless of the section size; other readers that trust the section size
-    /// misread.
+    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes,
+    /// so it reads the same whatever the section size says (verified with trace-cmd 3.1.6 on a
+    /// HEADER_INFO section 9 bytes too long).
     ///
     /// ## Spec
     /// §3.2, invariant 13.
-    pub SECTION_SIZE = ("TD016", "section-size", Error, "a section's declared size disagrees with its content");
+    pub SECTION_SIZE = ("TD016", "section-size", Warning, "a section's declared size disagrees with its content");
     /// ## What it checks
     /// Every compressed block (section or CPU chunk) decompresses without error.
     ///
@@ -500,7 +502,8 @@ crate::declare_rules! {
     /// invariant 23.
     pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
-    /// No bytes follow the last section (v7) or the last CPU data (v6).
+    /// No bytes follow the last CPU data (v6), and no bytes that are not a section follow the
+    /// last section (v7).
     ///
     /// ## Why it matters
     /// Trailing bytes are not read by anything: an appended or partly overwritten file.
