@@ -513,11 +513,11 @@ fn reader_clock(text: &[u8]) -> ReaderClock {
 /// The shape of the tracefs `trace_clock` file: clock names separated by spaces, exactly one in
 /// brackets.
 fn is_clock_list(s: &str) -> bool {
-    let mut bracketed = 0;
+    let mut bracketed = 0u32;
     for w in s.split(' ').filter(|w| !w.is_empty()) {
         let name = match w.strip_prefix('[').and_then(|w| w.strip_suffix(']')) {
             Some(n) => {
-                bracketed += 1;
+                bracketed = bracketed.saturating_add(1);
                 n
             }
             None => w,
