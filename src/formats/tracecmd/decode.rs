@@ -235,12 +235,14 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
     let ncpu = rd(ctx, r.u32("CPU count")).ok_or(Stop)?;
     m.cpu_count = Some((ncpu, span_of(cs, 4)));
     let mut tag_at = r.offset();
-    let mut tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+    let raw = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+    let mut tag = v6_tag(ctx, raw, tag_at);
     if tag == b"options  \0" {
         m.options_section = true;
         v6_options(ctx, r, m)?;
         tag_at = r.offset();
-        tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+        let raw = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+        tag = v6_tag(ctx, raw, tag_at);
     }
     match tag {
         b"latency  \0" => {
@@ -313,6 +315,37 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
             Err(Stop)
         }
     }
+}
+
+/// The v6 tags and how many of their bytes trace-cmd compares (`strncmp(buf, "options", 7)`,
+/// `"latency"` 7, `"flyrecord"` 9).
+const V6_TAGS: [(&[u8; 10], usize); 3] = [
+    (b"options  \0", 7),
+    (b"latency  \0", 7),
+    (b"flyrecord\0", 9),
+];
+
+/// The v6 tag trace-cmd reads in `tag`: the exact tag, or the tag whose compared prefix matches
+/// (then TD072 reports the differing rest). Anything else is returned unchanged.
+fn v6_tag<'a>(ctx: &mut Ctx<'_, '_>, tag: &'a [u8], at: u64) -> &'a [u8] {
+    for (want, n) in V6_TAGS {
+        if tag == want.as_slice() {
+            return tag;
+        }
+        if tag.get(..n) == want.get(..n) {
+            ctx.sink.report(
+                &rules::TAG_TAIL,
+                span_of(at, 10),
+                format!(
+                    "the tag reads {:?}, not {:?}; trace-cmd compares only its first {n} bytes",
+                    String::from_utf8_lossy(tag),
+                    String::from_utf8_lossy(want.as_slice())
+                ),
+            );
+            return want.as_slice();
+        }
+    }
+    tag
 }
 
 fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow {
@@ -583,7 +616,8 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
         }
         let mut r = Reader::new(data, m.header.endian);
         let ok = r.seek(offset, "buffer offset").is_ok()
-            && r.clone().bytes(10, "tag").ok() == Some(b"flyrecord\0".as_slice());
+            && r.clone().bytes(10, "tag").ok().and_then(|t| t.get(..9))
+                == Some(b"flyrecord".as_slice());
         if !ok {
             ctx.sink.report(
                 &rules::BUFFER_OPTION,

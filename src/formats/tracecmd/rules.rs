@@ -523,8 +523,9 @@ crate::declare_rules! {
     /// trace-cmd compares only the first 7–9 characters; anything else is a damaged file.
     ///
     /// ## What readers do
-    /// trace-cmd compares the tag and rejects the file when it differs (it compares only the first
-    /// 7–9 characters, so a damaged tail is accepted).
+    /// trace-cmd compares the tag and rejects the file when it differs (verified with trace-cmd
+    /// 3.1.6: `flyrecorX` gives an empty report). It compares only the first 7–9 bytes of the v6
+    /// tags: a difference after them is TD072.
     ///
     /// ## Spec
     /// §2, invariants 19 and 32.
@@ -794,4 +795,19 @@ crate::declare_rules! {
     /// ## Spec
     /// §3.1, invariant 9.
     pub SECTION_FLAGS_UNKNOWN = ("TD071", "section-flags-unknown", Info, "a v7 section has flag bits no trace-cmd version defines");
+    /// ## What it checks
+    /// The bytes of a v6 tag that trace-cmd does not compare: the last three of `options  \0`
+    /// and `latency  \0`, the NUL of `flyrecord\0`.
+    ///
+    /// ## Why it matters
+    /// Every trace-cmd writes these bytes as shown; other bytes mean a damaged file.
+    ///
+    /// ## What readers do
+    /// trace-cmd compares only `options`, `latency` (7 bytes) and `flyrecord` (9 bytes) and reads
+    /// the file the same (verified with trace-cmd 3.1.6 on `options XX`). A difference in the
+    /// compared bytes is TD041.
+    ///
+    /// ## Spec
+    /// §2, invariant 19.
+    pub TAG_TAIL = ("TD072", "tag-tail", Warning, "the uncompared tail of a v6 tag differs");
 }
