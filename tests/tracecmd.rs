@@ -857,6 +857,20 @@ fn td041_bad_tag() {
     let t = span(&l, "data tag");
     d[t.start] = b'g';
     expect(&run_tc(&d), "TD041", t);
+    // trace-cmd compares only `options` and `flyrecord`: a different tail is TD072, a warning.
+    let (mut d, l) = v6();
+    let o = span(&l, "options tag");
+    d[o.start + 7] = b'X';
+    let t = span(&l, "data tag");
+    d[t.end - 1] = b'!';
+    let f = run_tc(&d);
+    expect(&f, "TD072", o);
+    expect(&f, "TD072", t);
+    assert!(
+        !f.iter().any(|x| x.severity == Severity::Error),
+        "{}",
+        show(&f)
+    );
 }
 
 #[test]

@@ -172,6 +172,20 @@ fn trace_cmd_2x_layout_is_info_only() {
 }
 
 #[test]
+fn clock_list_with_another_selected_clock() {
+    let mut b = v6_trace_cmd_2x();
+    b.clock_record = Some(b"local [global] counter uptime perf\n".to_vec());
+    let f = run(&b.build().0);
+    let x = f.iter().find(|x| x.rule.code == "TD068").unwrap();
+    assert!(
+        x.message.contains("readers select `global`"),
+        "{}",
+        x.message
+    );
+    assert!(codes(&f, Severity::Warning).is_empty(), "{}", show(&f));
+}
+
+#[test]
 fn producer_is_named_from_the_options() {
     // No VERSION option, UNAME present: trace-cmd 2.5–2.7.
     let mut b = v6_trace_cmd_2x();

@@ -235,12 +235,14 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
     let ncpu = rd(ctx, r.u32("CPU count")).ok_or(Stop)?;
     m.cpu_count = Some((ncpu, span_of(cs, 4)));
     let mut tag_at = r.offset();
-    let mut tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+    let raw = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+    let mut tag = v6_tag(ctx, raw, tag_at);
     if tag == b"options  \0" {
         m.options_section = true;
         v6_options(ctx, r, m)?;
         tag_at = r.offset();
-        tag = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+        let raw = rd(ctx, r.bytes(10, "data tag")).ok_or(Stop)?;
+        tag = v6_tag(ctx, raw, tag_at);
     }
     match tag {
         b"latency  \0" => {
@@ -313,6 +315,37 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
             Err(Stop)
         }
     }
+}
+
+/// The v6 tags and how many of their bytes trace-cmd compares (`strncmp(buf, "options", 7)`,
+/// `"latency"` 7, `"flyrecord"` 9).
+const V6_TAGS: [(&[u8; 10], usize); 3] = [
+    (b"options  \0", 7),
+    (b"latency  \0", 7),
+    (b"flyrecord\0", 9),
+];
+
+/// The v6 tag trace-cmd reads in `tag`: the exact tag, or the tag whose compared prefix matches
+/// (then TD072 reports the differing rest). Anything else is returned unchanged.
+fn v6_tag<'a>(ctx: &mut Ctx<'_, '_>, tag: &'a [u8], at: u64) -> &'a [u8] {
+    for (want, n) in V6_TAGS {
+        if tag == want.as_slice() {
+            return tag;
+        }
+        if tag.get(..n) == want.get(..n) {
+            ctx.sink.report(
+                &rules::TAG_TAIL,
+                span_of(at, 10),
+                format!(
+                    "the tag reads {:?}, not {:?}; trace-cmd compares only its first {n} bytes",
+                    String::from_utf8_lossy(tag),
+                    String::from_utf8_lossy(want.as_slice())
+                ),
+            );
+            return want.as_slice();
+        }
+    }
+    tag
 }
 
 fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow {
@@ -513,11 +546,11 @@ fn reader_clock(text: &[u8]) -> ReaderClock {
 /// The shape of the tracefs `trace_clock` file: clock names separated by spaces, exactly one in
 /// brackets.
 fn is_clock_list(s: &str) -> bool {
-    let mut bracketed = 0;
+    let mut bracketed = 0u32;
     for w in s.split(' ').filter(|w| !w.is_empty()) {
         let name = match w.strip_prefix('[').and_then(|w| w.strip_suffix(']')) {
             Some(n) => {
-                bracketed += 1;
+                bracketed = bracketed.saturating_add(1);
                 n
             }
             None => w,
@@ -583,7 +616,8 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
         }
         let mut r = Reader::new(data, m.header.endian);
         let ok = r.seek(offset, "buffer offset").is_ok()
-            && r.clone().bytes(10, "tag").ok() == Some(b"flyrecord\0".as_slice());
+            && r.clone().bytes(10, "tag").ok().and_then(|t| t.get(..9))
+                == Some(b"flyrecord".as_slice());
         if !ok {
             ctx.sink.report(
                 &rules::BUFFER_OPTION,
@@ -774,12 +808,43 @@ impl V7<'_> {
                 self.broken_at = Some(pos);
                 return;
             }
+            // Bytes after the last section that cannot be a section header (too short, or an
+            // empty OPTIONS section, which trace-cmd never writes) are trailing data: readers
+            // find sections through the options and never read them.
+            let rest = len.saturating_sub(pos);
+            let empty_options = ctx
+                .data
+                .get(usize::try_from(pos).unwrap_or(usize::MAX)..)
+                .and_then(|d| d.get(..16))
+                .is_some_and(|h| {
+                    let mut r = Reader::new(h, self.m.header.endian);
+                    r.u16("id").ok() == Some(0)
+                        && r.skip(6, "flags and string id").is_ok()
+                        && r.u64("size").ok() == Some(0)
+                });
+            if !self.m.sections.is_empty() && (rest < 16 || empty_options) {
+                ctx.sink.report(
+                    &rules::TRAILING_DATA,
+                    pos..len,
+                    format!(
+                        "{rest} bytes after the last section at 0x{pos:x} are not a section; readers never read them"
+                    ),
+                );
+                self.broken_at = Some(pos);
+                return;
+            }
             let Some(sec) = self.read_header(ctx, pos) else {
                 self.broken_at = Some(pos);
                 return;
             };
             let end = sec.body.end;
             let past = sec.offset.saturating_add(16).saturating_add(sec.size) > len;
+            if past && !known_section(sec.id) {
+                // A header of garbage where the walk went astray (TD010 says where): not a
+                // section of the file.
+                self.broken_at = Some(pos);
+                return;
+            }
             self.add(ctx, sec);
             if past {
                 self.broken_at = Some(pos);
@@ -794,8 +859,10 @@ impl V7<'_> {
         if let Some(&i) = self.by_offset.get(&off) {
             return Some(i);
         }
-        let b = self.broken_at?;
-        if off <= b || off >= ctx.len() {
+        // Once the walk is broken, trust the option as trace-cmd does: it reads sections at the
+        // offsets the options give, whatever the walk says.
+        self.broken_at?;
+        if off < self.m.header.span.end || off >= ctx.len() {
             return None;
         }
         let sec = self.read_header(ctx, off)?;

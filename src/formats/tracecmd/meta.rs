@@ -647,14 +647,30 @@ fn printk_line(l: &[u8]) -> Result<(), String> {
 }
 
 fn cmdline_line(l: &[u8]) -> Result<(), String> {
+    // What `sscanf(line, "%d %m[^\n]s", ...)` accepts: blanks, a signed number, blanks, then at
+    // least one character. Readers before trace-cmd 3.0 crash on anything else.
+    let l = trim_blanks(l);
+    let l = l
+        .strip_prefix(b"-")
+        .or_else(|| l.strip_prefix(b"+"))
+        .unwrap_or(l);
     let digits = l.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 || digits > 10 {
+    if digits == 0 {
         return Err("does not start with a PID".into());
     }
-    match l.get(digits) {
-        Some(b' ') => Ok(()),
-        _ => Err("no space after the PID".into()),
+    match l.get(digits..).map(trim_blanks) {
+        Some(rest) if !rest.is_empty() => Ok(()),
+        _ => Err("has no task name after the PID".into()),
     }
+}
+
+/// `l` without leading blanks (what `sscanf` skips).
+fn trim_blanks(l: &[u8]) -> &[u8] {
+    let n = l
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+        .count();
+    l.get(n..).unwrap_or(&[])
 }
 
 /// A text section of `size` + bytes, checked line by line.

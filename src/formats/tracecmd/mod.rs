@@ -144,7 +144,11 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
         .value("endian", h.endian)
         .value("long size", h.long_size)
         .value("kernel long", m.kernel_long)
-        .value("page size", h.page_size);
+        .value("page size", h.page_size)
+        .value("writer", m.producer());
+    if let Some(k) = m.kernel_release() {
+        root.set("kernel", k);
+    }
     let mut hdr = MapNode::new(
         "header",
         h.span.start,

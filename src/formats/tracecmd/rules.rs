@@ -127,12 +127,14 @@ crate::declare_rules! {
     /// and is ignored by the reader for metadata.
     ///
     /// ## What readers do
-    /// trace-cmd 3.x reads metadata through the options, but finds the STRINGS sections with this
-    /// walk; a section past the end is a truncated file and its content is lost.
+    /// trace-cmd 3.x reads every section at the offset its option gives, so a broken walk reads the
+    /// same report (verified with trace-cmd 3.1.6: a HEADER_INFO section 9 bytes too long); only
+    /// STRINGS sections past the break are missed, which `dump` uses for descriptions. A section
+    /// that is really cut by the end of the file is reported by the rules of its content.
     ///
     /// ## Spec
     /// §3.1, §3.3, invariant 8.
-    pub SECTION_WALK = ("TD010", "section-walk", Error, "a v7 section runs past the end of the file or the walk does not end at EOF");
+    pub SECTION_WALK = ("TD010", "section-walk", Warning, "a v7 section runs past the end of the file or the walk does not end at EOF");
     /// ## What it checks
     /// Section ids are known (0, 3, 15–25).
     ///
@@ -170,7 +172,8 @@ crate::declare_rules! {
     /// Dangling descriptions point at a damaged or hand-made STRINGS section.
     ///
     /// ## What readers do
-    /// Only `trace-cmd dump` prints section descriptions; `report` reads the same data.
+    /// Only `trace-cmd dump` prints section descriptions; `report` reads the same data (verified
+    /// with trace-cmd 3.1.6 on a dangling string id).
     ///
     /// ## Spec
     /// §3.3, invariant 15.
@@ -212,13 +215,13 @@ crate::declare_rules! {
     /// Size disagreements mean damaged or hand-edited sections that readers handle differently.
     ///
     /// ## What readers do
-    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes, so
-    /// it reads on regardless of the section size; other readers that trust the section size
-    /// misread.
+    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes,
+    /// so it reads the same whatever the section size says (verified with trace-cmd 3.1.6 on a
+    /// HEADER_INFO section 9 bytes too long).
     ///
     /// ## Spec
     /// §3.2, invariant 13.
-    pub SECTION_SIZE = ("TD016", "section-size", Error, "a section's declared size disagrees with its content");
+    pub SECTION_SIZE = ("TD016", "section-size", Warning, "a section's declared size disagrees with its content");
     /// ## What it checks
     /// Every compressed block (section or CPU chunk) decompresses without error.
     ///
@@ -494,13 +497,15 @@ crate::declare_rules! {
     /// The writer always zero-fills; other bytes mean hidden or stale data.
     ///
     /// ## What readers do
-    /// Readers never read the padding; the events read are the same.
+    /// Readers never read the padding; the events read are the same (verified with trace-cmd
+    /// 3.1.6 on a non-zero byte after a v6 clock record).
     ///
     /// ## Spec
     /// invariant 23.
     pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
-    /// No bytes follow the last section (v7) or the last CPU data (v6).
+    /// No bytes follow the last CPU data (v6), and no bytes that are not a section follow the
+    /// last section (v7).
     ///
     /// ## Why it matters
     /// Trailing bytes are not read by anything: an appended or partly overwritten file.
@@ -520,8 +525,9 @@ crate::declare_rules! {
     /// trace-cmd compares only the first 7–9 characters; anything else is a damaged file.
     ///
     /// ## What readers do
-    /// trace-cmd compares the tag and rejects the file when it differs (it compares only the first
-    /// 7–9 characters, so a damaged tail is accepted).
+    /// trace-cmd compares the tag and rejects the file when it differs (verified with trace-cmd
+    /// 3.1.6: `flyrecorX` gives an empty report). It compares only the first 7–9 bytes of the v6
+    /// tags: a difference after them is TD072.
     ///
     /// ## Spec
     /// §2, invariants 19 and 32.
@@ -647,8 +653,9 @@ crate::declare_rules! {
     /// Malformed lines lose symbol names in reports.
     ///
     /// ## What readers do
-    /// trace-cmd's kallsyms parser skips lines it cannot scan: function addresses of those symbols
-    /// print as raw numbers. Events read the same.
+    /// trace-cmd 2.9 (`tracecmd_parse_proc_kallsyms`) stops at the first line it cannot scan: every
+    /// later symbol is lost and their addresses print as numbers. The events read the same
+    /// (verified with trace-cmd 3.1.6 on a damaged first line).
     ///
     /// ## Spec
     /// §4, invariant 35.
@@ -660,25 +667,29 @@ crate::declare_rules! {
     /// Malformed lines lose `trace_printk` formats.
     ///
     /// ## What readers do
-    /// trace-cmd skips malformed printk lines: `trace_printk` records of those formats print
-    /// without their text. Events read the same.
+    /// trace-cmd 2.9 (`tracecmd_parse_ftrace_printk`) splits each line at `:`; without one it
+    /// registers the text after the line as its format. `trace_printk` records print wrong text;
+    /// other events read the same.
     ///
     /// ## Spec
     /// §4, invariant 35.
     pub PRINTK_LINE = ("TD058", "printk-line", Warning, "a printk format line is malformed");
     /// ## What it checks
-    /// saved_cmdlines lines have the form `PID COMM`.
+    /// saved_cmdlines lines have the form `PID COMM`, as far as the readers' `sscanf(line,
+    /// "%d %m[^\n]s")` needs it: a number, then a task name.
     ///
     /// ## Why it matters
-    /// Malformed lines lose task names in reports.
+    /// Malformed lines lose task names in reports, and crash old readers.
     ///
     /// ## What readers do
-    /// trace-cmd skips malformed saved_cmdlines lines: tasks print as `<...>`. Events read the
-    /// same.
+    /// trace-cmd 1.x–2.9.x (`tracecmd_parse_cmdlines`, replaced by libtraceevent's parser in
+    /// commit a30f266f for 3.0) keep the previous line's freed `comm` when `sscanf` fails and
+    /// free it again: a double free that aborts them (from source). trace-cmd 3.1.6 reads the
+    /// same events, printing that task without its name (verified).
     ///
     /// ## Spec
     /// §4, invariant 35.
-    pub CMDLINE_LINE = ("TD059", "cmdline-line", Warning, "a saved_cmdlines line is malformed");
+    pub CMDLINE_LINE = ("TD059", "cmdline-line", Error, "a saved_cmdlines line is malformed");
     /// ## What it checks
     /// Latency text has no NUL bytes and is exactly the section body (v7) or the rest of the
     /// file (v6).
@@ -786,4 +797,19 @@ crate::declare_rules! {
     /// ## Spec
     /// §3.1, invariant 9.
     pub SECTION_FLAGS_UNKNOWN = ("TD071", "section-flags-unknown", Info, "a v7 section has flag bits no trace-cmd version defines");
+    /// ## What it checks
+    /// The bytes of a v6 tag that trace-cmd does not compare: the last three of `options  \0`
+    /// and `latency  \0`, the NUL of `flyrecord\0`.
+    ///
+    /// ## Why it matters
+    /// Every trace-cmd writes these bytes as shown; other bytes mean a damaged file.
+    ///
+    /// ## What readers do
+    /// trace-cmd compares only `options`, `latency` (7 bytes) and `flyrecord` (9 bytes) and reads
+    /// the file the same (verified with trace-cmd 3.1.6 on `options XX`). A difference in the
+    /// compared bytes is TD041.
+    ///
+    /// ## Spec
+    /// §2, invariant 19.
+    pub TAG_TAIL = ("TD072", "tag-tail", Warning, "the uncompared tail of a v6 tag differs");
 }
