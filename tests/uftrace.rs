@@ -543,11 +543,29 @@ fn uf037_task_without_data() {
 }
 
 #[test]
-fn uf038_stray_task_data() {
+fn uf038_task_data_without_task_line() {
+    // A thread listed in taskinfo:tids whose TASK line is gone: uftrace 0.13 `dump --chrome`
+    // and `report --task` crash on it.
+    let mut files = corpus_files("threads");
+    let t = get(&mut files, "task.txt");
+    let span = line_span(t, b"TASK timestamp=461.380439614 tid=13448");
+    t.drain(span.start as usize..=span.end as usize);
+    let f = run(files);
+    expect(&f, "UF038", Some("13448.dat"), 0..0);
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF038" && x.severity == Severity::Error));
+}
+
+#[test]
+fn uf003_task_data_of_an_unlisted_tid() {
+    // Neither task.txt nor taskinfo:tids lists the tid: uftrace never opens the file.
     let mut files = corpus_files("plain");
     let d = get(&mut files, "13424.dat").clone();
     files.push(("99999.dat".into(), d));
-    expect(&run(files), "UF038", Some("99999.dat"), 0..0);
+    let f = run(files);
+    expect(&f, "UF003", Some("99999.dat"), 0..0);
+    assert!(!f.iter().any(|x| x.rule.code == "UF038"));
 }
 
 #[test]

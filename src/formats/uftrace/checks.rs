@@ -622,11 +622,26 @@ pub(crate) fn check_all(
         dat_tids.insert(*tid);
         if has(&FileKind::TaskTxt) && !tids.contains_key(tid) {
             sink.set_file(Some((*name).to_string()));
-            sink.report(
-                &rules::STRAY_TASK_DATA,
-                0..0,
-                format!("{name} belongs to tid {tid}, which task.txt does not list"),
-            );
+            if info.tids.contains(tid) {
+                let f = sink
+                    .make(
+                        &rules::STRAY_TASK_DATA,
+                        0..0,
+                        format!(
+                            "{name} belongs to tid {tid}, which taskinfo:tids lists but task.txt has no TASK line for: uftrace reads the file for a task it does not know"
+                        ),
+                    )
+                    .note("uftrace 0.13: `replay` shows its records with no symbols (the task has no session), `dump --chrome` and `report --task` crash (SIGSEGV)");
+                sink.push(f);
+            } else {
+                sink.report(
+                    &rules::UNKNOWN_FILE,
+                    0..0,
+                    format!(
+                        "{name} belongs to tid {tid}, which neither task.txt nor taskinfo:tids lists: uftrace does not read it"
+                    ),
+                );
+            }
         }
     }
     sink.set_file(Some("task.txt".into()));
