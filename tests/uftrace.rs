@@ -543,6 +543,21 @@ fn uf037_task_without_data() {
 }
 
 #[test]
+fn uf026_sess_with_tid_of_uftrace_0_6() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    let at = replace(
+        t,
+        b"SESS timestamp=461.319556132 pid=",
+        b"SESS timestamp=461.319556132 tid=",
+    ) as u64;
+    let f = run(files);
+    expect(&f, "UF026", Some("task.txt"), at + 29..at + 38);
+    assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+    assert!(!f.iter().any(|x| x.rule.code == "UF030"));
+}
+
+#[test]
 fn uf038_task_data_without_task_line() {
     // A thread listed in taskinfo:tids whose TASK line is gone: uftrace 0.13 `dump --chrome`
     // and `report --task` crash on it.

@@ -295,6 +295,20 @@ crate::declare_rules! {
     /// uftrace format notes §2.3, §6; docs/uftrace.md (argspec grammar).
     pub ARGSPEC_IGNORED = ("UF025", "argspec-item-ignored", Info, "an argument spec item uftrace does not parse and ignores");
     /// ## What it checks
+    /// Recognises SESS lines with `tid=<pid>` in place of `pid=<pid>`, as uftrace 0.6 wrote
+    /// them (0.7 and later write `pid=`).
+    ///
+    /// ## Why it matters
+    /// The field holds the process id either way.
+    ///
+    /// ## What readers do
+    /// uftrace reads SESS with `sscanf("timestamp=%lu.%lu %*[^i]id=%d sid=%s")`, which takes
+    /// either name (from source: utils/data-file.c read_task_txt_file, v0.7-v0.18).
+    ///
+    /// ## Spec
+    /// uftrace format notes §3; docs/uftrace.md (task.txt).
+    pub TASK_LEGACY_FIELD = ("UF026", "task-legacy-field", Info, "a SESS line names its process `tid=` as uftrace 0.6 wrote it");
+    /// ## What it checks
     /// Each `task.txt` line matches its grammar exactly: `SESS timestamp=S.NNNNNNNNN pid=P
     /// sid=<16 hex> exename="..."`, `TASK timestamp=... tid=T pid=P`, `FORK timestamp=... pid=C
     /// ppid=P`, `DLOP timestamp=... tid=T sid=... base=<hex> libname="..."`.
