@@ -618,14 +618,45 @@ pub(crate) fn check_all(
         })
         .collect();
     let mut dat_tids: HashSet<u64> = HashSet::new();
-    for (name, tid, _) in &dats {
+    let has_taskinfo = info.nr_tid.is_some();
+    for (name, tid, len) in &dats {
         dat_tids.insert(*tid);
-        if has(&FileKind::TaskTxt) && !tids.contains_key(tid) {
-            sink.set_file(Some((*name).to_string()));
+        let listed = info.tids.contains(tid);
+        let known = tids.contains_key(tid);
+        sink.set_file(Some((*name).to_string()));
+        if has(&FileKind::TaskTxt) && listed && !known {
+            let f = sink
+                .make(
+                    &rules::STRAY_TASK_DATA,
+                    0..0,
+                    format!(
+                        "{name} belongs to tid {tid}, which taskinfo:tids lists but task.txt has no TASK line for: uftrace reads the file for a task it does not know"
+                    ),
+                )
+                .note("uftrace 0.13: `replay` shows its records with no symbols (the task has no session), `dump --chrome` and `report --task` crash (SIGSEGV)");
+            sink.push(f);
+        } else if has_taskinfo && !listed && *len > 0 {
+            let f = sink
+                .make(
+                    &rules::STRAY_TASK_DATA,
+                    0..0,
+                    format!(
+                        "{name} holds records of tid {tid}, which taskinfo:tids does not list: uftrace never opens the file, so its records are lost without notice"
+                    ),
+                )
+                .note(if known {
+                    "task.txt has the task, but uftrace takes the list of data files from taskinfo:tids"
+                } else {
+                    "task.txt does not know the task either: the file may be left over from another recording"
+                });
+            sink.push(f);
+        } else if has(&FileKind::TaskTxt) && !known {
             sink.report(
-                &rules::STRAY_TASK_DATA,
+                &rules::UNKNOWN_FILE,
                 0..0,
-                format!("{name} belongs to tid {tid}, which task.txt does not list"),
+                format!(
+                    "{name} belongs to tid {tid}, which task.txt does not list: uftrace does not read it"
+                ),
             );
         }
     }

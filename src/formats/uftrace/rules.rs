@@ -13,6 +13,11 @@ crate::declare_rules! {
     /// uftrace refuses a directory without `info`, and without `task.txt` it knows no task or
     /// session, so nothing can be replayed.
     ///
+    /// ## What readers do
+    /// uftrace 0.13 `replay`/`dump` stop: without `info` "cannot open record data" (EINVAL); without
+    /// `task.txt` (and no legacy `task`) "No data available" (from source: utils/data-file.c
+    /// open_data_file, v0.9-v0.18).
+    ///
     /// ## Spec
     /// uftrace format notes §1 (directory inventory).
     pub MISSING_FILE = ("UF001", "missing-file", Error, "a file every uftrace recording has is missing");
@@ -21,6 +26,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A file that cannot be read cannot be checked; uftrace would fail on it too.
+    ///
+    /// ## What readers do
+    /// uftrace fails on the file like any reader (fopen/fread errors); what it reads depends on the
+    /// file.
     ///
     /// ## Spec
     /// uftrace format notes §1.
@@ -33,6 +42,9 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Unknown files are ignored by uftrace; they may be left over from another tool.
     ///
+    /// ## What readers do
+    /// uftrace never opens files outside the format (from source: utils/data-file.c, cmds/*.c).
+    ///
     /// ## Spec
     /// uftrace format notes §1.
     pub UNKNOWN_FILE = ("UF003", "unknown-file", Info, "a file that is not part of the uftrace format");
@@ -41,6 +53,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// uftrace refuses a recording without any non-empty task data ("cannot find task data").
+    ///
+    /// ## What readers do
+    /// uftrace 0.13 stops with "cannot open record data: No data available" (from source:
+    /// utils/data-file.c open_data_file, `check_data_file`).
     ///
     /// ## Spec
     /// uftrace format notes §1 (sanity conditions of `open_data_file`).
@@ -51,6 +67,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The magic identifies the recording; uftrace refuses anything else.
     ///
+    /// ## What readers do
+    /// uftrace stops with "invalid magic string found!" (from source: utils/data-file.c
+    /// open_info_file, v0.6-v0.18).
+    ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 1.
     pub INFO_BAD_MAGIC = ("UF010", "info-bad-magic", Error, "`info` is shorter than its 40-byte header or lacks the `Ftrace!\\0` magic");
@@ -59,6 +79,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// uftrace 0.13 accepts only versions 3 and 4 ("unsupported file version").
+    ///
+    /// ## What readers do
+    /// uftrace 0.13 stops with "unsupported file version: N" (from source: open_info_file; it
+    /// accepts 3 and 4).
     ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 2.
@@ -70,6 +94,10 @@ crate::declare_rules! {
     /// Every reader consumes exactly 40 bytes; `uftrace dump -v` hexdumps `header_size` bytes of
     /// a 40-byte structure, so another value over-reads.
     ///
+    /// ## What readers do
+    /// uftrace reads `sizeof(struct uftrace_file_header)` (40) bytes whatever the field says and
+    /// parses the text from byte 40: the data reads the same (from source: open_info_file).
+    ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 3.
     pub INFO_HEADER_SIZE = ("UF012", "info-header-size", Warning, "the `info` header size field is not 40");
@@ -78,6 +106,11 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// They decide the byte order of every data file and the default argument size.
+    ///
+    /// ## What readers do
+    /// uftrace picks the byte order from the endian byte (`check_data_order`) and the argument size
+    /// from the class byte: another value makes it read every data file with the wrong layout
+    /// (from source: utils/data-file.c).
     ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 4.
@@ -89,6 +122,10 @@ crate::declare_rules! {
     /// Unknown bits come from a newer or broken writer; their data is ignored. Without
     /// `TASK_SESSION`, sessions are not read and no address resolves.
     ///
+    /// ## What readers do
+    /// uftrace ignores feature bits it does not know; without `TASK_SESSION` it does not read
+    /// `task.txt` and no address resolves (from source: open_data_file).
+    ///
     /// ## Spec
     /// uftrace format notes §2.2, §2.3, §11 invariant 5.
     pub INFO_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
@@ -97,6 +134,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A zero maximum depth makes every record exceed it.
+    ///
+    /// ## What readers do
+    /// uftrace keeps the field as the depth limit when `MAX_STACK` is set (from source:
+    /// open_data_file): with 0, no record lies below it.
     ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 6.
@@ -107,6 +148,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// They are reserved for future use and written as zero; other values point at a foreign or
     /// damaged header.
+    ///
+    /// ## What readers do
+    /// uftrace never reads the reserved bytes: the data reads the same (from source: uftrace.h
+    /// `struct uftrace_file_header`).
     ///
     /// ## Spec
     /// uftrace format notes §2.1, §11 invariant 3.
@@ -119,6 +164,11 @@ crate::declare_rules! {
     /// uftrace reads the sections positionally; a wrong prefix or count stops it with
     /// "cannot read uftrace header info!".
     ///
+    /// ## What readers do
+    /// uftrace stops with "cannot read uftrace header info!" when a section's prefix does not
+    /// match; numbers are read with sscanf/strtol, so a malformed value is read as whatever prefix
+    /// parses (from source: cmds/info.c read_uftrace_info, v0.6-v0.18).
+    ///
     /// ## Spec
     /// uftrace format notes §2.3, §11 invariants 7 and 8.
     pub INFO_LINE = ("UF017", "info-line-malformed", Error, "an `info` text line does not have the prefix or syntax of its section");
@@ -127,6 +177,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A missing section makes uftrace refuse the header.
+    ///
+    /// ## What readers do
+    /// uftrace stops with "cannot read uftrace header info!" (from source: cmds/info.c, a handler
+    /// returns -1 at end of file).
     ///
     /// ## Spec
     /// uftrace format notes §2.3, §11 invariant 7.
@@ -137,6 +191,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Extra text is ignored by uftrace; it is often the stale tail of a rewritten header or a
     /// section whose mask bit is not set.
+    ///
+    /// ## What readers do
+    /// uftrace stops reading after the last section of `info_mask` and never sees the rest: the
+    /// data reads the same (from source: cmds/info.c read_uftrace_info).
     ///
     /// ## Spec
     /// uftrace format notes §2.3, §11 invariant 7.
@@ -149,6 +207,11 @@ crate::declare_rules! {
     /// uftrace 0.13 allocates `nr_tid` slots and writes every listed tid: more tids than
     /// `nr_tid` overflow the heap (`malloc(): corrupted top size`); `nr_tid = 0` means no data.
     ///
+    /// ## What readers do
+    /// uftrace 0.13 allocates `nr_tid` slots and stores every listed tid: more tids overflow the
+    /// heap (`malloc(): corrupted top size`, verified with uftrace 0.13; fixed by 35c89bc4,
+    /// first released in v0.19); `nr_tid = 0` gives "No data available" (from source).
+    ///
     /// ## Spec
     /// uftrace format notes §2.3, §11 invariant 9, §12 (`ti`).
     pub TASKINFO_COUNT = ("UF020", "taskinfo-count", Error, "`taskinfo` nr_tid does not match its tid list");
@@ -158,6 +221,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Tasks missing from the list are not shown by uftrace; listed tids unknown to `task.txt`
     /// have no session.
+    ///
+    /// ## What readers do
+    /// uftrace opens the data files of `taskinfo:tids` only; a listed tid without a task or a task
+    /// not listed changes nothing else (from source: open_data_file). Data files that are lost
+    /// or crash a reader because of the list are `UF038`.
     ///
     /// ## Spec
     /// uftrace format notes §11 invariant 9.
@@ -171,6 +239,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A mismatch means data was lost or the header was not rewritten after the recording.
     ///
+    /// ## What readers do
+    /// uftrace trusts the feature bits: it sets up kernel, perf, argument and `.dbg` reading from
+    /// them and ignores files whose bit is clear (from source: open_data_file).
+    ///
     /// ## Spec
     /// uftrace format notes §11 invariant 10.
     pub FEATURE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
@@ -180,6 +252,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace reads them with `fgets` into a 4096-byte buffer: a longer line is split and the
     /// rest is taken as the next line, which breaks the header.
+    ///
+    /// ## What readers do
+    /// uftrace reads these lines with `fgets` into a 4096-byte buffer: the rest of a longer line is
+    /// read as the next section's line and the header is refused (from source: cmds/info.c).
     ///
     /// ## Spec
     /// uftrace format notes §2.3, §11 invariant 7.
@@ -219,6 +295,20 @@ crate::declare_rules! {
     /// uftrace format notes §2.3, §6; docs/uftrace.md (argspec grammar).
     pub ARGSPEC_IGNORED = ("UF025", "argspec-item-ignored", Info, "an argument spec item uftrace does not parse and ignores");
     /// ## What it checks
+    /// Recognises SESS lines with `tid=<pid>` in place of `pid=<pid>`, as uftrace 0.6 wrote
+    /// them (0.7 and later write `pid=`).
+    ///
+    /// ## Why it matters
+    /// The field holds the process id either way.
+    ///
+    /// ## What readers do
+    /// uftrace reads SESS with `sscanf("timestamp=%lu.%lu %*[^i]id=%d sid=%s")`, which takes
+    /// either name (from source: utils/data-file.c read_task_txt_file, v0.7-v0.18).
+    ///
+    /// ## Spec
+    /// uftrace format notes §3; docs/uftrace.md (task.txt).
+    pub TASK_LEGACY_FIELD = ("UF026", "task-legacy-field", Info, "a SESS line names its process `tid=` as uftrace 0.6 wrote it");
+    /// ## What it checks
     /// Each `task.txt` line matches its grammar exactly: `SESS timestamp=S.NNNNNNNNN pid=P
     /// sid=<16 hex> exename="..."`, `TASK timestamp=... tid=T pid=P`, `FORK timestamp=... pid=C
     /// ppid=P`, `DLOP timestamp=... tid=T sid=... base=<hex> libname="..."`.
@@ -226,6 +316,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace fails on a wrong field count and silently mis-parses partial numbers
     /// (`1.5` is read as 1 s + 5 ns).
+    ///
+    /// ## What readers do
+    /// uftrace reads `task.txt` with sscanf per line type: a missing field fails the line (and with
+    /// it the session or task), a partial number is read as its prefix (from source: utils/session.c
+    /// read_task_txt_file, v0.9-v0.18).
     ///
     /// ## Spec
     /// uftrace format notes §3, §11 invariant 11.
@@ -235,6 +330,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Unknown lines are skipped silently by uftrace; they usually are damage.
+    ///
+    /// ## What readers do
+    /// uftrace skips lines of an unknown type without a word: the data reads the same (from source:
+    /// read_task_txt_file).
     ///
     /// ## Spec
     /// uftrace format notes §3.
@@ -246,6 +345,10 @@ crate::declare_rules! {
     /// Without a session uftrace stops with EINVAL (older versions crashed, #469); a task line
     /// before its session has no symbols.
     ///
+    /// ## What readers do
+    /// uftrace 0.13 stops with EINVAL ("Invalid argument"); older versions crashed on a NULL
+    /// session (#469, fixed by 7b5bf234) (from source: open_data_file `sessions->first`).
+    ///
     /// ## Spec
     /// uftrace format notes §3, §11 invariant 12.
     pub NO_SESSION = ("UF032", "no-session", Error, "`task.txt` has no SESS line before its task lines");
@@ -255,6 +358,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace stops with "cannot open maps file".
     ///
+    /// ## What readers do
+    /// uftrace stops with "cannot open maps file" (from source: utils/session.c read_session_map,
+    /// v0.6-v0.18).
+    ///
     /// ## Spec
     /// uftrace format notes §4, §11 invariant 13.
     pub SESSION_MAP_MISSING = ("UF033", "session-map-missing", Error, "a session has no `sid-<SID>.map` file");
@@ -263,6 +370,9 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// uftrace 0.13 aborts on `ASSERT(s)` for a DLOP of an unknown session.
+    ///
+    /// ## What readers do
+    /// uftrace 0.13 aborts on `ASSERT(s)` in session_add_dlopen (verified with uftrace 0.13).
     ///
     /// ## Spec
     /// uftrace format notes §3, §11 invariant 13, §12 (`ds`).
@@ -274,6 +384,10 @@ crate::declare_rules! {
     /// uftrace copies the sid with an unbounded `%s` into a 16-byte stack buffer: a longer sid
     /// overflows the stack (SIGSEGV).
     ///
+    /// ## What readers do
+    /// uftrace copies the sid with `%s` into a 16-byte stack buffer: a longer sid overflows the
+    /// stack (SIGSEGV, verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §3, §11 invariant 11, §12 (`longsid`).
     pub BAD_SID = ("UF035", "bad-sid", Error, "a session id is not 16 lowercase hex digits");
@@ -282,6 +396,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Sessions are looked up by time; out-of-order lines attach records to the wrong session.
+    ///
+    /// ## What readers do
+    /// uftrace finds the session of a record by time: out-of-order lines attach records to another
+    /// session's symbols (from source: utils/session.c find_task_session).
     ///
     /// ## Spec
     /// uftrace format notes §3, §11 invariant 12.
@@ -293,24 +411,40 @@ crate::declare_rules! {
     /// A task without data is legal (it wrote no record, for example under a filter) but worth
     /// knowing.
     ///
+    /// ## What readers do
+    /// uftrace lists the task and finds no data for it; nothing is lost (from source:
+    /// open_data_file).
+    ///
     /// ## Spec
     /// uftrace format notes §1, §11 invariant 15.
     pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
     /// ## What it checks
-    /// Every `<TID>.dat` belongs to a tid of `task.txt`.
+    /// Every `<TID>.dat` whose tid `taskinfo:tids` lists has a TASK (or FORK) line in
+    /// `task.txt`. (A `<TID>.dat` that neither lists is a file uftrace never opens: `UF003`.)
     ///
     /// ## Why it matters
-    /// uftrace ignores data of unknown tasks.
+    /// uftrace opens the data files of the tids in `taskinfo:tids` and looks their task up in
+    /// `task.txt`: a task it does not know has no session, so nothing of it resolves, and
+    /// several commands dereference the missing task.
+    ///
+    /// ## What readers do
+    /// Verified with uftrace 0.13 on a recording with one TASK line removed: `replay` and
+    /// `dump` show the task's records as raw addresses, `dump --chrome` and `report --task`
+    /// crash with SIGSEGV.
     ///
     /// ## Spec
     /// uftrace format notes §11 invariant 15.
-    pub STRAY_TASK_DATA = ("UF038", "stray-task-data", Warning, "a `<TID>.dat` file belongs to no task of `task.txt`");
+    pub STRAY_TASK_DATA = ("UF038", "stray-task-data", Error, "a `<TID>.dat` file belongs to no task of `task.txt`");
     /// ## What it checks
     /// A FORK's parent is a known task, and tids are not reused except by a TASK after exec.
     ///
     /// ## Why it matters
     /// Fork children inherit the parent's session until their own; an unknown parent leaves
     /// the child's first records without symbols.
+    ///
+    /// ## What readers do
+    /// uftrace gives a fork child its parent's session until its own; with an unknown parent the
+    /// child's first records print as raw addresses (from source: utils/session.c).
     ///
     /// ## Spec
     /// uftrace format notes §11 invariant 14.
@@ -322,6 +456,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace skips lines it cannot parse (their module then resolves nothing) and reads the
     /// protection and build-id with unbounded `%s` into small buffers.
+    ///
+    /// ## What readers do
+    /// uftrace skips a line its sscanf cannot read (the module then resolves nothing) and reads
+    /// the protection and build-id with unbounded `%s` into small buffers (from source:
+    /// utils/session.c read_session_map, v0.6-v0.18).
     ///
     /// ## Spec
     /// uftrace format notes §4, §11 invariant 16.
@@ -336,6 +475,10 @@ crate::declare_rules! {
     /// Without it the kernel base stays 0, every address is classified as a kernel address and
     /// no user symbol resolves (silently: replay shows raw `<addr>`).
     ///
+    /// ## What readers do
+    /// uftrace 0.13 derives the kernel address boundary from `[stack]`: without it every address
+    /// counts as a kernel address and nothing resolves (verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §4, §11 invariant 16, §12 (`nostack`).
     pub MAP_NO_STACK = ("UF041", "map-no-stack", Error, "a session map has no (or more than one) `[stack]` line");
@@ -345,6 +488,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Overlapping modules make address resolution ambiguous.
     ///
+    /// ## What readers do
+    /// uftrace looks modules up in map order: with overlapping lines an address resolves in the
+    /// first one; the records read the same (from source: utils/symbol.c find_map).
+    ///
     /// ## Spec
     /// uftrace format notes §4, §11 invariant 16.
     pub MAP_OVERLAP = ("UF042", "map-overlap", Warning, "session map lines overlap or are out of order");
@@ -353,6 +500,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Without it the program's own functions do not resolve.
+    ///
+    /// ## What readers do
+    /// uftrace resolves the program's own functions through its map line: without it they print
+    /// as raw addresses (from source: utils/session.c).
     ///
     /// ## Spec
     /// uftrace format notes §4.
@@ -364,6 +515,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Without the `.sym`, uftrace reads the ELF file of the host, which may differ from the
     /// recorded one or be absent. An orphan map is left over from another recording.
+    ///
+    /// ## What readers do
+    /// uftrace falls back to the ELF file at the recorded path on the host (from source:
+    /// utils/symbol.c load_module_symbol); it skips libmcount and, for C programs, libstdc++.
     ///
     /// ## Spec
     /// uftrace format notes §1, §4, §11 invariant 13.
@@ -392,9 +547,14 @@ crate::declare_rules! {
     /// The path and build-id pick the right file for a module; without them uftrace falls back
     /// to the host's ELF file.
     ///
+    /// ## What readers do
+    /// uftrace loads a `.sym` without (or with part of) the header all the same: the count is a
+    /// hint and without `# path name:` nothing is compared (from source: utils/symbol.c
+    /// load_module_symbol_file, check_symbol_file, v0.10-v0.18).
+    ///
     /// ## Spec
     /// uftrace format notes §5, §11 invariant 17.
-    pub SYM_HEADER = ("UF050", "sym-header", Error, "a `.sym` file lacks its `# symbols:` / `# path name:` header");
+    pub SYM_HEADER = ("UF050", "sym-header", Warning, "a `.sym` file lacks its `# symbols:` / `# path name:` header");
     /// ## What it checks
     /// Each `.sym` line is `<16 hex addr> [<8 hex size> ]<type> <name>` with a type among
     /// `?TtwPKDdvu`; each `kallsyms` line is `<hex addr> <type> <name>` (at most eight
@@ -402,6 +562,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// uftrace skips malformed lines silently; their functions then print as raw addresses.
+    ///
+    /// ## What readers do
+    /// uftrace skips a line it cannot read without a word: addresses in the lost symbol resolve
+    /// to the symbol before it, under a wrong name (from source: load_module_symbol_file).
     ///
     /// ## Spec
     /// uftrace format notes §5, §11 invariant 17.
@@ -413,24 +577,37 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace preallocates N entries: a huge N makes it fail with "Cannot allocate memory".
     ///
+    /// ## What readers do
+    /// uftrace preallocates `# symbols:` entries: a huge count fails with "Cannot allocate
+    /// memory" (verified with uftrace 0.13); a smaller mismatch only changes the allocation.
+    ///
     /// ## Spec
     /// uftrace format notes §5, §11 invariant 17, §12 (`sc`).
     pub SYM_COUNT = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
     /// ## What it checks
-    /// Symbol addresses are sorted and functions do not overlap.
+    /// Symbol addresses are sorted. (Functions whose size reaches past the next symbol are not
+    /// reported: uftrace saves the ELF symbols as they are, and real libraries have them.)
     ///
     /// ## Why it matters
-    /// uftrace writes them sorted; disorder or overlap points at a foreign or damaged table and
-    /// makes resolution ambiguous.
+    /// uftrace writes them sorted; disorder points at a foreign or edited table.
+    ///
+    /// ## What readers do
+    /// uftrace sorts the symbols after loading (`qsort`): an unsorted table reads the same (from
+    /// source: load_module_symbol_file).
     ///
     /// ## Spec
     /// uftrace format notes §5, §11 invariant 17.
-    pub SYM_ORDER = ("UF053", "sym-order", Warning, "`.sym` symbols are out of order or overlap");
+    pub SYM_ORDER = ("UF053", "sym-order", Warning, "`.sym` symbols are out of order");
     /// ## What it checks
     /// The `.sym` path name and build-id match the session map line of that module.
     ///
     /// ## Why it matters
     /// A table of another build of the library resolves addresses to wrong names.
+    ///
+    /// ## What readers do
+    /// uftrace 0.10 and later compare the `.sym` path and build-id with the map and, when they
+    /// differ, look for `<name>-<hash>.sym`, else read the host's ELF file (from source:
+    /// utils/symbol.c load_module_symbol).
     ///
     /// ## Spec
     /// uftrace format notes §5, §11 invariant 17.
@@ -474,6 +651,11 @@ crate::declare_rules! {
     /// uftrace aborts loading the whole file on a bad line (the argument specs are then lost)
     /// and chops the last character of every line.
     ///
+    /// ## What readers do
+    /// uftrace stops loading the `.dbg` at a line it cannot read: the argument specs of the rest
+    /// are lost and payloads of those functions are misframed (from source: utils/dwarf.c
+    /// load_debug_file).
+    ///
     /// ## Spec
     /// uftrace format notes §6, §11 invariant 18.
     pub DBG_LINE = ("UF055", "dbg-line-malformed", Error, "a `.dbg` line does not parse");
@@ -482,6 +664,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Argument specs of unknown functions are never applied.
+    ///
+    /// ## What readers do
+    /// uftrace keys `.dbg` entries by address: an entry of no function is never used (from
+    /// source: utils/dwarf.c).
     ///
     /// ## Spec
     /// uftrace format notes §6, §11 invariant 18.
@@ -494,6 +680,10 @@ crate::declare_rules! {
     /// uftrace silently drops a partial record at the end: data was lost when the recording
     /// was cut (disk full, crash, copy interrupted).
     ///
+    /// ## What readers do
+    /// uftrace drops a partial record at the end without a word (from source: utils/fstack.c
+    /// read_task_ustack / read_task_args).
+    ///
     /// ## Spec
     /// uftrace format notes §7.1, §11 invariant 19.
     pub DAT_TRUNCATED = ("UF060", "dat-truncated", Error, "a task data file ends inside a record or payload");
@@ -503,6 +693,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace warns "invalid rstack read" and drops the rest of the task: the stream is out of
     /// step (often a payload of the wrong size before it).
+    ///
+    /// ## What readers do
+    /// uftrace warns "invalid rstack read" and drops the rest of the task (from source:
+    /// utils/fstack.c, v0.6-v0.18; verified with uftrace 0.13).
     ///
     /// ## Spec
     /// uftrace format notes §7.1, §11 invariant 20, §12 (`bm`).
@@ -514,6 +708,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The trace is incomplete: nesting and durations around the gap are unknown.
     ///
+    /// ## What readers do
+    /// uftrace shows the LOST record ("LOST N records!!") where it happened: the data reads the
+    /// same (from source: cmds/replay.c).
+    ///
     /// ## Spec
     /// uftrace format notes §7.4, §11 invariant 21.
     pub LOST_RECORDS = ("UF062", "lost-records", Warning, "the recorder lost records (LOST record)");
@@ -523,6 +721,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace merges tasks by timestamp; a decrease garbles replay and durations ("inverted
     /// time - data seems broken").
+    ///
+    /// ## What readers do
+    /// uftrace merges tasks by time and prints "inverted time - data seems broken"; durations
+    /// become wrong (from source: utils/fstack.c).
     ///
     /// ## Spec
     /// uftrace format notes §7.5, §11 invariant 24.
@@ -536,6 +738,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace repairs broken nesting heuristically: durations and call graphs become wrong.
     ///
+    /// ## What readers do
+    /// uftrace repairs nesting heuristically (fstack_update) and reads the records the same; the
+    /// call graph and durations it shows may differ from what ran.
+    ///
     /// ## Spec
     /// uftrace format notes §7.5, §11 invariant 25.
     pub NESTING = ("UF064", "nesting-mismatch", Warning, "ENTRY/EXIT records do not nest");
@@ -544,6 +750,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A mismatch means records were lost or reordered.
+    ///
+    /// ## What readers do
+    /// uftrace takes the EXIT as closing the frame at its depth and reads the same records (from
+    /// source: utils/fstack.c fstack_update).
     ///
     /// ## Spec
     /// uftrace format notes §7.1, §11 invariant 28.
@@ -555,9 +765,14 @@ crate::declare_rules! {
     /// Old uftrace versions overflowed the heap on deep records (#997, #1103); the writer
     /// corrupts addresses at depth ≥ 1024.
     ///
+    /// ## What readers do
+    /// uftrace before 0.9.4 overflowed its heap in `fstack_account_time` on records deeper than
+    /// `max_stack` (#997, #1103; fixed by a329066d); uftrace 0.13 reads depth 1023 without a
+    /// word (verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §7.1, §11 invariant 26.
-    pub DEPTH_LIMIT = ("UF066", "depth-exceeds-max-stack", Warning, "a record's depth is not below max_stack");
+    pub DEPTH_LIMIT = ("UF066", "depth-exceeds-max-stack", Error, "a record's depth is not below max_stack");
     /// ## What it checks
     /// ENTRY/EXIT addresses lie in a module mapped in the task's session and inside a symbol of
     /// that module's `.sym`; records come after a session applies to the task.
@@ -565,6 +780,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace prints unresolved addresses as `<addr>`: the symbol table or map does not belong
     /// to this data.
+    ///
+    /// ## What readers do
+    /// uftrace prints an address that resolves to no symbol as `<addr>`: the records read the same
+    /// (verified with uftrace 0.13).
     ///
     /// ## Spec
     /// uftrace format notes §3, §7.1, §11 invariants 24 and 27.
@@ -577,6 +796,10 @@ crate::declare_rules! {
     /// uftrace stops with "record missing argument info for <func>": the payload has no length
     /// of its own.
     ///
+    /// ## What readers do
+    /// uftrace stops with "record missing argument info for <func>": without a spec the payload
+    /// has no length (from source: utils/fstack.c read_task_args; verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §7.2, §11 invariant 22, §12 (`mb`).
     pub PAYLOAD_WITHOUT_SPEC = ("UF068", "payload-without-spec", Error, "a record has an argument payload but no argument spec matches its function");
@@ -588,6 +811,10 @@ crate::declare_rules! {
     /// A larger payload cannot come from libmcount; the stream is out of step and uftrace's
     /// argument printing overflows (#919, #993).
     ///
+    /// ## What readers do
+    /// uftrace frames the payload from the spec: an impossible length means the stream is out of
+    /// step, and argument printing overflows (#919, #993).
+    ///
     /// ## Spec
     /// uftrace format notes §7.2, §11 invariant 22.
     pub PAYLOAD_SIZE = ("UF069", "payload-size", Error, "an argument payload is larger than the recorder can write");
@@ -597,6 +824,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// uftrace ignores the flag on LOST records and version 3 has no payloads: the bytes that
     /// follow are read as records.
+    ///
+    /// ## What readers do
+    /// uftrace ignores `more` on LOST records and version 3 data has no payloads: the bytes after
+    /// such a record are read as records (from source: utils/fstack.c).
     ///
     /// ## Spec
     /// uftrace format notes §7.1, §11 invariants 2 and 22.
@@ -609,6 +840,10 @@ crate::declare_rules! {
     /// uftrace 0.13 aborts on `ASSERT(len == buflen)` for a wrong length and stops with
     /// "unknown event has data" for an unknown id.
     ///
+    /// ## What readers do
+    /// uftrace 0.13 aborts on `ASSERT(len == buflen)` for a wrong length and stops with "unknown
+    /// event has data" for an unknown id (verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §7.3, §11 invariant 23, §12 (`el`, `ue`).
     pub EVENT_PAYLOAD = ("UF071", "event-payload", Error, "an EVENT payload has the wrong length or an unknown id");
@@ -618,6 +853,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Kernel and perf ids never come from task data; unlisted user ids print as unknown.
+    ///
+    /// ## What readers do
+    /// uftrace prints an unknown id as a number: the data reads the same (from source:
+    /// utils/event.c).
     ///
     /// ## Spec
     /// uftrace format notes §7.3, §11 invariant 23.
@@ -630,6 +869,10 @@ crate::declare_rules! {
     /// uftrace 0.13 loops forever (ignoring SIGTERM) on a size-0 record of unknown type, and
     /// aborts with a buffer overflow on an oversized COMM/FORK/EXIT/SWITCH.
     ///
+    /// ## What readers do
+    /// uftrace 0.13 loops forever (ignoring SIGTERM) on a size-0 record of unknown type and aborts
+    /// with a buffer overflow on an oversized COMM/FORK/EXIT/SWITCH (verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §8, §11 invariant 29, §12 (`pz`, `pb`).
     pub PERF_RECORD_SIZE = ("UF080", "perf-record-size", Error, "a perf record size is zero, unaligned, too large or wrong for its type");
@@ -638,6 +881,9 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// A partial record at the end is lost data.
+    ///
+    /// ## What readers do
+    /// uftrace drops the partial record at the end without a word (from source: utils/perf.c).
     ///
     /// ## Spec
     /// uftrace format notes §8, §11 invariant 29.
@@ -648,6 +894,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Scheduling events are merged with task records by time.
+    ///
+    /// ## What readers do
+    /// uftrace merges perf records with task records by time: out-of-order records show at the
+    /// wrong place; none is lost (from source: utils/perf.c).
     ///
     /// ## Spec
     /// uftrace format notes §8, §11 invariant 29.
@@ -663,6 +913,10 @@ crate::declare_rules! {
     /// length: a larger length aborts it (buffer overflow). A format without an id leaves the
     /// kernel records of that event undecodable.
     ///
+    /// ## What readers do
+    /// uftrace 0.13 reads each block into a 4096-byte stack buffer: a larger length aborts it
+    /// (buffer overflow, verified with uftrace 0.13).
+    ///
     /// ## Spec
     /// uftrace format notes §9, §11 invariant 30, §12 (`kh`).
     pub KERNEL_HEADER = ("UF090", "kernel-header", Error, "`kernel_header` is malformed or has an oversized block");
@@ -675,6 +929,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Kernel data is read page by page; a partial page or impossible commit is damage.
     ///
+    /// ## What readers do
+    /// uftrace reads kernel data page by page through libtraceevent: a partial page or bad commit
+    /// loses or misreads the events of that page (from source: utils/kernel.c).
+    ///
     /// ## Spec
     /// uftrace format notes §9, §11 invariant 30.
     pub KERNEL_DATA = ("UF091", "kernel-data", Error, "a kernel data file is not a whole number of valid ring-buffer pages");
@@ -684,6 +942,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// uftrace scans these lines into 512-byte stack buffers without bounds.
+    ///
+    /// ## What readers do
+    /// uftrace scans these lines into 512-byte stack buffers without bounds: a longer line
+    /// overflows the stack (from source: utils/event.c, utils/extern.c).
     ///
     /// ## Spec
     /// uftrace format notes §10, §11 invariant 31.
@@ -695,6 +957,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Analysis commands apply `default.opts` as command-line options: other content changes
     /// how every later `uftrace replay` of the directory behaves.
+    ///
+    /// ## What readers do
+    /// uftrace applies `default.opts` as command-line options of every analysis command: other
+    /// content changes what replay shows, not the data (from source: uftrace.c parse_opts).
     ///
     /// ## Spec
     /// uftrace format notes §10, §11 invariant 31.

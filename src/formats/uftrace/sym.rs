@@ -279,20 +279,8 @@ pub fn decode(
                 );
                 reported_order = true;
             }
-            if let Some(sz) = a.1 {
-                let is_func = matches!(a.2, b'T' | b't' | b'w' | b'P');
-                if is_func && b.0 > a.0 && a.0.saturating_add(sz) > b.0 && !reported_order {
-                    sink.report(
-                        &rules::SYM_ORDER,
-                        b.4.clone(),
-                        format!(
-                            "symbol at 0x{:x} lies inside the previous function 0x{:x}+0x{sz:x}",
-                            b.0, a.0
-                        ),
-                    );
-                    reported_order = true;
-                }
-            }
+            // Overlapping sizes are not reported: uftrace saves the ELF symbols as they are,
+            // and hand-written assembly in real libraries (libgmp) has functions inside others.
         }
     }
     let real = raw.iter().filter(|r| r.2 != b'?').count() as u64;

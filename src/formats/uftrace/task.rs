@@ -111,6 +111,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> TaskFile {
     let mut tf = TaskFile::default();
     let mut last_ts: Option<u64> = None;
     let mut count: u64 = 0;
+    let mut legacy_sess = false;
     for line in text::lines(data) {
         count = count.saturating_add(1);
         if count > limits.max_entries {
@@ -143,7 +144,22 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> TaskFile {
                 let parsed = (|| {
                     let (ts, r) = ts_field()?;
                     let (pidf, r) = split1(r);
-                    let pid = parse_u64(text::kv(pidf, "pid")?)?;
+                    // uftrace 0.6 wrote `tid=`; readers scan `%*[^i]id=` and take either.
+                    let pid = match text::kv(pidf, "pid") {
+                        Some(v) => parse_u64(v)?,
+                        None => {
+                            let v = parse_u64(text::kv(pidf, "tid")?)?;
+                            if !legacy_sess {
+                                legacy_sess = true;
+                                sink.report(
+                                    &rules::TASK_LEGACY_FIELD,
+                                    sub_span(&line, pidf),
+                                    "SESS line with `tid=` instead of `pid=`: uftrace 0.6 writes it so; readers take either",
+                                );
+                            }
+                            v
+                        }
+                    };
                     let (sidf, r) = split1(r);
                     let sid = text::kv(sidf, "sid")?;
                     let exe = quoted(r, "exename")?;
