@@ -476,6 +476,14 @@ fn fixtures() -> Vec<Case> {
         last_line(&b, "tp Z2:401145:cmd:0:8"),
     );
 
+    // GT061: an `end` outside any while-stepping.
+    let b = with_extra(1, &format!("tp Z2:401145:cmd:0:3:{}", hexs("end")));
+    add(
+        &gt::TP_COMMAND_LIST_UNBALANCED,
+        &b,
+        last_line(&b, "tp Z2:401145:cmd:0:3:"),
+    );
+
     // GT033: a second V line.
     let b = with_extra(1, "tp V2:401145:1:41");
     add(&gt::DUPLICATE_TP_STATUS, &b, last_line(&b, "tp V2"));
@@ -1037,4 +1045,191 @@ fn command_names_are_checked_in_teval_only() {
         "{}",
         dump(&f)
     );
+}
+
+/// Replaces the definition lines of a real tsave output: `edit` maps the lines (without `\n`).
+fn edit_definitions(data: &[u8], edit: impl Fn(Vec<String>) -> Vec<String>) -> Vec<u8> {
+    let end = data.windows(2).position(|w| w == b"\n\n").unwrap();
+    let head = String::from_utf8(data[..end].to_vec()).unwrap();
+    let lines = edit(head.split('\n').map(str::to_string).collect());
+    let mut out = lines.join("\n").into_bytes();
+    out.extend_from_slice(&data[end..]);
+    out
+}
+
+fn hex_cmd_line(tp: &str, cmd: &str) -> String {
+    format!("tp Z{tp}:cmd:0:{:x}:{}", cmd.len(), hexs(cmd))
+}
+
+/// Builds scripts/corpus/src/tpdemo.c as scripts/corpus/gdb.sh does (GDB needs the executable to
+/// re-create the tracepoints of a tfile); `None` when gcc or gdb is missing.
+fn tpdemo_executable() -> Option<std::path::PathBuf> {
+    let have = |t: &str| {
+        std::process::Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok()
+    };
+    if !have("gdb") || !have("gcc") {
+        eprintln!("skipping: gdb or gcc is not installed");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("tracelint-gdb-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let exe = dir.join("tpdemo");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/tpdemo.c");
+    let ok = std::process::Command::new("gcc")
+        .args(["-g", "-O0", "-fno-pie", "-no-pie", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipping: cannot build tpdemo.c");
+        return None;
+    }
+    Some(exe)
+}
+
+/// Runs GDB on `data` (written next to `exe`) with `cmds` after `target tfile`; stdout+stderr.
+fn gdb_output(exe: &std::path::Path, name: &str, data: &[u8], cmds: &[&str]) -> Option<String> {
+    let tf = exe.with_file_name(format!("{name}.tf"));
+    std::fs::write(&tf, data).ok()?;
+    let mut c = std::process::Command::new("timeout");
+    c.args(["60", "gdb", "-nx", "-batch", "-ex"])
+        .arg(format!("file {}", exe.display()))
+        .arg("-ex")
+        .arg(format!("target tfile {}", tf.display()));
+    for x in cmds {
+        c.args(["-ex", x]);
+    }
+    let out = c.output().ok()?;
+    let mut s = String::from_utf8_lossy(&out.stdout).into_owned();
+    s.push_str(&String::from_utf8_lossy(&out.stderr));
+    Some(s.replace('\0', ""))
+}
+
+/// Tracepoints whose command lines GDB rejects, and frames of undefined tracepoints: GDB 13.1
+/// opens the file and finds the frames but cannot dump them; tracelint reports errors.
+#[test]
+fn frames_gdb_cannot_dump_are_errors() {
+    let Some(exe) = tpdemo_executable() else {
+        return;
+    };
+    let multi = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
+    let bogus = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .map(|x| {
+                if x.starts_with("tp Z5:40125c:cmd:") {
+                    hex_cmd_line("5:40125c", "bogus")
+                } else {
+                    x
+                }
+            })
+            .collect()
+    });
+    let string_collect = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .map(|x| {
+                if x.starts_with("tp Z2:401145:cmd:") {
+                    hex_cmd_line("2:401145", "collect/s label")
+                } else {
+                    x
+                }
+            })
+            .collect()
+    });
+    let nested = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .flat_map(|x| {
+                if x.starts_with("tp Z3:40117d:cmd:0:f:") {
+                    vec![
+                        hex_cmd_line("3:40117d", "while-stepping 1"),
+                        hex_cmd_line("3:40117d", "collect r"),
+                        hex_cmd_line("3:40117d", "end"),
+                    ]
+                } else {
+                    vec![x]
+                }
+            })
+            .collect()
+    });
+    let undefined = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .filter(|x| {
+                !x.starts_with("tp T5:")
+                    && !x.starts_with("tp A5:")
+                    && !x.starts_with("tp Z5:")
+                    && !x.starts_with("tp V5:")
+            })
+            .collect()
+    });
+    // (name, file, rule, frame to dump, tracepoint number of that frame)
+    let cases: [(&str, &[u8], &Rule, u32, u32); 4] = [
+        ("bogus", &bogus, &gt::TP_COMMAND_INVALID, 15, 5),
+        ("collect-s", &string_collect, &gt::TP_COMMAND_INVALID, 0, 2),
+        ("nested", &nested, &gt::TP_COMMAND_INVALID, 15, 5),
+        (
+            "undefined",
+            &undefined,
+            &gt::FRAME_TRACEPOINT_UNDEFINED,
+            15,
+            5,
+        ),
+    ];
+    for (name, data, rule, frame, tp) in cases {
+        let f = check(data);
+        assert!(
+            f.iter()
+                .any(|x| x.rule == rule && x.severity == Severity::Error),
+            "{name}: expected error {}, got:\n{}",
+            rule.code,
+            dump(&f)
+        );
+        let tfind = format!("tfind {frame}");
+        let Some(out) = gdb_output(&exe, name, data, &["tstatus", &tfind, "tdump"]) else {
+            eprintln!("skipping: cannot run gdb");
+            return;
+        };
+        assert!(out.contains("Collected 16 trace frames"), "{name}: {out}");
+        assert!(
+            out.contains(&format!("Found trace frame {frame}, tracepoint {tp}")),
+            "{name}: {out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "No known tracepoint matches 'current' tracepoint #{tp}"
+            )),
+            "{name}: gdb dumped the frame:\n{out}"
+        );
+    }
+    // The untouched file: every tracepoint is linked and frame 15 is dumped.
+    let out = gdb_output(&exe, "multi", &multi, &["tfind 15", "tdump"]).unwrap();
+    assert!(
+        out.contains("Data collected at tracepoint 4, trace frame 15"),
+        "{out}"
+    );
+    assert!(!out.contains("No known tracepoint"), "{out}");
+    // A stray `end` only cuts the action list: a warning, and GDB still dumps the frame.
+    let stray = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .flat_map(|x| {
+                if x.starts_with("tp Z2:401145:cmd:") {
+                    vec![hex_cmd_line("2:401145", "end"), x]
+                } else {
+                    vec![x]
+                }
+            })
+            .collect()
+    });
+    let f = check(&stray);
+    no_errors(&f);
+    expect_code(&f, &gt::TP_COMMAND_LIST_UNBALANCED);
+    let out = gdb_output(&exe, "stray-end", &stray, &["tfind 0", "tdump"]).unwrap();
+    assert!(
+        out.contains("Data collected at tracepoint 1, trace frame 0:"),
+        "{out}"
+    );
+    assert!(!out.contains("label ="), "{out}");
+    let _ = std::fs::remove_dir_all(exe.parent().unwrap());
 }

@@ -323,18 +323,28 @@ crate::declare_rules! {
     /// Invariant 21.
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
-    /// `tp Z…cmd` lines form a valid action list: known actions (`collect`, `teval`,
+    /// `tp Z…cmd` lines form an action list GDB accepts: known actions (`collect`, `teval`,
     /// `while-stepping`, `end`), `$names` in `teval` that are trace state variables or
-    /// registers of the target description,
-    /// `while-stepping`/`end` balanced, no `collect/s`.
+    /// registers of the target description, no nested `while-stepping`, no `collect/s`.
     ///
     /// ## Why it matters
-    /// GDB re-parses these lines when it opens the file and fails after opening it
-    /// ("is not a tracepoint action", "Target does not support \"/s\"").
+    /// GDB re-creates every tracepoint from its `Z` lines when it opens the file and validates
+    /// each command line as if typed. The first rejected line stops the creation of the
+    /// remaining tracepoints.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` succeeds but prints the error (`` `bogus' is not a
+    /// tracepoint action, or is ambiguous.``, "The 'while-stepping' command cannot be nested",
+    /// `Target does not support "/s" option for string tracing.`, "$x is not a trace state
+    /// variable, may not assign to it"); the tracepoint is created without actions and neither it
+    /// nor the tracepoints created after it (those defined earlier in the file) are linked to
+    /// their frames: `tdump` fails with "No known tracepoint matches 'current' tracepoint #N".
+    /// From source: breakpoint.c `create_tracepoint_from_upload` (`validate_actionline`),
+    /// tracepoint.c `merge_uploaded_tracepoints`, unchanged since GDB 7.2.
     ///
     /// ## Spec
     /// Invariant 22; breakpoint.c:13808-13891.
-    pub TP_COMMAND_INVALID = ("GT032", "tp-command-invalid", Warning, "a tracepoint command line would be rejected by GDB");
+    pub TP_COMMAND_INVALID = ("GT032", "tp-command-invalid", Error, "a tracepoint command line GDB rejects, so its frames cannot be dumped");
     /// ## What it checks
     /// At most one `tp V` line per tracepoint.
     ///
@@ -446,9 +456,15 @@ crate::declare_rules! {
     /// The frame cannot be related to a location; without an `R` block GDB cannot even guess
     /// its PC.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` and `tstatus` succeed and `tfind` finds the frame
+    /// ("Found trace frame N, tracepoint T"), but `tdump` fails with "No known tracepoint
+    /// matches 'current' tracepoint #T"; without an `R` block `tfile_fetch_registers` has no
+    /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`.
+    ///
     /// ## Spec
     /// Invariant 28.
-    pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Warning, "a frame's tracepoint is defined by no tp line");
+    pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Error, "a frame's tracepoint is defined by no tp line");
     /// ## What it checks
     /// Each frame lies inside the file.
     ///
@@ -618,4 +634,21 @@ crate::declare_rules! {
     /// ## Spec
     /// §1.3 hexstr; common-utils.cc:403-434.
     pub BAD_HEX_STRING = ("GT060", "bad-hex-string", Error, "a hex-encoded string has a bad digit or odd length");
+    /// ## What it checks
+    /// The `tp Z…cmd` lines of a tracepoint are balanced: every `while-stepping` is closed by an
+    /// `end`, and no `end` appears outside a `while-stepping`.
+    ///
+    /// ## Why it matters
+    /// GDB writes the action list of a tracepoint without the final `end`, and the
+    /// `while-stepping` block with its `end`; anything else was edited or cut.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: a top-level `end` ends the action list, so the command lines after
+    /// it are dropped and `tdump` does not show what they collected (the frame data is still
+    /// there for `print`); an unclosed `while-stepping` is closed silently at the end of the list.
+    /// The file opens and every frame is found.
+    ///
+    /// ## Spec
+    /// Invariant 22; cli-script.c `read_command_lines_1`.
+    pub TP_COMMAND_LIST_UNBALANCED = ("GT061", "tp-command-list-unbalanced", Warning, "a tracepoint's while-stepping/end command lines are unbalanced");
 }
