@@ -159,7 +159,8 @@ tstart
 $FINISH"
 
 # defects/fast.tf: fast tracepoint through the in-process agent; the agent's R blocks are
-# larger than the register block size GDB writes in the 'R' line.
+# larger than the register block size GDB writes in the 'R' line, so GDB finds the frames and
+# shows their registers but fails with "Unknown block type" when it reads their memory.
 if [ -n "$IPA" ]; then
   run_shape fast "$OUT/defects/fast.tf" "ftrace tl_tick
 actions

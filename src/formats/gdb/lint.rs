@@ -137,7 +137,7 @@ fn check_status(d: &Description, sink: &mut Sink) {
     let Some(st) = d.status() else {
         sink.push(
             sink.make(&rules::STATUS_MISSING, d.span.clone(), "the definition section has no status line")
-                .note("GDB warns \"No traceframes present in this file\" and cannot tell how the run ended"),
+                .note("GDB 13.1 warns \"No traceframes present in this file\", tstatus says \"Run/stop status is unknown\", and MI -trace-status aborts GDB (internal error: trace_status_mi: Assertion `ts->running_known' failed)"),
         );
         return;
     };
@@ -822,7 +822,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                         "the circular buffer wrapped ({cr} frames created, {fr} kept) and its saved image is inconsistent"
                     ),
                 )
-                .note("gdbserver 13.1 adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; the frame findings of this file follow from that")
+                .note("written by gdbserver 13.1, which adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; GDB 13.1 walks the first frames and then fails with \"Unknown block type\" or stops early; the frame findings of this file follow from that")
                 .help("save wrapped circular traces with a gdbserver that handles the wrap, or use a linear buffer"),
             );
         } else {
