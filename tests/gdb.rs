@@ -1267,3 +1267,22 @@ fn frames_gdb_cannot_dump_are_errors() {
     assert!(!out.contains("label ="), "{out}");
     let _ = std::fs::remove_dir_all(exe.parent().unwrap());
 }
+
+/// The file names no writer; what it shows (tdesc lines, gdbserver's builtin variable) is
+/// named in the quirk findings.
+#[test]
+fn writer_hint_of_real_tsave_output() {
+    let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
+    let f = check(&data);
+    let x = f
+        .iter()
+        .find(|x| x.rule == &gt::DECIMAL_TP_STATUS)
+        .unwrap_or_else(|| panic!("{}", dump(&f)));
+    assert!(
+        x.notes
+            .iter()
+            .any(|n| n.contains("2016 or later") && n.contains("gdbserver target")),
+        "{:?}",
+        x.notes
+    );
+}

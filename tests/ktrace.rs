@@ -277,3 +277,21 @@ fn roundtrip_invariants_under_mutation() {
         }
     }
 }
+
+/// The writer named from the layout: raw version, V3 magic, header sub-chunks.
+#[test]
+fn writer_is_named_from_the_layout() {
+    let want = [
+        ("v1.raw", "xnu-1699 to 2050"),
+        ("v1plus.raw", "xnu-2422 or later"),
+        ("v2.raw", "kperf"),
+        ("v3-kernel.ktrace", "xnu-3248 to 8020"),
+        ("v3-libktrace.ktrace", "libktrace"),
+        ("v3-lldbmacros-style.ktrace", "lldbmacros"),
+    ];
+    for (name, writer) in want {
+        let data = std::fs::read(common::corpus("ktrace").join(name)).unwrap();
+        let t = decode_bytes(&data, &CheckOptions::default(), &mut Sink::new(100));
+        assert!(t.writer().contains(writer), "{name}: {}", t.writer());
+    }
+}

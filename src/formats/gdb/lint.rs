@@ -822,7 +822,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                         "the circular buffer wrapped ({cr} frames created, {fr} kept) and its saved image is inconsistent"
                     ),
                 )
-                .note("written by gdbserver 13.1, which adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; GDB 13.1 walks the first frames and then fails with \"Unknown block type\" or stops early; the frame findings of this file follow from that")
+                .note(format!("{}; gdbserver (verified with 13.1) adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; GDB 13.1 walks the first frames and then fails with \"Unknown block type\" or stops early; the frame findings of this file follow from that", d.writer_hint().describe()))
                 .help("save wrapped circular traces with a gdbserver that handles the wrap, or use a linear buffer"),
             );
         } else {
@@ -862,7 +862,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                             got.frames
                         ),
                     )
-                    .note("gdbserver answers qTP in decimal and GDB stores the digits unchanged; GDB shows wrong hit counts"),
+                    .note(format!("{}; gdbserver answers qTP in decimal and GDB stores the digits unchanged, so GDB shows wrong hit counts", d.writer_hint().describe())),
                 );
                 true
             } else {
