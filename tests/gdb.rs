@@ -81,7 +81,7 @@ fn corpus_files() -> Vec<std::path::PathBuf> {
         .filter(|p| p.extension().is_some_and(|x| x == "tf"))
         .collect();
     v.sort();
-    assert!(v.len() >= 6, "corpus/gdb has {} files", v.len());
+    assert!(v.len() >= 7, "corpus/gdb has {} files", v.len());
     v
 }
 
@@ -100,6 +100,7 @@ fn real_corpus_frame_counts() {
     let want = [
         ("circular-wrapped.tf", 2),
         ("empty.tf", 0),
+        ("kinds.tf", 27),
         ("memory.tf", 4),
         ("multi.tf", 16),
         ("regs.tf", 12),
@@ -1097,7 +1098,7 @@ fn hex_cmd_line(tp: &str, cmd: &str) -> String {
 
 /// Builds scripts/corpus/src/tpdemo.c as scripts/corpus/gdb.sh does (GDB needs the executable to
 /// re-create the tracepoints of a tfile); `None` when gcc or gdb is missing.
-fn tpdemo_executable() -> Option<std::path::PathBuf> {
+fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
     let have = |t: &str| {
         std::process::Command::new(t)
             .arg("--version")
@@ -1108,7 +1109,7 @@ fn tpdemo_executable() -> Option<std::path::PathBuf> {
         eprintln!("skipping: gdb or gcc is not installed");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("tracelint-gdb-test-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("tracelint-gdb-test-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
     let exe = dir.join("tpdemo");
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/tpdemo.c");
@@ -1147,7 +1148,7 @@ fn gdb_output(exe: &std::path::Path, name: &str, data: &[u8], cmds: &[&str]) -> 
 /// opens the file and finds the frames but cannot dump them; tracelint reports errors.
 #[test]
 fn frames_gdb_cannot_dump_are_errors() {
-    let Some(exe) = tpdemo_executable() else {
+    let Some(exe) = tpdemo_executable("dump") else {
         return;
     };
     let multi = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
@@ -1285,4 +1286,124 @@ fn writer_hint_of_real_tsave_output() {
         "{:?}",
         x.notes
     );
+}
+
+/// Counts per target tracepoint number: from tracelint's map ("tracepoint N" of the frames node).
+fn tracelint_counts(data: &[u8]) -> (u64, std::collections::BTreeMap<i64, u64>) {
+    let mut sink = Sink::new(10_000);
+    let (_, map) = check_bytes(data, &CheckOptions::default(), &mut sink);
+    let frames = frame_count(&map).unwrap();
+    let node = map.children.iter().find(|c| c.label == "frames").unwrap();
+    let per_tp = node
+        .values
+        .iter()
+        .filter_map(|(k, v)| {
+            let tp = k.strip_prefix("tracepoint ")?.parse().ok()?;
+            let n = v.split(' ').next()?.parse().ok()?;
+            Some((tp, n))
+        })
+        .collect();
+    (frames, per_tp)
+}
+
+/// GDB as oracle on every untouched tsave output of the corpus: `tstatus`'s frame count, the
+/// frames `tfind` walks per tracepoint (mapped back to the file's numbers through "Created
+/// tracepoint G for target's tracepoint T"), the tracepoints created and the trace state
+/// variables equal what tracelint decodes.
+#[test]
+fn corpus_matches_gdb_tstatus_and_tfind() {
+    let Some(exe) = tpdemo_executable("status") else {
+        return;
+    };
+    let walk = exe.with_file_name("walk.py");
+    std::fs::write(
+        &walk,
+        "import gdb, re\ncounts = {}\nn = 0\nwhile True:\n    try:\n        out = gdb.execute('tfind %d' % n, to_string=True)\n    except gdb.error:\n        break\n    m = re.search(r'Found trace frame (\\d+), tracepoint (-?\\d+)', out)\n    if not m:\n        break\n    t = int(m.group(2))\n    counts[t] = counts.get(t, 0) + 1\n    n += 1\nprint('WALKED', n, 'PER_TP', ' '.join('%d:%d' % kv for kv in sorted(counts.items())))\n",
+    )
+    .unwrap();
+    let source = format!("source {}", walk.display());
+    for p in corpus_files() {
+        let data = std::fs::read(&p).unwrap();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let (frames, per_tp) = tracelint_counts(&data);
+        let d = tracelint::formats::gdb::text::decode_description(
+            &data,
+            &CheckOptions::default(),
+            &mut Sink::new(10_000),
+        );
+        let Some(out) = gdb_output(&exe, &name, &data, &["tstatus", "info tvariables", &source])
+        else {
+            eprintln!("skipping: cannot run gdb");
+            return;
+        };
+        // tstatus: "Collected N trace frames." or "Buffer contains N trace frames (of M ...".
+        let status_frames: u64 = out
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("Collected ")
+                    .or_else(|| l.strip_prefix("Buffer contains "))
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|n| n.parse().ok())
+            })
+            .unwrap_or(0);
+        assert_eq!(status_frames, frames, "{name}: tstatus\n{out}");
+        let mut gdb_to_target = std::collections::HashMap::new();
+        for l in out.lines() {
+            if let Some(r) = l.strip_prefix("Created tracepoint ") {
+                let w: Vec<&str> = r.split(' ').collect();
+                if let (Some(g), Some(t)) = (w.first(), w.get(4)) {
+                    gdb_to_target.insert(g.parse::<i64>().unwrap(), t.parse::<i64>().unwrap());
+                }
+            }
+        }
+        assert_eq!(
+            gdb_to_target.len(),
+            d.tracepoints.len(),
+            "{name}: tracepoints\n{out}"
+        );
+        let walked = out.lines().find(|l| l.starts_with("WALKED ")).unwrap();
+        let mut w = walked.split(' ');
+        let n: u64 = w.nth(1).unwrap().parse().unwrap();
+        assert_eq!(n, frames, "{name}: tfind walked {walked}");
+        let gdb_per_tp: std::collections::BTreeMap<i64, u64> = w
+            .skip(1)
+            .filter(|s| !s.is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once(':').unwrap();
+                let g: i64 = k.parse().unwrap();
+                (
+                    gdb_to_target.get(&g).copied().unwrap_or(g),
+                    v.parse().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(gdb_per_tp, per_tp, "{name}: frames per tracepoint");
+        let tvariables = out.lines().filter(|l| l.starts_with('$')).count();
+        assert_eq!(
+            tvariables,
+            d.tsvs.len(),
+            "{name}: trace state variables\n{out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(exe.parent().unwrap());
+}
+
+/// Every file under corpus/gdb/defects is really defective: GDB fails on it, and tracelint
+/// reports an error.
+#[test]
+fn every_defect_file_has_an_error() {
+    let dir = common::corpus("gdb/defects");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let f = check(&std::fs::read(&p).unwrap());
+        assert!(
+            f.iter().any(|x| x.severity == Severity::Error),
+            "{}: no error:\n{}",
+            p.display(),
+            dump(&f)
+        );
+        n += 1;
+    }
+    assert!(n >= 2);
 }

@@ -703,7 +703,7 @@ impl FrameLint {
                                 &rules::OVERLAPPING_MEMORY_BLOCKS,
                                 span,
                                 format!(
-                                    "frame {}: M blocks 0x{a0:x}..0x{a1:x} and 0x{b0:x}.. overlap; GDB shows the first one's bytes",
+                                    "frame {}: M blocks 0x{a0:x}..0x{a1:x} and 0x{b0:x}.. overlap; GDB shows the first one's bytes (gdbserver, verified with 13.1, writes such blocks when an action list collects the same memory twice)",
                                     f.index
                                 ),
                             );
