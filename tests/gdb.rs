@@ -139,6 +139,21 @@ fn defect_fast_tracepoint() {
     assert_eq!(frames, Some(12));
 }
 
+/// A real tsave output cut inside its last frame: GDB 13.1 fails with "Premature end of file"
+/// when `tfind` reaches it.
+#[test]
+fn defect_truncated() {
+    let data = std::fs::read(common::corpus("gdb/defects/truncated.tf")).unwrap();
+    let (f, frames) = check_opts(&data, &CheckOptions::default());
+    let x = f
+        .iter()
+        .find(|x| x.rule == &gt::FRAME_OVERRUNS_FILE)
+        .unwrap_or_else(|| panic!("no GT044:\n{}", dump(&f)));
+    assert_eq!(x.severity, Severity::Error);
+    assert!(x.message.contains("frame 11"), "{}", x.message);
+    assert_eq!(frames, Some(11));
+}
+
 #[test]
 fn defect_circular_corrupt() {
     let data = std::fs::read(common::corpus("gdb/defects/circular-corrupt.tf")).unwrap();
@@ -964,6 +979,7 @@ fn differential_against_gdb() {
     let mut files = corpus_files();
     files.push(common::corpus("gdb/defects/fast.tf"));
     files.push(common::corpus("gdb/defects/circular-corrupt.tf"));
+    files.push(common::corpus("gdb/defects/truncated.tf"));
     for p in files {
         let out = std::process::Command::new("timeout")
             .arg("60")

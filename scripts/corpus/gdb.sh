@@ -203,6 +203,14 @@ else
   echo "skip defects/fast.tf (libinproctrace.so not found)"
 fi
 
+# defects/truncated.tf: regs.tf cut in the middle of its last frame, as a copy or download that
+# stopped early leaves it; GDB opens it and fails with "Premature end of file" when tfind
+# reaches the cut frame.
+if [ -s "$OUT/regs.tf" ]; then
+  head -c $(( $(stat -c %s "$OUT/regs.tf") - 1000 )) "$OUT/regs.tf" >"$OUT/defects/truncated.tf"
+  echo "ok   ${OUT#$ROOT/}/defects/truncated.tf ($(stat -c %s "$OUT/defects/truncated.tf") bytes)"
+fi
+
 # Read every file back with GDB: status, tracepoints, every frame dumped.
 verify () {
   local f=$1 log=$WORK/verify.log
