@@ -81,7 +81,7 @@ fn corpus_files() -> Vec<std::path::PathBuf> {
         .filter(|p| p.extension().is_some_and(|x| x == "tf"))
         .collect();
     v.sort();
-    assert!(v.len() >= 6, "corpus/gdb has {} files", v.len());
+    assert!(v.len() >= 7, "corpus/gdb has {} files", v.len());
     v
 }
 
@@ -100,6 +100,7 @@ fn real_corpus_frame_counts() {
     let want = [
         ("circular-wrapped.tf", 2),
         ("empty.tf", 0),
+        ("kinds.tf", 27),
         ("memory.tf", 4),
         ("multi.tf", 16),
         ("regs.tf", 12),
@@ -126,15 +127,31 @@ fn real_quirks_are_named() {
 fn defect_fast_tracepoint() {
     let data = std::fs::read(common::corpus("gdb/defects/fast.tf")).unwrap();
     let (f, frames) = check_opts(&data, &CheckOptions::default());
-    no_errors(&f);
+    // GDB 13.1 cannot read the memory these frames collected ("Unknown block type").
     let x = f
         .iter()
         .find(|x| x.rule == &gt::FAST_TRACEPOINT_REGISTER_BLOCK)
         .unwrap_or_else(|| panic!("no GT049:\n{}", dump(&f)));
+    assert_eq!(x.severity, Severity::Error);
     assert!(x.message.contains("2500"), "{}", x.message);
     assert!(x.message.contains("2420"), "{}", x.message);
     assert!(x.message.contains("12 frame"), "{}", x.message);
     assert_eq!(frames, Some(12));
+}
+
+/// A real tsave output cut inside its last frame: GDB 13.1 fails with "Premature end of file"
+/// when `tfind` reaches it.
+#[test]
+fn defect_truncated() {
+    let data = std::fs::read(common::corpus("gdb/defects/truncated.tf")).unwrap();
+    let (f, frames) = check_opts(&data, &CheckOptions::default());
+    let x = f
+        .iter()
+        .find(|x| x.rule == &gt::FRAME_OVERRUNS_FILE)
+        .unwrap_or_else(|| panic!("no GT044:\n{}", dump(&f)));
+    assert_eq!(x.severity, Severity::Error);
+    assert!(x.message.contains("frame 11"), "{}", x.message);
+    assert_eq!(frames, Some(11));
 }
 
 #[test]
@@ -474,6 +491,14 @@ fn fixtures() -> Vec<Case> {
         &gt::TP_COMMAND_INVALID,
         &b,
         last_line(&b, "tp Z2:401145:cmd:0:8"),
+    );
+
+    // GT061: an `end` outside any while-stepping.
+    let b = with_extra(1, &format!("tp Z2:401145:cmd:0:3:{}", hexs("end")));
+    add(
+        &gt::TP_COMMAND_LIST_UNBALANCED,
+        &b,
+        last_line(&b, "tp Z2:401145:cmd:0:3:"),
     );
 
     // GT033: a second V line.
@@ -829,7 +854,6 @@ fn gdb_rejected_inputs_are_flagged() {
         "999+1",
         with_extra(3, &format!("tp A2:401145:R{}", "0".repeat(986))).bytes,
     ));
-    cases.push(("tdesc nospace", with_extra(3, "tdesc").bytes));
     let mut s = base.clone();
     s.end = b"\0\0".to_vec();
     let b = s.build();
@@ -862,6 +886,40 @@ fn gdb_rejected_inputs_are_flagged() {
             "{name}: expected a finding, got:\n{}",
             dump(&f)
         );
+    }
+}
+
+/// Lines, pieces and status fields GDB ignores (as it would those of a newer writer) are
+/// informational: GDB 13.1 opens such files and reads every frame the same.
+#[test]
+fn ignored_definitions_are_info() {
+    let cases: [(&str, Built, &Rule); 4] = [
+        (
+            "tdesc without space",
+            with_extra(3, "tdesc"),
+            &gt::UNKNOWN_LINE,
+        ),
+        ("unknown line", with_extra(3, "foo bar"), &gt::UNKNOWN_LINE),
+        (
+            "unknown piece",
+            with_extra(3, "tp Y2:401145:zz"),
+            &gt::TP_UNKNOWN_PIECE,
+        ),
+        (
+            "unknown field",
+            with_status(3, "0;tstop::0;tframes:3;newkey:12"),
+            &gt::STATUS_UNKNOWN_FIELD,
+        ),
+    ];
+    for (name, b, rule) in cases {
+        let f = check(&b.bytes);
+        assert!(
+            f.iter()
+                .any(|x| x.rule == rule && x.severity == Severity::Info),
+            "{name}:\n{}",
+            dump(&f)
+        );
+        no_errors(&f);
     }
 }
 
@@ -921,6 +979,7 @@ fn differential_against_gdb() {
     let mut files = corpus_files();
     files.push(common::corpus("gdb/defects/fast.tf"));
     files.push(common::corpus("gdb/defects/circular-corrupt.tf"));
+    files.push(common::corpus("gdb/defects/truncated.tf"));
     for p in files {
         let out = std::process::Command::new("timeout")
             .arg("60")
@@ -1037,4 +1096,330 @@ fn command_names_are_checked_in_teval_only() {
         "{}",
         dump(&f)
     );
+}
+
+/// Replaces the definition lines of a real tsave output: `edit` maps the lines (without `\n`).
+fn edit_definitions(data: &[u8], edit: impl Fn(Vec<String>) -> Vec<String>) -> Vec<u8> {
+    let end = data.windows(2).position(|w| w == b"\n\n").unwrap();
+    let head = String::from_utf8(data[..end].to_vec()).unwrap();
+    let lines = edit(head.split('\n').map(str::to_string).collect());
+    let mut out = lines.join("\n").into_bytes();
+    out.extend_from_slice(&data[end..]);
+    out
+}
+
+fn hex_cmd_line(tp: &str, cmd: &str) -> String {
+    format!("tp Z{tp}:cmd:0:{:x}:{}", cmd.len(), hexs(cmd))
+}
+
+/// Builds scripts/corpus/src/tpdemo.c as scripts/corpus/gdb.sh does (GDB needs the executable to
+/// re-create the tracepoints of a tfile); `None` when gcc or gdb is missing.
+fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
+    let have = |t: &str| {
+        std::process::Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok()
+    };
+    if !have("gdb") || !have("gcc") {
+        eprintln!("skipping: gdb or gcc is not installed");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("tracelint-gdb-test-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let exe = dir.join("tpdemo");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/tpdemo.c");
+    let ok = std::process::Command::new("gcc")
+        .args(["-g", "-O0", "-fno-pie", "-no-pie", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipping: cannot build tpdemo.c");
+        return None;
+    }
+    Some(exe)
+}
+
+/// Runs GDB on `data` (written next to `exe`) with `cmds` after `target tfile`; stdout+stderr.
+fn gdb_output(exe: &std::path::Path, name: &str, data: &[u8], cmds: &[&str]) -> Option<String> {
+    let tf = exe.with_file_name(format!("{name}.tf"));
+    std::fs::write(&tf, data).ok()?;
+    let mut c = std::process::Command::new("timeout");
+    c.args(["60", "gdb", "-nx", "-batch", "-ex"])
+        .arg(format!("file {}", exe.display()))
+        .arg("-ex")
+        .arg(format!("target tfile {}", tf.display()));
+    for x in cmds {
+        c.args(["-ex", x]);
+    }
+    let out = c.output().ok()?;
+    let mut s = String::from_utf8_lossy(&out.stdout).into_owned();
+    s.push_str(&String::from_utf8_lossy(&out.stderr));
+    Some(s.replace('\0', ""))
+}
+
+/// Tracepoints whose command lines GDB rejects, and frames of undefined tracepoints: GDB 13.1
+/// opens the file and finds the frames but cannot dump them; tracelint reports errors.
+#[test]
+fn frames_gdb_cannot_dump_are_errors() {
+    let Some(exe) = tpdemo_executable("dump") else {
+        return;
+    };
+    let multi = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
+    let bogus = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .map(|x| {
+                if x.starts_with("tp Z5:40125c:cmd:") {
+                    hex_cmd_line("5:40125c", "bogus")
+                } else {
+                    x
+                }
+            })
+            .collect()
+    });
+    let string_collect = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .map(|x| {
+                if x.starts_with("tp Z2:401145:cmd:") {
+                    hex_cmd_line("2:401145", "collect/s label")
+                } else {
+                    x
+                }
+            })
+            .collect()
+    });
+    let nested = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .flat_map(|x| {
+                if x.starts_with("tp Z3:40117d:cmd:0:f:") {
+                    vec![
+                        hex_cmd_line("3:40117d", "while-stepping 1"),
+                        hex_cmd_line("3:40117d", "collect r"),
+                        hex_cmd_line("3:40117d", "end"),
+                    ]
+                } else {
+                    vec![x]
+                }
+            })
+            .collect()
+    });
+    let undefined = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .filter(|x| {
+                !x.starts_with("tp T5:")
+                    && !x.starts_with("tp A5:")
+                    && !x.starts_with("tp Z5:")
+                    && !x.starts_with("tp V5:")
+            })
+            .collect()
+    });
+    // (name, file, rule, frame to dump, tracepoint number of that frame)
+    let cases: [(&str, &[u8], &Rule, u32, u32); 4] = [
+        ("bogus", &bogus, &gt::TP_COMMAND_INVALID, 15, 5),
+        ("collect-s", &string_collect, &gt::TP_COMMAND_INVALID, 0, 2),
+        ("nested", &nested, &gt::TP_COMMAND_INVALID, 15, 5),
+        (
+            "undefined",
+            &undefined,
+            &gt::FRAME_TRACEPOINT_UNDEFINED,
+            15,
+            5,
+        ),
+    ];
+    for (name, data, rule, frame, tp) in cases {
+        let f = check(data);
+        assert!(
+            f.iter()
+                .any(|x| x.rule == rule && x.severity == Severity::Error),
+            "{name}: expected error {}, got:\n{}",
+            rule.code,
+            dump(&f)
+        );
+        let tfind = format!("tfind {frame}");
+        let Some(out) = gdb_output(&exe, name, data, &["tstatus", &tfind, "tdump"]) else {
+            eprintln!("skipping: cannot run gdb");
+            return;
+        };
+        assert!(out.contains("Collected 16 trace frames"), "{name}: {out}");
+        assert!(
+            out.contains(&format!("Found trace frame {frame}, tracepoint {tp}")),
+            "{name}: {out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "No known tracepoint matches 'current' tracepoint #{tp}"
+            )),
+            "{name}: gdb dumped the frame:\n{out}"
+        );
+    }
+    // The untouched file: every tracepoint is linked and frame 15 is dumped.
+    let out = gdb_output(&exe, "multi", &multi, &["tfind 15", "tdump"]).unwrap();
+    assert!(
+        out.contains("Data collected at tracepoint 4, trace frame 15"),
+        "{out}"
+    );
+    assert!(!out.contains("No known tracepoint"), "{out}");
+    // A stray `end` only cuts the action list: a warning, and GDB still dumps the frame.
+    let stray = edit_definitions(&multi, |l| {
+        l.into_iter()
+            .flat_map(|x| {
+                if x.starts_with("tp Z2:401145:cmd:") {
+                    vec![hex_cmd_line("2:401145", "end"), x]
+                } else {
+                    vec![x]
+                }
+            })
+            .collect()
+    });
+    let f = check(&stray);
+    no_errors(&f);
+    expect_code(&f, &gt::TP_COMMAND_LIST_UNBALANCED);
+    let out = gdb_output(&exe, "stray-end", &stray, &["tfind 0", "tdump"]).unwrap();
+    assert!(
+        out.contains("Data collected at tracepoint 1, trace frame 0:"),
+        "{out}"
+    );
+    assert!(!out.contains("label ="), "{out}");
+    let _ = std::fs::remove_dir_all(exe.parent().unwrap());
+}
+
+/// The file names no writer; what it shows (tdesc lines, gdbserver's builtin variable) is
+/// named in the quirk findings.
+#[test]
+fn writer_hint_of_real_tsave_output() {
+    let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
+    let f = check(&data);
+    let x = f
+        .iter()
+        .find(|x| x.rule == &gt::DECIMAL_TP_STATUS)
+        .unwrap_or_else(|| panic!("{}", dump(&f)));
+    assert!(
+        x.notes
+            .iter()
+            .any(|n| n.contains("2016 or later") && n.contains("gdbserver target")),
+        "{:?}",
+        x.notes
+    );
+}
+
+/// Counts per target tracepoint number: from tracelint's map ("tracepoint N" of the frames node).
+fn tracelint_counts(data: &[u8]) -> (u64, std::collections::BTreeMap<i64, u64>) {
+    let mut sink = Sink::new(10_000);
+    let (_, map) = check_bytes(data, &CheckOptions::default(), &mut sink);
+    let frames = frame_count(&map).unwrap();
+    let node = map.children.iter().find(|c| c.label == "frames").unwrap();
+    let per_tp = node
+        .values
+        .iter()
+        .filter_map(|(k, v)| {
+            let tp = k.strip_prefix("tracepoint ")?.parse().ok()?;
+            let n = v.split(' ').next()?.parse().ok()?;
+            Some((tp, n))
+        })
+        .collect();
+    (frames, per_tp)
+}
+
+/// GDB as oracle on every untouched tsave output of the corpus: `tstatus`'s frame count, the
+/// frames `tfind` walks per tracepoint (mapped back to the file's numbers through "Created
+/// tracepoint G for target's tracepoint T"), the tracepoints created and the trace state
+/// variables equal what tracelint decodes.
+#[test]
+fn corpus_matches_gdb_tstatus_and_tfind() {
+    let Some(exe) = tpdemo_executable("status") else {
+        return;
+    };
+    let walk = exe.with_file_name("walk.py");
+    std::fs::write(
+        &walk,
+        "import gdb, re\ncounts = {}\nn = 0\nwhile True:\n    try:\n        out = gdb.execute('tfind %d' % n, to_string=True)\n    except gdb.error:\n        break\n    m = re.search(r'Found trace frame (\\d+), tracepoint (-?\\d+)', out)\n    if not m:\n        break\n    t = int(m.group(2))\n    counts[t] = counts.get(t, 0) + 1\n    n += 1\nprint('WALKED', n, 'PER_TP', ' '.join('%d:%d' % kv for kv in sorted(counts.items())))\n",
+    )
+    .unwrap();
+    let source = format!("source {}", walk.display());
+    for p in corpus_files() {
+        let data = std::fs::read(&p).unwrap();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let (frames, per_tp) = tracelint_counts(&data);
+        let d = tracelint::formats::gdb::text::decode_description(
+            &data,
+            &CheckOptions::default(),
+            &mut Sink::new(10_000),
+        );
+        let Some(out) = gdb_output(&exe, &name, &data, &["tstatus", "info tvariables", &source])
+        else {
+            eprintln!("skipping: cannot run gdb");
+            return;
+        };
+        // tstatus: "Collected N trace frames." or "Buffer contains N trace frames (of M ...".
+        let status_frames: u64 = out
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("Collected ")
+                    .or_else(|| l.strip_prefix("Buffer contains "))
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|n| n.parse().ok())
+            })
+            .unwrap_or(0);
+        assert_eq!(status_frames, frames, "{name}: tstatus\n{out}");
+        let mut gdb_to_target = std::collections::HashMap::new();
+        for l in out.lines() {
+            if let Some(r) = l.strip_prefix("Created tracepoint ") {
+                let w: Vec<&str> = r.split(' ').collect();
+                if let (Some(g), Some(t)) = (w.first(), w.get(4)) {
+                    gdb_to_target.insert(g.parse::<i64>().unwrap(), t.parse::<i64>().unwrap());
+                }
+            }
+        }
+        assert_eq!(
+            gdb_to_target.len(),
+            d.tracepoints.len(),
+            "{name}: tracepoints\n{out}"
+        );
+        let walked = out.lines().find(|l| l.starts_with("WALKED ")).unwrap();
+        let mut w = walked.split(' ');
+        let n: u64 = w.nth(1).unwrap().parse().unwrap();
+        assert_eq!(n, frames, "{name}: tfind walked {walked}");
+        let gdb_per_tp: std::collections::BTreeMap<i64, u64> = w
+            .skip(1)
+            .filter(|s| !s.is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once(':').unwrap();
+                let g: i64 = k.parse().unwrap();
+                (
+                    gdb_to_target.get(&g).copied().unwrap_or(g),
+                    v.parse().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(gdb_per_tp, per_tp, "{name}: frames per tracepoint");
+        let tvariables = out.lines().filter(|l| l.starts_with('$')).count();
+        assert_eq!(
+            tvariables,
+            d.tsvs.len(),
+            "{name}: trace state variables\n{out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(exe.parent().unwrap());
+}
+
+/// Every file under corpus/gdb/defects is really defective: GDB fails on it, and tracelint
+/// reports an error.
+#[test]
+fn every_defect_file_has_an_error() {
+    let dir = common::corpus("gdb/defects");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let f = check(&std::fs::read(&p).unwrap());
+        assert!(
+            f.iter().any(|x| x.severity == Severity::Error),
+            "{}: no error:\n{}",
+            p.display(),
+            dump(&f)
+        );
+        n += 1;
+    }
+    assert!(n >= 2);
 }

@@ -269,7 +269,7 @@ fn kt015_cpumap_ext() {
     )];
     let b = w3(f);
     let hit = expect(&b, "KT015", 56..72);
-    assert_eq!(hit.severity, Severity::Warning);
+    assert_eq!(hit.severity, Severity::Info);
 }
 
 #[test]
@@ -384,7 +384,7 @@ fn kt022_event_length_quirk() {
     f.body[1].length = LengthMode::OmitEventTimestamp;
     let b = w3(f);
     let hit = expect(&b, "KT022", 224..232);
-    assert_eq!(hit.severity, Severity::Warning);
+    assert_eq!(hit.severity, Severity::Info);
     let f = run(&b, &CheckOptions::default());
     assert!(!f.iter().any(|f| f.severity == Severity::Error), "{f:#?}");
 }

@@ -145,6 +145,37 @@ tstart
 tstop corpus stop note
 tstatus"
 
+# 7. kinds: more collect kinds on one tracepoint: \$regs, \$args, \$locals, memory ranges
+#    (array slices with @), struct members, an expression, the return
+#    address (\$_ret); trace state variables set by teval and collected; while-stepping; a
+#    condition; and a passcount that stops the run (stop reason tpasscount).
+#    \$_sdata needs a static tracepoint (strace), which gdbserver offers only when built with
+#    UST; Debian's is not, so no file here collects it.
+run_shape kinds "$OUT/kinds.tf" "tvariable \$calls = 0
+tvariable \$sum
+trace tl_step
+actions
+collect i, s
+end
+trace tl_scale if factor != 2
+passcount 3
+actions
+collect \$regs
+collect \$args, \$locals
+collect label[2]@8, table[1]@2
+collect origin.y, origin.tag, v * factor + counter
+collect \$_ret
+teval \$calls = \$calls + 1, \$sum = \$sum + v
+collect \$calls, \$sum
+while-stepping 3
+collect \$rip, r
+end
+end
+tstart
+break tpdemo.c:$ENDLINE
+continue
+tstatus"
+
 # Real but defective files (gdbserver 13.1 bugs); kept apart from the valid corpus.
 # defects/circular-corrupt.tf: circular buffer of 14000 bytes that wraps at an offset where
 # gdbserver's qTBuffer returns an inconsistent image (frames that do not add up to
@@ -159,7 +190,8 @@ tstart
 $FINISH"
 
 # defects/fast.tf: fast tracepoint through the in-process agent; the agent's R blocks are
-# larger than the register block size GDB writes in the 'R' line.
+# larger than the register block size GDB writes in the 'R' line, so GDB finds the frames and
+# shows their registers but fails with "Unknown block type" when it reads their memory.
 if [ -n "$IPA" ]; then
   run_shape fast "$OUT/defects/fast.tf" "ftrace tl_tick
 actions
@@ -169,6 +201,14 @@ tstart
 $FINISH" "$IPA"
 else
   echo "skip defects/fast.tf (libinproctrace.so not found)"
+fi
+
+# defects/truncated.tf: regs.tf cut in the middle of its last frame, as a copy or download that
+# stopped early leaves it; GDB opens it and fails with "Premature end of file" when tfind
+# reaches the cut frame.
+if [ -s "$OUT/regs.tf" ]; then
+  head -c $(( $(stat -c %s "$OUT/regs.tf") - 1000 )) "$OUT/regs.tf" >"$OUT/defects/truncated.tf"
+  echo "ok   ${OUT#$ROOT/}/defects/truncated.tf ($(stat -c %s "$OUT/defects/truncated.tf") bytes)"
 fi
 
 # Read every file back with GDB: status, tracepoints, every frame dumped.

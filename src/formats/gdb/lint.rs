@@ -137,7 +137,7 @@ fn check_status(d: &Description, sink: &mut Sink) {
     let Some(st) = d.status() else {
         sink.push(
             sink.make(&rules::STATUS_MISSING, d.span.clone(), "the definition section has no status line")
-                .note("GDB warns \"No traceframes present in this file\" and cannot tell how the run ended"),
+                .note("GDB 13.1 warns \"No traceframes present in this file\", tstatus says \"Run/stop status is unknown\", and MI -trace-status aborts GDB (internal error: trace_status_mi: Assertion `ts->running_known' failed)"),
         );
         return;
     };
@@ -338,7 +338,14 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                 ),
             );
         }
-        check_commands(t, &names, sink);
+        let unlinked: Vec<u64> = d
+            .tracepoints
+            .iter()
+            .take(i.saturating_add(1))
+            .rev()
+            .map(|x| x.num)
+            .collect();
+        check_commands(t, &unlinked, &names, sink);
     }
 }
 
@@ -348,9 +355,46 @@ struct Names<'a> {
     regs: HashSet<&'a str>,
 }
 
-fn check_commands(t: &super::model::Tracepoint, names: &Names<'_>, sink: &mut Sink) {
+/// What GDB 13.1 does when it rejects a tracepoint's command lines while opening the file:
+/// `merge_uploaded_tracepoints` stops at the error.
+fn rejected_note(t: &super::model::Tracepoint, unlinked: &[u64]) -> String {
+    let list = unlinked
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "GDB 13.1 stops creating tracepoints at this error when it opens the file (`target tfile` \
+         itself succeeds): tracepoint {} gets no actions, and it and the tracepoints GDB would create \
+         after it (those defined earlier in the file) are not linked to their frames: tracepoint(s) \
+         {list}; `tdump` on their frames fails with \"No known tracepoint matches 'current' \
+         tracepoint #N\"",
+        t.num
+    )
+}
+
+fn check_commands(
+    t: &super::model::Tracepoint,
+    unlinked: &[u64],
+    names: &Names<'_>,
+    sink: &mut Sink,
+) {
     let mut depth = 0u32;
     let mut last = None;
+    let mut cut = false;
+    // GDB reports the first error of a tracepoint's list and stops there.
+    let mut reject = |sink: &mut Sink, span: Range<u64>, message: String, gdb_says: &str| {
+        if cut {
+            return;
+        }
+        cut = true;
+        sink.push(
+            sink.make(&rules::TP_COMMAND_INVALID, span, message)
+                .note(format!("GDB 13.1 says: {gdb_says}"))
+                .note(rejected_note(t, unlinked)),
+        );
+    };
+    let mut ended = false;
     for s in t.sources.iter().filter(|s| s.kind == SourceKind::Cmd) {
         last = Some(s.span.clone());
         let text = String::from_utf8_lossy(&s.text);
@@ -366,12 +410,25 @@ fn check_commands(t: &super::model::Tracepoint, names: &Names<'_>, sink: &mut Si
         let is = |full: &str| {
             !word.is_empty() && (word == full || (word.len() >= 3 && full.starts_with(word)))
         };
+        if ended {
+            // GDB stopped reading this list at a top-level `end`.
+            continue;
+        }
         if word == "end" {
             if depth == 0 {
+                ended = true;
+                let more = t
+                    .sources
+                    .iter()
+                    .filter(|x| x.kind == SourceKind::Cmd && x.span.start > s.span.start)
+                    .count();
                 sink.report(
-                    &rules::TP_COMMAND_INVALID,
+                    &rules::TP_COMMAND_LIST_UNBALANCED,
                     s.span.clone(),
-                    format!("tracepoint {}: `end` closes no while-stepping", t.num),
+                    format!(
+                        "tracepoint {}: `end` closes no while-stepping; GDB 13.1 ends the action list here and drops the {more} command line(s) after it, so `tdump` does not show what they collected",
+                        t.num
+                    ),
                 );
             } else {
                 depth = depth.saturating_sub(1);
@@ -380,34 +437,34 @@ fn check_commands(t: &super::model::Tracepoint, names: &Names<'_>, sink: &mut Si
         }
         if is("while-stepping") || word == "ws" || word == "stepping" {
             if depth > 0 {
-                sink.report(
-                    &rules::TP_COMMAND_INVALID,
+                reject(
+                    sink,
                     s.span.clone(),
                     format!("tracepoint {}: while-stepping inside while-stepping", t.num),
+                    "The 'while-stepping' command cannot be nested",
                 );
             }
             depth = depth.saturating_add(1);
             continue;
         }
         if !(is("collect") || is("teval")) {
-            sink.report(
-                &rules::TP_COMMAND_INVALID,
+            reject(
+                sink,
                 s.span.clone(),
                 format!(
                     "tracepoint {}: `{text}` is not a tracepoint action (collect, teval, while-stepping, end)",
                     t.num
                 ),
+                &format!("`{word}' is not a tracepoint action, or is ambiguous."),
             );
             continue;
         }
         if modifier.is_some_and(|m| m.contains('s')) {
-            sink.push(
-                sink.make(
-                    &rules::TP_COMMAND_INVALID,
-                    s.span.clone(),
-                    format!("tracepoint {}: `{text}` uses collect/s", t.num),
-                )
-                .note("GDB re-creates the action when it opens the file and fails: Target does not support \"/s\" option for string tracing"),
+            reject(
+                sink,
+                s.span.clone(),
+                format!("tracepoint {}: `{text}` uses collect/s", t.num),
+                "Target does not support \"/s\" option for string tracing.",
             );
         }
         // Only `teval` is checked: `collect` may name pseudo-registers (`$eax`, `$ymm0`) that a
@@ -433,26 +490,36 @@ fn check_commands(t: &super::model::Tracepoint, names: &Names<'_>, sink: &mut Si
             if name.is_empty() || special_name(name) {
                 continue;
             }
+            let rest = text
+                .get(start.saturating_add(len)..)
+                .unwrap_or("")
+                .trim_start();
+            let assigned = rest.starts_with('=') && !rest.starts_with("==");
             let is_tsv = names.tsvs.contains(name.as_bytes());
             let is_reg = names.regs.contains(name);
             if !is_tsv && !is_reg {
-                sink.report(
-                    &rules::TP_COMMAND_INVALID,
+                reject(
+                    sink,
                     s.span.clone(),
                     format!(
                         "tracepoint {}: `${name}` in `{text}` is neither a trace state variable nor a register of the target description",
                         t.num
                     ),
+                    &if assigned {
+                        format!("${name} is not a trace state variable, may not assign to it")
+                    } else {
+                        format!("${name} is not a trace state variable; GDB agent expressions cannot use convenience variables.")
+                    },
                 );
             }
         }
     }
     if let (true, Some(span)) = (depth > 0, last) {
         sink.report(
-            &rules::TP_COMMAND_INVALID,
+            &rules::TP_COMMAND_LIST_UNBALANCED,
             span,
             format!(
-                "tracepoint {}: while-stepping is not closed by `end`",
+                "tracepoint {}: while-stepping is not closed by `end`; GDB 13.1 closes it at the end of the list",
                 t.num
             ),
         );
@@ -533,8 +600,15 @@ impl FrameLint {
                 &rules::FRAME_TRACEPOINT_UNDEFINED,
                 head,
                 format!(
-                    "frame {} belongs to tracepoint {}, which no `tp T` line defines",
-                    f.index, f.tpnum
+                    "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`) but `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\"{}",
+                    f.index,
+                    f.tpnum,
+                    f.tpnum,
+                    if f.blocks.iter().any(|b| matches!(b, Block::Registers { .. })) {
+                        ""
+                    } else {
+                        ", and without an R block it has no PC for the frame"
+                    }
                 ),
             );
         }
@@ -629,7 +703,7 @@ impl FrameLint {
                                 &rules::OVERLAPPING_MEMORY_BLOCKS,
                                 span,
                                 format!(
-                                    "frame {}: M blocks 0x{a0:x}..0x{a1:x} and 0x{b0:x}.. overlap; GDB shows the first one's bytes",
+                                    "frame {}: M blocks 0x{a0:x}..0x{a1:x} and 0x{b0:x}.. overlap; GDB shows the first one's bytes (gdbserver, verified with 13.1, writes such blocks when an action list collects the same memory twice)",
                                     f.index
                                 ),
                             );
@@ -748,7 +822,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                         "the circular buffer wrapped ({cr} frames created, {fr} kept) and its saved image is inconsistent"
                     ),
                 )
-                .note("gdbserver 13.1 adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; the frame findings of this file follow from that")
+                .note(format!("{}; gdbserver (verified with 13.1) adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; GDB 13.1 walks the first frames and then fails with \"Unknown block type\" or stops early; the frame findings of this file follow from that", d.writer_hint().describe()))
                 .help("save wrapped circular traces with a gdbserver that handles the wrap, or use a linear buffer"),
             );
         } else {
@@ -788,7 +862,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                             got.frames
                         ),
                     )
-                    .note("gdbserver answers qTP in decimal and GDB stores the digits unchanged; GDB shows wrong hit counts"),
+                    .note(format!("{}; gdbserver answers qTP in decimal and GDB stores the digits unchanged, so GDB shows wrong hit counts", d.writer_hint().describe())),
                 );
                 true
             } else {

@@ -103,7 +103,7 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
                         inf.frames, inf.tpnum, inf.size
                     ),
                 )
-                .note("gdbserver's in-process agent stores its own register layout; GDB cannot walk these frames (\"Unknown block type\")")
+                .note("written by gdbserver's in-process agent (libinproctrace.so, verified with 13.1), which stores its own register layout; GDB 13.1 finds these frames and shows their registers, but reading their collected memory (tdump, print) fails with \"Unknown block type\"")
                 .help(format!("for GDB, such a file opens with the R line changed to `R {:x}`", inf.size)),
             );
         }

@@ -544,3 +544,48 @@ pub enum FramesEnd {
         offset: u64,
     },
 }
+
+/// What the definition section tells about the program that wrote the file. A tfile names no
+/// writer; the `tdesc` lines GDB's `tsave` writes since 2016 and the variable gdbserver defines
+/// show through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriterHint {
+    /// `tdesc` lines are present: GDB's `tsave` since the 2016 change that saves the target
+    /// description (GDB 7.1 to 7.10 write none).
+    pub tdesc: bool,
+    /// The target was gdbserver: it defines the builtin variable `trace_timestamp` as tsv 1.
+    pub gdbserver: bool,
+}
+
+impl WriterHint {
+    /// One phrase for findings: "written by GDB tsave (2016 or later, tdesc lines) from a
+    /// gdbserver target".
+    pub fn describe(&self) -> String {
+        format!(
+            "written by GDB tsave ({}){}",
+            if self.tdesc {
+                "2016 or later: it saved tdesc lines"
+            } else {
+                "no tdesc lines: before 2016, or another writer"
+            },
+            if self.gdbserver {
+                " from a gdbserver target (builtin tsv 1 `trace_timestamp`)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+impl Description {
+    /// What the file shows about its writer (see docs/gdb-tfile.md, writer history).
+    pub fn writer_hint(&self) -> WriterHint {
+        WriterHint {
+            tdesc: !self.tdesc_lines.is_empty(),
+            gdbserver: self
+                .tsvs
+                .iter()
+                .any(|v| v.num == 1 && v.builtin == 1 && v.name == b"trace_timestamp"),
+        }
+    }
+}

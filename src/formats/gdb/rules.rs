@@ -12,6 +12,11 @@ crate::declare_rules! {
     /// GDB refuses anything else ("File is not a valid trace file." or "Premature end of file").
     /// `0` is the only format version that exists.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` fails with "File is not a valid trace file." (a file
+    /// shorter than 8 bytes: "Premature end of file"). tracefile-tfile.c `tfile_open`, the same
+    /// check since GDB 7.2.
+    ///
     /// ## Spec
     /// §1.1, invariant 1; GDB tracefile-tfile.c:494-499.
     pub BAD_MAGIC = ("GT001", "bad-magic", Error, "the file does not start with the tfile magic \\x7fTRACE0\\n");
@@ -21,6 +26,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Without it GDB stops with "Premature end of file". A blank line written as `\r\n` does not
     /// end the section for GDB: it goes on reading the binary frames as text.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` fails with "Premature end of file while reading trace
+    /// file"; a `\r\n` blank line does not end the section and the frames are parsed as text lines.
     ///
     /// ## Spec
     /// §1.2, invariant 2.
@@ -33,6 +42,11 @@ crate::declare_rules! {
     /// file". GDB itself writes longer `tp Z…cmd` lines for long collect actions and then
     /// cannot reopen its own file.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` fails with "Excessively long lines in trace file"
+    /// (tracefile-tfile.c `tfile_open`, 1000-byte line buffer, unchanged since GDB 7.2), also on
+    /// files GDB wrote itself.
+    ///
     /// ## Spec
     /// §1.2, invariant 3; tracefile-tfile.c:536-537.
     pub LINE_TOO_LONG = ("GT003", "line-too-long", Error, "a definition line is longer than the 999 bytes GDB accepts");
@@ -43,6 +57,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB keeps lines as C strings: a NUL silently cuts the line; `\r` stays part of the value
     /// and corrupts numbers and names.
+    ///
+    /// ## What readers do
+    /// From source (tracefile-tfile.c `tfile_interp_line`): lines are C strings, so GDB 7.2–15 read
+    /// a line only up to a NUL and keep a `\r` as part of the last field, misreading the value (for
+    /// example an `R` size or a hex string).
     ///
     /// ## Spec
     /// §1.2, invariant 4.
@@ -55,15 +74,24 @@ crate::declare_rules! {
     /// GDB ignores other lines with "Ignoring trace file definition"; a typo such as a leading
     /// space silently drops a definition.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: it warns `Ignoring trace file definition "…"` and opens the file;
+    /// every frame reads the same. A line a newer writer adds is read the same way, so this is
+    /// informational.
+    ///
     /// ## Spec
     /// §1.2, invariant 5; tracefile-tfile.c:611-612.
-    pub UNKNOWN_LINE = ("GT005", "unknown-definition-line", Warning, "a definition line has no known prefix and is ignored by GDB");
+    pub UNKNOWN_LINE = ("GT005", "unknown-definition-line", Info, "a definition line has no known prefix and is ignored by GDB");
     /// ## What it checks
     /// The definition section has an `R` line with a non-zero register block size.
     ///
     /// ## Why it matters
     /// GDB refuses the file: "No register block size recorded in trace file". Without it the
     /// `R` blocks of the frames cannot be walked.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` fails with "No register block size recorded in trace
+    /// file".
     ///
     /// ## Spec
     /// §1.2, invariant 6; tracefile-tfile.c:548-549.
@@ -76,6 +104,11 @@ crate::declare_rules! {
     /// GDB parses it with `strtol`: junk is ignored silently, and negative or huge values crash
     /// GDB at the first register read. Note the manual wrongly calls the value decimal.
     ///
+    /// ## What readers do
+    /// From source (`strtol(p, &p, 16)` in `tfile_interp_line`): junk after the digits is ignored
+    /// silently; verified with GDB 13.1 that `R -974` and `R 7fffffff` crash it at the first
+    /// register read.
+    ///
     /// ## Spec
     /// §1.4 R-line, invariant 6; §3 (`R -974`, `R 7fffffff`).
     pub REGISTER_SIZE_INVALID = ("GT007", "register-size-invalid", Error, "the R line's value is not canonical hex or is absurdly large");
@@ -84,6 +117,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// GDB silently uses the last one; two different sizes make the frames ambiguous.
+    ///
+    /// ## What readers do
+    /// From source: GDB 7.2–15 keep the last `R` value and walk every frame's `R` blocks with it,
+    /// so with two different values the frames are misread.
     ///
     /// ## Spec
     /// Invariant 6.
@@ -95,6 +132,10 @@ crate::declare_rules! {
     /// No architecture GDB supports has a register file that large; such a value is most likely
     /// a misparsed or corrupted line.
     ///
+    /// ## What readers do
+    /// GDB 13.1 reads such a file the same way as any other (the size is only used to step over `R`
+    /// blocks); the value is flagged because no architecture has such a register file.
+    ///
     /// ## Spec
     /// Invariant 7.
     pub REGISTER_SIZE_IMPLAUSIBLE = ("GT009", "register-size-implausible", Warning, "the register block size is implausibly large");
@@ -104,14 +145,22 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB silently keeps the last one, so the earlier line's values are lost.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: the file opens, `tstatus` shows the last status line's counts, and
+    /// every frame reads the same; the earlier line is ignored.
+    ///
     /// ## Spec
     /// Invariant 8.
-    pub DUPLICATE_STATUS = ("GT010", "duplicate-status", Error, "more than one status line");
+    pub DUPLICATE_STATUS = ("GT010", "duplicate-status", Warning, "more than one status line");
     /// ## What it checks
     /// The `status` line has a non-empty payload.
     ///
     /// ## Why it matters
     /// GDB then parses stale buffer bytes and fails with "Malformed trace status".
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: it prints "Malformed trace status" and the frames are not found
+    /// (`tfind` reports "No trace frame found").
     ///
     /// ## Spec
     /// Invariant 8; §3 (`status `).
@@ -126,6 +175,11 @@ crate::declare_rules! {
     /// GDB errors out on a field without `:` or a bad hex digit ("Malformed trace status") and
     /// silently misreads prefixes and non-hex numbers.
     ///
+    /// ## What readers do
+    /// From source (tracepoint.c `parse_trace_status`) and verified with GDB 13.1: a field without
+    /// `:` or a bad hex digit fails with "Malformed trace status" and the file's frames cannot be
+    /// found; a prefix key (`t:3`) or non-hex number is misread silently.
+    ///
     /// ## Spec
     /// §1.4 status, invariant 9; tracepoint.c:3247-3404.
     pub STATUS_MALFORMED = ("GT012", "status-malformed", Error, "the status line does not follow the status grammar");
@@ -136,24 +190,37 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB skips unknown keys: their information is lost, and a typo of a known key goes unseen.
     ///
+    /// ## What readers do
+    /// From source (`parse_trace_status`): GDB 7.2–15 skip unknown keys without a message; the
+    /// frames read the same. Fields a newer writer adds are read the same way, so this is
+    /// informational.
+    ///
     /// ## Spec
     /// Invariant 9.
-    pub STATUS_UNKNOWN_FIELD = ("GT013", "status-unknown-field", Warning, "a status field key is not one GDB knows");
+    pub STATUS_UNKNOWN_FIELD = ("GT013", "status-unknown-field", Info, "a status field key is not one GDB knows");
     /// ## What it checks
     /// No status field occurs twice.
     ///
     /// ## Why it matters
     /// GDB keeps the last value silently; two values for `tframes` cannot both be right.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: the last value wins (`tframes` given twice: `tstatus` shows the
+    /// later count); every frame reads the same.
+    ///
     /// ## Spec
     /// Invariant 9.
-    pub STATUS_DUPLICATE_FIELD = ("GT014", "status-duplicate-field", Error, "a status field occurs more than once");
+    pub STATUS_DUPLICATE_FIELD = ("GT014", "status-duplicate-field", Warning, "a status field occurs more than once");
     /// ## What it checks
     /// A `terror` stop reason has both parts: `terror:<hex text>:<tracepoint>`.
     ///
     /// ## Why it matters
     /// GDB 13.1 aborts with an internal error ("virtual memory exhausted") on `terror:` without
     /// the second colon.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` aborts with an internal error ("virtual memory
+    /// exhausted") in `parse_trace_status`.
     ///
     /// ## Spec
     /// Invariant 10; §3 (`status 0;terror:4142`).
@@ -165,6 +232,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A pass count or error stop blames a tracepoint; a number no `tp` line defines points
     /// nowhere.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 prints the stop reason with the number as written ("Trace stopped by tracepoint
+    /// N"); the frames read the same.
     ///
     /// ## Spec
     /// Invariant 11.
@@ -178,15 +249,24 @@ crate::declare_rules! {
     /// when it is 0 or absent even if frames exist. A mismatch means frames were lost or the
     /// status is stale.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `tstatus` echoes the status count ("Buffer contains 4 trace frames
+    /// (of 16 created total)"; without `tframes`: "No traceframes present in this file" and -1
+    /// frames) while `tfind` walks every frame present, so only the status is wrong.
+    ///
     /// ## Spec
     /// Invariant 12.
-    pub TFRAMES_MISMATCH = ("GT017", "tframes-mismatch", Error, "the status tframes does not match the frames present");
+    pub TFRAMES_MISMATCH = ("GT017", "tframes-mismatch", Warning, "the status tframes does not match the frames present");
     /// ## What it checks
     /// `tcreated >= tframes`, and `tcreated > tframes` only with `circular:1`.
     ///
     /// ## Why it matters
     /// Frames can only be discarded by a circular buffer; otherwise the counts contradict each
     /// other.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 echoes both counts in `tstatus` and walks the frames present; nothing else depends
+    /// on them.
     ///
     /// ## Spec
     /// Invariant 13.
@@ -199,6 +279,10 @@ crate::declare_rules! {
     /// gdbserver's buffer accounting matches the saved image exactly for every sound file; a
     /// difference means bytes were lost, added or the image is inconsistent.
     ///
+    /// ## What readers do
+    /// GDB 13.1 only echoes `tfree`/`tsize` in `tstatus` ("Trace buffer has N bytes of M bytes
+    /// free"); frames are walked by their own sizes and read the same.
+    ///
     /// ## Spec
     /// Invariant 14 (advisory: hand-made files may differ).
     pub BUFFER_USAGE_INCONSISTENT = ("GT019", "buffer-usage-inconsistent", Warning, "tsize - tfree does not match the bytes of the frames");
@@ -208,6 +292,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Contradictory times mean the status line was edited or corrupted.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 prints the times in `tstatus` ("Trace started at …, stopped … later"), computing a
+    /// negative duration when they contradict; nothing else uses them.
     ///
     /// ## Spec
     /// Invariant 15.
@@ -219,6 +307,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB reads stale bytes for a missing field and errors on bad hex digits.
     ///
+    /// ## What readers do
+    /// From source (tracepoint.c `parse_tsv_definition`): a missing field makes GDB 7.2–15 read
+    /// past the line's end (stale buffer bytes), a bad hex digit in the name fails with "Invalid
+    /// hex digit".
+    ///
     /// ## Spec
     /// §1.4 tsv-line, invariant 16.
     pub TSV_MALFORMED = ("GT021", "tsv-malformed", Error, "a tsv line does not follow num:initial:builtin:name");
@@ -229,6 +322,11 @@ crate::declare_rules! {
     /// A later definition silently overwrites the earlier one, which can break actions that
     /// refer to it.
     ///
+    /// ## What readers do
+    /// From source (tracepoint.c `merge_uploaded_trace_state_variables`): GDB 13.1 keeps one
+    /// variable per name and number, so `V` blocks of the duplicated number are shown under the
+    /// other variable.
+    ///
     /// ## Spec
     /// Invariant 16.
     pub DUPLICATE_TSV = ("GT022", "duplicate-tsv", Error, "a trace state variable number or name is defined twice");
@@ -238,6 +336,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB refuses such names when they are typed, but accepts them from a file, creating
     /// variables (such as `$`) that cannot be used.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 creates the variable as written (it only checks names typed by the user), so it
+    /// exists but cannot be referred to in expressions; frames read the same.
     ///
     /// ## Spec
     /// Invariant 16; tracepoint.c:303-321.
@@ -251,6 +353,10 @@ crate::declare_rules! {
     /// GDB misreads or crashes on incomplete lines (`tp Z2:401145:at` crashes GDB 13.1 with
     /// SIGSEGV).
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `tp Z2:401145:at` (no further fields) crashes it with SIGSEGV in
+    /// `parse_tracepoint_definition`; other short lines make it read stale bytes as numbers.
+    ///
     /// ## Spec
     /// §1.4 tp-line, invariants 17, 21, 23; §3.
     pub TP_MALFORMED = ("GT024", "tp-malformed", Error, "a tp line does not follow its grammar");
@@ -262,15 +368,25 @@ crate::declare_rules! {
     /// GDB warns "Unrecognized tracepoint piece" / "Unrecognized char … in tracepoint
     /// definition, skipping rest" and drops the information.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: it warns "Unrecognized tracepoint piece 'Y', ignoring" or
+    /// "Unrecognized char 'Q' in tracepoint definition, skipping rest" and opens the file; every
+    /// frame reads the same. Pieces and options a newer writer adds are read the same way, so this
+    /// is informational.
+    ///
     /// ## Spec
     /// Invariant 17.
-    pub TP_UNKNOWN_PIECE = ("GT025", "tp-unknown-piece", Warning, "an unknown tp piece or tracepoint option");
+    pub TP_UNKNOWN_PIECE = ("GT025", "tp-unknown-piece", Info, "an unknown tp piece or tracepoint option");
     /// ## What it checks
     /// The condition option `X<len>,<hex>` of a `T` line has exactly `2*len` hex digits.
     ///
     /// ## Why it matters
     /// GDB copies `2*len` characters: a short string makes it read past the line, a huge
     /// length aborts GDB ("virtual memory exhausted").
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: a short bytecode makes `parse_tracepoint_definition` copy past the
+    /// line, a huge length aborts it ("virtual memory exhausted").
     ///
     /// ## Spec
     /// Invariant 17; §3 (`X10,ab`, `Xffffffffffffffff,ab`).
@@ -281,6 +397,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Frames carry only the number: two tracepoints with the same number cannot be told apart.
     ///
+    /// ## What readers do
+    /// From source (tracepoint.c `get_uploaded_tp`): GDB 7.2–15 merge both lines into one uploaded
+    /// tracepoint (number and address must both match, else two), and frames, which carry only the
+    /// number, are attributed to one of them.
+    ///
     /// ## Spec
     /// Invariant 18.
     pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Error, "a tracepoint number is defined twice");
@@ -290,6 +411,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Frames store the number as a signed 16-bit value, and 0 marks the end of the frames.
     ///
+    /// ## What readers do
+    /// Frames store the number as a signed 16-bit value (tracefile-tfile.c `tfile_trace_find`); 0
+    /// ends the frames in every GDB version, a larger number is read back negative or truncated.
+    ///
     /// ## Spec
     /// Invariant 18.
     pub TRACEPOINT_NUMBER_RANGE = ("GT028", "tracepoint-number-range", Error, "a tracepoint number cannot be stored in a frame");
@@ -298,6 +423,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// GDB 13.1 aborts with internal error "new_breakpoint_from_type: invalid type".
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` aborts with internal error "new_breakpoint_from_type:
+    /// invalid type".
     ///
     /// ## Spec
     /// Invariant 19; tracepoint.c:2965-2980.
@@ -309,6 +438,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB stores them verbatim and never parses them on load, so damage goes unnoticed.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `A`/`S` strings are never parsed when a file is opened (a garbled
+    /// one changes nothing; without `Z…cmd` lines GDB warns "Uploaded tracepoint N actions have no
+    /// source form, ignoring them"); the frames read the same.
+    ///
     /// ## Spec
     /// §1.4 action, invariant 20.
     pub TP_ACTION_SYNTAX = ("GT030", "tp-action-syntax", Warning, "a tracepoint action string is malformed");
@@ -319,27 +453,45 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB drops unknown types silently and ignores the length; contradictions mean damage.
     ///
+    /// ## What readers do
+    /// From source (`parse_tracepoint_definition`): GDB 7.2–15 ignore the start and length fields
+    /// and drop unknown source types silently; the frames read the same.
+    ///
     /// ## Spec
     /// Invariant 21.
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
-    /// `tp Z…cmd` lines form a valid action list: known actions (`collect`, `teval`,
+    /// `tp Z…cmd` lines form an action list GDB accepts: known actions (`collect`, `teval`,
     /// `while-stepping`, `end`), `$names` in `teval` that are trace state variables or
-    /// registers of the target description,
-    /// `while-stepping`/`end` balanced, no `collect/s`.
+    /// registers of the target description, no nested `while-stepping`, no `collect/s`.
     ///
     /// ## Why it matters
-    /// GDB re-parses these lines when it opens the file and fails after opening it
-    /// ("is not a tracepoint action", "Target does not support \"/s\"").
+    /// GDB re-creates every tracepoint from its `Z` lines when it opens the file and validates
+    /// each command line as if typed. The first rejected line stops the creation of the
+    /// remaining tracepoints.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` succeeds but prints the error (`` `bogus' is not a
+    /// tracepoint action, or is ambiguous.``, "The 'while-stepping' command cannot be nested",
+    /// `Target does not support "/s" option for string tracing.`, "$x is not a trace state
+    /// variable, may not assign to it"); the tracepoint is created without actions and neither it
+    /// nor the tracepoints created after it (those defined earlier in the file) are linked to
+    /// their frames: `tdump` fails with "No known tracepoint matches 'current' tracepoint #N".
+    /// From source: breakpoint.c `create_tracepoint_from_upload` (`validate_actionline`),
+    /// tracepoint.c `merge_uploaded_tracepoints`, unchanged since GDB 7.2.
     ///
     /// ## Spec
     /// Invariant 22; breakpoint.c:13808-13891.
-    pub TP_COMMAND_INVALID = ("GT032", "tp-command-invalid", Warning, "a tracepoint command line would be rejected by GDB");
+    pub TP_COMMAND_INVALID = ("GT032", "tp-command-invalid", Error, "a tracepoint command line GDB rejects, so its frames cannot be dumped");
     /// ## What it checks
     /// At most one `tp V` line per tracepoint.
     ///
     /// ## Why it matters
     /// The later one silently replaces the earlier hit and usage counts.
+    ///
+    /// ## What readers do
+    /// From source (`parse_tracepoint_definition`): GDB 7.2–15 keep the last hit and usage counts,
+    /// shown by `info tracepoints`; the frames read the same.
     ///
     /// ## Spec
     /// Invariant 23.
@@ -353,6 +505,11 @@ crate::declare_rules! {
     /// gdbserver answers `qTP` in decimal and GDB stores the digits unchanged in a hex field, so
     /// GDB shows wrong counts (`12` hits shown as 18). A known writer quirk, not damage.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `info tracepoints` shows the digits read as hex (`tracepoint already
+    /// hit 18 times` for 12 hits); the frames read the same. Written by gdbserver (13.1 verified;
+    /// gdbserver/tracepoint.cc `cmd_qtp` answers in decimal) and stored unchanged by GDB's `tsave`.
+    ///
     /// ## Spec
     /// Invariant 23; §4 defect 1; gdbserver/tracepoint.cc:3716.
     pub DECIMAL_TP_STATUS = ("GT034", "decimal-tp-status-counts", Info, "tp V counts are decimal digits in a hex field (gdbserver quirk)");
@@ -365,6 +522,10 @@ crate::declare_rules! {
     /// The counts and the frames disagree: frames were lost or the counts are stale. Skipped for
     /// wrapped circular buffers and fast tracepoints (whose hits gdbserver reports as 0).
     ///
+    /// ## What readers do
+    /// GDB 13.1 shows the counts as written in `info tracepoints`; frames are walked by their own
+    /// sizes and read the same.
+    ///
     /// ## Spec
     /// Invariant 23 (advisory).
     pub TP_STATUS_MISMATCH = ("GT035", "tp-status-mismatch", Warning, "a tracepoint's hit/usage counts do not match its frames");
@@ -376,6 +537,12 @@ crate::declare_rules! {
     /// GDB warns "Could not load XML target description; ignoring" and falls back to the exec
     /// file's or the default architecture, which may decode registers wrongly.
     ///
+    /// ## What readers do
+    /// From source (tracefile-tfile.c `tfile_open` → `target_find_description`): GDB 13.1 warns
+    /// "Could not load XML target description; ignoring" and uses the executable's or the default
+    /// architecture, which decodes the `R` blocks the same only when it matches the recording
+    /// target.
+    ///
     /// ## Spec
     /// §1.4 tdesc, invariant 24.
     pub TDESC_INVALID = ("GT036", "tdesc-invalid", Warning, "the target description is not a well-formed XML target description");
@@ -384,6 +551,11 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// GDB ignores a target description with an unknown architecture.
+    ///
+    /// ## What readers do
+    /// From source (target-descriptions.c): GDB 13.1 ignores a description whose architecture it
+    /// does not know ("…is not compatible with the current architecture") and falls back as for
+    /// GT036.
     ///
     /// ## Spec
     /// Invariant 24.
@@ -397,6 +569,10 @@ crate::declare_rules! {
     /// The file does not record its byte order; GDB uses the executable's. The wrong order
     /// misreads everything.
     ///
+    /// ## What readers do
+    /// GDB reads the frames in the byte order of the current architecture (the executable's or the
+    /// description's); the file itself does not record it.
+    ///
     /// ## Spec
     /// §1.5 Endianness, invariant 25.
     pub BYTE_ORDER = ("GT038", "byte-order", Info, "which byte order the frames were read in, and why");
@@ -407,9 +583,14 @@ crate::declare_rules! {
     /// Without it GDB warns "No traceframes present in this file", `tstatus` says the status
     /// is unknown, and MI `-trace-status` aborts GDB 13.1.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` opens the file with "No traceframes present in this
+    /// file.", `tstatus` says "Run/stop status is unknown.", and MI `-trace-status` aborts GDB with
+    /// internal error "trace_status_mi: Assertion `ts->running_known' failed".
+    ///
     /// ## Spec
     /// §1.2, §3.
-    pub STATUS_MISSING = ("GT039", "status-missing", Warning, "no status line");
+    pub STATUS_MISSING = ("GT039", "status-missing", Error, "no status line");
     /// ## What it checks
     /// The byte order given (or implied by the architecture) walks the frames cleanly when the
     /// other order would.
@@ -417,6 +598,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Frames written on a big-endian target read as garbage in little-endian order, and
     /// vice versa.
+    ///
+    /// ## What readers do
+    /// GDB reads the frames in the executable's byte order: with the other order every header and
+    /// block is misread, typically ending in "Premature end of file" or "Unknown block type".
     ///
     /// ## Spec
     /// Invariant 25.
@@ -427,6 +612,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB fails with "Premature end of file" when `tfind` reaches the frame.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (spec §3): `tfind` reaching the cut header fails with "Premature end
+    /// of file while reading trace file".
+    ///
     /// ## Spec
     /// §1.5, invariant 26.
     pub TRUNCATED_FRAME_HEADER = ("GT041", "truncated-frame-header", Error, "the file ends inside a frame header");
@@ -435,6 +624,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// No tracepoint has a negative number; GDB shows "tracepoint -1".
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `tfind` reports "Found trace frame 0, tracepoint -1" and then treats
+    /// the frame as not found (`tdump`: "No current trace frame."), as -1 is its not-found value.
     ///
     /// ## Spec
     /// Invariant 27.
@@ -446,14 +639,24 @@ crate::declare_rules! {
     /// The frame cannot be related to a location; without an `R` block GDB cannot even guess
     /// its PC.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: `target tfile` and `tstatus` succeed and `tfind` finds the frame
+    /// ("Found trace frame N, tracepoint T"), but `tdump` fails with "No known tracepoint
+    /// matches 'current' tracepoint #T"; without an `R` block `tfile_fetch_registers` has no
+    /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`.
+    ///
     /// ## Spec
     /// Invariant 28.
-    pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Warning, "a frame's tracepoint is defined by no tp line");
+    pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Error, "a frame's tracepoint is defined by no tp line");
     /// ## What it checks
     /// Each frame lies inside the file.
     ///
     /// ## Why it matters
     /// The frame was cut off or its size is corrupt; no later frame can be found.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (spec §3): walking to or past the frame fails with "Premature end of
+    /// file while reading trace file"; frames after it cannot be found.
     ///
     /// ## Spec
     /// Invariant 29.
@@ -464,6 +667,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB keeps the size in an `int`: a larger one turns negative and the frame is treated as
     /// having no blocks.
+    ///
+    /// ## What readers do
+    /// From source (tracefile-tfile.c `tfile_trace_find`, `int data_size`): GDB 7.2–15 turn the
+    /// size negative, find no block in the frame and misplace the next frame.
     ///
     /// ## Spec
     /// Invariant 30.
@@ -476,6 +683,10 @@ crate::declare_rules! {
     /// GDB reads a straddling block from the next frame's bytes and reports "Unknown block
     /// type" on slack bytes.
     ///
+    /// ## What readers do
+    /// From source (`traceframe_walk_blocks`): GDB 7.2–15 read a straddling block into the next
+    /// frame's bytes and fail with "Unknown block type" on slack bytes.
+    ///
     /// ## Spec
     /// Invariant 31.
     pub FRAME_BLOCKS_MISMATCH = ("GT046", "frame-blocks-mismatch", Error, "a frame's blocks do not add up to its size");
@@ -486,6 +697,11 @@ crate::declare_rules! {
     /// GDB fails with "Unknown block type" when the frame's registers or memory are read. `S`
     /// blocks (gdbserver UST static tracepoint data) are also rejected by GDB's reader.
     ///
+    /// ## What readers do
+    /// From source (`traceframe_walk_blocks`, tracefile-tfile.c) and verified with GDB 13.1:
+    /// reading the frame's registers or memory fails with "Unknown block type"; `S` blocks are
+    /// rejected the same way (GDB 7.x–15 never learned them).
+    ///
     /// ## Spec
     /// Invariant 32; tracefile-tfile.c:805-853.
     pub UNKNOWN_BLOCK_TYPE = ("GT047", "unknown-block-type", Error, "a frame holds a block of unknown type");
@@ -494,6 +710,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// GDB uses the first and silently ignores the others.
+    ///
+    /// ## What readers do
+    /// From source (`tfile_fetch_registers`): GDB 7.2–15 use the first `R` block and ignore the
+    /// others silently; the same registers are shown every time.
     ///
     /// ## Spec
     /// Invariant 33.
@@ -507,14 +727,23 @@ crate::declare_rules! {
     /// while GDB writes `R 974` (2420): GDB cannot walk any such frame ("Unknown block type").
     /// tracelint walks them with the inferred size.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 on a real fast-tracepoint file: the frames are found and the
+    /// registers are shown from the first 2420 bytes, but reading collected memory (`tdump`,
+    /// `print`) fails with "Unknown block type". Written by gdbserver's in-process agent
+    /// (libinproctrace.so, 13.1 verified), whose register buffer layout differs from GDB's `R`.
+    ///
     /// ## Spec
     /// Invariant 33; §4 defect 3.
-    pub FAST_TRACEPOINT_REGISTER_BLOCK = ("GT049", "fast-tracepoint-register-block", Warning, "fast tracepoint frames hold register blocks bigger than R (in-process agent quirk)");
+    pub FAST_TRACEPOINT_REGISTER_BLOCK = ("GT049", "fast-tracepoint-register-block", Error, "fast tracepoint frames hold register blocks bigger than R (in-process agent quirk)");
     /// ## What it checks
     /// `M` blocks have a non-zero length.
     ///
     /// ## Why it matters
     /// An empty memory block collects nothing; GDB accepts it silently.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 accepts the block and never uses it; the frames read the same.
     ///
     /// ## Spec
     /// Invariant 34.
@@ -524,6 +753,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Such a range wraps around the address space and cannot have been collected.
+    ///
+    /// ## What readers do
+    /// From source (`tfile_xfer_partial`): the end of the range wraps, so GDB 7.2–15 never find the
+    /// block's bytes ("Cannot access memory"), though they are in the file.
     ///
     /// ## Spec
     /// Invariant 34.
@@ -536,6 +769,11 @@ crate::declare_rules! {
     /// gdbserver writes overlapping blocks when an action list collects the same memory twice
     /// (for example a variable and an array element holding it), so this is informational.
     ///
+    /// ## What readers do
+    /// From source (`tfile_xfer_partial`): GDB 7.2–15 answer from the first block covering an
+    /// address; the overlapping bytes are equal in files gdbserver writes, so the data reads the
+    /// same.
+    ///
     /// ## Spec
     /// Invariant 34 (advisory).
     pub OVERLAPPING_MEMORY_BLOCKS = ("GT052", "overlapping-memory-blocks", Info, "two M blocks of one frame overlap");
@@ -544,6 +782,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// The value belongs to no variable and cannot be shown.
+    ///
+    /// ## What readers do
+    /// From source (`tfile_get_trace_state_variable_value`): GDB 7.2–15 look `V` blocks up by the
+    /// number of a known variable; a block of an unknown number is never shown.
     ///
     /// ## Spec
     /// Invariant 35.
@@ -555,6 +797,10 @@ crate::declare_rules! {
     /// GDB fails with "Premature end of file" once `tfind` walks past the last frame: the file
     /// was cut off.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (spec §3): `tfind` walking past the last frame fails with "Premature
+    /// end of file while reading trace file".
+    ///
     /// ## Spec
     /// §1.5 End, invariant 36.
     pub MISSING_END_MARKER = ("GT054", "missing-end-marker", Error, "the frames are not terminated by tracepoint number 0");
@@ -565,6 +811,11 @@ crate::declare_rules! {
     /// Data after the marker is never read: a tracepoint number 0 in the middle of the frames
     /// silently truncates the trace (as in wrapped circular buffers saved by gdbserver 13.1).
     ///
+    /// ## What readers do
+    /// From source (`tfile_trace_find`): GDB 7.2–15 stop at the first tracepoint number 0; the
+    /// bytes after it are never read, and frames after a zero number in the middle are lost without
+    /// a message.
+    ///
     /// ## Spec
     /// Invariants 37, 38.
     pub DATA_AFTER_END_MARKER = ("GT055", "data-after-end-marker", Error, "non-zero data follows the end marker");
@@ -574,6 +825,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Other lengths do not come from a known writer.
     ///
+    /// ## What readers do
+    /// GDB never reads past the end marker; the padding changes nothing. GDB's `tsave` writes 2
+    /// zero bytes, its testsuite's generator 4.
+    ///
     /// ## Spec
     /// Invariant 37.
     pub END_MARKER_PADDING = ("GT056", "end-marker-padding", Info, "unusual zero padding after the end marker");
@@ -582,6 +837,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// The oldest frames were discarded; the trace holds only the last part of the run.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 reads the kept frames normally and shows "Buffer contains N trace frames (of M
+    /// created total)" in `tstatus`.
     ///
     /// ## Spec
     /// Invariant 13; §1.4 status.
@@ -595,15 +854,25 @@ crate::declare_rules! {
     /// counts the gap before the wrap point as used, so the saved image of a wrapped buffer is
     /// garbage. The structural findings next to this one are consequences of that bug.
     ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 on a real wrapped buffer saved by gdbserver 13.1: GDB walks the first
+    /// frames and then fails with "Unknown block type" on the misplaced bytes (or stops at a stray
+    /// zero); the rest of the frames are lost.
+    ///
     /// ## Spec
     /// §4 defect 2; gdbserver/tracepoint.cc:1775-1782, 3997-4017.
-    pub CORRUPT_CIRCULAR_IMAGE = ("GT058", "corrupt-circular-image", Warning, "a wrapped circular buffer was saved inconsistently (gdbserver quirk)");
+    pub CORRUPT_CIRCULAR_IMAGE = ("GT058", "corrupt-circular-image", Error, "a wrapped circular buffer was saved inconsistently (gdbserver quirk)");
     /// ## What it checks
     /// The register block size equals the `g`-packet size implied by the target description
     /// (the sum of its registers' bit sizes, in bytes).
     ///
     /// ## Why it matters
     /// A smaller `R` shows registers as unavailable; a larger one hides misalignment.
+    ///
+    /// ## What readers do
+    /// From source (`tfile_fetch_registers`): GDB 7.2–15 supply registers from the `R` block by the
+    /// architecture's offsets; registers past a short block are shown as unavailable, extra bytes
+    /// are ignored.
     ///
     /// ## Spec
     /// Invariant 7.
@@ -615,7 +884,28 @@ crate::declare_rules! {
     /// ## Why it matters
     /// GDB fails with "Invalid hex digit" on a bad digit and drops an odd last digit.
     ///
+    /// ## What readers do
+    /// From source (common-utils.cc `hex2bin`): GDB 13.1 fails with "Invalid hex digit" on a bad
+    /// digit and silently drops an odd last digit.
+    ///
     /// ## Spec
     /// §1.3 hexstr; common-utils.cc:403-434.
     pub BAD_HEX_STRING = ("GT060", "bad-hex-string", Error, "a hex-encoded string has a bad digit or odd length");
+    /// ## What it checks
+    /// The `tp Z…cmd` lines of a tracepoint are balanced: every `while-stepping` is closed by an
+    /// `end`, and no `end` appears outside a `while-stepping`.
+    ///
+    /// ## Why it matters
+    /// GDB writes the action list of a tracepoint without the final `end`, and the
+    /// `while-stepping` block with its `end`; anything else was edited or cut.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1: a top-level `end` ends the action list, so the command lines after
+    /// it are dropped and `tdump` does not show what they collected (the frame data is still
+    /// there for `print`); an unclosed `while-stepping` is closed silently at the end of the list.
+    /// The file opens and every frame is found.
+    ///
+    /// ## Spec
+    /// Invariant 22; cli-script.c `read_command_lines_1`.
+    pub TP_COMMAND_LIST_UNBALANCED = ("GT061", "tp-command-list-unbalanced", Warning, "a tracepoint's while-stepping/end command lines are unbalanced");
 }

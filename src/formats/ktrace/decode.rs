@@ -1064,7 +1064,7 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
                 &rules::CPUMAP_EXT,
                 hdr.clone(),
                 format!(
-                    "CPU map at 0x{:x} uses kd_cpumap_header + {count} 40-byte kd_cpumap_ext entries, not the 16-byte entries the kernel writes",
+                    "CPU map at 0x{:x} uses kd_cpumap_header + {count} 40-byte kd_cpumap_ext entries (a newer Instruments/kperf writer, as py-ios-device reads them), not the 16-byte entries the kernel writes; trace -R, kdprof and kperfdata read 16-byte entries",
                     hdr.start
                 ),
             );

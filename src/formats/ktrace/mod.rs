@@ -98,6 +98,7 @@ const MAX_MAP_CHUNKS: usize = 10_000;
 fn build_map(t: &Trace, s: &events::EventSummary) -> MapNode {
     let mut root = MapNode::new("ktrace file", 0, t.size)
         .value("version", t.version.name())
+        .value("writer", t.writer())
         .value("bits", if t.wide { 64 } else { 32 })
         .value("events", s.events)
         .value("threads", t.threads.len());

@@ -325,6 +325,28 @@ impl Trace {
         }
     }
 
+    /// Which writer the file's layout points to (see docs/ktrace.md, writer history): the raw
+    /// version, the V3 magic and the header sub-chunks each writer emits.
+    pub fn writer(&self) -> &'static str {
+        let header_tag = |tag: u32| self.chunks.iter().any(|c| c.in_header && c.tag == tag);
+        match self.version {
+            Version::V0 => "xnu-1504 or older kernel (Mac OS X 10.6 and earlier, kdbg_readmap)",
+            Version::V1 => {
+                "xnu kernel KERN_KDWRITEMAP without CPU map (xnu-1699 to 2050, OS X 10.7-10.8), or kdprof's writer"
+            }
+            Version::V1Plus => {
+                "xnu-2422 or later kernel (OS X 10.9+) KERN_KDWRITEMAP with CPU map (trace -L/-l, boot/shutdown dumps)"
+            }
+            Version::V2 => "kperf / Instruments (CoreProfileSessionTap stream)",
+            Version::V3Kernel => {
+                "xnu-3248 to 8020 kernel (macOS 10.11-12) KERN_KDWRITEMAP_V3/KERN_KDWRITETR_V3"
+            }
+            Version::V3 if header_tag(TAG_MACHINE) => "xnu lldbmacros savekdebugtrace",
+            Version::V3 if header_tag(TAG_HW_MODEL) => "kperfdata (hw.model header chunk)",
+            Version::V3 => "libktrace (ktrace artrace/dump) or kperfdata",
+        }
+    }
+
     /// Total number of events.
     pub fn event_count(&self) -> u64 {
         let size = self.event_size();

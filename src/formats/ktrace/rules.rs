@@ -14,6 +14,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Without the header nothing else can be located; the file is a failed or cut capture.
     ///
+    /// ## What readers do
+    /// From source: `trace -R` and `fs_usage -R` (system_cmds) fail to read the header and stop;
+    /// kdprof `TraceFile.hpp` rejects the file; pykdebugparser 1.10.0 raises `TruncatedDataError`
+    /// (run on a cut copy of the real V2 sample).
+    ///
     /// ## Spec
     /// `kdebug_private.h` `RAW_header`; ktrace(5) "All ktrace files start with a header structure".
     pub TRUNCATED_HEADER = ("KT001", "truncated-header", Error, "the file is shorter than its fixed header");
@@ -29,6 +34,11 @@ crate::declare_rules! {
     /// V0 has no magic: its first word is the thread count, so any file "parses" as V0. When the
     /// first word is a real magic the hint is probably wrong.
     ///
+    /// ## What readers do
+    /// Apple's readers of the V0 era (xnu-1504 `trace -R`, kdprof) take the first word as the
+    /// thread count without any check; no reader can tell V0 from garbage, so only the hint selects
+    /// it.
+    ///
     /// ## Spec
     /// xnu-1504 `kdbg_readmap` (V0 = `u32 count | kd_threadmap[count] | kd_buf[]`, no padding).
     pub V0_BY_HINT = ("KT002", "v0-by-hint", Info, "the file was checked as headerless V0 because of the format hint");
@@ -41,16 +51,26 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Another major version may lay the header out differently; nothing after it can be trusted.
     ///
+    /// ## What readers do
+    /// Readers do not check it: kperfdata [RE] accepts both magics with any version, pykdebugparser
+    /// 1.10.0 never reads the version, the kernel writes 1.0 and libktrace 0.0. A version a newer
+    /// writer bumps is read the same way by these readers, so this is informational.
+    ///
     /// ## Spec
     /// ktrace(5) "The version fields serve the same purpose as for individual chunks";
     /// xnu-7195 `kdebug.c` `RAW_VERSION3` with sub_tag 1.
-    pub HEADER_VERSION = ("KT003", "header-version", Error, "the V3 file header has an unknown version");
+    pub HEADER_VERSION = ("KT003", "header-version", Info, "the V3 file header has an unknown version");
     /// ## What it checks
     /// The V3 header's timebase numerator and denominator are both non-zero.
     ///
     /// ## Why it matters
     /// Ticks are converted to nanoseconds with `ticks * numer / denom`; a zero makes every
     /// timestamp meaningless (or divides by zero in readers).
+    ///
+    /// ## What readers do
+    /// Readers convert ticks with `numer/denom` (xnu `absolutetime_to_nanoseconds`, kperfdata [RE]
+    /// `kpfile` timebase): a zero denominator divides by zero and a zero numerator turns every time
+    /// into 0; kperfdata's writer refuses denom 0, its reader does not check.
     ///
     /// ## Spec
     /// ktrace(5) header fields "timebase numerator/denominator"; the kernel fills them from
@@ -62,6 +82,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The other bits are "written as 0, ignored on read"; set bits mean a writer bug or a
     /// format this validator does not know.
+    ///
+    /// ## What readers do
+    /// ktrace(5) says the other bits are "written as 0, ignored on read"; kperfdata [RE] treats any
+    /// non-zero V2 flags as 64-bit and pykdebugparser 1.10.0 tests bit 0 only, so the events read
+    /// the same.
     ///
     /// ## Spec
     /// xnu-7195 `kdebug.c` `kd_header_v3.flags`; V2 layout from kperfdata `kpfile` (flags 1 = 64-bit).
@@ -76,6 +101,12 @@ crate::declare_rules! {
     /// The header size tells readers where body chunks start; if it disagrees with the
     /// sub-chunks, readers find the body at different places.
     ///
+    /// ## What readers do
+    /// From source: lldbmacros and kperfdata [RE] start the body at `16 + header size` (kperfdata
+    /// fails with error 107 when a sub-chunk passes it), pykdebugparser 1.10.0 reads exactly
+    /// `header size` bytes as the header; with a wrong size they find the body chunks at different
+    /// places.
+    ///
     /// ## Spec
     /// ktrace(5) "The header size field is the size of the entire header, excluding the first 16
     /// bytes. It includes the sizes of all header chunks and their chunk headers."
@@ -88,6 +119,10 @@ crate::declare_rules! {
     /// A chunk running past the end is a truncated capture; its data and everything after it are
     /// missing.
     ///
+    /// ## What readers do
+    /// kperfdata [RE] fails with error 107 on a chunk past the end; pykdebugparser 1.10.0 raises
+    /// `TruncatedDataError`; the chunk's data and everything after it are missing for every reader.
+    ///
     /// ## Spec
     /// ktrace(5) "The data size is the number of bytes of data that follows the chunk header".
     pub CHUNK_TRUNCATED = ("KT007", "chunk-truncated", Error, "a chunk extends past the end of the file or header");
@@ -98,6 +133,11 @@ crate::declare_rules! {
     /// kperfdata's writer writes that placeholder and back-patches it when the chunk is closed;
     /// the value left in a file means the writer never finished. The chunk is then read as
     /// extending to the end of the file.
+    ///
+    /// ## What readers do
+    /// kperfdata's reader [RE] reads the chunk as extending to the end of the file; a reader
+    /// following the length (pykdebugparser 1.10.0, `seek` by length) runs past the end, so readers
+    /// disagree on what the file holds.
     ///
     /// ## Spec
     /// kperfdata `chunkbuf_chunk_begin`/`pop_chunk` (reverse-engineered); ktrace(5) chunk length.
@@ -111,6 +151,11 @@ crate::declare_rules! {
     /// ktrace(5): header chunks come before body chunks. Readers look for the CPU map in the
     /// header only; a body CPU map is ignored and CPU numbers become unverifiable.
     ///
+    /// ## What readers do
+    /// Readers look for header tags among the header sub-chunks only (kperfdata [RE], lldbmacros)
+    /// and for events in the body only: a CPU map in the body is ignored, events inside the header
+    /// are never read.
+    ///
     /// ## Spec
     /// ktrace(5) "Header chunks are guaranteed to be available at the beginning of the file and
     /// are written before body chunks".
@@ -122,6 +167,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Unknown chunks are legal and skipped, as ktrace(5) requires; their length is still
     /// checked. This is informational.
+    ///
+    /// ## What readers do
+    /// ktrace(5) requires readers to skip unknown chunks by their length; kperfdata [RE] and
+    /// pykdebugparser 1.10.0 do, so the rest of the file reads the same.
     ///
     /// ## Spec
     /// ktrace(5) "unrecognized chunks should be skipped".
@@ -135,6 +184,11 @@ crate::declare_rules! {
     /// Writers zero these bytes. Non-zero bytes mean data sits where readers do not look, for
     /// example a CPU map that kdprof's writer placed after uncounted thread entries.
     ///
+    /// ## What readers do
+    /// `trace -R`, `fs_usage -R` and kdprof (system_cmds, from source) seek past the gap to the 4
+    /// KiB boundary and never read it, except that `trace -R` and kdprof take a V1+ CPU map only
+    /// from the gap's start; V3 readers skip chunk padding. The events read the same.
+    ///
     /// ## Spec
     /// ktrace(5) padding; xnu `kdbg_write_v1_header` (zero fill); kperfdata `chunkbuf_align`.
     pub NONZERO_PADDING = ("KT011", "nonzero-padding", Warning, "padding or reserved bytes are not zero");
@@ -147,6 +201,11 @@ crate::declare_rules! {
     /// Readers skip to the aligned offset; a writer that forgets the padding makes them read
     /// garbage as the next chunk header.
     ///
+    /// ## What readers do
+    /// Readers skip to the 8-byte aligned offset (ktrace(5), kperfdata [RE] `round_up(len, 8)`,
+    /// pykdebugparser 1.10.0 `parse_v3_blocks`) and read the bytes there as the next chunk header:
+    /// garbage tags and lengths.
+    ///
     /// ## Spec
     /// ktrace(5) "Chunk headers must be aligned to 8 bytes".
     pub MISSING_CHUNK_PADDING = ("KT012", "missing-chunk-padding", Error, "a chunk header is not at the 8-byte boundary after the previous chunk");
@@ -156,6 +215,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Every byte of a trace should be accounted for; a short tail is a cut write (kperfdata's
     /// reader silently treats it as end of file, hiding the loss).
+    ///
+    /// ## What readers do
+    /// kperfdata's reader [RE] treats a fragment shorter than a chunk header as the end of the file
+    /// without a message, so the cut data is lost silently.
     ///
     /// ## Spec
     /// ktrace(5) chunk layout; kperfdata `kpfile_read_next`.
@@ -169,6 +232,12 @@ crate::declare_rules! {
     /// A CPU map that does not hold whole entries cannot be read, and CPU numbers of events
     /// cannot be checked.
     ///
+    /// ## What readers do
+    /// From source: `trace -R` accepts a V1+ CPU map only when its header says `0x55aa0101` and it
+    /// fits before the events, kdprof only when the gap holds the header and one entry; otherwise
+    /// they use no CPU map. A V3 map that is not `16 * n` bytes cannot be indexed by kperfdata
+    /// [RE].
+    ///
     /// ## Spec
     /// `kdebug_private.h` `kd_cpumap` (16 bytes), `kd_cpumap_header`; xnu-7195 `kdbg_write_v3_header`.
     pub CPUMAP_SIZE = ("KT014", "cpumap-size", Error, "the CPU map does not hold a whole, non-zero number of entries");
@@ -180,9 +249,15 @@ crate::declare_rules! {
     /// The kernel and kperfdata write bare 16-byte entries; the extended layout is only known
     /// from third-party parsers (py-ios-device) and is accepted with this warning.
     ///
+    /// ## What readers do
+    /// The kernel's `trace -R`, kdprof and kperfdata [RE] read 16-byte entries and would misread
+    /// this layout; py-ios-device reads `kd_cpumap_header` + 40-byte `kd_cpumap_ext` entries.
+    /// Written by newer Instruments/kperf (xnu-8019+ defines `KERN_KDCPUMAP_EXT`), as far as
+    /// third-party parsers show; accepted as a writer variant.
+    ///
     /// ## Spec
     /// xnu-11417 `kdebug_private.h` `kd_cpumap_ext` (`KERN_KDCPUMAP_EXT`).
-    pub CPUMAP_EXT = ("KT015", "cpumap-ext", Warning, "the CPU map uses the 40-byte extended entry layout");
+    pub CPUMAP_EXT = ("KT015", "cpumap-ext", Info, "the CPU map uses the 40-byte extended entry layout");
     /// ## What it checks
     /// Each CPU map entry: `cpu_id` equals its index, `flags` only uses `KDBG_CPUMAP_IS_IOP` (1),
     /// the name is NUL-terminated with zeros after the NUL, and coprocessors (IOPs) come after
@@ -191,6 +266,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The kernel writes exactly this; other values mean corruption or a different writer, and
     /// readers index the map by CPU number.
+    ///
+    /// ## What readers do
+    /// Readers index the map by CPU number (kdprof `TraceFile.hpp`) and print the names (`trace
+    /// -R`); entries as the kernel writes them are assumed, but a different id or flag does not
+    /// change how the events are read.
     ///
     /// ## Spec
     /// xnu-7195 `kdebug.c` `kdbg_cpumap_init_internal` (APs 0..n-1 named "AP", IOPs last).
@@ -201,9 +281,13 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Readers keep one CPU map; with two, which one applies is undefined.
     ///
+    /// ## What readers do
+    /// kperfdata [RE] keeps one CPU map (the last it reads); events read the same, only CPU names
+    /// and the coprocessor flag may come from the other map.
+    ///
     /// ## Spec
     /// xnu-7195 `kdbg_write_v3_header` (one `V3_CPU_MAP`).
-    pub DUPLICATE_CPUMAP = ("KT017", "duplicate-cpumap", Error, "the file has more than one CPU map");
+    pub DUPLICATE_CPUMAP = ("KT017", "duplicate-cpumap", Warning, "the file has more than one CPU map");
     /// ## What it checks
     /// Thread map size: a V3 `0x1d00` payload is a whole number of entries (32 bytes, 28 in
     /// 32-bit files); the raw formats' `thread_count` entries fit in the file (checked against
@@ -212,6 +296,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A thread count that does not fit (such as 2^31) means a corrupt header; the events
     /// cannot be located.
+    ///
+    /// ## What readers do
+    /// From source: `trace -R`, `fs_usage -R` and kdprof allocate `thread_count` entries and read
+    /// them; pykdebugparser 1.10.0 fails with `TruncatedDataError` when they do not fit (run on a
+    /// cut copy of the real V2 sample); the events cannot be located.
     ///
     /// ## Spec
     /// `kdebug_private.h` `kd_threadmap`; `RAW_header.thread_count`.
@@ -222,6 +311,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The kernel fills it with `strlcpy` into a zeroed entry; anything else is corruption or a
     /// writer that leaks memory into the file.
+    ///
+    /// ## What readers do
+    /// Readers print the name up to its NUL (`trace -R`, pykdebugparser 1.10.0 `PaddedString`); a
+    /// name without a NUL runs into the next field in C readers.
     ///
     /// ## Spec
     /// `kdebug_private.h` `kd_threadmap.command[20]`.
@@ -234,6 +327,11 @@ crate::declare_rules! {
     /// Zero-filled extra entries are legal only at the end; a zero thread id in a real entry
     /// cannot match any event.
     ///
+    /// ## What readers do
+    /// Readers build a thread-id → name table from the map (`trace -R`, kdprof, pykdebugparser
+    /// 1.10.0); zero entries add nothing and a zero thread id matches no event, so the events read
+    /// the same.
+    ///
     /// ## Spec
     /// xnu-7195 `kdbg_write_v1_header` ("extra" zero thread entries).
     pub THREAD_ENTRY = ("KT020", "thread-entry", Warning, "a thread map entry has thread id 0 or a zero entry is not trailing");
@@ -244,6 +342,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A partial event at the end of a chunk means lost or corrupt data; readers stop with an
     /// error (kperfdata error 108).
+    ///
+    /// ## What readers do
+    /// kperfdata [RE] fails with error 108 on a partial event; pykdebugparser 1.10.0 reads `length
+    /// // 64` events and then looks for the next chunk tag, so a partial event shifts what it reads
+    /// next.
     ///
     /// ## Spec
     /// xnu-7195 `kdebug.c` event chunk (`length = 8 + n * sizeof(kd_buf)`).
@@ -258,14 +361,25 @@ crate::declare_rules! {
     /// Strict readers following `length` read the last event's tail as a chunk header. The file
     /// is readable only by readers that know the quirk.
     ///
+    /// ## What readers do
+    /// Written by the macOS 13+ kernel (xnu-8792 and later, `KERN_KDWRITETR_V3`), through which
+    /// libktrace writes its event chunks on those systems, so Apple's own readers read these files.
+    /// A reader that follows `length` literally (as the reverse-engineered kperfdata code reads
+    /// it: `(length - 8) / 64` events, next chunk at `16 + length`) would drop each chunk's last
+    /// event and read its last 8 bytes as a chunk header; tracelint reads the quirk as written.
+    ///
     /// ## Spec
     /// xnu-8796 `kdebug.c` `struct event_chunk_header` (`KERN_KDWRITETR_V3`).
-    pub EVENT_LENGTH_QUIRK = ("KT022", "event-length-quirk", Warning, "an event chunk length omits its 8-byte timestamp (macOS 13+ kernel writer quirk)");
+    pub EVENT_LENGTH_QUIRK = ("KT022", "event-length-quirk", Info, "an event chunk length omits its 8-byte timestamp (macOS 13+ kernel writer quirk)");
     /// ## What it checks
     /// Reports compressed event chunks (`0x1f00`).
     ///
     /// ## Why it matters
     /// They use a private codec; their events are not checked.
+    ///
+    /// ## What readers do
+    /// kperfdata [RE] decodes them with its private `kdbg_comp` codec; other public readers
+    /// (pykdebugparser 1.10.0, py-ios-device) skip or cannot read them.
     ///
     /// ## Spec
     /// kperfdata `kdbg_comp` (reverse-engineered).
@@ -276,6 +390,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Null chunks are filler; data inside them is invisible to every reader.
     ///
+    /// ## What readers do
+    /// Every reader skips null chunks by their length (pykdebugparser 1.10.0 treats `0x2000` as
+    /// "more events follow"); their contents are never read.
+    ///
     /// ## Spec
     /// xnu `V3_NULL_CHUNK`.
     pub NULL_CHUNK_DATA = ("KT024", "null-chunk-data", Info, "a null (filler) chunk contains non-zero bytes");
@@ -285,6 +403,9 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The tag is defined by xnu but never written by it; its layout is unknown and it is not
     /// validated.
+    ///
+    /// ## What readers do
+    /// No public reader decodes it; readers skip it by its length as an unknown chunk.
     ///
     /// ## Spec
     /// xnu-3248 `kdebug.h` `V3_CONFIG`.
@@ -297,6 +418,11 @@ crate::declare_rules! {
     /// Readers (`trace -R`, `fs_usage -R`, kperfdata) seek to that boundary; if it is past the
     /// end, the file was cut or the events were written right after the map.
     ///
+    /// ## What readers do
+    /// From source: `trace -R`, `fs_usage -R` (`(pos+4095)&~4095`) and kdprof seek to the 4 KiB
+    /// boundary after the maps; pykdebugparser 1.10.0 does the same for V2. Past the end, they read
+    /// no events at all.
+    ///
     /// ## Spec
     /// xnu-7195 `kdbg_write_v1_header`; kperfdata `(size*n + 4383) & ~0xfff` for V2.
     pub EVENTS_OFFSET = ("KT026", "events-offset", Error, "the events' 4 KiB-aligned start lies past the end of the file");
@@ -307,6 +433,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// A partial record at the end is a cut write; its fields are garbage.
     ///
+    /// ## What readers do
+    /// `trace -R`/`fs_usage -R` read whole `kd_buf`s and drop the tail; pykdebugparser 1.10.0 stops
+    /// without a message (a real V2 sample cut mid-event: 15543 of 15552 events, no error). The cut
+    /// event is lost silently.
+    ///
     /// ## Spec
     /// `kdebug_private.h` `kd_buf`.
     pub PARTIAL_EVENT = ("KT027", "partial-event", Error, "the event data ends with a partial record");
@@ -315,6 +446,11 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Without it, timestamps cannot be converted to time.
+    ///
+    /// ## What readers do
+    /// kperfdata [RE] and Instruments convert V2 timestamps with this frequency, so times cannot be
+    /// shown (or divide by zero); pykdebugparser 1.10.0 does not use it and reads the events the
+    /// same.
     ///
     /// ## Spec
     /// V2 header at offset 24 (kperfdata, libkperfdata).
@@ -325,6 +461,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// kdprof rejects such files; the CPU number indexes the map.
     ///
+    /// ## What readers do
+    /// From source: kdprof (`KDBG/TraceFile.hpp`) rejects the file when an event's CPU is not in
+    /// the map; `trace -R` indexes its CPU table by it.
+    ///
     /// ## Spec
     /// `kd_buf.cpuid`; kdprof `TraceFile.hpp`.
     pub EVENT_CPU_RANGE = ("KT029", "event-cpu-range", Error, "an event's CPU number is not in the CPU map");
@@ -334,9 +474,13 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The kernel writes 0; kdprof refuses files where it is not. Usually misaligned event data.
     ///
+    /// ## What readers do
+    /// From source: kdprof (`KDBG/TraceFile.hpp:75-104`) refuses files whose events have a non-zero
+    /// `unused` field, taking them for 32-bit or misaligned data.
+    ///
     /// ## Spec
     /// `kdebug_private.h` `kd_buf.unused`; kdprof `TraceFile.hpp:75-104`.
-    pub EVENT_UNUSED = ("KT030", "event-unused", Warning, "an event's unused field is not zero");
+    pub EVENT_UNUSED = ("KT030", "event-unused", Error, "an event's unused field is not zero");
     /// ## What it checks
     /// Event debugids look plausible: the class (top 8 bits) is not 0, which no kdebug class
     /// uses. Subclass and code are free-form, and the function qualifier 3 (START and END both
@@ -344,6 +488,10 @@ crate::declare_rules! {
     ///
     /// ## Why it matters
     /// Informational: class-0 ids usually mean misaligned, zeroed or garbage event records.
+    ///
+    /// ## What readers do
+    /// Readers decode the event like any other (class 0 has no name in `trace.codes`), so it shows
+    /// as an unknown event.
     ///
     /// ## Spec
     /// `kdebug.h` `KDBG_EVENTID` (class 8 bits, subclass 8, code 14, func 2).
@@ -354,6 +502,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// The kernel merges per-CPU buffers in order; a step back means lost ordering (it can
     /// legitimately happen: coprocessor events, `TRACE_RETROGRADE_EVENTS`), so this is a warning.
+    ///
+    /// ## What readers do
+    /// Readers show events in file order (`trace -R`, pykdebugparser 1.10.0); kdprof sorts per CPU
+    /// first (its "presort"). The kernel emits `TRACE_RETROGRADE_EVENTS` for real steps back, so
+    /// nothing is lost.
     ///
     /// ## Spec
     /// xnu `kdbg_read` merge; `TRACE_RETROGRADE_EVENTS` (0x07020014).
@@ -366,6 +519,10 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Informational: threads created during tracing are not in the map written at start.
     ///
+    /// ## What readers do
+    /// Readers fall back to the raw thread id (`trace -R` prints it, pykdebugparser 1.10.0 leaves
+    /// the process unknown); threads created after the map was written are expected.
+    ///
     /// ## Spec
     /// `kd_buf.arg5`, `kd_threadmap.thread`.
     pub UNKNOWN_THREAD = ("KT033", "unknown-thread", Info, "an event's thread id is not in the thread map");
@@ -375,6 +532,11 @@ crate::declare_rules! {
     /// ## Why it matters
     /// ktrace(5): the major version changes when the payload format breaks. The payload of an
     /// unknown major version is skipped, not validated.
+    ///
+    /// ## What readers do
+    /// Readers that know the tag read the payload as the version they know (kperfdata [RE] does not
+    /// check chunk versions, pykdebugparser 1.10.0 matches the tag with version 0 only and skips
+    /// the chunk otherwise).
     ///
     /// ## Spec
     /// ktrace(5) "The major version is intended to be updated when a breaking change ... occurs".
