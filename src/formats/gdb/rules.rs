@@ -626,8 +626,10 @@ crate::declare_rules! {
     /// No tracepoint has a negative number; GDB shows "tracepoint -1".
     ///
     /// ## What readers do
-    /// Verified with GDB 13.1: `tfind` reports "Found trace frame 0, tracepoint -1" and then treats
-    /// the frame as not found (`tdump`: "No current trace frame."), as -1 is its not-found value.
+    /// Verified with GDB 13.1: with -1 `tfind` reports "Found trace frame 0, tracepoint -1" and
+    /// then treats the frame as not found (`tdump`: "No current trace frame."), -1 being its
+    /// not-found value; with another negative number `tdump` fails with "No known tracepoint
+    /// matches 'current' tracepoint #-2.".
     ///
     /// ## Spec
     /// Invariant 27.
