@@ -1423,3 +1423,30 @@ fn every_defect_file_has_an_error() {
     }
     assert!(n >= 2);
 }
+
+/// The writer hint follows what each tsave generation wrote.
+#[test]
+fn writer_hint_follows_tsave_generations() {
+    let hint = |s: Sample| {
+        tracelint::formats::gdb::text::decode_description(
+            &s.build().bytes,
+            &CheckOptions::default(),
+            &mut Sink::new(1000),
+        )
+        .writer_hint()
+    };
+    // Before 2013: no status times/notes/user, no tdesc.
+    let mut s = Sample::new(1);
+    s.tdesc.clear();
+    s.status = StatusLine::Custom("0;tstop:0;tframes:1;tcreated:1".into());
+    let h = hint(s);
+    assert!(!h.tdesc && !h.status_times, "{h:?}");
+    assert!(h.describe().contains("before 2013"), "{}", h.describe());
+    // 2013 to 2016: status times, no tdesc.
+    let mut s = Sample::new(1);
+    s.tdesc.clear();
+    s.status = StatusLine::Custom("0;tstop::0;tframes:1;starttime:10;stoptime:20".into());
+    assert!(hint(s).describe().contains("2013 to 2016"));
+    // Since 2016: tdesc lines.
+    assert!(hint(Sample::new(1)).describe().contains("2016 or later"));
+}
