@@ -388,6 +388,14 @@ fn check_commands(
             return;
         }
         cut = true;
+        let list = unlinked
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = format!(
+            "{message}; GDB 13.1 rejects it when it opens the file, and `tdump` then fails on the frames of tracepoint(s) {list}"
+        );
         sink.push(
             sink.make(&rules::TP_COMMAND_INVALID, span, message)
                 .note(format!("GDB 13.1 says: {gdb_says}"))
