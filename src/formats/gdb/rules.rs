@@ -323,9 +323,11 @@ crate::declare_rules! {
     /// refer to it.
     ///
     /// ## What readers do
-    /// From source (tracepoint.c `merge_uploaded_trace_state_variables`): GDB 13.1 keeps one
-    /// variable per name and number, so `V` blocks of the duplicated number are shown under the
-    /// other variable.
+    /// Verified with GDB 13.1 on tsv.tf with a second `tsv 2:…` line naming `other`: GDB keeps one
+    /// variable per number (tracepoint.c `get_uploaded_tsv`), so the later name wins: `$hits` no
+    /// longer exists, its `V` block values show as `$other`, and the tracepoint whose `teval`
+    /// assigns `$hits` is rejected on open ("$hits is not a trace state variable"), so `tdump`
+    /// fails on its frames.
     ///
     /// ## Spec
     /// Invariant 16.
