@@ -1423,3 +1423,118 @@ fn every_defect_file_has_an_error() {
     }
     assert!(n >= 2);
 }
+
+/// The writer hint follows what each tsave generation wrote.
+#[test]
+fn writer_hint_follows_tsave_generations() {
+    let hint = |s: Sample| {
+        tracelint::formats::gdb::text::decode_description(
+            &s.build().bytes,
+            &CheckOptions::default(),
+            &mut Sink::new(1000),
+        )
+        .writer_hint()
+    };
+    // Before 2013: no status times/notes/user, no tdesc.
+    let mut s = Sample::new(1);
+    s.tdesc.clear();
+    s.status = StatusLine::Custom("0;tstop:0;tframes:1;tcreated:1".into());
+    let h = hint(s);
+    assert!(!h.tdesc && !h.status_times, "{h:?}");
+    assert!(h.describe().contains("before 2013"), "{}", h.describe());
+    // 2013 to 2016: status times, no tdesc.
+    let mut s = Sample::new(1);
+    s.tdesc.clear();
+    s.status = StatusLine::Custom("0;tstop::0;tframes:1;starttime:10;stoptime:20".into());
+    assert!(hint(s).describe().contains("2013 to 2016"));
+    // Since 2016: tdesc lines.
+    assert!(hint(Sample::new(1)).describe().contains("2016 or later"));
+}
+
+/// Definitions GDB ignores or only echoes (unknown lines, pieces and status keys, a second status
+/// line or field, a status frame count that disagrees with the frames): GDB 13.1 opens the file
+/// and reads every frame the same, so tracelint reports no error.
+#[test]
+fn definitions_gdb_reads_around_are_not_errors() {
+    let Some(exe) = tpdemo_executable("around") else {
+        return;
+    };
+    let multi = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
+    let status = |l: &str| l.starts_with("status ");
+    let cases: Vec<(&str, Vec<u8>, &Rule)> = vec![
+        (
+            "unknown line",
+            edit_definitions(&multi, |mut l| {
+                l.insert(2, "foo bar".into());
+                l
+            }),
+            &gt::UNKNOWN_LINE,
+        ),
+        (
+            "unknown piece",
+            edit_definitions(&multi, |mut l| {
+                l.push("tp Y4:4011db:zz".into());
+                l
+            }),
+            &gt::TP_UNKNOWN_PIECE,
+        ),
+        (
+            "unknown field",
+            edit_definitions(&multi, |l| {
+                l.into_iter()
+                    .map(|x| {
+                        if status(&x) {
+                            format!("{x};newkey:12")
+                        } else {
+                            x
+                        }
+                    })
+                    .collect()
+            }),
+            &gt::STATUS_UNKNOWN_FIELD,
+        ),
+        (
+            "second status",
+            edit_definitions(&multi, |mut l| {
+                l.insert(2, "status 0;tstop::0;tframes:3".into());
+                l
+            }),
+            &gt::DUPLICATE_STATUS,
+        ),
+        (
+            "tframes",
+            edit_definitions(&multi, |l| {
+                l.into_iter()
+                    .map(|x| {
+                        if status(&x) {
+                            x.replace(";tframes:10;", ";tframes:4;")
+                        } else {
+                            x
+                        }
+                    })
+                    .collect()
+            }),
+            &gt::TFRAMES_MISMATCH,
+        ),
+    ];
+    for (name, data, rule) in cases {
+        let f = check(&data);
+        expect_code(&f, rule);
+        no_errors(&f);
+        let Some(out) = gdb_output(
+            &exe,
+            &name.replace(' ', "-"),
+            &data,
+            &["tfind 15", "print acc"],
+        ) else {
+            eprintln!("skipping: cannot run gdb");
+            return;
+        };
+        assert!(
+            out.contains("Found trace frame 15, tracepoint 4"),
+            "{name}: {out}"
+        );
+        assert!(out.contains("$1 = 10"), "{name}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(exe.parent().unwrap());
+}

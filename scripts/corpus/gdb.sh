@@ -150,7 +150,8 @@ tstatus"
 #    address (\$_ret); trace state variables set by teval and collected; while-stepping; a
 #    condition; and a passcount that stops the run (stop reason tpasscount).
 #    \$_sdata needs a static tracepoint (strace), which gdbserver offers only when built with
-#    UST; Debian's is not, so no file here collects it.
+#    UST; Debian's answers "GDBserver was built without static tracepoints support", so no
+#    file here collects it.
 run_shape kinds "$OUT/kinds.tf" "tvariable \$calls = 0
 tvariable \$sum
 trace tl_step

@@ -388,6 +388,14 @@ fn check_commands(
             return;
         }
         cut = true;
+        let list = unlinked
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = format!(
+            "{message}; GDB 13.1 rejects it when it opens the file, and `tdump` then fails on the frames of tracepoint(s) {list}"
+        );
         sink.push(
             sink.make(&rules::TP_COMMAND_INVALID, span, message)
                 .note(format!("GDB 13.1 says: {gdb_says}"))
@@ -590,7 +598,17 @@ impl FrameLint {
                 sink.report(
                     &rules::FRAME_TRACEPOINT_INVALID,
                     head,
-                    format!("frame {} has tracepoint number {}", f.index, f.tpnum),
+                    if f.tpnum == -1 {
+                        format!(
+                            "frame {} has tracepoint number -1; GDB 13.1 finds it (\"Found trace frame {}, tracepoint -1\") and then treats it as no frame (tdump: \"No current trace frame.\")",
+                            f.index, f.index
+                        )
+                    } else {
+                        format!(
+                            "frame {} has tracepoint number {}; GDB 13.1 finds it but tdump fails with \"No known tracepoint matches 'current' tracepoint #{}.\"",
+                            f.index, f.tpnum, f.tpnum
+                        )
+                    },
                 );
             }
         } else if !self.defined.contains(&u64::from(f.tpnum.unsigned_abs()))

@@ -546,27 +546,32 @@ pub enum FramesEnd {
 }
 
 /// What the definition section tells about the program that wrote the file. A tfile names no
-/// writer; the `tdesc` lines GDB's `tsave` writes since 2016 and the variable gdbserver defines
-/// show through.
+/// writer; what GDB's `tsave` added over time (status times, notes and user from the 2013 writer
+/// rewrite, `tdesc` lines from 2016) and the variable gdbserver defines show through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriterHint {
     /// `tdesc` lines are present: GDB's `tsave` since the 2016 change that saves the target
-    /// description (GDB 7.1 to 7.10 write none).
+    /// description.
     pub tdesc: bool,
+    /// The status has `starttime`, `stoptime`, `notes` or `username`: GDB's `tsave` since its
+    /// 2013 rewrite (tracefile-tfile.c); the 2010-2013 writer wrote none of them.
+    pub status_times: bool,
     /// The target was gdbserver: it defines the builtin variable `trace_timestamp` as tsv 1.
     pub gdbserver: bool,
 }
 
 impl WriterHint {
-    /// One phrase for findings: "written by GDB tsave (2016 or later, tdesc lines) from a
-    /// gdbserver target".
+    /// One phrase for findings, such as "written by GDB tsave (2016 or later: it saved tdesc
+    /// lines) from a gdbserver target (builtin tsv 1 `trace_timestamp`)".
     pub fn describe(&self) -> String {
         format!(
             "written by GDB tsave ({}){}",
             if self.tdesc {
                 "2016 or later: it saved tdesc lines"
+            } else if self.status_times {
+                "2013 to 2016: status times, notes or user but no tdesc lines"
             } else {
-                "no tdesc lines: before 2016, or another writer"
+                "no status times and no tdesc lines: before 2013, or another writer"
             },
             if self.gdbserver {
                 " from a gdbserver target (builtin tsv 1 `trace_timestamp`)"
@@ -582,6 +587,17 @@ impl Description {
     pub fn writer_hint(&self) -> WriterHint {
         WriterHint {
             tdesc: !self.tdesc_lines.is_empty(),
+            status_times: self.statuses.iter().any(|s| {
+                s.fields.iter().any(|f| {
+                    matches!(
+                        f.key,
+                        FieldKey::Starttime
+                            | FieldKey::Stoptime
+                            | FieldKey::Notes
+                            | FieldKey::Username
+                    )
+                })
+            }),
             gdbserver: self
                 .tsvs
                 .iter()

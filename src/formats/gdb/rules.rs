@@ -323,9 +323,11 @@ crate::declare_rules! {
     /// refer to it.
     ///
     /// ## What readers do
-    /// From source (tracepoint.c `merge_uploaded_trace_state_variables`): GDB 13.1 keeps one
-    /// variable per name and number, so `V` blocks of the duplicated number are shown under the
-    /// other variable.
+    /// Verified with GDB 13.1 on tsv.tf with a second `tsv 2:…` line naming `other`: GDB keeps one
+    /// variable per number (tracepoint.c `get_uploaded_tsv`), so the later name wins: `$hits` no
+    /// longer exists, its `V` block values show as `$other`, and the tracepoint whose `teval`
+    /// assigns `$hits` is rejected on open ("$hits is not a trace state variable"), so `tdump`
+    /// fails on its frames.
     ///
     /// ## Spec
     /// Invariant 16.
@@ -626,8 +628,10 @@ crate::declare_rules! {
     /// No tracepoint has a negative number; GDB shows "tracepoint -1".
     ///
     /// ## What readers do
-    /// Verified with GDB 13.1: `tfind` reports "Found trace frame 0, tracepoint -1" and then treats
-    /// the frame as not found (`tdump`: "No current trace frame."), as -1 is its not-found value.
+    /// Verified with GDB 13.1: with -1 `tfind` reports "Found trace frame 0, tracepoint -1" and
+    /// then treats the frame as not found (`tdump`: "No current trace frame."), -1 being its
+    /// not-found value; with another negative number `tdump` fails with "No known tracepoint
+    /// matches 'current' tracepoint #-2.".
     ///
     /// ## Spec
     /// Invariant 27.

@@ -883,7 +883,7 @@ fn decode_tp(
                             sink.report(
                                 &rules::TP_ACTION_SYNTAX,
                                 sp(bbase, o.saturating_add(i), o.saturating_add(action.len()).max(o.saturating_add(i).saturating_add(1))),
-                                format!("action `{}`: {why}", show(action)),
+                                format!("action `{}`: {why}; GDB 13.1 never parses A/S strings when it opens a file (it re-creates actions from the tp Z cmd lines), so it reads the file the same", show(action)),
                             );
                         }
                     }

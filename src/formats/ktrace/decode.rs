@@ -600,7 +600,7 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
                 &rules::HEADER_VERSION,
                 4..8,
                 format!(
-                    "V3 file header version {}.{}; known versions are 0.x (libktrace) and 1.x (kernel)",
+                    "V3 file header version {}.{}; known versions are 0.x (libktrace) and 1.x (kernel); the public readers do not check it and the rest is read as these versions lay it out",
                     h.major, h.minor
                 ),
             );

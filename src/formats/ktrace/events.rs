@@ -117,7 +117,7 @@ impl Checker {
         if ev.unused != 0 {
             self.unused.hit(sink, span.clone(), || {
                 format!(
-                    "event at 0x{off:x} has unused = 0x{:x}; writers put 0 there",
+                    "event at 0x{off:x} has unused = 0x{:x}; writers put 0 there, and kdprof refuses files where it is not",
                     ev.unused
                 )
             });

@@ -15,9 +15,10 @@ crate::declare_rules! {
     /// Without the header nothing else can be located; the file is a failed or cut capture.
     ///
     /// ## What readers do
-    /// From source: `trace -R` and `fs_usage -R` (system_cmds) fail to read the header and stop;
-    /// kdprof `TraceFile.hpp` rejects the file; pykdebugparser 1.10.0 raises `TruncatedDataError`
-    /// (run on a cut copy of the real V2 sample).
+    /// From source: system_cmds `trace -R`, `fs_usage -R` and `sc_usage -R` read the 24-byte
+    /// `RAW_header` with one `read` and exit with "read failed" when it is short; kdprof
+    /// (`KDBG/TraceFile.hpp`) maps the file and reads the header in place; pykdebugparser 1.10.0
+    /// raises `TruncatedDataError` (run on a cut copy of the real V2 sample).
     ///
     /// ## Spec
     /// `kdebug_private.h` `RAW_header`; ktrace(5) "All ktrace files start with a header structure".
@@ -35,9 +36,10 @@ crate::declare_rules! {
     /// first word is a real magic the hint is probably wrong.
     ///
     /// ## What readers do
-    /// Apple's readers of the V0 era (xnu-1504 `trace -R`, kdprof) take the first word as the
-    /// thread count without any check; no reader can tell V0 from garbage, so only the hint selects
-    /// it.
+    /// From source: `trace -R`, `fs_usage -R` and kdprof take any first word other than
+    /// `0x55aa0101` for a V0 thread count (kdprof throws on `0x55aa0000`, "RAW_VERSION0 is
+    /// ILLEGAL", and on V2/V3, "unhandled"), so they misread V2 and V3 files as V0; no reader can
+    /// tell V0 from garbage, so only the hint selects it here.
     ///
     /// ## Spec
     /// xnu-1504 `kdbg_readmap` (V0 = `u32 count | kd_threadmap[count] | kd_buf[]`, no padding).
