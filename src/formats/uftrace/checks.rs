@@ -126,8 +126,9 @@ pub(crate) fn check_all(
     if has(&FileKind::Info) {
         sink.set_file(Some("info".into()));
         if let Some(d) = load(dir, "info", opts, sink) {
-            let (i, n) = info::decode(&d, sink);
+            let (i, mut n) = info::decode(&d, sink);
             info = i;
+            n.set("producer", info.producer().describe());
             nodes.insert("info".into(), n);
         }
     } else {

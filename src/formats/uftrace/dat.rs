@@ -630,7 +630,8 @@ fn fast_run<const LE: bool>(
             cur = u32::from(depth);
             exits = exits.wrapping_add(1);
         }
-        if plen != 0 {
+        if more {
+            // A payload may be empty (`t0`, an empty struct): it still counts.
             payloads = payloads.wrapping_add(1);
         }
         max_depth = max_depth.max(depth);
