@@ -1244,6 +1244,27 @@ fn uf096_default_opts_foreign_option() {
 }
 
 #[test]
+fn cxx_and_longjmp_recordings() {
+    // cxx_auto: DWARF specs with an empty struct (`t0`) and auto-args of operator delete
+    // applied by demangled name; no finding at all.
+    let files = corpus_files("cxx_auto");
+    let dbg = &files.iter().find(|(n, _)| n == "uf_cxx.dbg").unwrap().1;
+    assert!(find(dbg, b"/t0:Empty") > 0);
+    let f = run(files);
+    assert!(f.is_empty(), "{f:?}");
+    // cxx_spec: `-A worker@arg1/64` is skipped by uftrace: one UF025, nothing else.
+    let f = run(corpus_files("cxx_spec"));
+    let codes: Vec<&str> = f.iter().map(|x| x.rule.code).collect();
+    assert_eq!(codes, ["UF025"], "{f:?}");
+    // longjmp: frames unwound by longjmp have no EXIT; that is no nesting defect.
+    let files = corpus_files("longjmp");
+    let sym = &files.iter().find(|(n, _)| n == "uf_jmp.sym").unwrap().1;
+    assert!(find(sym, b" longjmp") > 0);
+    let f = run(files);
+    assert!(f.is_empty(), "{f:?}");
+}
+
+#[test]
 fn every_rule_has_a_fixture() {
     let src = std::fs::read_to_string(file!()).unwrap();
     for r in tracelint::formats::uftrace::rules::RULES {

@@ -58,7 +58,18 @@ impl SpecResolver<'_> {
                         Match::No
                     }
                 } else {
-                    argspec::matches(&s.pattern, name, self.pattern)
+                    // uftrace matches user patterns against the demangled name.
+                    match argspec::matches(&s.pattern, name, self.pattern) {
+                        Match::No if simple != name => {
+                            argspec::matches(&s.pattern, &simple, self.pattern)
+                        }
+                        // A C++ name this checker cannot demangle: the pattern may match its
+                        // demangled form (`ns::Class::method`), so the spec is unknown.
+                        Match::No if name.starts_with("_Z") && !name.starts_with("_ZL") => {
+                            Match::Unsupported
+                        }
+                        m => m,
+                    }
                 };
                 let exact = match m {
                     Match::Exact => true,
@@ -115,8 +126,9 @@ pub(crate) fn check_all(
     if has(&FileKind::Info) {
         sink.set_file(Some("info".into()));
         if let Some(d) = load(dir, "info", opts, sink) {
-            let (i, n) = info::decode(&d, sink);
+            let (i, mut n) = info::decode(&d, sink);
             info = i;
+            n.set("producer", info.producer().describe());
             nodes.insert("info".into(), n);
         }
     } else {

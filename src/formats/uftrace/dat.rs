@@ -630,7 +630,8 @@ fn fast_run<const LE: bool>(
             cur = u32::from(depth);
             exits = exits.wrapping_add(1);
         }
-        if plen != 0 {
+        if more {
+            // A payload may be empty (`t0`, an empty struct): it still counts.
             payloads = payloads.wrapping_add(1);
         }
         max_depth = max_depth.max(depth);
@@ -1006,8 +1007,16 @@ fn walk_impl<const LE: bool>(
                         );
                     }
                 }
-                Some((d, _)) if depth < d => {
-                    if c_nest.hit(off) {
+                Some((d, inner)) if depth < d => {
+                    // longjmp: libmcount records the EXIT of the setjmp frame it returns to
+                    // while the longjmp call and the frames it skips are open.
+                    let name_of = |a: u64| {
+                        sess.and_then(|s| resolve(s, ctx, a, time).ok())
+                            .and_then(|(t, i, _, _)| ctx.syms.get(t).map(|t| t.name(i)))
+                    };
+                    let long_jump = name_of(inner).is_some_and(is_longjmp)
+                        && name_of(addr).is_some_and(is_setjmp);
+                    if !long_jump && c_nest.hit(off) {
                         sink.report(
                             &rules::NESTING,
                             off.saturating_add(8)..off.saturating_add(16),
@@ -1156,9 +1165,15 @@ fn walk_impl<const LE: bool>(
         };
         let Some(fa) = spec_list.get(idx) else { break };
         let items = if typ == ENTRY { &fa.entry } else { &fa.exit };
+        if items.is_empty() && fa.unsupported {
+            // A spec pattern this checker cannot evaluate may apply: the payload length is
+            // unknown here, but not to uftrace. Stop checking the file without a verdict.
+            st.stopped = true;
+            break;
+        }
         if items.is_empty() {
             let name = ctx.syms.get(key.0).map(|t| t.name(key.1)).unwrap_or("?");
-            let mut f = sink
+            let f = sink
                 .make(
                     &rules::PAYLOAD_WITHOUT_SPEC,
                     span.clone(),
@@ -1169,9 +1184,6 @@ fn walk_impl<const LE: bool>(
                     ),
                 )
                 .note("the rest of the file was not checked: the payload length is unknown");
-            if fa.unsupported {
-                f = f.note("some argspec patterns use regex syntax this checker does not evaluate");
-            }
             sink.push(f);
             st.stopped = true;
             break;
@@ -1318,6 +1330,22 @@ impl std::fmt::Display for Unresolved<'_> {
 }
 
 /// Resolves `addr` in session `s`: (table, symbol, abs lo, abs hi) or why not.
+/// The longjmp family, whose call unwinds frames without EXIT records.
+fn is_longjmp(name: &str) -> bool {
+    matches!(
+        name,
+        "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" | "__libc_longjmp"
+    )
+}
+
+/// The setjmp family, whose frame a longjmp returns to.
+fn is_setjmp(name: &str) -> bool {
+    matches!(
+        name,
+        "setjmp" | "_setjmp" | "sigsetjmp" | "__sigsetjmp" | "_sigsetjmp"
+    )
+}
+
 fn resolve<'s>(
     s: &'s SessCtx,
     ctx: &DatCtx<'s>,

@@ -130,8 +130,9 @@ pub struct Info {
 pub enum Producer {
     /// `uftrace_version:` with a release number: (major, minor, patch) and the version word.
     Version(u32, u32, u32, String),
-    /// `uftrace_version:` without a version word (a build from a source tarball).
-    Unnamed,
+    /// `uftrace_version:` without a version word (a build from a source tarball), with the
+    /// oldest release the header's bits allow (major, minor).
+    Unnamed(u32, u32),
     /// No VERSION section: uftrace before 0.9 (the section came with 0.9).
     Before09,
     /// No `info` header to tell.
@@ -143,7 +144,9 @@ impl Producer {
     pub fn describe(&self) -> String {
         match self {
             Producer::Version(_, _, _, w) => format!("uftrace {w}"),
-            Producer::Unnamed => "a uftrace build without a version number".into(),
+            Producer::Unnamed(a, b) => format!(
+                "a uftrace build without a version number (v{a}.{b} or later, or a development build of it, from its header bits)"
+            ),
             Producer::Before09 => {
                 "uftrace before v0.9 (its `info` has no `uftrace_version:` line)".into()
             }
@@ -156,6 +159,7 @@ impl Producer {
         match self {
             Producer::Version(a, b, _, _) => Some((*a, *b) < (major, minor)),
             Producer::Before09 => ((major, minor) >= (0, 9)).then_some(true),
+            Producer::Unnamed(a, b) => ((*a, *b) >= (major, minor)).then_some(false),
             _ => None,
         }
     }
@@ -165,7 +169,7 @@ impl Producer {
 pub fn parse_version(text: &str) -> Producer {
     let word = text.split_whitespace().next().unwrap_or("");
     let Some(v) = word.strip_prefix('v') else {
-        return Producer::Unnamed;
+        return Producer::Unnamed(0, 9);
     };
     let core = v.split('-').next().unwrap_or("");
     let mut nums = core.split('.').map(|p| p.parse::<u32>().ok());
@@ -174,7 +178,7 @@ pub fn parse_version(text: &str) -> Producer {
             let c = nums.next().flatten().unwrap_or(0);
             Producer::Version(a, b, c, word.to_string())
         }
-        _ => Producer::Unnamed,
+        _ => Producer::Unnamed(0, 9),
     }
 }
 
@@ -210,9 +214,26 @@ impl Info {
 
     /// The writer, from the `uftrace_version:` line or its absence.
     pub fn producer(&self) -> Producer {
+        // VERSION (bit 13) came with 0.9, ESTIMATE_RETURN (feature bit 11) with 0.10, SYM_SIZE
+        // with 0.14 and UTC_OFFSET (bit 14) with 0.17.
         match (&self.header, &self.version_line) {
             (None, _) => Producer::Unknown,
-            (Some(_), Some(v)) => parse_version(v),
+            (Some(h), Some(v)) => match parse_version(v) {
+                // The oldest release that sets the newest bit the header has.
+                Producer::Unnamed(..) => {
+                    let floor = if h.info_mask & (1 << 14) != 0 {
+                        (0, 17)
+                    } else if h.feat_mask & feat::SYM_SIZE != 0 {
+                        (0, 14)
+                    } else if h.feat_mask & (1 << 11) != 0 {
+                        (0, 10)
+                    } else {
+                        (0, 9)
+                    };
+                    Producer::Unnamed(floor.0, floor.1)
+                }
+                p => p,
+            },
             (Some(h), None) if h.info_mask & (1 << 13) == 0 => Producer::Before09,
             (Some(_), None) => Producer::Unknown,
         }
@@ -866,4 +887,32 @@ fn argspec(
         );
     }
     Some(start..last.end)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions() {
+        assert_eq!(
+            parse_version("v0.9.3-189-gd9049 ( dwarf python luajit tui perf sched dynamic )"),
+            Producer::Version(0, 9, 3, "v0.9.3-189-gd9049".into())
+        );
+        assert_eq!(
+            parse_version("v0.13 ( x86_64 dwarf )"),
+            Producer::Version(0, 13, 0, "v0.13".into())
+        );
+        assert_eq!(parse_version(" ( x86_64 dwarf )"), Producer::Unnamed(0, 9));
+        let p = parse_version("v0.9.4");
+        assert_eq!(p.older_than(0, 10), Some(true));
+        assert_eq!(p.older_than(0, 9), Some(false));
+        assert_eq!(Producer::Before09.older_than(0, 10), Some(true));
+        assert_eq!(Producer::Unnamed(0, 14).older_than(0, 10), Some(false));
+        assert_eq!(Producer::Unnamed(0, 9).older_than(0, 14), None);
+        assert!(Producer::Unnamed(0, 14)
+            .describe()
+            .contains("v0.14 or later"));
+    }
 }

@@ -733,7 +733,7 @@ crate::declare_rules! {
     /// ENTRY and EXIT records nest: an ENTRY comes at the current depth, an EXIT closes the
     /// innermost open frame at its depth. Legal exceptions: a file that starts with EXITs (fork
     /// child, filters), a depth restart after exec (new session) or after LOST, frames open at
-    /// the end.
+    /// the end, and longjmp (the EXIT of the setjmp frame while the longjmp call is open).
     ///
     /// ## Why it matters
     /// uftrace repairs broken nesting heuristically: durations and call graphs become wrong.
@@ -790,7 +790,9 @@ crate::declare_rules! {
     pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
     /// ## What it checks
     /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines
-    /// or `.dbg` A:/R: lines) for its function, so its payload can be framed.
+    /// or `.dbg` A:/R: lines) for its function, so its payload can be framed. Patterns match
+    /// the demangled name as in uftrace; where a C++ name cannot be demangled here and a pattern
+    /// might match it, the rest of the file is left unchecked instead.
     ///
     /// ## Why it matters
     /// uftrace stops with "record missing argument info for <func>": the payload has no length
