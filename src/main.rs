@@ -61,7 +61,8 @@ enum Command {
         rule: String,
     },
     /// Check the shipped corpus: good traces must pass, the ones broken on purpose (under
-    /// `defects/` and `regressions/`) must be caught.
+    /// `defects/`) must be caught with an error, fuzzer-found inputs (under `regressions/`) must
+    /// be checked to the end.
     Demo(DemoArgs),
     /// Judge files as they land in a spool directory.
     Watch(tracelint::watch::WatchArgs),
@@ -775,11 +776,26 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
     ExitCode::from(EXIT_OK)
 }
 
-/// True for corpus inputs that are broken on purpose (under a `defects/` or `regressions/`
-/// folder).
-fn broken_on_purpose(p: &Path) -> bool {
-    p.components()
-        .any(|c| matches!(c.as_os_str().to_str(), Some("defects" | "regressions")))
+/// Where a corpus input sits: good traces, `defects/` (real producer output broken on purpose,
+/// which must give an error) or `regressions/` (fuzzer-found inputs, which must be checked to
+/// the end without a crash).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CorpusKind {
+    Good,
+    Defect,
+    Regression,
+}
+
+fn corpus_kind(p: &Path) -> CorpusKind {
+    let mut kind = CorpusKind::Good;
+    for c in p.components() {
+        match c.as_os_str().to_str() {
+            Some("defects") => kind = CorpusKind::Defect,
+            Some("regressions") => kind = CorpusKind::Regression,
+            _ => {}
+        }
+    }
+    kind
 }
 
 fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
@@ -816,8 +832,17 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
             .unwrap_or_else(|_| r.path.clone())
     };
     let fmt = |r: &Report| r.format.map(|f| f.name()).unwrap_or("unknown");
-    let (broken, good): (Vec<&Report>, Vec<&Report>) =
-        reports.iter().partition(|r| broken_on_purpose(&r.os_path));
+    let of_kind = |k: CorpusKind| -> Vec<&Report> {
+        reports
+            .iter()
+            .filter(|r| corpus_kind(&r.os_path) == k)
+            .collect()
+    };
+    let (good, broken, regressions) = (
+        of_kind(CorpusKind::Good),
+        of_kind(CorpusKind::Defect),
+        of_kind(CorpusKind::Regression),
+    );
     let mut t = format!(
         "Good traces in {} ({}): each must pass\n",
         a.corpus.display(),
@@ -841,12 +866,12 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
         ));
     }
     t.push_str(&format!(
-        "\nBroken on purpose (defects/ and regressions/, {}): each must be caught\n",
+        "\nBroken on purpose (defects/, {}): each must be caught with an error\n",
         broken.len()
     ));
     let mut caught = 0;
     for r in &broken {
-        let ok = r.counts.error > 0 || r.counts.warning > 0;
+        let ok = r.counts.error > 0;
         caught += usize::from(ok);
         let mut codes: Vec<String> = Vec::new();
         for f in r.findings.iter().filter(|f| f.severity != Severity::Info) {
@@ -868,13 +893,33 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
             }
         ));
     }
-    let healthy = good_ok == good.len() && caught == broken.len();
     t.push_str(&format!(
-        "\n{}: {good_ok} of {} good traces pass, {caught} of {} broken ones caught. \
+        "\nFuzzer-found inputs (regressions/, {}): each must be checked to the end\n",
+        regressions.len()
+    ));
+    let mut replayed = 0;
+    for r in &regressions {
+        let ok = !r.io_failed && !r.findings.iter().any(|f| f.rule.code == "TL004");
+        replayed += usize::from(ok);
+        t.push_str(&format!(
+            "  {} {:<6} {} ({}): {} error(s), {} warning(s)\n",
+            if ok { "✓" } else { "✗" },
+            if ok { "checked" } else { "failed" },
+            rel(r),
+            fmt(r),
+            r.counts.error,
+            r.counts.warning
+        ));
+    }
+    let healthy = good_ok == good.len() && caught == broken.len() && replayed == regressions.len();
+    t.push_str(&format!(
+        "\n{}: {good_ok} of {} good traces pass, {caught} of {} broken ones caught, \
+         {replayed} of {} fuzzer-found inputs checked. \
          `tracelint check PATH` shows every finding with its bytes.\n",
         if healthy { "healthy" } else { "NOT HEALTHY" },
         good.len(),
-        broken.len()
+        broken.len(),
+        regressions.len()
     ));
     emit(&t);
     ExitCode::from(if healthy { EXIT_OK } else { EXIT_FINDINGS })

@@ -98,7 +98,8 @@ fn non_utf8_names_work_with_the_shorthand_and_stay_exact() {
     let tmp = tempfile::tempdir().unwrap();
     let name = std::ffi::OsStr::from_bytes(b"tr\xffce.dat");
     std::fs::copy(corpus("tracecmd/lost-v7-zstd.dat"), tmp.path().join(name)).unwrap();
-    let o = run_in(tmp.path(), &[name]);
+    // The file's findings are all info: `-v` shows them.
+    let o = run_in(tmp.path(), &[name, "-v".as_ref()]);
     assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
     let text = out(&o);
     assert!(text.contains(" --> tr\\xffce.dat:0x"), "{text}");
@@ -182,8 +183,9 @@ fn demo_shows_a_healthy_corpus_and_labels_the_broken_files() {
     let o = run(root, &["demo"]);
     let text = out(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("Broken on purpose (defects/, "), "{text}");
     assert!(
-        text.contains("Broken on purpose (defects/ and regressions/"),
+        text.contains("Fuzzer-found inputs (regressions/, "),
         "{text}"
     );
     assert!(
@@ -205,7 +207,27 @@ fn demo_shows_a_healthy_corpus_and_labels_the_broken_files() {
     let o = run(tmp.path(), &["demo", "c"]);
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
     assert!(out(&o).contains("✗ missed defects/clean.tf"), "{}", out(&o));
+    // A defect caught only with warnings is a miss too: defects must give an error.
     std::fs::remove_file(tmp.path().join("c/defects/clean.tf")).unwrap();
+    std::fs::copy(
+        corpus("gdb/defects/circular-corrupt.tf"),
+        tmp.path().join("c/defects/corrupt.tf"),
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("tracelint.toml"),
+        "[rules]\nGT047 = \"warn\"\nGT055 = \"warn\"\nGT058 = \"warn\"\n",
+    )
+    .unwrap();
+    let o = run(tmp.path(), &["demo", "c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains("✗ missed defects/corrupt.tf"),
+        "{}",
+        out(&o)
+    );
+    std::fs::remove_file(tmp.path().join("tracelint.toml")).unwrap();
+    std::fs::remove_file(tmp.path().join("c/defects/corrupt.tf")).unwrap();
     std::fs::copy(
         corpus("gdb/defects/circular-corrupt.tf"),
         tmp.path().join("c/bad.tf"),
