@@ -19,22 +19,10 @@ fn corpus_files() -> Vec<PathBuf> {
 }
 
 fn run(data: &[u8]) -> Vec<Finding> {
-    let opts = CheckOptions::default();
-    let mut sink = Sink::with_limits(&opts.limits);
-    let _ = check_bytes(data, &opts, &mut sink);
-    sink.into_parts().0
+    common::check(data, &CheckOptions::default())
 }
 
-fn show(f: &[Finding]) -> String {
-    f.iter()
-        .map(|f| {
-            format!(
-                "{} {} @{}+{}: {}\n",
-                f.rule.code, f.severity, f.offset, f.length, f.message
-            )
-        })
-        .collect()
-}
+use common::show;
 
 #[test]
 fn corpus_has_no_errors() {

@@ -7,28 +7,17 @@ mod common;
 
 use std::path::Path;
 use tracelint::formats::tracecmd::writer::{format_text, Builder, Compression};
-use tracelint::{check_bytes, CheckOptions, Finding, Severity, Sink};
+use tracelint::{CheckOptions, Finding, Severity};
 
 fn run(data: &[u8]) -> Vec<Finding> {
     let opts = CheckOptions {
         format_hint: Some(tracelint::detect::Format::TraceCmd),
         ..CheckOptions::default()
     };
-    let mut sink = Sink::with_limits(&opts.limits);
-    let _ = check_bytes(data, &opts, &mut sink);
-    sink.into_parts().0
+    common::check(data, &opts)
 }
 
-fn show(f: &[Finding]) -> String {
-    f.iter()
-        .map(|f| {
-            format!(
-                "{} {} @{}+{}: {}\n",
-                f.rule.code, f.severity, f.offset, f.length, f.message
-            )
-        })
-        .collect()
-}
+use common::show;
 
 fn codes(f: &[Finding], sev: Severity) -> Vec<&'static str> {
     let mut v: Vec<&str> = f

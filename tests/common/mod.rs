@@ -25,6 +25,25 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
     }
 }
 
+/// Checks `data` with `opts` and returns every finding kept.
+pub fn check(data: &[u8], opts: &CheckOptions) -> Vec<Finding> {
+    let mut sink = Sink::with_limits(&opts.limits);
+    let _ = check_bytes(data, opts, &mut sink);
+    sink.into_parts().0
+}
+
+/// Findings one per line (`CODE severity @offset+length: message`), for assertion messages.
+pub fn show(f: &[Finding]) -> String {
+    f.iter()
+        .map(|f| {
+            format!(
+                "{} {} @{}+{}: {}\n",
+                f.rule.code, f.severity, f.offset, f.length, f.message
+            )
+        })
+        .collect()
+}
+
 /// Checks `data` with fuzzing limits and asserts every span lies inside the input.
 pub fn check_in_bounds(data: &[u8], opts: &CheckOptions) -> Vec<Finding> {
     let mut sink = Sink::with_limits(&opts.limits);
