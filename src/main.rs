@@ -601,7 +601,7 @@ fn render_human(r: &Report, opts: human::HumanOptions, verbose: bool) -> (String
     let mut hidden = 0u64;
     let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     // Folded findings per rule, in order of first appearance.
-    let mut folded: Vec<(&tracelint::finding::Finding, Vec<u64>)> = Vec::new();
+    let mut folded: Vec<Vec<&tracelint::finding::Finding>> = Vec::new();
     for f in &r.findings {
         if !verbose
             && f.severity == Severity::Info
@@ -614,32 +614,47 @@ fn render_human(r: &Report, opts: human::HumanOptions, verbose: bool) -> (String
         *n += 1;
         if *n <= SHOWN_PER_RULE {
             text.push_str(&human::render_finding(r, f, opts));
-        } else if let Some((_, offs)) = folded.iter_mut().find(|(g, _)| g.rule.code == f.rule.code)
+        } else if let Some(group) = folded
+            .iter_mut()
+            .find(|g| g.first().is_some_and(|g| g.rule.code == f.rule.code))
         {
-            offs.push(f.offset);
+            group.push(f);
         } else {
-            folded.push((f, vec![f.offset]));
+            folded.push(vec![f]);
         }
     }
-    for (f, offs) in folded {
-        let mut list: Vec<String> = offs
+    for group in folded {
+        let Some(first) = group.first() else {
+            continue;
+        };
+        // One file: its path once, then offsets; several files (a directory input): each
+        // place as `file:offset`.
+        let one_file = group.iter().all(|f| f.file == first.file);
+        let mut list: Vec<String> = group
             .iter()
             .take(FOLDED_OFFSETS)
-            .map(|o| format!("0x{o:x}"))
+            .map(|f| match (&f.file, one_file) {
+                (Some(sub), false) => format!("{sub}:0x{:x}", f.offset),
+                _ => format!("0x{:x}", f.offset),
+            })
             .collect();
-        if offs.len() > FOLDED_OFFSETS {
+        if group.len() > FOLDED_OFFSETS {
             list.push("...".into());
         }
-        let word = match f.severity {
+        let word = match first.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "info",
         };
+        let (place, label) = if one_file {
+            (human::finding_path(r, first), "offsets")
+        } else {
+            (r.path.clone(), "at")
+        };
         text.push_str(&format!(
-            "{word}[{}]: ... and {} more in {} (offsets {})\n\n",
-            f.rule.code,
-            offs.len(),
-            human::finding_path(r, f),
+            "{word}[{}]: ... and {} more in {place} ({label} {})\n\n",
+            first.rule.code,
+            group.len(),
             list.join(", ")
         ));
     }

@@ -124,6 +124,40 @@ fn findings_are_greppable_like_rustc() {
     );
 }
 
+/// Folded findings of a directory input spread over several of its files name each place as
+/// `file:offset`.
+#[test]
+fn repeats_in_several_files_name_each_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("headless.uftrace");
+    copy_dir(&corpus().join("uftrace/plain"), &d);
+    let mut syms = 0;
+    for e in std::fs::read_dir(&d).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "sym") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let body: String = text
+                .lines()
+                .filter(|l| !l.starts_with("# "))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(&p, body).unwrap();
+            syms += 1;
+        }
+    }
+    assert!(syms > 4, "{syms} symbol files");
+    let o = run_in(tmp.path(), &["check", "headless.uftrace"]);
+    let out = stdout(&o);
+    let folded: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("warning[UF050]: ... and "))
+        .collect();
+    assert_eq!(folded.len(), 1, "{out}");
+    let want = format!("... and {} more in headless.uftrace (at ", syms - 3);
+    assert!(folded[0].contains(&want), "{}", folded[0]);
+    assert!(folded[0].contains(".sym:0x0"), "{}", folded[0]);
+}
+
 #[test]
 fn repeats_are_folded_after_three() {
     let tmp = tempfile::tempdir().unwrap();
