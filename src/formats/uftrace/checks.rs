@@ -229,6 +229,26 @@ pub(crate) fn check_all(
         sym_by_name.insert(e.name.clone(), syms.len());
         syms.push(t);
     }
+    // One UF057 per layout and directory: the first file, with the count of the others.
+    for kind in [0u8, 1] {
+        let mut with: Vec<&Finding> = syms
+            .iter()
+            .filter_map(|t| t.legacy.as_ref())
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, f)| f)
+            .collect();
+        with.sort_by(|a, b| a.file.cmp(&b.file));
+        if let Some(first) = with.first() {
+            let mut f = (*first).clone();
+            let others = with.len().saturating_sub(1);
+            if others > 0 {
+                f = f.note(format!(
+                    "{others} other `.sym` file(s) of this directory have the same layout"
+                ));
+            }
+            sink.push(f);
+        }
+    }
     let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
     let mut n_dbg = 0usize;
     for (k, e) in &kinds {
