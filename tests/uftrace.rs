@@ -857,6 +857,23 @@ fn uf045_map_path_with_spaces() {
 }
 
 #[test]
+fn short_build_ids_read_clean() {
+    // md5 and uuid build-ids are 32 hex digits; uftrace reads any length up to 40.
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "libz.so.1.2.13.sym");
+    let at = find(s, b"# build-id: ") + 12;
+    let old = s[at..at + 40].to_vec();
+    s.drain(at + 32..at + 40);
+    let m = get(&mut files, PLAIN_MAP);
+    let mut needle = b"build-id:".to_vec();
+    needle.extend_from_slice(&old);
+    let at = find(m, &needle) + 9;
+    m.drain(at + 32..at + 40);
+    let f = run(files);
+    assert!(f.is_empty(), "{f:?}");
+}
+
+#[test]
 fn uf051_sym_unknown_type() {
     let mut files = corpus_files("plain");
     let s = get(&mut files, "uf_basic.sym");
