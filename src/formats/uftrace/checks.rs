@@ -59,16 +59,19 @@ impl SpecResolver<'_> {
                     }
                 } else {
                     // uftrace matches user patterns against the demangled name.
-                    match argspec::matches(&s.pattern, name, self.pattern) {
-                        Match::No if simple != name => {
-                            argspec::matches(&s.pattern, &simple, self.pattern)
-                        }
-                        // A C++ name this checker cannot demangle: the pattern may match its
-                        // demangled form (`ns::Class::method`), so the spec is unknown.
-                        Match::No if name.starts_with("_Z") && !name.starts_with("_ZL") => {
+                    if simple != name {
+                        argspec::matches(&s.pattern, &simple, self.pattern)
+                    } else if name.starts_with("_Z") {
+                        // A C++ name this checker cannot demangle (`ns::Class::method`): a
+                        // plain name without `::` never equals it; anything else may match.
+                        let plain = !s.pattern.contains(argspec::PATTERN_CHARS);
+                        if plain && !s.pattern.contains("::") {
+                            Match::No
+                        } else {
                             Match::Unsupported
                         }
-                        m => m,
+                    } else {
+                        argspec::matches(&s.pattern, name, self.pattern)
                     }
                 };
                 let exact = match m {
