@@ -710,6 +710,63 @@ fn strip_sym_header(s: &mut Vec<u8>, keep_count: bool) {
     }
 }
 
+/// Rewrites a 0.13 `.sym` (end markers, no sizes) in the 0.14-0.18 layout (a size column).
+fn sized_sym(data: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(data).into_owned();
+    let mut head = Vec::new();
+    let mut ents: Vec<(u64, String, String)> = Vec::new();
+    for l in text.lines() {
+        if l.starts_with('#') {
+            head.push(l.to_string());
+        } else if l.len() > 19 {
+            ents.push((
+                u64::from_str_radix(&l[..16], 16).unwrap(),
+                l[17..18].to_string(),
+                l[19..].to_string(),
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (a, t, n)) in ents.iter().enumerate() {
+        if t == "?" {
+            continue;
+        }
+        let next = ents.get(i + 1).map_or(a + 1, |e| e.0);
+        out.push(format!("{a:016x} {:08x} {t} {n}", next.saturating_sub(*a)));
+    }
+    for h in &mut head {
+        if h.starts_with("# symbols:") {
+            *h = format!("# symbols: {}", out.len());
+        }
+    }
+    let mut all = head;
+    all.extend(out);
+    (all.join("\n") + "\n").into_bytes()
+}
+
+#[test]
+fn layouts_of_uftrace_0_16_and_0_17_read_clean() {
+    // 0.14-0.16: SYM_SIZE and a size column; 0.17-0.18: also utc_offset (info_mask bit 14).
+    for utc in [false, true] {
+        let mut files = written_by("plain", if utc { "v0.17" } else { "v0.16" });
+        for (name, data) in files.iter_mut() {
+            if name.ends_with(".sym") {
+                *data = sized_sym(data);
+            }
+        }
+        let i = info_mut(&mut files);
+        let mut feat = u64::from_le_bytes(i[16..24].try_into().unwrap());
+        feat |= 1 << 12;
+        i[16..24].copy_from_slice(&feat.to_le_bytes());
+        if utc {
+            set_info_bit(i, 14);
+            i.extend_from_slice(b"utc_offset:32400\n");
+        }
+        let f = run(files);
+        assert!(f.is_empty(), "{f:?}");
+    }
+}
+
 #[test]
 fn uf057_sym_without_header_of_uftrace_0_9_2() {
     let mut files = written_by("plain", "v0.9.2");
@@ -797,6 +854,23 @@ fn uf045_map_path_with_spaces() {
         .iter()
         .any(|x| x.rule.code == "UF044" && x.message.contains("[heap]")));
     assert!(errors(&f).is_empty(), "{:?}", errors(&f));
+}
+
+#[test]
+fn short_build_ids_read_clean() {
+    // md5 and uuid build-ids are 32 hex digits; uftrace reads any length up to 40.
+    let mut files = corpus_files("plain");
+    let s = get(&mut files, "libz.so.1.2.13.sym");
+    let at = find(s, b"# build-id: ") + 12;
+    let old = s[at..at + 40].to_vec();
+    s.drain(at + 32..at + 40);
+    let m = get(&mut files, PLAIN_MAP);
+    let mut needle = b"build-id:".to_vec();
+    needle.extend_from_slice(&old);
+    let at = find(m, &needle) + 9;
+    m.drain(at + 32..at + 40);
+    let f = run(files);
+    assert!(f.is_empty(), "{f:?}");
 }
 
 #[test]

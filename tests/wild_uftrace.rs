@@ -63,6 +63,26 @@ fn wild_directories_have_no_errors() {
 }
 
 #[test]
+fn wild_directories_satisfy_fuzz_invariants() {
+    // Spans inside the files, deterministic output, fast paths on and off agree.
+    let Some(dirs) = wild_dirs() else { return };
+    for d in &dirs {
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_file() {
+                files.push((
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+        files.sort();
+        tracelint::fuzzing::run_uftrace(&tracelint::fuzzing::encode_dir_image(&files));
+    }
+}
+
+#[test]
 fn wild_directories_are_read_by_uftrace() {
     let Some(dirs) = wild_dirs() else { return };
     if !have_uftrace() {

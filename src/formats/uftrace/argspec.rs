@@ -209,8 +209,10 @@ pub fn align8(v: u64) -> u64 {
     v.saturating_add(7) & !7
 }
 
-const REGEX_META: &[char] = &[
-    '.', '^', '$', '*', '+', '?', '[', ']', '(', ')', '{', '}', '|', '\\',
+/// The characters that make a pattern a regex or glob for uftrace (`REGEX_CHARS` of
+/// utils/filter.h); a pattern without any is an exact name.
+pub const PATTERN_CHARS: &[char] = &[
+    '.', '?', '*', '+', '-', '^', '$', '|', '(', ')', '[', ']', '{', '}',
 ];
 
 /// The name uftrace's default ("simple") demangler gives `name`, for the names where that can
@@ -268,7 +270,7 @@ pub fn matches(pat: &str, name: &str, pt: PatternType) -> Match {
             }
         }
         PatternType::Glob => {
-            if !pat.contains(['*', '?', '[']) {
+            if !pat.contains(PATTERN_CHARS) {
                 return if pat == name { Match::Exact } else { Match::No };
             }
             if glob(pat.as_bytes(), name.as_bytes()) {
@@ -278,7 +280,7 @@ pub fn matches(pat: &str, name: &str, pt: PatternType) -> Match {
             }
         }
         PatternType::Regex => {
-            if !pat.contains(REGEX_META) {
+            if !pat.contains(PATTERN_CHARS) && !pat.contains('\\') {
                 return if pat == name { Match::Exact } else { Match::No };
             }
             if pat.contains(['[', ']', '(', ')', '{', '}', '|']) {
@@ -520,6 +522,8 @@ mod tests {
     #[test]
     fn patterns() {
         assert_eq!(matches("main", "main", PatternType::Regex), Match::Exact);
+        // `-` makes a regex for uftrace (REGEX_CHARS): unanchored, so it matches inside.
+        assert_eq!(matches("a-b", "xa-by", PatternType::Regex), Match::Pattern);
         assert_eq!(
             matches("ma.n", "xmainy", PatternType::Regex),
             Match::Pattern

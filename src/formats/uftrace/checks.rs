@@ -59,16 +59,19 @@ impl SpecResolver<'_> {
                     }
                 } else {
                     // uftrace matches user patterns against the demangled name.
-                    match argspec::matches(&s.pattern, name, self.pattern) {
-                        Match::No if simple != name => {
-                            argspec::matches(&s.pattern, &simple, self.pattern)
-                        }
-                        // A C++ name this checker cannot demangle: the pattern may match its
-                        // demangled form (`ns::Class::method`), so the spec is unknown.
-                        Match::No if name.starts_with("_Z") && !name.starts_with("_ZL") => {
+                    if simple != name {
+                        argspec::matches(&s.pattern, &simple, self.pattern)
+                    } else if name.starts_with("_Z") {
+                        // A C++ name this checker cannot demangle (`ns::Class::method`): a
+                        // plain name without `::` never equals it; anything else may match.
+                        let plain = !s.pattern.contains(argspec::PATTERN_CHARS);
+                        if plain && !s.pattern.contains("::") {
+                            Match::No
+                        } else {
                             Match::Unsupported
                         }
-                        m => m,
+                    } else {
+                        argspec::matches(&s.pattern, name, self.pattern)
                     }
                 };
                 let exact = match m {
@@ -149,7 +152,7 @@ pub(crate) fn check_all(
     if has(&FileKind::TaskTxt) {
         sink.set_file(Some("task.txt".into()));
         if let Some(d) = load(dir, "task.txt", opts, sink) {
-            tf = task::decode(&d, limits, sink);
+            tf = task::decode(&d, limits, &info.producer(), sink);
             nodes.insert(
                 "task.txt".into(),
                 MapNode::new("task.txt", 0, d.len() as u64)
@@ -228,6 +231,26 @@ pub(crate) fn check_all(
         );
         sym_by_name.insert(e.name.clone(), syms.len());
         syms.push(t);
+    }
+    // One UF057 per layout and directory: the first file, with the count of the others.
+    for kind in [0u8, 1] {
+        let mut with: Vec<&Finding> = syms
+            .iter()
+            .filter_map(|t| t.legacy.as_ref())
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, f)| f)
+            .collect();
+        with.sort_by(|a, b| a.file.cmp(&b.file));
+        if let Some(first) = with.first() {
+            let mut f = (*first).clone();
+            let others = with.len().saturating_sub(1);
+            if others > 0 {
+                f = f.note(format!(
+                    "{others} other `.sym` file(s) of this directory have the same layout"
+                ));
+            }
+            sink.push(f);
+        }
     }
     let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
     let mut n_dbg = 0usize;

@@ -133,22 +133,28 @@ pub enum Producer {
     /// `uftrace_version:` without a version word (a build from a source tarball), with the
     /// oldest release the header's bits allow (major, minor).
     Unnamed(u32, u32),
-    /// No VERSION section: uftrace before 0.9 (the section came with 0.9).
-    Before09,
+    /// No VERSION section: uftrace before 0.9 (the section came with 0.9); `true` when the
+    /// RECORD_DATE section (0.8) is there.
+    Before09(bool),
     /// No `info` header to tell.
     Unknown,
 }
 
 impl Producer {
-    /// "uftrace v0.9.3-189-gd9049", "uftrace before v0.9 (...)" ...
+    /// "uftrace v0.9.3-189-gd9049", "uftrace v0.8.x (...)" ...
     pub fn describe(&self) -> String {
         match self {
             Producer::Version(_, _, _, w) => format!("uftrace {w}"),
             Producer::Unnamed(a, b) => format!(
                 "a uftrace build without a version number (v{a}.{b} or later, or a development build of it, from its header bits)"
             ),
-            Producer::Before09 => {
-                "uftrace before v0.9 (its `info` has no `uftrace_version:` line)".into()
+            Producer::Before09(true) => {
+                "uftrace v0.8.x (its `info` has `record_date:` but no `uftrace_version:` line)"
+                    .into()
+            }
+            Producer::Before09(false) => {
+                "uftrace v0.6 or v0.7 (its `info` has neither `record_date:` nor `uftrace_version:`)"
+                    .into()
             }
             Producer::Unknown => "an unknown uftrace version".into(),
         }
@@ -158,7 +164,8 @@ impl Producer {
     pub fn older_than(&self, major: u32, minor: u32) -> Option<bool> {
         match self {
             Producer::Version(a, b, _, _) => Some((*a, *b) < (major, minor)),
-            Producer::Before09 => ((major, minor) >= (0, 9)).then_some(true),
+            Producer::Before09(true) => ((major, minor) >= (0, 9)).then_some(true),
+            Producer::Before09(false) => ((major, minor) >= (0, 8)).then_some(true),
             Producer::Unnamed(a, b) => ((*a, *b) >= (major, minor)).then_some(false),
             _ => None,
         }
@@ -234,7 +241,9 @@ impl Info {
                 }
                 p => p,
             },
-            (Some(h), None) if h.info_mask & (1 << 13) == 0 => Producer::Before09,
+            (Some(h), None) if h.info_mask & (1 << 13) == 0 => {
+                Producer::Before09(h.info_mask & (1 << 11) != 0)
+            }
             (Some(_), None) => Producer::Unknown,
         }
     }
@@ -908,7 +917,9 @@ mod tests {
         let p = parse_version("v0.9.4");
         assert_eq!(p.older_than(0, 10), Some(true));
         assert_eq!(p.older_than(0, 9), Some(false));
-        assert_eq!(Producer::Before09.older_than(0, 10), Some(true));
+        assert_eq!(Producer::Before09(true).older_than(0, 10), Some(true));
+        assert_eq!(Producer::Before09(false).older_than(0, 8), Some(true));
+        assert_eq!(Producer::Before09(true).older_than(0, 8), None);
         assert_eq!(Producer::Unnamed(0, 14).older_than(0, 10), Some(false));
         assert_eq!(Producer::Unnamed(0, 9).older_than(0, 14), None);
         assert!(Producer::Unnamed(0, 14)

@@ -419,22 +419,24 @@ crate::declare_rules! {
     /// uftrace format notes §1, §11 invariant 15.
     pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
     /// ## What it checks
-    /// Every `<TID>.dat` whose tid `taskinfo:tids` lists has a TASK (or FORK) line in
-    /// `task.txt`. (A `<TID>.dat` that neither lists is a file uftrace never opens: `UF003`.)
+    /// Every `<TID>.dat` with records has its tid in `taskinfo:tids`, and every listed tid
+    /// with a data file has a TASK (or FORK) line in `task.txt`. (An empty `<TID>.dat` that
+    /// neither lists is only a file uftrace does not use: `UF003`.)
     ///
     /// ## Why it matters
-    /// uftrace opens the data files of the tids in `taskinfo:tids` and looks their task up in
-    /// `task.txt`: a task it does not know has no session, so nothing of it resolves, and
-    /// several commands dereference the missing task.
+    /// uftrace opens the data files of the tids in `taskinfo:tids` only, and looks their task
+    /// up in `task.txt`: records of an unlisted tid are lost without notice, and a task it does
+    /// not know has no session, so nothing of it resolves and several commands dereference
+    /// the missing task.
     ///
     /// ## What readers do
-    /// Verified with uftrace 0.13 on a recording with one TASK line removed: `replay` and
-    /// `dump` show the task's records as raw addresses, `dump --chrome` and `report --task`
-    /// crash with SIGSEGV.
+    /// Verified with uftrace 0.13: with a tid left out of `taskinfo:tids`, `replay` shows none
+    /// of its records and says nothing; with a TASK line removed, `replay` and `dump` show the
+    /// task's records as raw addresses, `dump --chrome` and `report --task` crash (SIGSEGV).
     ///
     /// ## Spec
     /// uftrace format notes §11 invariant 15.
-    pub STRAY_TASK_DATA = ("UF038", "stray-task-data", Error, "a `<TID>.dat` file belongs to no task of `task.txt`");
+    pub STRAY_TASK_DATA = ("UF038", "stray-task-data", Error, "a `<TID>.dat` file belongs to no task of `task.txt` or `taskinfo`");
     /// ## What it checks
     /// A FORK's parent is a known task, and tids are not reused except by a TASK after exec.
     ///

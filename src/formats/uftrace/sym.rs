@@ -4,7 +4,7 @@
 use super::info::Producer;
 use super::rules;
 use super::text::{self, parse_hex, parse_u64, show};
-use crate::finding::Sink;
+use crate::finding::{Finding, Sink};
 use crate::limits::Limits;
 use std::ops::Range;
 
@@ -40,6 +40,9 @@ pub struct SymTable {
     pub sized: bool,
     /// Marker lines.
     pub markers: u64,
+    /// The `UF057` finding of a header-less layout (0: no header, 1: count only), reported
+    /// once per directory by the caller.
+    pub legacy: Option<(u8, Finding)>,
 }
 
 impl SymTable {
@@ -210,7 +213,7 @@ pub fn decode(
                     ),
                 )
                 .note("uftrace loads it for the module of that base name without checking path or build-id");
-            sink.push(f);
+            t.legacy = Some((0, f));
         }
         // `# symbols:` only: uftrace 0.9.3 to the 0.10 development builds.
         (true, false) if header_lines == 1 && producer.older_than(0, 10) != Some(false) => {
@@ -223,7 +226,7 @@ pub fn decode(
                     ),
                 )
                 .note("uftrace loads it for the module of that base name without checking path or build-id");
-            sink.push(f);
+            t.legacy = Some((1, f));
         }
         (declared, path) => {
             let missing = match (declared, path) {

@@ -1,5 +1,6 @@
 //! `task.txt`: sessions, tasks, forks and dlopen records.
 
+use super::info::Producer;
 use super::rules;
 use super::text::{self, parse_hex, parse_ts, parse_u64, show, sub_span};
 use crate::finding::Sink;
@@ -107,7 +108,9 @@ fn check_sid(sink: &mut Sink, line: &Line<'_>, sid: &[u8]) {
 }
 
 /// Decodes task.txt.
-pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> TaskFile {
+///
+/// `producer` names the writer in quirk findings.
+pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink) -> TaskFile {
     let mut tf = TaskFile::default();
     let mut last_ts: Option<u64> = None;
     let mut count: u64 = 0;
@@ -154,7 +157,10 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> TaskFile {
                                 sink.report(
                                     &rules::TASK_LEGACY_FIELD,
                                     sub_span(&line, pidf),
-                                    "SESS line with `tid=` instead of `pid=`: uftrace 0.6 writes it so; readers take either",
+                                    format!(
+                                        "SESS line with `tid=` instead of `pid=`: written by {}; uftrace 0.6 writes it so, and readers take either",
+                                        producer.describe()
+                                    ),
                                 );
                             }
                             v
