@@ -465,8 +465,20 @@ fn uf031_unknown_task_line() {
     let mut files = corpus_files("plain");
     let t = get(&mut files, "task.txt");
     let len = t.len() as u64;
+    t.extend_from_slice(b"\x01\x02garbage 461.4 13424\n");
+    expect(&run(files), "UF031", Some("task.txt"), len..len + 21);
+}
+
+/// A record type of a newer writer (`TYPE key=value ...`) is info: uftrace skips it.
+#[test]
+fn uf027_newer_task_line() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    let len = t.len() as u64;
     t.extend_from_slice(b"EXEC timestamp=461.400000000 tid=13424\n");
-    expect(&run(files), "UF031", Some("task.txt"), len..len + 38);
+    let f = run(files);
+    expect(&f, "UF027", Some("task.txt"), len..len + 38);
+    assert!(!f.iter().any(|f| f.rule.code == "UF031"), "{f:#?}");
 }
 
 #[test]

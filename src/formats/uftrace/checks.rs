@@ -8,7 +8,7 @@ use super::sym::{self, SymTable};
 use super::task::{self, TaskFile};
 use super::{classify, dbg, load, misc, perf, rules, FileKind};
 use crate::check::CheckOptions;
-use crate::finding::Sink;
+use crate::finding::{Finding, Sink};
 use crate::input::{DirEntry, DirSource};
 use crate::map::MapNode;
 use rayon::prelude::*;

@@ -309,6 +309,21 @@ crate::declare_rules! {
     /// uftrace format notes §3; docs/uftrace.md (task.txt).
     pub TASK_LEGACY_FIELD = ("UF026", "task-legacy-field", Info, "a SESS line names its process `tid=` as uftrace 0.6 wrote it");
     /// ## What it checks
+    /// A `task.txt` line of a type tracelint does not know but shaped like the known ones: an
+    /// upper-case type word, then `key=value` fields (`NEWT timestamp=... tid=...`).
+    ///
+    /// ## Why it matters
+    /// A newer uftrace may add a record type; the line is what that writer meant to write, not
+    /// damage. Lines of another shape are UF031.
+    ///
+    /// ## What readers do
+    /// uftrace 0.6-0.18 skip a line of an unknown type without a word and read every known line
+    /// the same (from source: utils/data-file.c read_task_txt_file).
+    ///
+    /// ## Spec
+    /// uftrace format notes §3; docs/uftrace.md (task.txt).
+    pub TASK_NEWER_LINE = ("UF027", "task-newer-line", Info, "a `task.txt` line of a record type newer than the reader");
+    /// ## What it checks
     /// Each `task.txt` line matches its grammar exactly: `SESS timestamp=S.NNNNNNNNN pid=P
     /// sid=<16 hex> exename="..."`, `TASK timestamp=... tid=T pid=P`, `FORK timestamp=... pid=C
     /// ppid=P`, `DLOP timestamp=... tid=T sid=... base=<hex> libname="..."`.
@@ -326,7 +341,8 @@ crate::declare_rules! {
     /// uftrace format notes §3, §11 invariant 11.
     pub TASK_LINE = ("UF030", "task-line-malformed", Error, "a `task.txt` line does not match its grammar");
     /// ## What it checks
-    /// Every `task.txt` line starts with SESS, TASK, FORK or DLOP.
+    /// Every `task.txt` line starts with SESS, TASK, FORK or DLOP. A line shaped like a record
+    /// of a newer type (`TYPE key=value ...`) is UF027 instead.
     ///
     /// ## Why it matters
     /// Unknown lines are skipped silently by uftrace; they usually are damage.

@@ -259,6 +259,18 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
                     }
                 }
             }
+            _ if looks_like_record(t) => {
+                sink.report(
+                    &rules::TASK_NEWER_LINE,
+                    line.span(),
+                    format!(
+                        "`task.txt` line `{}` has a record type no uftrace up to 0.18 writes; \
+                         uftrace skips it and reads the other lines the same",
+                        show(t)
+                    ),
+                );
+                None
+            }
             _ => {
                 sink.report(
                     &rules::TASK_UNKNOWN_LINE,
@@ -305,4 +317,28 @@ fn split1(s: &[u8]) -> (&[u8], &[u8]) {
 /// `sec.nsec` display.
 pub fn fmt_ts(ns: u64) -> String {
     format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000)
+}
+
+/// A line shaped like a `task.txt` record of some type: an upper-case type word of 2 to 16
+/// letters, then one or more `key=value` fields with lower-case keys.
+fn looks_like_record(t: &[u8]) -> bool {
+    let mut words = t.split(|&b| b == b' ');
+    let Some(kind) = words.next() else {
+        return false;
+    };
+    if !(2..=16).contains(&kind.len()) || !kind.iter().all(u8::is_ascii_uppercase) {
+        return false;
+    }
+    let mut fields = 0usize;
+    for w in words {
+        let Some(eq) = w.iter().position(|&b| b == b'=') else {
+            return false;
+        };
+        let key = w.get(..eq).unwrap_or(&[]);
+        if key.is_empty() || !key.iter().all(|&b| b.is_ascii_lowercase() || b == b'_') {
+            return false;
+        }
+        fields += 1;
+    }
+    fields > 0
 }
