@@ -1168,43 +1168,27 @@ fn frames_gdb_cannot_dump_are_errors() {
         return;
     };
     let multi = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
-    let bogus = edit_definitions(&multi, |l| {
-        l.into_iter()
-            .map(|x| {
-                if x.starts_with("tp Z5:40125c:cmd:") {
-                    hex_cmd_line("5:40125c", "bogus")
-                } else {
-                    x
-                }
-            })
-            .collect()
-    });
-    let string_collect = edit_definitions(&multi, |l| {
-        l.into_iter()
-            .map(|x| {
-                if x.starts_with("tp Z2:401145:cmd:") {
-                    hex_cmd_line("2:401145", "collect/s label")
-                } else {
-                    x
-                }
-            })
-            .collect()
-    });
-    let nested = edit_definitions(&multi, |l| {
-        l.into_iter()
-            .flat_map(|x| {
-                if x.starts_with("tp Z3:40117d:cmd:0:f:") {
-                    vec![
-                        hex_cmd_line("3:40117d", "while-stepping 1"),
-                        hex_cmd_line("3:40117d", "collect r"),
-                        hex_cmd_line("3:40117d", "end"),
-                    ]
-                } else {
-                    vec![x]
-                }
-            })
-            .collect()
-    });
+    // The definition lines starting with `prefix` replaced by the command lines `cmds` of `tp`.
+    let replace_cmd = |prefix: &str, tp: &str, cmds: &[&str]| {
+        edit_definitions(&multi, |l| {
+            l.into_iter()
+                .flat_map(|x| {
+                    if x.starts_with(prefix) {
+                        cmds.iter().map(|c| hex_cmd_line(tp, c)).collect()
+                    } else {
+                        vec![x]
+                    }
+                })
+                .collect()
+        })
+    };
+    let bogus = replace_cmd("tp Z5:40125c:cmd:", "5:40125c", &["bogus"]);
+    let string_collect = replace_cmd("tp Z2:401145:cmd:", "2:401145", &["collect/s label"]);
+    let nested = replace_cmd(
+        "tp Z3:40117d:cmd:0:f:",
+        "3:40117d",
+        &["while-stepping 1", "collect r", "end"],
+    );
     let undefined = edit_definitions(&multi, |l| {
         l.into_iter()
             .filter(|x| {
