@@ -329,7 +329,7 @@ fn looks_like_record(t: &[u8]) -> bool {
     if !(2..=16).contains(&kind.len()) || !kind.iter().all(u8::is_ascii_uppercase) {
         return false;
     }
-    let mut fields = 0usize;
+    let mut any_field = false;
     for w in words {
         let Some(eq) = w.iter().position(|&b| b == b'=') else {
             return false;
@@ -338,7 +338,7 @@ fn looks_like_record(t: &[u8]) -> bool {
         if key.is_empty() || !key.iter().all(|&b| b.is_ascii_lowercase() || b == b'_') {
             return false;
         }
-        fields += 1;
+        any_field = true;
     }
-    fields > 0
+    any_field
 }
