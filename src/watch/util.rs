@@ -130,26 +130,5 @@ fn open_append(p: &Path) -> io::Result<File> {
 
 // Test code: unwrap on fixtures this module creates itself, never on input.
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
-        assert_eq!(parse_duration("2s").unwrap(), Duration::from_secs(2));
-        assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
-        assert_eq!(parse_duration("5m").unwrap(), Duration::from_secs(300));
-        assert!(parse_duration("-1").is_err());
-        assert!(parse_duration("soon").is_err());
-    }
-
-    #[test]
-    fn timestamps() {
-        let t = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
-        assert_eq!(rfc3339(t), "2023-11-14T22:13:20.123Z");
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
-        assert_eq!(rfc3339(leap), "2000-02-29T00:00:00.000Z");
-    }
-}
+#[path = "util_tests.rs"]
+mod tests;

@@ -1,0 +1,34 @@
+//! Unit tests of `meta`.
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+#[test]
+fn field_lines() {
+    let f = parse_field_line("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;")
+        .unwrap();
+    assert_eq!(
+        (f.name.as_str(), f.offset, f.size, f.signed),
+        ("common_type", 0, 2, Some(false))
+    );
+    let f =
+        parse_field_line("\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;").unwrap();
+    assert_eq!(f.name, "prev_comm");
+    let f =
+        parse_field_line("\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;").unwrap();
+    assert_eq!(f.name, "name");
+    assert!(parse_field_line("\tfield:int x;\toffset:a;\tsize:4;").is_err());
+    assert!(parse_field_line("\tfield:int x;\tsize:4;").is_err());
+}
+
+#[test]
+fn text_lines() {
+    assert!(kallsyms_line(b"ffffffff81000000 T _stext").is_ok());
+    assert!(kallsyms_line(b"ffffffffc0203000 t ftrace_trampoline\t[__builtin__ftrace]").is_ok());
+    assert!(kallsyms_line(b"zz T x").is_err());
+    assert!(printk_line(b"0xffffffff82818cca : \"thaw_processes\"").is_ok());
+    assert!(printk_line(b"ffff : \"x\"").is_err());
+    assert!(cmdline_line(b"7453 cc1").is_ok());
+    assert!(cmdline_line(b"x cc1").is_err());
+}
