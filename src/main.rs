@@ -208,13 +208,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let color = match cli.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
-        }
-    };
+    let color = use_color(cli.color, std::io::stdout().is_terminal());
     match &cli.command {
         Command::Check(a) => run_check(&cli, a, color),
         Command::Map(a) => run_map(&cli, a, color),
@@ -232,13 +226,7 @@ fn main() -> ExitCode {
         },
         Command::Watch(w) => {
             // The daemon's log goes to stderr: colour only on a terminal (or when asked for).
-            let log_color = match cli.color {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => {
-                    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
-                }
-            };
+            let log_color = use_color(cli.color, std::io::stderr().is_terminal());
             let code = tracelint::watch::run(w, cli.config.as_deref(), log_color);
             ExitCode::from(u8::try_from(code).unwrap_or(EXIT_USAGE))
         }
@@ -256,6 +244,16 @@ fn main() -> ExitCode {
             let _ = std::io::stdout().write_all(&out);
             ExitCode::from(EXIT_OK)
         }
+    }
+}
+
+/// Whether to colour a stream: `always`, `never`, or with `auto` when the stream is a terminal
+/// and `NO_COLOR` is not set.
+fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && is_terminal,
     }
 }
 
@@ -558,7 +556,7 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
                 if a.quiet {
                     continue;
                 }
-                let (text, hidden) = render_human(r, hopts, a.verbose);
+                let (text, hidden) = human::render_findings(r, hopts, a.verbose);
                 hidden_info += hidden;
                 res = res.and(write!(out, "{text}"));
                 res = res.and(writeln!(out, "{}", human::file_line(r)));
@@ -584,81 +582,6 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
     }
     let _ = out.flush();
     exit_code(&reports, deny_warnings)
-}
-
-/// Repeats of one rule in one input shown in full before the rest are folded into one line.
-const SHOWN_PER_RULE: usize = 3;
-/// Offsets listed on a folded line.
-const FOLDED_OFFSETS: usize = 8;
-
-/// The human findings of one input: the first [`SHOWN_PER_RULE`] findings of each rule in full,
-/// then one `... and N more` line per rule; info findings only with `verbose` (the note that
-/// findings were cut, TL006, always shows). Returns the text and how many info findings were
-/// hidden.
-fn render_human(r: &Report, opts: human::HumanOptions, verbose: bool) -> (String, u64) {
-    use tracelint::finding::Severity;
-    let mut text = String::new();
-    let mut hidden = 0u64;
-    let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    // Folded findings per rule, in order of first appearance.
-    let mut folded: Vec<Vec<&tracelint::finding::Finding>> = Vec::new();
-    for f in &r.findings {
-        if !verbose
-            && f.severity == Severity::Info
-            && f.rule.code != tracelint::rules::FINDINGS_TRUNCATED.code
-        {
-            hidden += 1;
-            continue;
-        }
-        let n = shown.entry(f.rule.code).or_insert(0);
-        *n += 1;
-        if *n <= SHOWN_PER_RULE {
-            text.push_str(&human::render_finding(r, f, opts));
-        } else if let Some(group) = folded
-            .iter_mut()
-            .find(|g| g.first().is_some_and(|g| g.rule.code == f.rule.code))
-        {
-            group.push(f);
-        } else {
-            folded.push(vec![f]);
-        }
-    }
-    for group in folded {
-        let Some(first) = group.first() else {
-            continue;
-        };
-        // One file: its path once, then offsets; several files (a directory input): each
-        // place as `file:offset`.
-        let one_file = group.iter().all(|f| f.file == first.file);
-        let mut list: Vec<String> = group
-            .iter()
-            .take(FOLDED_OFFSETS)
-            .map(|f| match (&f.file, one_file) {
-                (Some(sub), false) => format!("{sub}:0x{:x}", f.offset),
-                _ => format!("0x{:x}", f.offset),
-            })
-            .collect();
-        if group.len() > FOLDED_OFFSETS {
-            list.push("...".into());
-        }
-        let word = match first.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        };
-        let (place, label) = if one_file {
-            (human::finding_path(r, first), "offsets")
-        } else {
-            (r.path.clone(), "at")
-        };
-        text.push_str(&format!(
-            "{word}[{}]: ... and {} more in {place} ({label} {})\n\n",
-            first.rule.code,
-            group.len(),
-            list.join(", ")
-        ));
-    }
-    (text, hidden)
 }
 
 fn exit_code(reports: &[Report], deny_warnings: bool) -> ExitCode {

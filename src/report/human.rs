@@ -30,6 +30,16 @@ fn paint(text: &str, code: &str, color: bool) -> String {
     }
 }
 
+/// `error[CODE]`: the severity as rustc and clippy write it, and the rule's code.
+fn heading(f: &Finding, color: bool) -> String {
+    let code = match f.severity {
+        Severity::Error => "1;31",
+        Severity::Warning => "1;33",
+        Severity::Info => "1;36",
+    };
+    paint(&format!("{}[{}]", f.severity, f.rule.code), code, color)
+}
+
 /// The path a finding is in (the file inside a directory input, or the input).
 pub fn finding_path(report: &Report, f: &Finding) -> String {
     match &f.file {
@@ -72,15 +82,9 @@ pub fn render_finding(report: &Report, f: &Finding, opts: HumanOptions) -> Strin
         None => base.to_path_buf(),
     };
     let display = finding_path(report, f);
-    // The heading word is the severity as rustc and clippy write it.
-    let (word, code) = match f.severity {
-        Severity::Error => ("error", "1;31"),
-        Severity::Warning => ("warning", "1;33"),
-        Severity::Info => ("info", "1;36"),
-    };
     let mut out = format!(
         "{}: {}\n{}\n",
-        paint(&format!("{word}[{}]", f.rule.code), code, opts.color),
+        heading(f, opts.color),
         f.message,
         location_line(report, f)
     );
@@ -136,6 +140,75 @@ pub fn render_finding(report: &Report, f: &Finding, opts: HumanOptions) -> Strin
 
 fn indent_continuation(s: &str) -> String {
     s.replace('\n', "\n          ")
+}
+
+/// Repeats of one rule in one input shown in full before the rest are folded into one line.
+const SHOWN_PER_RULE: usize = 3;
+/// Offsets listed on a folded line.
+const FOLDED_OFFSETS: usize = 8;
+
+/// The human findings of one input: the first [`SHOWN_PER_RULE`] findings of each rule in full,
+/// then one `... and N more` line per rule; info findings only with `verbose` (the note that
+/// findings were cut, TL006, always shows). Returns the text and how many info findings were
+/// hidden.
+pub fn render_findings(r: &Report, opts: HumanOptions, verbose: bool) -> (String, u64) {
+    let mut text = String::new();
+    let mut hidden = 0u64;
+    let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // Folded findings per rule, in order of first appearance.
+    let mut folded: Vec<Vec<&Finding>> = Vec::new();
+    for f in &r.findings {
+        if !verbose
+            && f.severity == Severity::Info
+            && f.rule.code != crate::rules::FINDINGS_TRUNCATED.code
+        {
+            hidden += 1;
+            continue;
+        }
+        let n = shown.entry(f.rule.code).or_insert(0);
+        *n += 1;
+        if *n <= SHOWN_PER_RULE {
+            text.push_str(&render_finding(r, f, opts));
+        } else if let Some(group) = folded
+            .iter_mut()
+            .find(|g| g.first().is_some_and(|g| g.rule.code == f.rule.code))
+        {
+            group.push(f);
+        } else {
+            folded.push(vec![f]);
+        }
+    }
+    for group in folded {
+        let Some(first) = group.first() else {
+            continue;
+        };
+        // One file: its path once, then offsets; several files (a directory input): each
+        // place as `file:offset`.
+        let one_file = group.iter().all(|f| f.file == first.file);
+        let mut list: Vec<String> = group
+            .iter()
+            .take(FOLDED_OFFSETS)
+            .map(|f| match (&f.file, one_file) {
+                (Some(sub), false) => format!("{sub}:0x{:x}", f.offset),
+                _ => format!("0x{:x}", f.offset),
+            })
+            .collect();
+        if group.len() > FOLDED_OFFSETS {
+            list.push("...".into());
+        }
+        let (place, label) = if one_file {
+            (finding_path(r, first), "offsets")
+        } else {
+            (r.path.clone(), "at")
+        };
+        text.push_str(&format!(
+            "{}: ... and {} more in {place} ({label} {})\n\n",
+            heading(first, opts.color),
+            group.len(),
+            list.join(", ")
+        ));
+    }
+    (text, hidden)
 }
 
 /// One line per input, for the end of a human run.
