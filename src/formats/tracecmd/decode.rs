@@ -282,12 +282,9 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
                 );
                 return Err(Stop);
             }
-            let clock = m.traceclock();
-            let clock_option = m.has_option(opt_id::TRACECLOCK);
-            let producer = m.producer();
-            let (cpus, rclock) =
-                v6_flyrecord(ctx, r, n, clock.as_deref(), clock_option, &producer, true)?;
-            let clock = clock.or(rclock);
+            let judge = ClockJudge::of(m);
+            let (cpus, rclock) = v6_flyrecord(ctx, r, n, &judge, true)?;
+            let clock = judge.traceclock.or(rclock);
             m.meta_end = r.offset();
             let page_size = m.header.page_size;
             m.buffers.push(BufferInfo {
@@ -385,18 +382,40 @@ fn v6_options(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Fl
     }
 }
 
-/// Reads `n` (offset, size) pairs and the clock record after them. `clock_option`: the file
-/// has a TRACECLOCK option (trace-cmd then reads the top buffer's clock record); `producer`
-/// names the writer for quirk findings.
+/// What a v6 clock record is judged against, the same for every buffer of a file.
+struct ClockJudge {
+    /// The clock the TRACECLOCK option selects.
+    traceclock: Option<String>,
+    /// The file has a TRACECLOCK option: trace-cmd then reads the top buffer's clock record.
+    option: bool,
+    /// The writer, for quirk findings.
+    producer: String,
+}
+
+impl ClockJudge {
+    fn of(m: &TraceDat) -> Self {
+        ClockJudge {
+            traceclock: m.traceclock(),
+            option: m.has_option(opt_id::TRACECLOCK),
+            producer: m.producer(),
+        }
+    }
+}
+
+/// Reads `n` (offset, size) pairs and the clock record after them.
 fn v6_flyrecord(
     ctx: &mut Ctx<'_, '_>,
     r: &mut Reader<'_>,
     n: u32,
-    traceclock: Option<&str>,
-    clock_option: bool,
-    producer: &str,
+    judge: &ClockJudge,
     top: bool,
 ) -> Result<(Vec<CpuEntry>, Option<String>), Stop> {
+    let ClockJudge {
+        traceclock,
+        option: clock_option,
+        producer,
+    } = judge;
+    let (traceclock, clock_option) = (traceclock.as_deref(), *clock_option);
     let need = u64::from(n).saturating_mul(16);
     if need > r.remaining() as u64 {
         ctx.sink.report(
@@ -578,9 +597,7 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
             _ => None,
         })
         .collect();
-    let clock = m.traceclock();
-    let clock_option = m.has_option(opt_id::TRACECLOCK);
-    let producer = m.producer();
+    let judge = ClockJudge::of(m);
     let mut seen: HashMap<u64, String> = HashMap::new();
     let mut names: HashSet<String> = HashSet::new();
     let mut entries = m.buffers.iter().map(|b| b.cpus.len() as u64).sum::<u64>();
@@ -627,20 +644,12 @@ fn v6_instances(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat, n: u32) {
             continue;
         }
         let _ = r.skip(10, "tag");
-        let Ok((cpus, bclock)) = v6_flyrecord(
-            ctx,
-            &mut r,
-            n,
-            clock.as_deref(),
-            clock_option,
-            &producer,
-            false,
-        ) else {
+        let Ok((cpus, bclock)) = v6_flyrecord(ctx, &mut r, n, &judge, false) else {
             continue;
         };
         m.buffers.push(BufferInfo {
             name,
-            clock: bclock.or_else(|| clock.clone()),
+            clock: bclock.or_else(|| judge.traceclock.clone()),
             page_size: m.header.page_size,
             span: offset..r.offset(),
             section: None,
