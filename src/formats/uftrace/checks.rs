@@ -152,7 +152,7 @@ pub(crate) fn check_all(
     if has(&FileKind::TaskTxt) {
         sink.set_file(Some("task.txt".into()));
         if let Some(d) = load(dir, "task.txt", opts, sink) {
-            tf = task::decode(&d, limits, &info.producer(), sink);
+            tf = task::decode(&d, limits, &producer, sink);
             nodes.insert(
                 "task.txt".into(),
                 MapNode::new("task.txt", 0, d.len() as u64)
