@@ -356,13 +356,8 @@ struct Names<'a> {
 }
 
 /// What GDB 13.1 does when it rejects a tracepoint's command lines while opening the file:
-/// `merge_uploaded_tracepoints` stops at the error.
-fn rejected_note(t: &super::model::Tracepoint, unlinked: &[u64]) -> String {
-    let list = unlinked
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+/// `merge_uploaded_tracepoints` stops at the error. `list`: the tracepoints left unlinked.
+fn rejected_note(t: &super::model::Tracepoint, list: &str) -> String {
     format!(
         "GDB 13.1 stops creating tracepoints at this error when it opens the file (`target tfile` \
          itself succeeds): tracepoint {} gets no actions, and it and the tracepoints GDB would create \
@@ -382,24 +377,24 @@ fn check_commands(
     let mut depth = 0u32;
     let mut last = None;
     let mut cut = false;
+    let list = unlinked
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     // GDB reports the first error of a tracepoint's list and stops there.
     let mut reject = |sink: &mut Sink, span: Range<u64>, message: String, gdb_says: &str| {
         if cut {
             return;
         }
         cut = true;
-        let list = unlinked
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
         let message = format!(
             "{message}; GDB 13.1 rejects it when it opens the file, and `tdump` then fails on the frames of tracepoint(s) {list}"
         );
         sink.push(
             sink.make(&rules::TP_COMMAND_INVALID, span, message)
                 .note(format!("GDB 13.1 says: {gdb_says}"))
-                .note(rejected_note(t, unlinked)),
+                .note(rejected_note(t, &list)),
         );
     };
     let mut ended = false;
