@@ -162,7 +162,7 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
 pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
     let start = Instant::now();
     let mut report = Report::new(path);
-    let mut sink = Sink::with_limits(&opts.limits);
+    let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         check_path_inner(path, opts, &mut sink, &mut report)
     }));

@@ -216,6 +216,21 @@ impl Config {
         }
     }
 
+    /// The levels for a [`Sink`](crate::finding::Sink), which applies them as findings arrive.
+    pub fn levels(&self) -> crate::finding::Levels {
+        let mut map = std::collections::BTreeMap::new();
+        for (code, level) in &self.levels {
+            let sev = match level {
+                Level::Allow => None,
+                Level::Info => Some(Severity::Info),
+                Level::Warn => Some(Severity::Warning),
+                Level::Deny => Some(Severity::Error),
+            };
+            map.insert(*code, sev);
+        }
+        crate::finding::Levels::new(map)
+    }
+
     /// Applies rule levels to findings: drops allowed ones, changes severities.
     pub fn apply(&self, findings: &mut Vec<Finding>) {
         if self.levels.is_empty() {

@@ -3,8 +3,10 @@
 use crate::limits::Limits;
 use crate::registry::Rule;
 use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// How serious a finding is.
 #[derive(
@@ -96,15 +98,49 @@ impl Finding {
     }
 }
 
+/// The configured level of each rule for one run: a severity, or `None` when the rule is
+/// allowed. Rules not listed keep their default severity.
+#[derive(Clone, Debug, Default)]
+pub struct Levels(Arc<BTreeMap<&'static str, Option<Severity>>>);
+
+impl Levels {
+    /// Levels from rule codes to severities (`None`: allowed).
+    pub fn new(levels: BTreeMap<&'static str, Option<Severity>>) -> Self {
+        Levels(Arc::new(levels))
+    }
+
+    /// The effective severity of `rule` (`None` when allowed).
+    pub fn severity_of(&self, rule: &Rule) -> Option<Severity> {
+        match self.0.get(rule.code) {
+            None => Some(rule.default_severity),
+            Some(level) => *level,
+        }
+    }
+
+    /// Applies the levels to one finding: `false` when its rule is allowed.
+    fn apply(&self, finding: &mut Finding) -> bool {
+        match self.0.get(finding.rule.code) {
+            None => true,
+            Some(None) => false,
+            Some(Some(sev)) => {
+                finding.severity = *sev;
+                true
+            }
+        }
+    }
+}
+
 /// Collects the findings of one input, with a cap on how many are kept.
 ///
-/// Decoders call [`Sink::report`] (or [`Sink::push`] for notes and help). The sink keeps the
-/// first `max_findings` and counts the rest, so a file with a million bad records still gives a
-/// bounded report.
+/// Decoders call [`Sink::report`] (or [`Sink::push`] for notes and help). The sink applies the
+/// configured rule [`Levels`] as findings arrive (allowed rules are dropped and counted nowhere,
+/// so they never use up the cap), keeps the first `max_findings` and counts the rest by rule, so
+/// a file with a million bad records still gives a bounded report.
 #[derive(Debug)]
 pub struct Sink {
     findings: Vec<Finding>,
     max: usize,
+    levels: Levels,
     dropped: u64,
     /// Dropped findings by rule, so verdicts still count them.
     dropped_rules: Vec<(&'static Rule, u64)>,
@@ -118,6 +154,7 @@ impl Sink {
         Sink {
             findings: Vec::new(),
             max,
+            levels: Levels::default(),
             dropped: 0,
             dropped_rules: Vec::new(),
             current_file: None,
@@ -127,6 +164,23 @@ impl Sink {
     /// A sink with the cap from `limits`.
     pub fn with_limits(limits: &Limits) -> Self {
         Self::new(limits.max_findings)
+    }
+
+    /// This sink applying `levels` to every finding pushed from now on.
+    pub fn with_levels(mut self, levels: Levels) -> Self {
+        self.levels = levels;
+        self
+    }
+
+    /// An empty sink keeping at most `max` findings, with this sink's levels (for work done in
+    /// parallel and [`Sink::absorb`]ed later).
+    pub fn child(&self, max: usize) -> Sink {
+        Sink::new(max).with_levels(self.levels.clone())
+    }
+
+    /// The levels this sink applies.
+    pub fn levels(&self) -> &Levels {
+        &self.levels
     }
 
     /// Findings raised from now on refer to `file` inside a directory input (`None`: the input).
@@ -164,8 +218,12 @@ impl Sink {
         }
     }
 
-    /// Records a finding made with [`Sink::make`].
-    pub fn push(&mut self, finding: Finding) {
+    /// Records a finding made with [`Sink::make`], at its rule's configured level; a finding
+    /// of an allowed rule is dropped without using up the cap.
+    pub fn push(&mut self, mut finding: Finding) {
+        if !self.levels.apply(&mut finding) {
+            return;
+        }
         if self.findings.len() < self.max {
             self.findings.push(finding);
         } else {
@@ -229,6 +287,9 @@ impl Sink {
             self.push(f);
         }
         for (rule, n) in other.dropped_rules {
+            if self.levels.severity_of(rule).is_none() {
+                continue;
+            }
             self.dropped = self.dropped.saturating_add(n);
             match self.dropped_rules.iter_mut().find(|(r, _)| *r == rule) {
                 Some((_, m)) => *m = m.saturating_add(n),

@@ -296,6 +296,61 @@ fn max_findings_truncates_with_a_note() {
     );
 }
 
+/// Allowed rules are dropped as findings arrive, so they do not use up `--max-findings`: the
+/// defect file has three findings besides the allowed GT019 and GT038 ones, and with a cap of 2
+/// two are shown and one is counted as cut.
+#[test]
+fn allowed_findings_do_not_use_up_max_findings() {
+    let f = Fixture::new();
+    let tf = corpus_file("gdb/defects/circular-corrupt.tf");
+    let tf = tf.to_str().unwrap();
+    let all = run(&["-o", "json", tf], f.path());
+    let v: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
+    let codes: Vec<&str> = v["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| x["code"].as_str())
+        .collect();
+    let others = codes
+        .iter()
+        .filter(|c| !matches!(**c, "GT019" | "GT038"))
+        .count();
+    assert_eq!(others, 3, "{codes:?}");
+    assert!(
+        codes.len() > others,
+        "the file raises GT019/GT038: {codes:?}"
+    );
+
+    let args = [
+        "-o",
+        "jsonl",
+        "--max-findings",
+        "2",
+        "-A",
+        "GT019",
+        "-A",
+        "GT038",
+        tf,
+    ];
+    let o = run(&args, f.path());
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let shown: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["kind"] == "finding")
+        .filter_map(|l| l["code"].as_str())
+        .collect();
+    assert_eq!(shown.len(), 3, "two findings and TL006: {shown:?}");
+    assert!(!shown.iter().any(|c| matches!(*c, "GT019" | "GT038")));
+    assert_eq!(shown.last(), Some(&"TL006"));
+    let file = lines.iter().find(|l| l["kind"] == "file").unwrap();
+    assert_eq!(file["dropped"], 1, "{file}");
+    assert_eq!(file["counts"]["error"], 3, "{file}");
+}
+
 #[test]
 fn quiet_prints_only_the_summary() {
     let f = Fixture::new();

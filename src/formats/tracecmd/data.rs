@@ -6,7 +6,7 @@ use super::ctx::{decompress_report, Ctx};
 use super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
 use super::ring::{EventTable, RingParams, Walker};
 use super::rules;
-use crate::finding::Sink;
+use crate::finding::{Levels, Sink};
 use crate::reader::Reader;
 use std::ops::Range;
 
@@ -194,10 +194,11 @@ fn run(
     let algo = m.header.algo.unwrap_or(Algo::None);
     let max = ctx.limits.max_findings;
     let len = ctx.len();
+    let levels = ctx.sink.levels().clone();
     use rayon::prelude::*;
     let outs: Vec<JobOut> = jobs
         .par_iter()
-        .map(|j| run_job(j, data, len, algo, table, max))
+        .map(|j| run_job(j, data, len, algo, table, max, &levels))
         .collect();
     for o in outs {
         for f in o.findings {
@@ -484,8 +485,9 @@ fn run_job(
     algo: Algo,
     table: &EventTable,
     max: usize,
+    levels: &Levels,
 ) -> JobOut {
-    let mut sink = Sink::new(max);
+    let mut sink = Sink::new(max).with_levels(levels.clone());
     let mut w = Walker::new(j.params.clone(), table);
     let endian = j.params.endian;
     let ps = u64::from(j.params.page_size);
@@ -547,7 +549,7 @@ fn run_job(
                 }
                 nchunks = nchunks.saturating_add(1);
                 raw = raw.saturating_add(u64::from(*usize_));
-                let mut scratch = Sink::new(max);
+                let mut scratch = sink.child(max);
                 let mut pos = raw_off;
                 for page in buf.chunks(psz) {
                     w.page(Reader::with_base(page, pos, endian), &mut scratch);
@@ -560,7 +562,7 @@ fn run_job(
             }
         }
     }
-    let mut scratch = Sink::new(max);
+    let mut scratch = sink.child(max);
     let stats = w.finish(&mut scratch);
     remap(&mut sink, scratch, &j.span, &|at| {
         format!("at offset {at} of {what}'s decompressed data")

@@ -720,10 +720,11 @@ pub(crate) fn check_all(
     };
     let max_findings = opts.limits.max_findings;
     let max_bytes = opts.limits.max_file_bytes;
+    let levels = sink.levels().clone();
     let results: Vec<(Sink, Option<DatStats>)> = dats
         .par_iter()
         .map(|&(name, tid, len)| {
-            let mut s = Sink::new(max_findings);
+            let mut s = Sink::new(max_findings).with_levels(levels.clone());
             s.set_file(Some(name.to_string()));
             let stats = match dir.open_seq(name, max_bytes) {
                 Ok(mut src) => Some(dat::walk(tid, &mut *src, len, &ctx, &mut s)),
