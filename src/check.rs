@@ -4,44 +4,14 @@ use crate::config::Config;
 use crate::detect::{self, Format};
 use crate::finding::{Counts, Finding, Sink};
 use crate::input::{self, DirSource, FsDir, LoadMode};
-use crate::limits::Limits;
 use crate::map::MapNode;
-use crate::reader::Endian;
+pub use crate::options::CheckOptions;
 use crate::rules;
 use serde::Serialize;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Options for checking one input.
-#[derive(Clone, Debug)]
-pub struct CheckOptions {
-    /// Resource limits.
-    pub limits: Limits,
-    /// Forced format (`--format-hint`); detection by content otherwise.
-    pub format_hint: Option<Format>,
-    /// Forced byte order for formats that do not record it (GDB tfile).
-    pub endian: Option<Endian>,
-    /// How files are brought into memory.
-    pub load_mode: LoadMode,
-    /// Let record walkers take their fast paths (uftrace task data: runs of well-formed
-    /// records handled in a tight loop). With `false` every record takes the full path; the
-    /// findings must be the same either way, which the tests and fuzz targets check.
-    pub fast_paths: bool,
-}
-
-impl Default for CheckOptions {
-    fn default() -> Self {
-        CheckOptions {
-            limits: Limits::default(),
-            format_hint: None,
-            endian: None,
-            load_mode: LoadMode::Mmap,
-            fast_paths: true,
-        }
-    }
-}
 
 /// The outcome of checking one input.
 #[derive(Clone, Debug, Serialize)]

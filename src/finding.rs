@@ -1,54 +1,12 @@
 //! The finding model shared by every format, renderer and the daemon.
 
 use crate::limits::Limits;
-use crate::registry::Rule;
+use crate::rule::Rule;
+pub use crate::rule::Severity;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
-
-/// How serious a finding is.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// A recognised quirk of a named writer version; never fails a run.
-    Info,
-    /// A stated invariant of the format is broken, but every reader reads the same data; fails
-    /// only with `--deny warnings`.
-    Warning,
-    /// Some mainstream reader (of any version) crashes, hangs, rejects the file, or reads other
-    /// data than was written; exit code 1.
-    Error,
-}
-
-impl Severity {
-    /// What a default level claims about readers (the severity principle, see `rules/README.md`).
-    pub fn meaning(self) -> &'static str {
-        match self {
-            Severity::Error => {
-                "some mainstream reader (of any version) crashes, hangs, rejects the file, \
-                 or reads other data than was written"
-            }
-            Severity::Warning => {
-                "a stated invariant of the format is broken, but every reader reads the same data"
-            }
-            Severity::Info => "a recognised quirk of a named writer version",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        })
-    }
-}
 
 /// One finding: a rule that fired on a byte span of a file.
 #[derive(Clone, Debug, Serialize)]

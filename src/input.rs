@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Bytes of one input file.
@@ -262,5 +263,38 @@ impl DirSource for MemDir {
             Some((_, d)) => Ok(Data::Owned(d.clone())),
             None => Err(io::Error::from(io::ErrorKind::NotFound)),
         }
+    }
+}
+
+/// Random access to the bytes of an input by absolute range: from memory or a mapping
+/// ([`SliceSource`]) or by positioned reads from the file ([`FileSource`]).
+pub trait ByteSource: Sync {
+    /// The bytes at absolute range `r`, possibly read into `buf`; `None` if they cannot be had.
+    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]>;
+}
+
+/// The input itself (memory or a mapping).
+pub struct SliceSource<'a>(pub &'a [u8]);
+
+impl ByteSource for SliceSource<'_> {
+    fn get<'b>(&'b self, r: Range<u64>, _buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        let s = usize::try_from(r.start).ok()?;
+        let e = usize::try_from(r.end).ok()?;
+        self.0.get(s..e)
+    }
+}
+
+/// Positioned reads from the file: each window is read into a reused buffer, so walking
+/// gigabytes of ring data keeps the resident memory at one window per worker.
+pub struct FileSource(pub std::fs::File);
+
+impl ByteSource for FileSource {
+    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        use std::os::unix::fs::FileExt;
+        let n = usize::try_from(r.end.checked_sub(r.start)?).ok()?;
+        buf.clear();
+        buf.resize(n, 0);
+        self.0.read_exact_at(buf, r.start).ok()?;
+        Some(buf.as_slice())
     }
 }

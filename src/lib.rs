@@ -19,9 +19,11 @@ pub mod fuzzing;
 pub mod input;
 pub mod limits;
 pub mod map;
+pub mod options;
 pub mod reader;
 pub mod registry;
 pub mod report;
+pub mod rule;
 pub mod rules;
 pub mod watch;
 

@@ -5,155 +5,26 @@
 //! above each declaration *is* the rule's documentation (`tracelint explain CODE` prints it and
 //! `rules/<family>.md` is rendered from it). [`all`] lists every rule of every family.
 
-use crate::finding::Severity;
-use serde::Serialize;
+pub use crate::rule::{Family, Rule, Severity};
 
-/// Which part of tracelint a rule belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "kebab-case")]
-pub enum Family {
-    /// `TL`: input/output, limits, detection, internal errors.
-    Generic,
-    /// `GT`: GDB tracepoint files.
-    GdbTfile,
-    /// `TD`: trace-cmd `trace.dat`.
-    TraceCmd,
-    /// `UF`: uftrace data directories.
-    Uftrace,
-    /// `KT`: Darwin ktrace / kdebug.
-    Ktrace,
-}
-
-impl Family {
-    /// Every family, in documentation order.
-    pub const ALL: [Family; 5] = [
-        Family::Generic,
-        Family::GdbTfile,
-        Family::TraceCmd,
-        Family::Uftrace,
-        Family::Ktrace,
-    ];
-
-    /// Code prefix of the family's rules.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Family::Generic => "TL",
-            Family::GdbTfile => "GT",
-            Family::TraceCmd => "TD",
-            Family::Uftrace => "UF",
-            Family::Ktrace => "KT",
-        }
-    }
-
-    /// Short name used for `rules/<slug>.md` and in tables.
-    pub fn slug(self) -> &'static str {
-        match self {
-            Family::Generic => "generic",
-            Family::GdbTfile => "gdb-tfile",
-            Family::TraceCmd => "tracecmd",
-            Family::Uftrace => "uftrace",
-            Family::Ktrace => "ktrace",
-        }
-    }
-
-    /// Human title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Family::Generic => "Generic: input, limits, detection",
-            Family::GdbTfile => "GDB tracepoint file (tfile)",
-            Family::TraceCmd => "trace-cmd trace.dat (v6, v7)",
-            Family::Uftrace => "uftrace data directory",
-            Family::Ktrace => "Darwin ktrace / kdebug",
-        }
-    }
-
-    /// Rules of this family, in code order of their declaring modules.
-    pub fn rules(self) -> Vec<&'static Rule> {
-        let parts: &[&[&'static Rule]] = match self {
-            Family::Generic => &[crate::rules::RULES],
-            Family::GdbTfile => &[crate::formats::gdb::rules::RULES],
-            Family::TraceCmd => &[
-                crate::formats::tracecmd::rules::RULES,
-                crate::formats::ftrace_ring::rules::RULES,
-            ],
-            Family::Uftrace => &[crate::formats::uftrace::rules::RULES],
-            Family::Ktrace => &[crate::formats::ktrace::rules::RULES],
-        };
-        parts.iter().flat_map(|p| p.iter().copied()).collect()
-    }
-}
-
-/// One rule's metadata.
-#[derive(Debug, Serialize)]
-pub struct Rule {
-    /// Stable code such as `GT012`. Never reused, never renamed.
-    pub code: &'static str,
-    /// Stable kebab-case name such as `frame-size-mismatch`.
-    pub name: &'static str,
-    /// The family (and so the format) the rule belongs to.
-    pub family: Family,
-    /// Level used when no configuration changes it.
-    pub default_severity: Severity,
-    /// One line: what a finding of this rule means.
-    pub summary: &'static str,
-    /// Markdown documentation: what it checks, why it matters, the spec reference.
-    #[serde(skip)]
-    pub docs: &'static str,
-}
-
-impl PartialEq for Rule {
-    fn eq(&self, other: &Self) -> bool {
-        self.code == other.code
-    }
-}
-impl Eq for Rule {}
-
-impl std::fmt::Display for Rule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}({})", self.code, self.name)
-    }
-}
-
-/// Declares rules of one family:
-///
-/// ```ignore
-/// declare_rules! {
-///     family: GdbTfile;
-///     /// ## What it checks
-///     /// ...
-///     pub BAD_MAGIC = ("GT001", "bad-magic", Error, "the file does not start with ...");
-/// }
-/// ```
-///
-/// Each entry becomes a `pub static NAME: Rule`, and the module gets `pub static RULES`.
-#[macro_export]
-macro_rules! declare_rules {
-    (
-        family: $family:ident;
-        $(
-            $(#[doc = $doc:literal])*
-            pub $ident:ident = ($code:literal, $name:literal, $sev:ident, $summary:literal);
-        )*
-    ) => {
-        $(
-            #[doc = $summary]
-            pub static $ident: $crate::registry::Rule = $crate::registry::Rule {
-                code: $code,
-                name: $name,
-                family: $crate::registry::Family::$family,
-                default_severity: $crate::finding::Severity::$sev,
-                summary: $summary,
-                docs: concat!($($doc, "\n",)*),
-            };
-        )*
-        /// Every rule declared in this module, in declaration order.
-        pub static RULES: &[&$crate::registry::Rule] = &[$(&$ident,)*];
+/// Rules of `family`, in code order of their declaring modules.
+pub fn rules_of(family: Family) -> Vec<&'static Rule> {
+    let parts: &[&[&'static Rule]] = match family {
+        Family::Generic => &[crate::rules::RULES],
+        Family::GdbTfile => &[crate::formats::gdb::rules::RULES],
+        Family::TraceCmd => &[
+            crate::formats::tracecmd::rules::RULES,
+            crate::formats::ftrace_ring::rules::RULES,
+        ],
+        Family::Uftrace => &[crate::formats::uftrace::rules::RULES],
+        Family::Ktrace => &[crate::formats::ktrace::rules::RULES],
     };
+    parts.iter().flat_map(|p| p.iter().copied()).collect()
 }
 
 /// Every rule of every family, in family then declaration order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    Family::ALL.into_iter().flat_map(|f| f.rules())
+    Family::ALL.into_iter().flat_map(rules_of)
 }
 
 /// Finds a rule by code (`GT012`, case-insensitive) or name (`frame-size-mismatch`).
@@ -191,7 +62,7 @@ pub fn render_family_doc(family: Family) -> String {
         family.title()
     );
     out.push_str("| code | name | default | summary |\n|---|---|---|---|\n");
-    for r in family.rules().iter() {
+    for r in rules_of(family).iter() {
         out.push_str(&format!(
             "| [{}](#{}) | `{}` | {} | {} |\n",
             r.code,
@@ -201,7 +72,7 @@ pub fn render_family_doc(family: Family) -> String {
             r.summary.replace('|', "\\|")
         ));
     }
-    for r in family.rules().iter() {
+    for r in rules_of(family).iter() {
         out.push_str(&format!(
             "\n## {}\n\n`{}` · default level **{}**\n\n{}\n\n{}\n",
             r.code,

@@ -35,7 +35,7 @@ pub mod writer;
 
 use crate::finding::Sink;
 use crate::reader::{Endian, Reader};
-use crate::registry::Rule;
+use crate::rule::Rule;
 use std::ops::Range;
 
 /// `type_len` of a padding (or discarded) event.

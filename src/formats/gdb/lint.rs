@@ -8,7 +8,7 @@ use super::rules;
 use super::tdesc::TdescInfo;
 use super::text::{parse_dec, parse_hex, show};
 use crate::finding::Sink;
-use crate::registry::Rule;
+use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 

@@ -25,9 +25,9 @@ pub mod tdesc;
 pub mod text;
 pub mod writer;
 
-use crate::check::CheckOptions;
 use crate::finding::Sink;
 use crate::map::MapNode;
+use crate::options::CheckOptions;
 use crate::reader::Endian;
 use frames::{Probe, Step, Walker};
 use model::{Block, DescLine, Description, FieldValue, Frame, FramesEnd};

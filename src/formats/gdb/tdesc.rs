@@ -2,8 +2,8 @@
 
 use super::model::Description;
 use super::rules;
-use crate::check::CheckOptions;
 use crate::finding::Sink;
+use crate::options::CheckOptions;
 use crate::reader::Endian;
 
 /// What the target description tells.

@@ -8,8 +8,8 @@ use super::model::{
     StatusField, StopReason, TpStats, Tracepoint, Tsv,
 };
 use super::rules;
-use crate::check::CheckOptions;
 use crate::finding::Sink;
+use crate::options::CheckOptions;
 use std::collections::HashMap;
 use std::ops::Range;
 

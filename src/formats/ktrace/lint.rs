@@ -3,7 +3,7 @@
 use super::model::*;
 use super::rules;
 use crate::finding::Sink;
-use crate::registry::Rule;
+use crate::rule::Rule;
 use std::ops::Range;
 
 /// How many findings of one rule are reported individually before a summary.

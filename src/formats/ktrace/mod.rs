@@ -25,10 +25,10 @@ pub mod rules;
 pub mod source;
 pub mod writer;
 
-use crate::check::CheckOptions;
 use crate::detect::Format;
 use crate::finding::Sink;
 use crate::map::MapNode;
+use crate::options::CheckOptions;
 use model::*;
 use source::{FileSource, SliceSource, Source};
 

@@ -7,7 +7,7 @@ use super::rules;
 use crate::finding::Sink;
 use crate::limits::Limits;
 use crate::reader::ReadError;
-use crate::registry::Rule;
+use crate::rule::Rule;
 use std::ops::Range;
 
 /// Where bytes being parsed live: directly in the file (spans are exact) or in a decompressed
@@ -54,7 +54,7 @@ pub struct Ctx<'a, 's> {
     pub budget_exhausted: bool,
     /// Where CPU data is read from; `None` reads it from `data`. A file source keeps the
     /// mapped pages of multi-GiB ring data out of the process's memory.
-    pub cpu_source: Option<&'a dyn super::data::ByteSource>,
+    pub cpu_source: Option<&'a dyn crate::input::ByteSource>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {

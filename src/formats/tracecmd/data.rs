@@ -7,40 +7,9 @@ use super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
 use super::ring::{EventTable, RingParams, Walker};
 use super::rules;
 use crate::finding::{Levels, Sink};
+use crate::input::{ByteSource, SliceSource};
 use crate::reader::Reader;
 use std::ops::Range;
-
-/// Random access to the bytes of the input, for the CPU data walk.
-pub trait ByteSource: Sync {
-    /// The bytes at absolute range `r`, possibly read into `buf`; `None` if they cannot be had.
-    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]>;
-}
-
-/// The input itself (memory or a mapping).
-pub struct SliceSource<'a>(pub &'a [u8]);
-
-impl ByteSource for SliceSource<'_> {
-    fn get<'b>(&'b self, r: Range<u64>, _buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
-        let s = usize::try_from(r.start).ok()?;
-        let e = usize::try_from(r.end).ok()?;
-        self.0.get(s..e)
-    }
-}
-
-/// Positioned reads from the file: each window is read into a reused buffer, so walking
-/// gigabytes of ring data keeps the resident memory at one window per worker.
-pub struct FileSource(pub std::fs::File);
-
-impl ByteSource for FileSource {
-    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
-        use std::os::unix::fs::FileExt;
-        let n = usize::try_from(r.end.checked_sub(r.start)?).ok()?;
-        buf.clear();
-        buf.resize(n, 0);
-        self.0.read_exact_at(buf, r.start).ok()?;
-        Some(buf.as_slice())
-    }
-}
 
 /// Bytes of uncompressed CPU data read per step (a whole number of pages).
 const WINDOW_PAGES: u64 = 256;

@@ -544,7 +544,7 @@ fn check_lines(
     ctx: &mut Ctx<'_, '_>,
     text: &Reader<'_>,
     loc: &Loc,
-    rule: &'static crate::registry::Rule,
+    rule: &'static crate::rule::Rule,
     what: &str,
     check: impl Fn(&[u8]) -> Result<(), String>,
 ) -> u64 {
@@ -682,7 +682,7 @@ struct TextSection {
     /// Name of the size field in messages ("kallsyms size").
     size_what: &'static str,
     /// Rule for a malformed line, its name in messages, and the line check.
-    rule: &'static crate::registry::Rule,
+    rule: &'static crate::rule::Rule,
     line_what: &'static str,
     check: fn(&[u8]) -> Result<(), String>,
 }

@@ -26,9 +26,9 @@ pub mod ring;
 pub mod rules;
 pub mod writer;
 
-use crate::check::CheckOptions;
 use crate::finding::Sink;
 use crate::map::MapNode;
+use crate::options::CheckOptions;
 use model::{opt_id, TraceDat};
 
 /// Decodes the structure only (header, metadata, options, buffer tables) without walking the
@@ -51,7 +51,7 @@ pub fn analyze(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<Trac
 /// [`analyze`], reading the CPU data through `cpu_source` when given.
 fn analyze_with(
     data: &[u8],
-    cpu_source: Option<&dyn data::ByteSource>,
+    cpu_source: Option<&dyn crate::input::ByteSource>,
     opts: &CheckOptions,
     sink: &mut Sink,
 ) -> Option<TraceDat> {
@@ -88,7 +88,7 @@ pub fn check_file(
     sink: &mut Sink,
 ) -> MapNode {
     let len = data.len() as u64;
-    let src = data::FileSource(file);
+    let src = crate::input::FileSource(file);
     match analyze_with(data, Some(&src), opts, sink) {
         Some(m) => map(&m, len),
         None => MapNode::new("trace.dat (unreadable header)", 0, len),

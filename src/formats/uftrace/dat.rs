@@ -12,7 +12,7 @@ use super::sym::SymTable;
 use super::task::fmt_ts;
 use crate::finding::Sink;
 use crate::reader::Endian;
-use crate::registry::Rule;
+use crate::rule::Rule;
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};

@@ -36,10 +36,10 @@ pub mod task;
 pub mod text;
 pub mod writer;
 
-use crate::check::CheckOptions;
 use crate::finding::Sink;
 use crate::input::{Data, DirSource, EntryKind};
 use crate::map::MapNode;
+use crate::options::CheckOptions;
 use std::io;
 
 /// What a file of the directory is.

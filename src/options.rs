@@ -1,0 +1,38 @@
+//! How one input is checked: [`CheckOptions`] (limits, format hint, byte order, load mode).
+//!
+//! On the ground floor so that every format can take the options without depending on
+//! [`check`](crate::check), the entry point that dispatches to the formats.
+
+use crate::detect::Format;
+use crate::input::LoadMode;
+use crate::limits::Limits;
+use crate::reader::Endian;
+
+/// Options for checking one input.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Resource limits.
+    pub limits: Limits,
+    /// Forced format (`--format-hint`); detection by content otherwise.
+    pub format_hint: Option<Format>,
+    /// Forced byte order for formats that do not record it (GDB tfile).
+    pub endian: Option<Endian>,
+    /// How files are brought into memory.
+    pub load_mode: LoadMode,
+    /// Let record walkers take their fast paths (uftrace task data: runs of well-formed
+    /// records handled in a tight loop). With `false` every record takes the full path; the
+    /// findings must be the same either way, which the tests and fuzz targets check.
+    pub fast_paths: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            limits: Limits::default(),
+            format_hint: None,
+            endian: None,
+            load_mode: LoadMode::Mmap,
+            fast_paths: true,
+        }
+    }
+}

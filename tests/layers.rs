@@ -1,0 +1,399 @@
+//! The library's modules form layers with no upward arrows: the `crate::` paths each module
+//! uses are collected from the source, and a cycle between top-level modules, or between the
+//! files of one format folder, fails the test (with the edges that close it).
+//!
+//! Test code (`*tests.rs`, `#[cfg(test)]` modules) is left out: tests may reach anywhere.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Module path of a source file: `src/a/b.rs` and `src/a/b/mod.rs` are `["a", "b"]`.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The source without comments, string literals and `#[cfg(test)]` items.
+fn code_of(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            i += 2;
+            while i < b.len() && !b[i..].starts_with(b"*/") {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i..].starts_with(b"#[cfg(test)]") {
+            // Skip the item: up to the end of its first `{ ... }` block or `;`.
+            i += b"#[cfg(test)]".len();
+            let mut depth = 0usize;
+            while i < b.len() {
+                match b[i] {
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            i += 1;
+                            break;
+                        }
+                    }
+                    b';' if depth == 0 => {
+                        i += 1;
+                        break;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Expands a `use` tree (`a::{b, c::{d, e}}`) into its paths.
+fn expand(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(open) = tree.find('{') else {
+        return vec![tree];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.len().saturating_sub(1)];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| expand(p).into_iter().map(move |x| format!("{prefix}{x}")))
+        .collect()
+}
+
+/// Absolute module paths (`crate::`-relative segments) named by the code of module `me`.
+fn paths_used(code: &str, me: &[String], is_mod_rs: bool) -> Vec<Vec<String>> {
+    // `super` of a `mod.rs` module is its parent; of `a/b.rs` (module a::b) it is `a`.
+    let _ = is_mod_rs;
+    let resolve = |p: &str| -> Option<Vec<String>> {
+        let segs: Vec<&str> = p.split("::").filter(|s| !s.is_empty()).collect();
+        let mut base: Vec<String>;
+        let mut rest = &segs[..];
+        match rest.first() {
+            Some(&"crate") | Some(&"$crate") => {
+                base = Vec::new();
+                rest = &rest[1..];
+            }
+            Some(&"super") => {
+                base = me.to_vec();
+                while rest.first() == Some(&"super") {
+                    base.pop()?;
+                    rest = &rest[1..];
+                }
+            }
+            Some(&"self") => {
+                base = me.to_vec();
+                rest = &rest[1..];
+            }
+            _ => return None,
+        }
+        base.extend(
+            rest.iter()
+                .map(|s| s.to_string())
+                .filter(|s| s != "self" && s != "*"),
+        );
+        Some(base)
+    };
+    let mut out = Vec::new();
+    // `use` statements (with brace groups).
+    for stmt in code.split(';') {
+        let s = stmt.trim();
+        let s = s
+            .rsplit_once("use ")
+            .filter(|(before, _)| {
+                before.is_empty() || before.ends_with(char::is_whitespace) || before.ends_with('}')
+            })
+            .map(|(_, u)| u);
+        if let Some(tree) = s {
+            let t = tree.trim();
+            if t.starts_with("crate::") || t.starts_with("super::") || t.starts_with("self::") {
+                for p in expand(t) {
+                    let p = p.split(" as ").next().unwrap_or("").to_string();
+                    if let Some(r) = resolve(&p) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+    }
+    // Inline paths: `crate::a::b`, `super::x`.
+    for key in ["$crate::", "crate::", "super::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(key) {
+            let start = from + at;
+            from = start + key.len();
+            if start > 0 && code[..start].chars().last().is_some_and(is_ident) {
+                continue;
+            }
+            let mut end = from;
+            let bytes = code.as_bytes();
+            while end < code.len()
+                && (is_ident(bytes[end] as char) || code[end..].starts_with("::"))
+            {
+                end += if code[end..].starts_with("::") { 2 } else { 1 };
+            }
+            if let Some(r) = resolve(&code[start..end]) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+struct Graph {
+    /// Module -> the modules it uses, with one file that does (for the message).
+    edges: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl Graph {
+    fn add(&mut self, from: &str, to: &str, file: &str) {
+        if from != to {
+            self.edges
+                .entry(from.to_string())
+                .or_default()
+                .entry(to.to_string())
+                .or_insert_with(|| file.to_string());
+        }
+    }
+
+    /// Every cycle found by a depth-first search, as a list of nodes.
+    fn cycles(&self) -> Vec<Vec<String>> {
+        let mut found = Vec::new();
+        let nodes: BTreeSet<&String> = self.edges.keys().collect();
+        for start in nodes {
+            let mut stack = vec![(start.clone(), vec![start.clone()])];
+            let mut seen = BTreeSet::new();
+            while let Some((n, path)) = stack.pop() {
+                for next in self.edges.get(&n).into_iter().flat_map(|m| m.keys()) {
+                    if next == start {
+                        let mut c = path.clone();
+                        c.push(start.clone());
+                        found.push(c);
+                    } else if next > start && seen.insert(next.clone()) {
+                        let mut p = path.clone();
+                        p.push(next.clone());
+                        stack.push((next.clone(), p));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    fn describe(&self, cycle: &[String]) -> String {
+        cycle
+            .windows(2)
+            .map(|w| {
+                let file = &self.edges[&w[0]][&w[1]];
+                format!("{} -> {} (in {file})", w[0], w[1])
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn graphs() -> (Graph, BTreeMap<String, Graph>) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rs_files(&src, &mut files);
+    let mut top = Graph {
+        edges: BTreeMap::new(),
+    };
+    let mut formats: BTreeMap<String, Graph> = BTreeMap::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with("tests.rs") || name == "main.rs" || name == "lib.rs" {
+            continue;
+        }
+        let me = module_of(&src, &f);
+        let code = code_of(&std::fs::read_to_string(&f).unwrap());
+        let rel = f.strip_prefix(&src).unwrap().display().to_string();
+        for used in paths_used(&code, &me, name == "mod.rs") {
+            let Some(first) = used.first() else { continue };
+            if !is_module(&src, &used[..1]) {
+                continue; // a macro or item at the crate root
+            }
+            top.add(&me[0], first, &rel);
+            // Inside a format folder: file -> sibling file (`mod` for the folder's mod.rs).
+            if me.len() >= 2 && me[0] == "formats" && used.len() >= 2 && used[..2] == me[..2] {
+                let from = me.get(2).cloned().unwrap_or_else(|| "mod".into());
+                let to = match used.get(2) {
+                    Some(s) if is_module(&src, &used[..3]) => s.clone(),
+                    _ => "mod".into(),
+                };
+                formats
+                    .entry(me[1].clone())
+                    .or_insert_with(|| Graph {
+                        edges: BTreeMap::new(),
+                    })
+                    .add(&from, &to, &rel);
+            }
+        }
+    }
+    (top, formats)
+}
+
+fn is_module(src: &Path, path: &[String]) -> bool {
+    let mut p = src.to_path_buf();
+    for s in path {
+        p.push(s);
+    }
+    p.is_dir() || p.with_extension("rs").is_file()
+}
+
+#[test]
+fn no_cycle_between_top_level_modules() {
+    let (top, _) = graphs();
+    let cycles = top.cycles();
+    let msgs: Vec<String> = cycles.iter().map(|c| top.describe(c)).collect();
+    assert!(
+        msgs.is_empty(),
+        "import cycles between top-level modules:\n{}",
+        msgs.join("\n")
+    );
+}
+
+#[test]
+fn no_cycle_between_the_files_of_a_format_folder() {
+    let (_, formats) = graphs();
+    let mut msgs = Vec::new();
+    for (fmt, g) in &formats {
+        // The folder's mod.rs is its entry: it uses every part, and parts may use the items it
+        // declares for the whole format; cycles through it are not counted.
+        let g = Graph {
+            edges: g
+                .edges
+                .iter()
+                .filter(|(k, _)| *k != "mod")
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.iter()
+                            .filter(|(t, _)| *t != "mod")
+                            .map(|(a, b)| (a.clone(), b.clone()))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        };
+        for c in g.cycles() {
+            msgs.push(format!("formats/{fmt}: {}", g.describe(&c)));
+        }
+    }
+    assert!(
+        msgs.is_empty(),
+        "import cycles inside format folders:\n{}",
+        msgs.join("\n")
+    );
+}
+
+/// The layers, lowest first; a module may use modules of its own layer (without a cycle) or of a
+/// lower one, never of a higher one. A new top-level module must be placed here.
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "ground",
+        &[
+            "limits", "reader", "detect", "input", "rule", "rules", "options",
+        ],
+    ),
+    ("findings", &["finding", "map"]),
+    ("formats", &["formats"]),
+    (
+        "entry",
+        &["registry", "config", "check", "archive", "fuzzing"],
+    ),
+    ("output", &["report"]),
+    ("daemon", &["watch"]),
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|(_, ms)| ms.contains(&module))
+}
+
+#[test]
+fn every_module_uses_only_its_own_or_lower_layers() {
+    let (top, _) = graphs();
+    let mut msgs = Vec::new();
+    for (from, tos) in &top.edges {
+        let Some(lf) = layer_of(from) else {
+            msgs.push(format!(
+                "module `{from}` is in no layer of LAYERS (tests/layers.rs)"
+            ));
+            continue;
+        };
+        for (to, file) in tos {
+            match layer_of(to) {
+                None => msgs.push(format!(
+                    "module `{to}` is in no layer of LAYERS (tests/layers.rs)"
+                )),
+                Some(lt) if lt > lf => msgs.push(format!(
+                    "{from} ({}) uses {to} ({}), a higher layer, in {file}",
+                    LAYERS[lf].0, LAYERS[lt].0
+                )),
+                _ => {}
+            }
+        }
+    }
+    assert!(msgs.is_empty(), "{}", msgs.join("\n"));
+}
