@@ -14,6 +14,7 @@ pub mod config;
 pub mod detect;
 pub mod finding;
 pub mod formats;
+#[cfg(any(test, feature = "testkit"))]
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;
@@ -25,6 +26,7 @@ pub mod registry;
 pub mod report;
 pub mod rule;
 pub mod rules;
+#[cfg(feature = "cli")]
 pub mod watch;
 
 pub use check::{check_bytes, check_dir, check_path, CheckOptions, Report};

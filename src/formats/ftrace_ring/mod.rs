@@ -31,6 +31,7 @@
     clippy::panic
 )]
 pub mod rules;
+#[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
 use crate::finding::Sink;

@@ -23,6 +23,7 @@ pub mod model;
 pub mod rules;
 pub mod tdesc;
 pub mod text;
+#[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
 use crate::finding::Sink;

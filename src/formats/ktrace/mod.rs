@@ -23,6 +23,7 @@ pub mod lint;
 pub mod model;
 pub mod rules;
 pub mod source;
+#[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
 use crate::detect::Format;

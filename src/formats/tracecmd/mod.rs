@@ -24,6 +24,7 @@ pub mod model;
 pub mod options;
 pub mod ring;
 pub mod rules;
+#[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
 use crate::finding::Sink;

@@ -34,6 +34,7 @@ pub mod rules;
 pub mod sym;
 pub mod task;
 pub mod text;
+#[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
 use crate::finding::Sink;
