@@ -318,6 +318,46 @@ pub fn run_ktrace_roundtrip_bytes(bytes: &[u8]) {
     }
 }
 
+/// Any bytes written to a temporary file and checked through [`check_path`], the entry point of
+/// the command line, once with the file mapped and once read into memory: so the file-reading
+/// paths (trace.dat ring data by positioned reads, ktrace window by window) are exercised too.
+/// Asserts that every span lies inside the file and that both load modes give the same findings.
+pub fn run_check_path(data: &[u8]) {
+    use crate::check::check_path;
+    use crate::config::Config;
+    use crate::input::LoadMode;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("tracelint-fuzz-{}-{n}.bin", std::process::id()));
+    if std::fs::write(&path, data).is_err() {
+        return;
+    }
+    let config = Config::default();
+    let run = |mode: LoadMode| {
+        let mut opts = fuzz_options(None);
+        opts.load_mode = mode;
+        let report = check_path(&path, &opts, &config);
+        assert!(
+            !report.io_failed,
+            "{mode:?}: the temporary file could not be read"
+        );
+        assert_file_spans(&report.findings, data.len(), &format!("{mode:?}"));
+        report
+            .findings
+            .iter()
+            .map(|f| (f.rule.code, f.offset, f.length))
+            .collect::<Vec<_>>()
+    };
+    let mapped = run(LoadMode::Mmap);
+    let read = run(LoadMode::Read);
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        mapped == read,
+        "check_path gives different findings mapped and read:\n mmap: {mapped:?}\n read: {read:?}"
+    );
+}
+
 /// The `run_*` function for a regression folder name (`corpus/<name>/regressions/`).
 pub fn runner_for(corpus_dir: &str) -> Option<fn(&[u8])> {
     match corpus_dir {
@@ -380,6 +420,28 @@ mod tests {
             run_uftrace_structured(&data);
             run_tracecmd_structured(&data);
         }
+    }
+
+    /// The `check_path` runner on the shipped single-file traces (good ones, defects and
+    /// fuzzer-found inputs): mapped and read give the same findings.
+    #[test]
+    fn check_path_runner_on_the_corpus() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut files = Vec::new();
+        for fmt in ["tracecmd", "ktrace", "gdb"] {
+            for sub in ["", "defects", "regressions"] {
+                let Ok(rd) = std::fs::read_dir(corpus.join(fmt).join(sub)) else {
+                    continue;
+                };
+                files.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_file()));
+            }
+        }
+        assert!(files.len() > 20, "{files:?}");
+        for f in files {
+            run_check_path(&std::fs::read(&f).unwrap());
+        }
+        run_check_path(b"");
+        run_check_path(b"\x17\x08\x44tracing6\0");
     }
 
     #[test]
