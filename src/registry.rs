@@ -22,6 +22,31 @@ pub fn rules_of(family: Family) -> Vec<&'static Rule> {
     parts.iter().flat_map(|p| p.iter().copied()).collect()
 }
 
+include!(concat!(env!("OUT_DIR"), "/raised_in.rs"));
+
+/// The source files (relative to the package, such as `src/formats/gdb/lint.rs`) that raise
+/// `rule`, found by the build script; empty for a rule no code raises (reserved).
+pub fn raised_in(rule: &Rule) -> &'static [&'static str] {
+    RAISED_IN
+        .iter()
+        .find(|(code, _)| *code == rule.code)
+        .map(|(_, files)| *files)
+        .unwrap_or(&[])
+}
+
+/// `raised_in` as text: `` `a.rs` `` / `` `a.rs`, `b.rs` `` / "nowhere (reserved)".
+pub fn raised_in_text(rule: &Rule) -> String {
+    let files = raised_in(rule);
+    if files.is_empty() {
+        return "nowhere (reserved: no check raises it)".to_string();
+    }
+    files
+        .iter()
+        .map(|f| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Every rule of every family, in family then declaration order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     Family::ALL.into_iter().flat_map(rules_of)
@@ -36,13 +61,14 @@ pub fn lookup(key: &str) -> Option<&'static Rule> {
 pub fn explain(rule: &Rule) -> String {
     let docs = dedent(rule.docs);
     format!(
-        "# {} {}\n\n{}\n\n- Family: {}\n- Default level: {} ({})\n\n{}",
+        "# {} {}\n\n{}\n\n- Family: {}\n- Default level: {} ({})\n- Raised in: {}\n\n{}",
         rule.code,
         rule.name,
         rule.summary,
         rule.family.title(),
         rule.default_severity,
         rule.default_severity.meaning(),
+        raised_in_text(rule),
         docs.trim_end()
     )
 }
@@ -74,10 +100,11 @@ pub fn render_family_doc(family: Family) -> String {
     }
     for r in rules_of(family).iter() {
         out.push_str(&format!(
-            "\n## {}\n\n`{}` · default level **{}**\n\n{}\n\n{}\n",
+            "\n## {}\n\n`{}` · default level **{}** · raised in {}\n\n{}\n\n{}\n",
             r.code,
             r.name,
             r.default_severity,
+            raised_in_text(r),
             r.summary,
             dedent(r.docs).trim()
         ));

@@ -261,6 +261,12 @@ fn rules_and_explain() {
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains("# TL003 limit-exceeded"));
     assert!(stdout(&o).contains("## Why it matters"));
+    let o = run(&["explain", "TD014"], f.path());
+    assert!(
+        stdout(&o).contains("- Raised in: `src/formats/tracecmd/decode.rs`"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -108,3 +108,82 @@ fn every_rule_says_what_readers_do() {
         missing.len()
     );
 }
+
+/// Rules that no check raises, with the reason they stay published.
+const RESERVED: &[(&str, &str)] = &[(
+    "TD020",
+    "no check finds overlapping sections as such yet; CPU data over the metadata is TD034, and a \
+     section read at a wrong place shows as the findings of its content",
+)];
+
+/// Rules raised from more than one file, with the reason.
+const RAISED_IN_SEVERAL: &[(&str, &str)] = &[
+    ("GT031", "one `tp` line's source type is judged as it is parsed (text.rs); repeated sources of one tracepoint after all its lines are read (lint.rs)"),
+    ("GT046", "per frame while walking blocks (frames.rs); the summary of findings held back in a long run (mod.rs)"),
+    ("GT047", "the frame walker (frames.rs) and the tracepoint-aware frame pass, throttled (lint.rs)"),
+    ("KT027", "a trailing partial event found from sizes while decoding (decode.rs); a read that fails mid-event in the windowed event walk (events.rs)"),
+    ("TD007", "truncation of the header and option records (decode.rs) and of a metadata section's text (meta.rs)"),
+    ("TD028", "the header's CPU count against the CPUCOUNT option while decoding (decode.rs); against the flyrecord tables after decoding (lint.rs)"),
+    ("TD031", "v6 BUFFER options read inline with the header (decode.rs); v7 BUFFER option bodies (options.rs)"),
+    ("TD034", "CPU data over other CPU data, found by the data walk that skips it (data.rs); CPU data over metadata structures (lint.rs)"),
+    ("TD040", "bytes after the last option section while decoding (decode.rs); bytes after the last structure found by the layout pass (lint.rs)"),
+    ("TD041", "section tags of the header and options (decode.rs); the magic words inside metadata sections (meta.rs)"),
+    ("TD052", "the header_event text as parsed (meta.rs); a newer layout judged against the writer version (lint.rs)"),
+    ("TL001", "the entry point for the command line (check.rs), the windowed ktrace reader (formats/ktrace/mod.rs) and the daemon (watch/judge.rs) each read files"),
+    ("TL002", "detection by content (check.rs); a ktrace hint on a file with another magic (formats/ktrace/decode.rs)"),
+    ("TL003", "Sink::limit is the one helper that formats and check_path use (finding.rs); the daemon raises it for a check that runs past max_check_seconds (watch/judge.rs)"),
+    ("TL004", "a panic caught by check_path (check.rs); a daemon check thread that ended without a report (watch/judge.rs)"),
+    ("TL007", "non-regular inputs refused by check_path (check.rs) and by the daemon before it settles a file (watch/judge.rs)"),
+    ("UF002", "the task data files read in parallel (checks.rs), a .dat file that fails mid-walk (dat.rs), and the files read before the checks (mod.rs)"),
+    ("UF003", "files the directory walk does not know (mod.rs) and files named after tasks that do not exist (checks.rs)"),
+    ("UF022", "info feature bits against the files present (checks.rs) and against the records seen in a .dat walk (dat.rs)"),
+    ("UF041", "a map file's own lines (maps.rs) and the maps of a session compared across files (checks.rs)"),
+    ("UF051", "a .sym file's lines (sym.rs) and the kernel symbol file of the kernel ring (misc.rs)"),
+    ("UF091", "the kernel directory's files (misc.rs) and its presence against the info feature bits (checks.rs)"),
+];
+
+/// `tracelint explain` and `rules/*.md` name the file that raises each rule; a rule must be
+/// raised from exactly one file unless it is listed (with a reason) as reserved or as raised
+/// from several.
+#[test]
+fn every_rule_is_raised_from_one_file() {
+    let mut problems = Vec::new();
+    for r in registry::all() {
+        let files = registry::raised_in(r);
+        let reserved = RESERVED.iter().any(|(c, _)| *c == r.code);
+        let several = RAISED_IN_SEVERAL.iter().any(|(c, _)| *c == r.code);
+        match files.len() {
+            0 if !reserved => problems.push(format!("{} is raised nowhere", r.code)),
+            1 if reserved || several => problems.push(format!(
+                "{} is raised only in {}: drop it from the list in tests/rule_docs.rs",
+                r.code, files[0]
+            )),
+            n if n > 1 && !several => problems.push(format!(
+                "{} is raised from {n} files ({files:?}): raise it from one, or list it with a reason",
+                r.code
+            )),
+            n if n > 1 && reserved => {
+                problems.push(format!("{} is raised but listed as reserved", r.code))
+            }
+            _ => {}
+        }
+        for f in files {
+            assert!(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(f).is_file(),
+                "{}: {f} does not exist",
+                r.code
+            );
+        }
+        let text = registry::explain(r);
+        let first = files.first().copied().unwrap_or("nowhere");
+        assert!(
+            text.contains("- Raised in: ") && text.contains(first),
+            "explain {} does not say where it is raised:\n{text}",
+            r.code
+        );
+    }
+    for (code, _) in RESERVED.iter().chain(RAISED_IN_SEVERAL) {
+        assert!(registry::lookup(code).is_some(), "{code} is not a rule");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -16,7 +16,7 @@ crate::declare_rules! {
     /// bounds reads or garbage events at the end of the CPU.
     ///
     /// ## Spec
-    /// trace-cmd.dat(5) "flyrecord" / kernel `ring_buffer_read_page`; tracecmd notes §5, §7.36.
+    /// trace-cmd.dat(5) "flyrecord" / kernel `ring_buffer_read_page`.
     pub PAGE_TRUNCATED = ("TD100", "ring-page-truncated", Error, "the CPU data ends inside a page");
     /// ## What it checks
     /// The data size in a page's commit word (`commit & 0x7ffffff`) fits in the page after the
@@ -31,8 +31,7 @@ crate::declare_rules! {
     /// the page as events (garbage records, rc 0).
     ///
     /// ## Spec
-    /// kernel `struct buffer_data_page`; libtraceevent `kbuffer-parse.c` `kbuffer_load_subbuffer`;
-    /// tracecmd notes §5.1, §7.37.
+    /// kernel `struct buffer_data_page`; libtraceevent `kbuffer-parse.c` `kbuffer_load_subbuffer`.
     pub COMMIT_TOO_LARGE = ("TD101", "ring-commit-too-large", Error, "the page's commit size is larger than the page's data area");
     /// ## What it checks
     /// The commit word's flag bits are consistent: bits 27–29 are clear, `RB_MISSED_STORED`
@@ -49,8 +48,7 @@ crate::declare_rules! {
     /// bits give a wrong size (misframed events) or lost-event counts read from data.
     ///
     /// ## Spec
-    /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`);
-    /// tracecmd notes §5.1, §7.37.
+    /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`).
     pub COMMIT_FLAGS_INVALID = ("TD102", "ring-commit-flags-invalid", Error, "the page's commit word has impossible flag bits");
     /// ## What it checks
     /// When `RB_MISSED_STORED` is set, the lost-events count (one kernel long) stored right
@@ -65,7 +63,7 @@ crate::declare_rules! {
     /// page, i.e. from the next page or past the buffer.
     ///
     /// ## Spec
-    /// kernel `ring_buffer_read_page`; libtraceevent `kbuffer_load_subbuffer`; tracecmd notes §7.37.
+    /// kernel `ring_buffer_read_page`; libtraceevent `kbuffer_load_subbuffer`.
     pub MISSED_COUNT_OUTSIDE = ("TD103", "ring-missed-count-outside-page", Error, "the stored lost-events count does not fit in the page");
     /// ## What it checks
     /// Every byte of a page after the data (and after the stored lost-events count) is zero.
@@ -79,7 +77,7 @@ crate::declare_rules! {
     /// non-zero bytes may be events the commit size cut off).
     ///
     /// ## Spec
-    /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`); tracecmd notes §7.38.
+    /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`).
     pub PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");
     /// ## What it checks
     /// Every event of a page (header, `array[0]` length word and body) ends at or before the
@@ -95,7 +93,7 @@ crate::declare_rules! {
     /// from the zero fill or the next page (garbage field values).
     ///
     /// ## Spec
-    /// kernel ring buffer event encoding (`header_event`); tracecmd notes §5.2, §5.3, §7.39.
+    /// kernel ring buffer event encoding (`header_event`).
     pub EVENT_OVERRUNS_COMMIT = ("TD105", "ring-event-overruns-commit", Error, "an event extends past the end of the page's data");
     /// ## What it checks
     /// A data event with `type_len 0` has `array[0] >= 4` (the length word counts itself).
@@ -109,7 +107,7 @@ crate::declare_rules! {
     /// walk stops; the following events of the page are misframed.
     ///
     /// ## Spec
-    /// kernel `rb_update_event` (`event->array[0] = length`); tracecmd notes §5.2, §7.39.
+    /// kernel `rb_update_event` (`event->array[0] = length`).
     pub DATA_LENGTH_INVALID = ("TD106", "ring-data-length-invalid", Error, "a type_len 0 event has a length smaller than its length word");
     /// ## What it checks
     /// Event lengths keep events 4-byte aligned: `array[0]` of a `type_len 0` event is a
@@ -124,7 +122,7 @@ crate::declare_rules! {
     /// such a length.
     ///
     /// ## Spec
-    /// kernel `rb_calculate_event_length` (`ALIGN(length, RB_ARCH_ALIGNMENT)`); tracecmd notes §7.39.
+    /// kernel `rb_calculate_event_length` (`ALIGN(length, RB_ARCH_ALIGNMENT)`).
     pub DATA_LENGTH_UNALIGNED = ("TD107", "ring-data-length-unaligned", Warning, "a type_len 0 event's length is not a multiple of 4");
     /// ## What it checks
     /// A padding (or discarded) event (`type_len 29`) with a non-zero delta has `array[0] >= 4`
@@ -140,7 +138,7 @@ crate::declare_rules! {
     /// values misplace every following event of the page.
     ///
     /// ## Spec
-    /// kernel `rb_reset_tail`, `rb_event_discard`; libtraceevent kbuffer; tracecmd notes §5.2, §7.40.
+    /// kernel `rb_reset_tail`, `rb_event_discard`; libtraceevent kbuffer.
     pub PADDING_LENGTH_INVALID = ("TD108", "ring-padding-length-invalid", Error, "a padding event has an impossible length");
     /// ## What it checks
     /// No "null" padding (`type_len 29` with delta 0) appears inside the page's data.
@@ -155,8 +153,7 @@ crate::declare_rules! {
     /// not read.
     ///
     /// ## Spec
-    /// kernel `include/linux/ring_buffer.h` (`RINGBUF_TYPE_PADDING`), `rb_reset_tail`;
-    /// tracecmd notes §7.40.
+    /// kernel `include/linux/ring_buffer.h` (`RINGBUF_TYPE_PADDING`), `rb_reset_tail`.
     pub NULL_PADDING_IN_DATA = ("TD109", "ring-null-padding-in-data", Error, "null padding appears inside the page's data");
     /// ## What it checks
     /// Every data record's payload holds its `common_type` (2 bytes) and is at least as long as
@@ -172,7 +169,7 @@ crate::declare_rules! {
     /// event's bytes as field values.
     ///
     /// ## Spec
-    /// tracefs `events/<system>/<event>/format`; tracecmd notes §4, §7.42.
+    /// tracefs `events/<system>/<event>/format`.
     pub PAYLOAD_TOO_SHORT = ("TD110", "ring-payload-too-short", Error, "a record's payload is shorter than its event format");
     /// ## What it checks
     /// The event id of every record (`common_type`, the first `u16` of the payload) is the id of
@@ -187,7 +184,7 @@ crate::declare_rules! {
     /// not decoded.
     ///
     /// ## Spec
-    /// libtraceevent `tep_data_type` / `tep_find_event`; tracecmd notes §7.42, §7.45.
+    /// libtraceevent `tep_data_type` / `tep_find_event`.
     pub UNKNOWN_EVENT_ID = ("TD111", "ring-unknown-event-id", Error, "a record's event id has no event format");
     /// ## What it checks
     /// Timestamps of one CPU never go backwards: within a page, across consecutive pages (a
@@ -204,7 +201,7 @@ crate::declare_rules! {
     /// the jump are printed out of order (`--ts-check` reports it).
     ///
     /// ## Spec
-    /// kernel ring buffer time stamps; `trace-cmd report --ts-check`; tracecmd notes §7.41, §7.43.
+    /// kernel ring buffer time stamps; `trace-cmd report --ts-check`.
     pub TIMESTAMP_BACKWARDS = ("TD112", "ring-timestamp-backwards", Warning, "a CPU's timestamps go backwards");
     /// ## What it checks
     /// No page of a CPU carries `RB_MISSED_EVENTS` (events were overwritten or dropped before the
@@ -220,7 +217,6 @@ crate::declare_rules! {
     /// readers report the loss, the file is as the kernel wrote it.
     ///
     /// ## Spec
-    /// kernel `ring_buffer_read_page`; trace-cmd report prints `CPU:N [M EVENTS DROPPED]`;
-    /// tracecmd notes §5.1, §7.44.
+    /// kernel `ring_buffer_read_page`; trace-cmd report prints `CPU:N [M EVENTS DROPPED]`.
     pub EVENTS_LOST = ("TD113", "ring-events-lost", Info, "events were lost on a CPU (the trace is incomplete)");
 }

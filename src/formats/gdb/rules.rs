@@ -1,7 +1,7 @@
 //! Rules of the GDB tracepoint file (tfile) validator.
 //!
-//! Spec references (`§`) point at the tfile notes: §1 layout and grammar, §2 invariants
-//! (numbered), §3 GDB 13.1's behaviour on malformed input, §4 defects of real writers.
+//! `## Spec` sections cite GDB's source (`gdb/tracefile-tfile.c`, `tracepoint.c`, ...); the
+//! layout and writer history are in `docs/gdb-tfile.md`.
 
 crate::declare_rules! {
     family: GdbTfile;
@@ -18,7 +18,7 @@ crate::declare_rules! {
     /// check since GDB 7.2.
     ///
     /// ## Spec
-    /// §1.1, invariant 1; GDB tracefile-tfile.c:494-499.
+    /// GDB tracefile-tfile.c:494-499.
     pub BAD_MAGIC = ("GT001", "bad-magic", Error, "the file does not start with the tfile magic \\x7fTRACE0\\n");
     /// ## What it checks
     /// An empty line (exactly `\n`) ends the definition section before the end of the file.
@@ -30,9 +30,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: `target tfile` fails with "Premature end of file while reading trace
     /// file"; a `\r\n` blank line does not end the section and the frames are parsed as text lines.
-    ///
-    /// ## Spec
-    /// §1.2, invariant 2.
     pub MISSING_SECTION_END = ("GT002", "missing-section-end", Error, "no empty line ends the definition section");
     /// ## What it checks
     /// Every definition line is at most 999 bytes long (without its `\n`).
@@ -48,7 +45,7 @@ crate::declare_rules! {
     /// files GDB wrote itself.
     ///
     /// ## Spec
-    /// §1.2, invariant 3; tracefile-tfile.c:536-537.
+    /// tracefile-tfile.c:536-537.
     pub LINE_TOO_LONG = ("GT003", "line-too-long", Error, "a definition line is longer than the 999 bytes GDB accepts");
     /// ## What it checks
     /// Definition lines hold printable ASCII only: no NUL, no `\r`, no other control byte;
@@ -62,9 +59,6 @@ crate::declare_rules! {
     /// From source (tracefile-tfile.c `tfile_interp_line`): lines are C strings, so GDB 7.2–15 read
     /// a line only up to a NUL and keep a `\r` as part of the last field, misreading the value (for
     /// example an `R` size or a hex string).
-    ///
-    /// ## Spec
-    /// §1.2, invariant 4.
     pub LINE_BAD_BYTE = ("GT004", "line-bad-byte", Error, "a definition line contains a control or non-ASCII byte");
     /// ## What it checks
     /// Each definition line starts with `R `, `status `, `tp `, `tsv ` or `tdesc ` (one space,
@@ -80,7 +74,7 @@ crate::declare_rules! {
     /// informational.
     ///
     /// ## Spec
-    /// §1.2, invariant 5; tracefile-tfile.c:611-612.
+    /// tracefile-tfile.c:611-612.
     pub UNKNOWN_LINE = ("GT005", "unknown-definition-line", Info, "a definition line has no known prefix and is ignored by GDB");
     /// ## What it checks
     /// The definition section has an `R` line with a non-zero register block size.
@@ -94,7 +88,7 @@ crate::declare_rules! {
     /// file".
     ///
     /// ## Spec
-    /// §1.2, invariant 6; tracefile-tfile.c:548-549.
+    /// tracefile-tfile.c:548-549.
     pub REGISTER_SIZE_MISSING = ("GT006", "register-size-missing", Error, "no R line, or R is zero");
     /// ## What it checks
     /// The `R` value is canonical hex (no sign, `0x`, spaces or trailing junk) and small enough
@@ -108,9 +102,6 @@ crate::declare_rules! {
     /// From source (`strtol(p, &p, 16)` in `tfile_interp_line`): junk after the digits is ignored
     /// silently; verified with GDB 13.1 that `R -974` and `R 7fffffff` crash it at the first
     /// register read.
-    ///
-    /// ## Spec
-    /// §1.4 R-line, invariant 6; §3 (`R -974`, `R 7fffffff`).
     pub REGISTER_SIZE_INVALID = ("GT007", "register-size-invalid", Error, "the R line's value is not canonical hex or is absurdly large");
     /// ## What it checks
     /// There is exactly one `R` line.
@@ -121,9 +112,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source: GDB 7.2–15 keep the last `R` value and walk every frame's `R` blocks with it,
     /// so with two different values the frames are misread.
-    ///
-    /// ## Spec
-    /// Invariant 6.
     pub DUPLICATE_REGISTER_SIZE = ("GT008", "duplicate-register-size", Error, "more than one R line");
     /// ## What it checks
     /// The register block size is plausible: at most 64 KiB.
@@ -135,9 +123,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 reads such a file the same way as any other (the size is only used to step over `R`
     /// blocks); the value is flagged because no architecture has such a register file.
-    ///
-    /// ## Spec
-    /// Invariant 7.
     pub REGISTER_SIZE_IMPLAUSIBLE = ("GT009", "register-size-implausible", Warning, "the register block size is implausibly large");
     /// ## What it checks
     /// There is at most one `status` line.
@@ -148,9 +133,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: the file opens, `tstatus` shows the last status line's counts, and
     /// every frame reads the same; the earlier line is ignored.
-    ///
-    /// ## Spec
-    /// Invariant 8.
     pub DUPLICATE_STATUS = ("GT010", "duplicate-status", Warning, "more than one status line");
     /// ## What it checks
     /// The `status` line has a non-empty payload.
@@ -161,9 +143,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: it prints "Malformed trace status" and the frames are not found
     /// (`tfind` reports "No trace frame found").
-    ///
-    /// ## Spec
-    /// Invariant 8; §3 (`status `).
     pub STATUS_EMPTY = ("GT011", "status-empty", Error, "the status line has no payload");
     /// ## What it checks
     /// The status payload follows the grammar `running ";" reason *(";" key ":" value)`:
@@ -181,7 +160,7 @@ crate::declare_rules! {
     /// found; a prefix key (`t:3`) or non-hex number is misread silently.
     ///
     /// ## Spec
-    /// §1.4 status, invariant 9; tracepoint.c:3247-3404.
+    /// tracepoint.c:3247-3404.
     pub STATUS_MALFORMED = ("GT012", "status-malformed", Error, "the status line does not follow the status grammar");
     /// ## What it checks
     /// Every status field key is one GDB knows (`tframes`, `tcreated`, `tfree`, `tsize`,
@@ -194,9 +173,6 @@ crate::declare_rules! {
     /// From source (`parse_trace_status`): GDB 7.2–15 skip unknown keys without a message; the
     /// frames read the same. Fields a newer writer adds are read the same way, so this is
     /// informational.
-    ///
-    /// ## Spec
-    /// Invariant 9.
     pub STATUS_UNKNOWN_FIELD = ("GT013", "status-unknown-field", Info, "a status field key is not one GDB knows");
     /// ## What it checks
     /// No status field occurs twice.
@@ -207,9 +183,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: the last value wins (`tframes` given twice: `tstatus` shows the
     /// later count); every frame reads the same.
-    ///
-    /// ## Spec
-    /// Invariant 9.
     pub STATUS_DUPLICATE_FIELD = ("GT014", "status-duplicate-field", Warning, "a status field occurs more than once");
     /// ## What it checks
     /// A `terror` stop reason has both parts: `terror:<hex text>:<tracepoint>`.
@@ -221,9 +194,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: `target tfile` aborts with an internal error ("virtual memory
     /// exhausted") in `parse_trace_status`.
-    ///
-    /// ## Spec
-    /// Invariant 10; §3 (`status 0;terror:4142`).
     pub STATUS_TERROR_MALFORMED = ("GT015", "status-terror-malformed", Error, "the terror stop reason lacks its tracepoint part (crashes GDB)");
     /// ## What it checks
     /// The tracepoint number after the stop reason names a defined tracepoint for `tpasscount`
@@ -236,9 +206,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 prints the stop reason with the number as written ("Trace stopped by tracepoint
     /// N"); the frames read the same.
-    ///
-    /// ## Spec
-    /// Invariant 11.
     pub STATUS_STOP_TRACEPOINT = ("GT016", "status-stop-tracepoint", Warning, "the stop reason's tracepoint number is inconsistent");
     /// ## What it checks
     /// The status field `tframes` is present and equals the number of frames in the binary
@@ -253,9 +220,6 @@ crate::declare_rules! {
     /// Verified with GDB 13.1: `tstatus` echoes the status count ("Buffer contains 4 trace frames
     /// (of 16 created total)"; without `tframes`: "No traceframes present in this file" and -1
     /// frames) while `tfind` walks every frame present, so only the status is wrong.
-    ///
-    /// ## Spec
-    /// Invariant 12.
     pub TFRAMES_MISMATCH = ("GT017", "tframes-mismatch", Warning, "the status tframes does not match the frames present");
     /// ## What it checks
     /// `tcreated >= tframes`, and `tcreated > tframes` only with `circular:1`.
@@ -267,9 +231,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 echoes both counts in `tstatus` and walks the frames present; nothing else depends
     /// on them.
-    ///
-    /// ## Spec
-    /// Invariant 13.
     pub TCREATED_INCONSISTENT = ("GT018", "tcreated-inconsistent", Warning, "tcreated is inconsistent with tframes and the circular flag");
     /// ## What it checks
     /// `tfree <= tsize`, and the used part of the buffer (`tsize - tfree`) equals the bytes of
@@ -282,9 +243,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 only echoes `tfree`/`tsize` in `tstatus` ("Trace buffer has N bytes of M bytes
     /// free"); frames are walked by their own sizes and read the same.
-    ///
-    /// ## Spec
-    /// Invariant 14 (advisory: hand-made files may differ).
     pub BUFFER_USAGE_INCONSISTENT = ("GT019", "buffer-usage-inconsistent", Warning, "tsize - tfree does not match the bytes of the frames");
     /// ## What it checks
     /// A running trace (`status 1`) has no `stoptime`; when both times are present,
@@ -296,9 +254,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 prints the times in `tstatus` ("Trace started at …, stopped … later"), computing a
     /// negative duration when they contradict; nothing else uses them.
-    ///
-    /// ## Spec
-    /// Invariant 15.
     pub STATUS_TIMES_INCONSISTENT = ("GT020", "status-times-inconsistent", Warning, "the status start/stop times are inconsistent");
     /// ## What it checks
     /// A `tsv` line has exactly 4 fields `num:initial:builtin:name`: hex numbers, an initial
@@ -311,9 +266,6 @@ crate::declare_rules! {
     /// From source (tracepoint.c `parse_tsv_definition`): a missing field makes GDB 7.2–15 read
     /// past the line's end (stale buffer bytes), a bad hex digit in the name fails with "Invalid
     /// hex digit".
-    ///
-    /// ## Spec
-    /// §1.4 tsv-line, invariant 16.
     pub TSV_MALFORMED = ("GT021", "tsv-malformed", Error, "a tsv line does not follow num:initial:builtin:name");
     /// ## What it checks
     /// Trace state variable numbers and names are unique.
@@ -328,9 +280,6 @@ crate::declare_rules! {
     /// longer exists, its `V` block values show as `$other`, and the tracepoint whose `teval`
     /// assigns `$hits` is rejected on open ("$hits is not a trace state variable"), so `tdump`
     /// fails on its frames.
-    ///
-    /// ## Spec
-    /// Invariant 16.
     pub DUPLICATE_TSV = ("GT022", "duplicate-tsv", Error, "a trace state variable number or name is defined twice");
     /// ## What it checks
     /// A trace state variable name is non-empty, not all digits, and uses only `[A-Za-z0-9_]`.
@@ -344,7 +293,7 @@ crate::declare_rules! {
     /// exists but cannot be referred to in expressions; frames read the same.
     ///
     /// ## Spec
-    /// Invariant 16; tracepoint.c:303-321.
+    /// tracepoint.c:303-321.
     pub TSV_INVALID_NAME = ("GT023", "tsv-invalid-name", Warning, "a trace state variable name is not a valid name");
     /// ## What it checks
     /// A `tp` line has all its fields, well-formed: `T num:addr:E|D:step:pass[:options]`,
@@ -358,9 +307,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: `tp Z2:401145:at` (no further fields) crashes it with SIGSEGV in
     /// `parse_tracepoint_definition`; other short lines make it read stale bytes as numbers.
-    ///
-    /// ## Spec
-    /// §1.4 tp-line, invariants 17, 21, 23; §3.
     pub TP_MALFORMED = ("GT024", "tp-malformed", Error, "a tp line does not follow its grammar");
     /// ## What it checks
     /// `tp` pieces are one of `T A S Z V`, and tracepoint options one of `F S X`, each at most
@@ -375,9 +321,6 @@ crate::declare_rules! {
     /// "Unrecognized char 'Q' in tracepoint definition, skipping rest" and opens the file; every
     /// frame reads the same. Pieces and options a newer writer adds are read the same way, so this
     /// is informational.
-    ///
-    /// ## Spec
-    /// Invariant 17.
     pub TP_UNKNOWN_PIECE = ("GT025", "tp-unknown-piece", Info, "an unknown tp piece or tracepoint option");
     /// ## What it checks
     /// The condition option `X<len>,<hex>` of a `T` line has exactly `2*len` hex digits.
@@ -389,9 +332,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: a short bytecode makes `parse_tracepoint_definition` copy past the
     /// line, a huge length aborts it ("virtual memory exhausted").
-    ///
-    /// ## Spec
-    /// Invariant 17; §3 (`X10,ab`, `Xffffffffffffffff,ab`).
     pub TP_CONDITION_LENGTH = ("GT026", "tp-condition-length", Error, "a tracepoint condition's length does not match its bytecode");
     /// ## What it checks
     /// No two `T` lines share a tracepoint number.
@@ -403,9 +343,6 @@ crate::declare_rules! {
     /// From source (tracepoint.c `get_uploaded_tp`): GDB 7.2–15 merge both lines into one uploaded
     /// tracepoint (number and address must both match, else two), and frames, which carry only the
     /// number, are attributed to one of them.
-    ///
-    /// ## Spec
-    /// Invariant 18.
     pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Error, "a tracepoint number is defined twice");
     /// ## What it checks
     /// Tracepoint numbers are between 1 and 32767.
@@ -416,9 +353,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Frames store the number as a signed 16-bit value (tracefile-tfile.c `tfile_trace_find`); 0
     /// ends the frames in every GDB version, a larger number is read back negative or truncated.
-    ///
-    /// ## Spec
-    /// Invariant 18.
     pub TRACEPOINT_NUMBER_RANGE = ("GT028", "tracepoint-number-range", Error, "a tracepoint number cannot be stored in a frame");
     /// ## What it checks
     /// Every `tp A`, `S`, `Z` and `V` line follows a `T` line with the same number and address.
@@ -431,7 +365,7 @@ crate::declare_rules! {
     /// invalid type".
     ///
     /// ## Spec
-    /// Invariant 19; tracepoint.c:2965-2980.
+    /// tracepoint.c:2965-2980.
     pub ORPHAN_TP_PIECE = ("GT029", "orphan-tp-piece", Error, "a tp piece refers to no earlier T line (crashes GDB)");
     /// ## What it checks
     /// `tp A`/`S` action strings follow the action grammar: `R<mask hex>`,
@@ -444,9 +378,6 @@ crate::declare_rules! {
     /// Verified with GDB 13.1: `A`/`S` strings are never parsed when a file is opened (a garbled
     /// one changes nothing; without `Z…cmd` lines GDB warns "Uploaded tracepoint N actions have no
     /// source form, ignoring them"); the frames read the same.
-    ///
-    /// ## Spec
-    /// §1.4 action, invariant 20.
     pub TP_ACTION_SYNTAX = ("GT030", "tp-action-syntax", Warning, "a tracepoint action string is malformed");
     /// ## What it checks
     /// `tp Z` source lines: type `at`, `cond` or `cmd`; start 0; the length field equals the
@@ -458,9 +389,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`parse_tracepoint_definition`): GDB 7.2–15 ignore the start and length fields
     /// and drop unknown source types silently; the frames read the same.
-    ///
-    /// ## Spec
-    /// Invariant 21.
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
     /// `tp Z…cmd` lines form an action list GDB accepts: known actions (`collect`, `teval`,
@@ -483,7 +411,7 @@ crate::declare_rules! {
     /// tracepoint.c `merge_uploaded_tracepoints`, unchanged since GDB 7.2.
     ///
     /// ## Spec
-    /// Invariant 22; breakpoint.c:13808-13891.
+    /// breakpoint.c:13808-13891.
     pub TP_COMMAND_INVALID = ("GT032", "tp-command-invalid", Error, "a tracepoint command line GDB rejects, so its frames cannot be dumped");
     /// ## What it checks
     /// At most one `tp V` line per tracepoint.
@@ -494,9 +422,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`parse_tracepoint_definition`): GDB 7.2–15 keep the last hit and usage counts,
     /// shown by `info tracepoints`; the frames read the same.
-    ///
-    /// ## Spec
-    /// Invariant 23.
     pub DUPLICATE_TP_STATUS = ("GT033", "duplicate-tp-status", Warning, "a tracepoint has more than one V line");
     /// ## What it checks
     /// Whether the hit and usage counts of a `tp V` line are decimal digits in a hex field:
@@ -513,7 +438,7 @@ crate::declare_rules! {
     /// gdbserver/tracepoint.cc `cmd_qtp` answers in decimal) and stored unchanged by GDB's `tsave`.
     ///
     /// ## Spec
-    /// Invariant 23; §4 defect 1; gdbserver/tracepoint.cc:3716.
+    /// gdbserver/tracepoint.cc:3716.
     pub DECIMAL_TP_STATUS = ("GT034", "decimal-tp-status-counts", Info, "tp V counts are decimal digits in a hex field (gdbserver quirk)");
     /// ## What it checks
     /// The usage of a `tp V` line equals the bytes of that tracepoint's frames (read as hex or
@@ -527,9 +452,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 shows the counts as written in `info tracepoints`; frames are walked by their own
     /// sizes and read the same.
-    ///
-    /// ## Spec
-    /// Invariant 23 (advisory).
     pub TP_STATUS_MISMATCH = ("GT035", "tp-status-mismatch", Warning, "a tracepoint's hit/usage counts do not match its frames");
     /// ## What it checks
     /// The `tdesc` lines joined (`payload + "\n"` each) are a well-formed XML target
@@ -544,9 +466,6 @@ crate::declare_rules! {
     /// "Could not load XML target description; ignoring" and uses the executable's or the default
     /// architecture, which decodes the `R` blocks the same only when it matches the recording
     /// target.
-    ///
-    /// ## Spec
-    /// §1.4 tdesc, invariant 24.
     pub TDESC_INVALID = ("GT036", "tdesc-invalid", Warning, "the target description is not a well-formed XML target description");
     /// ## What it checks
     /// The `<architecture>` of the target description is one GDB knows.
@@ -558,9 +477,6 @@ crate::declare_rules! {
     /// From source (target-descriptions.c): GDB 13.1 ignores a description whose architecture it
     /// does not know ("…is not compatible with the current architecture") and falls back as for
     /// GT036.
-    ///
-    /// ## Spec
-    /// Invariant 24.
     pub TDESC_UNKNOWN_ARCHITECTURE = ("GT037", "tdesc-unknown-architecture", Warning, "the target description names an unknown architecture");
     /// ## What it checks
     /// Reports the byte order used for the binary frames and how it was chosen: given by the
@@ -574,9 +490,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB reads the frames in the byte order of the current architecture (the executable's or the
     /// description's); the file itself does not record it.
-    ///
-    /// ## Spec
-    /// §1.5 Endianness, invariant 25.
     pub BYTE_ORDER = ("GT038", "byte-order", Info, "which byte order the frames were read in, and why");
     /// ## What it checks
     /// The definition section has a `status` line.
@@ -589,9 +502,6 @@ crate::declare_rules! {
     /// Verified with GDB 13.1: `target tfile` opens the file with "No traceframes present in this
     /// file.", `tstatus` says "Run/stop status is unknown.", and MI `-trace-status` aborts GDB with
     /// internal error "trace_status_mi: Assertion `ts->running_known' failed".
-    ///
-    /// ## Spec
-    /// §1.2, §3.
     pub STATUS_MISSING = ("GT039", "status-missing", Error, "no status line");
     /// ## What it checks
     /// The byte order given (or implied by the architecture) walks the frames cleanly when the
@@ -604,9 +514,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB reads the frames in the executable's byte order: with the other order every header and
     /// block is misread, typically ending in "Premature end of file" or "Unknown block type".
-    ///
-    /// ## Spec
-    /// Invariant 25.
     pub BYTE_ORDER_CONFLICT = ("GT040", "byte-order-conflict", Warning, "the frames fit the other byte order better");
     /// ## What it checks
     /// Each frame header is complete: a 16-bit tracepoint number and a 32-bit size.
@@ -615,11 +522,8 @@ crate::declare_rules! {
     /// GDB fails with "Premature end of file" when `tfind` reaches the frame.
     ///
     /// ## What readers do
-    /// Verified with GDB 13.1 (spec §3): `tfind` reaching the cut header fails with "Premature end
+    /// Verified with GDB 13.1: `tfind` reaching the cut header fails with "Premature end
     /// of file while reading trace file".
-    ///
-    /// ## Spec
-    /// §1.5, invariant 26.
     pub TRUNCATED_FRAME_HEADER = ("GT041", "truncated-frame-header", Error, "the file ends inside a frame header");
     /// ## What it checks
     /// A frame's tracepoint number is positive.
@@ -632,9 +536,6 @@ crate::declare_rules! {
     /// then treats the frame as not found (`tdump`: "No current trace frame."), -1 being its
     /// not-found value; with another negative number `tdump` fails with "No known tracepoint
     /// matches 'current' tracepoint #-2.".
-    ///
-    /// ## Spec
-    /// Invariant 27.
     pub FRAME_TRACEPOINT_INVALID = ("GT042", "frame-tracepoint-invalid", Error, "a frame's tracepoint number is negative");
     /// ## What it checks
     /// Every frame's tracepoint number is defined by a `tp T` line.
@@ -648,9 +549,6 @@ crate::declare_rules! {
     /// ("Found trace frame N, tracepoint T"), but `tdump` fails with "No known tracepoint
     /// matches 'current' tracepoint #T"; without an `R` block `tfile_fetch_registers` has no
     /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`.
-    ///
-    /// ## Spec
-    /// Invariant 28.
     pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Error, "a frame's tracepoint is defined by no tp line");
     /// ## What it checks
     /// Each frame lies inside the file.
@@ -659,11 +557,8 @@ crate::declare_rules! {
     /// The frame was cut off or its size is corrupt; no later frame can be found.
     ///
     /// ## What readers do
-    /// Verified with GDB 13.1 (spec §3): walking to or past the frame fails with "Premature end of
+    /// Verified with GDB 13.1: walking to or past the frame fails with "Premature end of
     /// file while reading trace file"; frames after it cannot be found.
-    ///
-    /// ## Spec
-    /// Invariant 29.
     pub FRAME_OVERRUNS_FILE = ("GT044", "frame-overruns-file", Error, "a frame extends past the end of the file");
     /// ## What it checks
     /// A frame's size is below 2^31.
@@ -675,9 +570,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (tracefile-tfile.c `tfile_trace_find`, `int data_size`): GDB 7.2–15 turn the
     /// size negative, find no block in the frame and misplace the next frame.
-    ///
-    /// ## Spec
-    /// Invariant 30.
     pub FRAME_SIZE_TOO_LARGE = ("GT045", "frame-size-too-large", Error, "a frame size does not fit GDB's signed 32-bit int");
     /// ## What it checks
     /// The blocks of a frame tile it exactly: no block runs past the frame end, no bytes are
@@ -690,9 +582,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`traceframe_walk_blocks`): GDB 7.2–15 read a straddling block into the next
     /// frame's bytes and fail with "Unknown block type" on slack bytes.
-    ///
-    /// ## Spec
-    /// Invariant 31.
     pub FRAME_BLOCKS_MISMATCH = ("GT046", "frame-blocks-mismatch", Error, "a frame's blocks do not add up to its size");
     /// ## What it checks
     /// Every block type is `R`, `M` or `V`.
@@ -707,7 +596,7 @@ crate::declare_rules! {
     /// rejected the same way (GDB 7.x–15 never learned them).
     ///
     /// ## Spec
-    /// Invariant 32; tracefile-tfile.c:805-853.
+    /// tracefile-tfile.c:805-853.
     pub UNKNOWN_BLOCK_TYPE = ("GT047", "unknown-block-type", Error, "a frame holds a block of unknown type");
     /// ## What it checks
     /// A frame has at most one `R` block.
@@ -718,9 +607,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`tfile_fetch_registers`): GDB 7.2–15 use the first `R` block and ignore the
     /// others silently; the same registers are shown every time.
-    ///
-    /// ## Spec
-    /// Invariant 33.
     pub DUPLICATE_REGISTER_BLOCK = ("GT048", "duplicate-register-block", Warning, "a frame holds more than one R block");
     /// ## What it checks
     /// Whether the frames of a fast tracepoint (`T…:F`) hold register blocks larger than the
@@ -736,9 +622,6 @@ crate::declare_rules! {
     /// registers are shown from the first 2420 bytes, but reading collected memory (`tdump`,
     /// `print`) fails with "Unknown block type". Written by gdbserver's in-process agent
     /// (libinproctrace.so, 13.1 verified), whose register buffer layout differs from GDB's `R`.
-    ///
-    /// ## Spec
-    /// Invariant 33; §4 defect 3.
     pub FAST_TRACEPOINT_REGISTER_BLOCK = ("GT049", "fast-tracepoint-register-block", Error, "fast tracepoint frames hold register blocks bigger than R (in-process agent quirk)");
     /// ## What it checks
     /// `M` blocks have a non-zero length.
@@ -748,9 +631,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// GDB 13.1 accepts the block and never uses it; the frames read the same.
-    ///
-    /// ## Spec
-    /// Invariant 34.
     pub EMPTY_MEMORY_BLOCK = ("GT050", "empty-memory-block", Warning, "an M block has length 0");
     /// ## What it checks
     /// `address + length` of an `M` block does not pass 2^64.
@@ -761,9 +641,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`tfile_xfer_partial`): the end of the range wraps, so GDB 7.2–15 never find the
     /// block's bytes ("Cannot access memory"), though they are in the file.
-    ///
-    /// ## Spec
-    /// Invariant 34.
     pub MEMORY_BLOCK_ADDRESS_OVERFLOW = ("GT051", "memory-block-address-overflow", Error, "an M block's address range wraps past 2^64");
     /// ## What it checks
     /// Whether `M` blocks of one frame overlap.
@@ -777,9 +654,6 @@ crate::declare_rules! {
     /// From source (`tfile_xfer_partial`): GDB 7.2–15 answer from the first block covering an
     /// address; the overlapping bytes are equal in files gdbserver writes, so the data reads the
     /// same.
-    ///
-    /// ## Spec
-    /// Invariant 34 (advisory).
     pub OVERLAPPING_MEMORY_BLOCKS = ("GT052", "overlapping-memory-blocks", Info, "two M blocks of one frame overlap");
     /// ## What it checks
     /// A `V` block's number is a trace state variable defined by a `tsv` line.
@@ -790,9 +664,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`tfile_get_trace_state_variable_value`): GDB 7.2–15 look `V` blocks up by the
     /// number of a known variable; a block of an unknown number is never shown.
-    ///
-    /// ## Spec
-    /// Invariant 35.
     pub UNDEFINED_TSV_BLOCK = ("GT053", "undefined-tsv-block", Error, "a V block names a trace state variable no tsv line defines");
     /// ## What it checks
     /// A 2-byte tracepoint number 0 follows the last frame.
@@ -802,11 +673,8 @@ crate::declare_rules! {
     /// was cut off.
     ///
     /// ## What readers do
-    /// Verified with GDB 13.1 (spec §3): `tfind` walking past the last frame fails with "Premature
+    /// Verified with GDB 13.1: `tfind` walking past the last frame fails with "Premature
     /// end of file while reading trace file".
-    ///
-    /// ## Spec
-    /// §1.5 End, invariant 36.
     pub MISSING_END_MARKER = ("GT054", "missing-end-marker", Error, "the frames are not terminated by tracepoint number 0");
     /// ## What it checks
     /// Only zero bytes follow the end marker.
@@ -819,9 +687,6 @@ crate::declare_rules! {
     /// From source (`tfile_trace_find`): GDB 7.2–15 stop at the first tracepoint number 0; the
     /// bytes after it are never read, and frames after a zero number in the middle are lost without
     /// a message.
-    ///
-    /// ## Spec
-    /// Invariants 37, 38.
     pub DATA_AFTER_END_MARKER = ("GT055", "data-after-end-marker", Error, "non-zero data follows the end marker");
     /// ## What it checks
     /// The zero padding after the end marker is 0, 2 or 4 bytes (GDB writes 2, its testsuite 4).
@@ -832,9 +697,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB never reads past the end marker; the padding changes nothing. GDB's `tsave` writes 2
     /// zero bytes, its testsuite's generator 4.
-    ///
-    /// ## Spec
-    /// Invariant 37.
     pub END_MARKER_PADDING = ("GT056", "end-marker-padding", Info, "unusual zero padding after the end marker");
     /// ## What it checks
     /// Whether a circular trace buffer wrapped (`circular:1`, `tcreated > tframes`).
@@ -845,9 +707,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// GDB 13.1 reads the kept frames normally and shows "Buffer contains N trace frames (of M
     /// created total)" in `tstatus`.
-    ///
-    /// ## Spec
-    /// Invariant 13; §1.4 status.
     pub CIRCULAR_BUFFER_WRAPPED = ("GT057", "circular-buffer-wrapped", Info, "a circular trace buffer wrapped; older frames were discarded");
     /// ## What it checks
     /// Whether a wrapped circular buffer's saved image is inconsistent: the frames do not walk
@@ -864,7 +723,7 @@ crate::declare_rules! {
     /// zero); the rest of the frames are lost.
     ///
     /// ## Spec
-    /// §4 defect 2; gdbserver/tracepoint.cc:1775-1782, 3997-4017.
+    /// gdbserver/tracepoint.cc:1775-1782, 3997-4017.
     pub CORRUPT_CIRCULAR_IMAGE = ("GT058", "corrupt-circular-image", Error, "a wrapped circular buffer was saved inconsistently (gdbserver quirk)");
     /// ## What it checks
     /// The register block size equals the `g`-packet size implied by the target description
@@ -877,9 +736,6 @@ crate::declare_rules! {
     /// From source (`tfile_fetch_registers`): GDB 7.2–15 supply registers from the `R` block by the
     /// architecture's offsets; registers past a short block are shown as unavailable, extra bytes
     /// are ignored.
-    ///
-    /// ## Spec
-    /// Invariant 7.
     pub REGISTER_SIZE_TDESC_MISMATCH = ("GT059", "register-size-tdesc-mismatch", Warning, "the R size differs from the target description's register size");
     /// ## What it checks
     /// Hex-encoded strings (status notes, user name and stop texts, tsv names, tp source text)
@@ -893,7 +749,7 @@ crate::declare_rules! {
     /// digit and silently drops an odd last digit.
     ///
     /// ## Spec
-    /// §1.3 hexstr; common-utils.cc:403-434.
+    /// common-utils.cc:403-434.
     pub BAD_HEX_STRING = ("GT060", "bad-hex-string", Error, "a hex-encoded string has a bad digit or odd length");
     /// ## What it checks
     /// The `tp Z…cmd` lines of a tracepoint are balanced: every `while-stepping` is closed by an
@@ -910,6 +766,6 @@ crate::declare_rules! {
     /// The file opens and every frame is found.
     ///
     /// ## Spec
-    /// Invariant 22; cli-script.c `read_command_lines_1`.
+    /// cli-script.c `read_command_lines_1`.
     pub TP_COMMAND_LIST_UNBALANCED = ("GT061", "tp-command-list-unbalanced", Warning, "a tracepoint's while-stepping/end command lines are unbalanced");
 }

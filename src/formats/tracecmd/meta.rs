@@ -1,4 +1,4 @@
-//! Metadata items (§2 items 1–7, v7 sections 16–21) and their text payloads (§4).
+//! Metadata items (v6 header items, v7 sections 16–21) and their text payloads.
 
 use super::ctx::{Ctx, Loc};
 use super::model::{EventFormat, Field, HeaderPage, Meta};

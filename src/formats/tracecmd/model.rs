@@ -26,7 +26,7 @@ impl Algo {
     }
 }
 
-/// The initial header (§1).
+/// The initial header.
 #[derive(Clone, Debug)]
 pub struct Header {
     /// 6 or 7 (other values are reported and stop decoding).
@@ -79,7 +79,7 @@ impl Section {
     }
 }
 
-/// Option ids (§3.4).
+/// Option ids.
 pub mod opt_id {
     /// DONE.
     pub const DONE: u16 = 0;

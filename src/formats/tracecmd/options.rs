@@ -1,4 +1,4 @@
-//! Option records (§3.4): payload layouts per id.
+//! Option records: payload layouts per id.
 
 use super::ctx::{Ctx, Loc};
 use super::model::{opt_id, selected_clock, CpuEntry, Opt, OptValue};

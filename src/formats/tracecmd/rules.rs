@@ -1,8 +1,7 @@
 //! Rules of the trace-cmd trace.dat validator (`TD001`–`TD099`).
 //!
-//! Spec references point at the trace.dat format notes (`tracecmd.md`): §1 initial header,
-//! §2 version 6 layout, §3 version 7 sections and options, §4 metadata text, §5 CPU data,
-//! §6 latency files, §7 the numbered invariants.
+//! `## Spec` sections cite trace-cmd, libtraceevent and kernel sources; the layout and writer
+//! history are in `docs/tracecmd.md`.
 
 crate::declare_rules! {
     family: TraceCmd;
@@ -15,9 +14,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 1.x–3.4 reject the file: `tracecmd_open` fails unless the first 10 bytes are the
     /// magic (verified with trace-cmd 3.1.6: "error reading header", no output).
-    ///
-    /// ## Spec
-    /// §1, invariant 1.
     pub BAD_MAGIC = ("TD001", "dat-bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
     /// ## What it checks
     /// The NUL-terminated version string after the magic is exactly `6` or `7`.
@@ -30,9 +26,6 @@ crate::declare_rules! {
     /// trace-cmd reads the version with `strtol`: 6 and 7 are read, any other number is rejected as
     /// unsupported (3.x) or read with the wrong layout (2.x read every file as v6); `7x` is taken
     /// as 7.
-    ///
-    /// ## Spec
-    /// §1, invariant 2.
     pub UNSUPPORTED_VERSION = ("TD002", "dat-unsupported-version", Error, "the file version is not 6 or 7");
     /// ## What it checks
     /// The endianness byte is 0 (little-endian) or 1 (big-endian).
@@ -44,9 +37,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 swaps metadata for any non-zero byte but decodes pages as big-endian only
     /// for 1: with 2 it prints no events and exits 0 (verified).
-    ///
-    /// ## Spec
-    /// §1, invariant 3.
     pub BAD_ENDIAN = ("TD003", "bad-endian", Error, "the endianness byte is neither 0 (little) nor 1 (big)");
     /// ## What it checks
     /// The `sizeof(long)` byte is 4 or 8.
@@ -59,9 +49,6 @@ crate::declare_rules! {
     /// trace-cmd decodes ring pages with the header_page commit size, not this byte: with a long
     /// size of 5 trace-cmd 3.1.6 prints the same report (verified). The byte still sets the long
     /// size libtraceevent prints `long` values with.
-    ///
-    /// ## Spec
-    /// §1, invariant 4.
     pub BAD_LONG_SIZE = ("TD004", "bad-long-size", Warning, "the long-size byte is neither 4 nor 8");
     /// ## What it checks
     /// The page size is a power of two between 4096 and 16 MiB.
@@ -73,9 +60,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 divides by the page size: 0 crashes it with SIGFPE (verified); other values
     /// cut pages at the wrong size and misframe every event.
-    ///
-    /// ## Spec
-    /// §1, invariant 5.
     pub BAD_PAGE_SIZE = ("TD005", "bad-page-size", Error, "the page size is zero, not a power of two or implausible");
     /// ## What it checks
     /// The v7 compression name is `none`, `zstd` or `zlib`, and `none` has an empty version.
@@ -86,9 +70,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x rejects the file ("Unsupported file compression") or cannot open compressed
     /// sections; trace-cmd 2.x cannot read v7 at all.
-    ///
-    /// ## Spec
-    /// §1, invariant 6.
     pub BAD_COMPRESSION = ("TD006", "bad-compression", Error, "the compression algorithm is unknown or inconsistent");
     /// ## What it checks
     /// A structure of the file (header, section, option, metadata item, chunk) is complete: the
@@ -100,9 +81,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd stops at the short read: it rejects the file when metadata is cut, and drops the
     /// events of a cut page (from source: `do_read_check` failures in lib/trace-cmd/trace-input.c).
-    ///
-    /// ## Spec
-    /// §1–§3, invariants 8, 17, 32, 35, 47.
     pub TRUNCATED = ("TD007", "truncated", Error, "the file ends inside a structure");
     /// ## What it checks
     /// The v7 first-options offset is non-zero, inside the file and at the start of a section
@@ -114,9 +92,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x reads the options from this offset (`handle_options`); without an OPTIONS
     /// section there it rejects the file.
-    ///
-    /// ## Spec
-    /// §1, §3.3, invariant 7.
     pub BAD_OPTIONS_OFFSET = ("TD008", "bad-options-offset", Error, "the first-options offset does not point at an OPTIONS section");
     /// ## What it checks
     /// Walking v7 sections from the end of the header (`offset += 16 + size`) every section
@@ -131,9 +106,6 @@ crate::declare_rules! {
     /// same report (verified with trace-cmd 3.1.6: a HEADER_INFO section 9 bytes too long); only
     /// STRINGS sections past the break are missed, which `dump` uses for descriptions. A section
     /// that is really cut by the end of the file is reported by the rules of its content.
-    ///
-    /// ## Spec
-    /// §3.1, §3.3, invariant 8.
     pub SECTION_WALK = ("TD010", "section-walk", Warning, "a v7 section runs past the end of the file or the walk does not end at EOF");
     /// ## What it checks
     /// Section ids are known (0, 3, 15–25).
@@ -144,9 +116,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x skips sections it does not know; only the content of the unknown section is
     /// not read. A newer writer may add section ids.
-    ///
-    /// ## Spec
-    /// §3.4, invariant 10.
     pub UNKNOWN_SECTION = ("TD011", "unknown-section", Info, "a v7 section has an unknown id");
     /// ## What it checks
     /// No section is flagged compressed (bit 0) in a file whose compression is `none`. Other
@@ -159,9 +128,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 has no decompressor for a `none` file and reads the section as stored:
     /// the same report as without the flag (verified on the HEADER_INFO section).
-    ///
-    /// ## Spec
-    /// §3.1, invariants 6 and 9.
     pub SECTION_FLAGS = ("TD012", "section-flags", Warning, "a v7 section is compressed without an algorithm");
     /// ## What it checks
     /// Section description string ids are `0xFFFFFFFF` or the offset of a string start in the
@@ -174,9 +140,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Only `trace-cmd dump` prints section descriptions; `report` reads the same data (verified
     /// with trace-cmd 3.1.6 on a dangling string id).
-    ///
-    /// ## Spec
-    /// §3.3, invariant 15.
     pub BAD_STRING_ID = ("TD013", "bad-string-id", Warning, "a section description string id does not resolve");
     /// ## What it checks
     /// Each metadata section (16–21, 23, 25) exists once and is referenced by exactly one
@@ -189,9 +152,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x keeps the last of duplicate options and never reads unreferenced sections; the
     /// events read are the same as long as one copy is right.
-    ///
-    /// ## Spec
-    /// §3.3, invariant 11.
     pub SECTION_REFERENCES = ("TD014", "section-references", Warning, "a section is duplicated, referenced twice or never referenced");
     /// ## What it checks
     /// An offset stored in an option (16–23, 25, BUFFER, BUFFER_TEXT) is the start of a walked
@@ -203,9 +163,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x seeks to the offset and parses what is there: metadata options check the
     /// section id, BUFFER offsets do not, so the wrong bytes are read as CPU data.
-    ///
-    /// ## Spec
-    /// §3.4, invariant 12.
     pub SECTION_MISMATCH = ("TD015", "section-mismatch", Error, "an option references something that is not a section of its id");
     /// ## What it checks
     /// A section body is consumed exactly by its content: a compressed body is `8 + csize`
@@ -218,9 +175,6 @@ crate::declare_rules! {
     /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes,
     /// so it reads the same whatever the section size says (verified with trace-cmd 3.1.6 on a
     /// HEADER_INFO section 9 bytes too long).
-    ///
-    /// ## Spec
-    /// §3.2, invariant 13.
     pub SECTION_SIZE = ("TD016", "section-size", Warning, "a section's declared size disagrees with its content");
     /// ## What it checks
     /// Every compressed block (section or CPU chunk) decompresses without error.
@@ -231,9 +185,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x fails to decompress the block and loses the metadata or the events it holds
     /// (rc 0 with missing output for CPU data).
-    ///
-    /// ## Spec
-    /// §3.2, §5.4, invariants 13 and 36.
     pub DECOMPRESS_FAILED = ("TD017", "decompress-failed", Error, "a compressed block does not decompress");
     /// ## What it checks
     /// Every compressed block decompresses to exactly its declared uncompressed size.
@@ -246,12 +197,12 @@ crate::declare_rules! {
     /// trace-cmd 3.1.6 allocates the declared size and parses it whole: a larger declaration makes
     /// it parse uninitialised memory as pages, a smaller one loses data (verified: rc 0, empty or
     /// wrong output).
-    ///
-    /// ## Spec
-    /// §3.2, §5.4, invariants 13 and 36.
     pub DECOMPRESSED_SIZE = ("TD018", "decompressed-size", Error, "a compressed block does not decompress to its declared size");
     /// ## What it checks
     /// Sections do not overlap each other or the initial header.
+    ///
+    /// Reserved: no check raises this rule yet. CPU data over metadata is `TD034`, and a section
+    /// read at a wrong place shows as findings about its content.
     ///
     /// ## Why it matters
     /// Overlapping structures are a sign of corruption or a crafted file.
@@ -259,9 +210,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads each section where its option points; overlapping sections make the same
     /// bytes two things, so at least one is read wrong.
-    ///
-    /// ## Spec
-    /// §3.3, invariant 16.
     pub SECTION_OVERLAP = ("TD020", "section-overlap", Error, "two sections or a section and the header overlap");
     /// ## What it checks
     /// Every option record (u16 id, u32 size, payload) fits in its OPTIONS section (v7) or
@@ -274,9 +222,6 @@ crate::declare_rules! {
     /// trace-cmd reads options straight from the file and allocates `size`: a record that does not
     /// fit fails the read and the file is rejected; a missing DONE reads whatever follows as
     /// options.
-    ///
-    /// ## Spec
-    /// §2, §3.3, invariants 17 and 18.
     pub OPTION_LAYOUT = ("TD021", "option-layout", Error, "an option record does not fit or DONE is missing or misplaced");
     /// ## What it checks
     /// The v7 options chain: every DONE next-offset is 0 or the start of another OPTIONS section,
@@ -288,9 +233,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 follows DONE offsets recursively without a cycle check: a loop crashes it
     /// (stack overflow, verified); an offset outside OPTIONS sections rejects the file.
-    ///
-    /// ## Spec
-    /// §3.3, invariant 18.
     pub OPTIONS_CHAIN = ("TD022", "options-chain", Error, "the options chain loops or points outside OPTIONS sections");
     /// ## What it checks
     /// Fixed-size options have their exact size: CPUCOUNT 4, TRACEID 8, TSC2NSEC 16, section
@@ -302,9 +244,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads CPUCOUNT as 4 bytes whatever the size and ignores offset options of the
     /// wrong size: the CPU table or a metadata section is read wrong or lost.
-    ///
-    /// ## Spec
-    /// §3.4, invariant 21.
     pub OPTION_SIZE = ("TD023", "option-size", Error, "a fixed-size option has the wrong size");
     /// ## What it checks
     /// String options (DATE, CPUSTAT, TRACECLOCK, UNAME, HOOK, OFFSET, VERSION, PROCMAPS,
@@ -318,9 +257,6 @@ crate::declare_rules! {
     /// A CPUSTAT of size 0 makes trace-cmd 3.1.6 write before its buffer (heap underflow); an
     /// unterminated UNAME or VERSION is `strdup`ed past the buffer. An empty TRACECLOCK is TD067
     /// instead.
-    ///
-    /// ## Spec
-    /// §3.4, invariant 20.
     pub OPTION_STRING = ("TD024", "option-string", Error, "a string option is empty or not a single NUL-terminated string");
     /// ## What it checks
     /// Option ids are known (0–25).
@@ -331,9 +267,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd skips options it does not know (`default:` in `handle_options`): the file reads
     /// the same. A newer writer may add option ids.
-    ///
-    /// ## Spec
-    /// §3.4.
     pub UNKNOWN_OPTION = ("TD025", "unknown-option", Info, "an option id is unknown");
     /// ## What it checks
     /// Structured option payloads parse: HOOK text, PROCMAPS lines, TIME_SHIFT counts,
@@ -347,9 +280,6 @@ crate::declare_rules! {
     /// A malformed HOOK crashes trace-cmd 3.1.6 (segfault, verified); bad TIME_SHIFT or GUEST data
     /// makes it read out of bounds or allocate without bound; bad DATE/OFFSET/TSC2NSEC values shift
     /// every timestamp.
-    ///
-    /// ## Spec
-    /// §3.4, invariants 26–31.
     pub OPTION_PAYLOAD = ("TD026", "option-payload", Error, "a structured option payload is malformed");
     /// ## What it checks
     /// Options that describe one thing (TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT with a
@@ -361,9 +291,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd keeps the last value of a repeated option; the other values are silently ignored,
     /// so readers agree on the data.
-    ///
-    /// ## Spec
-    /// §3.4, invariant 11.
     pub DUPLICATE_OPTION = ("TD027", "duplicate-option", Warning, "an option that describes one thing appears more than once");
     /// ## What it checks
     /// CPU counts agree: v6 header count vs CPUCOUNT, BUFFER cpu ids < CPUCOUNT, ncpus ≤ CPUCOUNT.
@@ -374,9 +301,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd sizes the per-CPU table by one count and indexes it by the other: CPUs are lost or
     /// read out of bounds.
-    ///
-    /// ## Spec
-    /// §2, §3.4, invariants 22 and 24.
     pub CPU_COUNT = ("TD028", "cpu-count", Error, "CPU counts or CPU ids disagree");
     /// ## What it checks
     /// A v7 file has the options that locate its metadata (HEADER_INFO, FTRACE_EVENTS,
@@ -388,9 +312,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x cannot decode events without header_page and the formats: it rejects the file
     /// or prints nothing.
-    ///
-    /// ## Spec
-    /// §3.3.
     pub MISSING_METADATA = ("TD030", "missing-metadata", Error, "a required metadata part is missing");
     /// ## What it checks
     /// BUFFER options: payload parses exactly to its size; names unique (top `""` at most once);
@@ -403,9 +324,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads BUFFER options field by field: a malformed one misplaces the instance's CPU
     /// table; duplicate CPUs are caught only when the earlier one has data.
-    ///
-    /// ## Spec
-    /// §2, §3.4, invariants 22 and 25.
     pub BUFFER_OPTION = ("TD031", "buffer-option", Error, "a BUFFER option is malformed");
     /// ## What it checks
     /// Every CPU data offset with data is a multiple of the page size.
@@ -416,9 +334,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 reports "bad page offset" and then prints a garbage record with exit code 0
     /// (verified).
-    ///
-    /// ## Spec
-    /// §2, §3.3, invariants 22 and 24.
     pub CPU_DATA_UNALIGNED = ("TD032", "cpu-data-unaligned", Error, "a CPU data offset is not page aligned");
     /// ## What it checks
     /// Every CPU data range lies inside the file (overflow-safe) and, in v7, inside its BUFFER
@@ -430,9 +345,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd's `offset + size` check wraps for huge values: it maps or reads past the end of
     /// the file (crash or garbage); smaller overruns lose the CPU's last pages.
-    ///
-    /// ## Spec
-    /// §3.4, invariants 22 and 24.
     pub CPU_DATA_RANGE = ("TD033", "cpu-data-range", Error, "a CPU data range lies outside the file or its section");
     /// ## What it checks
     /// CPU data ranges of all buffers do not overlap each other or the metadata.
@@ -442,9 +354,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// trace-cmd reads every range as given: overlapping bytes are printed as events of two CPUs.
-    ///
-    /// ## Spec
-    /// invariant 23.
     pub CPU_DATA_OVERLAP = ("TD034", "cpu-data-overlap", Error, "CPU data ranges overlap each other or other structures");
     /// ## What it checks
     /// Uncompressed CPU data sizes, and each decompressed chunk but the last, are multiples of
@@ -455,9 +364,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// trace-cmd indexes whole pages: the last partial page is read out of bounds or dropped.
-    ///
-    /// ## Spec
-    /// invariant 36.
     pub CPU_DATA_SIZE = ("TD035", "cpu-data-size", Error, "CPU data is not a whole number of pages");
     /// ## What it checks
     /// The declared size of a compressed CPU stream is 4 bytes smaller than the stream itself
@@ -471,9 +377,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x and later ignore the declared size of a compressed CPU stream and read its
     /// chunks (verified with trace-cmd 3.1.6 on its own files): the data reads the same.
-    ///
-    /// ## Spec
-    /// §5.4, invariant 36.
     pub COMPRESSED_SIZE_QUIRK = ("TD036", "compressed-size-quirk", Info, "a compressed CPU stream is 4 bytes longer than declared (trace-cmd < 3.2 writer bug)");
     /// ## What it checks
     /// A compressed CPU or latency stream: chunk count ≥ 1 when there is data, every chunk header
@@ -485,9 +388,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 `calloc`s the chunk table from the count (huge counts: ENOMEM, the CPU is
     /// lost) and reads chunks by their sizes: bad sizes read other bytes as pages.
-    ///
-    /// ## Spec
-    /// §3.2, §5.4, invariant 36.
     pub CHUNK_STREAM = ("TD037", "chunk-stream", Error, "a compressed chunk stream is malformed");
     /// ## What it checks
     /// Padding bytes between the start of a BUFFER section (or the end of a CPU's data) and the
@@ -499,9 +399,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// Readers never read the padding; the events read are the same (verified with trace-cmd
     /// 3.1.6 on a non-zero byte after a v6 clock record).
-    ///
-    /// ## Spec
-    /// invariant 23.
     pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
     /// No bytes follow the last CPU data (v6), and no bytes that are not a section follow the
@@ -513,9 +410,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd ignores bytes after the last CPU data or section (verified with trace-cmd 3.1.6:
     /// the same report with 70 bytes appended).
-    ///
-    /// ## Spec
-    /// invariant 47.
     pub TRAILING_DATA = ("TD040", "trailing-data", Warning, "bytes follow the end of the trace");
     /// ## What it checks
     /// The literal tags: `header_page\0`, `header_event\0`, and the 10-byte v6 tags
@@ -528,9 +422,6 @@ crate::declare_rules! {
     /// trace-cmd compares the tag and rejects the file when it differs (verified with trace-cmd
     /// 3.1.6: `flyrecorX` gives an empty report). It compares only the first 7–9 bytes of the v6
     /// tags: a difference after them is TD072.
-    ///
-    /// ## Spec
-    /// §2, invariants 19 and 32.
     pub BAD_TAG = ("TD041", "bad-tag", Error, "an expected literal tag is missing or different");
     /// ## What it checks
     /// The v6 clock record after the flyrecord table: `u64 len` then `[clock]`, matching the
@@ -543,9 +434,6 @@ crate::declare_rules! {
     /// trace-cmd reads the record only when a TRACECLOCK option exists; an unreadable record gives
     /// "File has trace_clock bug, using local clock", and a clock that disagrees with TRACECLOCK
     /// wins over it. The events read are the same.
-    ///
-    /// ## Spec
-    /// §2 item 11, invariant 24.
     pub CLOCK_RECORD = ("TD043", "clock-record", Warning, "the v6 clock record is malformed or disagrees with TRACECLOCK");
     /// ## What it checks
     /// header_page text parses and defines `timestamp` (size 8), `commit` (size 4 or 8) and
@@ -557,9 +445,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// libtraceevent's `tep_parse_header_page` fails or takes defaults: pages are decoded with the
     /// wrong commit size and every event is misframed.
-    ///
-    /// ## Spec
-    /// §4, invariant 32.
     pub HEADER_PAGE = ("TD050", "header-page", Error, "header_page text is malformed or lacks a required field");
     /// ## What it checks
     /// header_page agrees with the file header: data offset + data size equals the page size;
@@ -572,9 +457,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd decodes pages with the header_page sizes, whatever the header says; readers that
     /// use the header's long or page size misframe the pages.
-    ///
-    /// ## Spec
-    /// §1, §4, invariants 4 and 5.
     pub HEADER_PAGE_MISMATCH = ("TD051", "header-page-mismatch", Warning, "header_page disagrees with the file header");
     /// ## What it checks
     /// header_event text matches the ring-buffer constants (type_len 5 bits, time_delta 27
@@ -586,9 +468,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads header_event and discards it (lib/trace-cmd/trace-input.c
     /// `read_header_files`); libtraceevent hard-codes the encoding. The events read are the same.
-    ///
-    /// ## Spec
-    /// §4, invariant 32.
     pub HEADER_EVENT = ("TD052", "header-event", Warning, "header_event text does not describe the expected event header");
     /// ## What it checks
     /// Each event format parses: `name:`, `ID:`, `format:` with `field:…;offset:N;size:N;signed:N;`
@@ -600,9 +479,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd counts the failure ("failed to read event format") and prints records of that
     /// event as `[UNKNOWN EVENT]` or not at all.
-    ///
-    /// ## Spec
-    /// §4, invariant 33.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -615,9 +491,6 @@ crate::declare_rules! {
     /// libtraceevent reads every field at its own offset: overlapping fields read bytes written for
     /// another field; a misplaced `common_type` makes it read every record's event id from the
     /// wrong bytes.
-    ///
-    /// ## Spec
-    /// §4, invariant 34.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks
     /// Event ids are unique across all ftrace and event formats; system names are unique.
@@ -628,9 +501,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// libtraceevent finds an event by id with a binary search over a sorted array: records with a
     /// duplicated id are decoded with either format.
-    ///
-    /// ## Spec
-    /// invariant 33.
     pub DUPLICATE_EVENT_ID = ("TD055", "duplicate-event-id", Error, "two event formats share an id or a system appears twice");
     /// ## What it checks
     /// Counts of formats and systems are plausible for the bytes that remain, and each format
@@ -642,9 +512,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd loops on the counts and allocates each size before reading it: huge values exhaust
     /// memory or read past the end, and the file is rejected.
-    ///
-    /// ## Spec
-    /// invariants 33 and 35.
     pub METADATA_SIZE = ("TD056", "metadata-size", Error, "a metadata count or size does not fit the bytes that follow");
     /// ## What it checks
     /// kallsyms lines have the form `ADDR TYPE NAME[\t[MODULE]]`.
@@ -656,9 +523,6 @@ crate::declare_rules! {
     /// trace-cmd 2.9 (`tracecmd_parse_proc_kallsyms`) stops at the first line it cannot scan: every
     /// later symbol is lost and their addresses print as numbers. The events read the same
     /// (verified with trace-cmd 3.1.6 on a damaged first line).
-    ///
-    /// ## Spec
-    /// §4, invariant 35.
     pub KALLSYMS_LINE = ("TD057", "kallsyms-line", Warning, "a kallsyms line is malformed");
     /// ## What it checks
     /// printk format lines have the form `0xADDR : "FORMAT"`.
@@ -670,9 +534,6 @@ crate::declare_rules! {
     /// trace-cmd 2.9 (`tracecmd_parse_ftrace_printk`) splits each line at `:`; without one it
     /// registers the text after the line as its format. `trace_printk` records print wrong text;
     /// other events read the same.
-    ///
-    /// ## Spec
-    /// §4, invariant 35.
     pub PRINTK_LINE = ("TD058", "printk-line", Warning, "a printk format line is malformed");
     /// ## What it checks
     /// saved_cmdlines lines have the form `PID COMM`, as far as the readers' `sscanf(line,
@@ -686,9 +547,6 @@ crate::declare_rules! {
     /// commit a30f266f for 3.0) keep the previous line's freed `comm` when `sscanf` fails and
     /// free it again: a double free that aborts them (from source). trace-cmd 3.1.6 reads the
     /// same events, printing that task without its name (verified).
-    ///
-    /// ## Spec
-    /// §4, invariant 35.
     pub CMDLINE_LINE = ("TD059", "cmdline-line", Error, "a saved_cmdlines line is malformed");
     /// ## What it checks
     /// Latency text has no NUL bytes and is exactly the section body (v7) or the rest of the
@@ -700,9 +558,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 prints each block of latency text it reads with `%.*s` (from source:
     /// tracecmd/trace-read.c `read_latency`): the rest of a block after a NUL is not shown.
-    ///
-    /// ## Spec
-    /// §6, invariant 46.
     pub LATENCY_TEXT = ("TD065", "latency-text", Error, "latency text contains NUL bytes");
     /// ## What it checks
     /// The per-CPU data of a v6 flyrecord table has one entry per CPU, and the CPU count is
@@ -714,9 +569,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd allocates per-CPU state from the count: 0 gives an empty report, a huge count
     /// exhausts memory or reads far past the file.
-    ///
-    /// ## Spec
-    /// §2 items 8 and 10b, invariant 24.
     pub BAD_CPU_COUNT = ("TD066", "bad-cpu-count", Error, "the CPU count is zero or implausible");
     /// ## What it checks
     /// A v6 TRACECLOCK option of size 0.
@@ -730,9 +582,6 @@ crate::declare_rules! {
     /// trace-cmd 3.1.6 reads it as an option with an empty clock list and then reads the clock
     /// record after the flyrecord table, selecting its bracketed clock (verified on trace-cmd
     /// 2.5–2.9.7 files).
-    ///
-    /// ## Spec
-    /// §2 item 11, §3.4.
     pub TRACECLOCK_FLAG = ("TD067", "traceclock-flag", Info, "the TRACECLOCK option is an empty flag (trace-cmd 2.2.1–2.9.x)");
     /// ## What it checks
     /// A v6 clock record that holds the whole `trace_clock` file (`[local] global counter ...`)
@@ -747,9 +596,6 @@ crate::declare_rules! {
     /// trace-cmd 2.2.1 and later split the record at spaces and select the bracketed name
     /// (`tracecmd_parse_trace_clock`); trace-cmd 3.1.6 reads these files (verified on real trace-
     /// cmd 2.x files).
-    ///
-    /// ## Spec
-    /// §2 item 11, invariant 24.
     pub CLOCK_RECORD_LIST = ("TD068", "clock-record-list", Info, "the v6 clock record holds the whole trace_clock file (trace-cmd 2.2.1–2.9.x)");
     /// ## What it checks
     /// A header_event text that matches the ring-buffer constants but has no
@@ -763,9 +609,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd discards the header_event text and libtraceevent hard-codes the encoding: trace-
     /// cmd 3.1.6 reads these files (verified on real files from Linux 4.13 and 4.14).
-    ///
-    /// ## Spec
-    /// §4, invariant 32.
     pub OLD_HEADER_EVENT = ("TD069", "old-header-event", Info, "header_event text of a kernel before 4.17 (no time_stamp line)");
     /// ## What it checks
     /// The selected clock of a v6 clock record (the first space-separated token starting with
@@ -780,9 +623,6 @@ crate::declare_rules! {
     /// trace-cmd 3.1.6 crashes (segfault, verified) when no name is left between `[` and a NUL or
     /// `]`; a name cut by a NUL selects that shorter clock, so timestamps are shown in another
     /// clock than was recorded.
-    ///
-    /// ## Spec
-    /// §2 item 11, invariant 24.
     pub CLOCK_NAME = ("TD070", "clock-name", Error, "the clock record's `[name]` is empty or cut by a NUL byte");
     /// ## What it checks
     /// Section flags use only bit 0 (compressed), the only flag trace-cmd 3.0–3.4 define.
@@ -793,9 +633,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x tests only `TRACECMD_SEC_FL_COMPRESS` (lib/trace-cmd/trace-input.c) and
     /// ignores other bits: the file reads the same.
-    ///
-    /// ## Spec
-    /// §3.1, invariant 9.
     pub SECTION_FLAGS_UNKNOWN = ("TD071", "section-flags-unknown", Info, "a v7 section has flag bits no trace-cmd version defines");
     /// ## What it checks
     /// The bytes of a v6 tag that trace-cmd does not compare: the last three of `options  \0`
@@ -808,8 +645,5 @@ crate::declare_rules! {
     /// trace-cmd compares only `options`, `latency` (7 bytes) and `flyrecord` (9 bytes) and reads
     /// the file the same (verified with trace-cmd 3.1.6 on `options XX`). A difference in the
     /// compared bytes is TD041.
-    ///
-    /// ## Spec
-    /// §2, invariant 19.
     pub TAG_TAIL = ("TD072", "tag-tail", Warning, "the uncompared tail of a v6 tag differs");
 }

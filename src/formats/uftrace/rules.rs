@@ -1,8 +1,7 @@
 //! Rules of the uftrace data directory validator (`UF`).
 //!
-//! Spec references point at the uftrace format notes (`uftrace.md`): §2 `info`, §3 `task.txt`,
-//! §4 session maps, §5 symbol files, §6 debug files, §7 task data, §8 perf files, §9 kernel
-//! files, §10 other text files, §11 the invariant list, §12 known reader crashes.
+//! `## Spec` sections cite uftrace's source and `docs/uftrace.md`, which has the layout and the
+//! writer history.
 
 crate::declare_rules! {
     family: Uftrace;
@@ -17,9 +16,6 @@ crate::declare_rules! {
     /// uftrace 0.13 `replay`/`dump` stop: without `info` "cannot open record data" (EINVAL); without
     /// `task.txt` (and no legacy `task`) "No data available" (from source: utils/data-file.c
     /// open_data_file, v0.9-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §1 (directory inventory).
     pub MISSING_FILE = ("UF001", "missing-file", Error, "a file every uftrace recording has is missing");
     /// ## What it checks
     /// Each file of the directory can be read (and is a regular file, not a link or directory).
@@ -30,9 +26,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace fails on the file like any reader (fopen/fread errors); what it reads depends on the
     /// file.
-    ///
-    /// ## Spec
-    /// uftrace format notes §1.
     pub UNREADABLE_FILE = ("UF002", "unreadable-file", Error, "a file of the directory could not be read");
     /// ## What it checks
     /// Every file name belongs to the format (`info`, `task.txt`, `sid-*.map`, `*.sym`, `*.dbg`,
@@ -44,9 +37,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace never opens files outside the format (from source: utils/data-file.c, cmds/*.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §1.
     pub UNKNOWN_FILE = ("UF003", "unknown-file", Info, "a file that is not part of the uftrace format");
     /// ## What it checks
     /// At least one `<TID>.dat` file holds records.
@@ -57,9 +47,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 stops with "cannot open record data: No data available" (from source:
     /// utils/data-file.c open_data_file, `check_data_file`).
-    ///
-    /// ## Spec
-    /// uftrace format notes §1 (sanity conditions of `open_data_file`).
     pub NO_TASK_DATA = ("UF004", "no-task-data", Error, "no task data file holds any record");
     /// ## What it checks
     /// `info` is at least 40 bytes long and starts with the magic `Ftrace!\0`.
@@ -70,9 +57,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops with "invalid magic string found!" (from source: utils/data-file.c
     /// open_info_file, v0.6-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.1, §11 invariant 1.
     pub INFO_BAD_MAGIC = ("UF010", "info-bad-magic", Error, "`info` is shorter than its 40-byte header or lacks the `Ftrace!\\0` magic");
     /// ## What it checks
     /// The header version is 3 or 4.
@@ -83,9 +67,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 stops with "unsupported file version: N" (from source: open_info_file; it
     /// accepts 3 and 4).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.1, §11 invariant 2.
     pub INFO_VERSION = ("UF011", "unsupported-version", Error, "the `info` header version is not 3 or 4");
     /// ## What it checks
     /// The header size field is 40.
@@ -97,9 +78,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace reads `sizeof(struct uftrace_file_header)` (40) bytes whatever the field says and
     /// parses the text from byte 40: the data reads the same (from source: open_info_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.1, §11 invariant 3.
     pub INFO_HEADER_SIZE = ("UF012", "info-header-size", Warning, "the `info` header size field is not 40");
     /// ## What it checks
     /// The endian byte is 1 (little) or 2 (big) and the class byte is 1 (32-bit) or 2 (64-bit).
@@ -111,9 +89,6 @@ crate::declare_rules! {
     /// uftrace picks the byte order from the endian byte (`check_data_order`) and the argument size
     /// from the class byte: another value makes it read every data file with the wrong layout
     /// (from source: utils/data-file.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.1, §11 invariant 4.
     pub INFO_ENDIAN_CLASS = ("UF013", "bad-endian-or-class", Error, "the `info` endian or class byte is not 1 or 2");
     /// ## What it checks
     /// `feat_mask` uses only bits 0-13 and `info_mask` only bits 0-15, and `TASK_SESSION` is set.
@@ -125,9 +100,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace ignores feature bits it does not know; without `TASK_SESSION` it does not read
     /// `task.txt` and no address resolves (from source: open_data_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.2, §2.3, §11 invariant 5.
     pub INFO_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
     /// ## What it checks
     /// With the `MAX_STACK` feature, `max_stack` is at least 1.
@@ -138,9 +110,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace keeps the field as the depth limit when `MAX_STACK` is set (from source:
     /// open_data_file): with 0, no record lies below it.
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.1, §11 invariant 6.
     pub INFO_MAX_STACK = ("UF015", "bad-max-stack", Error, "the `info` max_stack is 0 although MAX_STACK is set");
     /// ## What it checks
     /// The six reserved header bytes (0x22..0x28) are zero.
@@ -152,9 +121,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace never reads the reserved bytes: the data reads the same (from source: uftrace.h
     /// `struct uftrace_file_header`).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.1, §11 invariant 3.
     pub INFO_RESERVED = ("UF016", "reserved-nonzero", Warning, "reserved bytes of the `info` header are not zero");
     /// ## What it checks
     /// Each text line of `info` has the exact prefix and syntax its section requires
@@ -168,9 +134,6 @@ crate::declare_rules! {
     /// uftrace stops with "cannot read uftrace header info!" when a section's prefix does not
     /// match; numbers are read with sscanf/strtol, so a malformed value is read as whatever prefix
     /// parses (from source: cmds/info.c read_uftrace_info, v0.6-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.3, §11 invariants 7 and 8.
     pub INFO_LINE = ("UF017", "info-line-malformed", Error, "an `info` text line does not have the prefix or syntax of its section");
     /// ## What it checks
     /// The text part holds a section for every set `info_mask` bit, in bit order.
@@ -181,9 +144,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops with "cannot read uftrace header info!" (from source: cmds/info.c, a handler
     /// returns -1 at end of file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.3, §11 invariant 7.
     pub INFO_SECTION_MISSING = ("UF018", "info-section-missing", Error, "the `info` text ends before all sections of `info_mask` were read");
     /// ## What it checks
     /// Nothing follows the last expected `info` line.
@@ -195,9 +155,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops reading after the last section of `info_mask` and never sees the rest: the
     /// data reads the same (from source: cmds/info.c read_uftrace_info).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.3, §11 invariant 7.
     pub INFO_TRAILING = ("UF019", "info-trailing-data", Warning, "bytes follow the last `info` section");
     /// ## What it checks
     /// `taskinfo:nr_tid` is positive and equals the number of `taskinfo:tids`, which are unique
@@ -211,9 +168,6 @@ crate::declare_rules! {
     /// uftrace 0.13 allocates `nr_tid` slots and stores every listed tid: more tids overflow the
     /// heap (`malloc(): corrupted top size`, verified with uftrace 0.13; fixed by 35c89bc4,
     /// first released in v0.19); `nr_tid = 0` gives "No data available" (from source).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.3, §11 invariant 9, §12 (`ti`).
     pub TASKINFO_COUNT = ("UF020", "taskinfo-count", Error, "`taskinfo` nr_tid does not match its tid list");
     /// ## What it checks
     /// The `taskinfo:tids` set equals the set of TASK/FORK tids of `task.txt`.
@@ -226,9 +180,6 @@ crate::declare_rules! {
     /// uftrace opens the data files of `taskinfo:tids` only; a listed tid without a task or a task
     /// not listed changes nothing else (from source: open_data_file). Data files that are lost
     /// or crash a reader because of the list are `UF038`.
-    ///
-    /// ## Spec
-    /// uftrace format notes §11 invariant 9.
     pub TASKINFO_TASKS = ("UF021", "taskinfo-tasks-differ", Warning, "`taskinfo:tids` and the tasks of `task.txt` differ");
     /// ## What it checks
     /// The feature bits agree with the files present: `KERNEL` with kernel files, `PERF_EVENT`
@@ -242,9 +193,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace trusts the feature bits: it sets up kernel, perf, argument and `.dbg` reading from
     /// them and ignores files whose bit is clear (from source: open_data_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §11 invariant 10.
     pub FEATURE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
     /// ## What it checks
     /// `info` text lines are shorter than 4095 bytes.
@@ -256,9 +204,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace reads these lines with `fgets` into a 4096-byte buffer: the rest of a longer line is
     /// read as the next section's line and the header is refused (from source: cmds/info.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §2.3, §11 invariant 7.
     pub INFO_LINE_TOO_LONG = ("UF023", "info-line-too-long", Error, "an `info` text line is 4095 bytes or longer");
     /// ## What it checks
     /// `info` text of a newer uftrace than the reader: a section of an `info_mask` bit past
@@ -274,7 +219,7 @@ crate::declare_rules! {
     /// reads a 0.17 `info` with `utc_offset:` the same (verified with uftrace 0.13).
     ///
     /// ## Spec
-    /// uftrace format notes §2.3; docs/uftrace.md (writer history).
+    /// docs/uftrace.md (writer history).
     pub INFO_NEWER_LINE = ("UF024", "info-newer-line", Info, "an `info` line of a section newer than the reader");
     /// ## What it checks
     /// Each item of an argument spec (`info` argspec/retspec/argauto/retauto lines, `.dbg`
@@ -292,7 +237,7 @@ crate::declare_rules! {
     /// same (from source: utils/argspec.c, v0.9-v0.18).
     ///
     /// ## Spec
-    /// uftrace format notes §2.3, §6; docs/uftrace.md (argspec grammar).
+    /// docs/uftrace.md (argspec grammar).
     pub ARGSPEC_IGNORED = ("UF025", "argspec-item-ignored", Info, "an argument spec item uftrace does not parse and ignores");
     /// ## What it checks
     /// Recognises SESS lines with `tid=<pid>` in place of `pid=<pid>`, as uftrace 0.6 wrote
@@ -306,7 +251,7 @@ crate::declare_rules! {
     /// either name (from source: utils/data-file.c read_task_txt_file, v0.7-v0.18).
     ///
     /// ## Spec
-    /// uftrace format notes §3; docs/uftrace.md (task.txt).
+    /// docs/uftrace.md (task.txt).
     pub TASK_LEGACY_FIELD = ("UF026", "task-legacy-field", Info, "a SESS line names its process `tid=` as uftrace 0.6 wrote it");
     /// ## What it checks
     /// A `task.txt` line of a type tracelint does not know but shaped like the known ones: an
@@ -321,7 +266,7 @@ crate::declare_rules! {
     /// the same (from source: utils/data-file.c read_task_txt_file).
     ///
     /// ## Spec
-    /// uftrace format notes §3; docs/uftrace.md (task.txt).
+    /// docs/uftrace.md (task.txt).
     pub TASK_NEWER_LINE = ("UF027", "task-newer-line", Info, "a `task.txt` line of a record type newer than the reader");
     /// ## What it checks
     /// Each `task.txt` line matches its grammar exactly: `SESS timestamp=S.NNNNNNNNN pid=P
@@ -336,9 +281,6 @@ crate::declare_rules! {
     /// uftrace reads `task.txt` with sscanf per line type: a missing field fails the line (and with
     /// it the session or task), a partial number is read as its prefix (from source: utils/session.c
     /// read_task_txt_file, v0.9-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3, §11 invariant 11.
     pub TASK_LINE = ("UF030", "task-line-malformed", Error, "a `task.txt` line does not match its grammar");
     /// ## What it checks
     /// Every `task.txt` line starts with SESS, TASK, FORK or DLOP. A line shaped like a record
@@ -350,9 +292,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace skips lines of an unknown type without a word: the data reads the same (from source:
     /// read_task_txt_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3.
     pub TASK_UNKNOWN_LINE = ("UF031", "task-unknown-line", Warning, "a `task.txt` line of unknown type");
     /// ## What it checks
     /// `task.txt` has at least one SESS line and the first SESS precedes every other line.
@@ -364,9 +303,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 stops with EINVAL ("Invalid argument"); older versions crashed on a NULL
     /// session (#469, fixed by 7b5bf234) (from source: open_data_file `sessions->first`).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3, §11 invariant 12.
     pub NO_SESSION = ("UF032", "no-session", Error, "`task.txt` has no SESS line before its task lines");
     /// ## What it checks
     /// Every SESS sid has its `sid-<SID>.map`.
@@ -377,9 +313,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops with "cannot open maps file" (from source: utils/session.c read_session_map,
     /// v0.6-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §4, §11 invariant 13.
     pub SESSION_MAP_MISSING = ("UF033", "session-map-missing", Error, "a session has no `sid-<SID>.map` file");
     /// ## What it checks
     /// Every DLOP line names the sid of a SESS line.
@@ -389,9 +322,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace 0.13 aborts on `ASSERT(s)` in session_add_dlopen (verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3, §11 invariant 13, §12 (`ds`).
     pub DLOP_UNKNOWN_SESSION = ("UF034", "dlop-unknown-session", Error, "a DLOP line names an unknown session");
     /// ## What it checks
     /// Session ids are exactly 16 lowercase hex digits.
@@ -403,9 +333,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace copies the sid with `%s` into a 16-byte stack buffer: a longer sid overflows the
     /// stack (SIGSEGV, verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3, §11 invariant 11, §12 (`longsid`).
     pub BAD_SID = ("UF035", "bad-sid", Error, "a session id is not 16 lowercase hex digits");
     /// ## What it checks
     /// `task.txt` timestamps never decrease.
@@ -416,9 +343,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace finds the session of a record by time: out-of-order lines attach records to another
     /// session's symbols (from source: utils/session.c find_task_session).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3, §11 invariant 12.
     pub TASK_TIME_ORDER = ("UF036", "task-time-order", Warning, "a `task.txt` timestamp is earlier than the line before");
     /// ## What it checks
     /// Every TASK/FORK tid has a `<TID>.dat` file.
@@ -430,9 +354,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace lists the task and finds no data for it; nothing is lost (from source:
     /// open_data_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §1, §11 invariant 15.
     pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
     /// ## What it checks
     /// Every `<TID>.dat` with records has its tid in `taskinfo:tids`, and every listed tid
@@ -449,9 +370,6 @@ crate::declare_rules! {
     /// Verified with uftrace 0.13: with a tid left out of `taskinfo:tids`, `replay` shows none
     /// of its records and says nothing; with a TASK line removed, `replay` and `dump` show the
     /// task's records as raw addresses, `dump --chrome` and `report --task` crash (SIGSEGV).
-    ///
-    /// ## Spec
-    /// uftrace format notes §11 invariant 15.
     pub STRAY_TASK_DATA = ("UF038", "stray-task-data", Error, "a `<TID>.dat` file belongs to no task of `task.txt` or `taskinfo`");
     /// ## What it checks
     /// A FORK's parent is a known task, and tids are not reused except by a TASK after exec.
@@ -463,9 +381,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace gives a fork child its parent's session until its own; with an unknown parent the
     /// child's first records print as raw addresses (from source: utils/session.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §11 invariant 14.
     pub TASK_RELATION = ("UF039", "task-relation", Warning, "a FORK names an unknown parent or a tid is defined twice");
     /// ## What it checks
     /// Each `sid-*.map` line parses as `START-END PROT OFFSET DEV INODE PATH [build-id:<40 hex>]`
@@ -479,9 +394,6 @@ crate::declare_rules! {
     /// uftrace skips a line its sscanf cannot read (the module then resolves nothing) and reads
     /// the protection and build-id with unbounded `%s` into small buffers (from source:
     /// utils/session.c read_session_map, v0.6-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §4, §11 invariant 16.
     pub MAP_LINE = ("UF040", "map-line-malformed", Error, "a session map line does not parse");
     /// ## What it checks
     /// A session map has exactly one `[stack]` line. The real recordings list the
@@ -496,9 +408,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 derives the kernel address boundary from `[stack]`: without it every address
     /// counts as a kernel address and nothing resolves (verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §4, §11 invariant 16, §12 (`nostack`).
     pub MAP_NO_STACK = ("UF041", "map-no-stack", Error, "a session map has no (or more than one) `[stack]` line");
     /// ## What it checks
     /// Module lines of a session map are sorted and do not overlap.
@@ -509,9 +418,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace looks modules up in map order: with overlapping lines an address resolves in the
     /// first one; the records read the same (from source: utils/symbol.c find_map).
-    ///
-    /// ## Spec
-    /// uftrace format notes §4, §11 invariant 16.
     pub MAP_OVERLAP = ("UF042", "map-overlap", Warning, "session map lines overlap or are out of order");
     /// ## What it checks
     /// The session's executable (SESS `exename`) appears in its map.
@@ -522,9 +428,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace resolves the program's own functions through its map line: without it they print
     /// as raw addresses (from source: utils/session.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §4.
     pub MAP_MISSING_EXE = ("UF043", "map-missing-exe", Warning, "the session's executable is not in its map");
     /// ## What it checks
     /// Each mapped module (except uftrace's own libmcount and libstdc++, which uftrace does not
@@ -537,9 +440,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace falls back to the ELF file at the recorded path on the host (from source:
     /// utils/symbol.c load_module_symbol); it skips libmcount and, for C programs, libstdc++.
-    ///
-    /// ## Spec
-    /// uftrace format notes §1, §4, §11 invariant 13.
     pub MODULE_WITHOUT_SYMBOLS = ("UF044", "module-without-symbols", Info, "a mapped module has no `.sym` file, or a map belongs to no session");
     /// ## What it checks
     /// A session map path contains a space (a directory or file name with spaces, or a
@@ -555,7 +455,7 @@ crate::declare_rules! {
     /// exists (from source: utils/session.c read_session_map, v0.6-v0.18).
     ///
     /// ## Spec
-    /// uftrace format notes §4; docs/uftrace.md (session maps).
+    /// docs/uftrace.md (session maps).
     pub MAP_PATH_SPACES = ("UF045", "map-path-with-spaces", Info, "a session map path contains a space");
     /// ## What it checks
     /// A `.sym` file starts with `# symbols: N` and `# path name: PATH` (and optionally
@@ -569,9 +469,6 @@ crate::declare_rules! {
     /// uftrace loads a `.sym` without (or with part of) the header all the same: the count is a
     /// hint and without `# path name:` nothing is compared (from source: utils/symbol.c
     /// load_module_symbol_file, check_symbol_file, v0.10-v0.18).
-    ///
-    /// ## Spec
-    /// uftrace format notes §5, §11 invariant 17.
     pub SYM_HEADER = ("UF050", "sym-header", Warning, "a `.sym` file lacks its `# symbols:` / `# path name:` header");
     /// ## What it checks
     /// Each `.sym` line is `<16 hex addr> [<8 hex size> ]<type> <name>` with a type among
@@ -584,9 +481,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace skips a line it cannot read without a word: addresses in the lost symbol resolve
     /// to the symbol before it, under a wrong name (from source: load_module_symbol_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §5, §11 invariant 17.
     pub SYM_LINE = ("UF051", "sym-line-malformed", Error, "a `.sym` line does not parse");
     /// ## What it checks
     /// `# symbols: N` equals the number of real (non-marker) symbol lines and stays below the
@@ -598,9 +492,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace preallocates `# symbols:` entries: a huge count fails with "Cannot allocate
     /// memory" (verified with uftrace 0.13); a smaller mismatch only changes the allocation.
-    ///
-    /// ## Spec
-    /// uftrace format notes §5, §11 invariant 17, §12 (`sc`).
     pub SYM_COUNT = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
     /// ## What it checks
     /// Symbol addresses are sorted. (Functions whose size reaches past the next symbol are not
@@ -612,9 +503,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace sorts the symbols after loading (`qsort`): an unsorted table reads the same (from
     /// source: load_module_symbol_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §5, §11 invariant 17.
     pub SYM_ORDER = ("UF053", "sym-order", Warning, "`.sym` symbols are out of order");
     /// ## What it checks
     /// The `.sym` path name and build-id match the session map line of that module.
@@ -626,9 +514,6 @@ crate::declare_rules! {
     /// uftrace 0.10 and later compare the `.sym` path and build-id with the map and, when they
     /// differ, look for `<name>-<hash>.sym`, else read the host's ELF file (from source:
     /// utils/symbol.c load_module_symbol).
-    ///
-    /// ## Spec
-    /// uftrace format notes §5, §11 invariant 17.
     pub SYM_MODULE_MISMATCH = ("UF054", "sym-module-mismatch", Warning, "a `.sym` header disagrees with the session map");
     /// ## What it checks
     /// Recognises `.sym` files in the layout of an older writer: no header at all (uftrace up
@@ -645,7 +530,7 @@ crate::declare_rules! {
     /// file is used as it is (from source: utils/symbol.c, v0.9-v0.18).
     ///
     /// ## Spec
-    /// uftrace format notes §5; docs/uftrace.md (`.sym` layouts).
+    /// docs/uftrace.md (`.sym` layouts).
     pub SYM_LEGACY_LAYOUT = ("UF057", "sym-legacy-layout", Info, "a `.sym` file in the header-less layout of uftrace before 0.10");
     /// ## What it checks
     /// Symbol lines with an empty name (`0000000000021050 P `).
@@ -659,7 +544,7 @@ crate::declare_rules! {
     /// name (from source: utils/symbol.c load_module_symbol_file, v0.6-v0.18).
     ///
     /// ## Spec
-    /// uftrace format notes §5; docs/uftrace.md (`.sym` layouts).
+    /// docs/uftrace.md (`.sym` layouts).
     pub SYM_EMPTY_NAME = ("UF058", "sym-empty-name", Info, "a `.sym` symbol line has an empty name");
     /// ## What it checks
     /// Each `.dbg` line is a `#` header or `X: payload` with X among F, L, A, R, E, and A/R/L
@@ -673,9 +558,6 @@ crate::declare_rules! {
     /// uftrace stops loading the `.dbg` at a line it cannot read: the argument specs of the rest
     /// are lost and payloads of those functions are misframed (from source: utils/dwarf.c
     /// load_debug_file).
-    ///
-    /// ## Spec
-    /// uftrace format notes §6, §11 invariant 18.
     pub DBG_LINE = ("UF055", "dbg-line-malformed", Error, "a `.dbg` line does not parse");
     /// ## What it checks
     /// Each `.dbg` `F:` address is the start of a function of the module's `.sym`.
@@ -686,9 +568,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace keys `.dbg` entries by address: an entry of no function is never used (from
     /// source: utils/dwarf.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §6, §11 invariant 18.
     pub DBG_UNKNOWN_FUNCTION = ("UF056", "dbg-unknown-function", Warning, "a `.dbg` entry names no function of the module");
     /// ## What it checks
     /// A `<TID>.dat` is a whole number of records and payloads: the last record and its
@@ -701,9 +580,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace drops a partial record at the end without a word (from source: utils/fstack.c
     /// read_task_ustack / read_task_args).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.1, §11 invariant 19.
     pub DAT_TRUNCATED = ("UF060", "dat-truncated", Error, "a task data file ends inside a record or payload");
     /// ## What it checks
     /// Every record's magic field (bits 3-5 of the second word) is 5.
@@ -715,9 +591,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace warns "invalid rstack read" and drops the rest of the task (from source:
     /// utils/fstack.c, v0.6-v0.18; verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.1, §11 invariant 20, §12 (`bm`).
     pub RECORD_MAGIC = ("UF061", "bad-record-magic", Error, "a task record's magic is not 5");
     /// ## What it checks
     /// LOST records: reports each one (records were dropped by the recorder), and checks that
@@ -729,9 +602,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace shows the LOST record ("LOST N records!!") where it happened: the data reads the
     /// same (from source: cmds/replay.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.4, §11 invariant 21.
     pub LOST_RECORDS = ("UF062", "lost-records", Warning, "the recorder lost records (LOST record)");
     /// ## What it checks
     /// Timestamps within one task file never decrease (LOST records excepted).
@@ -743,9 +613,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace merges tasks by time and prints "inverted time - data seems broken"; durations
     /// become wrong (from source: utils/fstack.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.5, §11 invariant 24.
     pub TIME_BACKWARDS = ("UF063", "time-backwards", Error, "a task record's timestamp is earlier than the one before");
     /// ## What it checks
     /// ENTRY and EXIT records nest: an ENTRY comes at the current depth, an EXIT closes the
@@ -759,9 +626,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace repairs nesting heuristically (fstack_update) and reads the records the same; the
     /// call graph and durations it shows may differ from what ran.
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.5, §11 invariant 25.
     pub NESTING = ("UF064", "nesting-mismatch", Warning, "ENTRY/EXIT records do not nest");
     /// ## What it checks
     /// An EXIT has the address of the ENTRY it closes.
@@ -772,9 +636,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace takes the EXIT as closing the frame at its depth and reads the same records (from
     /// source: utils/fstack.c fstack_update).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.1, §11 invariant 28.
     pub EXIT_ADDR = ("UF065", "exit-address-mismatch", Warning, "an EXIT's address differs from its ENTRY's");
     /// ## What it checks
     /// Record depth stays below `max_stack`.
@@ -787,9 +648,6 @@ crate::declare_rules! {
     /// uftrace before 0.9.4 overflowed its heap in `fstack_account_time` on records deeper than
     /// `max_stack` (#997, #1103; fixed by a329066d); uftrace 0.13 reads depth 1023 without a
     /// word (verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.1, §11 invariant 26.
     pub DEPTH_LIMIT = ("UF066", "depth-exceeds-max-stack", Error, "a record's depth is not below max_stack");
     /// ## What it checks
     /// ENTRY/EXIT addresses lie in a module mapped in the task's session and inside a symbol of
@@ -802,9 +660,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace prints an address that resolves to no symbol as `<addr>`: the records read the same
     /// (verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §3, §7.1, §11 invariants 24 and 27.
     pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
     /// ## What it checks
     /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines
@@ -819,9 +674,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops with "record missing argument info for <func>": without a spec the payload
     /// has no length (from source: utils/fstack.c read_task_args; verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.2, §11 invariant 22, §12 (`mb`).
     pub PAYLOAD_WITHOUT_SPEC = ("UF068", "payload-without-spec", Error, "a record has an argument payload but no argument spec matches its function");
     /// ## What it checks
     /// An argument or return-value payload framed from its spec stays within the recorder's
@@ -834,9 +686,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace frames the payload from the spec: an impossible length means the stream is out of
     /// step, and argument printing overflows (#919, #993).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.2, §11 invariant 22.
     pub PAYLOAD_SIZE = ("UF069", "payload-size", Error, "an argument payload is larger than the recorder can write");
     /// ## What it checks
     /// `more=1` appears only on ENTRY, EXIT and EVENT records, and not in version 3 data.
@@ -848,9 +697,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace ignores `more` on LOST records and version 3 data has no payloads: the bytes after
     /// such a record are read as records (from source: utils/fstack.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.1, §11 invariants 2 and 22.
     pub UNEXPECTED_MORE = ("UF070", "unexpected-payload-flag", Error, "`more=1` on a record that cannot have a payload");
     /// ## What it checks
     /// An EVENT with a payload has a known id and the payload length its id requires
@@ -863,9 +709,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 aborts on `ASSERT(len == buflen)` for a wrong length and stops with "unknown
     /// event has data" for an unknown id (verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.3, §11 invariant 23, §12 (`el`, `ue`).
     pub EVENT_PAYLOAD = ("UF071", "event-payload", Error, "an EVENT payload has the wrong length or an unknown id");
     /// ## What it checks
     /// EVENT ids in task data are builtin (100001-100013) or user SDT ids (≥ 1000000) listed in
@@ -877,9 +720,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace prints an unknown id as a number: the data reads the same (from source:
     /// utils/event.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §7.3, §11 invariant 23.
     pub EVENT_ID = ("UF072", "unknown-event-id", Warning, "an EVENT id is not valid in task data or not listed in events.txt");
     /// ## What it checks
     /// perf records have a size of at least 8, a multiple of 8, within the file, and the size
@@ -892,9 +732,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 loops forever (ignoring SIGTERM) on a size-0 record of unknown type and aborts
     /// with a buffer overflow on an oversized COMM/FORK/EXIT/SWITCH (verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §8, §11 invariant 29, §12 (`pz`, `pb`).
     pub PERF_RECORD_SIZE = ("UF080", "perf-record-size", Error, "a perf record size is zero, unaligned, too large or wrong for its type");
     /// ## What it checks
     /// A perf file ends exactly at a record boundary.
@@ -904,9 +741,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace drops the partial record at the end without a word (from source: utils/perf.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §8, §11 invariant 29.
     pub PERF_TRUNCATED = ("UF081", "perf-truncated", Error, "a perf file ends inside a record");
     /// ## What it checks
     /// perf record times (sample_id) never decrease within one file, and misc flags are valid
@@ -918,9 +752,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace merges perf records with task records by time: out-of-order records show at the
     /// wrong place; none is lost (from source: utils/perf.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §8, §11 invariant 29.
     pub PERF_ORDER = ("UF082", "perf-time-order", Warning, "a perf record's time is earlier than the one before");
     /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
@@ -936,9 +767,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 reads each block into a 4096-byte stack buffer: a larger length aborts it
     /// (buffer overflow, verified with uftrace 0.13).
-    ///
-    /// ## Spec
-    /// uftrace format notes §9, §11 invariant 30, §12 (`kh`).
     pub KERNEL_HEADER = ("UF090", "kernel-header", Error, "`kernel_header` is malformed or has an oversized block");
     /// ## What it checks
     /// `kernel-cpuN.dat` files are a whole number of pages and CPU numbers are contiguous from
@@ -952,9 +780,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace reads kernel data page by page through libtraceevent: a partial page or bad commit
     /// loses or misreads the events of that page (from source: utils/kernel.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §9, §11 invariant 30.
     pub KERNEL_DATA = ("UF091", "kernel-data", Error, "a kernel data file is not a whole number of valid ring-buffer pages");
     /// ## What it checks
     /// `events.txt` lines are `EVENT: <id> <provider>:<event>`, `extern.dat` lines are
@@ -966,9 +791,6 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace scans these lines into 512-byte stack buffers without bounds: a longer line
     /// overflows the stack (from source: utils/event.c, utils/extern.c).
-    ///
-    /// ## Spec
-    /// uftrace format notes §10, §11 invariant 31.
     pub TEXT_FILE_LINE = ("UF095", "text-file-line", Error, "an `events.txt` or `extern.dat` line does not parse");
     /// ## What it checks
     /// `default.opts` holds only the options uftrace writes there (`-t <time>` /
@@ -981,8 +803,5 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace applies `default.opts` as command-line options of every analysis command: other
     /// content changes what replay shows, not the data (from source: uftrace.c parse_opts).
-    ///
-    /// ## Spec
-    /// uftrace format notes §10, §11 invariant 31.
     pub DEFAULT_OPTS = ("UF096", "default-opts", Warning, "`default.opts` holds options uftrace does not write there");
 }
