@@ -81,8 +81,8 @@ pub fn detect_bytes(data: &[u8]) -> Option<Format> {
     if data.starts_with(TRACECMD_MAGIC) {
         return Some(Format::TraceCmd);
     }
-    if let Some((first, _)) = data.split_first_chunk::<4>() {
-        if KTRACE_MAGICS.contains(&u32::from_le_bytes(*first)) {
+    if let Some(first) = crate::reader::u32_at(data, 0, crate::reader::LittleEndian) {
+        if KTRACE_MAGICS.contains(&first) {
             return Some(Format::Ktrace);
         }
     }

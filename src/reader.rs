@@ -27,6 +27,120 @@ pub enum Endian {
     Big,
 }
 
+/// Byte order as a type, as gimli's `Endianity`: [`LittleEndian`] and [`BigEndian`] are
+/// zero-sized, so a decoder generic over them has the order folded into its hot loop; [`Endian`]
+/// is the order known only at run time. Every conversion of file bytes to integers is here.
+pub trait Endianity: Copy + fmt::Debug + PartialEq + Eq + Send + Sync {
+    /// True for big-endian.
+    fn is_big_endian(self) -> bool;
+
+    /// The order as a run-time value.
+    #[inline(always)]
+    fn endian(self) -> Endian {
+        if self.is_big_endian() {
+            Endian::Big
+        } else {
+            Endian::Little
+        }
+    }
+
+    /// A `u16` from its two bytes in this order.
+    #[inline(always)]
+    fn read_u16(self, b: [u8; 2]) -> u16 {
+        if self.is_big_endian() {
+            u16::from_be_bytes(b)
+        } else {
+            u16::from_le_bytes(b)
+        }
+    }
+
+    /// A `u32` from its four bytes in this order.
+    #[inline(always)]
+    fn read_u32(self, b: [u8; 4]) -> u32 {
+        if self.is_big_endian() {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        }
+    }
+
+    /// A `u64` from its eight bytes in this order.
+    #[inline(always)]
+    fn read_u64(self, b: [u8; 8]) -> u64 {
+        if self.is_big_endian() {
+            u64::from_be_bytes(b)
+        } else {
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+/// Little-endian, fixed at compile time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LittleEndian;
+
+/// Big-endian, fixed at compile time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BigEndian;
+
+impl Endianity for LittleEndian {
+    #[inline(always)]
+    fn is_big_endian(self) -> bool {
+        false
+    }
+}
+
+impl Endianity for BigEndian {
+    #[inline(always)]
+    fn is_big_endian(self) -> bool {
+        true
+    }
+}
+
+impl Endianity for Endian {
+    #[inline(always)]
+    fn is_big_endian(self) -> bool {
+        self == Endian::Big
+    }
+}
+
+/// Fast reads for hot loops over a window the caller already holds: the integer at byte `at`
+/// of `b`, or `None` when it does not fit. No cursor, no error value; the bounds check stays.
+#[inline(always)]
+pub fn u16_at<E: Endianity>(b: &[u8], at: usize, e: E) -> Option<u16> {
+    Some(e.read_u16(*b.get(at..)?.first_chunk::<2>()?))
+}
+
+/// The `u32` at byte `at` of `b` (see [`u16_at`]).
+#[inline(always)]
+pub fn u32_at<E: Endianity>(b: &[u8], at: usize, e: E) -> Option<u32> {
+    Some(e.read_u32(*b.get(at..)?.first_chunk::<4>()?))
+}
+
+/// The `u64` at byte `at` of `b` (see [`u16_at`]).
+#[inline(always)]
+pub fn u64_at<E: Endianity>(b: &[u8], at: usize, e: E) -> Option<u64> {
+    Some(e.read_u64(*b.get(at..)?.first_chunk::<8>()?))
+}
+
+/// The same 16 bits as a signed value (two's complement), as C's `(int16_t)` cast.
+#[inline(always)]
+pub fn signed16(v: u16) -> i16 {
+    i16::from_ne_bytes(v.to_ne_bytes())
+}
+
+/// The same 32 bits as a signed value (two's complement).
+#[inline(always)]
+pub fn signed32(v: u32) -> i32 {
+    i32::from_ne_bytes(v.to_ne_bytes())
+}
+
+/// The same 64 bits as a signed value (two's complement).
+#[inline(always)]
+pub fn signed64(v: u64) -> i64 {
+    i64::from_ne_bytes(v.to_ne_bytes())
+}
+
 impl fmt::Display for Endian {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -118,13 +232,14 @@ impl std::error::Error for ReadError {}
 /// Result of a read.
 pub type ReadResult<T> = Result<T, ReadError>;
 
-/// A bounds-checked cursor over bytes that begin at absolute file offset `base`.
+/// A bounds-checked cursor over bytes that begin at absolute file offset `base`, reading
+/// integers in byte order `E` (the run-time [`Endian`] unless a decoder fixes it by type).
 #[derive(Clone, Debug)]
-pub struct Reader<'a> {
+pub struct Reader<'a, E: Endianity = Endian> {
     buf: &'a [u8],
     pos: usize,
     base: u64,
-    endian: Endian,
+    endian: E,
 }
 
 /// Converts a file-supplied `u64` length or offset to `usize`, failing instead of truncating.
@@ -132,9 +247,9 @@ pub fn to_usize(v: u64, offset: u64, what: &'static str) -> ReadResult<usize> {
     usize::try_from(v).map_err(|_| ReadError::overflow(offset, what))
 }
 
-impl<'a> Reader<'a> {
+impl<'a, E: Endianity> Reader<'a, E> {
     /// A reader over a whole file: offset 0 is the first byte of `buf`.
-    pub fn new(buf: &'a [u8], endian: Endian) -> Self {
+    pub fn new(buf: &'a [u8], endian: E) -> Self {
         Reader {
             buf,
             pos: 0,
@@ -144,7 +259,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader over `buf`, whose first byte sits at absolute offset `base`.
-    pub fn with_base(buf: &'a [u8], base: u64, endian: Endian) -> Self {
+    pub fn with_base(buf: &'a [u8], base: u64, endian: E) -> Self {
         Reader {
             buf,
             pos: 0,
@@ -154,12 +269,12 @@ impl<'a> Reader<'a> {
     }
 
     /// The byte order used by the integer reads.
-    pub fn endian(&self) -> Endian {
+    pub fn endian(&self) -> E {
         self.endian
     }
 
     /// Changes the byte order for later reads.
-    pub fn set_endian(&mut self, endian: Endian) {
+    pub fn set_endian(&mut self, endian: E) {
         self.endian = endian;
     }
 
@@ -262,7 +377,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Carves out the next `len` bytes as a new reader with absolute offsets, and moves past them.
-    pub fn sub(&mut self, len: u64, what: &'static str) -> ReadResult<Reader<'a>> {
+    pub fn sub(&mut self, len: u64, what: &'static str) -> ReadResult<Reader<'a, E>> {
         let base = self.offset();
         let buf = self.bytes_u64(len, what)?;
         Ok(Reader {
@@ -274,7 +389,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader over absolute range `range` of this reader, without moving this one.
-    pub fn slice_abs(&self, range: Range<u64>, what: &'static str) -> ReadResult<Reader<'a>> {
+    pub fn slice_abs(&self, range: Range<u64>, what: &'static str) -> ReadResult<Reader<'a, E>> {
         let start = range
             .start
             .checked_sub(self.base)
@@ -313,28 +428,34 @@ impl<'a> Reader<'a> {
     /// Reads a `u16` in this reader's byte order.
     pub fn u16(&mut self, what: &'static str) -> ReadResult<u16> {
         let a = self.array::<2>(what)?;
-        Ok(match self.endian {
-            Endian::Little => u16::from_le_bytes(a),
-            Endian::Big => u16::from_be_bytes(a),
-        })
+        Ok(self.endian.read_u16(a))
     }
 
     /// Reads a `u32` in this reader's byte order.
     pub fn u32(&mut self, what: &'static str) -> ReadResult<u32> {
         let a = self.array::<4>(what)?;
-        Ok(match self.endian {
-            Endian::Little => u32::from_le_bytes(a),
-            Endian::Big => u32::from_be_bytes(a),
-        })
+        Ok(self.endian.read_u32(a))
     }
 
     /// Reads a `u64` in this reader's byte order.
     pub fn u64(&mut self, what: &'static str) -> ReadResult<u64> {
         let a = self.array::<8>(what)?;
-        Ok(match self.endian {
-            Endian::Little => u64::from_le_bytes(a),
-            Endian::Big => u64::from_be_bytes(a),
-        })
+        Ok(self.endian.read_u64(a))
+    }
+
+    /// Reads an `i16` (two's complement) in this reader's byte order.
+    pub fn i16(&mut self, what: &'static str) -> ReadResult<i16> {
+        self.u16(what).map(signed16)
+    }
+
+    /// Reads an `i32` (two's complement) in this reader's byte order.
+    pub fn i32(&mut self, what: &'static str) -> ReadResult<i32> {
+        self.u32(what).map(signed32)
+    }
+
+    /// Reads an `i64` (two's complement) in this reader's byte order.
+    pub fn i64(&mut self, what: &'static str) -> ReadResult<i64> {
+        self.u64(what).map(signed64)
     }
 
     /// Reads a `u32` or `u64` depending on `long_size` (4 or 8; anything else reads 8).

@@ -35,7 +35,7 @@ pub mod rules;
 pub mod writer;
 
 use crate::finding::Sink;
-use crate::reader::{Endian, Reader};
+use crate::reader::{u16_at, u32_at, u64_at, Endian, Reader};
 use crate::rule::Rule;
 use std::ops::Range;
 
@@ -292,33 +292,6 @@ const CAP_RULES: [&Rule; CAP_SLOTS] = [
 /// summarised by [`Walker::finish`].
 pub const PER_CPU_REPORT_CAP: u64 = 20;
 
-#[inline(always)]
-fn rd32(b: &[u8], at: usize, e: Endian) -> Option<u32> {
-    let a = b.get(at..)?.first_chunk::<4>()?;
-    Some(match e {
-        Endian::Little => u32::from_le_bytes(*a),
-        Endian::Big => u32::from_be_bytes(*a),
-    })
-}
-
-#[inline(always)]
-fn rd64(b: &[u8], at: usize, e: Endian) -> Option<u64> {
-    let a = b.get(at..)?.first_chunk::<8>()?;
-    Some(match e {
-        Endian::Little => u64::from_le_bytes(*a),
-        Endian::Big => u64::from_be_bytes(*a),
-    })
-}
-
-#[inline(always)]
-fn rd16(b: &[u8], e: Endian) -> Option<u16> {
-    let a = b.first_chunk::<2>()?;
-    Some(match e {
-        Endian::Little => u16::from_le_bytes(*a),
-        Endian::Big => u16::from_be_bytes(*a),
-    })
-}
-
 /// Splits an event header word into `(type_len, time_delta)`.
 #[inline(always)]
 pub fn split_header(word: u32, e: Endian) -> (u32, u32) {
@@ -448,11 +421,11 @@ impl<'t> Walker<'t> {
             );
         }
         let (Some(page_ts), Some(commit)) = (
-            rd64(bytes, 0, e),
+            u64_at(bytes, 0, e),
             if ls == 4 {
-                rd32(bytes, 8, e).map(u64::from)
+                u32_at(bytes, 8, e).map(u64::from)
             } else {
-                rd64(bytes, 8, e)
+                u64_at(bytes, 8, e)
             },
         ) else {
             return;
@@ -534,9 +507,9 @@ impl<'t> Walker<'t> {
                 } else {
                     let at_ = data_off.saturating_add(size_us);
                     let n = if ls == 4 {
-                        rd32(bytes, at_, e).map(u64::from)
+                        u32_at(bytes, at_, e).map(u64::from)
                     } else {
-                        rd64(bytes, at_, e)
+                        u64_at(bytes, at_, e)
                     };
                     if let Some(n) = n {
                         self.stats.lost_events = self.stats.lost_events.saturating_add(n);
@@ -641,7 +614,7 @@ impl<'t> Walker<'t> {
         let mut ts = page_ts;
         let mut p: usize = 0;
         while p < data.len() {
-            let Some(word) = rd32(data, p, e) else {
+            let Some(word) = u32_at(data, p, e) else {
                 return Err(Stop::Overrun(p, 4));
             };
             let (tl, delta) = split_header(word, e);
@@ -651,7 +624,7 @@ impl<'t> Walker<'t> {
                     (n.saturating_add(4), 4, n)
                 }
                 0 => {
-                    let Some(arr) = rd32(data, p.saturating_add(4), e) else {
+                    let Some(arr) = u32_at(data, p.saturating_add(4), e) else {
                         return Err(Stop::Overrun(p, 8));
                     };
                     if arr < 4 {
@@ -705,7 +678,7 @@ impl<'t> Walker<'t> {
                         );
                         return Err(Stop::Reported);
                     }
-                    let Some(arr) = rd32(data, p.saturating_add(4), e) else {
+                    let Some(arr) = u32_at(data, p.saturating_add(4), e) else {
                         return Err(Stop::Overrun(p, 8));
                     };
                     if arr < 4 || arr % 4 != 0 {
@@ -733,7 +706,7 @@ impl<'t> Walker<'t> {
                 }
                 _ => {
                     // TIME_EXTEND / TIME_STAMP.
-                    let Some(arr) = rd32(data, p.saturating_add(4), e) else {
+                    let Some(arr) = u32_at(data, p.saturating_add(4), e) else {
                         return Err(Stop::Overrun(p, 8));
                     };
                     if tl == TYPE_TIME_EXTEND {
@@ -767,7 +740,7 @@ impl<'t> Walker<'t> {
                 self.stats.first_ts = Some(ts);
             }
             self.stats.events = self.stats.events.saturating_add(1);
-            let id = rd16(payload, e);
+            let id = u16_at(payload, 0, e);
             match id {
                 None => self.short_payload(sink, data_base, start, payload.len(), None),
                 Some(id) if check_ids => match self.table.min_payload(id) {

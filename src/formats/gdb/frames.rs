@@ -88,7 +88,7 @@ pub struct Walker<'a> {
 pub const MAX_BLOCK_ERRORS: u64 = 32;
 
 fn rd_i16(r: &mut Reader<'_>, what: &'static str) -> crate::reader::ReadResult<i16> {
-    r.u16(what).map(|v| i16::from_ne_bytes(v.to_ne_bytes()))
+    r.i16(what)
 }
 
 /// Walks the blocks of `body` (at absolute `base`), calling `each` for every block.
@@ -139,13 +139,13 @@ fn walk_blocks(
                 });
             }
             b'V' => {
-                let (Ok(num), Ok(value)) = (r.u32("tsv number"), r.u64("tsv value")) else {
+                let (Ok(num), Ok(value)) = (r.i32("tsv number"), r.i64("tsv value")) else {
                     return Err(straddle('V', 13));
                 };
                 each(Block::Tsv {
                     span: start..r.offset(),
-                    num: i32::from_ne_bytes(num.to_ne_bytes()),
-                    value: i64::from_ne_bytes(value.to_ne_bytes()),
+                    num,
+                    value,
                 });
             }
             b'S' => {

@@ -759,7 +759,7 @@ fn decode_tsv(p: &[u8], base: u64, line: &Range<u64>, sink: &mut Sink) -> Option
         (Some(num), Some(initial), Some(builtin), Some(name), true) => Some(Tsv {
             span: line.clone(),
             num,
-            initial: i64::from_ne_bytes(initial.to_ne_bytes()),
+            initial: crate::reader::signed64(initial),
             builtin,
             name,
             name_span,

@@ -182,13 +182,13 @@ impl<S: Source + ?Sized> Decoder<'_, S> {
                 } else {
                     r.u32("thread id").map(u64::from)
                 };
-                let pid = r.u32("pid");
+                let pid = r.i32("pid");
                 let command = r.array::<20>("command");
                 if let (Ok(thread), Ok(pid), Ok(command)) = (thread, pid, command) {
                     threads.push(ThreadEntry {
                         offset,
                         thread,
-                        pid: i32::from_le_bytes(pid.to_le_bytes()),
+                        pid,
                         command,
                     });
                 }

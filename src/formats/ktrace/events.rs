@@ -212,14 +212,14 @@ pub fn check_events<S: Source + ?Sized>(
             let bytes = r.all_bytes();
             if wide {
                 for e in bytes.chunks_exact(64) {
-                    if let Ok(arr) = <&[u8; 64]>::try_from(e) {
+                    if let Some(arr) = e.first_chunk::<64>() {
                         c.one(Event::from_64(arr), off, 64, sink);
                     }
                     off = off.wrapping_add(64);
                 }
             } else {
                 for e in bytes.chunks_exact(32) {
-                    if let Ok(arr) = <&[u8; 32]>::try_from(e) {
+                    if let Some(arr) = e.first_chunk::<32>() {
                         c.one(Event::from_32(arr), off, 32, sink);
                     }
                     off = off.wrapping_add(32);

@@ -68,13 +68,13 @@ pub fn collect_events(data: &[u8], trace: &Trace) -> Vec<Event> {
         let _ = src.windows(run.span.clone(), trace.event_size(), &mut |r| {
             if trace.wide {
                 for e in r.all_bytes().chunks_exact(64) {
-                    if let Ok(a) = <&[u8; 64]>::try_from(e) {
+                    if let Some(a) = e.first_chunk::<64>() {
                         out.push(Event::from_64(a));
                     }
                 }
             } else {
                 for e in r.all_bytes().chunks_exact(32) {
-                    if let Ok(a) = <&[u8; 32]>::try_from(e) {
+                    if let Some(a) = e.first_chunk::<32>() {
                         out.push(Event::from_32(a));
                     }
                 }

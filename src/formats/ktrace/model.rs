@@ -3,6 +3,7 @@
 //! Events are not stored (a trace may hold hundreds of millions); the model keeps the spans of
 //! the event arrays ([`EventRun`]) and [`super::events`] walks them.
 
+use crate::reader::{self, LittleEndian};
 use std::ops::Range;
 
 /// Magic of a V3 chunked file.
@@ -268,26 +269,16 @@ impl Event {
     }
 }
 
+/// The little-endian `u64` at byte `o` of an event record (0 past its end).
 #[inline(always)]
 fn u64_at<const N: usize>(e: &[u8; N], o: usize) -> u64 {
-    match e
-        .get(o..o.saturating_add(8))
-        .and_then(|s| <[u8; 8]>::try_from(s).ok())
-    {
-        Some(a) => u64::from_le_bytes(a),
-        None => 0,
-    }
+    reader::u64_at(e, o, LittleEndian).unwrap_or(0)
 }
 
+/// The little-endian `u32` at byte `o` of an event record (0 past its end).
 #[inline(always)]
 fn u32_at<const N: usize>(e: &[u8; N], o: usize) -> u32 {
-    match e
-        .get(o..o.saturating_add(4))
-        .and_then(|s| <[u8; 4]>::try_from(s).ok())
-    {
-        Some(a) => u32::from_le_bytes(a),
-        None => 0,
-    }
+    reader::u32_at(e, o, LittleEndian).unwrap_or(0)
 }
 
 /// A decoded file.

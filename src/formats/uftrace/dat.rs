@@ -11,7 +11,7 @@ use super::rules;
 use super::sym::SymTable;
 use super::task::fmt_ts;
 use crate::finding::Sink;
-use crate::reader::Endian;
+use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use crate::rule::Rule;
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -545,20 +545,14 @@ struct RunLimits {
 /// the cache, fixed-length payload inside `win`) and returns its length in bytes. The state
 /// it updates is exactly what the full path would have updated for those records.
 #[inline(never)]
-fn fast_run<const LE: bool>(
+fn fast_run<E: Endianity + Default>(
     win: &[u8],
     fc: &[Cache],
     stack: &mut Frames,
     lim: &RunLimits,
     run: &mut Run,
 ) -> usize {
-    let rd64 = |b: [u8; 8]| {
-        if LE {
-            u64::from_le_bytes(b)
-        } else {
-            u64::from_be_bytes(b)
-        }
-    };
+    let e = E::default();
     let mut p = 0usize;
     let mut prev = run.prev;
     let mut cur = run.cur;
@@ -569,8 +563,8 @@ fn fast_run<const LE: bool>(
     let frames = stack.buf.as_mut_slice();
     while let Some(rec) = win.get(p..).and_then(|w| w.first_chunk::<16>()) {
         let (a, b) = split16(rec);
-        let time = rd64(a);
-        let w1 = rd64(b);
+        let time = e.read_u64(a);
+        let w1 = e.read_u64(b);
         let typ = w1 & 3;
         if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= lim.time {
             break;
@@ -684,15 +678,15 @@ pub fn walk(
 
 fn walk_in(tid: u64, ch: Chunks<'_>, file_len: u64, ctx: &DatCtx<'_>, sink: &mut Sink) -> DatStats {
     if ctx.endian == Endian::Little {
-        walk_impl::<true>(tid, ch, file_len, ctx, sink)
+        walk_impl::<LittleEndian>(tid, ch, file_len, ctx, sink)
     } else {
-        walk_impl::<false>(tid, ch, file_len, ctx, sink)
+        walk_impl::<BigEndian>(tid, ch, file_len, ctx, sink)
     }
 }
 
-/// [`walk`] for one byte order (`LE`: little-endian).
+/// [`walk`] for one byte order, fixed by type.
 #[allow(clippy::too_many_lines)]
-fn walk_impl<const LE: bool>(
+fn walk_impl<E: Endianity + Default>(
     tid: u64,
     mut ch: Chunks<'_>,
     file_len: u64,
@@ -700,21 +694,7 @@ fn walk_impl<const LE: bool>(
     sink: &mut Sink,
 ) -> DatStats {
     let mut st = DatStats::default();
-    let le = LE;
-    let rd64 = |b: [u8; 8]| {
-        if le {
-            u64::from_le_bytes(b)
-        } else {
-            u64::from_be_bytes(b)
-        }
-    };
-    let rd16 = |b: [u8; 2]| {
-        if le {
-            u16::from_le_bytes(b)
-        } else {
-            u16::from_be_bytes(b)
-        }
-    };
+    let e = E::default();
 
     let timeline: &[(u64, usize)] = ctx.timelines.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
     let mut counts = [0u64; 4];
@@ -766,7 +746,7 @@ fn walk_impl<const LE: bool>(
                 max_stack: ctx.max_stack,
                 payload_ok,
             };
-            let p = fast_run::<LE>(ch.window(), &fcache, &mut stack, &limits, &mut run);
+            let p = fast_run::<E>(ch.window(), &fcache, &mut stack, &limits, &mut run);
             if p > 0 {
                 let [e, x, _, _] = &mut counts;
                 *e = e.wrapping_add(run.entries);
@@ -787,7 +767,7 @@ fn walk_impl<const LE: bool>(
             match win.split_first_chunk::<16>() {
                 Some((rec, _)) => {
                     let (a, b) = split16(rec);
-                    (rd64(a), rd64(b))
+                    (e.read_u64(a), e.read_u64(b))
                 }
                 None => {
                     if !win.is_empty() {
@@ -937,7 +917,7 @@ fn walk_impl<const LE: bool>(
                     break;
                 }
                 let len = match ch.window().split_first_chunk::<2>() {
-                    Some((b, _)) => rd16(*b),
+                    Some((b, _)) => e.read_u16(*b),
                     None => 0,
                 };
                 let total = align8(u64::from(len).saturating_add(2));
@@ -1216,7 +1196,7 @@ fn walk_impl<const LE: bool>(
                     short = true;
                     break;
                 };
-                let len = rd16([
+                let len = e.read_u16([
                     b.first().copied().unwrap_or(0),
                     b.get(1).copied().unwrap_or(0),
                 ]);

@@ -136,11 +136,7 @@ pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
             // sample_id: u32 pid, u32 tid, u64 time at the end of the body.
             let all = body.all_bytes();
             let tpos = all.len().saturating_sub(8);
-            if let Some(tb) = all.get(tpos..).and_then(|s| <[u8; 8]>::try_from(s).ok()) {
-                let t = match endian {
-                    Endian::Little => u64::from_le_bytes(tb),
-                    Endian::Big => u64::from_be_bytes(tb),
-                };
+            if let Some(t) = crate::reader::u64_at(all, tpos, endian) {
                 if let Some(prev) = last_time {
                     if t < prev && !order_reported {
                         order_reported = true;
