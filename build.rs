@@ -22,7 +22,12 @@ fn main() {
     for f in &files {
         if f.file_name().is_some_and(|n| n == "rules.rs") {
             let text = std::fs::read_to_string(f).unwrap_or_default();
-            declared.insert(owner_of(f), declarations(&text));
+            if let Some(owner) = owner_at(&module_of(
+                src,
+                f.parent().unwrap_or(src).join("mod.rs").as_path(),
+            )) {
+                declared.insert(owner, declarations(&text));
+            }
         }
     }
 
@@ -43,20 +48,16 @@ fn main() {
             continue;
         }
         let code = strip(&std::fs::read_to_string(f).unwrap_or_default());
-        let here = folder_of(f);
-        // What a bare `rules::` means in this file.
-        let local = if code.contains("use crate::rules;") {
-            Some("generic".to_string())
-        } else if code.contains("use super::rules;")
-            || code.contains("mod rules;")
-            || code.contains("use super::{") && code.contains(" rules,")
-        {
-            here.clone()
+        let me = module_of(src, f);
+        // What a bare `rules::` means in this file: the module its `use ...::rules;` (or
+        // `mod rules;`) names.
+        let local = if code.contains("mod rules;") {
+            owner_at(&me)
         } else {
-            None
+            use_of_rules(&code).and_then(|p| resolve(&p, &me))
         };
         let shown = f.display().to_string();
-        for (owner, ident) in uses(&code, local.as_deref(), here.as_deref()) {
+        for (owner, ident) in uses(&code, local.as_deref(), &me) {
             let Some(rule_code) = declared.get(&owner).and_then(|m| m.get(&ident)) else {
                 continue;
             };
@@ -96,17 +97,71 @@ fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `src/rules.rs` -> "generic"; `src/formats/gdb/rules.rs` -> "gdb".
-fn owner_of(rules_rs: &Path) -> String {
-    folder_of(rules_rs).unwrap_or_else(|| "generic".to_string())
+/// Module path of a source file: `src/a/b.rs` and `src/a/b/mod.rs` are `["a", "b"]`.
+fn module_of(src: &Path, f: &Path) -> Vec<String> {
+    let rel = f.strip_prefix(src).unwrap_or(f);
+    let mut parts: Vec<String> = rel
+        .iter()
+        .filter_map(|p| p.to_str())
+        .map(str::to_string)
+        .collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.trim_end_matches(".rs");
+        if stem != "mod" && stem != "lib" {
+            parts.push(stem.to_string());
+        }
+    }
+    parts
 }
 
-/// The format folder a file is in (`src/formats/<fmt>/...`).
-fn folder_of(f: &Path) -> Option<String> {
-    let parts: Vec<&str> = f.iter().filter_map(|p| p.to_str()).collect();
-    let at = parts.iter().position(|p| *p == "formats")?;
-    let fmt = parts.get(at + 1)?;
-    (parts.len() > at + 2).then(|| fmt.to_string())
+/// The owner of the `rules` module inside module `m`: "generic" for the crate root, the
+/// format for `formats::<fmt>`.
+fn owner_at(m: &[String]) -> Option<String> {
+    match m {
+        [] => Some("generic".to_string()),
+        [f, fmt] if f == "formats" => Some(fmt.clone()),
+        _ => None,
+    }
+}
+
+/// The owner of `rules` named by `prefix` (`crate::`, `super::super::`, `crate::formats::gdb::`)
+/// from module `me`.
+fn resolve(prefix: &str, me: &[String]) -> Option<String> {
+    let mut at: Vec<String> = me.to_vec();
+    for seg in prefix.split("::").filter(|s| !s.is_empty()) {
+        match seg {
+            "crate" => at.clear(),
+            "self" => {}
+            "super" => {
+                at.pop()?;
+            }
+            other => at.push(other.to_string()),
+        }
+    }
+    owner_at(&at)
+}
+
+/// The path before `::rules` in a `use path::rules;` or `use path::{.., rules, ..};`.
+fn use_of_rules(code: &str) -> Option<String> {
+    for stmt in code.split(';') {
+        let Some(u) = stmt.trim().strip_prefix("use ") else {
+            continue;
+        };
+        let u: String = u.chars().filter(|c| !c.is_whitespace()).collect();
+        if let Some(p) = u.strip_suffix("::rules") {
+            return Some(p.to_string());
+        }
+        if let Some((p, inner)) = u.split_once("::{") {
+            if inner
+                .trim_end_matches('}')
+                .split(',')
+                .any(|x| x == "rules" || x == "self::rules")
+            {
+                return Some(p.to_string());
+            }
+        }
+    }
+    None
 }
 
 /// `pub NAME = ("CODE", ...` lines of a `declare_rules!` block.
@@ -133,7 +188,7 @@ fn declarations(text: &str) -> BTreeMap<String, String> {
 }
 
 /// (declaring module, NAME) for every `rules::NAME` in `code`.
-fn uses(code: &str, local: Option<&str>, here: Option<&str>) -> Vec<(String, String)> {
+fn uses(code: &str, local: Option<&str>, me: &[String]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(at) = code[from..].find("rules::") {
@@ -169,15 +224,8 @@ fn uses(code: &str, local: Option<&str>, here: Option<&str>) -> Vec<(String, Str
             .collect();
         let owner = if prefix.is_empty() {
             local.map(str::to_string)
-        } else if prefix == "crate::" {
-            Some("generic".to_string())
-        } else if prefix == "super::" {
-            here.map(str::to_string)
         } else {
-            prefix
-                .strip_prefix("crate::formats::")
-                .or_else(|| prefix.strip_prefix("super::super::"))
-                .map(|fmt| fmt.trim_end_matches("::").to_string())
+            resolve(&prefix, me)
         };
         if let Some(owner) = owner {
             out.push((owner, ident));

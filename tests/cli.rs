@@ -263,7 +263,7 @@ fn rules_and_explain() {
     assert!(stdout(&o).contains("## Why it matters"));
     let o = run(&["explain", "TD014"], f.path());
     assert!(
-        stdout(&o).contains("- Raised in: `src/formats/tracecmd/decode.rs`"),
+        stdout(&o).contains("- Raised in: `src/formats/tracecmd/decode/mod.rs`"),
         "{}",
         stdout(&o)
     );

@@ -1,8 +1,8 @@
 //! Semantic checks over the decoded model: cross-references between header, header_page,
 //! formats, options and CPU ranges.
 
-use super::ctx::Ctx;
-use super::model::{self, opt_id, Opt, OptValue, TraceDat};
+use super::decode::ctx::Ctx;
+use super::model::{self, opt_id, OptValue, TraceDat};
 use super::rules;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -141,22 +141,6 @@ fn event_ids(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     }
 }
 
-/// Reports option `o` as a repeat of the one at `first`.
-pub(super) fn duplicate_option(ctx: &mut Ctx<'_, '_>, o: &Opt, first: &Range<u64>) {
-    let f = ctx
-        .sink
-        .make(
-            &rules::DUPLICATE_OPTION,
-            o.span.clone(),
-            format!(
-                "option {} appears again; readers keep only the last one",
-                opt_id::name(o.id)
-            ),
-        )
-        .note(format!("first at 0x{:x}", first.start));
-    ctx.sink.push(f);
-}
-
 fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     let mut seen: HashMap<u16, (&OptValue, Range<u64>)> = HashMap::new();
     for o in &m.options {
@@ -183,7 +167,7 @@ fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                     }
                 }
             }
-            duplicate_option(ctx, o, &pspan);
+            super::decode::options::duplicate_option(ctx, o, &pspan);
         }
     }
 }

@@ -1,10 +1,12 @@
 //! trace-cmd `trace.dat` validator (file versions 6 and 7; compression none, zstd, zlib).
 //!
-//! Layers: [`decode`] reads the initial header, the v6 sequential items or the v7 sections and
-//! options chain into a [`model::TraceDat`] with byte spans, reporting structural findings;
-//! [`lint`] inspects the model for cross-reference rules; [`data`] checks every CPU data range
-//! and walks its pages through the ftrace ring-buffer walker, one page or one decompressed chunk
-//! at a time. [`writer`] builds files byte by byte for tests and fuzzing.
+//! Layout: [`decode`] reads the initial header, the v6 sequential items or the v7 sections and
+//! options chain (`decode::options`, the metadata texts in `decode::meta`, compressed blocks in
+//! `decode::compress`) into a [`model::TraceDat`] with byte spans, reporting structural
+//! findings, and `decode::data` checks every CPU data range and walks its pages through the
+//! ftrace ring-buffer walker, one page or one decompressed chunk at a time; [`lint`] inspects
+//! the model for cross-reference rules; [`rules`] declares the `TD` rules. `writer` builds files
+//! byte by byte for tests and fuzzing (feature `testkit`).
 #![deny(
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
@@ -14,15 +16,9 @@
     clippy::panic
 )]
 
-pub mod compress;
-pub mod ctx;
-pub mod data;
 pub mod decode;
 pub mod lint;
-pub mod meta;
 pub mod model;
-pub mod options;
-pub mod ring;
 pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
@@ -35,7 +31,7 @@ use model::{opt_id, TraceDat};
 /// Decodes the structure only (header, metadata, options, buffer tables) without walking the
 /// CPU data. Used by tools that process the CPU data themselves.
 pub fn decode(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<TraceDat> {
-    let mut ctx = ctx::Ctx::new(data, &opts.limits, sink);
+    let mut ctx = decode::ctx::Ctx::new(data, &opts.limits, sink);
     let h = decode::header(&mut ctx)?;
     Some(if h.version == 6 {
         decode::v6(&mut ctx, h)
@@ -56,7 +52,7 @@ fn analyze_with(
     opts: &CheckOptions,
     sink: &mut Sink,
 ) -> Option<TraceDat> {
-    let mut ctx = ctx::Ctx::new(data, &opts.limits, sink);
+    let mut ctx = decode::ctx::Ctx::new(data, &opts.limits, sink);
     ctx.cpu_source = cpu_source;
     let h = decode::header(&mut ctx)?;
     let mut m = if h.version == 6 {
@@ -65,7 +61,7 @@ fn analyze_with(
         decode::v7(&mut ctx, h)
     };
     lint::before_data(&mut ctx, &m);
-    data::check(&mut ctx, &mut m);
+    decode::data::check(&mut ctx, &mut m);
     lint::after_data(&mut ctx, &m);
     Some(m)
 }

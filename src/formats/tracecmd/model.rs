@@ -185,7 +185,7 @@ pub struct CpuEntry {
 #[derive(Clone, Debug, Default)]
 pub struct CpuResult {
     /// Stats from the page walker.
-    pub stats: super::ring::CpuStats,
+    pub stats: crate::formats::ftrace_ring::CpuStats,
     /// Bytes the data occupies in the file (compressed stream length when compressed).
     pub stored: u64,
     /// Uncompressed bytes.

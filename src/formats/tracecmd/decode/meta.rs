@@ -1,8 +1,8 @@
 //! Metadata items (v6 header items, v7 sections 16–21) and their text payloads.
 
+use super::super::model::{EventFormat, Field, HeaderPage, Meta};
+use super::super::rules;
 use super::ctx::{Ctx, Loc};
-use super::model::{EventFormat, Field, HeaderPage, Meta};
-use super::rules;
 use crate::reader::{ReadResult, Reader};
 use std::ops::Range;
 

@@ -1,13 +1,19 @@
 //! Structural decoding: the initial header, the v6 sequential layout, the v7 sections and the
 //! options chain. Builds the [`TraceDat`] model and reports structural findings.
 
-use super::ctx::{Ctx, Loc};
-use super::meta::{self, Flow, Stop};
+pub mod compress;
+pub mod ctx;
+pub mod data;
+pub mod meta;
+pub mod options;
+
+use self::ctx::{Ctx, Loc};
+use self::meta::{Flow, Stop};
+use self::options::MAX_CPUS;
 use super::model::{
     opt_id, selected_clock, Algo, BufferInfo, CpuEntry, Header, Meta, Opt, OptValue, Section,
     TraceDat,
 };
-use super::options::{self, MAX_CPUS};
 use super::rules;
 use crate::reader::{Endian, ReadResult, Reader};
 use std::borrow::Cow;
@@ -1219,7 +1225,7 @@ impl V7<'_> {
                 continue;
             }
             if let Some(prev) = seen.insert(o.id, o.span.clone()) {
-                super::lint::duplicate_option(ctx, o, &prev);
+                options::duplicate_option(ctx, o, &prev);
             }
             let Some(idx) = self.referenced(ctx, o, off, o.id) else {
                 continue;

@@ -1,12 +1,12 @@
 //! Per-CPU data: range checks, chunk streams, and the page walk (one page or one decompressed
 //! chunk at a time, so memory stays bounded by the largest chunk whatever the file size).
 
+use super::super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
+use super::super::rules;
 use super::compress::Decompressor;
 use super::ctx::{decompress_report, Ctx};
-use super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
-use super::ring::{EventTable, RingParams, Walker};
-use super::rules;
 use crate::finding::{Levels, Sink};
+use crate::formats::ftrace_ring::{EventTable, RingParams, Walker};
 use crate::input::{ByteSource, SliceSource};
 use crate::reader::Reader;
 use std::ops::Range;
@@ -120,7 +120,7 @@ struct Job {
 struct JobOut {
     buffer: usize,
     entry: usize,
-    stats: super::ring::CpuStats,
+    stats: crate::formats::ftrace_ring::CpuStats,
     raw: u64,
     chunks: u64,
     findings: Vec<crate::finding::Finding>,

@@ -1,8 +1,8 @@
 //! Option records: payload layouts per id.
 
+use super::super::model::{opt_id, selected_clock, CpuEntry, Opt, OptValue};
+use super::super::rules;
 use super::ctx::{Ctx, Loc};
-use super::model::{opt_id, selected_clock, CpuEntry, Opt, OptValue};
-use super::rules;
 use crate::reader::Reader;
 use std::ops::Range;
 
@@ -477,4 +477,20 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
         page_size: Some(page_size),
         cpus,
     }
+}
+
+/// Reports option `o` as a repeat of the one at `first`.
+pub fn duplicate_option(ctx: &mut Ctx<'_, '_>, o: &Opt, first: &std::ops::Range<u64>) {
+    let f = ctx
+        .sink
+        .make(
+            &rules::DUPLICATE_OPTION,
+            o.span.clone(),
+            format!(
+                "option {} appears again; readers keep only the last one",
+                opt_id::name(o.id)
+            ),
+        )
+        .note(format!("first at 0x{:x}", first.start));
+    ctx.sink.push(f);
 }

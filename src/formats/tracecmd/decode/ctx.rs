@@ -1,9 +1,9 @@
 //! Shared decoding state: the input, limits, the sink, the decompression budget, and span
 //! mapping for bytes that came out of a compressed block.
 
+use super::super::model::Algo;
+use super::super::rules;
 use super::compress::{DecompError, Decompressor};
-use super::model::Algo;
-use super::rules;
 use crate::finding::Sink;
 use crate::limits::Limits;
 use crate::reader::ReadError;

@@ -1,6 +1,6 @@
 //! Bounded decompression of zstd and zlib blocks into caller-sized buffers.
 
-use super::model::Algo;
+use super::super::model::Algo;
 
 /// Why a block did not decompress to its declared size.
 #[derive(Debug)]
