@@ -1326,7 +1326,7 @@ fn corpus_matches_gdb_tstatus_and_tfind() {
         let data = std::fs::read(&p).unwrap();
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         let (frames, per_tp) = tracelint_counts(&data);
-        let d = tracelint::formats::gdb::text::decode_description(
+        let d = tracelint::formats::gdb::decode::text::decode_description(
             &data,
             &CheckOptions::default(),
             &mut Sink::new(10_000),
@@ -1412,7 +1412,7 @@ fn every_defect_file_has_an_error() {
 #[test]
 fn writer_hint_follows_tsave_generations() {
     let hint = |s: Sample| {
-        tracelint::formats::gdb::text::decode_description(
+        tracelint::formats::gdb::decode::text::decode_description(
             &s.build().bytes,
             &CheckOptions::default(),
             &mut Sink::new(1000),

@@ -1,12 +1,12 @@
 //! Semantic checks over the decoded model: relations between definition lines, between the
 //! definitions and the frames, and between the status counts and the frames found.
 
+use super::decode::tdesc::TdescInfo;
+use super::decode::text::{parse_dec, parse_hex, show};
 use super::model::{
     Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
 };
 use super::rules;
-use super::tdesc::TdescInfo;
-use super::text::{parse_dec, parse_hex, show};
 use crate::finding::Sink;
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};

@@ -5,9 +5,10 @@
 //! definitions, the XML target description) ended by an empty line, then the raw trace frames
 //! of gdbserver's buffer in the target's byte order, ended by a 16-bit tracepoint number 0.
 //!
-//! Layout: [`text`] decodes the header and definitions, [`tdesc`] the target description,
-//! [`frames`] walks the frames; [`lint`] checks relations over the decoded [`model`].
-//! [`writer`] builds tfiles byte by byte (for tests, benchmarks and fuzzing).
+//! Layout: [`decode`] (`text` the header and definitions, `tdesc` the target description,
+//! `frames` the frames) builds the [`model`]; [`lint`] checks relations over it; [`rules`]
+//! declares the `GT` rules. `writer` builds tfiles byte by byte (for tests, benchmarks and
+//! fuzzing; feature `testkit`).
 #![deny(
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
@@ -17,12 +18,10 @@
     clippy::panic
 )]
 
-pub mod frames;
+pub mod decode;
 pub mod lint;
 pub mod model;
 pub mod rules;
-pub mod tdesc;
-pub mod text;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
@@ -30,9 +29,9 @@ use crate::finding::Sink;
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 use crate::reader::Endian;
-use frames::{Probe, Step, Walker};
+use decode::frames::{Probe, Step, Walker};
+use decode::tdesc::TdescInfo;
 use model::{Block, DescLine, Description, FieldValue, Frame, FramesEnd};
-use tdesc::TdescInfo;
 
 /// Frames shown as children of the frames node of the map.
 const MAX_FRAME_NODES: usize = 16;
@@ -47,7 +46,7 @@ const PROBE_FRAMES: u64 = 256;
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     let len = data.len() as u64;
     let mut root = MapNode::new("gdb tfile", 0, len);
-    if text::decode_header(data, sink).is_none() {
+    if decode::text::decode_header(data, sink).is_none() {
         root.push(MapNode::new("header", 0, len.min(8)).value("magic", "invalid"));
         return root;
     }
@@ -56,8 +55,8 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
             .value("magic", "\\x7fTRACE0\\n")
             .value("version", 0),
     );
-    let d = text::decode_description(data, opts, sink);
-    let td = tdesc::check(&d, opts, sink);
+    let d = decode::text::decode_description(data, opts, sink);
+    let td = decode::tdesc::check(&d, opts, sink);
     lint::check_description(&d, &td, sink);
     root.push(description_map(&d, &td));
     let Some(start) = d.binary_start else {
@@ -200,15 +199,16 @@ fn choose_endian(
     let nums: std::collections::HashSet<u64> = d.tracepoints.iter().map(|t| t.num).collect();
     let defined = |n: i16| u64::try_from(n).is_ok_and(|n| nums.contains(&n));
     let rsize = d.register_size();
-    let run =
-        |e: Endian| -> Probe { frames::probe(data, start, e, rsize, fast, &defined, PROBE_FRAMES) };
+    let run = |e: Endian| -> Probe {
+        decode::frames::probe(data, start, e, rsize, fast, &defined, PROBE_FRAMES)
+    };
     let span = start..start.saturating_add(6).min(data.len() as u64);
     let given = opts
         .endian
         .map(|e| (e, "given by the caller".to_string()))
         .or_else(|| {
             td.architecture.as_deref().and_then(|a| {
-                tdesc::arch_endian(a).map(|e| {
+                decode::tdesc::arch_endian(a).map(|e| {
                     (
                         e,
                         format!("implied by the target description architecture `{a}`"),

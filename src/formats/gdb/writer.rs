@@ -31,7 +31,7 @@ impl TfileWriter {
     /// A writer that has written the magic.
     pub fn new(endian: Endian) -> Self {
         let mut w = Self::bare(endian);
-        w.raw(crate::formats::gdb::text::MAGIC);
+        w.raw(crate::formats::gdb::decode::text::MAGIC);
         w
     }
 
@@ -302,7 +302,7 @@ impl Sample {
         let cmd = "collect $regs, i, $hits";
         Sample {
             endian: Endian::Little,
-            header: crate::formats::gdb::text::MAGIC.to_vec(),
+            header: crate::formats::gdb::decode::text::MAGIC.to_vec(),
             register_line: Some("20".into()),
             register_size: 32,
             tdesc: SMALL_TDESC.iter().map(|s| s.to_string()).collect(),

@@ -1,7 +1,7 @@
 //! The XML target description carried by the `tdesc` lines.
 
-use super::model::Description;
-use super::rules;
+use super::super::model::Description;
+use super::super::rules;
 use crate::finding::Sink;
 use crate::options::CheckOptions;
 use crate::reader::Endian;

@@ -3,11 +3,11 @@
 //! Structural and grammar findings (a line that does not follow its grammar) are reported
 //! here; relations between lines and with the frames are checked in `lint`.
 
-use super::model::{
+use super::super::model::{
     DescLine, Description, FieldKey, FieldValue, Header, ReasonKind, Source, SourceKind, Status,
     StatusField, StopReason, TpStats, Tracepoint, Tsv,
 };
-use super::rules;
+use super::super::rules;
 use crate::finding::Sink;
 use crate::options::CheckOptions;
 use std::collections::HashMap;

@@ -4,8 +4,8 @@
 //! tile their frame). It reuses one [`Frame`] for every frame, so walking allocates nothing
 //! per frame.
 
-use super::model::{Block, Frame, FramesEnd, MAX_KEPT_BLOCKS};
-use super::rules;
+use super::super::model::{Block, Frame, FramesEnd, MAX_KEPT_BLOCKS};
+use super::super::rules;
 use crate::finding::Sink;
 use crate::reader::{Endian, Reader};
 use std::ops::Range;

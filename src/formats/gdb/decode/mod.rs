@@ -1,0 +1,7 @@
+//! Bytes to the [`model`](super::model), with spans: [`text`] decodes the header and the
+//! definition lines, [`tdesc`] the XML target description, [`frames`] walks the trace frames.
+//! Findings about malformed input are raised here, as it is read.
+
+pub mod frames;
+pub mod tdesc;
+pub mod text;
