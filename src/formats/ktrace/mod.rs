@@ -4,10 +4,12 @@
 //! RAW_VERSION1 / V1+ (`0x55aa0101`), RAW_VERSION2 (`0x55aa0200`) and, only by explicit hint,
 //! headerless V0. All little-endian.
 //!
-//! [`decode`] builds the [`model::Trace`] (headers, chunks, maps, spans of the event arrays) and
-//! reports structural findings; [`lint`] checks map entries; [`events`] walks every event
-//! without allocating. [`writer`] produces files of every version from a model, with knobs for
-//! each defect, for tests, the corpus generator and the fuzz targets.
+//! Layout: [`decode`] builds the [`model::Trace`] (headers, chunks, maps, spans of the event
+//! arrays) and reports structural findings, reading through `decode::source` (the mapping or
+//! the file, window by window), and `decode::events` walks every event without allocating;
+//! [`lint`] checks map entries; [`rules`] declares the `KT` rules. `writer` produces files of
+//! every version from a model, with knobs for each defect, for tests, the corpus generator and
+//! the fuzz targets (feature `testkit`).
 #![deny(
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
@@ -18,11 +20,9 @@
 )]
 
 pub mod decode;
-pub mod events;
 pub mod lint;
 pub mod model;
 pub mod rules;
-pub mod source;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
@@ -30,8 +30,8 @@ use crate::detect::Format;
 use crate::finding::Sink;
 use crate::map::MapNode;
 use crate::options::CheckOptions;
+use decode::source::{FileSource, SliceSource, Source};
 use model::*;
-use source::{FileSource, SliceSource, Source};
 
 /// Checks one file held in memory.
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
@@ -89,14 +89,14 @@ fn check_source<S: Source + ?Sized>(src: &S, opts: &CheckOptions, sink: &mut Sin
     let trace = decode::decode(src, v0, &opts.limits, sink);
     lint::check_threads(&trace, sink);
     lint::check_cpus(&trace, sink);
-    let summary = events::check_events(src, &trace, &opts.limits, sink);
+    let summary = decode::events::check_events(src, &trace, &opts.limits, sink);
     build_map(&trace, &summary)
 }
 
 /// Most chunk nodes shown in the structure map.
 const MAX_MAP_CHUNKS: usize = 10_000;
 
-fn build_map(t: &Trace, s: &events::EventSummary) -> MapNode {
+fn build_map(t: &Trace, s: &decode::events::EventSummary) -> MapNode {
     let mut root = MapNode::new("ktrace file", 0, t.size)
         .value("version", t.version.name())
         .value("writer", t.writer())

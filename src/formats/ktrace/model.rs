@@ -1,7 +1,7 @@
 //! The decoded model of a ktrace / kdebug file: every structure with its byte span.
 //!
 //! Events are not stored (a trace may hold hundreds of millions); the model keeps the spans of
-//! the event arrays ([`EventRun`]) and [`super::events`] walks them.
+//! the event arrays ([`EventRun`]) and [`super::decode::events`] walks them.
 
 use crate::reader::{self, LittleEndian};
 use std::ops::Range;

@@ -1,10 +1,13 @@
 //! Structural decoding: headers, maps, chunks and the spans of the event arrays. Reports the
 //! findings that concern structure (sizes, offsets, padding, placement); entry-level semantics
-//! live in [`super::lint`] and the event walk in [`super::events`].
+//! live in [`super::lint`] and the event walk in [`self::events`].
 
 use super::model::*;
 use super::rules;
-use super::source::Source;
+pub mod events;
+pub mod source;
+
+use self::source::Source;
 use crate::finding::Sink;
 use crate::limits::Limits;
 use crate::reader::Reader;

@@ -1,8 +1,8 @@
 //! The event walk: every `kd_buf` of every event run, checked without allocating per event.
 
-use super::lint::Tally;
-use super::model::*;
-use super::rules;
+use super::super::lint::Tally;
+use super::super::model::*;
+use super::super::rules;
 use super::source::Source;
 use crate::finding::Sink;
 use crate::limits::Limits;
