@@ -134,12 +134,12 @@ const RAISED_IN_SEVERAL: &[(&str, &str)] = &[
     ("TL003", "Sink::limit is the one helper that formats and check_path use (finding.rs); the daemon raises it for a check that runs past max_check_seconds (watch/judge.rs)"),
     ("TL004", "a panic caught by check_path (check.rs); a daemon check thread that ended without a report (watch/judge.rs)"),
     ("TL007", "non-regular inputs refused by check_path (check.rs) and by the daemon before it settles a file (watch/judge.rs)"),
-    ("UF002", "the task data files read in parallel (checks.rs), a .dat file that fails mid-walk (dat.rs), and the files read before the checks (mod.rs)"),
-    ("UF003", "files the directory walk does not know (mod.rs) and files named after tasks that do not exist (checks.rs)"),
-    ("UF022", "info feature bits against the files present (checks.rs) and against the records seen in a .dat walk (dat.rs)"),
-    ("UF041", "a map file's own lines (maps.rs) and the maps of a session compared across files (checks.rs)"),
-    ("UF051", "a .sym file's lines (sym.rs) and the kernel symbol file of the kernel ring (misc.rs)"),
-    ("UF091", "the kernel directory's files (misc.rs) and its presence against the info feature bits (checks.rs)"),
+    ("UF002", "the task data files read in parallel (checks/mod.rs), a .dat file that fails mid-walk (checks/dat.rs), and the files read before the checks (mod.rs)"),
+    ("UF003", "files the directory walk does not know (mod.rs) and files named after tasks that do not exist (checks/mod.rs)"),
+    ("UF022", "info feature bits against the files present (checks/mod.rs) and against the records seen in a .dat walk (checks/dat.rs)"),
+    ("UF041", "a map file's own lines (decode/maps.rs) and the maps of a session compared across files (checks/mod.rs)"),
+    ("UF051", "a .sym file's lines (decode/sym.rs) and the kernel symbol file of the kernel ring (decode/kernel.rs)"),
+    ("UF091", "the kernel directory's files (decode/kernel.rs) and its presence against the info feature bits (checks/mod.rs)"),
 ];
 
 /// `tracelint explain` and `rules/*.md` name the file that raises each rule; a rule must be

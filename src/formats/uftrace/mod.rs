@@ -5,8 +5,9 @@
 //! arguments a `.dbg` file) per module, one `<TID>.dat` record stream per task, optional
 //! `perf-cpuN.dat`, kernel files, `events.txt`, `extern.dat` and `default.opts`.
 //!
-//! Decoding lives in one module per file kind (each builds a typed model with byte spans and
-//! reports structural findings); the cross-file rules are in [`checks`]. Task data files are
+//! Layout: [`decode`] has one module per file kind (each builds a typed model with byte spans and
+//! reports structural findings); [`checks`] holds the cross-file rules and the task data walk
+//! (`checks::dat`); [`rules`] declares the `UF` rules. Task data files are
 //! streamed (never held whole in memory) and walked in parallel, with findings merged in
 //! directory order so the output is deterministic.
 //!
@@ -22,18 +23,9 @@
     clippy::panic
 )]
 
-pub mod argspec;
 pub mod checks;
-pub mod dat;
-pub mod dbg;
-pub mod info;
-pub mod maps;
-pub mod misc;
-pub mod perf;
+pub mod decode;
 pub mod rules;
-pub mod sym;
-pub mod task;
-pub mod text;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 

@@ -1,12 +1,16 @@
-//! Cross-file checks and the order in which the files of a directory are decoded.
+//! Cross-file checks and the order in which the files of a directory are decoded; [`dat`]
+//! walks the task data files (`<TID>.dat`) against the decoded session.
 
-use super::argspec::{self, Item, ItemKind, Match};
-use super::dat::{self, DatCtx, DatStats, FuncArgs, SessCtx};
-use super::info::{self, feat, Info, PatternType};
-use super::maps::{self, SessionMap};
-use super::sym::{self, SymTable};
-use super::task::{self, TaskFile};
-use super::{classify, dbg, load, misc, perf, rules, FileKind};
+pub mod dat;
+
+use self::dat::{DatCtx, DatStats, FuncArgs, SessCtx};
+use super::decode::argspec::{self, Item, ItemKind, Match};
+use super::decode::info::{self, feat, Info, PatternType};
+use super::decode::maps::{self, SessionMap};
+use super::decode::sym::{self, SymTable};
+use super::decode::task::{self, TaskFile};
+use super::decode::{dbg, kernel, perf};
+use super::{classify, load, rules, FileKind};
 use crate::finding::{Finding, Sink};
 use crate::input::{DirEntry, DirSource};
 use crate::map::MapNode;
@@ -183,12 +187,12 @@ pub(crate) fn check_all(
                 let mut n = MapNode::new(name, 0, d.len() as u64);
                 match k {
                     FileKind::Events => {
-                        let ids = misc::events_txt(&d, sink);
+                        let ids = kernel::events_txt(&d, sink);
                         n.set("events", ids.len());
                         user_events = Some(ids);
                     }
-                    FileKind::Extern => n.set("lines", misc::extern_dat(&d, sink)),
-                    _ => misc::default_opts(&d, sink),
+                    FileKind::Extern => n.set("lines", kernel::extern_dat(&d, sink)),
+                    _ => kernel::default_opts(&d, sink),
                 }
                 nodes.insert(name.into(), n);
             }
@@ -779,7 +783,7 @@ pub(crate) fn check_all(
     if has(&FileKind::KernelHeader) {
         sink.set_file(Some("kernel_header".into()));
         if let Some(d) = load(dir, "kernel_header", opts, sink) {
-            kparams = misc::kernel_header(&d, sink);
+            kparams = kernel::kernel_header(&d, sink);
             nodes.insert(
                 "kernel_header".into(),
                 MapNode::new("kernel header", 0, d.len() as u64),
@@ -812,7 +816,7 @@ pub(crate) fn check_all(
                 };
                 let mut node = MapNode::new("kernel ring buffer", 0, d.len() as u64);
                 if let Some(p) = &kparams {
-                    let st = misc::kernel_cpu(&d, p, *n, sink);
+                    let st = kernel::kernel_cpu(&d, p, *n, sink);
                     node.set("pages", st.pages);
                     node.set("events", st.events);
                     total_records = total_records.saturating_add(st.events);
@@ -824,7 +828,7 @@ pub(crate) fn check_all(
                 let Some(d) = load(dir, &e.name, opts, sink) else {
                     continue;
                 };
-                let n = misc::kallsyms(&d, sink);
+                let n = kernel::kallsyms(&d, sink);
                 nodes.insert(
                     e.name.clone(),
                     MapNode::new("kernel symbols", 0, d.len() as u64).value("symbols", n),

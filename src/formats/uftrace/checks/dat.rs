@@ -4,12 +4,12 @@
 //! addr:48). Payloads follow records with `more=1`: argument/return-value blobs framed from the
 //! argument specs of the function, or `u16 len` + data for events, each padded to 8 bytes.
 
-use super::argspec::{align4, align8, Item};
-use super::info::feat;
-use super::maps::SessionMap;
-use super::rules;
-use super::sym::SymTable;
-use super::task::fmt_ts;
+use super::super::decode::argspec::{align4, align8, Item};
+use super::super::decode::info::feat;
+use super::super::decode::maps::SessionMap;
+use super::super::decode::sym::SymTable;
+use super::super::decode::task::fmt_ts;
+use super::super::rules;
 use crate::finding::Sink;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use crate::rule::Rule;

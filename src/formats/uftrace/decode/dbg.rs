@@ -1,7 +1,7 @@
 //! `*.dbg` debug files: `F:` function entries with `L:` source lines and `A:`/`R:` argument
 //! specs, `E:` enum definitions.
 
-use super::rules;
+use super::super::rules;
 use super::text::{self, parse_hex, show};
 use crate::finding::Sink;
 use crate::limits::Limits;

@@ -1,6 +1,6 @@
 //! `info`: the 40-byte binary header and the text sections selected by `info_mask`.
 
-use super::rules;
+use super::super::rules;
 use super::text::{self, scan, show};
 use crate::finding::Sink;
 use crate::map::MapNode;

@@ -1,7 +1,7 @@
 //! The smaller files: `events.txt`, `extern.dat`, `default.opts`, `kernel_header`,
 //! `kernel-cpuN.dat` (checked at the ring-buffer page-header level).
 
-use super::rules;
+use super::super::rules;
 use super::text::{self, parse_u64, show};
 use crate::finding::Sink;
 use crate::formats::ftrace_ring::{walk_cpu, CpuStats, EventTable, RingParams};

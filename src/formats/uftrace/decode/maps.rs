@@ -1,6 +1,6 @@
 //! `sid-<SID>.map`: the modules mapped in one session.
 
-use super::rules;
+use super::super::rules;
 use super::text::{self, parse_hex, parse_u64, show, sub_span};
 use crate::finding::Sink;
 use crate::limits::Limits;

@@ -1,7 +1,7 @@
 //! `task.txt`: sessions, tasks, forks and dlopen records.
 
+use super::super::rules;
 use super::info::Producer;
-use super::rules;
 use super::text::{self, parse_hex, parse_ts, parse_u64, show, sub_span};
 use crate::finding::Sink;
 use crate::limits::Limits;

@@ -1,8 +1,8 @@
 //! `*.sym` symbol tables (v0.13 layout with `?` end markers, and the later one with a size
 //! column) and the sorted lookup table built from them.
 
+use super::super::rules;
 use super::info::Producer;
-use super::rules;
 use super::text::{self, parse_hex, parse_u64, show};
 use crate::finding::{Finding, Sink};
 use crate::limits::Limits;

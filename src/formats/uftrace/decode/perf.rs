@@ -1,6 +1,6 @@
 //! `perf-cpuN.dat`: raw perf ring-buffer records (`perf_event_header` + body + sample_id).
 
-use super::rules;
+use super::super::rules;
 use crate::finding::Sink;
 use crate::reader::{Endian, Reader};
 
