@@ -397,3 +397,61 @@ fn every_module_uses_only_its_own_or_lower_layers() {
     }
     assert!(msgs.is_empty(), "{}", msgs.join("\n"));
 }
+
+/// Every format folder has the same top level: `mod.rs` (entry and the format's doc), `decode/`
+/// or `decode.rs` (bytes to model, malformed findings), `model.rs`, `rules.rs` (declarations
+/// and docs), `lint.rs` or `checks/` (passes over the model), `writer.rs` (feature `testkit`)
+/// and nothing else. `ftrace_ring` is the ring-buffer page walker the trace-cmd format uses,
+/// not a format of its own: its `mod.rs` is the walker. uftrace is a directory of a dozen file
+/// kinds: each kind's model is declared next to its decoder under `decode/`.
+#[test]
+fn format_folders_share_one_layout() {
+    let formats = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/formats");
+    let allowed = [
+        "mod.rs",
+        "decode",
+        "decode.rs",
+        "model.rs",
+        "rules.rs",
+        "lint.rs",
+        "checks",
+        "writer.rs",
+        "tests.rs",
+    ];
+    let mut problems = Vec::new();
+    for e in std::fs::read_dir(&formats).unwrap() {
+        let dir = e.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let fmt = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        for n in &names {
+            if !allowed.contains(&n.as_str()) {
+                problems.push(format!("formats/{fmt}/{n} is not part of the layout"));
+            }
+        }
+        let has = |n: &str| names.iter().any(|x| x == n);
+        let mut required = vec!["mod.rs", "rules.rs"];
+        if fmt != "ftrace_ring" {
+            if !(has("decode") || has("decode.rs")) {
+                problems.push(format!("formats/{fmt} has no decode/ or decode.rs"));
+            }
+            if !(has("lint.rs") || has("checks")) {
+                problems.push(format!("formats/{fmt} has no lint.rs or checks/"));
+            }
+            if fmt != "uftrace" {
+                required.push("model.rs");
+            }
+        }
+        for r in required {
+            if !has(r) {
+                problems.push(format!("formats/{fmt} has no {r}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
