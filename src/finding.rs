@@ -304,3 +304,93 @@ impl Counts {
         self.info = self.info.saturating_add(o.info);
     }
 }
+
+/// "The first few, then a summary" for one rule: counts occurrences, says which are reported in
+/// full (the first `cap`), and remembers the span of the first occurrence and of the first one
+/// held back, for the summary finding.
+#[derive(Clone, Debug)]
+pub struct Capped {
+    rule: &'static Rule,
+    cap: u64,
+    count: u64,
+    first: Option<Range<u64>>,
+    first_hidden: Option<Range<u64>>,
+}
+
+impl Capped {
+    /// Occurrences of `rule`, the first `cap` reported in full.
+    pub const fn new(rule: &'static Rule, cap: u64) -> Self {
+        Capped {
+            rule,
+            cap,
+            count: 0,
+            first: None,
+            first_hidden: None,
+        }
+    }
+
+    /// The rule.
+    pub fn rule(&self) -> &'static Rule {
+        self.rule
+    }
+
+    /// Occurrences so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Occurrences held back (past the cap).
+    pub fn hidden(&self) -> u64 {
+        self.count.saturating_sub(self.cap)
+    }
+
+    /// Span of the first occurrence.
+    pub fn first(&self) -> Option<&Range<u64>> {
+        self.first.as_ref()
+    }
+
+    /// Span of the first occurrence held back.
+    pub fn first_hidden(&self) -> Option<&Range<u64>> {
+        self.first_hidden.as_ref()
+    }
+
+    /// Counts one occurrence at `span`; true when it is within the cap and should be reported.
+    pub fn hit(&mut self, span: &Range<u64>) -> bool {
+        self.count = self.count.saturating_add(1);
+        if self.first.is_none() {
+            self.first = Some(span.clone());
+        }
+        if self.count <= self.cap {
+            return true;
+        }
+        if self.first_hidden.is_none() {
+            self.first_hidden = Some(span.clone());
+        }
+        false
+    }
+
+    /// Counts one occurrence and reports it when within the cap; `msg` is only built then.
+    #[cold]
+    #[inline(never)]
+    pub fn report(&mut self, sink: &mut Sink, span: Range<u64>, msg: impl FnOnce() -> String) {
+        if self.hit(&span) {
+            sink.report(self.rule, span, msg());
+        }
+    }
+
+    /// Reports how many occurrences were held back ("N more `what` (of M in total) not shown
+    /// individually"), at the first of them.
+    pub fn finish(self, sink: &mut Sink, what: &str) {
+        if let Some(span) = self.first_hidden {
+            let hidden = self.count.saturating_sub(self.cap);
+            sink.report(
+                self.rule,
+                span,
+                format!(
+                    "{hidden} more {what} (of {} in total) not shown individually; the first of them is here",
+                    self.count
+                ),
+            );
+        }
+    }
+}

@@ -34,7 +34,7 @@ pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
-use crate::finding::Sink;
+use crate::finding::{Capped, Sink};
 use crate::reader::{u16_at, u32_at, u64_at, Endian, Reader};
 use crate::rule::Rule;
 use std::ops::Range;
@@ -272,8 +272,8 @@ pub struct Walker<'t> {
     last_ts: u64,
     /// Span of the commit word of the first page with missed events.
     first_missed: Option<Range<u64>>,
-    /// Per-event findings seen per capped rule, and the span of the first.
-    capped: [(u64, Range<u64>); CAP_SLOTS],
+    /// Per-event findings of the capped rules (see [`PER_CPU_REPORT_CAP`]).
+    capped: [Capped; CAP_SLOTS],
 }
 
 /// Rules whose per-event findings are capped per CPU.
@@ -282,12 +282,13 @@ const CAP_BACKWARDS: usize = 0;
 const CAP_UNKNOWN_ID: usize = 1;
 const CAP_SHORT: usize = 2;
 const CAP_UNALIGNED: usize = 3;
-const CAP_RULES: [&Rule; CAP_SLOTS] = [
-    &rules::TIMESTAMP_BACKWARDS,
-    &rules::UNKNOWN_EVENT_ID,
-    &rules::PAYLOAD_TOO_SHORT,
-    &rules::DATA_LENGTH_UNALIGNED,
+const CAPPED: [Capped; CAP_SLOTS] = [
+    Capped::new(&rules::TIMESTAMP_BACKWARDS, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::UNKNOWN_EVENT_ID, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::PAYLOAD_TOO_SHORT, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::DATA_LENGTH_UNALIGNED, PER_CPU_REPORT_CAP),
 ];
+
 /// Per-event findings of one rule reported per CPU; further ones are only counted and
 /// summarised by [`Walker::finish`].
 pub const PER_CPU_REPORT_CAP: u64 = 20;
@@ -325,7 +326,7 @@ impl<'t> Walker<'t> {
             stats: CpuStats::default(),
             last_ts: 0,
             first_missed: None,
-            capped: [(0, 0..0), (0, 0..0), (0, 0..0), (0, 0..0)],
+            capped: CAPPED,
         }
     }
 
@@ -370,15 +371,7 @@ impl<'t> Walker<'t> {
     /// Counts a capped per-event finding; true when it should still be reported.
     #[cold]
     fn cap(&mut self, slot: usize, span: &Range<u64>) -> bool {
-        if let Some((n, first)) = self.capped.get_mut(slot) {
-            if *n == 0 {
-                *first = span.clone();
-            }
-            *n = n.saturating_add(1);
-            *n <= PER_CPU_REPORT_CAP
-        } else {
-            false
-        }
+        self.capped.get_mut(slot).is_some_and(|c| c.hit(span))
     }
 
     /// Checks one page. `page` covers the page (normally `page_size` bytes) with absolute
@@ -841,22 +834,21 @@ impl<'t> Walker<'t> {
     /// Ends the walk: reports the lost-events summary and the counts of capped findings, and
     /// returns the statistics.
     pub fn finish(self, sink: &mut Sink) -> CpuStats {
-        for (slot, (n, first)) in self.capped.iter().enumerate() {
-            if *n > PER_CPU_REPORT_CAP {
-                if let Some(rule) = CAP_RULES.get(slot) {
-                    self.emit(
-                        sink,
-                        rule,
-                        first.clone(),
-                        format!(
-                            "{} more finding(s) of this kind on {} were not shown ({n} in all; the \
-                             first is at 0x{:x})",
-                            n.saturating_sub(PER_CPU_REPORT_CAP),
-                            self.cpu_name(),
-                            first.start
-                        ),
-                    );
-                }
+        for c in &self.capped {
+            if let (true, Some(first)) = (c.hidden() > 0, c.first()) {
+                self.emit(
+                    sink,
+                    c.rule(),
+                    first.clone(),
+                    format!(
+                        "{} more finding(s) of this kind on {} were not shown ({} in all; the \
+                         first is at 0x{:x})",
+                        c.hidden(),
+                        self.cpu_name(),
+                        c.count(),
+                        first.start
+                    ),
+                );
             }
         }
         if let Some(span) = self.first_missed.clone() {

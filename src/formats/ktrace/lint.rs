@@ -2,69 +2,17 @@
 
 use super::model::*;
 use super::rules;
-use crate::finding::Sink;
-use crate::rule::Rule;
-use std::ops::Range;
+use crate::finding::{Capped, Sink};
 
 /// How many findings of one rule are reported individually before a summary.
 pub const SHOWN_PER_RULE: u64 = 10;
-
-/// Counts occurrences of one rule; reports the first few and then a summary.
-pub struct Tally {
-    rule: &'static Rule,
-    count: u64,
-    first_hidden: Option<Range<u64>>,
-}
-
-impl Tally {
-    /// A tally for `rule`.
-    pub fn new(rule: &'static Rule) -> Self {
-        Tally {
-            rule,
-            count: 0,
-            first_hidden: None,
-        }
-    }
-
-    /// Number of occurrences so far.
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-
-    /// One occurrence; `msg` is only built when it is reported.
-    #[cold]
-    #[inline(never)]
-    pub fn hit(&mut self, sink: &mut Sink, span: Range<u64>, msg: impl FnOnce() -> String) {
-        self.count = self.count.saturating_add(1);
-        if self.count <= SHOWN_PER_RULE {
-            sink.report(self.rule, span, msg());
-        } else if self.first_hidden.is_none() {
-            self.first_hidden = Some(span);
-        }
-    }
-
-    /// Reports how many occurrences were not shown.
-    pub fn finish(self, sink: &mut Sink, what: &str) {
-        if let Some(span) = self.first_hidden {
-            let hidden = self.count.saturating_sub(SHOWN_PER_RULE);
-            sink.report(
-                self.rule,
-                span,
-                format!(
-                    "{hidden} more {what} (of {} in total) not shown individually; the first of them is here",
-                    self.count
-                ),
-            );
-        }
-    }
-}
 
 /// Checks thread map entries.
 pub fn check_threads(trace: &Trace, sink: &mut Sink) {
     let name_off: u64 = if trace.wide { 12 } else { 8 };
     let id_len: u64 = if trace.wide { 8 } else { 4 };
-    let mut names = Tally::new(&rules::THREAD_NAME);
-    let mut entries = Tally::new(&rules::THREAD_ENTRY);
+    let mut names = Capped::new(&rules::THREAD_NAME, SHOWN_PER_RULE);
+    let mut entries = Capped::new(&rules::THREAD_ENTRY, SHOWN_PER_RULE);
     // Threads are stored in file order, map after map: one pass, resetting at map ends.
     let mut maps = trace.thread_maps.iter().peekable();
     let mut zero_run_start: Option<u64> = None;
@@ -83,7 +31,7 @@ pub fn check_threads(trace: &Trace, sink: &mut Sink) {
                 continue;
             }
             if let Some(z) = zero_run_start.take() {
-                entries.hit(sink, z..t.offset, || {
+                entries.report(sink, z..t.offset, || {
                     format!(
                         "all-zero thread entries at 0x{z:x}..0x{:x} are followed by a real entry; zero padding entries may only trail the map",
                         t.offset
@@ -91,7 +39,7 @@ pub fn check_threads(trace: &Trace, sink: &mut Sink) {
                 });
             }
             if t.thread == 0 {
-                entries.hit(sink, t.offset..t.offset.saturating_add(id_len), || {
+                entries.report(sink, t.offset..t.offset.saturating_add(id_len), || {
                     format!(
                         "thread entry at 0x{:x} (pid {}) has thread id 0",
                         t.offset, t.pid
@@ -100,7 +48,7 @@ pub fn check_threads(trace: &Trace, sink: &mut Sink) {
             }
             let cmd = t.offset.saturating_add(name_off);
             match t.command.iter().position(|&b| b == 0) {
-                None => names.hit(sink, cmd..cmd.saturating_add(20), || {
+                None => names.report(sink, cmd..cmd.saturating_add(20), || {
                     format!(
                         "thread 0x{:x}: command \"{}\" has no NUL within its 20 bytes",
                         t.thread,
@@ -111,7 +59,7 @@ pub fn check_threads(trace: &Trace, sink: &mut Sink) {
                     let tail = t.command.get(n..).unwrap_or(&[]);
                     if let Some(j) = tail.iter().position(|&b| b != 0) {
                         let at = cmd.saturating_add(n as u64).saturating_add(j as u64);
-                        names.hit(sink, at..cmd.saturating_add(20), || {
+                        names.report(sink, at..cmd.saturating_add(20), || {
                             format!(
                                 "thread 0x{:x}: command \"{}\" has non-zero bytes after its NUL (at 0x{at:x})",
                                 t.thread,
@@ -132,11 +80,11 @@ pub fn check_cpus(trace: &Trace, sink: &mut Sink) {
     let Some(map) = &trace.cpu_map else {
         return;
     };
-    let mut tally = Tally::new(&rules::CPUMAP_ENTRY);
+    let mut tally = Capped::new(&rules::CPUMAP_ENTRY, SHOWN_PER_RULE);
     let mut seen_iop: Option<u64> = None;
     for (i, c) in map.entries.iter().enumerate() {
         if u64::from(c.cpu_id) != i as u64 {
-            tally.hit(sink, c.offset..c.offset.saturating_add(4), || {
+            tally.report(sink, c.offset..c.offset.saturating_add(4), || {
                 format!(
                     "CPU map entry {i} at 0x{:x} has cpu_id {}; the kernel writes ids equal to the index",
                     c.offset, c.cpu_id
@@ -145,7 +93,7 @@ pub fn check_cpus(trace: &Trace, sink: &mut Sink) {
         }
         if c.flags & !CPU_FLAG_IOP != 0 {
             let at = c.offset.saturating_add(4);
-            tally.hit(sink, at..at.saturating_add(4), || {
+            tally.report(sink, at..at.saturating_add(4), || {
                 format!(
                     "CPU map entry {i} has flags 0x{:x}; only 0x1 (IOP) is defined",
                     c.flags
@@ -155,7 +103,7 @@ pub fn check_cpus(trace: &Trace, sink: &mut Sink) {
         if c.flags & CPU_FLAG_IOP != 0 {
             seen_iop.get_or_insert(c.offset);
         } else if let Some(iop) = seen_iop {
-            tally.hit(sink, c.offset..c.offset.saturating_add(4), || {
+            tally.report(sink, c.offset..c.offset.saturating_add(4), || {
                 format!(
                     "CPU {} (an application processor) follows the coprocessor entry at 0x{iop:x}; IOPs come last",
                     c.cpu_id
@@ -166,7 +114,7 @@ pub fn check_cpus(trace: &Trace, sink: &mut Sink) {
         let name = c.name.get(..width).unwrap_or(&[]);
         let at = c.offset.saturating_add(8);
         match name.iter().position(|&b| b == 0) {
-            None => tally.hit(sink, at..at.saturating_add(width as u64), || {
+            None => tally.report(sink, at..at.saturating_add(width as u64), || {
                 format!(
                     "CPU {} name \"{}\" has no NUL within its {width} bytes",
                     c.cpu_id,
@@ -175,7 +123,7 @@ pub fn check_cpus(trace: &Trace, sink: &mut Sink) {
             }),
             Some(n) => {
                 if name.get(n..).unwrap_or(&[]).iter().any(|&b| b != 0) {
-                    tally.hit(sink, at..at.saturating_add(width as u64), || {
+                    tally.report(sink, at..at.saturating_add(width as u64), || {
                         format!("CPU {} name has non-zero bytes after its NUL", c.cpu_id)
                     });
                 }

@@ -1,9 +1,10 @@
 //! The event walk: every `kd_buf` of every event run, checked without allocating per event.
 
-use super::super::lint::Tally;
+use super::super::lint::SHOWN_PER_RULE;
 use super::super::model::*;
 use super::super::rules;
 use super::source::Source;
+use crate::finding::Capped;
 use crate::finding::Sink;
 use crate::limits::Limits;
 
@@ -92,11 +93,11 @@ struct Checker {
     threads: ThreadSet,
     have_threads: bool,
     last_known_thread: Option<u64>,
-    cpu_range: Tally,
-    unused: Tally,
-    debugid: Tally,
-    backwards: Tally,
-    unknown_thread: Tally,
+    cpu_range: Capped,
+    unused: Capped,
+    debugid: Capped,
+    backwards: Capped,
+    unknown_thread: Capped,
     summary: EventSummary,
 }
 
@@ -106,7 +107,7 @@ impl Checker {
         let span = off..off.saturating_add(size);
         if let Some(n) = self.ncpu {
             if ev.cpuid >= n {
-                self.cpu_range.hit(sink, span.clone(), || {
+                self.cpu_range.report(sink, span.clone(), || {
                     format!(
                         "event at 0x{off:x} is on CPU {}, but the CPU map has {n} CPUs",
                         ev.cpuid
@@ -115,7 +116,7 @@ impl Checker {
             }
         }
         if ev.unused != 0 {
-            self.unused.hit(sink, span.clone(), || {
+            self.unused.report(sink, span.clone(), || {
                 format!(
                     "event at 0x{off:x} has unused = 0x{:x}; writers put 0 there, and kdprof refuses files where it is not",
                     ev.unused
@@ -123,7 +124,7 @@ impl Checker {
             });
         }
         if ev.debugid >> 24 == 0 {
-            self.debugid.hit(sink, span.clone(), || {
+            self.debugid.report(sink, span.clone(), || {
                 format!(
                     "event at 0x{off:x} has debugid 0x{:08x}: class 0 is not a kdebug class",
                     ev.debugid
@@ -134,7 +135,7 @@ impl Checker {
         if let Some(last) = self.last_ts.get_mut(cpu) {
             if ev.timestamp < *last {
                 let prev = *last;
-                self.backwards.hit(sink, span.clone(), || {
+                self.backwards.report(sink, span.clone(), || {
                     format!(
                         "event at 0x{off:x} on CPU {} has timestamp {} < {prev} of the previous event on that CPU",
                         ev.cpuid, ev.timestamp
@@ -152,7 +153,7 @@ impl Checker {
             if self.threads.contains(ev.thread) {
                 self.last_known_thread = Some(ev.thread);
             } else {
-                self.unknown_thread.hit(sink, span, || {
+                self.unknown_thread.report(sink, span, || {
                     format!(
                         "event at 0x{off:x} (debugid 0x{:08x}) has thread id 0x{:x}, which is not in the thread map",
                         ev.debugid, ev.thread
@@ -197,11 +198,11 @@ pub fn check_events<S: Source + ?Sized>(
         have_threads: !threads.is_empty(),
         threads: ThreadSet::new(&threads),
         last_known_thread: None,
-        cpu_range: Tally::new(&rules::EVENT_CPU_RANGE),
-        unused: Tally::new(&rules::EVENT_UNUSED),
-        debugid: Tally::new(&rules::EVENT_DEBUGID),
-        backwards: Tally::new(&rules::TIMESTAMP_BACKWARDS),
-        unknown_thread: Tally::new(&rules::UNKNOWN_THREAD),
+        cpu_range: Capped::new(&rules::EVENT_CPU_RANGE, SHOWN_PER_RULE),
+        unused: Capped::new(&rules::EVENT_UNUSED, SHOWN_PER_RULE),
+        debugid: Capped::new(&rules::EVENT_DEBUGID, SHOWN_PER_RULE),
+        backwards: Capped::new(&rules::TIMESTAMP_BACKWARDS, SHOWN_PER_RULE),
+        unknown_thread: Capped::new(&rules::UNKNOWN_THREAD, SHOWN_PER_RULE),
         summary: EventSummary::default(),
     };
     let wide = trace.wide;

@@ -3,6 +3,7 @@
 use super::super::model::{EventFormat, Field, HeaderPage, Meta};
 use super::super::rules;
 use super::ctx::{Ctx, Loc};
+use crate::finding::Capped;
 use crate::reader::{ReadResult, Reader};
 use std::ops::Range;
 
@@ -549,8 +550,8 @@ fn check_lines(
     check: impl Fn(&[u8]) -> Result<(), String>,
 ) -> u64 {
     let mut rr = text.clone();
-    let (mut n, mut bad) = (0u64, 0u64);
-    let mut first_bad: Option<Range<u64>> = None;
+    let mut n = 0u64;
+    let mut bad = Capped::new(rule, TEXT_REPORT_CAP);
     let max_line = ctx.limits.max_line_bytes;
     while let Some(l) = rr.line() {
         n = n.saturating_add(1);
@@ -568,8 +569,7 @@ fn check_lines(
             continue;
         }
         if let Err(why) = check(l.text) {
-            bad = bad.saturating_add(1);
-            if bad <= TEXT_REPORT_CAP {
+            if bad.hit(&l.span()) {
                 let shown: String = String::from_utf8_lossy(l.text).chars().take(80).collect();
                 ctx.report(
                     rule,
@@ -577,23 +577,16 @@ fn check_lines(
                     l.span(),
                     format!("{what} line {n} is malformed ({why}): `{shown}`"),
                 );
-            } else if first_bad.is_none() {
-                first_bad = Some(l.span());
             }
         }
     }
-    if bad > TEXT_REPORT_CAP {
-        if let Some(s) = first_bad {
-            ctx.report(
-                rule,
-                loc,
-                s,
-                format!(
-                    "{} more malformed {what} lines not shown",
-                    bad.saturating_sub(TEXT_REPORT_CAP)
-                ),
-            );
-        }
+    if let Some(s) = bad.first_hidden() {
+        ctx.report(
+            rule,
+            loc,
+            s.clone(),
+            format!("{} more malformed {what} lines not shown", bad.hidden()),
+        );
     }
     n
 }

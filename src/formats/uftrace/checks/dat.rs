@@ -10,9 +10,8 @@ use super::super::decode::maps::SessionMap;
 use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
 use super::super::rules;
-use crate::finding::Sink;
+use crate::finding::{Capped, Sink};
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
-use crate::rule::Rule;
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -351,47 +350,23 @@ impl<'r> Chunks<'r> {
     }
 }
 
-/// Reports at most `CAP` findings of one rule per file, then a count at the end.
-struct Capped {
-    rule: &'static Rule,
-    seen: u64,
-    first: Option<u64>,
-}
-
+/// Findings of one rule reported individually per file; the rest are counted.
 const CAP: u64 = 8;
 
-impl Capped {
-    fn new(rule: &'static Rule) -> Self {
-        Capped {
-            rule,
-            seen: 0,
-            first: None,
-        }
-    }
-
-    /// True when this occurrence should be reported in full.
-    fn hit(&mut self, off: u64) -> bool {
-        self.seen = self.seen.saturating_add(1);
-        if self.first.is_none() {
-            self.first = Some(off);
-        }
-        self.seen <= CAP
-    }
-
-    fn finish(&self, sink: &mut Sink, file_len: u64) {
-        if self.seen > CAP {
-            let off = self.first.unwrap_or(0);
-            sink.report(
-                self.rule,
-                off..off.min(file_len),
-                format!(
-                    "{} more {} finding(s) in this file not shown individually ({} in all)",
-                    self.seen.saturating_sub(CAP),
-                    self.rule.code,
-                    self.seen
-                ),
-            );
-        }
+/// Reports how many findings of `c`'s rule were held back in this file, at the first one.
+fn finish_capped(c: &Capped, sink: &mut Sink, file_len: u64) {
+    if c.hidden() > 0 {
+        let off = c.first().map_or(0, |r| r.start);
+        sink.report(
+            c.rule(),
+            off..off.min(file_len),
+            format!(
+                "{} more {} finding(s) in this file not shown individually ({} in all)",
+                c.hidden(),
+                c.rule().code,
+                c.count()
+            ),
+        );
     }
 }
 
@@ -711,15 +686,15 @@ fn walk_impl<E: Endianity + Default>(
     let mut spec_index: HashMap<(usize, usize), usize> = HashMap::new();
     let mut spec_list: Vec<FuncArgs> = Vec::new();
 
-    let mut c_time = Capped::new(&rules::TIME_BACKWARDS);
-    let mut c_nest = Capped::new(&rules::NESTING);
-    let mut c_exit = Capped::new(&rules::EXIT_ADDR);
-    let mut c_depth = Capped::new(&rules::DEPTH_LIMIT);
-    let mut c_unres = Capped::new(&rules::UNRESOLVED_ADDRESS);
-    let mut c_lost = Capped::new(&rules::LOST_RECORDS);
-    let mut c_evid = Capped::new(&rules::EVENT_ID);
-    let mut c_more = Capped::new(&rules::UNEXPECTED_MORE);
-    let mut c_evpl = Capped::new(&rules::EVENT_PAYLOAD);
+    let mut c_time = Capped::new(&rules::TIME_BACKWARDS, CAP);
+    let mut c_nest = Capped::new(&rules::NESTING, CAP);
+    let mut c_exit = Capped::new(&rules::EXIT_ADDR, CAP);
+    let mut c_depth = Capped::new(&rules::DEPTH_LIMIT, CAP);
+    let mut c_unres = Capped::new(&rules::UNRESOLVED_ADDRESS, CAP);
+    let mut c_lost = Capped::new(&rules::LOST_RECORDS, CAP);
+    let mut c_evid = Capped::new(&rules::EVENT_ID, CAP);
+    let mut c_more = Capped::new(&rules::UNEXPECTED_MORE, CAP);
+    let mut c_evpl = Capped::new(&rules::EVENT_PAYLOAD, CAP);
     let mut feat_arg_reported = false;
 
     loop {
@@ -814,7 +789,7 @@ fn walk_impl<E: Endianity + Default>(
         }
         if typ == LOST {
             st.lost_count = st.lost_count.saturating_add(addr);
-            if c_lost.hit(off) {
+            if c_lost.hit(&(off..off)) {
                 let odd = time != 0 || depth != 0 || more || addr == 0;
                 let mut msg = format!("the recorder lost {addr} record(s) here");
                 if odd {
@@ -825,7 +800,7 @@ fn walk_impl<E: Endianity + Default>(
                 }
                 sink.report(&rules::LOST_RECORDS, span.clone(), msg);
             }
-            if more && c_more.hit(off) {
+            if more && c_more.hit(&(off..off)) {
                 sink.report(
                     &rules::UNEXPECTED_MORE,
                     off.saturating_add(8)..off.saturating_add(9),
@@ -838,7 +813,7 @@ fn walk_impl<E: Endianity + Default>(
         }
         // Time order.
         if let Some(prev) = last_ts {
-            if time < prev && c_time.hit(off) {
+            if time < prev && c_time.hit(&(off..off)) {
                 sink.report(
                     &rules::TIME_BACKWARDS,
                     off..off.saturating_add(8),
@@ -886,7 +861,7 @@ fn walk_impl<E: Endianity + Default>(
         if depth > st.max_depth {
             st.max_depth = depth;
         }
-        if typ != EVENT && depth >= ctx.max_stack && c_depth.hit(off) {
+        if typ != EVENT && depth >= ctx.max_stack && c_depth.hit(&(off..off)) {
             sink.report(
                 &rules::DEPTH_LIMIT,
                 off.saturating_add(8)..off.saturating_add(16),
@@ -894,7 +869,7 @@ fn walk_impl<E: Endianity + Default>(
             );
         }
         if typ == EVENT {
-            if depth != 0 && c_evid.hit(off) {
+            if depth != 0 && c_evid.hit(&(off..off)) {
                 sink.report(
                     &rules::EVENT_ID,
                     off.saturating_add(8)..off.saturating_add(16),
@@ -903,7 +878,7 @@ fn walk_impl<E: Endianity + Default>(
             }
             check_event_id(addr, off, ctx, sink, &mut c_evid);
             if more {
-                if ctx.version < 4 && c_more.hit(off) {
+                if ctx.version < 4 && c_more.hit(&(off..off)) {
                     sink.report(
                         &rules::UNEXPECTED_MORE,
                         off.saturating_add(8)..off.saturating_add(9),
@@ -922,7 +897,7 @@ fn walk_impl<E: Endianity + Default>(
                 };
                 let total = align8(u64::from(len).saturating_add(2));
                 if let Some(expected) = expected_event_len(addr) {
-                    if u64::from(len) != expected && c_evpl.hit(off) {
+                    if u64::from(len) != expected && c_evpl.hit(&(off..off)) {
                         let f = sink
                             .make(
                                 &rules::EVENT_PAYLOAD,
@@ -935,7 +910,7 @@ fn walk_impl<E: Endianity + Default>(
                             .note("uftrace 0.13 aborts on `ASSERT(len == buflen)`");
                         sink.push(f);
                     }
-                } else if c_evpl.hit(off) {
+                } else if c_evpl.hit(&(off..off)) {
                     sink.report(
                         &rules::EVENT_PAYLOAD,
                         span.clone(),
@@ -956,7 +931,7 @@ fn walk_impl<E: Endianity + Default>(
         // ENTRY / EXIT: nesting.
         if typ == ENTRY {
             if let Some(c) = cur {
-                if depth != c && c_nest.hit(off) {
+                if depth != c && c_nest.hit(&(off..off)) {
                     sink.report(
                         &rules::NESTING,
                         off.saturating_add(8)..off.saturating_add(16),
@@ -977,7 +952,7 @@ fn walk_impl<E: Endianity + Default>(
             match stack.last().map(|f| (f.depth, f.addr)) {
                 Some((d, a)) if d == depth => {
                     stack.pop();
-                    if a != addr && c_exit.hit(off) {
+                    if a != addr && c_exit.hit(&(off..off)) {
                         sink.report(
                             &rules::EXIT_ADDR,
                             off.saturating_add(8)..off.saturating_add(16),
@@ -996,7 +971,7 @@ fn walk_impl<E: Endianity + Default>(
                     };
                     let long_jump = name_of(inner).is_some_and(is_longjmp)
                         && name_of(addr).is_some_and(is_setjmp);
-                    if !long_jump && c_nest.hit(off) {
+                    if !long_jump && c_nest.hit(&(off..off)) {
                         sink.report(
                             &rules::NESTING,
                             off.saturating_add(8)..off.saturating_add(16),
@@ -1013,7 +988,7 @@ fn walk_impl<E: Endianity + Default>(
                     }
                 }
                 Some((d, _)) => {
-                    if c_nest.hit(off) {
+                    if c_nest.hit(&(off..off)) {
                         sink.report(
                             &rules::NESTING,
                             off.saturating_add(8)..off.saturating_add(16),
@@ -1025,7 +1000,7 @@ fn walk_impl<E: Endianity + Default>(
                 }
                 None => {
                     if let Some(c) = cur {
-                        if depth >= c && c_nest.hit(off) {
+                        if depth >= c && c_nest.hit(&(off..off)) {
                             sink.report(
                                 &rules::NESTING,
                                 off.saturating_add(8)..off.saturating_add(16),
@@ -1054,7 +1029,7 @@ fn walk_impl<E: Endianity + Default>(
                             func = Some((table, sym));
                         }
                         Err(why) => {
-                            if c_unres.hit(off) {
+                            if c_unres.hit(&(off..off)) {
                                 sink.report(
                                     &rules::UNRESOLVED_ADDRESS,
                                     off.saturating_add(8)..off.saturating_add(16),
@@ -1063,7 +1038,7 @@ fn walk_impl<E: Endianity + Default>(
                             }
                         }
                     }
-                } else if c_unres.hit(off) {
+                } else if c_unres.hit(&(off..off)) {
                     sink.report(
                         &rules::UNRESOLVED_ADDRESS,
                         span.clone(),
@@ -1080,7 +1055,7 @@ fn walk_impl<E: Endianity + Default>(
         }
         // Argument / return value payload.
         if ctx.version < 4 {
-            if c_more.hit(off) {
+            if c_more.hit(&(off..off)) {
                 sink.report(
                     &rules::UNEXPECTED_MORE,
                     off.saturating_add(8)..off.saturating_add(9),
@@ -1255,7 +1230,7 @@ fn walk_impl<E: Endianity + Default>(
     for c in [
         &c_time, &c_nest, &c_exit, &c_depth, &c_unres, &c_lost, &c_evid, &c_more, &c_evpl,
     ] {
-        c.finish(sink, file_len);
+        finish_capped(c, sink, file_len);
     }
     st
 }
@@ -1431,7 +1406,7 @@ fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut 
         0..=99_999 => "is a kernel tracepoint id, which never appears in task data",
         _ => "is in the perf/reserved range, which never appears in task data",
     };
-    if c.hit(off) {
+    if c.hit(&(off..off)) {
         sink.report(
             &rules::EVENT_ID,
             off.saturating_add(8)..off.saturating_add(16),

@@ -3,7 +3,7 @@
 
 use super::super::rules;
 use super::text::{self, parse_u64, show};
-use crate::finding::Sink;
+use crate::finding::{Capped, Sink};
 use crate::formats::ftrace_ring::{walk_cpu, CpuStats, EventTable, RingParams};
 use crate::reader::{Endian, Reader};
 
@@ -271,7 +271,7 @@ pub fn kernel_cpu(data: &[u8], p: &KernelParams, cpu: u64, sink: &mut Sink) -> C
 /// returns the number of symbol lines. At most eight malformed lines are reported.
 pub fn kallsyms(data: &[u8], sink: &mut Sink) -> u64 {
     let mut n = 0u64;
-    let mut bad = 0u32;
+    let mut bad = Capped::new(&rules::SYM_LINE, 8);
     for line in text::lines(data) {
         let t = line.text;
         let ok = (|| -> Option<bool> {
@@ -286,17 +286,12 @@ pub fn kallsyms(data: &[u8], sink: &mut Sink) -> u64 {
         if ok {
             n = n.saturating_add(1);
         } else {
-            bad = bad.saturating_add(1);
-            if bad <= 8 {
-                sink.report(
-                    &rules::SYM_LINE,
-                    line.span(),
-                    format!(
-                        "kallsyms line `{}` is not `<hex address> <type> <name>`",
-                        show(t)
-                    ),
-                );
-            }
+            bad.report(sink, line.span(), || {
+                format!(
+                    "kallsyms line `{}` is not `<hex address> <type> <name>`",
+                    show(t)
+                )
+            });
         }
     }
     n
