@@ -874,40 +874,7 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
         .clone()
         .unwrap_or_else(|| MapNode::new("input", 0, r.size));
     match a.output {
-        MapOutput::Json => {
-            #[derive(serde::Serialize)]
-            struct Doc<'a> {
-                schema_version: u32,
-                path: &'a str,
-                format: Option<Format>,
-                size: u64,
-                map: &'a MapNode,
-                findings: Vec<serde_json::Value>,
-            }
-            let findings = r
-                .findings
-                .iter()
-                .map(|f| {
-                    let mut v = serde_json::to_value(f).unwrap_or_default();
-                    if let Some(o) = v.as_object_mut() {
-                        o.insert("name".into(), f.rule.name.into());
-                    }
-                    v
-                })
-                .collect();
-            let doc = Doc {
-                schema_version: report::SCHEMA_VERSION,
-                path: &r.path,
-                format: r.format,
-                size: r.size,
-                map: &map,
-                findings,
-            };
-            emit(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            ));
-        }
+        MapOutput::Json => emit(&report::map::render_json(&r, &map)),
         MapOutput::Text => {
             let mut s = format!(
                 "{} ({}, {} bytes)\n",
@@ -915,7 +882,7 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
                 r.format.map(|f| f.name()).unwrap_or("unknown format"),
                 r.size
             );
-            tracelint::map::render_text(&map, &r.findings, a.max_children, color, &mut s);
+            report::map::render_text(&map, &r.findings, a.max_children, color, &mut s);
             s.push_str(&human::file_line(&r));
             s.push('\n');
             emit(&s);

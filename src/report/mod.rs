@@ -2,6 +2,7 @@
 
 pub mod hexview;
 pub mod human;
+pub mod map;
 pub mod sarif;
 
 use crate::check::Report;
