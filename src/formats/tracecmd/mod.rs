@@ -1,6 +1,6 @@
 //! trace-cmd `trace.dat` validator (file versions 6 and 7; compression none, zstd, zlib).
 //!
-//! Layout: [`decode`] reads the initial header, the v6 sequential items or the v7 sections and
+//! Layout: [`decode`](mod@decode) reads the initial header, the v6 sequential items or the v7 sections and
 //! options chain (`decode::options`, the metadata texts in `decode::meta`, compressed blocks in
 //! `decode::compress`) into a [`model::TraceDat`] with byte spans, reporting structural
 //! findings, and `decode::data` checks every CPU data range and walks its pages through the

@@ -1,6 +1,6 @@
 //! One module per file kind of a recording, each decoding its bytes into a typed model with
 //! byte spans and reporting structural findings: [`info`], [`task`] (`task.txt`), [`maps`]
-//! (`sid-*.map`), [`sym`], [`dbg`], [`argspec`] (argument specs of `info` and `.dbg`),
+//! (`sid-*.map`), [`sym`], [`dbg`](mod@dbg), [`argspec`] (argument specs of `info` and `.dbg`),
 //! [`perf`] (`perf-cpuN.dat`), [`kernel`] (the kernel ring files and the smaller text files),
 //! and [`text`], the line helpers they share.
 
