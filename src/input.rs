@@ -1,10 +1,12 @@
 //! Getting input bytes: memory-mapped (CLI) or read into memory (daemon, fuzzing), and the
 //! directory abstraction that directory formats (uftrace) read their files through.
 
+use crate::reader::{Endian, ReadError, ReadErrorKind, ReadResult, Reader};
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Bytes of one input file.
 pub enum Data {
@@ -266,35 +268,183 @@ impl DirSource for MemDir {
     }
 }
 
+/// Window size of [`ByteSource::windows`] over a file (a multiple of every record size walked).
+pub const WINDOW: u64 = 4 << 20;
+
 /// Random access to the bytes of an input by absolute range: from memory or a mapping
-/// ([`SliceSource`]) or by positioned reads from the file ([`FileSource`]).
+/// ([`SliceSource`]) or by positioned reads from the file ([`FileSource`]), which keeps memory
+/// flat whatever the file size. Decoders only ever ask for bounded pieces (headers, tables whose
+/// size was checked against limits, one window or page at a time).
 pub trait ByteSource: Sync {
-    /// The bytes at absolute range `r`, possibly read into `buf`; `None` if they cannot be had.
-    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]>;
-}
+    /// Total size in bytes.
+    fn len(&self) -> u64;
 
-/// The input itself (memory or a mapping).
-pub struct SliceSource<'a>(pub &'a [u8]);
+    /// True when empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 
-impl ByteSource for SliceSource<'_> {
-    fn get<'b>(&'b self, r: Range<u64>, _buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
-        let s = usize::try_from(r.start).ok()?;
-        let e = usize::try_from(r.end).ok()?;
-        self.0.get(s..e)
+    /// A little-endian reader over `range`. Sources that copy use `buf` as storage; callers
+    /// bound the range.
+    fn read<'a>(
+        &'a self,
+        range: Range<u64>,
+        buf: &'a mut Vec<u8>,
+        what: &'static str,
+    ) -> ReadResult<Reader<'a>>;
+
+    /// Calls `f` with readers over consecutive windows of `range` (each a multiple of `align`
+    /// bytes except possibly the last). Stops at the first read failure and returns it.
+    fn windows(
+        &self,
+        range: Range<u64>,
+        align: u64,
+        f: &mut dyn FnMut(Reader<'_>),
+    ) -> ReadResult<()>;
+
+    /// The bytes at `range`, possibly read into `buf`; `None` if they cannot be had.
+    fn bytes<'a>(&'a self, range: Range<u64>, buf: &'a mut Vec<u8>) -> Option<&'a [u8]> {
+        self.read(range, buf, "data").ok().map(|r| r.all_bytes())
     }
 }
 
-/// Positioned reads from the file: each window is read into a reused buffer, so walking
-/// gigabytes of ring data keeps the resident memory at one window per worker.
-pub struct FileSource(pub std::fs::File);
+/// Bytes already in memory (or memory-mapped).
+pub struct SliceSource<'d>(pub &'d [u8]);
 
-impl ByteSource for FileSource {
-    fn get<'b>(&'b self, r: Range<u64>, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+impl<'d> SliceSource<'d> {
+    /// Wraps `data`.
+    pub fn new(data: &'d [u8]) -> Self {
+        SliceSource(data)
+    }
+}
+
+impl ByteSource for SliceSource<'_> {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    fn read<'a>(
+        &'a self,
+        range: Range<u64>,
+        _buf: &'a mut Vec<u8>,
+        what: &'static str,
+    ) -> ReadResult<Reader<'a>> {
+        Reader::new(self.0, Endian::Little).slice_abs(range, what)
+    }
+
+    fn windows(
+        &self,
+        range: Range<u64>,
+        _align: u64,
+        f: &mut dyn FnMut(Reader<'_>),
+    ) -> ReadResult<()> {
+        let r = Reader::new(self.0, Endian::Little).slice_abs(range, "event data")?;
+        f(r);
+        Ok(())
+    }
+}
+
+/// A file of known length read with positioned reads (no shared cursor, so workers can read in
+/// parallel), window by window.
+pub struct FileSource<'f> {
+    file: &'f File,
+    len: u64,
+    error: Mutex<Option<io::Error>>,
+}
+
+impl<'f> FileSource<'f> {
+    /// Wraps `file` of `len` bytes.
+    pub fn new(file: &'f File, len: u64) -> Self {
+        FileSource {
+            file,
+            len,
+            error: Mutex::new(None),
+        }
+    }
+
+    /// The first I/O error met, if any (reads that failed were reported as truncation).
+    pub fn take_error(&self) -> Option<io::Error> {
+        self.error.lock().ok().and_then(|mut e| e.take())
+    }
+
+    fn fill(&self, start: u64, buf: &mut [u8], what: &'static str) -> ReadResult<()> {
         use std::os::unix::fs::FileExt;
-        let n = usize::try_from(r.end.checked_sub(r.start)?).ok()?;
+        match self.file.read_exact_at(buf, start) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if let Ok(mut slot) = self.error.lock() {
+                    if slot.is_none() {
+                        *slot = Some(e);
+                    }
+                }
+                Err(ReadError {
+                    offset: start,
+                    what,
+                    kind: ReadErrorKind::Eof {
+                        needed: buf.len() as u64,
+                        available: 0,
+                    },
+                })
+            }
+        }
+    }
+
+    fn check_range(&self, range: &Range<u64>, what: &'static str) -> ReadResult<usize> {
+        if range.end < range.start || range.end > self.len {
+            return Err(ReadError {
+                offset: range.start,
+                what,
+                kind: ReadErrorKind::Eof {
+                    needed: range.end.saturating_sub(range.start),
+                    available: self.len.saturating_sub(range.start),
+                },
+            });
+        }
+        crate::reader::to_usize(range.end.saturating_sub(range.start), range.start, what)
+    }
+}
+
+impl ByteSource for FileSource<'_> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read<'a>(
+        &'a self,
+        range: Range<u64>,
+        buf: &'a mut Vec<u8>,
+        what: &'static str,
+    ) -> ReadResult<Reader<'a>> {
+        let n = self.check_range(&range, what)?;
         buf.clear();
         buf.resize(n, 0);
-        self.0.read_exact_at(buf, r.start).ok()?;
-        Some(buf.as_slice())
+        self.fill(range.start, buf, what)?;
+        Ok(Reader::with_base(buf, range.start, Endian::Little))
+    }
+
+    fn windows(
+        &self,
+        range: Range<u64>,
+        align: u64,
+        f: &mut dyn FnMut(Reader<'_>),
+    ) -> ReadResult<()> {
+        self.check_range(&range, "event data")?;
+        let step = WINDOW
+            .checked_div(align)
+            .unwrap_or(WINDOW)
+            .max(1)
+            .saturating_mul(align.max(1));
+        let mut buf = Vec::new();
+        let mut pos = range.start;
+        while pos < range.end {
+            let end = pos.saturating_add(step).min(range.end);
+            let n = crate::reader::to_usize(end.saturating_sub(pos), pos, "event data")?;
+            buf.resize(n, 0);
+            let window = buf.get_mut(..n).unwrap_or_default();
+            self.fill(pos, window, "event data")?;
+            f(Reader::with_base(window, pos, Endian::Little));
+            pos = end;
+        }
+        Ok(())
     }
 }

@@ -5,8 +5,8 @@
 //! headerless V0. All little-endian.
 //!
 //! Layout: [`decode`] builds the [`model::Trace`] (headers, chunks, maps, spans of the event
-//! arrays) and reports structural findings, reading through `decode::source` (the mapping or
-//! the file, window by window), and `decode::events` walks every event without allocating;
+//! arrays) and reports structural findings, reading through an `input::ByteSource` (the mapping
+//! or the file, window by window), and `decode::events` walks every event without allocating;
 //! [`lint`] checks map entries; [`rules`] declares the `KT` rules. `writer` produces files of
 //! every version from a model, with knobs for each defect, for tests, the corpus generator and
 //! the fuzz targets (feature `testkit`).
@@ -28,9 +28,9 @@ pub mod writer;
 
 use crate::detect::Format;
 use crate::finding::Sink;
+use crate::input::{ByteSource, FileSource, SliceSource};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
-use decode::source::{FileSource, SliceSource, Source};
 use model::*;
 
 /// Checks one file held in memory.
@@ -84,7 +84,7 @@ pub fn collect_events(data: &[u8], trace: &Trace) -> Vec<Event> {
     out
 }
 
-fn check_source<S: Source + ?Sized>(src: &S, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
+fn check_source<S: ByteSource + ?Sized>(src: &S, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     let v0 = opts.format_hint == Some(Format::KtraceV0);
     let trace = decode::decode(src, v0, &opts.limits, sink);
     lint::check_threads(&trace, sink);

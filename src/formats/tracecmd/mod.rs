@@ -85,7 +85,7 @@ pub fn check_file(
     sink: &mut Sink,
 ) -> MapNode {
     let len = data.len() as u64;
-    let src = crate::input::FileSource(file);
+    let src = crate::input::FileSource::new(&file, len);
     match analyze_with(data, Some(&src), opts, sink) {
         Some(m) => map(&m, len),
         None => MapNode::new("trace.dat (unreadable header)", 0, len),

@@ -3,9 +3,9 @@
 use super::super::lint::SHOWN_PER_RULE;
 use super::super::model::*;
 use super::super::rules;
-use super::source::Source;
 use crate::finding::Capped;
 use crate::finding::Sink;
+use crate::input::ByteSource;
 use crate::limits::Limits;
 
 /// CPU numbers below this get a per-CPU last timestamp; larger ones are not ordered.
@@ -172,7 +172,7 @@ impl Checker {
 }
 
 /// Walks every event of `trace`.
-pub fn check_events<S: Source + ?Sized>(
+pub fn check_events<S: ByteSource + ?Sized>(
     src: &S,
     trace: &Trace,
     limits: &Limits,

@@ -5,10 +5,9 @@
 use super::model::*;
 use super::rules;
 pub mod events;
-pub mod source;
 
-use self::source::Source;
 use crate::finding::Sink;
+use crate::input::ByteSource;
 use crate::limits::Limits;
 use crate::reader::Reader;
 use std::ops::Range;
@@ -30,7 +29,7 @@ fn div(a: u64, b: u64) -> u64 {
 }
 
 /// Decoding state.
-struct Decoder<'s, S: Source + ?Sized> {
+struct Decoder<'s, S: ByteSource + ?Sized> {
     src: &'s S,
     size: u64,
     limits: &'s Limits,
@@ -40,7 +39,12 @@ struct Decoder<'s, S: Source + ?Sized> {
 }
 
 /// Decodes a file. `v0` selects the headerless V0 layout (explicit hint only).
-pub fn decode<S: Source + ?Sized>(src: &S, v0: bool, limits: &Limits, sink: &mut Sink) -> Trace {
+pub fn decode<S: ByteSource + ?Sized>(
+    src: &S,
+    v0: bool,
+    limits: &Limits,
+    sink: &mut Sink,
+) -> Trace {
     let size = src.len();
     let mut d = Decoder {
         src,
@@ -96,7 +100,7 @@ pub fn decode<S: Source + ?Sized>(src: &S, v0: bool, limits: &Limits, sink: &mut
     d.trace
 }
 
-impl<S: Source + ?Sized> Decoder<'_, S> {
+impl<S: ByteSource + ?Sized> Decoder<'_, S> {
     fn bytes_reader(&mut self, range: Range<u64>, what: &'static str) -> Option<Reader<'_>> {
         self.src.read(range, &mut self.buf, what).ok()
     }

@@ -420,7 +420,7 @@ fn chunk_header(
     if r.remaining() < 8 {
         return (Err(()), Err(()));
     }
-    let Some(bytes) = src.get(at..at.saturating_add(8), buf) else {
+    let Some(bytes) = src.bytes(at..at.saturating_add(8), buf) else {
         return (Err(()), Err(()));
     };
     let mut h = Reader::with_base(bytes, at, r.endian());
@@ -470,7 +470,7 @@ fn run_job(
             let mut off = r.start;
             while off < r.end {
                 let end = off.saturating_add(step).min(r.end);
-                let Some(bytes) = data.get(off..end, &mut buf) else {
+                let Some(bytes) = data.bytes(off..end, &mut buf) else {
                     break;
                 };
                 // A trailing partial page is handed over whole: the walker reports it.
@@ -497,7 +497,7 @@ fn run_job(
             let mut inbuf: Vec<u8> = Vec::new();
             let mut raw_off = 0u64;
             for (i, (zr, usize_, cspan)) in chunks.iter().enumerate() {
-                let input = data.get(zr.clone(), &mut inbuf).unwrap_or(&[]);
+                let input = data.bytes(zr.clone(), &mut inbuf).unwrap_or(&[]);
                 let Ok(un) = usize::try_from(*usize_) else {
                     break;
                 };
