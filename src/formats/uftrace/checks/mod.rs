@@ -5,7 +5,7 @@ pub mod dat;
 
 use self::dat::{DatCtx, DatStats, FuncArgs, SessCtx};
 use super::decode::argspec::{self, Item, ItemKind, Match};
-use super::decode::info::{self, feat, Info, PatternType};
+use super::decode::info::{self, feat, Info, PatternType, Producer};
 use super::decode::maps::{self, SessionMap};
 use super::decode::sym::{self, SymTable};
 use super::decode::task::{self, TaskFile};
@@ -128,189 +128,28 @@ pub(crate) fn check_all(
     let has = |k: &FileKind| kinds.iter().any(|(kk, _)| kk == k);
     let mut nodes: HashMap<String, MapNode> = HashMap::new();
 
-    // info
-    let mut info = Info::default();
-    if has(&FileKind::Info) {
-        sink.set_file(Some("info".into()));
-        if let Some(d) = load(dir, "info", opts, sink) {
-            let (i, mut n) = info::decode(&d, sink);
-            info = i;
-            n.set("producer", info.producer().describe());
-            nodes.insert("info".into(), n);
-        }
-    } else {
-        sink.set_file(None);
-        sink.report(
-            &rules::MISSING_FILE,
-            0..0,
-            "the directory has no `info` file",
-        );
-    }
+    let info = decode_info(dir, has(&FileKind::Info), opts, sink, &mut nodes);
     let feat = info.feat();
     let producer = info.producer();
     let endian = info.endian();
     let long = info.long_size();
 
-    // task.txt
-    let mut tf = TaskFile::default();
-    if has(&FileKind::TaskTxt) {
-        sink.set_file(Some("task.txt".into()));
-        if let Some(d) = load(dir, "task.txt", opts, sink) {
-            tf = task::decode(&d, limits, &producer, sink);
-            nodes.insert(
-                "task.txt".into(),
-                MapNode::new("task.txt", 0, d.len() as u64)
-                    .value("sessions", tf.sessions.len())
-                    .value("tasks", tf.tasks.len())
-                    .value("dlopens", tf.dlopens.len()),
-            );
-        }
-    } else if !has(&FileKind::TaskLegacy) {
-        sink.set_file(None);
-        sink.report(
-            &rules::MISSING_FILE,
-            0..0,
-            "the directory has no `task.txt` file",
-        );
-    }
+    let tf = decode_task_txt(dir, &kinds, opts, &producer, sink, &mut nodes);
 
-    // events.txt, extern.dat, default.opts
-    let mut user_events: Option<Vec<u64>> = None;
-    for (k, e) in &kinds {
-        let name = e.name.as_str();
-        match k {
-            FileKind::Events | FileKind::Extern | FileKind::DefaultOpts => {
-                sink.set_file(Some(name.into()));
-                let Some(d) = load(dir, name, opts, sink) else {
-                    continue;
-                };
-                let mut n = MapNode::new(name, 0, d.len() as u64);
-                match k {
-                    FileKind::Events => {
-                        let ids = kernel::events_txt(&d, sink);
-                        n.set("events", ids.len());
-                        user_events = Some(ids);
-                    }
-                    FileKind::Extern => n.set("lines", kernel::extern_dat(&d, sink)),
-                    _ => kernel::default_opts(&d, sink),
-                }
-                nodes.insert(name.into(), n);
-            }
-            _ => {}
-        }
-    }
+    let user_events = decode_small_files(dir, &kinds, opts, sink, &mut nodes);
 
     // Symbol tables and debug files.
-    let mut syms: Vec<SymTable> = Vec::new();
-    let mut sym_by_name: HashMap<String, usize> = HashMap::new();
-    for (k, e) in &kinds {
-        if *k != FileKind::Sym {
-            continue;
-        }
-        sink.set_file(Some(e.name.clone()));
-        let Some(d) = load(dir, &e.name, opts, sink) else {
-            continue;
-        };
-        let t = sym::decode(&e.name, &d, limits, &producer, sink);
-        if t.sized != (feat & feat::SYM_SIZE != 0) && !t.syms.is_empty() && info.header.is_some() {
-            sink.report(
-                &rules::FEATURE_MISMATCH,
-                0..d.len() as u64,
-                format!(
-                    "symbol lines {} a size column but the SYM_SIZE feature is {}",
-                    if t.sized { "have" } else { "lack" },
-                    if feat & feat::SYM_SIZE != 0 {
-                        "set"
-                    } else {
-                        "clear"
-                    }
-                ),
-            );
-        }
-        nodes.insert(
-            e.name.clone(),
-            MapNode::new("symbol table", 0, d.len() as u64)
-                .value("symbols", t.syms.len())
-                .value("path", t.path.clone().unwrap_or_default()),
-        );
-        sym_by_name.insert(e.name.clone(), syms.len());
-        syms.push(t);
-    }
-    // One UF057 per layout and directory: the first file, with the count of the others.
-    for kind in [0u8, 1] {
-        let mut with: Vec<&Finding> = syms
-            .iter()
-            .filter_map(|t| t.legacy.as_ref())
-            .filter(|(k, _)| *k == kind)
-            .map(|(_, f)| f)
-            .collect();
-        with.sort_by(|a, b| a.file.cmp(&b.file));
-        if let Some(first) = with.first() {
-            let mut f = (*first).clone();
-            let others = with.len().saturating_sub(1);
-            if others > 0 {
-                f = f.note(format!(
-                    "{others} other `.sym` file(s) of this directory have the same layout"
-                ));
-            }
-            sink.push(f);
-        }
-    }
-    let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
-    let mut n_dbg = 0usize;
-    for (k, e) in &kinds {
-        if *k != FileKind::Dbg {
-            continue;
-        }
-        n_dbg = n_dbg.saturating_add(1);
-        sink.set_file(Some(e.name.clone()));
-        let Some(d) = load(dir, &e.name, opts, sink) else {
-            continue;
-        };
-        let df = dbg::decode(&d, limits, sink);
-        let stem = e.name.strip_suffix(".dbg").unwrap_or(&e.name);
-        let table = sym_by_name.get(&format!("{stem}.sym")).copied();
-        nodes.insert(
-            e.name.clone(),
-            MapNode::new("debug info", 0, d.len() as u64).value("functions", df.funcs.len()),
-        );
-        for f in &df.funcs {
-            if let Some(ti) = table {
-                if syms.get(ti).and_then(|t| t.at(f.addr)).is_none() {
-                    sink.report(
-                        &rules::DBG_UNKNOWN_FUNCTION,
-                        f.span.clone(),
-                        format!(
-                            "`F: {:x} {}` is not the start of a symbol in {stem}.sym",
-                            f.addr, f.name
-                        ),
-                    );
-                }
-            }
-            let mut a = Vec::new();
-            let mut r = Vec::new();
-            for (spec, out) in [(&f.args, &mut a), (&f.ret, &mut r)] {
-                let Some(spec) = spec else { continue };
-                for it in spec.trim_start_matches('@').split(',') {
-                    match argspec::parse_item(it, long) {
-                        Some(Ok(i)) => out.push(i),
-                        Some(Err(msg)) => sink.report(
-                            &rules::ARGSPEC_IGNORED,
-                            f.span.clone(),
-                            format!(
-                                "argument spec of `{}`: {msg}; uftrace skips this item (neither recorded nor read)",
-                                f.name
-                            ),
-                        ),
-                        None => {}
-                    }
-                }
-            }
-            if let Some(slot) = table.and_then(|ti| dbgs.get_mut(ti)) {
-                slot.insert(f.addr, (a, r));
-            }
-        }
-    }
+    let (syms, sym_by_name) = decode_syms(dir, &kinds, opts, &info, &producer, sink, &mut nodes);
+    let (dbgs, n_dbg) = decode_dbgs(
+        dir,
+        &kinds,
+        opts,
+        long,
+        &syms,
+        &sym_by_name,
+        sink,
+        &mut nodes,
+    );
 
     // Session maps.
     let mut sessions: Vec<SessCtx> = Vec::new();
@@ -462,143 +301,11 @@ pub(crate) fn check_all(
     }
 
     // Task relations.
-    if has(&FileKind::TaskTxt) {
-        let first_sess = tf.sessions.iter().map(|s| s.span.start).min();
-        let first_other = tf
-            .tasks
-            .iter()
-            .map(|t| t.span.start)
-            .chain(tf.dlopens.iter().map(|d| d.span.start))
-            .min();
-        match (first_sess, first_other) {
-            (None, _) => {
-                sink.report(
-                    &rules::NO_SESSION,
-                    0..0,
-                    "task.txt has no SESS line; uftrace stops with EINVAL",
-                );
-            }
-            (Some(s), Some(o)) if o < s => {
-                sink.report(
-                    &rules::NO_SESSION,
-                    o..o,
-                    "a TASK/FORK/DLOP line precedes the first SESS line",
-                );
-            }
-            _ => {}
-        }
-    }
-    let mut tids: HashMap<u64, &task::Task> = HashMap::new();
-    let mut task_set: Vec<u64> = Vec::new();
-    for t in &tf.tasks {
-        if let Some(ppid) = t.ppid {
-            if !tf.tasks.iter().any(|o| o.tid == ppid) && !tf.sessions.iter().any(|s| s.pid == ppid)
-            {
-                sink.report(
-                    &rules::TASK_RELATION,
-                    t.span.clone(),
-                    format!(
-                        "FORK of {} names parent {ppid}, which is no known task",
-                        t.tid
-                    ),
-                );
-            }
-        }
-        if let Some(prev) = tids.get(&t.tid) {
-            // A TASK line again after exec (same tid, a session in between) is legal.
-            let exec_between = tf.sessions.iter().any(|s| {
-                s.pid == t.pid && s.span.start > prev.span.start && s.span.start < t.span.start
-            });
-            if !exec_between {
-                sink.report(
-                    &rules::TASK_RELATION,
-                    t.span.clone(),
-                    format!(
-                        "tid {} is defined again without an exec (SESS) in between",
-                        t.tid
-                    ),
-                );
-            }
-        } else {
-            tids.insert(t.tid, t);
-            task_set.push(t.tid);
-        }
-    }
-    task_set.sort_unstable();
+    let (tids, task_set) = task_relations(&tf, has(&FileKind::TaskTxt), sink);
 
-    // taskinfo vs task.txt
-    if info.nr_tid.is_some() && has(&FileKind::TaskTxt) {
-        let mut listed = info.tids.clone();
-        listed.sort_unstable();
-        listed.dedup();
-        if listed != task_set {
-            sink.set_file(Some("info".into()));
-            let only_info: Vec<String> = listed
-                .iter()
-                .filter(|t| task_set.binary_search(t).is_err())
-                .take(8)
-                .map(u64::to_string)
-                .collect();
-            let only_task: Vec<String> = task_set
-                .iter()
-                .filter(|t| listed.binary_search(t).is_err())
-                .take(8)
-                .map(u64::to_string)
-                .collect();
-            sink.report(
-                &rules::TASKINFO_TASKS,
-                info.tids_span.clone(),
-                format!(
-                    "taskinfo:tids and task.txt differ: only in info [{}], only in task.txt [{}]",
-                    only_info.join(","),
-                    only_task.join(",")
-                ),
-            );
-        }
-    }
+    taskinfo_vs_task_txt(&info, &task_set, has(&FileKind::TaskTxt), sink);
 
-    // Feature bits vs files.
-    if info.header.is_some() {
-        sink.set_file(Some("info".into()));
-        let mut fm = |cond: bool, msg: String| {
-            if cond {
-                sink.report(&rules::FEATURE_MISMATCH, 16..24, msg);
-            }
-        };
-        let kernel_files = has(&FileKind::KernelHeader)
-            || kinds
-                .iter()
-                .any(|(k, _)| matches!(k, FileKind::KernelCpu(_)));
-        fm(
-            (feat & feat::KERNEL != 0) != kernel_files,
-            format!(
-                "the KERNEL feature is {} but kernel files are {}",
-                onoff(feat & feat::KERNEL != 0),
-                if kernel_files { "present" } else { "absent" }
-            ),
-        );
-        let perf_files = kinds.iter().any(|(k, _)| matches!(k, FileKind::Perf(_)));
-        fm(
-            feat & feat::PERF_EVENT != 0 && !perf_files,
-            "the PERF_EVENT feature is set but there is no perf-cpuN.dat".into(),
-        );
-        fm(
-            (feat & feat::DEBUG_INFO != 0) != (n_dbg > 0),
-            format!(
-                "the DEBUG_INFO feature is {} but {} .dbg file(s) exist",
-                onoff(feat & feat::DEBUG_INFO != 0),
-                n_dbg
-            ),
-        );
-        let argspec_bit = info
-            .header
-            .as_ref()
-            .is_some_and(|h| h.info_mask & (1 << 10) != 0);
-        fm(
-            argspec_bit && feat & (feat::ARGUMENT | feat::RETVAL) == 0 && !info.auto_args,
-            "the info has an ARG_SPEC section but neither ARGUMENT nor RETVAL is set".into(),
-        );
-    }
+    feature_bits_vs_files(&info, &kinds, n_dbg, sink);
     // Spec lines.
     let mut auto = Vec::new();
     let mut user = Vec::new();
@@ -779,8 +486,445 @@ pub(crate) fn check_all(
     }
 
     // perf and kernel files.
+    total_records = total_records.saturating_add(decode_perf_and_kernel(
+        dir, &kinds, opts, endian, sink, &mut nodes,
+    ));
+    if total_records == 0 && info.header.is_some() {
+        sink.set_file(None);
+        sink.report(
+            &rules::NO_TASK_DATA,
+            0..0,
+            "no <TID>.dat file holds a record; uftrace refuses the recording",
+        );
+    }
+
+    // The map, in directory order.
+    root.set("sessions", tf.sessions.len());
+    root.set("tasks", task_set.len());
+    root.set("symbol tables", syms.len());
+    root.set("symbols", syms.iter().map(|t| t.syms.len()).sum::<usize>());
+    for e in files {
+        let n = nodes
+            .remove(&e.name)
+            .unwrap_or_else(|| MapNode::new(e.name.clone(), 0, e.len));
+        root.push(n.in_file(e.name.clone()));
+    }
+}
+
+/// The files of a directory with their kinds, as [`check_all`] passes them on.
+type Kinds<'a> = [(FileKind, &'a DirEntry)];
+
+fn has_kind(kinds: &Kinds<'_>, k: &FileKind) -> bool {
+    kinds.iter().any(|(kk, _)| kk == k)
+}
+
+/// Decodes `info` (or reports that it is missing).
+fn decode_info(
+    dir: &dyn DirSource,
+    present: bool,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> Info {
+    let mut info = Info::default();
+    if present {
+        sink.set_file(Some("info".into()));
+        if let Some(d) = load(dir, "info", opts, sink) {
+            let (i, mut n) = info::decode(&d, sink);
+            info = i;
+            n.set("producer", info.producer().describe());
+            nodes.insert("info".into(), n);
+        }
+    } else {
+        sink.set_file(None);
+        sink.report(
+            &rules::MISSING_FILE,
+            0..0,
+            "the directory has no `info` file",
+        );
+    }
+    info
+}
+
+/// Decodes `task.txt` (or reports that it is missing when there is no legacy task file either).
+fn decode_task_txt(
+    dir: &dyn DirSource,
+    kinds: &Kinds<'_>,
+    opts: &CheckOptions,
+    producer: &Producer,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> TaskFile {
+    let limits = &opts.limits;
+    // task.txt
+    let mut tf = TaskFile::default();
+    if has_kind(kinds, &FileKind::TaskTxt) {
+        sink.set_file(Some("task.txt".into()));
+        if let Some(d) = load(dir, "task.txt", opts, sink) {
+            tf = task::decode(&d, limits, producer, sink);
+            nodes.insert(
+                "task.txt".into(),
+                MapNode::new("task.txt", 0, d.len() as u64)
+                    .value("sessions", tf.sessions.len())
+                    .value("tasks", tf.tasks.len())
+                    .value("dlopens", tf.dlopens.len()),
+            );
+        }
+    } else if !has_kind(kinds, &FileKind::TaskLegacy) {
+        sink.set_file(None);
+        sink.report(
+            &rules::MISSING_FILE,
+            0..0,
+            "the directory has no `task.txt` file",
+        );
+    }
+    tf
+}
+
+/// Decodes `events.txt`, `extern.dat` and `default.opts`; returns the user event ids.
+fn decode_small_files(
+    dir: &dyn DirSource,
+    kinds: &Kinds<'_>,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> Option<Vec<u64>> {
+    // events.txt, extern.dat, default.opts
+    let mut user_events: Option<Vec<u64>> = None;
+    for (k, e) in kinds {
+        let name = e.name.as_str();
+        match k {
+            FileKind::Events | FileKind::Extern | FileKind::DefaultOpts => {
+                sink.set_file(Some(name.into()));
+                let Some(d) = load(dir, name, opts, sink) else {
+                    continue;
+                };
+                let mut n = MapNode::new(name, 0, d.len() as u64);
+                match k {
+                    FileKind::Events => {
+                        let ids = kernel::events_txt(&d, sink);
+                        n.set("events", ids.len());
+                        user_events = Some(ids);
+                    }
+                    FileKind::Extern => n.set("lines", kernel::extern_dat(&d, sink)),
+                    _ => kernel::default_opts(&d, sink),
+                }
+                nodes.insert(name.into(), n);
+            }
+            _ => {}
+        }
+    }
+    user_events
+}
+
+/// Decodes the `.sym` files (one `UF057` per legacy layout for the whole directory); returns
+/// the tables and their index by file name.
+fn decode_syms(
+    dir: &dyn DirSource,
+    kinds: &Kinds<'_>,
+    opts: &CheckOptions,
+    info: &Info,
+    producer: &Producer,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> (Vec<SymTable>, HashMap<String, usize>) {
+    let limits = &opts.limits;
+    let feat = info.feat();
+    let mut syms: Vec<SymTable> = Vec::new();
+    let mut sym_by_name: HashMap<String, usize> = HashMap::new();
+    for (k, e) in kinds {
+        if *k != FileKind::Sym {
+            continue;
+        }
+        sink.set_file(Some(e.name.clone()));
+        let Some(d) = load(dir, &e.name, opts, sink) else {
+            continue;
+        };
+        let t = sym::decode(&e.name, &d, limits, producer, sink);
+        if t.sized != (feat & feat::SYM_SIZE != 0) && !t.syms.is_empty() && info.header.is_some() {
+            sink.report(
+                &rules::FEATURE_MISMATCH,
+                0..d.len() as u64,
+                format!(
+                    "symbol lines {} a size column but the SYM_SIZE feature is {}",
+                    if t.sized { "have" } else { "lack" },
+                    if feat & feat::SYM_SIZE != 0 {
+                        "set"
+                    } else {
+                        "clear"
+                    }
+                ),
+            );
+        }
+        nodes.insert(
+            e.name.clone(),
+            MapNode::new("symbol table", 0, d.len() as u64)
+                .value("symbols", t.syms.len())
+                .value("path", t.path.clone().unwrap_or_default()),
+        );
+        sym_by_name.insert(e.name.clone(), syms.len());
+        syms.push(t);
+    }
+    // One UF057 per layout and directory: the first file, with the count of the others.
+    for kind in [0u8, 1] {
+        let mut with: Vec<&Finding> = syms
+            .iter()
+            .filter_map(|t| t.legacy.as_ref())
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, f)| f)
+            .collect();
+        with.sort_by(|a, b| a.file.cmp(&b.file));
+        if let Some(first) = with.first() {
+            let mut f = (*first).clone();
+            let others = with.len().saturating_sub(1);
+            if others > 0 {
+                f = f.note(format!(
+                    "{others} other `.sym` file(s) of this directory have the same layout"
+                ));
+            }
+            sink.push(f);
+        }
+    }
+    (syms, sym_by_name)
+}
+
+/// Decodes the `.dbg` files against their symbol tables; returns the argument specs per table
+/// and how many `.dbg` files there are.
+#[allow(clippy::too_many_arguments)]
+fn decode_dbgs(
+    dir: &dyn DirSource,
+    kinds: &Kinds<'_>,
+    opts: &CheckOptions,
+    long: u32,
+    syms: &[SymTable],
+    sym_by_name: &HashMap<String, usize>,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> (Vec<DbgSpecs>, usize) {
+    let limits = &opts.limits;
+    let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
+    let mut n_dbg = 0usize;
+    for (k, e) in kinds {
+        if *k != FileKind::Dbg {
+            continue;
+        }
+        n_dbg = n_dbg.saturating_add(1);
+        sink.set_file(Some(e.name.clone()));
+        let Some(d) = load(dir, &e.name, opts, sink) else {
+            continue;
+        };
+        let df = dbg::decode(&d, limits, sink);
+        let stem = e.name.strip_suffix(".dbg").unwrap_or(&e.name);
+        let table = sym_by_name.get(&format!("{stem}.sym")).copied();
+        nodes.insert(
+            e.name.clone(),
+            MapNode::new("debug info", 0, d.len() as u64).value("functions", df.funcs.len()),
+        );
+        for f in &df.funcs {
+            if let Some(ti) = table {
+                if syms.get(ti).and_then(|t| t.at(f.addr)).is_none() {
+                    sink.report(
+                        &rules::DBG_UNKNOWN_FUNCTION,
+                        f.span.clone(),
+                        format!(
+                            "`F: {:x} {}` is not the start of a symbol in {stem}.sym",
+                            f.addr, f.name
+                        ),
+                    );
+                }
+            }
+            let mut a = Vec::new();
+            let mut r = Vec::new();
+            for (spec, out) in [(&f.args, &mut a), (&f.ret, &mut r)] {
+                let Some(spec) = spec else { continue };
+                for it in spec.trim_start_matches('@').split(',') {
+                    match argspec::parse_item(it, long) {
+                        Some(Ok(i)) => out.push(i),
+                        Some(Err(msg)) => sink.report(
+                            &rules::ARGSPEC_IGNORED,
+                            f.span.clone(),
+                            format!(
+                                "argument spec of `{}`: {msg}; uftrace skips this item (neither recorded nor read)",
+                                f.name
+                            ),
+                        ),
+                        None => {}
+                    }
+                }
+            }
+            if let Some(slot) = table.and_then(|ti| dbgs.get_mut(ti)) {
+                slot.insert(f.addr, (a, r));
+            }
+        }
+    }
+    (dbgs, n_dbg)
+}
+
+/// `task.txt` relations: a SESS line first, FORK parents known, no tid defined twice without an
+/// exec; returns the tasks by tid and the sorted tids.
+fn task_relations<'t>(
+    tf: &'t TaskFile,
+    task_txt: bool,
+    sink: &mut Sink,
+) -> (HashMap<u64, &'t task::Task>, Vec<u64>) {
+    if task_txt {
+        let first_sess = tf.sessions.iter().map(|s| s.span.start).min();
+        let first_other = tf
+            .tasks
+            .iter()
+            .map(|t| t.span.start)
+            .chain(tf.dlopens.iter().map(|d| d.span.start))
+            .min();
+        match (first_sess, first_other) {
+            (None, _) => {
+                sink.report(
+                    &rules::NO_SESSION,
+                    0..0,
+                    "task.txt has no SESS line; uftrace stops with EINVAL",
+                );
+            }
+            (Some(s), Some(o)) if o < s => {
+                sink.report(
+                    &rules::NO_SESSION,
+                    o..o,
+                    "a TASK/FORK/DLOP line precedes the first SESS line",
+                );
+            }
+            _ => {}
+        }
+    }
+    let mut tids: HashMap<u64, &task::Task> = HashMap::new();
+    let mut task_set: Vec<u64> = Vec::new();
+    for t in &tf.tasks {
+        if let Some(ppid) = t.ppid {
+            if !tf.tasks.iter().any(|o| o.tid == ppid) && !tf.sessions.iter().any(|s| s.pid == ppid)
+            {
+                sink.report(
+                    &rules::TASK_RELATION,
+                    t.span.clone(),
+                    format!(
+                        "FORK of {} names parent {ppid}, which is no known task",
+                        t.tid
+                    ),
+                );
+            }
+        }
+        if let Some(prev) = tids.get(&t.tid) {
+            // A TASK line again after exec (same tid, a session in between) is legal.
+            let exec_between = tf.sessions.iter().any(|s| {
+                s.pid == t.pid && s.span.start > prev.span.start && s.span.start < t.span.start
+            });
+            if !exec_between {
+                sink.report(
+                    &rules::TASK_RELATION,
+                    t.span.clone(),
+                    format!(
+                        "tid {} is defined again without an exec (SESS) in between",
+                        t.tid
+                    ),
+                );
+            }
+        } else {
+            tids.insert(t.tid, t);
+            task_set.push(t.tid);
+        }
+    }
+    task_set.sort_unstable();
+    (tids, task_set)
+}
+
+/// `taskinfo:tids` of `info` against the tasks of `task.txt`.
+fn taskinfo_vs_task_txt(info: &Info, task_set: &[u64], task_txt: bool, sink: &mut Sink) {
+    if info.nr_tid.is_some() && task_txt {
+        let mut listed = info.tids.clone();
+        listed.sort_unstable();
+        listed.dedup();
+        if listed != *task_set {
+            sink.set_file(Some("info".into()));
+            let only_info: Vec<String> = listed
+                .iter()
+                .filter(|t| task_set.binary_search(t).is_err())
+                .take(8)
+                .map(u64::to_string)
+                .collect();
+            let only_task: Vec<String> = task_set
+                .iter()
+                .filter(|t| listed.binary_search(t).is_err())
+                .take(8)
+                .map(u64::to_string)
+                .collect();
+            sink.report(
+                &rules::TASKINFO_TASKS,
+                info.tids_span.clone(),
+                format!(
+                    "taskinfo:tids and task.txt differ: only in info [{}], only in task.txt [{}]",
+                    only_info.join(","),
+                    only_task.join(",")
+                ),
+            );
+        }
+    }
+}
+
+/// The feature bits of `info` against the files present.
+fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mut Sink) {
+    let feat = info.feat();
+    if info.header.is_some() {
+        sink.set_file(Some("info".into()));
+        let mut fm = |cond: bool, msg: String| {
+            if cond {
+                sink.report(&rules::FEATURE_MISMATCH, 16..24, msg);
+            }
+        };
+        let kernel_files = has_kind(kinds, &FileKind::KernelHeader)
+            || kinds
+                .iter()
+                .any(|(k, _)| matches!(k, FileKind::KernelCpu(_)));
+        fm(
+            (feat & feat::KERNEL != 0) != kernel_files,
+            format!(
+                "the KERNEL feature is {} but kernel files are {}",
+                onoff(feat & feat::KERNEL != 0),
+                if kernel_files { "present" } else { "absent" }
+            ),
+        );
+        let perf_files = kinds.iter().any(|(k, _)| matches!(k, FileKind::Perf(_)));
+        fm(
+            feat & feat::PERF_EVENT != 0 && !perf_files,
+            "the PERF_EVENT feature is set but there is no perf-cpuN.dat".into(),
+        );
+        fm(
+            (feat & feat::DEBUG_INFO != 0) != (n_dbg > 0),
+            format!(
+                "the DEBUG_INFO feature is {} but {} .dbg file(s) exist",
+                onoff(feat & feat::DEBUG_INFO != 0),
+                n_dbg
+            ),
+        );
+        let argspec_bit = info
+            .header
+            .as_ref()
+            .is_some_and(|h| h.info_mask & (1 << 10) != 0);
+        fm(
+            argspec_bit && feat & (feat::ARGUMENT | feat::RETVAL) == 0 && !info.auto_args,
+            "the info has an ARG_SPEC section but neither ARGUMENT nor RETVAL is set".into(),
+        );
+    }
+}
+
+/// Decodes the perf and kernel files (and reports files of no known kind); returns the number
+/// of kernel events.
+fn decode_perf_and_kernel(
+    dir: &dyn DirSource,
+    kinds: &Kinds<'_>,
+    opts: &CheckOptions,
+    endian: crate::reader::Endian,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> u64 {
+    let mut kernel_events = 0u64;
     let mut kparams = None;
-    if has(&FileKind::KernelHeader) {
+    if has_kind(kinds, &FileKind::KernelHeader) {
         sink.set_file(Some("kernel_header".into()));
         if let Some(d) = load(dir, "kernel_header", opts, sink) {
             kparams = kernel::kernel_header(&d, sink);
@@ -791,7 +935,7 @@ pub(crate) fn check_all(
         }
     }
     let mut kcpus: Vec<u64> = Vec::new();
-    for (k, e) in &kinds {
+    for (k, e) in kinds {
         match k {
             FileKind::Perf(_) => {
                 sink.set_file(Some(e.name.clone()));
@@ -819,7 +963,7 @@ pub(crate) fn check_all(
                     let st = kernel::kernel_cpu(&d, p, *n, sink);
                     node.set("pages", st.pages);
                     node.set("events", st.events);
-                    total_records = total_records.saturating_add(st.events);
+                    kernel_events = kernel_events.saturating_add(st.events);
                 }
                 nodes.insert(e.name.clone(), node);
             }
@@ -854,26 +998,7 @@ pub(crate) fn check_all(
             "kernel-cpuN.dat numbers are not contiguous from 0; uftrace numbers CPUs by position",
         );
     }
-    if total_records == 0 && info.header.is_some() {
-        sink.set_file(None);
-        sink.report(
-            &rules::NO_TASK_DATA,
-            0..0,
-            "no <TID>.dat file holds a record; uftrace refuses the recording",
-        );
-    }
-
-    // The map, in directory order.
-    root.set("sessions", tf.sessions.len());
-    root.set("tasks", task_set.len());
-    root.set("symbol tables", syms.len());
-    root.set("symbols", syms.iter().map(|t| t.syms.len()).sum::<usize>());
-    for e in files {
-        let n = nodes
-            .remove(&e.name)
-            .unwrap_or_else(|| MapNode::new(e.name.clone(), 0, e.len));
-        root.push(n.in_file(e.name.clone()));
-    }
+    kernel_events
 }
 
 fn onoff(b: bool) -> &'static str {
