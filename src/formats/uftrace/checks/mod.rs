@@ -123,7 +123,6 @@ pub(crate) fn check_all(
     sink: &mut Sink,
     root: &mut MapNode,
 ) {
-    let limits = &opts.limits;
     let kinds: Vec<(FileKind, &DirEntry)> = files.iter().map(|e| (classify(&e.name), e)).collect();
     let has = |k: &FileKind| kinds.iter().any(|(kk, _)| kk == k);
     let mut nodes: HashMap<String, MapNode> = HashMap::new();
@@ -151,154 +150,17 @@ pub(crate) fn check_all(
         &mut nodes,
     );
 
-    // Session maps.
-    let mut sessions: Vec<SessCtx> = Vec::new();
-    let mut map_cache: HashMap<String, Option<usize>> = HashMap::new();
-    let mut maps_decoded: Vec<SessionMap> = Vec::new();
-    for (k, e) in &kinds {
-        let FileKind::Map(sid) = k else { continue };
-        sink.set_file(Some(e.name.clone()));
-        let Some(d) = load(dir, &e.name, opts, sink) else {
-            map_cache.insert(sid.clone(), None);
-            continue;
-        };
-        let m = maps::decode(&d, limits, sink);
-        if m.stack_lines == 0 {
-            let end = d.len() as u64;
-            let f = sink
-                .make(
-                    &rules::MAP_NO_STACK,
-                    end..end,
-                    "the session map has no `[stack]` line",
-                )
-                .note("uftrace 0.13 derives the kernel address boundary from it; without it no user address resolves");
-            sink.push(f);
-        }
-        let mut node =
-            MapNode::new("session map", 0, d.len() as u64).value("modules", m.modules.len());
-        if !tf.sessions.iter().any(|s| &s.sid == sid) && has(&FileKind::TaskTxt) {
-            sink.report(
-                &rules::MODULE_WITHOUT_SYMBOLS,
-                0..0,
-                format!("no SESS line of task.txt has sid {sid}: this map belongs to no session"),
-            );
-        }
-        for md in &m.modules {
-            node.push(
-                MapNode::new(
-                    maps::basename(&md.path).to_string(),
-                    md.span.start,
-                    md.span.end.saturating_sub(md.span.start),
-                )
-                .value("start", format!("0x{:x}", md.start))
-                .value("end", format!("0x{:x}", md.end)),
-            );
-        }
-        nodes.insert(e.name.clone(), node);
-        map_cache.insert(sid.clone(), Some(maps_decoded.len()));
-        maps_decoded.push(m);
-    }
-    let mut maps_slots: Vec<Option<SessionMap>> = maps_decoded.into_iter().map(Some).collect();
-
-    // Sessions: map each module to its symbol table.
-    sink.set_file(Some("task.txt".into()));
-    let mut seen_sids: HashSet<&str> = HashSet::new();
-    let mut sid_to_sess: HashMap<String, usize> = HashMap::new();
-    for s in &tf.sessions {
-        let map = match map_cache.get(&s.sid) {
-            Some(Some(i)) => maps_slots.get_mut(*i).and_then(Option::take),
-            Some(None) => None,
-            None => {
-                sink.set_file(Some("task.txt".into()));
-                sink.report(
-                    &rules::SESSION_MAP_MISSING,
-                    s.span.clone(),
-                    format!(
-                        "session {} has no sid-{}.map (uftrace: \"cannot open maps file\")",
-                        s.sid, s.sid
-                    ),
-                );
-                None
-            }
-        };
-        seen_sids.insert(s.sid.as_str());
-        let mut ctx = SessCtx {
-            sid: s.sid.clone(),
-            ..Default::default()
-        };
-        if let Some(m) = map {
-            let map_file = format!("sid-{}.map", s.sid);
-            for md in &m.modules {
-                let t = find_table(&syms, &sym_by_name, &md.path, md.build_id.as_deref());
-                let base = maps::basename(&md.path);
-                sink.set_file(Some(map_file.clone()));
-                match t {
-                    Ok(ti) => ctx.module_syms.push(Some(ti)),
-                    Err(Some(ti)) => {
-                        let tname = syms.get(ti).map(|t| t.file.as_str()).unwrap_or("?");
-                        sink.report(
-                            &rules::SYM_MODULE_MISMATCH,
-                            md.span.clone(),
-                            format!(
-                                "{tname} does not describe {} (its path name or build-id differ)",
-                                md.path
-                            ),
-                        );
-                        ctx.module_syms.push(Some(ti));
-                    }
-                    Err(None) => {
-                        if !base.starts_with("libmcount") && !base.starts_with("libstdc++") {
-                            sink.report(
-                                &rules::MODULE_WITHOUT_SYMBOLS,
-                                md.span.clone(),
-                                format!("module {} has no {base}.sym; uftrace reads the host's file instead", md.path),
-                            );
-                        }
-                        ctx.module_syms.push(None);
-                    }
-                }
-            }
-            if !m.modules.iter().any(|md| md.path == s.exename) {
-                sink.report(
-                    &rules::MAP_MISSING_EXE,
-                    0..0,
-                    format!("the session's executable {} is not in the map", s.exename),
-                );
-            }
-            ctx.map = Some(m);
-        }
-        sid_to_sess.insert(s.sid.clone(), sessions.len());
-        sessions.push(ctx);
-    }
-    sink.set_file(Some("task.txt".into()));
-    for d in &tf.dlopens {
-        match sid_to_sess.get(&d.sid) {
-            Some(&si) => {
-                let base = maps::basename(&d.libname);
-                let t = sym_by_name.get(&format!("{base}.sym")).copied();
-                if t.is_none() {
-                    sink.report(
-                        &rules::MODULE_WITHOUT_SYMBOLS,
-                        d.span.clone(),
-                        format!("dlopen'ed library {} has no {base}.sym", d.libname),
-                    );
-                }
-                if let Some(s) = sessions.get_mut(si) {
-                    s.dlopens.push((d.ts, d.base, t));
-                }
-            }
-            None => {
-                let f = sink
-                    .make(
-                        &rules::DLOP_UNKNOWN_SESSION,
-                        d.span.clone(),
-                        format!("DLOP names session {}, which no SESS line defines", d.sid),
-                    )
-                    .note("uftrace 0.13 aborts on `ASSERT(s)` here");
-                sink.push(f);
-            }
-        }
-    }
+    // Session maps and sessions.
+    let sessions = build_sessions(
+        dir,
+        &kinds,
+        opts,
+        &tf,
+        &syms,
+        &sym_by_name,
+        sink,
+        &mut nodes,
+    );
 
     // Task relations.
     let (tids, task_set) = task_relations(&tf, has(&FileKind::TaskTxt), sink);
@@ -999,6 +861,171 @@ fn decode_perf_and_kernel(
         );
     }
     kernel_events
+}
+
+/// Decodes the session maps, then builds each session of `task.txt`: its map, each module's
+/// symbol table, its dlopen'ed libraries.
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+fn build_sessions(
+    dir: &dyn DirSource,
+    kinds: &Kinds<'_>,
+    opts: &CheckOptions,
+    tf: &TaskFile,
+    syms: &[SymTable],
+    sym_by_name: &HashMap<String, usize>,
+    sink: &mut Sink,
+    nodes: &mut HashMap<String, MapNode>,
+) -> Vec<SessCtx> {
+    let limits = &opts.limits;
+    // Session maps.
+    let mut sessions: Vec<SessCtx> = Vec::new();
+    let mut map_cache: HashMap<String, Option<usize>> = HashMap::new();
+    let mut maps_decoded: Vec<SessionMap> = Vec::new();
+    for (k, e) in kinds {
+        let FileKind::Map(sid) = k else { continue };
+        sink.set_file(Some(e.name.clone()));
+        let Some(d) = load(dir, &e.name, opts, sink) else {
+            map_cache.insert(sid.clone(), None);
+            continue;
+        };
+        let m = maps::decode(&d, limits, sink);
+        if m.stack_lines == 0 {
+            let end = d.len() as u64;
+            let f = sink
+                .make(
+                    &rules::MAP_NO_STACK,
+                    end..end,
+                    "the session map has no `[stack]` line",
+                )
+                .note("uftrace 0.13 derives the kernel address boundary from it; without it no user address resolves");
+            sink.push(f);
+        }
+        let mut node =
+            MapNode::new("session map", 0, d.len() as u64).value("modules", m.modules.len());
+        if !tf.sessions.iter().any(|s| &s.sid == sid) && has_kind(kinds, &FileKind::TaskTxt) {
+            sink.report(
+                &rules::MODULE_WITHOUT_SYMBOLS,
+                0..0,
+                format!("no SESS line of task.txt has sid {sid}: this map belongs to no session"),
+            );
+        }
+        for md in &m.modules {
+            node.push(
+                MapNode::new(
+                    maps::basename(&md.path).to_string(),
+                    md.span.start,
+                    md.span.end.saturating_sub(md.span.start),
+                )
+                .value("start", format!("0x{:x}", md.start))
+                .value("end", format!("0x{:x}", md.end)),
+            );
+        }
+        nodes.insert(e.name.clone(), node);
+        map_cache.insert(sid.clone(), Some(maps_decoded.len()));
+        maps_decoded.push(m);
+    }
+    let mut maps_slots: Vec<Option<SessionMap>> = maps_decoded.into_iter().map(Some).collect();
+
+    // Sessions: map each module to its symbol table.
+    sink.set_file(Some("task.txt".into()));
+    let mut seen_sids: HashSet<&str> = HashSet::new();
+    let mut sid_to_sess: HashMap<String, usize> = HashMap::new();
+    for s in &tf.sessions {
+        let map = match map_cache.get(&s.sid) {
+            Some(Some(i)) => maps_slots.get_mut(*i).and_then(Option::take),
+            Some(None) => None,
+            None => {
+                sink.set_file(Some("task.txt".into()));
+                sink.report(
+                    &rules::SESSION_MAP_MISSING,
+                    s.span.clone(),
+                    format!(
+                        "session {} has no sid-{}.map (uftrace: \"cannot open maps file\")",
+                        s.sid, s.sid
+                    ),
+                );
+                None
+            }
+        };
+        seen_sids.insert(s.sid.as_str());
+        let mut ctx = SessCtx {
+            sid: s.sid.clone(),
+            ..Default::default()
+        };
+        if let Some(m) = map {
+            let map_file = format!("sid-{}.map", s.sid);
+            for md in &m.modules {
+                let t = find_table(syms, sym_by_name, &md.path, md.build_id.as_deref());
+                let base = maps::basename(&md.path);
+                sink.set_file(Some(map_file.clone()));
+                match t {
+                    Ok(ti) => ctx.module_syms.push(Some(ti)),
+                    Err(Some(ti)) => {
+                        let tname = syms.get(ti).map(|t| t.file.as_str()).unwrap_or("?");
+                        sink.report(
+                            &rules::SYM_MODULE_MISMATCH,
+                            md.span.clone(),
+                            format!(
+                                "{tname} does not describe {} (its path name or build-id differ)",
+                                md.path
+                            ),
+                        );
+                        ctx.module_syms.push(Some(ti));
+                    }
+                    Err(None) => {
+                        if !base.starts_with("libmcount") && !base.starts_with("libstdc++") {
+                            sink.report(
+                                &rules::MODULE_WITHOUT_SYMBOLS,
+                                md.span.clone(),
+                                format!("module {} has no {base}.sym; uftrace reads the host's file instead", md.path),
+                            );
+                        }
+                        ctx.module_syms.push(None);
+                    }
+                }
+            }
+            if !m.modules.iter().any(|md| md.path == s.exename) {
+                sink.report(
+                    &rules::MAP_MISSING_EXE,
+                    0..0,
+                    format!("the session's executable {} is not in the map", s.exename),
+                );
+            }
+            ctx.map = Some(m);
+        }
+        sid_to_sess.insert(s.sid.clone(), sessions.len());
+        sessions.push(ctx);
+    }
+    sink.set_file(Some("task.txt".into()));
+    for d in &tf.dlopens {
+        match sid_to_sess.get(&d.sid) {
+            Some(&si) => {
+                let base = maps::basename(&d.libname);
+                let t = sym_by_name.get(&format!("{base}.sym")).copied();
+                if t.is_none() {
+                    sink.report(
+                        &rules::MODULE_WITHOUT_SYMBOLS,
+                        d.span.clone(),
+                        format!("dlopen'ed library {} has no {base}.sym", d.libname),
+                    );
+                }
+                if let Some(s) = sessions.get_mut(si) {
+                    s.dlopens.push((d.ts, d.base, t));
+                }
+            }
+            None => {
+                let f = sink
+                    .make(
+                        &rules::DLOP_UNKNOWN_SESSION,
+                        d.span.clone(),
+                        format!("DLOP names session {}, which no SESS line defines", d.sid),
+                    )
+                    .note("uftrace 0.13 aborts on `ASSERT(s)` here");
+                sink.push(f);
+            }
+        }
+    }
+    sessions
 }
 
 fn onoff(b: bool) -> &'static str {
