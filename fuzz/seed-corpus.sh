@@ -81,6 +81,10 @@ for target, fmt in single.items():
         put("detect_and_check", read(p))
 for p in files(corpus, "detect", "regressions"):
     put("detect_and_check", read(p))
+# check_path: the single-file corpus again, checked through a temporary file.
+for fmt in single.values():
+    for p in files(corpus, fmt):
+        put("check_path", read(p))
 
 # uftrace: every data directory as a full and a compact image; regression images as they are.
 ufdir = os.path.join(corpus, "uftrace")
