@@ -1,5 +1,6 @@
 //! The one check entry point used by the CLI, the daemon and the fuzz targets.
 
+use crate::archive;
 use crate::config::Config;
 use crate::detect::{self, Format};
 use crate::finding::{Counts, Finding, Sink};
@@ -34,6 +35,9 @@ pub struct Report {
     pub counts: Counts,
     /// Findings past the `max_findings` cap, by rule code (rules set to allow left out).
     pub dropped_by_code: Vec<(&'static str, u64)>,
+    /// For an archive or compressed input: every member, in archive order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<crate::archive::MemberInfo>,
     /// The structure map.
     #[serde(skip)]
     pub map: Option<MapNode>,
@@ -56,6 +60,7 @@ impl Report {
             dropped: 0,
             counts: Counts::default(),
             dropped_by_code: Vec::new(),
+            members: Vec::new(),
             map: None,
             io_failed: false,
             duration: Duration::ZERO,
@@ -133,21 +138,83 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
     let start = Instant::now();
     let mut report = Report::new(path);
     let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        check_path_inner(path, opts, &mut sink, &mut report)
-    }));
+    guarded(&mut sink, |sink| {
+        check_path_inner(path, opts, sink, &mut report)
+    });
+    finish_report(report, sink, opts, config, start)
+}
+
+/// Checks one input read from standard input (`-`): a trace, a compressed trace or an archive.
+/// A plain trace is held in memory up to `unpack_memory_bytes`, else spilled to an unnamed
+/// temporary file; its findings have no member.
+pub fn check_stdin(opts: &CheckOptions, config: &Config) -> Report {
+    let start = Instant::now();
+    let mut report = Report::new(Path::new("-"));
+    let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
+    guarded(&mut sink, |sink| {
+        let stdin: Box<dyn io::Read> = Box::new(io::stdin().lock());
+        let outcome = archive::check(
+            archive::Source::Stream(stdin),
+            "-",
+            &opts.limits,
+            sink,
+            &mut |leaf, sink| check_leaf(leaf, opts, sink),
+        );
+        report.size = outcome.members.iter().map(|m| m.size).sum();
+        take_outcome(&mut report, outcome);
+    });
+    finish_report(report, sink, opts, config, start)
+}
+
+/// The report's format, members and map from an archive check; a plain trace on standard
+/// input is one unnamed member, not listed.
+fn take_outcome(report: &mut Report, outcome: archive::Outcome) {
+    report.format = outcome.format;
+    let plain = outcome.members.len() == 1
+        && outcome
+            .map
+            .children
+            .first()
+            .is_some_and(|c| c.member.is_none());
+    if plain {
+        report.map = outcome
+            .map
+            .children
+            .into_iter()
+            .next()
+            .and_then(|c| c.children.into_iter().next());
+    } else {
+        report.members = outcome.members;
+        report.map = Some(outcome.map);
+    }
+}
+
+/// Runs `f`, turning a panic into `TL004 internal-error`.
+fn guarded(sink: &mut Sink, f: impl FnOnce(&mut Sink)) {
+    let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut *sink)));
     if let Err(panic) = outcome {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
+        sink.set_member(None);
         sink.report(
             &rules::INTERNAL_ERROR,
             0..0,
             format!("internal error while checking: {what}"),
         );
     }
+}
+
+/// Caps, follow-on filtering, levels and counts: the report of one input from its sink.
+fn finish_report(
+    mut report: Report,
+    sink: Sink,
+    opts: &CheckOptions,
+    config: &Config,
+    start: Instant,
+) -> Report {
     let (mut findings, dropped_rules) = sink.into_parts_by_rule();
     drop_follow_ons_of_limits(&mut findings);
     let dropped: u64 = dropped_rules.iter().map(|(_, n)| n).sum();
@@ -155,6 +222,7 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
         findings.push(Finding {
             rule: &rules::FINDINGS_TRUNCATED,
             severity: rules::FINDINGS_TRUNCATED.default_severity,
+            member: None,
             file: None,
             offset: 0,
             length: 0,
@@ -194,6 +262,7 @@ pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
     let mut findings = vec![Finding {
         rule: &rules::NO_TRACES,
         severity: rules::NO_TRACES.default_severity,
+        member: None,
         file: None,
         offset: 0,
         length: 0,
@@ -219,21 +288,24 @@ fn drop_follow_ons_of_limits(findings: &mut Vec<Finding>) {
     use crate::finding::Severity;
     use crate::registry::Family;
     // Per file (None: the input itself): index of the first TL003 and how many were dropped.
-    let mut limited: Vec<(Option<String>, usize, u64)> = Vec::new();
+    let mut limited: Vec<((Option<String>, Option<String>), usize, u64)> = Vec::new();
     let mut keep = Vec::with_capacity(findings.len());
     for (i, f) in findings.iter().enumerate() {
         if f.rule.code == rules::LIMIT_EXCEEDED.code {
-            if !limited.iter().any(|(file, _, _)| *file == f.file) {
-                limited.push((f.file.clone(), i, 0));
+            if !limited.iter().any(|(place, _, _)| place_of(f) == *place) {
+                limited.push((place_of(f), i, 0));
             }
             keep.push(true);
             continue;
         }
         let follow_on = f.rule.family != Family::Generic
             && f.severity != Severity::Info
-            && limited.iter().any(|(file, _, _)| *file == f.file);
+            && limited.iter().any(|(place, _, _)| place_of(f) == *place);
         if follow_on {
-            if let Some(entry) = limited.iter_mut().find(|(file, _, _)| *file == f.file) {
+            if let Some(entry) = limited
+                .iter_mut()
+                .find(|(place, _, _)| place_of(f) == *place)
+            {
                 entry.2 += 1;
             }
         }
@@ -250,6 +322,11 @@ fn drop_follow_ons_of_limits(findings: &mut Vec<Finding>) {
     }
     let mut k = keep.into_iter();
     findings.retain(|_| k.next().unwrap_or(true));
+}
+
+/// The (archive member, directory file) a finding is in.
+fn place_of(f: &Finding) -> (Option<String>, Option<String>) {
+    (f.member.clone(), f.file.clone())
 }
 
 fn io_finding(sink: &mut Sink, report: &mut Report, path: &Path, e: &io::Error) {
@@ -308,69 +385,118 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         Ok(f) => f,
         Err(e) => return io_finding(sink, report, path, &e),
     };
-    let format = match opts.format_hint {
-        Some(f) => Some(f),
-        None => match detect::detect_file(&file, meta.len()) {
-            Ok(f) => f,
-            Err(e) => return io_finding(sink, report, path, &e),
-        },
+    let head = {
+        use std::os::unix::fs::FileExt;
+        let n = usize::try_from(meta.len())
+            .map_or(archive::SNIFF_BYTES, |l| l.min(archive::SNIFF_BYTES));
+        let mut head = vec![0u8; n];
+        if let Err(e) = file.read_exact_at(&mut head, 0) {
+            return io_finding(sink, report, path, &e);
+        }
+        head
     };
-    // Each format reads the file the way that keeps memory flat for multi-GiB inputs.
-    match format {
-        // ktrace: mostly event records walked once, read window by window.
-        Some(Format::Ktrace | Format::KtraceV0) if meta.len() > 0 => {
+    if archive::sniff(&head).is_some() {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| escape_path(path));
+        let outcome = archive::check(
+            archive::Source::File(file),
+            &name,
+            &opts.limits,
+            sink,
+            &mut |leaf, sink| check_leaf(leaf, opts, sink),
+        );
+        take_outcome(report, outcome);
+        return;
+    }
+    match check_open_file(&file, meta.len(), opts, sink) {
+        Ok((format, map)) => {
             report.format = format;
-            report.map = Some(crate::formats::ktrace::check_file(
-                &file,
-                meta.len(),
-                opts,
-                sink,
-            ));
+            report.map = map;
         }
-        // trace.dat: metadata from the mapping, ring data (the bulk) by positioned reads.
-        Some(Format::TraceCmd) if opts.load_mode == LoadMode::Mmap => {
-            let Some(data) = load(&file, path, &meta, opts, sink, report) else {
-                return;
-            };
-            report.format = format;
-            report.map = Some(crate::formats::tracecmd::check_file(
-                &data, file, opts, sink,
-            ));
-        }
-        _ => {
-            let Some(data) = load(&file, path, &meta, opts, sink, report) else {
-                return;
-            };
-            let (format, map) = check_bytes(&data, opts, sink);
-            report.format = format;
-            report.map = Some(map);
-        }
+        Err(e) => io_finding(sink, report, path, &e),
     }
 }
 
-/// Brings the whole open `file` (at `path`) into memory as `opts.load_mode` says; `None`
-/// after reporting why not.
-fn load(
-    file: &std::fs::File,
-    path: &Path,
-    meta: &std::fs::Metadata,
+/// Checks one unpacked archive member.
+fn check_leaf(
+    leaf: archive::Leaf<'_>,
     opts: &CheckOptions,
     sink: &mut Sink,
-    report: &mut Report,
-) -> Option<input::Data> {
+) -> (Option<Format>, MapNode) {
+    match leaf {
+        archive::Leaf::Bytes(b) => check_bytes(b, opts, sink),
+        archive::Leaf::Dir(d) => (Some(Format::Uftrace), check_dir(d, opts, sink)),
+        archive::Leaf::File(f, len) => match check_open_file(f, len, opts, sink) {
+            Ok((format, map)) => (format, map.unwrap_or_else(|| MapNode::new("file", 0, len))),
+            Err(e) => {
+                sink.report(
+                    &rules::IO_ERROR,
+                    0..0,
+                    format!("cannot read the unpacked member: {e}"),
+                );
+                (None, MapNode::new("file", 0, len))
+            }
+        },
+    }
+}
+
+/// Checks an open regular file of `len` bytes, detecting its format unless hinted; `Ok` with
+/// no map when a limit stopped it (reported).
+fn check_open_file(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> io::Result<(Option<Format>, Option<MapNode>)> {
+    let format = match opts.format_hint {
+        Some(f) => Some(f),
+        None => detect::detect_file(file, len)?,
+    };
+    // Each format reads the file the way that keeps memory flat for multi-GiB inputs.
+    Ok(match format {
+        // ktrace: mostly event records walked once, read window by window.
+        Some(Format::Ktrace | Format::KtraceV0) if len > 0 => (
+            format,
+            Some(crate::formats::ktrace::check_file(file, len, opts, sink)),
+        ),
+        // trace.dat: metadata from the mapping, ring data (the bulk) by positioned reads.
+        Some(Format::TraceCmd) if opts.load_mode == LoadMode::Mmap => {
+            let Some(data) = load(file, len, opts, sink)? else {
+                return Ok((None, None));
+            };
+            let map = crate::formats::tracecmd::check_file(&data, file.try_clone()?, opts, sink);
+            (format, Some(map))
+        }
+        _ => {
+            let Some(data) = load(file, len, opts, sink)? else {
+                return Ok((None, None));
+            };
+            let (format, map) = check_bytes(&data, opts, sink);
+            (format, Some(map))
+        }
+    })
+}
+
+/// Brings the whole open `file` into memory as `opts.load_mode` says; `None` after reporting
+/// a limit.
+fn load(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> io::Result<Option<input::Data>> {
     let max = match opts.load_mode {
         LoadMode::Mmap => opts.limits.max_file_bytes,
         LoadMode::Read => opts.limits.max_read_bytes.min(opts.limits.max_file_bytes),
     };
     match input::load_file(file, opts.load_mode, max) {
-        Ok(d) => Some(d),
+        Ok(d) => Ok(Some(d)),
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
-            sink.limit(0..0, "file size", meta.len(), "max_read_bytes", max);
-            None
+            sink.limit(0..0, "file size", len, "max_read_bytes", max);
+            Ok(None)
         }
-        Err(e) => {
-            io_finding(sink, report, path, &e);
-            None
-        }
+        Err(e) => Err(e),
     }
 }

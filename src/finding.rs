@@ -16,6 +16,11 @@ pub struct Finding {
     pub rule: &'static Rule,
     /// Effective severity (the rule's default unless configuration changed it).
     pub severity: Severity,
+    /// For an archive or compressed input: the member the finding is in (its path inside the
+    /// archive; nested archives joined by `!`). Offsets are then offsets in the decompressed
+    /// member.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
     /// For directory formats (uftrace): the file inside the directory, relative to it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -104,6 +109,8 @@ pub struct Sink {
     dropped_rules: Vec<(&'static Rule, u64)>,
     /// File inside a directory input that new findings refer to.
     current_file: Option<String>,
+    /// Archive member that new findings refer to.
+    current_member: Option<String>,
 }
 
 impl Sink {
@@ -116,6 +123,7 @@ impl Sink {
             dropped: 0,
             dropped_rules: Vec::new(),
             current_file: None,
+            current_member: None,
         }
     }
 
@@ -133,7 +141,9 @@ impl Sink {
     /// An empty sink keeping at most `max` findings, with this sink's levels (for work done in
     /// parallel and [`Sink::absorb`]ed later).
     pub fn child(&self, max: usize) -> Sink {
-        Sink::new(max).with_levels(self.levels.clone())
+        let mut c = Sink::new(max).with_levels(self.levels.clone());
+        c.current_member = self.current_member.clone();
+        c
     }
 
     /// The levels this sink applies.
@@ -144,6 +154,11 @@ impl Sink {
     /// Findings raised from now on refer to `file` inside a directory input (`None`: the input).
     pub fn set_file(&mut self, file: Option<String>) {
         self.current_file = file;
+    }
+
+    /// Findings raised from now on are in `member` of an archive input (`None`: the input).
+    pub fn set_member(&mut self, member: Option<String>) {
+        self.current_member = member;
     }
 
     /// The file findings currently refer to.
@@ -167,6 +182,7 @@ impl Sink {
         Finding {
             rule,
             severity: rule.default_severity,
+            member: self.current_member.clone(),
             file: self.current_file.clone(),
             offset: span.start,
             length: span.end.saturating_sub(span.start),

@@ -9,6 +9,7 @@
 //! [`check::check_bytes`] / [`check::check_dir`] (in-memory input, used by the fuzz targets).
 #![deny(missing_docs)]
 
+pub mod archive;
 pub mod check;
 pub mod config;
 pub mod detect;

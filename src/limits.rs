@@ -26,6 +26,22 @@ pub struct Limits {
     pub max_xml_nodes: u64,
     /// Findings kept per input; the rest are counted and summarised.
     pub max_findings: usize,
+    /// Largest total of bytes unpacked from one compressed or archive input (all layers and
+    /// members together).
+    pub max_unpacked_bytes: u64,
+    /// Largest ratio of unpacked to packed bytes of one compression layer or zip member, judged
+    /// once it has unpacked more than 64 MiB (a decompression bomb hits it long before it
+    /// fills a disk).
+    pub max_unpack_ratio: u64,
+    /// Largest number of members of one archive.
+    pub max_archive_members: u64,
+    /// Deepest nesting of compression and archive layers (`x.tar.gz` is 2).
+    pub max_archive_depth: u64,
+    /// Members (and standard input) up to this size are held in memory while checked; larger
+    /// ones are spilled to an unnamed temporary file (in `$TMPDIR`), deleted when checked.
+    pub unpack_memory_bytes: u64,
+    /// Largest total of bytes spilled to temporary files for one input.
+    pub max_spill_bytes: u64,
     /// Wall-clock budget for one input in daemon mode (seconds; 0 = none).
     pub max_check_seconds: u64,
 }
@@ -41,6 +57,12 @@ impl Default for Limits {
             max_line_bytes: 1 << 20,
             max_xml_nodes: 100_000,
             max_findings: 1000,
+            max_unpacked_bytes: 1 << 38,
+            max_unpack_ratio: 2000,
+            max_archive_members: 100_000,
+            max_archive_depth: 4,
+            unpack_memory_bytes: 8 << 20,
+            max_spill_bytes: 1 << 38,
             max_check_seconds: 600,
         }
     }
@@ -58,6 +80,12 @@ impl Limits {
             max_line_bytes: 1 << 16,
             max_xml_nodes: 10_000,
             max_findings: 200,
+            max_unpacked_bytes: 1 << 25,
+            max_unpack_ratio: 2000,
+            max_archive_members: 256,
+            max_archive_depth: 3,
+            unpack_memory_bytes: 1 << 16,
+            max_spill_bytes: 1 << 25,
             max_check_seconds: 0,
         }
     }

@@ -479,6 +479,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
     match input {
+        Input::Check(p) if p.as_os_str() == "-" => tracelint::check::check_stdin(opts, config),
         Input::Check(p) => check_path(p, opts, config),
         Input::NoTraces(dir) => tracelint::check::no_traces_report(dir, config),
     }
@@ -486,12 +487,17 @@ fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
 
 fn looks_like_trace(p: &Path) -> bool {
     use std::io::Read;
-    let mut head = [0u8; 16];
-    let Ok(mut f) = std::fs::File::open(p) else {
+    let mut head = Vec::new();
+    let Ok(f) = std::fs::File::open(p) else {
         return false;
     };
-    let n = f.read(&mut head).unwrap_or(0);
-    detect::detect_bytes(head.get(..n).unwrap_or(&[])).is_some()
+    if f.take(tracelint::archive::SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .is_err()
+    {
+        return false;
+    }
+    detect::detect_bytes(&head).is_some() || tracelint::archive::sniff(&head).is_some()
 }
 
 fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
@@ -868,7 +874,11 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let r = check_path(&a.path, &opts, &config);
+    let r = if a.path.as_os_str() == "-" {
+        tracelint::check::check_stdin(&opts, &config)
+    } else {
+        check_path(&a.path, &opts, &config)
+    };
     let map = r
         .map
         .clone()

@@ -8,6 +8,9 @@ use serde::Serialize;
 pub struct MapNode {
     /// What this node is (`"header"`, `"section"`, `"frame 3"`, `"cpu 1"`...).
     pub label: String,
+    /// Archive member this node and its children are in (member nodes of an archive input).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
     /// File inside a directory input, when it differs from the parent's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -69,8 +72,27 @@ impl MapNode {
     /// Marks each finding on the deepest node whose range (and file) contains its offset.
     pub fn attach_findings(&mut self, findings: &[crate::finding::Finding]) {
         for (i, f) in findings.iter().enumerate() {
-            self.attach_one(i, f.file.as_deref(), f.offset, None);
+            match &f.member {
+                // A finding in an archive member goes into that member's node.
+                Some(m) => {
+                    if let Some(node) = self.find_member(m) {
+                        if !node.attach_one(i, f.file.as_deref(), f.offset, None) {
+                            node.findings.push(i);
+                        }
+                    }
+                }
+                None => {
+                    self.attach_one(i, f.file.as_deref(), f.offset, None);
+                }
+            }
         }
+    }
+
+    fn find_member(&mut self, m: &str) -> Option<&mut MapNode> {
+        if self.member.as_deref() == Some(m) {
+            return Some(self);
+        }
+        self.children.iter_mut().find_map(|c| c.find_member(m))
     }
 
     fn attach_one(

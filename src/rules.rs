@@ -90,4 +90,68 @@ crate::declare_rules! {
     /// ## What readers do
     /// Not applicable: tracelint's own condition (there is nothing for a reader to read).
     pub NO_TRACES = ("TL008", "no-traces-found", Warning, "a directory given to check holds no trace file or uftrace data directory");
+    /// ## What it checks
+    /// Every member of an archive input (tar, zip, possibly compressed) is a trace file, part
+    /// of a uftrace data directory, or a directory. Other members are listed here and not
+    /// checked.
+    ///
+    /// ## Why it matters
+    /// An artefact archive often carries logs or binaries beside its traces; listing them shows
+    /// what was not judged, without failing the run.
+    ///
+    /// ## What readers do
+    /// Not applicable: tracelint's own condition (no trace reader opens these members).
+    pub ARCHIVE_MEMBER_NOT_A_TRACE = ("TL009", "archive-member-not-a-trace", Info, "an archive member is not a trace and was not checked");
+    /// ## What it checks
+    /// Archive member paths are relative and stay inside the archive: no absolute path, no
+    /// `..` component, no empty name.
+    ///
+    /// ## Why it matters
+    /// Extracting such a member writes outside the target directory (zip-slip), or the
+    /// extractor rewrites the path, so the unpacked trace is not where or what was checked.
+    /// tracelint never extracts; the member is not checked.
+    ///
+    /// ## What readers do
+    /// Extractors differ: GNU tar strips a leading `/` and refuses members with `..`; older
+    /// unzip versions and many libraries write outside the directory. Either way the reader
+    /// afterwards does not see the file that was uploaded.
+    pub ARCHIVE_MEMBER_PATH_UNSAFE = ("TL010", "archive-member-path-unsafe", Error, "an archive member path is absolute or leaves the archive with `..`");
+    /// ## What it checks
+    /// Archive members are regular files or directories, not symbolic or hard links (or
+    /// devices, FIFOs).
+    ///
+    /// ## Why it matters
+    /// A link member has no data of its own: what a reader sees after extraction depends on the
+    /// extracting machine (a symlink may point anywhere). tracelint never follows links, so
+    /// the data behind it was not checked.
+    ///
+    /// ## What readers do
+    /// After extraction, trace-cmd, uftrace and GDB follow symbolic links like any path and read
+    /// whatever the link target is on that machine, which may not be the data that was checked.
+    pub ARCHIVE_MEMBER_LINK = ("TL011", "archive-member-link", Warning, "an archive member is a link or special file; it was not followed");
+    /// ## What it checks
+    /// No two members of an archive have the same path.
+    ///
+    /// ## Why it matters
+    /// Extraction keeps only one of them (tar: the last; unzip: asks, or the first), so the
+    /// data readers see depends on the extractor. tracelint checks the first and reports the
+    /// others.
+    ///
+    /// ## What readers do
+    /// GNU tar overwrites with the later member, so a reader reads the later copy; other
+    /// extractors keep the first or stop. Readers may read other data than was checked.
+    pub ARCHIVE_MEMBER_DUPLICATE = ("TL012", "archive-member-duplicate", Error, "two archive members have the same path");
+    /// ## What it checks
+    /// A compressed stream or archive decodes to its end: the compressed data is intact (checksums
+    /// hold), the stream is not truncated, the archive's headers and directory are well formed and
+    /// use methods tracelint can decode (zip: stored and deflate).
+    ///
+    /// ## Why it matters
+    /// A damaged container yields damaged or missing members. Members read before the damage are
+    /// still checked; what follows is not.
+    ///
+    /// ## What readers do
+    /// `gzip -d`, `zstd -d`, `xz -d`, `tar` and `unzip` report the corruption and stop (or
+    /// extract a truncated member), so a reader gets a partial file or none.
+    pub ARCHIVE_CORRUPT = ("TL013", "archive-corrupt", Error, "a compressed stream or archive is damaged, truncated or uses an unsupported method");
 }

@@ -42,9 +42,13 @@ fn heading(f: &Finding, color: bool) -> String {
 
 /// The path a finding is in (the file inside a directory input, or the input).
 pub fn finding_path(report: &Report, f: &Finding) -> String {
-    match &f.file {
-        Some(sub) => format!("{}/{}", report.path, sub),
+    let base = match &f.member {
+        Some(m) => format!("{}!{}", report.path, m),
         None => report.path.clone(),
+    };
+    match &f.file {
+        Some(sub) => format!("{base}/{sub}"),
+        None => base,
     }
 }
 
@@ -61,6 +65,7 @@ fn has_span(f: &Finding) -> bool {
     !(f.offset == 0
         && f.length == 0
         && f.file.is_none()
+        && f.member.is_none()
         && f.rule.family == crate::registry::Family::Generic)
 }
 
@@ -89,7 +94,8 @@ pub fn render_finding(report: &Report, f: &Finding, opts: HumanOptions) -> Strin
         location_line(report, f)
     );
     let file_len = std::fs::metadata(&file_path).map(|m| m.len()).unwrap_or(0);
-    let window = if has_span(f) && file_path.is_file() {
+    // Offsets in an archive member are offsets in the unpacked member, which is not on disk.
+    let window = if has_span(f) && f.member.is_none() && file_path.is_file() {
         hexview::window(&file_path, &display, file_len, f.span())
     } else {
         None
@@ -184,13 +190,23 @@ pub fn render_findings(r: &Report, opts: HumanOptions, verbose: bool) -> (String
         };
         // One file: its path once, then offsets; several files (a directory input): each
         // place as `file:offset`.
-        let one_file = group.iter().all(|f| f.file == first.file);
+        let one_file = group
+            .iter()
+            .all(|f| f.file == first.file && f.member == first.member);
         let mut list: Vec<String> = group
             .iter()
             .take(FOLDED_OFFSETS)
-            .map(|f| match (&f.file, one_file) {
-                (Some(sub), false) => format!("{sub}:0x{:x}", f.offset),
-                _ => format!("0x{:x}", f.offset),
+            .map(|f| {
+                if one_file {
+                    return format!("0x{:x}", f.offset);
+                }
+                let place = match (&f.member, &f.file) {
+                    (Some(m), Some(sub)) => format!("{m}/{sub}"),
+                    (Some(m), None) => m.clone(),
+                    (None, Some(sub)) => sub.clone(),
+                    (None, None) => String::new(),
+                };
+                format!("{place}:0x{:x}", f.offset)
             })
             .collect();
         if group.len() > FOLDED_OFFSETS {

@@ -77,6 +77,9 @@ struct JsonReport<'a> {
     verdict: &'static str,
     counts: Counts,
     dropped: u64,
+    /// Archive members, for an archive or compressed input.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    members: &'a [crate::archive::MemberInfo],
     findings: Vec<JsonFinding<'a>>,
 }
 
@@ -110,6 +113,7 @@ fn json_report(r: &Report) -> JsonReport<'_> {
         verdict: verdict(r),
         counts: r.counts,
         dropped: r.dropped,
+        members: &r.members,
         findings: r
             .findings
             .iter()
@@ -171,6 +175,8 @@ pub fn render_jsonl(r: &Report) -> String {
         verdict: &'static str,
         counts: Counts,
         dropped: u64,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        members: &'a [crate::archive::MemberInfo],
     }
     let mut out = String::new();
     for f in &r.findings {
@@ -192,6 +198,7 @@ pub fn render_jsonl(r: &Report) -> String {
         verdict: verdict(r),
         counts: r.counts,
         dropped: r.dropped,
+        members: &r.members,
     };
     out.push_str(&serde_json::to_string(&fl).unwrap_or_default());
     out.push('\n');

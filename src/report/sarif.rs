@@ -134,6 +134,8 @@ struct SarifResult {
 #[serde(rename_all = "camelCase")]
 struct Location {
     physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    logical_locations: Vec<LogicalLocation>,
 }
 
 #[derive(Serialize)]
@@ -147,8 +149,19 @@ struct PhysicalLocation {
 #[serde(rename_all = "camelCase")]
 struct Region {
     start_line: u64,
-    byte_offset: u64,
-    byte_length: u64,
+    /// Absent for a finding inside an archive member: its offset is in the unpacked member,
+    /// not in the archive file (it is in the message and the logical location instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    byte_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    byte_length: Option<u64>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogicalLocation {
+    fully_qualified_name: String,
+    kind: &'static str,
 }
 
 /// Where tracelint lives (`informationUri`); rule documents are under `rules/` there.
@@ -250,10 +263,16 @@ pub fn render(reports: &[Report]) -> String {
             execution_successful = false;
         }
         for f in &r.findings {
-            let path = match &f.file {
-                Some(sub) => r.os_path.join(sub),
-                None => r.os_path.clone(),
+            // A finding inside an archive member points at the archive file (the artifact a
+            // code-scanning view can show) and names the member as a logical location.
+            let path = match (&f.member, &f.file) {
+                (None, Some(sub)) => r.os_path.join(sub),
+                _ => r.os_path.clone(),
             };
+            let inner = f.member.as_ref().map(|m| match &f.file {
+                Some(sub) => format!("{m}/{sub}"),
+                None => m.clone(),
+            });
             let u = uri(path.as_os_str().as_encoded_bytes());
             let ai = *art_index.entry(u.clone()).or_insert_with(|| {
                 let len = std::fs::metadata(&path)
@@ -272,9 +291,15 @@ pub fn render(reports: &[Report]) -> String {
             let mut fp = BTreeMap::new();
             fp.insert(
                 "tracelintFinding/v1",
-                format!("{}:{}:{}:{}", f.rule.code, u, f.offset, f.length),
+                match &inner {
+                    Some(m) => format!("{}:{}!{}:{}:{}", f.rule.code, u, m, f.offset, f.length),
+                    None => format!("{}:{}:{}:{}", f.rule.code, u, f.offset, f.length),
+                },
             );
-            let mut text = f.message.clone();
+            let mut text = match &inner {
+                Some(m) => format!("in member {m} at 0x{:x}: {}", f.offset, f.message),
+                None => f.message.clone(),
+            };
             for n in &f.notes {
                 text.push_str("\nnote: ");
                 text.push_str(n);
@@ -288,10 +313,17 @@ pub fn render(reports: &[Report]) -> String {
                     },
                     region: Region {
                         start_line: 1,
-                        byte_offset: f.offset,
-                        byte_length: f.length,
+                        byte_offset: inner.is_none().then_some(f.offset),
+                        byte_length: inner.is_none().then_some(f.length),
                     },
                 },
+                logical_locations: inner
+                    .iter()
+                    .map(|m| LogicalLocation {
+                        fully_qualified_name: m.clone(),
+                        kind: "resource",
+                    })
+                    .collect(),
             };
             if EXECUTION_CODES.contains(&f.rule.code) {
                 if f.rule.code == "TL004" {

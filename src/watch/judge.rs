@@ -239,6 +239,7 @@ fn made(
     sink.report(rule, 0..0, message.clone());
     let (findings, _) = sink.into_parts();
     let report = Report {
+        members: Vec::new(),
         path: display.to_string(),
         os_path: std::path::PathBuf::from(display),
         format: None,

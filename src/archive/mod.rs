@@ -1,0 +1,738 @@
+//! Traces as they are shipped: compressed files (gzip, zstd, xz, bzip2, lz4), archives (tar,
+//! plain or compressed, and zip) and standard input, detected by content and nested up to
+//! `max_archive_depth` layers.
+//!
+//! Nothing is ever extracted: each member is unpacked through bounded streaming decoders into
+//! memory (up to `unpack_memory_bytes`) or an unnamed temporary file, and handed to the format
+//! checker as a [`Leaf`]. A uftrace data directory inside an archive is checked from its
+//! members. Findings name the member ([`Sink::set_member`]) and offsets are offsets in the
+//! unpacked member. Hostile containers (bombs, `..` paths, links, duplicates, truncation, deep
+//! nesting, member floods) get findings and never harm: limits are `TL003`, the rest `TL009`–`TL013`.
+
+mod codec;
+mod stash;
+
+pub use codec::{inner_name, sniff, Layer, SNIFF_BYTES};
+pub use stash::{ArchiveDir, Stash};
+
+use crate::detect::{self, Format};
+use crate::finding::Sink;
+use crate::input::DirSource;
+use crate::limits::Limits;
+use crate::map::MapNode;
+use crate::rules;
+use codec::{Budget, CountIn, Meter};
+use serde::Serialize;
+use std::cell::Cell;
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::{self, Read, Seek};
+use std::rc::Rc;
+
+/// One unpacked thing to check.
+pub enum Leaf<'a> {
+    /// A member held in memory.
+    Bytes(&'a [u8]),
+    /// A member in a temporary file of this length.
+    File(&'a File, u64),
+    /// A uftrace data directory made of members.
+    Dir(&'a dyn DirSource),
+}
+
+/// Checks one leaf into the sink (findings already carry the member); returns the format and
+/// the leaf's structure map.
+pub type LeafCheck<'c> = dyn FnMut(Leaf<'_>, &mut Sink) -> (Option<Format>, MapNode) + 'c;
+
+/// What one member turned out to be.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MemberInfo {
+    /// Path inside the archive (nested archives joined by `!`).
+    pub path: String,
+    /// Format checked, when it is a trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+    /// Unpacked size in bytes (for a uftrace directory: of all its files).
+    pub size: u64,
+}
+
+/// The outcome of checking a container input.
+pub struct Outcome {
+    /// The structure map: the layers, then one node per member.
+    pub map: MapNode,
+    /// The members, in archive order.
+    pub members: Vec<MemberInfo>,
+    /// The format of the only trace inside, when there is exactly one.
+    pub format: Option<Format>,
+}
+
+/// Where a container's bytes come from.
+pub enum Source {
+    /// A file on disk (a zip is read from it directly, with seeks).
+    File(File),
+    /// A stream (standard input, or a member): a zip in it is first spilled.
+    Stream(Box<dyn Read>),
+}
+
+struct Walker<'c, 'l> {
+    limits: &'l Limits,
+    budget: Budget,
+    spill_left: u64,
+    members: Vec<MemberInfo>,
+    check: &'c mut LeafCheck<'c>,
+}
+
+/// Checks the container `src` whose display name is `name` (its file name: a compressed
+/// file's member is named after it, `x.dat.gz` → `x.dat`). `top_plain_unnamed`: a plain trace
+/// at the top (standard input) has no member name.
+pub fn check(
+    src: Source,
+    name: &str,
+    limits: &Limits,
+    sink: &mut Sink,
+    check: &mut LeafCheck<'_>,
+) -> Outcome {
+    let mut w = Walker {
+        limits,
+        budget: Budget::new(limits.max_unpacked_bytes),
+        spill_left: limits.max_spill_bytes,
+        members: Vec::new(),
+        check,
+    };
+    let mut root = MapNode::new(format!("{name}"), 0, 0);
+    match src {
+        Source::File(f) => w.file(f, name, sink, &mut root),
+        Source::Stream(r) => w.stream(r, name, None, 0, true, sink, &mut root),
+    }
+    sink.set_member(None);
+    // The input's format is the format of its only trace, if it holds exactly one.
+    let mut traces = w.members.iter().filter_map(|m| m.format);
+    let format = match (traces.next(), traces.next()) {
+        (Some(f), None) => Some(f),
+        _ => None,
+    };
+    Outcome {
+        map: root,
+        members: w.members,
+        format,
+    }
+}
+
+/// Reads up to [`SNIFF_BYTES`] from `r`.
+fn read_head(r: &mut dyn Read) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    r.take(SNIFF_BYTES as u64).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// `prefix` + `name`: the member path shown to users.
+fn join(prefix: &str, name: &str) -> String {
+    format!("{prefix}{name}")
+}
+
+impl<'c> Walker<'c, '_> {
+    fn corrupt(&self, sink: &mut Sink, member: Option<&str>, what: String) {
+        sink.set_member(member.map(str::to_string));
+        sink.report(&rules::ARCHIVE_CORRUPT, 0..0, what);
+    }
+
+    /// A limit hit (if the budget recorded one) as `TL003`; true if there was one.
+    fn limit_hit(&self, sink: &mut Sink, member: Option<&str>) -> bool {
+        match self.budget.take_hit() {
+            Some(h) => {
+                sink.set_member(member.map(str::to_string));
+                sink.limit(0..0, h.what, h.value, h.limit_name, h.limit);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A container file on disk at the top.
+    fn file(&mut self, f: File, name: &str, sink: &mut Sink, map: &mut MapNode) {
+        let mut f = f;
+        let head = read_head(&mut f).unwrap_or_default();
+        if sniff(&head) == Some(Layer::Zip) {
+            if f.rewind().is_err() {
+                return self.corrupt(sink, None, "cannot seek in the zip file".into());
+            }
+            let mut node = MapNode::new("zip", 0, 0).value("layer", "zip");
+            self.zip(f, "", 1, sink, &mut node);
+            map.children.push(node);
+            return;
+        }
+        let r: Box<dyn Read> = Box::new(io::Cursor::new(head).chain(f));
+        self.stream(r, name, None, 0, false, sink, map);
+    }
+
+    /// A stream named `name`: a compression layer, an archive or a leaf. `alias` is its member
+    /// path when it is (inside) an archive member; `None` at the top, where a compressed
+    /// file's content is named after the file (`x.dat.gz` → `x.dat`) and standard input's
+    /// plain content (`top_unnamed`) has no member name.
+    #[allow(clippy::too_many_arguments)]
+    fn stream(
+        &mut self,
+        mut r: Box<dyn Read + '_>,
+        name: &str,
+        alias: Option<String>,
+        depth: u64,
+        top_unnamed: bool,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let member = alias.clone().unwrap_or_else(|| name.to_string());
+        let head = match read_head(&mut r) {
+            Ok(h) => h,
+            Err(e) => {
+                if !self.limit_hit(sink, Some(&member)) {
+                    self.corrupt(sink, Some(&member), format!("reading {member} failed: {e}"));
+                }
+                return;
+            }
+        };
+        let layer = sniff(&head);
+        let mut r: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r));
+        let Some(layer) = layer else {
+            let shown = if top_unnamed && alias.is_none() {
+                None
+            } else {
+                Some(member.as_str())
+            };
+            return self.leaf(r, shown, &member, sink, map);
+        };
+        if depth >= self.limits.max_archive_depth {
+            sink.set_member(Some(member.clone()));
+            sink.limit(
+                0..0,
+                "the nesting of compression and archive layers",
+                depth.saturating_add(1),
+                "max_archive_depth",
+                self.limits.max_archive_depth,
+            );
+            return;
+        }
+        let mut node = MapNode::new(layer.name(), 0, 0).value("layer", layer.name());
+        // Members of a nested archive are shown as `outer!inner`.
+        let inner_prefix = alias.as_ref().map(|a| format!("{a}!")).unwrap_or_default();
+        match layer {
+            Layer::Tar => self.tar(r, &inner_prefix, depth + 1, sink, &mut node),
+            Layer::Zip => {
+                // A zip needs random access: spill the stream, then read it from the file.
+                match stash::stash(
+                    r.as_mut(),
+                    0,
+                    self.limits.max_file_bytes,
+                    &mut self.spill_left,
+                ) {
+                    Ok(s) => {
+                        if self.limit_hit(sink, Some(&member)) {
+                            return;
+                        }
+                        if let Some(e) = s.error {
+                            self.corrupt(
+                                sink,
+                                Some(&member),
+                                format!("reading the zip failed: {e}"),
+                            );
+                            return;
+                        }
+                        match s.stash {
+                            Stash::Spill(f, _) => {
+                                self.zip(f, &inner_prefix, depth + 1, sink, &mut node)
+                            }
+                            Stash::Mem(v) => {
+                                let c = io::Cursor::new(v);
+                                self.zip(c, &inner_prefix, depth + 1, sink, &mut node);
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        self.corrupt(sink, Some(&member), format!("spilling the zip failed: {e}"))
+                    }
+                }
+            }
+            _ => {
+                let packed = Rc::new(Cell::new(0u64));
+                let counted = CountIn::new(r, packed.clone());
+                let dec = match codec::decoder(layer, Box::new(counted)) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        return self.corrupt(
+                            sink,
+                            Some(&member),
+                            format!("the {} stream cannot be decoded: {e}", layer.name()),
+                        )
+                    }
+                };
+                let metered = Meter::new(
+                    dec,
+                    packed,
+                    self.limits.max_unpack_ratio,
+                    self.budget.clone(),
+                );
+                let inner = inner_name(name, layer);
+                self.stream(
+                    Box::new(metered),
+                    &inner,
+                    alias,
+                    depth + 1,
+                    top_unnamed,
+                    sink,
+                    &mut node,
+                );
+            }
+        }
+        map.children.push(node);
+    }
+
+    /// Unpacks and checks one member that is not a container.
+    fn leaf(
+        &mut self,
+        mut r: Box<dyn Read + '_>,
+        shown: Option<&str>,
+        member: &str,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let s = match stash::stash(
+            r.as_mut(),
+            self.limits.unpack_memory_bytes,
+            self.limits.max_file_bytes,
+            &mut self.spill_left,
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                sink.set_member(shown.map(str::to_string));
+                sink.report(
+                    &rules::IO_ERROR,
+                    0..0,
+                    format!("cannot spill {member} to a temporary file: {e}"),
+                );
+                return;
+            }
+        };
+        sink.set_member(shown.map(str::to_string));
+        let limited = self.limit_hit(sink, shown);
+        if s.too_large {
+            sink.limit(
+                0..0,
+                "the member size",
+                s.stash.len(),
+                "max_file_bytes",
+                self.limits.max_file_bytes,
+            );
+        }
+        if let Some(e) = &s.error {
+            if !limited {
+                self.corrupt(
+                    sink,
+                    shown,
+                    format!(
+                        "the compressed data ends in error after {} unpacked bytes: {e}",
+                        s.stash.len()
+                    ),
+                );
+            }
+        }
+        sink.set_member(shown.map(str::to_string));
+        let (format, node) = match &s.stash {
+            Stash::Mem(v) => (self.check)(Leaf::Bytes(v), sink),
+            Stash::Spill(f, n) => (self.check)(Leaf::File(f, *n), sink),
+        };
+        self.members.push(MemberInfo {
+            path: member.to_string(),
+            format,
+            size: s.stash.len(),
+        });
+        map.children.push(member_node(shown, s.stash.len(), node));
+    }
+
+    /// Decides, for a regular archive member, whether it is a trace, a nested container, or
+    /// something to keep for a uftrace directory.
+    fn member(
+        &mut self,
+        mut r: Box<dyn Read + '_>,
+        path: &str,
+        prefix: &str,
+        depth: u64,
+        kept: &mut Vec<(String, Stash)>,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let full = join(prefix, path);
+        let head = match read_head(&mut r) {
+            Ok(h) => h,
+            Err(e) => {
+                if !self.limit_hit(sink, Some(&full)) {
+                    self.corrupt(
+                        sink,
+                        Some(&full),
+                        format!("reading member {full} failed: {e}"),
+                    );
+                }
+                return;
+            }
+        };
+        let is_trace = detect::detect_bytes(&head).is_some();
+        let is_container = sniff(&head).is_some();
+        let r: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r));
+        if is_container {
+            return self.stream(r, path, Some(full), depth, false, sink, map);
+        }
+        if is_trace {
+            return self.leaf(r, Some(&full), &full, sink, map);
+        }
+        // Possibly part of a uftrace data directory: keep it until the archive is read.
+        let mut r = r;
+        match stash::stash(
+            r.as_mut(),
+            self.limits.unpack_memory_bytes,
+            self.limits.max_file_bytes,
+            &mut self.spill_left,
+        ) {
+            Ok(s) => {
+                if self.limit_hit(sink, Some(&full)) {
+                    return;
+                }
+                if let Some(e) = s.error {
+                    self.corrupt(
+                        sink,
+                        Some(&full),
+                        format!("reading member {full} failed: {e}"),
+                    );
+                }
+                kept.push((path.to_string(), s.stash));
+            }
+            Err(e) => {
+                sink.set_member(Some(full.clone()));
+                sink.report(
+                    &rules::IO_ERROR,
+                    0..0,
+                    format!("cannot spill {full} to a temporary file: {e}"),
+                );
+            }
+        }
+    }
+
+    /// Screens a member's path and kind; `Some(path)` (normalised) when its data is to be read.
+    fn screen(
+        &mut self,
+        raw: &[u8],
+        kind: Kind,
+        prefix: &str,
+        seen: &mut BTreeSet<String>,
+        count: &mut u64,
+        sink: &mut Sink,
+    ) -> Screen {
+        *count = count.saturating_add(1);
+        let shown = String::from_utf8_lossy(raw).into_owned();
+        let full = join(prefix, &shown);
+        if *count > self.limits.max_archive_members {
+            sink.set_member(None);
+            sink.limit(
+                0..0,
+                "the number of archive members",
+                *count,
+                "max_archive_members",
+                self.limits.max_archive_members,
+            );
+            return Screen::Stop;
+        }
+        let Some(path) = safe_path(&shown) else {
+            sink.set_member(Some(full.clone()));
+            sink.report(
+                &rules::ARCHIVE_MEMBER_PATH_UNSAFE,
+                0..0,
+                format!("member path `{shown}` is absolute, empty or leaves the archive with `..`; not checked"),
+            );
+            return Screen::Skip;
+        };
+        match kind {
+            Kind::Dir => return Screen::Skip,
+            Kind::Link(what) => {
+                sink.set_member(Some(join(prefix, &path)));
+                sink.report(
+                    &rules::ARCHIVE_MEMBER_LINK,
+                    0..0,
+                    format!("member `{path}` is {what}; it was not followed and its target was not checked"),
+                );
+                return Screen::Skip;
+            }
+            Kind::File => {}
+        }
+        if !seen.insert(path.clone()) {
+            sink.set_member(Some(join(prefix, &path)));
+            sink.report(
+                &rules::ARCHIVE_MEMBER_DUPLICATE,
+                0..0,
+                format!("member `{path}` appears more than once; the first copy was checked, extractors may keep another"),
+            );
+            return Screen::Skip;
+        }
+        Screen::Read(path)
+    }
+
+    fn tar(
+        &mut self,
+        r: Box<dyn Read + '_>,
+        prefix: &str,
+        depth: u64,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let mut ar = tar::Archive::new(r);
+        let mut kept = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut count = 0u64;
+        let entries = match ar.entries() {
+            Ok(e) => e,
+            Err(e) => {
+                return self.corrupt(sink, None, format!("the tar archive cannot be read: {e}"))
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    if !self.limit_hit(sink, None) {
+                        self.corrupt(sink, None, format!("the tar archive is damaged or truncated after {count} member(s): {e}"));
+                    }
+                    break;
+                }
+            };
+            let et = entry.header().entry_type();
+            let kind = if et.is_dir() {
+                Kind::Dir
+            } else if et.is_symlink() {
+                Kind::Link("a symbolic link")
+            } else if et.is_hard_link() {
+                Kind::Link("a hard link")
+            } else if et.is_file() || et == tar::EntryType::Continuous {
+                Kind::File
+            } else if et.is_pax_global_extensions()
+                || et.is_pax_local_extensions()
+                || et.is_gnu_longname()
+                || et.is_gnu_longlink()
+            {
+                continue;
+            } else {
+                Kind::Link("a special file (device, FIFO or sparse)")
+            };
+            let raw = entry.path_bytes().into_owned();
+            match self.screen(&raw, kind, prefix, &mut seen, &mut count, sink) {
+                Screen::Stop => break,
+                Screen::Skip => continue,
+                Screen::Read(path) => {
+                    self.member(Box::new(entry), &path, prefix, depth, &mut kept, sink, map)
+                }
+            }
+            if self.budget.hit.get().is_some() {
+                self.limit_hit(sink, None);
+                break;
+            }
+        }
+        self.finish(kept, prefix, sink, map);
+    }
+
+    fn zip<R: Read + Seek>(
+        &mut self,
+        r: R,
+        prefix: &str,
+        depth: u64,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let mut ar = match zip::ZipArchive::new(r) {
+            Ok(a) => a,
+            Err(e) => {
+                return self.corrupt(sink, None, format!("the zip archive cannot be read: {e}"))
+            }
+        };
+        let mut kept = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut count = 0u64;
+        for i in 0..ar.len() {
+            let f = match ar.by_index(i) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.corrupt(sink, None, format!("zip member {i} cannot be read: {e}"));
+                    continue;
+                }
+            };
+            let kind = if f.is_dir() {
+                Kind::Dir
+            } else if f.is_symlink() {
+                Kind::Link("a symbolic link")
+            } else {
+                Kind::File
+            };
+            let raw = f.name_raw().to_vec();
+            let packed_size = f.compressed_size();
+            match self.screen(&raw, kind, prefix, &mut seen, &mut count, sink) {
+                Screen::Stop => break,
+                Screen::Skip => continue,
+                Screen::Read(path) => {
+                    let packed = Rc::new(Cell::new(packed_size));
+                    let metered =
+                        Meter::new(f, packed, self.limits.max_unpack_ratio, self.budget.clone());
+                    self.member(
+                        Box::new(metered),
+                        &path,
+                        prefix,
+                        depth,
+                        &mut kept,
+                        sink,
+                        map,
+                    );
+                    // A bomb in one zip member stops that member only; the input's total
+                    // budget stops the archive.
+                    if let Some(h) = self.budget.hit.get() {
+                        let h: codec::LimitHit = h.into();
+                        if h.limit_name == "max_unpacked_bytes" {
+                            self.limit_hit(sink, None);
+                            break;
+                        }
+                        self.limit_hit(sink, Some(&join(prefix, &path)));
+                    }
+                }
+            }
+        }
+        self.finish(kept, prefix, sink, map);
+    }
+
+    /// After an archive level: its uftrace data directories are checked from the kept
+    /// members; the other kept members are listed as not traces.
+    fn finish(
+        &mut self,
+        kept: Vec<(String, Stash)>,
+        prefix: &str,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let mut dirs: BTreeSet<String> = BTreeSet::new();
+        for (p, s) in &kept {
+            let (dir, base) = split(p);
+            if base == "info" {
+                let has_task = kept.iter().any(|(q, _)| {
+                    let (d, b) = split(q);
+                    d == dir && (b == "task.txt" || b.ends_with(".dat"))
+                });
+                if s.head(8) == detect::UFTRACE_MAGIC || has_task {
+                    dirs.insert(dir.to_string());
+                }
+            }
+        }
+        let mut used = vec![false; kept.len()];
+        for dir in &dirs {
+            let mut files = Vec::new();
+            let mut size = 0u64;
+            for (i, (p, s)) in kept.iter().enumerate() {
+                let (d, b) = split(p);
+                if d == dir {
+                    files.push((b.to_string(), s));
+                    size = size.saturating_add(s.len());
+                    if let Some(u) = used.get_mut(i) {
+                        *u = true;
+                    }
+                }
+            }
+            let name = dir.trim_end_matches('/');
+            let name = if name.is_empty() { "." } else { name };
+            let member = join(prefix, name);
+            let view = ArchiveDir::new(&member, files);
+            sink.set_member(Some(member.clone()));
+            let (_, node) = (self.check)(Leaf::Dir(&view), sink);
+            sink.set_file(None);
+            self.members.push(MemberInfo {
+                path: member.clone(),
+                format: Some(Format::Uftrace),
+                size,
+            });
+            map.children.push(member_node(Some(&member), size, node));
+        }
+        for ((p, s), u) in kept.iter().zip(used) {
+            if u {
+                continue;
+            }
+            let full = join(prefix, p);
+            sink.set_member(Some(full.clone()));
+            sink.report(
+                &rules::ARCHIVE_MEMBER_NOT_A_TRACE,
+                0..0,
+                format!(
+                    "member `{full}` ({} bytes) is not a trace; not checked",
+                    s.len()
+                ),
+            );
+            self.members.push(MemberInfo {
+                path: full,
+                format: None,
+                size: s.len(),
+            });
+        }
+    }
+}
+
+enum Kind {
+    File,
+    Dir,
+    Link(&'static str),
+}
+
+enum Screen {
+    Read(String),
+    Skip,
+    Stop,
+}
+
+/// A member path made relative and normal (`./a//b` → `a/b`); `None` when it is absolute,
+/// empty, or has a `..` component.
+fn safe_path(p: &str) -> Option<String> {
+    if p.starts_with('/') || p.starts_with('\\') || p.contains('\0') {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for c in p.split(['/', '\\']) {
+        match c {
+            "" | "." => {}
+            ".." => return None,
+            c => parts.push(c),
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    // A Windows drive (`C:`) is absolute too.
+    if parts
+        .first()
+        .is_some_and(|f| f.len() == 2 && f.ends_with(':'))
+    {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+/// (`dir/` with its slash, or empty; base name).
+fn split(p: &str) -> (&str, &str) {
+    match p.rfind('/') {
+        Some(i) => (p.get(..=i).unwrap_or(""), p.get(i + 1..).unwrap_or("")),
+        None => ("", p),
+    }
+}
+
+fn member_node(member: Option<&str>, size: u64, inner: MapNode) -> MapNode {
+    let mut n = MapNode::new(
+        match member {
+            Some(m) => format!("member {m}"),
+            None => "content".to_string(),
+        },
+        0,
+        size,
+    );
+    n.member = member.map(str::to_string);
+    n.children.push(inner);
+    n
+}
+
+#[cfg(test)]
+#[path = "archive_tests.rs"]
+mod tests;
