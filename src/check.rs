@@ -170,23 +170,10 @@ pub fn check_stdin(opts: &CheckOptions, config: &Config) -> Report {
 /// input is one unnamed member, not listed.
 fn take_outcome(report: &mut Report, outcome: archive::Outcome) {
     report.format = outcome.format;
-    let plain = outcome.members.len() == 1
-        && outcome
-            .map
-            .children
-            .first()
-            .is_some_and(|c| c.member.is_none());
-    if plain {
-        report.map = outcome
-            .map
-            .children
-            .into_iter()
-            .next()
-            .and_then(|c| c.children.into_iter().next());
-    } else {
+    if !outcome.unnamed {
         report.members = outcome.members;
-        report.map = Some(outcome.map);
     }
+    report.map = Some(outcome.map);
 }
 
 /// Runs `f`, turning a panic into `TL004 internal-error`.

@@ -141,9 +141,7 @@ impl Sink {
     /// An empty sink keeping at most `max` findings, with this sink's levels (for work done in
     /// parallel and [`Sink::absorb`]ed later).
     pub fn child(&self, max: usize) -> Sink {
-        let mut c = Sink::new(max).with_levels(self.levels.clone());
-        c.current_member = self.current_member.clone();
-        c
+        Sink::new(max).with_levels(self.levels.clone())
     }
 
     /// The levels this sink applies.
@@ -197,6 +195,10 @@ impl Sink {
     pub fn push(&mut self, mut finding: Finding) {
         if !self.levels.apply(&mut finding) {
             return;
+        }
+        // Findings made by sinks of work done in parallel are about the member this one is in.
+        if finding.member.is_none() {
+            finding.member.clone_from(&self.current_member);
         }
         if self.findings.len() < self.max {
             self.findings.push(finding);

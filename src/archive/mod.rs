@@ -63,6 +63,8 @@ pub struct Outcome {
     pub members: Vec<MemberInfo>,
     /// The format of the only trace inside, when there is exactly one.
     pub format: Option<Format>,
+    /// True when the content was a plain trace without a member name (standard input).
+    pub unnamed: bool,
 }
 
 /// Where a container's bytes come from.
@@ -78,6 +80,7 @@ struct Walker<'c, 'l> {
     budget: Budget,
     spill_left: u64,
     members: Vec<MemberInfo>,
+    unnamed: bool,
     check: &'c mut LeafCheck<'c>,
 }
 
@@ -96,6 +99,7 @@ pub fn check(
         budget: Budget::new(limits.max_unpacked_bytes),
         spill_left: limits.max_spill_bytes,
         members: Vec::new(),
+        unnamed: false,
         check,
     };
     let mut root = MapNode::new(format!("{name}"), 0, 0);
@@ -114,6 +118,7 @@ pub fn check(
         map: root,
         members: w.members,
         format,
+        unnamed: w.unnamed,
     }
 }
 
@@ -338,6 +343,7 @@ impl<'c> Walker<'c, '_> {
             Stash::Mem(v) => (self.check)(Leaf::Bytes(v), sink),
             Stash::Spill(f, n) => (self.check)(Leaf::File(f, *n), sink),
         };
+        self.unnamed |= shown.is_none();
         self.members.push(MemberInfo {
             path: member.to_string(),
             format,
