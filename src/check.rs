@@ -383,10 +383,11 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         head
     };
     if archive::sniff(&head).is_some() {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| escape_path(path));
+        let name = opts.input_name.clone().unwrap_or_else(|| {
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| escape_path(path))
+        });
         let outcome = archive::check(
             archive::Source::File(file),
             &name,

@@ -36,6 +36,7 @@ pub fn fuzz_options(hint: Option<Format>) -> CheckOptions {
         endian: None,
         load_mode: crate::input::LoadMode::Read,
         fast_paths: true,
+        input_name: None,
     }
 }
 

@@ -424,6 +424,7 @@ fn setup(
             LoadMode::Mmap
         },
         fast_paths: true,
+        input_name: None,
     };
     Ok((config, opts, deny_warnings))
 }

@@ -23,6 +23,9 @@ pub struct CheckOptions {
     /// records handled in a tight loop). With `false` every record takes the full path; the
     /// findings must be the same either way, which the tests and fuzz targets check.
     pub fast_paths: bool,
+    /// The input's own file name when the path checked is a renamed copy (the spool daemon's
+    /// claimed files): a compressed file's content is named after it (`x.dat.gz` → `x.dat`).
+    pub input_name: Option<String>,
 }
 
 impl Default for CheckOptions {
@@ -33,6 +36,7 @@ impl Default for CheckOptions {
             endian: None,
             load_mode: LoadMode::Mmap,
             fast_paths: true,
+            input_name: None,
         }
     }
 }

@@ -940,3 +940,48 @@ fn relative_spool_and_symlinked_new_are_watched() {
         .next()
         .is_none());
 }
+
+/// A tar.gz of a tar of traces, gzip and zstd files: one verdict per landed file, its report lists
+/// every member, and the file is moved byte for byte.
+#[test]
+fn compressed_files_and_archives_are_judged_whole_and_moved_unmodified() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let spool = dir.path().join("spool");
+    for d in ["new", "tmp"] {
+        fs::create_dir_all(spool.join(d)).unwrap();
+    }
+    let mut tar = tar::Builder::new(Vec::new());
+    tar.append_dir_all("plain", corpus("uftrace/plain"))
+        .unwrap();
+    tar.append_path_with_name(corpus("gdb/defects/truncated.tf"), "bad.tf")
+        .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&tar.into_inner().unwrap()).unwrap();
+    let bad_archive = gz.finish().unwrap();
+    let good = zstd::bulk::compress(&fs::read(corpus("tracecmd/v6.dat")).unwrap(), 3).unwrap();
+    deliver(&spool, "upload.tar.gz", &bad_archive);
+    deliver(&spool, "v6.dat.zst", &good);
+    let mut d = Daemon::start(&spool, &["--once"]);
+    assert_eq!(d.wait(Duration::from_secs(60)), 0, "{}", d.stderr());
+    assert_eq!(
+        fs::read(spool.join("rejected/upload.tar.gz")).unwrap(),
+        bad_archive
+    );
+    assert_eq!(fs::read(spool.join("accepted/v6.dat.zst")).unwrap(), good);
+    let s = sidecar(&spool, "rejected", "upload.tar.gz");
+    let members: Vec<&str> = s["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no members in {s}"))
+        .iter()
+        .map(|m| m["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(members, ["bad.tf", "plain"], "{s}");
+    assert!(s["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["member"] == "bad.tf"));
+    let s = sidecar(&spool, "accepted", "v6.dat.zst");
+    assert_eq!(s["members"][0]["path"], "v6.dat", "{s}");
+}

@@ -28,6 +28,14 @@ pub struct Judgement {
     pub timed_out: bool,
 }
 
+/// [`check_options`] for a claimed file whose own name is `name`.
+fn named_options(config: &Config, name: &str) -> CheckOptions {
+    CheckOptions {
+        input_name: Some(name.to_string()),
+        ..check_options(config)
+    }
+}
+
 /// Options of the check as used by the daemon.
 pub fn check_options(config: &Config) -> CheckOptions {
     CheckOptions {
@@ -36,6 +44,7 @@ pub fn check_options(config: &Config) -> CheckOptions {
         endian: None,
         load_mode: LoadMode::Read,
         fast_paths: true,
+        input_name: None,
     }
 }
 
@@ -99,7 +108,7 @@ pub fn judge(
         }
     }
     let budget = Duration::from_secs(config.limits.max_check_seconds);
-    let outcome = checker.check(path, config, budget);
+    let outcome = checker.check(path, display, config, budget);
     let mut report = match outcome {
         Ok(r) => r,
         Err(true) => {
@@ -137,7 +146,7 @@ pub fn judge(
     }
 }
 
-type CheckJob = (PathBuf, Arc<Config>);
+type CheckJob = (PathBuf, String, Arc<Config>);
 
 /// A thread that runs checks for one worker, so that a check can be abandoned when it runs
 /// over its budget (a thread cannot be stopped; an abandoned one finishes its check, finds
@@ -154,8 +163,8 @@ impl Checker {
         std::thread::Builder::new()
             .name("tracelint-check".into())
             .spawn(move || {
-                for (path, config) in job_rx.iter() {
-                    let r = check_path(&path, &check_options(&config), &config);
+                for (path, name, config) in job_rx.iter() {
+                    let r = check_path(&path, &named_options(&config, &name), &config);
                     if rep_tx.send(r).is_err() {
                         break;
                     }
@@ -170,6 +179,7 @@ impl Checker {
     fn check(
         &mut self,
         path: &Path,
+        name: &str,
         config: &Arc<Config>,
         budget: Duration,
     ) -> Result<Report, bool> {
@@ -178,9 +188,12 @@ impl Checker {
         }
         let Some((tx, rx)) = self.link.as_ref() else {
             // No thread to spare: check inline, without a budget.
-            return Ok(check_path(path, &check_options(config), config));
+            return Ok(check_path(path, &named_options(config, name), config));
         };
-        if tx.send((path.to_path_buf(), Arc::clone(config))).is_err() {
+        if tx
+            .send((path.to_path_buf(), name.to_string(), Arc::clone(config)))
+            .is_err()
+        {
             self.link = None;
             return Err(false);
         }
