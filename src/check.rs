@@ -148,14 +148,23 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
 /// A plain trace is held in memory up to `unpack_memory_bytes`, else spilled to an unnamed
 /// temporary file; its findings have no member.
 pub fn check_stdin(opts: &CheckOptions, config: &Config) -> Report {
+    check_reader(Path::new("-"), Box::new(io::stdin().lock()), opts, config)
+}
+
+/// [`check_stdin`] for any stream, reported as `path`.
+pub fn check_reader(
+    path: &Path,
+    input: Box<dyn io::Read>,
+    opts: &CheckOptions,
+    config: &Config,
+) -> Report {
     let start = Instant::now();
-    let mut report = Report::new(Path::new("-"));
+    let mut report = Report::new(path);
     let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
     guarded(&mut sink, |sink| {
-        let stdin: Box<dyn io::Read> = Box::new(io::stdin().lock());
         let outcome = archive::check(
-            archive::Source::Stream(stdin),
-            "-",
+            archive::Source::Stream(input),
+            &escape_path(path),
             &opts.limits,
             sink,
             &mut |leaf, sink| check_leaf(leaf, opts, sink),
