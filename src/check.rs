@@ -284,7 +284,7 @@ fn drop_follow_ons_of_limits(findings: &mut Vec<Finding>) {
     use crate::finding::Severity;
     use crate::registry::Family;
     // Per file (None: the input itself): index of the first TL003 and how many were dropped.
-    let mut limited: Vec<((Option<String>, Option<String>), usize, u64)> = Vec::new();
+    let mut limited: Vec<(Place, usize, u64)> = Vec::new();
     let mut keep = Vec::with_capacity(findings.len());
     for (i, f) in findings.iter().enumerate() {
         if f.rule.code == rules::LIMIT_EXCEEDED.code {
@@ -321,7 +321,9 @@ fn drop_follow_ons_of_limits(findings: &mut Vec<Finding>) {
 }
 
 /// The (archive member, directory file) a finding is in.
-fn place_of(f: &Finding) -> (Option<String>, Option<String>) {
+type Place = (Option<String>, Option<String>);
+
+fn place_of(f: &Finding) -> Place {
     (f.member.clone(), f.file.clone())
 }
 

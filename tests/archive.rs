@@ -352,7 +352,10 @@ fn every_output_names_the_member() {
     assert!(String::from_utf8_lossy(&map.stdout).contains("member defects/truncated.tf"));
 }
 
-fn tar_raw(members: &[(&[u8], tar::EntryType, &[u8], &[u8])]) -> Vec<u8> {
+/// (name, type, link target, data) of a raw tar member.
+type RawMember<'a> = (&'a [u8], tar::EntryType, &'a [u8], &'a [u8]);
+
+fn tar_raw(members: &[RawMember<'_>]) -> Vec<u8> {
     // (name, type, link target, data), names written raw so that `..` and `/` survive.
     let mut out = Vec::new();
     for (name, et, link, data) in members {
@@ -499,7 +502,7 @@ fn hostile_archives_get_findings_and_never_harm() {
     let many: Vec<(Vec<u8>, Vec<u8>)> = (0..50)
         .map(|i| (format!("f{i}").into_bytes(), vec![b'x']))
         .collect();
-    let refs: Vec<(&[u8], tar::EntryType, &[u8], &[u8])> = many
+    let refs: Vec<RawMember<'_>> = many
         .iter()
         .map(|(n, d)| (n.as_slice(), reg, &b""[..], d.as_slice()))
         .collect();

@@ -102,7 +102,7 @@ pub fn check(
         unnamed: false,
         check,
     };
-    let mut root = MapNode::new(format!("{name}"), 0, 0);
+    let mut root = MapNode::new(name, 0, 0);
     match src {
         Source::File(f) => w.file(f, name, sink, &mut root),
         Source::Stream(r) => w.stream(r, name, None, 0, true, sink, &mut root),
@@ -354,6 +354,7 @@ impl<'c> Walker<'c, '_> {
 
     /// Decides, for a regular archive member, whether it is a trace, a nested container, or
     /// something to keep for a uftrace directory.
+    #[allow(clippy::too_many_arguments)]
     fn member(
         &mut self,
         mut r: Box<dyn Read + '_>,

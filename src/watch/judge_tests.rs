@@ -24,14 +24,21 @@ fn a_check_over_budget_is_abandoned_and_quarantined() {
     let mut checker = Checker::default();
     let start = Instant::now();
     assert_eq!(
-        checker.check(&d, &config, Duration::from_secs(1)).err(),
+        checker
+            .check(&d, "d", &config, Duration::from_secs(1))
+            .err(),
         Some(true)
     );
     assert!(start.elapsed() < Duration::from_secs(5));
     // The checker carries on with a fresh thread.
     fs::write(dir.path().join("junk"), b"junk").unwrap();
     let r = checker
-        .check(&dir.path().join("junk"), &config, Duration::from_secs(5))
+        .check(
+            &dir.path().join("junk"),
+            "junk",
+            &config,
+            Duration::from_secs(5),
+        )
         .unwrap();
     assert_eq!(classify(&r, false).0, Verdict::Rejected);
     // Through `judge`, the special file is caught before any check.
