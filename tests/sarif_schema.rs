@@ -150,3 +150,26 @@ fn unreadable_inputs_and_limits_are_execution_notifications() {
     assert_eq!(n["associatedRule"]["id"], "TL003");
     assert_eq!(n["level"], "warning");
 }
+
+/// Findings inside archive members (a logical location, no byte region on the archive) are
+/// valid SARIF too.
+#[test]
+fn sarif_of_an_archive_is_valid() {
+    let v = validator();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut b = tar::Builder::new(Vec::new());
+    b.append_dir_all("defects", corpus.join("gdb/defects"))
+        .unwrap();
+    b.append_dir_all("args", corpus.join("uftrace/args"))
+        .unwrap();
+    let a = dir.path().join("upload.tar");
+    std::fs::write(&a, b.into_inner().unwrap()).unwrap();
+    let doc = sarif(&[a.to_str().unwrap()]);
+    assert_valid(&v, &doc, "archive");
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    assert!(results
+        .iter()
+        .all(|r| r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].is_string()));
+}
