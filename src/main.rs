@@ -487,18 +487,10 @@ fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
 }
 
 fn looks_like_trace(p: &Path) -> bool {
-    use std::io::Read;
-    let mut head = Vec::new();
-    let Ok(f) = std::fs::File::open(p) else {
+    let Ok(mut f) = std::fs::File::open(p) else {
         return false;
     };
-    if f.take(tracelint::archive::SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
-        .is_err()
-    {
-        return false;
-    }
-    detect::detect_bytes(&head).is_some() || tracelint::archive::sniff(&head).is_some()
+    tracelint::archive::holds_traces(&mut f)
 }
 
 fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {

@@ -521,3 +521,40 @@ fn hostile_archives_get_findings_and_never_harm() {
         .any(|f| f.message.contains("max_archive_members")));
     assert!(r.members.len() <= 10);
 }
+
+#[test]
+fn directory_walks_take_compressed_traces_and_archives_not_compressed_logs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("artifacts");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    let v6 = std::fs::read(common::corpus("tracecmd/v6.dat")).unwrap();
+    std::fs::write(d.join("v6.dat.xz"), compress("xz", &v6)).unwrap();
+    std::fs::write(d.join("build.log.gz"), compress("gz", b"compiling...\n")).unwrap();
+    std::fs::write(
+        d.join("sub/u.tar.zst"),
+        compress("zst", &tar_of(&common::corpus("uftrace/plain"), "plain")),
+    )
+    .unwrap();
+    let o = bin()
+        .args(["check", "-o", "jsonl"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let files: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["kind"] == "file")
+        .map(|v| {
+            v["path"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(files, ["u.tar.zst", "v6.dat.xz"], "{out}");
+}

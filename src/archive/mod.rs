@@ -122,6 +122,34 @@ pub fn check(
     }
 }
 
+/// Whether a file starting with `r` is worth checking when found in a directory walk: a trace,
+/// an archive (whose members may be traces), or a compressed stream whose first unpacked bytes
+/// are one of these (a gzipped log is not; a stream too damaged to tell is, so the damage is
+/// reported).
+pub fn holds_traces(r: &mut dyn Read) -> bool {
+    holds_traces_at(r, 0)
+}
+
+fn holds_traces_at(r: &mut dyn Read, depth: u64) -> bool {
+    let Ok(head) = read_head(r) else {
+        return false;
+    };
+    if detect::detect_bytes(&head).is_some() {
+        return true;
+    }
+    match sniff(&head) {
+        None => false,
+        Some(layer) if layer.is_compression() && depth < 4 => {
+            let packed: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r.take(1 << 20)));
+            match codec::decoder(layer, packed) {
+                Ok(mut d) => holds_traces_at(&mut d, depth + 1),
+                Err(_) => true,
+            }
+        }
+        Some(_) => true,
+    }
+}
+
 /// Reads up to [`SNIFF_BYTES`] from `r`.
 fn read_head(r: &mut dyn Read) -> io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(SNIFF_BYTES);

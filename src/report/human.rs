@@ -229,7 +229,13 @@ pub fn render_findings(r: &Report, opts: HumanOptions, verbose: bool) -> (String
 
 /// One line per input, for the end of a human run.
 pub fn file_line(r: &Report) -> String {
-    let fmt = r.format.map(|f| f.name()).unwrap_or("unknown");
+    let fmt = match (r.format, r.members.len()) {
+        (Some(f), 0) => f.name().to_string(),
+        (None, 0) => "unknown".to_string(),
+        // An archive: how many members, and the format when they are all one.
+        (Some(f), n) => format!("{} in {n} member(s)", f.name()),
+        (None, n) => format!("archive of {n} member(s)"),
+    };
     format!(
         "{}: {} ({}, {} bytes): {} error(s), {} warning(s), {} info{}",
         r.path,
