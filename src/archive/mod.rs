@@ -268,6 +268,17 @@ impl<'c> Walker<'c, '_> {
                             );
                             return;
                         }
+                        if s.too_large {
+                            sink.set_member(Some(member.clone()));
+                            sink.limit(
+                                0..0,
+                                "the zip size",
+                                s.stash.len(),
+                                "max_file_bytes",
+                                self.limits.max_file_bytes,
+                            );
+                            return;
+                        }
                         match s.stash {
                             Stash::Spill(f, _) => {
                                 self.zip(f, &inner_prefix, depth + 1, sink, &mut node)
