@@ -382,6 +382,67 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "fuzzing")]
+    #[test]
+    fn differential_checks_agree_with_the_writers() {
+        use super::structured::*;
+        use crate::formats::ktrace::writer as kw;
+        use crate::formats::tracecmd::writer as tw;
+        use crate::formats::uftrace::writer as uw;
+        for magic in [kw::V3Magic::Kernel, kw::V3Magic::Libktrace] {
+            let file = kw::File::V3(kw::sample_v3(magic));
+            let want = ktrace_expected(&file).unwrap();
+            assert!(want.events > 0 && want.chunks.len() > 1);
+            ktrace_differential(&file, &kw::write(&file));
+        }
+        for n in 0..4 {
+            for endian in [Endian::Little, Endian::Big] {
+                let mut s = crate::formats::gdb::writer::Sample::new(n);
+                s.endian = endian;
+                gdb_differential(&s.build(), endian);
+            }
+        }
+        let cpus = |name: &str, events| {
+            vec![
+                (name.to_string(), 0, events, 1),
+                (name.to_string(), 1, events, 1),
+            ]
+        };
+        for (v, c) in [
+            (6, tw::Compression::None),
+            (7, tw::Compression::None),
+            (7, tw::Compression::Zstd),
+            (7, tw::Compression::Zlib),
+        ] {
+            let b = tw::Builder::new(v, c);
+            tracecmd_differential(&b.build().0, &cpus("", 3));
+            let (bytes, _) = b.with_instance("inst").build();
+            let mut want = cpus("", 3);
+            want.extend(cpus("inst", 2));
+            tracecmd_differential(&bytes, &want);
+        }
+        let rec = |typ, depth| uw::Record {
+            time: 1_000_000_100 + u64::from(depth),
+            typ,
+            more: false,
+            depth,
+            addr: 0x400110,
+            payload: Vec::new(),
+        };
+        let recs = [rec(0, 0), rec(0, 1), rec(1, 1), rec(3, 1), rec(1, 0)];
+        let image = encode_dir_image(uw::minimal(Some(&recs)).files());
+        uftrace_differential(&image, &[(100, 5, 2, 2, 1, 0)]);
+    }
+
+    #[cfg(feature = "fuzzing")]
+    #[test]
+    #[should_panic(expected = "per-CPU")]
+    fn differential_check_catches_a_lost_event() {
+        use crate::formats::tracecmd::writer as tw;
+        let bytes = tw::Builder::new(7, tw::Compression::Zstd).build().0;
+        structured::tracecmd_differential(&bytes, &[("".into(), 0, 4, 1), ("".into(), 1, 3, 1)]);
+    }
+
     #[test]
     fn runners_accept_trivial_inputs() {
         for data in [
@@ -523,10 +584,18 @@ pub mod structured {
         Some(bytes)
     }
 
-    /// Structured ktrace: model → writer → mutations → [`run_ktrace`].
+    /// Structured ktrace: model → writer → mutations → [`run_ktrace`]; a model written without
+    /// changes is also decoded and compared with what was written ([`ktrace_differential`]).
     pub fn run_ktrace_structured(data: &[u8]) {
-        if let Some(b) = render_ktrace(data) {
-            run_ktrace(&b);
+        let Ok(mut m) = KtraceModel::arbitrary_take_rest(Unstructured::new(data)) else {
+            return;
+        };
+        ktrace_fix(&mut m.file, m.fix_tags);
+        let mut bytes = kw::write(&m.file);
+        apply(&mut bytes, &m.mutations);
+        run_ktrace(&bytes);
+        if m.mutations.is_empty() {
+            ktrace_differential(&m.file, &bytes);
         }
     }
 
@@ -537,12 +606,98 @@ pub mod structured {
         Some(kw::write(&file))
     }
 
-    /// Round trip: model → writer → [`run_ktrace`] and [`super::run_ktrace_roundtrip_bytes`].
+    /// Round trip: model → writer → [`run_ktrace`], [`ktrace_differential`] and
+    /// [`super::run_ktrace_roundtrip_bytes`].
     pub fn run_ktrace_roundtrip(data: &[u8]) {
-        if let Some(b) = render_ktrace_roundtrip(data) {
-            run_ktrace(&b);
-            run_ktrace_roundtrip_bytes(&b);
+        let Ok(mut file) = kw::File::arbitrary_take_rest(Unstructured::new(data)) else {
+            return;
+        };
+        ktrace_fix(&mut file, true);
+        let b = kw::write(&file);
+        run_ktrace(&b);
+        ktrace_differential(&file, &b);
+        run_ktrace_roundtrip_bytes(&b);
+    }
+
+    /// What a V3 model says the decoder must find: per chunk (offset, tag, major, minor,
+    /// length, data span) in file order, and the event count. `None` when the model breaks
+    /// the chunk layout on purpose (a length other than the payload size, an unpadded chunk, a
+    /// header size of its own, bytes after the last chunk) or gives raw bytes a tag whose
+    /// payload has a structure, or for raw (V0-V2) files.
+    pub fn ktrace_expected(file: &kw::File) -> Option<KtraceExpect> {
+        let kw::File::V3(v) = file else {
+            return None;
+        };
+        if v.header.header_size.is_some() || !v.trailing.is_empty() {
+            return None;
         }
+        let wide = v.header.flags & 1 != 0;
+        let mut at: u64 = 56;
+        let mut chunks = Vec::new();
+        let mut events = 0u64;
+        for c in v.header_chunks.iter().chain(v.body.iter()) {
+            let structured_tag =
+                [km::TAG_CPU_MAP, km::TAG_THREAD_MAP, km::TAG_EVENTS].contains(&c.tag);
+            match &c.payload {
+                kw::Payload::Bytes(_) if structured_tag => return None,
+                kw::Payload::Events { events: e, .. } if c.tag == km::TAG_EVENTS => {
+                    events = events.checked_add(u64::try_from(e.len()).ok()?)?;
+                }
+                _ => {}
+            }
+            if c.length != kw::LengthMode::Exact || c.pad == kw::PadMode::Omit {
+                return None;
+            }
+            let bare = kw::Chunk {
+                pad: kw::PadMode::Omit,
+                ..c.clone()
+            };
+            let len = u64::try_from(kw::chunk_bytes(&bare, wide).len())
+                .ok()?
+                .checked_sub(16)?;
+            let data = at.checked_add(16)?..at.checked_add(16)?.checked_add(len)?;
+            chunks.push((at, c.tag, c.major, c.minor, len, data));
+            at = at.checked_add(16)?.checked_add(len.next_multiple_of(8))?;
+        }
+        Some(KtraceExpect { chunks, events })
+    }
+
+    /// The decoded chunks and event count of a V3 file a model describes (see
+    /// [`ktrace_expected`]).
+    #[derive(Debug, PartialEq)]
+    pub struct KtraceExpect {
+        /// (offset, tag, major, minor, length field, data span) per chunk, in file order.
+        pub chunks: Vec<(u64, u32, u16, u16, u64, std::ops::Range<u64>)>,
+        /// Events in event chunks.
+        pub events: u64,
+    }
+
+    /// Decodes `bytes` (written from `file` without changes) and asserts that the chunks and
+    /// the event count are the ones the model wrote.
+    pub fn ktrace_differential(file: &kw::File, bytes: &[u8]) {
+        let Some(want) = ktrace_expected(file) else {
+            return;
+        };
+        let opts = fuzz_options(Some(Format::Ktrace));
+        let mut sink = Sink::with_limits(&opts.limits);
+        let t = crate::formats::ktrace::decode_bytes(bytes, &opts, &mut sink);
+        let size = t.event_size();
+        let got = KtraceExpect {
+            chunks: t
+                .chunks
+                .iter()
+                .map(|c| (c.offset, c.tag, c.major, c.minor, c.length, c.data.clone()))
+                .collect(),
+            events: t
+                .event_runs
+                .iter()
+                .map(|r| r.span.end.saturating_sub(r.span.start) / size.max(1))
+                .sum(),
+        };
+        assert!(
+            got == want,
+            "decoded ktrace differs from the model it was written from:\n model: {want:?}\n  read: {got:?}"
+        );
     }
 
     // ---------------------------------------------------------------- GDB tfile
@@ -851,7 +1006,104 @@ pub mod structured {
 
     /// The bytes of a structured GDB tfile input.
     pub fn render_gdb(data: &[u8]) -> Option<Vec<u8>> {
+        gdb_build(data).map(|(_, bytes)| bytes)
+    }
+
+    /// True when a GDB model writes a well-formed file whose frames a reader must find as
+    /// written: every definition line is one line, the definitions end with `\n`, the `R`
+    /// line is there, every frame has its real size, a tracepoint number other than 0 (the end
+    /// marker) and only blocks of their own size, and the file ends with GDB's end marker.
+    fn gdb_sound(m: &GdbModel) -> bool {
+        let one_line = |s: &str| !s.contains(['\n', '\r']);
+        let status = match &m.status {
+            GdbStatus::Parts { reason, .. } => match reason {
+                Reason::ErrorBare(s) | Reason::Raw(s) => one_line(s),
+                _ => true,
+            },
+            _ => true,
+        };
+        let tps = m.tps.iter().take(16).all(|t| match t {
+            TpLine::Raw(s) => one_line(s),
+            _ => true,
+        });
+        let rsize = m.register_size.map_or(32, usize::from);
+        let frames = m.frames.iter().take(16).all(|f| {
+            f.size.is_none()
+                && f.tpnum.get() != 0
+                && f.blocks.iter().take(8).all(|b| match b {
+                    GdbBlock::RSized(n) => rsize == usize::from(*n),
+                    GdbBlock::MLen(_, l, d) => usize::from(*l) == d.len().min(256),
+                    GdbBlock::Raw(_) => false,
+                    _ => true,
+                })
+        });
+        m.mutations.is_empty()
+            && m.end.is_none()
+            && !m.no_register_line
+            && !m.crlf_end
+            && m.extra_lines.is_empty()
+            && m.tdesc_extra.iter().take(8).all(|t| one_line(t))
+            && status
+            && tps
+            && frames
+    }
+
+    /// Checks a GDB tfile written from a sound model (see [`gdb_sound`]) with the model's
+    /// byte order and asserts that the frames and their blocks are where the writer put them.
+    pub fn gdb_differential(built: &gw::Built, endian: Endian) {
+        let mut opts = fuzz_options(Some(Format::GdbTfile));
+        opts.endian = Some(endian);
+        let mut sink = Sink::with_limits(&opts.limits);
+        let (_, map) = check_bytes(&built.bytes, &opts, &mut sink);
+        let Some(frames) = find_node(&map, "frames") else {
+            panic!("a well-formed GDB tfile has no frames node: {map:?}");
+        };
+        let want_count = built.frames.len() as u64;
+        assert_eq!(
+            crate::formats::gdb::frame_count(&map),
+            Some(want_count),
+            "frames read from a GDB tfile differ from the frames written"
+        );
+        assert_eq!(frames.offset, built.frames_start, "frames start elsewhere");
+        let nodes: Vec<&MapNode> = frames
+            .children
+            .iter()
+            .filter(|c| c.label.starts_with("frame "))
+            .collect();
+        for (i, (node, (span, blocks))) in nodes
+            .iter()
+            .zip(built.frames.iter().zip(built.blocks.iter()))
+            .enumerate()
+        {
+            assert_eq!(
+                (node.offset, node.offset.saturating_add(node.size)),
+                (span.start, span.end),
+                "frame {i} read at another span than written"
+            );
+            let got: Vec<(u64, u64)> = node
+                .children
+                .iter()
+                .map(|b| (b.offset, b.offset.saturating_add(b.size)))
+                .collect();
+            let want: Vec<(u64, u64)> = blocks.iter().take(16).map(|b| (b.start, b.end)).collect();
+            assert!(
+                got == want,
+                "blocks of frame {i} read as {got:?}, written as {want:?}"
+            );
+        }
+    }
+
+    fn find_node<'a>(n: &'a MapNode, label: &str) -> Option<&'a MapNode> {
+        if n.label == label {
+            return Some(n);
+        }
+        n.children.iter().find_map(|c| find_node(c, label))
+    }
+
+    /// A GDB model's bytes, and the writer's record of them when the model is sound.
+    fn gdb_build(data: &[u8]) -> Option<(Option<(gw::Built, Endian)>, Vec<u8>)> {
         let m = GdbModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let sound = gdb_sound(&m);
         let mut s = gw::Sample::new(usize::from(m.standard_frames % 4));
         if m.big_endian {
             s.endian = Endian::Big;
@@ -919,15 +1171,20 @@ pub mod structured {
         if let Some(e) = &m.end {
             s.end = cap(e.clone(), 16);
         }
-        let mut bytes = s.build().bytes;
+        let built = s.build();
+        let mut bytes = built.bytes.clone();
         apply(&mut bytes, &m.mutations);
-        Some(bytes)
+        Some((sound.then_some((built, s.endian)), bytes))
     }
 
-    /// Structured GDB tfile: model → writer → mutations → [`run_gdb_tfile`].
+    /// Structured GDB tfile: model → writer → mutations → [`run_gdb_tfile`]; a sound model's
+    /// file is also compared with what was written ([`gdb_differential`]).
     pub fn run_gdb_structured(data: &[u8]) {
-        if let Some(b) = render_gdb(data) {
+        if let Some((sound, b)) = gdb_build(data) {
             run_gdb_tfile(&b);
+            if let Some((built, endian)) = sound {
+                gdb_differential(&built, endian);
+            }
         }
     }
 
@@ -1049,7 +1306,97 @@ pub mod structured {
 
     /// The directory image of a structured uftrace input.
     pub fn render_uftrace(data: &[u8]) -> Option<Vec<u8>> {
+        uftrace_build(data).map(|(_, image)| image)
+    }
+
+    /// Record counts of one task: (tid, records, entries, exits, events, lost).
+    pub type TaskCounts = (u32, u64, u64, u64, u64, u64);
+
+    /// The counts a task's records give, when every record is a bare 16-byte record (no
+    /// payload, no `more` flag: what is read then does not depend on argument specs).
+    fn task_counts(tid: u32, recs: &[uw::Record]) -> Option<TaskCounts> {
+        let mut c = (tid, 0u64, 0u64, 0u64, 0u64, 0u64);
+        for r in recs {
+            if r.more || !r.payload.is_empty() {
+                return None;
+            }
+            c.1 = c.1.checked_add(1)?;
+            match r.typ & 3 {
+                0 => c.2 = c.2.checked_add(1)?,
+                1 => c.3 = c.3.checked_add(1)?,
+                3 => c.4 = c.4.checked_add(1)?,
+                _ => c.5 = c.5.checked_add(1)?,
+            }
+        }
+        Some(c)
+    }
+
+    /// What a uftrace model says the check must count per task, when the directory is written
+    /// without changes (the writer's `info` header, no file replaced, dropped or edited) and
+    /// the model gives the records of task 100 and/or task 101 as bare records.
+    fn uftrace_expected(m: &UftraceModel) -> Option<Vec<TaskCounts>> {
+        if m.header.is_some()
+            || !m.files.is_empty()
+            || m.drop_file.is_some()
+            || m.mutations.iter().any(|(_, v)| !v.is_empty())
+        {
+            return None;
+        }
+        let mut want = Vec::new();
+        if let Some(r) = &m.records {
+            want.push(task_counts(100, r.get(..r.len().min(64))?)?);
+        }
+        if let Some(r) = &m.second_task {
+            want.push(task_counts(101, r.get(..r.len().min(64))?)?);
+        }
+        (!want.is_empty()).then_some(want)
+    }
+
+    /// Checks a directory image written from a model and asserts the per-task record counts
+    /// the model gives ([`uftrace_expected`]).
+    pub fn uftrace_differential(image: &[u8], want: &[TaskCounts]) {
+        let dir = decode_dir_image(image);
+        let opts = fuzz_options(Some(Format::Uftrace));
+        let mut sink = Sink::with_limits(&opts.limits);
+        let map = check_dir(&dir, &opts, &mut sink);
+        for &(tid, records, entry, exit, event, lost) in want {
+            let label = format!("task {tid}");
+            let Some(n) = find_node(&map, &label) else {
+                panic!("no {label} in the structure map of a directory written with its records");
+            };
+            let val = |k: &str| -> Option<u64> {
+                n.values
+                    .iter()
+                    .find(|(key, _)| key == k)
+                    .and_then(|(_, v)| v.parse().ok())
+            };
+            let got = (
+                tid,
+                val("records"),
+                val("entry"),
+                val("exit"),
+                val("event"),
+                val("lost"),
+            );
+            let want = (
+                tid,
+                Some(records),
+                Some(entry),
+                Some(exit),
+                Some(event),
+                Some(lost),
+            );
+            assert!(
+                got == want,
+                "{label}: records read (records, entry, exit, event, lost) {got:?}, written {want:?}"
+            );
+        }
+    }
+
+    /// A uftrace model's directory image, and the per-task counts when the model is sound.
+    fn uftrace_build(data: &[u8]) -> Option<(Option<Vec<TaskCounts>>, Vec<u8>)> {
         let m = UftraceModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let want = uftrace_expected(&m);
         let records = m.records.map(|r| cap(r, 64));
         let dir = uw::minimal(records.as_deref());
         let mut files: Vec<(String, Vec<u8>)> = dir.files().to_vec();
@@ -1112,13 +1459,17 @@ pub mod structured {
                 apply(&mut f.1, muts);
             }
         }
-        Some(encode_dir_image(&files))
+        Some((want, encode_dir_image(&files)))
     }
 
-    /// Structured uftrace: model → writer → edits → [`run_uftrace`].
+    /// Structured uftrace: model → writer → edits → [`run_uftrace`]; a directory written
+    /// without changes is also compared with the model's records ([`uftrace_differential`]).
     pub fn run_uftrace_structured(data: &[u8]) {
-        if let Some(b) = render_uftrace(data) {
+        if let Some((want, b)) = uftrace_build(data) {
             run_uftrace(&b);
+            if let Some(want) = want {
+                uftrace_differential(&b, &want);
+            }
         }
     }
 
@@ -1166,7 +1517,7 @@ pub mod structured {
         pub options: Vec<(u16, Vec<u8>)>,
         /// Drop the builder's default options.
         pub drop_options: bool,
-        /// CPU count written (`None`: the builder's).
+        /// CPU count written (`None`: the number of top-buffer CPUs).
         pub ncpus: Option<u8>,
         /// trace-cmd < 3.2 compressed size quirk.
         pub quirk_short4: bool,
@@ -1188,7 +1539,74 @@ pub mod structured {
 
     /// The bytes of a structured trace-cmd input.
     pub fn render_tracecmd(data: &[u8]) -> Option<Vec<u8>> {
+        tracecmd_build(data).map(|(_, bytes)| bytes)
+    }
+
+    /// What one CPU's data holds: (buffer, cpu, events, pages).
+    pub type CpuCounts = (String, u32, u64, u64);
+
+    /// (events, pages) of ring pages built from `pages`, when every page is a well-formed
+    /// page a reader must walk as written: no raw bytes or bare headers, no patches, no commit
+    /// or missed-events override, data events with a payload (4-byte multiple when forced to
+    /// `type_len 0`), paddings of a 4-byte multiple of at least 4 with a non-zero delta, and
+    /// data that fits the page.
+    fn ring_counts(pages: &[rw::PageBuilder], ps: u32, long: u8) -> Option<(u64, u64)> {
+        let mut events = 0u64;
+        for p in pages {
+            if !p.patches.is_empty() || p.commit.is_some() || p.missed.is_some() {
+                return None;
+            }
+            for it in &p.items {
+                match it {
+                    rw::Item::Event { payload, .. } if !payload.is_empty() => {
+                        events = events.checked_add(1)?
+                    }
+                    rw::Item::LongEvent { payload, .. }
+                        if !payload.is_empty() && payload.len() % 4 == 0 =>
+                    {
+                        events = events.checked_add(1)?
+                    }
+                    rw::Item::Padding { delta, len }
+                        if *delta & ((1 << 27) - 1) != 0 && *len >= 4 && *len % 4 == 0 => {}
+                    rw::Item::TimeExtend { .. } | rw::Item::TimeStamp { .. } => {}
+                    _ => return None,
+                }
+            }
+            let used = p
+                .data(Endian::Little)
+                .len()
+                .checked_add(8)?
+                .checked_add(usize::from(long))?;
+            if used > usize::try_from(ps).ok()? {
+                return None;
+            }
+        }
+        Some((events, u64::try_from(pages.len()).ok()?))
+    }
+
+    /// Checks a trace-cmd file and asserts that every CPU of every buffer holds the events and
+    /// pages the model wrote (`want`, from [`tracecmd_build`]). A CPU without data (no page)
+    /// may be left out of the summary.
+    pub fn tracecmd_differential(bytes: &[u8], want: &[CpuCounts]) {
+        let opts = fuzz_options(Some(Format::TraceCmd));
+        let got: Vec<CpuCounts> = crate::formats::tracecmd::summarize(bytes, &opts)
+            .into_iter()
+            .map(|c| (c.buffer, c.cpu, c.events, c.pages))
+            .filter(|c| c.3 > 0)
+            .collect();
+        let want: Vec<CpuCounts> = want.iter().filter(|c| c.3 > 0).cloned().collect();
+        assert!(
+            got == want,
+            "per-CPU (buffer, cpu, events, pages) read {got:?}, written {want:?}"
+        );
+    }
+
+    /// A trace-cmd model's bytes, and the per-CPU counts when the model is written without
+    /// changes and every buffer's CPUs are 0..n-1 with n the CPU count the file gives.
+    fn tracecmd_build(data: &[u8]) -> Option<(Option<Vec<CpuCounts>>, Vec<u8>)> {
         let m = TracecmdModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        // Per top-buffer CPU: (events, pages) when its data is well-formed.
+        let mut top_counts: Vec<Option<(u64, u64)>> = Vec::new();
         let comp = match m.compression % 3 {
             0 => tw::Compression::None,
             1 => tw::Compression::Zstd,
@@ -1218,10 +1636,13 @@ pub mod structured {
                 name: String::new(),
                 cpus: Vec::new(),
             });
+        } else if let Some(top) = b.buffers.first() {
+            // The builder's default pages: three events each.
+            top_counts = top.cpus.iter().map(|_| Some((3, 1))).collect();
         }
         let page_len = usize::try_from(ps).unwrap_or(4096);
         for (cpu, d) in m.cpus.iter().take(4) {
-            let bytes = match d {
+            let (bytes, counts) = match d {
                 CpuData::Pages(p) => {
                     let pages = cap(p.clone(), 3);
                     let pages: Vec<rw::PageBuilder> = pages
@@ -1238,20 +1659,27 @@ pub mod structured {
                             p
                         })
                         .collect();
-                    rw::pages(&pages, ps, long, endian)
+                    (
+                        rw::pages(&pages, ps, long, endian),
+                        ring_counts(&pages, ps, long),
+                    )
                 }
-                CpuData::Sound(n) => tw::page(
-                    ps,
-                    long,
-                    endian,
-                    1_000_000,
-                    &vec![(tw::DEFAULT_EVENT_ID, 12); usize::from(*n % 16)],
+                CpuData::Sound(n) => (
+                    tw::page(
+                        ps,
+                        long,
+                        endian,
+                        1_000_000,
+                        &vec![(tw::DEFAULT_EVENT_ID, 12); usize::from(*n % 16)],
+                    ),
+                    Some((u64::from(*n % 16), 1)),
                 ),
-                CpuData::Empty => Vec::new(),
-                CpuData::Raw(r) => cap(r.clone(), page_len),
+                CpuData::Empty => (Vec::new(), Some((0, 0))),
+                CpuData::Raw(r) => (cap(r.clone(), page_len), None),
             };
             if let Some(top) = b.buffers.first_mut() {
                 top.cpus.push((u32::from(*cpu % 8), bytes));
+                top_counts.push(counts);
             }
         }
         if let Some(name) = &m.instance {
@@ -1271,8 +1699,13 @@ pub mod structured {
         for (id, payload) in m.options.iter().take(6) {
             b.options.push((*id % 32, cap(payload.clone(), 256)));
         }
-        if let Some(n) = m.ncpus {
-            b.ncpus = u32::from(n % 16);
+        match m.ncpus {
+            Some(n) => b.ncpus = u32::from(n % 16),
+            None => {
+                if let Some(top) = b.buffers.first() {
+                    b.ncpus = u32::try_from(top.cpus.len()).unwrap_or(u32::MAX);
+                }
+            }
         }
         b.quirk_short4 = m.quirk_short4;
         b.pages_per_chunk = usize::from(m.pages_per_chunk % 12).max(1);
@@ -1303,15 +1736,59 @@ pub mod structured {
         if let Some(c) = &m.clock {
             b.clock = c.chars().take(16).collect();
         }
+        let want = tracecmd_expected(&m, &b, &top_counts);
         let (mut bytes, _) = b.build();
         apply(&mut bytes, &m.mutations);
-        Some(bytes)
+        Some((want, bytes))
     }
 
-    /// Structured trace-cmd: model → writer → mutations → [`run_tracecmd`].
+    /// The per-CPU counts of a built model (see [`tracecmd_build`]): `None` when the model
+    /// changes the file after writing, replaces the header_page text, writes extra options or
+    /// latency text, or when a buffer's CPUs are not 0..n-1 with n the file's CPU count.
+    fn tracecmd_expected(
+        m: &TracecmdModel,
+        b: &tw::Builder,
+        top_counts: &[Option<(u64, u64)>],
+    ) -> Option<Vec<CpuCounts>> {
+        if !m.mutations.is_empty()
+            || m.header_page.is_some()
+            || !m.options.is_empty()
+            || m.latency.is_some()
+        {
+            return None;
+        }
+        let mut want = Vec::new();
+        for (i, buf) in b.buffers.iter().enumerate() {
+            let ids_ok = buf
+                .cpus
+                .iter()
+                .enumerate()
+                .all(|(k, (cpu, _))| u32::try_from(k).is_ok_and(|k| k == *cpu));
+            if !ids_ok || u32::try_from(buf.cpus.len()).ok()? != b.ncpus {
+                return None;
+            }
+            for (k, (cpu, _)) in buf.cpus.iter().enumerate() {
+                let (events, pages) = if i == 0 {
+                    (*top_counts.get(k)?)?
+                } else {
+                    // An instance from `with_instance`: two events on one page.
+                    (2, 1)
+                };
+                want.push((buf.name.clone(), *cpu, events, pages));
+            }
+        }
+        Some(want)
+    }
+
+    /// Structured trace-cmd: model → writer → mutations → [`run_tracecmd`]; a file written
+    /// without changes is also compared with the model's per-CPU counts
+    /// ([`tracecmd_differential`]).
     pub fn run_tracecmd_structured(data: &[u8]) {
-        if let Some(b) = render_tracecmd(data) {
+        if let Some((want, b)) = tracecmd_build(data) {
             run_tracecmd(&b);
+            if let Some(want) = want {
+                tracecmd_differential(&b, &want);
+            }
         }
     }
 
