@@ -1764,7 +1764,9 @@ pub mod structured {
                 .iter()
                 .enumerate()
                 .all(|(k, (cpu, _))| u32::try_from(k).is_ok_and(|k| k == *cpu));
-            if !ids_ok || u32::try_from(buf.cpus.len()).ok()? != b.ncpus {
+            // An instance needs a name of its own (trace-cmd never writes an empty one).
+            let named = i == 0 || !(buf.name.is_empty() || buf.name.contains('\0'));
+            if !ids_ok || !named || u32::try_from(buf.cpus.len()).ok()? != b.ncpus {
                 return None;
             }
             for (k, (cpu, _)) in buf.cpus.iter().enumerate() {
