@@ -25,7 +25,7 @@ for f in "$SRC"/tracelint/fuzz/fuzz_targets/*.rs; do
         (cd "$run" && unzip -q "$OUT/${t}_seed_corpus.zip" -d seeds 2>/dev/null || mkdir -p seeds
          "$OUT/$t" -runs=2000 -timeout=10 -rss_limit_mb=2048 -dict="$OUT/$t.dict" seeds \
              >"$run/log" 2>&1) || { tail -n 20 "$run/log"; echo "$t fails on its seeds"; missing=1; }
-        grep -E '^#[0-9]+ +(DONE|INITED)' "$run/log" | tail -n 1 | sed "s/^/$t: /"
+        grep -E '^#[0-9]+[[:space:]]+(DONE|INITED)' "$run/log" | tail -n 1 | sed "s/^/$t: /" || true
         rm -rf "$run"
     fi
 done
