@@ -620,7 +620,7 @@ pub mod structured {
     }
 
     /// What a V3 model says the decoder must find: per chunk (offset, tag, major, minor,
-    /// length, data span) in file order, and the event count. `None` when the model breaks
+    /// length, data span) in file order, and the count of events in body event chunks. `None` when the model breaks
     /// the chunk layout on purpose (a length other than the payload size, an unpadded chunk, a
     /// header size of its own, bytes after the last chunk) or gives raw bytes a tag whose
     /// payload has a structure, or for raw (V0-V2) files.
@@ -635,12 +635,15 @@ pub mod structured {
         let mut at: u64 = 56;
         let mut chunks = Vec::new();
         let mut events = 0u64;
-        for c in v.header_chunks.iter().chain(v.body.iter()) {
+        let in_body =
+            std::iter::repeat_n(false, v.header_chunks.len()).chain(std::iter::repeat(true));
+        for (c, body) in v.header_chunks.iter().chain(v.body.iter()).zip(in_body) {
             let structured_tag =
                 [km::TAG_CPU_MAP, km::TAG_THREAD_MAP, km::TAG_EVENTS].contains(&c.tag);
             match &c.payload {
                 kw::Payload::Bytes(_) if structured_tag => return None,
-                kw::Payload::Events { events: e, .. } if c.tag == km::TAG_EVENTS => {
+                // Events are read from body chunks only (a header sub-chunk holds metadata).
+                kw::Payload::Events { events: e, .. } if body && c.tag == km::TAG_EVENTS => {
                     events = events.checked_add(u64::try_from(e.len()).ok()?)?;
                 }
                 _ => {}
@@ -1101,7 +1104,7 @@ pub mod structured {
     }
 
     /// A GDB model's bytes, and the writer's record of them when the model is sound.
-    fn gdb_build(data: &[u8]) -> Option<(Option<(gw::Built, Endian)>, Vec<u8>)> {
+    pub fn gdb_build(data: &[u8]) -> Option<(Option<(gw::Built, Endian)>, Vec<u8>)> {
         let m = GdbModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
         let sound = gdb_sound(&m);
         let mut s = gw::Sample::new(usize::from(m.standard_frames % 4));
@@ -1394,7 +1397,7 @@ pub mod structured {
     }
 
     /// A uftrace model's directory image, and the per-task counts when the model is sound.
-    fn uftrace_build(data: &[u8]) -> Option<(Option<Vec<TaskCounts>>, Vec<u8>)> {
+    pub fn uftrace_build(data: &[u8]) -> Option<(Option<Vec<TaskCounts>>, Vec<u8>)> {
         let m = UftraceModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
         let want = uftrace_expected(&m);
         let records = m.records.map(|r| cap(r, 64));
@@ -1603,7 +1606,7 @@ pub mod structured {
 
     /// A trace-cmd model's bytes, and the per-CPU counts when the model is written without
     /// changes and every buffer's CPUs are 0..n-1 with n the CPU count the file gives.
-    fn tracecmd_build(data: &[u8]) -> Option<(Option<Vec<CpuCounts>>, Vec<u8>)> {
+    pub fn tracecmd_build(data: &[u8]) -> Option<(Option<Vec<CpuCounts>>, Vec<u8>)> {
         let m = TracecmdModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
         // Per top-buffer CPU: (events, pages) when its data is well-formed.
         let mut top_counts: Vec<Option<(u64, u64)>> = Vec::new();
@@ -1743,17 +1746,29 @@ pub mod structured {
     }
 
     /// The per-CPU counts of a built model (see [`tracecmd_build`]): `None` when the model
-    /// changes the file after writing, replaces the header_page text, writes extra options or
-    /// latency text, or when a buffer's CPUs are not 0..n-1 with n the file's CPU count.
+    /// changes the file after writing, replaces the header_page text, writes extra options,
+    /// latency text or an event system with a broken name, or when a buffer's CPUs are not
+    /// 0..n-1 with n the file's CPU count.
     fn tracecmd_expected(
         m: &TracecmdModel,
         b: &tw::Builder,
         top_counts: &[Option<(u64, u64)>],
     ) -> Option<Vec<CpuCounts>> {
+        // A system or event name that is empty or holds a NUL or line break breaks the
+        // NUL-terminated / line-based metadata around it on purpose.
+        let plain = |s: &str| {
+            let s: String = s.chars().take(16).collect();
+            !s.is_empty() && !s.contains(['\0', '\n'])
+        };
+        let system_ok = m
+            .system
+            .as_ref()
+            .is_none_or(|(sys, name, _, _)| plain(sys) && plain(name));
         if !m.mutations.is_empty()
             || m.header_page.is_some()
             || !m.options.is_empty()
             || m.latency.is_some()
+            || !system_ok
         {
             return None;
         }
