@@ -8,11 +8,11 @@
 # -rss_limit_mb=2048, the format's dictionary and a -max_len that suits the target. It stops
 # after SECONDS, or after FUZZ_RUNS executions when that is set, whichever comes first.
 #
-# The libFuzzer log goes to fuzz/logs/TARGET-<utc time>.log; a row
+# The build and libFuzzer log goes to fuzz/logs/TARGET-<utc time>.log; a row
 #   date target sanitizer seconds executions exec/s cov ft corpus crashes exit
-# is appended to fuzz/campaigns.tsv (committed: the record of what was run). A crash, timeout
-# or out-of-memory leaves its input in fuzz/artifacts/TARGET/ and is counted in `crashes`;
-# minimise it with
+# (seconds of fuzzing, the build left out) is appended to fuzz/campaigns.tsv (committed: the
+# record of what was run). A crash, timeout or out-of-memory leaves its input in
+# fuzz/artifacts/TARGET/ and is counted in `crashes`; minimise it with
 #   cd fuzz && cargo +nightly fuzz tmin TARGET artifacts/TARGET/crash-...
 # and commit it under corpus/<fmt>/regressions/ (see fuzz/README.md).
 #
@@ -60,12 +60,18 @@ stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
 log="logs/$target-$(date -u +%Y%m%dT%H%M%SZ).log"
 echo "campaign: $target, ${secs}s, sanitizer $san, dict $dict, max_len $max_len, log fuzz/$log"
+# Build first, so that `seconds` counts fuzzing only.
+if ! nice -n "${FUZZ_NICE:-10}" cargo "$tc" fuzz build -s "$san" "$target" >"$log" 2>&1; then
+    tail -n 30 "$log"
+    echo "the fuzz target $target does not build" >&2
+    exit 1
+fi
 t0=$(date +%s)
 set +e
 nice -n "${FUZZ_NICE:-10}" cargo "$tc" fuzz run -s "$san" "$target" "corpus/$target" -- \
     -max_total_time="$secs" "${runs[@]}" -timeout=10 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -dict="$dict" -print_final_stats=1 -max_len="$max_len" "$@" \
-    >"$log" 2>&1
+    >>"$log" 2>&1
 rc=$?
 set -e
 elapsed=$(($(date +%s) - t0))
