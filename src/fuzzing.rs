@@ -1303,8 +1303,109 @@ pub mod structured {
         pub drop_file: Option<u8>,
         /// Files replaced or added: (name index, content).
         pub files: Vec<(u8, Vec<u8>)>,
+        /// A kernel recording (`kernel_header`, `kernel-cpuN.dat`).
+        pub kernel: Option<KernelModel>,
         /// Changes to one file: (file index, mutations).
         pub mutations: Vec<(u8, Vec<Mutation>)>,
+    }
+
+    /// The kernel side of a uftrace recording (`uftrace record -k`): `kernel_header` (page
+    /// size, long size and byte order lines, then `TRACEFS: <path>: <length>` blocks holding
+    /// the tracefs header and event format files) and one `kernel-cpuN.dat` of ring-buffer
+    /// pages per CPU.
+    #[derive(Arbitrary, Debug)]
+    pub struct KernelModel {
+        /// Page size 2^(10 + n % 6).
+        pub page_shift: u8,
+        /// 4-byte longs.
+        pub long4: bool,
+        /// Big-endian.
+        pub big_endian: bool,
+        /// Event formats besides funcgraph entry/exit: (name, id, fields as (offset, size)).
+        pub events: Vec<(String, u16, Vec<(u8, u8)>)>,
+        /// Pages of each CPU.
+        pub cpus: Vec<Vec<rw::PageBuilder>>,
+    }
+
+    /// The files of a kernel recording.
+    fn kernel_files(k: &KernelModel) -> Vec<(String, Vec<u8>)> {
+        let ps = 1u32 << (10 + u32::from(k.page_shift % 6));
+        let long: u8 = if k.long4 { 4 } else { 8 };
+        let endian = if k.big_endian {
+            Endian::Big
+        } else {
+            Endian::Little
+        };
+        let mut h = format!(
+            "PAGE_SIZE: {ps}\nLONG_SIZE: {long}\nENDIAN: {}\n",
+            if k.big_endian { "BE" } else { "LE" }
+        )
+        .into_bytes();
+        let mut blocks = vec![
+            (
+                "events/header_page".to_string(),
+                tw::header_page_text(u32::from(long), ps),
+            ),
+            ("events/header_event".to_string(), tw::header_event_text()),
+            (
+                "events/ftrace/funcgraph_entry/format".to_string(),
+                tw::format_text("funcgraph_entry", 11, &[("func", 8, 8), ("depth", 16, 4)]),
+            ),
+            (
+                "events/ftrace/funcgraph_exit/format".to_string(),
+                tw::format_text(
+                    "funcgraph_exit",
+                    10,
+                    &[("func", 8, 8), ("depth", 16, 4), ("calltime", 24, 8)],
+                ),
+            ),
+        ];
+        for (name, id, fields) in k.events.iter().take(4) {
+            let name: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .take(16)
+                .collect();
+            let fields: Vec<(String, u32, u32)> = fields
+                .iter()
+                .take(4)
+                .enumerate()
+                .map(|(i, (o, sz))| (format!("f{i}"), u32::from(*o), u32::from(*sz)))
+                .collect();
+            let refs: Vec<(&str, u32, u32)> = fields
+                .iter()
+                .map(|(n, o, sz)| (n.as_str(), *o, *sz))
+                .collect();
+            blocks.push((
+                format!("events/sys/{name}/format"),
+                tw::format_text(&name, u32::from(*id), &refs),
+            ));
+        }
+        for (path, text) in blocks {
+            h.extend_from_slice(format!("TRACEFS: {path}: {}\n", text.len()).as_bytes());
+            h.extend_from_slice(&text);
+        }
+        let mut files = vec![("kernel_header".to_string(), h)];
+        for (cpu, pages) in k.cpus.iter().take(4).enumerate() {
+            let pages: Vec<rw::PageBuilder> = cap(pages.clone(), 3)
+                .into_iter()
+                .map(|mut p| {
+                    p.items.truncate(32);
+                    for it in &mut p.items {
+                        if let rw::Item::Padding { len, .. } = it {
+                            *len %= ps.saturating_add(64);
+                        }
+                    }
+                    p.patches.truncate(8);
+                    p
+                })
+                .collect();
+            files.push((
+                format!("kernel-cpu{cpu}.dat"),
+                rw::pages(&pages, ps, long, endian),
+            ));
+        }
+        files
     }
 
     /// The directory image of a structured uftrace input.
@@ -1447,6 +1548,14 @@ pub mod structured {
             let i = find(&mut files, name);
             if let Some(f) = files.get_mut(i) {
                 f.1 = cap(content.clone(), 4096);
+            }
+        }
+        if let Some(k) = &m.kernel {
+            for (name, data) in kernel_files(k) {
+                let i = find(&mut files, &name);
+                if let Some(f) = files.get_mut(i) {
+                    f.1 = data;
+                }
             }
         }
         files.sort();
