@@ -1603,6 +1603,153 @@ pub mod structured {
         Raw(Vec<u8>),
     }
 
+    /// A trace-cmd option whose payload has a layout of its own, written in the file's byte
+    /// order.
+    #[derive(Arbitrary, Debug)]
+    pub enum TypedOption {
+        /// PROCMAPS: per process `PID NLIBS COMM` (hex) then NLIBS `START END PATH` lines.
+        ProcMaps {
+            /// (pid, comm, libraries as (start, end, path)).
+            procs: Vec<(u16, String, Vec<(u32, u32, String)>)>,
+            /// Added to the announced library count of the first process.
+            extra_libs: u8,
+        },
+        /// TIME_SHIFT: peer, flags, per CPU samples (time, offset, scaling), fraction table.
+        TimeShift {
+            /// Peer trace id.
+            peer: u64,
+            /// Flags.
+            flags: u32,
+            /// Samples per CPU: (time, offset, scaling).
+            cpus: Vec<Vec<(u64, u64, u64)>>,
+            /// Write the fraction table.
+            fractions: bool,
+        },
+        /// GUEST: name, trace id, (vcpu, host pid) pairs.
+        Guest {
+            /// Guest name.
+            name: String,
+            /// Trace id.
+            trace_id: u64,
+            /// (vcpu, host pid).
+            vcpus: Vec<(u32, u32)>,
+        },
+        /// TSC2NSEC: mult, shift, offset.
+        Tsc2Nsec {
+            /// Multiplier.
+            mult: u32,
+            /// Shift.
+            shift: u32,
+            /// Offset.
+            offset: u64,
+        },
+    }
+
+    fn put_n(out: &mut Vec<u8>, e: Endian, v: u64, n: usize) {
+        let b = match e {
+            Endian::Little => v.to_le_bytes(),
+            Endian::Big => v.to_be_bytes(),
+        };
+        let part = match e {
+            Endian::Little => b.get(..n),
+            Endian::Big => b.get(8usize.saturating_sub(n)..),
+        };
+        out.extend_from_slice(part.unwrap_or_default());
+    }
+
+    /// The (id, payload) of a typed option.
+    fn typed_option(o: &TypedOption, e: Endian) -> (u16, Vec<u8>) {
+        use crate::formats::tracecmd::model::opt_id;
+        let mut p = Vec::new();
+        match o {
+            TypedOption::ProcMaps { procs, extra_libs } => {
+                let mut text = String::new();
+                for (i, (pid, comm, libs)) in procs.iter().take(4).enumerate() {
+                    let libs = libs.get(..libs.len().min(4)).unwrap_or_default();
+                    let extra = if i == 0 {
+                        usize::from(*extra_libs % 3)
+                    } else {
+                        0
+                    };
+                    let comm: String = comm
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .take(16)
+                        .collect();
+                    text.push_str(&format!(
+                        "{pid:x} {:x} {comm}\n",
+                        libs.len().saturating_add(extra)
+                    ));
+                    for (start, end, path) in libs {
+                        let path: String = path.chars().filter(|c| *c != '\n').take(32).collect();
+                        text.push_str(&format!("{start:x} {end:x} {path}\n"));
+                    }
+                }
+                p.extend_from_slice(text.as_bytes());
+                p.push(0);
+                (opt_id::PROCMAPS, p)
+            }
+            TypedOption::TimeShift {
+                peer,
+                flags,
+                cpus,
+                fractions,
+            } => {
+                put_n(&mut p, e, *peer, 8);
+                put_n(&mut p, e, u64::from(*flags), 4);
+                let cpus = cpus.get(..cpus.len().min(4)).unwrap_or_default();
+                put_n(&mut p, e, cpus.len() as u64, 4);
+                for samples in cpus {
+                    let samples = samples.get(..samples.len().min(8)).unwrap_or_default();
+                    put_n(&mut p, e, samples.len() as u64, 4);
+                    for (t, _, _) in samples {
+                        put_n(&mut p, e, *t, 8);
+                    }
+                    for (_, off, _) in samples {
+                        put_n(&mut p, e, *off, 8);
+                    }
+                    for (_, _, scale) in samples {
+                        put_n(&mut p, e, *scale, 8);
+                    }
+                }
+                if *fractions {
+                    for samples in cpus {
+                        for _ in samples.iter().take(8) {
+                            put_n(&mut p, e, 0, 8);
+                        }
+                    }
+                }
+                (opt_id::TIME_SHIFT, p)
+            }
+            TypedOption::Guest {
+                name,
+                trace_id,
+                vcpus,
+            } => {
+                p.extend(name.bytes().filter(|b| *b != 0).take(16));
+                p.push(0);
+                put_n(&mut p, e, *trace_id, 8);
+                let vcpus = vcpus.get(..vcpus.len().min(8)).unwrap_or_default();
+                put_n(&mut p, e, vcpus.len() as u64, 4);
+                for (cpu, pid) in vcpus {
+                    put_n(&mut p, e, u64::from(*cpu), 4);
+                    put_n(&mut p, e, u64::from(*pid), 4);
+                }
+                (opt_id::GUEST, p)
+            }
+            TypedOption::Tsc2Nsec {
+                mult,
+                shift,
+                offset,
+            } => {
+                put_n(&mut p, e, u64::from(*mult), 4);
+                put_n(&mut p, e, u64::from(*shift), 4);
+                put_n(&mut p, e, *offset, 8);
+                (opt_id::TSC2NSEC, p)
+            }
+        }
+    }
+
     /// An extra event system: (system, event name, id, extra fields as (offset, size)).
     pub type EventSystem = (String, String, u16, Vec<(u8, u8)>);
 
@@ -1627,6 +1774,8 @@ pub mod structured {
         pub instance: Option<String>,
         /// Extra options (id, payload).
         pub options: Vec<(u16, Vec<u8>)>,
+        /// Options with a payload of their own layout.
+        pub typed_options: Vec<TypedOption>,
         /// Drop the builder's default options.
         pub drop_options: bool,
         /// CPU count written (`None`: the number of top-buffer CPUs).
@@ -1808,6 +1957,9 @@ pub mod structured {
         if m.drop_options {
             b.options.clear();
         }
+        for o in m.typed_options.iter().take(4) {
+            b.options.push(typed_option(o, endian));
+        }
         for (id, payload) in m.options.iter().take(6) {
             b.options.push((*id % 32, cap(payload.clone(), 256)));
         }
@@ -1876,6 +2028,7 @@ pub mod structured {
         if !m.mutations.is_empty()
             || m.header_page.is_some()
             || !m.options.is_empty()
+            || !m.typed_options.is_empty()
             || m.latency.is_some()
             || !system_ok
         {
