@@ -622,8 +622,9 @@ pub mod structured {
     /// What a V3 model says the decoder must find: per chunk (offset, tag, major, minor,
     /// length, data span) in file order, and the count of events in body event chunks. `None` when the model breaks
     /// the chunk layout on purpose (a length other than the payload size, an unpadded chunk, a
-    /// header size of its own, bytes after the last chunk) or gives raw bytes a tag whose
-    /// payload has a structure, or for raw (V0-V2) files.
+    /// header size of its own, bytes after the last chunk) or gives a tag whose payload is
+    /// decoded (CPU map, thread map, events) a payload of another kind, or for raw (V0-V2)
+    /// files.
     pub fn ktrace_expected(file: &kw::File) -> Option<KtraceExpect> {
         let kw::File::V3(v) = file else {
             return None;
@@ -638,15 +639,25 @@ pub mod structured {
         let in_body =
             std::iter::repeat_n(false, v.header_chunks.len()).chain(std::iter::repeat(true));
         for (c, body) in v.header_chunks.iter().chain(v.body.iter()).zip(in_body) {
-            let structured_tag =
-                [km::TAG_CPU_MAP, km::TAG_THREAD_MAP, km::TAG_EVENTS].contains(&c.tag);
-            match &c.payload {
-                kw::Payload::Bytes(_) if structured_tag => return None,
-                // Events are read from body chunks only (a header sub-chunk holds metadata).
-                kw::Payload::Events { events: e, .. } if body && c.tag == km::TAG_EVENTS => {
+            // A tag whose payload is decoded must carry a payload of that kind.
+            let kind_ok = match c.tag {
+                km::TAG_EVENTS => matches!(c.payload, kw::Payload::Events { .. }),
+                km::TAG_THREAD_MAP => matches!(c.payload, kw::Payload::ThreadMap(_)),
+                km::TAG_CPU_MAP => matches!(
+                    c.payload,
+                    kw::Payload::CpuMap(_) | kw::Payload::CpuMapExt(_)
+                ),
+                _ => true,
+            };
+            if !kind_ok {
+                return None;
+            }
+            // Events are read from body chunks of major version 0 or 1 only (a header
+            // sub-chunk holds metadata; a newer version's payload is not decoded).
+            if let kw::Payload::Events { events: e, .. } = &c.payload {
+                if body && c.tag == km::TAG_EVENTS && c.major <= 1 {
                     events = events.checked_add(u64::try_from(e.len()).ok()?)?;
                 }
-                _ => {}
             }
             if c.length != kw::LengthMode::Exact || c.pad == kw::PadMode::Omit {
                 return None;
