@@ -2019,8 +2019,8 @@ pub mod structured {
 
     /// The per-CPU counts of a built model (see [`tracecmd_build`]): `None` when the model
     /// changes the file after writing, replaces the header_page text, writes extra options,
-    /// latency text or an event system with a broken name, or when a buffer's CPUs are not
-    /// 0..n-1 with n the file's CPU count.
+    /// latency text, an event system or a clock with a broken name, or when a buffer's CPUs
+    /// are not 0..n-1 with n the file's CPU count.
     fn tracecmd_expected(
         m: &TracecmdModel,
         b: &tw::Builder,
@@ -2036,12 +2036,18 @@ pub mod structured {
             .system
             .as_ref()
             .is_none_or(|(sys, name, _, _)| plain(sys) && plain(name));
+        // The clock name is a NUL-terminated string of the buffer records.
+        let clock_ok = m.clock.as_ref().is_none_or(|c| {
+            let c: String = c.chars().take(16).collect();
+            !c.contains(['\0', '\n'])
+        });
         if !m.mutations.is_empty()
             || m.header_page.is_some()
             || !m.options.is_empty()
             || !m.typed_options.is_empty()
             || m.latency.is_some()
             || !system_ok
+            || !clock_ok
         {
             return None;
         }
