@@ -1030,10 +1030,10 @@ pub mod structured {
     fn gdb_sound(m: &GdbModel) -> bool {
         let one_line = |s: &str| !s.contains(['\n', '\r']);
         let status = match &m.status {
-            GdbStatus::Parts { reason, .. } => match reason {
-                Reason::ErrorBare(s) | Reason::Raw(s) => one_line(s),
-                _ => true,
-            },
+            GdbStatus::Parts {
+                reason: Reason::ErrorBare(s) | Reason::Raw(s),
+                ..
+            } => one_line(s),
             _ => true,
         };
         let tps = m.tps.iter().take(16).all(|t| match t {
@@ -1114,8 +1114,11 @@ pub mod structured {
         n.children.iter().find_map(|c| find_node(c, label))
     }
 
+    /// The writer's record of a sound GDB model's file, and the byte order it was written in.
+    pub type GdbWritten = (gw::Built, Endian);
+
     /// A GDB model's bytes, and the writer's record of them when the model is sound.
-    pub fn gdb_build(data: &[u8]) -> Option<(Option<(gw::Built, Endian)>, Vec<u8>)> {
+    pub fn gdb_build(data: &[u8]) -> Option<(Option<GdbWritten>, Vec<u8>)> {
         let m = GdbModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
         let sound = gdb_sound(&m);
         let mut s = gw::Sample::new(usize::from(m.standard_frames % 4));
@@ -1333,10 +1336,13 @@ pub mod structured {
         /// Big-endian.
         pub big_endian: bool,
         /// Event formats besides funcgraph entry/exit: (name, id, fields as (offset, size)).
-        pub events: Vec<(String, u16, Vec<(u8, u8)>)>,
+        pub events: Vec<KernelEvent>,
         /// Pages of each CPU.
         pub cpus: Vec<Vec<rw::PageBuilder>>,
     }
+
+    /// A kernel event format: (name, id, fields as (offset, size)).
+    pub type KernelEvent = (String, u16, Vec<(u8, u8)>);
 
     /// The files of a kernel recording.
     fn kernel_files(k: &KernelModel) -> Vec<(String, Vec<u8>)> {
@@ -1621,7 +1627,7 @@ pub mod structured {
         /// PROCMAPS: per process `PID NLIBS COMM` (hex) then NLIBS `START END PATH` lines.
         ProcMaps {
             /// (pid, comm, libraries as (start, end, path)).
-            procs: Vec<(u16, String, Vec<(u32, u32, String)>)>,
+            procs: Vec<Process>,
             /// Added to the announced library count of the first process.
             extra_libs: u8,
         },
@@ -1655,6 +1661,9 @@ pub mod structured {
             offset: u64,
         },
     }
+
+    /// A PROCMAPS process: (pid, comm, libraries as (start, end, path)).
+    pub type Process = (u16, String, Vec<(u32, u32, String)>);
 
     fn put_n(out: &mut Vec<u8>, e: Endian, v: u64, n: usize) {
         let b = match e {
