@@ -18,9 +18,10 @@
 # twice.
 #
 # --regen keeps, per target, at most FUZZ_SEED_COUNT (default 96) of the cmin output's files
-# of at most FUZZ_SEED_BYTES (default 8192) bytes, smallest first, and never a file that is
-# byte-identical to one under corpus/ or the samples (those are read at campaign time and are
-# not copied into fuzz/seeds/).
+# of at most FUZZ_SEED_BYTES (default 8192) bytes, smallest first, named by the first 16 hex
+# digits of their SHA-1, and never a file that is byte-identical to one under corpus/ or the
+# samples (those are read at campaign time and are not copied into fuzz/seeds/). Hand-made
+# seeds (any other name, e.g. fuzz/seeds/ktrace/v0.ktrace) are kept as they are.
 #
 # Environment: FUZZ_TARGETS (subset), FUZZ_SAMPLES, FUZZ_MAX_SEED_BYTES (largest input copied
 # into a working corpus, default 4 MiB; libFuzzer cuts longer inputs to -max_len),
@@ -61,7 +62,7 @@ fi
 
 python3 - "$mode" "$root" "$samples" "${FUZZ_MAX_SEED_BYTES:-4194304}" \
     "${FUZZ_SEED_COUNT:-96}" "${FUZZ_SEED_BYTES:-8192}" "${targets[@]}" <<'PY'
-import hashlib, os, shutil, struct, sys
+import hashlib, os, re, struct, sys
 
 mode, root, samples = sys.argv[1], sys.argv[2], sys.argv[3]
 max_seed, seed_count, seed_bytes = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -231,8 +232,11 @@ else:
                 cand.append((len(data), sha(data), data))
         cand.sort()
         dst = os.path.join(fuzzdir, "seeds", t)
-        shutil.rmtree(dst, ignore_errors=True)
-        os.makedirs(dst)
+        os.makedirs(dst, exist_ok=True)
+        # Hand-made seeds (named otherwise than by 16 hex digits) stay.
+        for n in os.listdir(dst):
+            if re.fullmatch(r"[0-9a-f]{16}", n):
+                os.remove(os.path.join(dst, n))
         for _, h, data in cand[:seed_count]:
             with open(os.path.join(dst, h[:16]), "wb") as f:
                 f.write(data)
