@@ -18,10 +18,10 @@
 # twice.
 #
 # --regen keeps, per target, at most FUZZ_SEED_COUNT (default 96) of the cmin output's files
-# of at most FUZZ_SEED_BYTES (default 8192) bytes, smallest first, named by the first 16 hex
-# digits of their SHA-1, and never a file that is byte-identical to one under corpus/ or the
-# samples (those are read at campaign time and are not copied into fuzz/seeds/). Hand-made
-# seeds (any other name, e.g. fuzz/seeds/ktrace/v0.ktrace) are kept as they are.
+# of at most FUZZ_SEED_BYTES (default 8192) bytes, spread evenly over their sizes, named by
+# the first 16 hex digits of their SHA-1, and never a file that is byte-identical to one under
+# corpus/ or the samples (those are read at campaign time and are not copied into
+# fuzz/seeds/). Hand-made seeds (any other name, e.g. fuzz/seeds/ktrace/v0.ktrace) are kept.
 #
 # Environment: FUZZ_TARGETS (subset), FUZZ_SAMPLES, FUZZ_MAX_SEED_BYTES (largest input copied
 # into a working corpus, default 4 MiB; libFuzzer cuts longer inputs to -max_len),
@@ -231,6 +231,10 @@ else:
             if sha(data) not in known:
                 cand.append((len(data), sha(data), data))
         cand.sort()
+        if len(cand) > seed_count:
+            # Spread over the sizes: the smallest inputs alone are the simplest models.
+            step = len(cand) / seed_count
+            cand = [cand[int(i * step)] for i in range(seed_count)]
         dst = os.path.join(fuzzdir, "seeds", t)
         os.makedirs(dst, exist_ok=True)
         # Hand-made seeds (named otherwise than by 16 hex digits) stay.
