@@ -113,7 +113,9 @@ for t in "${targets[@]}"; do
     if ((rc != 0)) || ((${#found[@]} > 0)); then
         failed+=("$t")
         log "FAILED: $t (exit $rc)"
-        tail -n 60 "$tmp/$t.log"
+        grep -A 4 -E 'panicked at|^==[0-9]+== ?ERROR|^SUMMARY' "$tmp/$t.log" | head -n 40 || true
+        log "end of the log:"
+        tail -n 30 "$tmp/$t.log"
         for a in "${found[@]}"; do
             log "failing input $a ($(wc -c <"$a") bytes), first 512 bytes:"
             head -c 512 "$a" | xxd

@@ -517,6 +517,67 @@ mod tests {
         run_check_path(b"\x17\x08\x44tracing6\0");
     }
 
+    #[cfg(feature = "fuzzing")]
+    #[test]
+    fn differential_checks_agree_with_the_writers() {
+        use super::structured::*;
+        use crate::formats::ktrace::writer as kw;
+        use crate::formats::tracecmd::writer as tw;
+        use crate::formats::uftrace::writer as uw;
+        for magic in [kw::V3Magic::Kernel, kw::V3Magic::Libktrace] {
+            let file = kw::File::V3(kw::sample_v3(magic));
+            let want = ktrace_expected(&file).unwrap();
+            assert!(want.events > 0 && want.chunks.len() > 1);
+            ktrace_differential(&file, &kw::write(&file));
+        }
+        for n in 0..4 {
+            for endian in [Endian::Little, Endian::Big] {
+                let mut s = crate::formats::gdb::writer::Sample::new(n);
+                s.endian = endian;
+                gdb_differential(&s.build(), endian);
+            }
+        }
+        let cpus = |name: &str, events| {
+            vec![
+                (name.to_string(), 0, events, 1),
+                (name.to_string(), 1, events, 1),
+            ]
+        };
+        for (v, c) in [
+            (6, tw::Compression::None),
+            (7, tw::Compression::None),
+            (7, tw::Compression::Zstd),
+            (7, tw::Compression::Zlib),
+        ] {
+            let b = tw::Builder::new(v, c);
+            tracecmd_differential(&b.build().0, &cpus("", 3));
+            let (bytes, _) = b.with_instance("inst").build();
+            let mut want = cpus("", 3);
+            want.extend(cpus("inst", 2));
+            tracecmd_differential(&bytes, &want);
+        }
+        let rec = |typ, depth| uw::Record {
+            time: 1_000_000_100 + u64::from(depth),
+            typ,
+            more: false,
+            depth,
+            addr: 0x400110,
+            payload: Vec::new(),
+        };
+        let recs = [rec(0, 0), rec(0, 1), rec(1, 1), rec(3, 1), rec(1, 0)];
+        let image = encode_dir_image(uw::minimal(Some(&recs)).files());
+        uftrace_differential(&image, &[(100, 5, 2, 2, 1, 0)]);
+    }
+
+    #[cfg(feature = "fuzzing")]
+    #[test]
+    #[should_panic(expected = "per-CPU")]
+    fn differential_check_catches_a_lost_event() {
+        use crate::formats::tracecmd::writer as tw;
+        let bytes = tw::Builder::new(7, tw::Compression::Zstd).build().0;
+        structured::tracecmd_differential(&bytes, &[("".into(), 0, 4, 1), ("".into(), 1, 3, 1)]);
+    }
+
     #[test]
     fn runners_accept_trivial_inputs() {
         for data in [
@@ -658,10 +719,18 @@ pub mod structured {
         Some(bytes)
     }
 
-    /// Structured ktrace: model → writer → mutations → [`run_ktrace`].
+    /// Structured ktrace: model → writer → mutations → [`run_ktrace`]; a model written without
+    /// changes is also decoded and compared with what was written ([`ktrace_differential`]).
     pub fn run_ktrace_structured(data: &[u8]) {
-        if let Some(b) = render_ktrace(data) {
-            run_ktrace(&b);
+        let Ok(mut m) = KtraceModel::arbitrary_take_rest(Unstructured::new(data)) else {
+            return;
+        };
+        ktrace_fix(&mut m.file, m.fix_tags);
+        let mut bytes = kw::write(&m.file);
+        apply(&mut bytes, &m.mutations);
+        run_ktrace(&bytes);
+        if m.mutations.is_empty() {
+            ktrace_differential(&m.file, &bytes);
         }
     }
 
@@ -672,12 +741,112 @@ pub mod structured {
         Some(kw::write(&file))
     }
 
-    /// Round trip: model → writer → [`run_ktrace`] and [`super::run_ktrace_roundtrip_bytes`].
+    /// Round trip: model → writer → [`run_ktrace`], [`ktrace_differential`] and
+    /// [`super::run_ktrace_roundtrip_bytes`].
     pub fn run_ktrace_roundtrip(data: &[u8]) {
-        if let Some(b) = render_ktrace_roundtrip(data) {
-            run_ktrace(&b);
-            run_ktrace_roundtrip_bytes(&b);
+        let Ok(mut file) = kw::File::arbitrary_take_rest(Unstructured::new(data)) else {
+            return;
+        };
+        ktrace_fix(&mut file, true);
+        let b = kw::write(&file);
+        run_ktrace(&b);
+        ktrace_differential(&file, &b);
+        run_ktrace_roundtrip_bytes(&b);
+    }
+
+    /// What a V3 model says the decoder must find: per chunk (offset, tag, major, minor,
+    /// length, data span) in file order, and the count of events in body event chunks. `None` when the model breaks
+    /// the chunk layout on purpose (a length other than the payload size, an unpadded chunk, a
+    /// header size of its own, bytes after the last chunk) or gives a tag whose payload is
+    /// decoded (CPU map, thread map, events) a payload of another kind, or for raw (V0-V2)
+    /// files.
+    pub fn ktrace_expected(file: &kw::File) -> Option<KtraceExpect> {
+        let kw::File::V3(v) = file else {
+            return None;
+        };
+        if v.header.header_size.is_some() || !v.trailing.is_empty() {
+            return None;
         }
+        let wide = v.header.flags & 1 != 0;
+        let mut at: u64 = 56;
+        let mut chunks = Vec::new();
+        let mut events = 0u64;
+        let in_body =
+            std::iter::repeat_n(false, v.header_chunks.len()).chain(std::iter::repeat(true));
+        for (c, body) in v.header_chunks.iter().chain(v.body.iter()).zip(in_body) {
+            // A tag whose payload is decoded must carry a payload of that kind.
+            let kind_ok = match c.tag {
+                km::TAG_EVENTS => matches!(c.payload, kw::Payload::Events { .. }),
+                km::TAG_THREAD_MAP => matches!(c.payload, kw::Payload::ThreadMap(_)),
+                km::TAG_CPU_MAP => matches!(
+                    c.payload,
+                    kw::Payload::CpuMap(_) | kw::Payload::CpuMapExt(_)
+                ),
+                _ => true,
+            };
+            if !kind_ok {
+                return None;
+            }
+            // Events are read from body chunks of major version 0 or 1 only (a header
+            // sub-chunk holds metadata; a newer version's payload is not decoded).
+            if let kw::Payload::Events { events: e, .. } = &c.payload {
+                if body && c.tag == km::TAG_EVENTS && c.major <= 1 {
+                    events = events.checked_add(u64::try_from(e.len()).ok()?)?;
+                }
+            }
+            if c.length != kw::LengthMode::Exact || c.pad == kw::PadMode::Omit {
+                return None;
+            }
+            let bare = kw::Chunk {
+                pad: kw::PadMode::Omit,
+                ..c.clone()
+            };
+            let len = u64::try_from(kw::chunk_bytes(&bare, wide).len())
+                .ok()?
+                .checked_sub(16)?;
+            let data = at.checked_add(16)?..at.checked_add(16)?.checked_add(len)?;
+            chunks.push((at, c.tag, c.major, c.minor, len, data));
+            at = at.checked_add(16)?.checked_add(len.next_multiple_of(8))?;
+        }
+        Some(KtraceExpect { chunks, events })
+    }
+
+    /// The decoded chunks and event count of a V3 file a model describes (see
+    /// [`ktrace_expected`]).
+    #[derive(Debug, PartialEq)]
+    pub struct KtraceExpect {
+        /// (offset, tag, major, minor, length field, data span) per chunk, in file order.
+        pub chunks: Vec<(u64, u32, u16, u16, u64, std::ops::Range<u64>)>,
+        /// Events in event chunks.
+        pub events: u64,
+    }
+
+    /// Decodes `bytes` (written from `file` without changes) and asserts that the chunks and
+    /// the event count are the ones the model wrote.
+    pub fn ktrace_differential(file: &kw::File, bytes: &[u8]) {
+        let Some(want) = ktrace_expected(file) else {
+            return;
+        };
+        let opts = fuzz_options(Some(Format::Ktrace));
+        let mut sink = Sink::with_limits(&opts.limits);
+        let t = crate::formats::ktrace::decode_bytes(bytes, &opts, &mut sink);
+        let size = t.event_size();
+        let got = KtraceExpect {
+            chunks: t
+                .chunks
+                .iter()
+                .map(|c| (c.offset, c.tag, c.major, c.minor, c.length, c.data.clone()))
+                .collect(),
+            events: t
+                .event_runs
+                .iter()
+                .map(|r| r.span.end.saturating_sub(r.span.start) / size.max(1))
+                .sum(),
+        };
+        assert!(
+            got == want,
+            "decoded ktrace differs from the model it was written from:\n model: {want:?}\n  read: {got:?}"
+        );
     }
 
     // ---------------------------------------------------------------- GDB tfile
@@ -986,7 +1155,107 @@ pub mod structured {
 
     /// The bytes of a structured GDB tfile input.
     pub fn render_gdb(data: &[u8]) -> Option<Vec<u8>> {
+        gdb_build(data).map(|(_, bytes)| bytes)
+    }
+
+    /// True when a GDB model writes a well-formed file whose frames a reader must find as
+    /// written: every definition line is one line, the definitions end with `\n`, the `R`
+    /// line is there, every frame has its real size, a tracepoint number other than 0 (the end
+    /// marker) and only blocks of their own size, and the file ends with GDB's end marker.
+    fn gdb_sound(m: &GdbModel) -> bool {
+        let one_line = |s: &str| !s.contains(['\n', '\r']);
+        let status = match &m.status {
+            GdbStatus::Parts {
+                reason: Reason::ErrorBare(s) | Reason::Raw(s),
+                ..
+            } => one_line(s),
+            _ => true,
+        };
+        let tps = m.tps.iter().take(16).all(|t| match t {
+            TpLine::Raw(s) => one_line(s),
+            _ => true,
+        });
+        let rsize = m.register_size.map_or(32, usize::from);
+        let frames = m.frames.iter().take(16).all(|f| {
+            f.size.is_none()
+                && f.tpnum.get() != 0
+                && f.blocks.iter().take(8).all(|b| match b {
+                    GdbBlock::RSized(n) => rsize == usize::from(*n),
+                    GdbBlock::MLen(_, l, d) => usize::from(*l) == d.len().min(256),
+                    GdbBlock::Raw(_) => false,
+                    _ => true,
+                })
+        });
+        m.mutations.is_empty()
+            && m.end.is_none()
+            && !m.no_register_line
+            && !m.crlf_end
+            && m.extra_lines.is_empty()
+            && m.tdesc_extra.iter().take(8).all(|t| one_line(t))
+            && status
+            && tps
+            && frames
+    }
+
+    /// Checks a GDB tfile written from a sound model (see [`gdb_sound`]) with the model's
+    /// byte order and asserts that the frames and their blocks are where the writer put them.
+    pub fn gdb_differential(built: &gw::Built, endian: Endian) {
+        let mut opts = fuzz_options(Some(Format::GdbTfile));
+        opts.endian = Some(endian);
+        let mut sink = Sink::with_limits(&opts.limits);
+        let (_, map) = check_bytes(&built.bytes, &opts, &mut sink);
+        let Some(frames) = find_node(&map, "frames") else {
+            panic!("a well-formed GDB tfile has no frames node: {map:?}");
+        };
+        let want_count = built.frames.len() as u64;
+        assert_eq!(
+            crate::formats::gdb::frame_count(&map),
+            Some(want_count),
+            "frames read from a GDB tfile differ from the frames written"
+        );
+        assert_eq!(frames.offset, built.frames_start, "frames start elsewhere");
+        let nodes: Vec<&MapNode> = frames
+            .children
+            .iter()
+            .filter(|c| c.label.starts_with("frame "))
+            .collect();
+        for (i, (node, (span, blocks))) in nodes
+            .iter()
+            .zip(built.frames.iter().zip(built.blocks.iter()))
+            .enumerate()
+        {
+            assert_eq!(
+                (node.offset, node.offset.saturating_add(node.size)),
+                (span.start, span.end),
+                "frame {i} read at another span than written"
+            );
+            let got: Vec<(u64, u64)> = node
+                .children
+                .iter()
+                .map(|b| (b.offset, b.offset.saturating_add(b.size)))
+                .collect();
+            let want: Vec<(u64, u64)> = blocks.iter().take(16).map(|b| (b.start, b.end)).collect();
+            assert!(
+                got == want,
+                "blocks of frame {i} read as {got:?}, written as {want:?}"
+            );
+        }
+    }
+
+    fn find_node<'a>(n: &'a MapNode, label: &str) -> Option<&'a MapNode> {
+        if n.label == label {
+            return Some(n);
+        }
+        n.children.iter().find_map(|c| find_node(c, label))
+    }
+
+    /// The writer's record of a sound GDB model's file, and the byte order it was written in.
+    pub type GdbWritten = (gw::Built, Endian);
+
+    /// A GDB model's bytes, and the writer's record of them when the model is sound.
+    pub fn gdb_build(data: &[u8]) -> Option<(Option<GdbWritten>, Vec<u8>)> {
         let m = GdbModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let sound = gdb_sound(&m);
         let mut s = gw::Sample::new(usize::from(m.standard_frames % 4));
         if m.big_endian {
             s.endian = Endian::Big;
@@ -1054,15 +1323,20 @@ pub mod structured {
         if let Some(e) = &m.end {
             s.end = cap(e.clone(), 16);
         }
-        let mut bytes = s.build().bytes;
+        let built = s.build();
+        let mut bytes = built.bytes.clone();
         apply(&mut bytes, &m.mutations);
-        Some(bytes)
+        Some((sound.then_some((built, s.endian)), bytes))
     }
 
-    /// Structured GDB tfile: model → writer → mutations → [`run_gdb_tfile`].
+    /// Structured GDB tfile: model → writer → mutations → [`run_gdb_tfile`]; a sound model's
+    /// file is also compared with what was written ([`gdb_differential`]).
     pub fn run_gdb_structured(data: &[u8]) {
-        if let Some(b) = render_gdb(data) {
+        if let Some((sound, b)) = gdb_build(data) {
             run_gdb_tfile(&b);
+            if let Some((built, endian)) = sound {
+                gdb_differential(&built, endian);
+            }
         }
     }
 
@@ -1178,13 +1452,207 @@ pub mod structured {
         pub drop_file: Option<u8>,
         /// Files replaced or added: (name index, content).
         pub files: Vec<(u8, Vec<u8>)>,
+        /// A kernel recording (`kernel_header`, `kernel-cpuN.dat`).
+        pub kernel: Option<KernelModel>,
         /// Changes to one file: (file index, mutations).
         pub mutations: Vec<(u8, Vec<Mutation>)>,
     }
 
+    /// The kernel side of a uftrace recording (`uftrace record -k`): `kernel_header` (page
+    /// size, long size and byte order lines, then `TRACEFS: <path>: <length>` blocks holding
+    /// the tracefs header and event format files) and one `kernel-cpuN.dat` of ring-buffer
+    /// pages per CPU.
+    #[derive(Arbitrary, Debug)]
+    pub struct KernelModel {
+        /// Page size 2^(10 + n % 6).
+        pub page_shift: u8,
+        /// 4-byte longs.
+        pub long4: bool,
+        /// Big-endian.
+        pub big_endian: bool,
+        /// Event formats besides funcgraph entry/exit: (name, id, fields as (offset, size)).
+        pub events: Vec<KernelEvent>,
+        /// Pages of each CPU.
+        pub cpus: Vec<Vec<rw::PageBuilder>>,
+    }
+
+    /// A kernel event format: (name, id, fields as (offset, size)).
+    pub type KernelEvent = (String, u16, Vec<(u8, u8)>);
+
+    /// The files of a kernel recording.
+    fn kernel_files(k: &KernelModel) -> Vec<(String, Vec<u8>)> {
+        let ps = 1u32 << (10 + u32::from(k.page_shift % 6));
+        let long: u8 = if k.long4 { 4 } else { 8 };
+        let endian = if k.big_endian {
+            Endian::Big
+        } else {
+            Endian::Little
+        };
+        let mut h = format!(
+            "PAGE_SIZE: {ps}\nLONG_SIZE: {long}\nENDIAN: {}\n",
+            if k.big_endian { "BE" } else { "LE" }
+        )
+        .into_bytes();
+        let mut blocks = vec![
+            (
+                "events/header_page".to_string(),
+                tw::header_page_text(u32::from(long), ps),
+            ),
+            ("events/header_event".to_string(), tw::header_event_text()),
+            (
+                "events/ftrace/funcgraph_entry/format".to_string(),
+                tw::format_text("funcgraph_entry", 11, &[("func", 8, 8), ("depth", 16, 4)]),
+            ),
+            (
+                "events/ftrace/funcgraph_exit/format".to_string(),
+                tw::format_text(
+                    "funcgraph_exit",
+                    10,
+                    &[("func", 8, 8), ("depth", 16, 4), ("calltime", 24, 8)],
+                ),
+            ),
+        ];
+        for (name, id, fields) in k.events.iter().take(4) {
+            let name: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .take(16)
+                .collect();
+            let fields: Vec<(String, u32, u32)> = fields
+                .iter()
+                .take(4)
+                .enumerate()
+                .map(|(i, (o, sz))| (format!("f{i}"), u32::from(*o), u32::from(*sz)))
+                .collect();
+            let refs: Vec<(&str, u32, u32)> = fields
+                .iter()
+                .map(|(n, o, sz)| (n.as_str(), *o, *sz))
+                .collect();
+            blocks.push((
+                format!("events/sys/{name}/format"),
+                tw::format_text(&name, u32::from(*id), &refs),
+            ));
+        }
+        for (path, text) in blocks {
+            h.extend_from_slice(format!("TRACEFS: {path}: {}\n", text.len()).as_bytes());
+            h.extend_from_slice(&text);
+        }
+        let mut files = vec![("kernel_header".to_string(), h)];
+        for (cpu, pages) in k.cpus.iter().take(4).enumerate() {
+            let pages: Vec<rw::PageBuilder> = cap(pages.clone(), 3)
+                .into_iter()
+                .map(|mut p| {
+                    p.items.truncate(32);
+                    for it in &mut p.items {
+                        if let rw::Item::Padding { len, .. } = it {
+                            *len %= ps.saturating_add(64);
+                        }
+                    }
+                    p.patches.truncate(8);
+                    p
+                })
+                .collect();
+            files.push((
+                format!("kernel-cpu{cpu}.dat"),
+                rw::pages(&pages, ps, long, endian),
+            ));
+        }
+        files
+    }
+
     /// The directory image of a structured uftrace input.
     pub fn render_uftrace(data: &[u8]) -> Option<Vec<u8>> {
+        uftrace_build(data).map(|(_, image)| image)
+    }
+
+    /// Record counts of one task: (tid, records, entries, exits, events, lost).
+    pub type TaskCounts = (u32, u64, u64, u64, u64, u64);
+
+    /// The counts a task's records give, when every record is a bare 16-byte record (no
+    /// payload, no `more` flag: what is read then does not depend on argument specs).
+    fn task_counts(tid: u32, recs: &[uw::Record]) -> Option<TaskCounts> {
+        let mut c = (tid, 0u64, 0u64, 0u64, 0u64, 0u64);
+        for r in recs {
+            if r.more || !r.payload.is_empty() {
+                return None;
+            }
+            c.1 = c.1.checked_add(1)?;
+            match r.typ & 3 {
+                0 => c.2 = c.2.checked_add(1)?,
+                1 => c.3 = c.3.checked_add(1)?,
+                3 => c.4 = c.4.checked_add(1)?,
+                _ => c.5 = c.5.checked_add(1)?,
+            }
+        }
+        Some(c)
+    }
+
+    /// What a uftrace model says the check must count per task, when the directory is written
+    /// without changes (the writer's `info` header, no file replaced, dropped or edited) and
+    /// the model gives the records of task 100 and/or task 101 as bare records.
+    fn uftrace_expected(m: &UftraceModel) -> Option<Vec<TaskCounts>> {
+        if m.header.is_some()
+            || !m.files.is_empty()
+            || m.drop_file.is_some()
+            || m.mutations.iter().any(|(_, v)| !v.is_empty())
+        {
+            return None;
+        }
+        let mut want = Vec::new();
+        if let Some(r) = &m.records {
+            want.push(task_counts(100, r.get(..r.len().min(64))?)?);
+        }
+        if let Some(r) = &m.second_task {
+            want.push(task_counts(101, r.get(..r.len().min(64))?)?);
+        }
+        (!want.is_empty()).then_some(want)
+    }
+
+    /// Checks a directory image written from a model and asserts the per-task record counts
+    /// the model gives ([`uftrace_expected`]).
+    pub fn uftrace_differential(image: &[u8], want: &[TaskCounts]) {
+        let dir = decode_dir_image(image);
+        let opts = fuzz_options(Some(Format::Uftrace));
+        let mut sink = Sink::with_limits(&opts.limits);
+        let map = check_dir(&dir, &opts, &mut sink);
+        for &(tid, records, entry, exit, event, lost) in want {
+            let label = format!("task {tid}");
+            let Some(n) = find_node(&map, &label) else {
+                panic!("no {label} in the structure map of a directory written with its records");
+            };
+            let val = |k: &str| -> Option<u64> {
+                n.values
+                    .iter()
+                    .find(|(key, _)| key == k)
+                    .and_then(|(_, v)| v.parse().ok())
+            };
+            let got = (
+                tid,
+                val("records"),
+                val("entry"),
+                val("exit"),
+                val("event"),
+                val("lost"),
+            );
+            let want = (
+                tid,
+                Some(records),
+                Some(entry),
+                Some(exit),
+                Some(event),
+                Some(lost),
+            );
+            assert!(
+                got == want,
+                "{label}: records read (records, entry, exit, event, lost) {got:?}, written {want:?}"
+            );
+        }
+    }
+
+    /// A uftrace model's directory image, and the per-task counts when the model is sound.
+    pub fn uftrace_build(data: &[u8]) -> Option<(Option<Vec<TaskCounts>>, Vec<u8>)> {
         let m = UftraceModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        let want = uftrace_expected(&m);
         let records = m.records.map(|r| cap(r, 64));
         let dir = uw::minimal(records.as_deref());
         let mut files: Vec<(String, Vec<u8>)> = dir.files().to_vec();
@@ -1234,6 +1702,14 @@ pub mod structured {
                 f.1 = cap(content.clone(), 4096);
             }
         }
+        if let Some(k) = &m.kernel {
+            for (name, data) in kernel_files(k) {
+                let i = find(&mut files, &name);
+                if let Some(f) = files.get_mut(i) {
+                    f.1 = data;
+                }
+            }
+        }
         files.sort();
         if let Some(d) = m.drop_file {
             let i = usize::from(d);
@@ -1247,13 +1723,17 @@ pub mod structured {
                 apply(&mut f.1, muts);
             }
         }
-        Some(encode_dir_image(&files))
+        Some((want, encode_dir_image(&files)))
     }
 
-    /// Structured uftrace: model → writer → edits → [`run_uftrace`].
+    /// Structured uftrace: model → writer → edits → [`run_uftrace`]; a directory written
+    /// without changes is also compared with the model's records ([`uftrace_differential`]).
     pub fn run_uftrace_structured(data: &[u8]) {
-        if let Some(b) = render_uftrace(data) {
+        if let Some((want, b)) = uftrace_build(data) {
             run_uftrace(&b);
+            if let Some(want) = want {
+                uftrace_differential(&b, &want);
+            }
         }
     }
 
@@ -1273,6 +1753,156 @@ pub mod structured {
         Empty,
         /// Raw bytes.
         Raw(Vec<u8>),
+    }
+
+    /// A trace-cmd option whose payload has a layout of its own, written in the file's byte
+    /// order.
+    #[derive(Arbitrary, Debug)]
+    pub enum TypedOption {
+        /// PROCMAPS: per process `PID NLIBS COMM` (hex) then NLIBS `START END PATH` lines.
+        ProcMaps {
+            /// (pid, comm, libraries as (start, end, path)).
+            procs: Vec<Process>,
+            /// Added to the announced library count of the first process.
+            extra_libs: u8,
+        },
+        /// TIME_SHIFT: peer, flags, per CPU samples (time, offset, scaling), fraction table.
+        TimeShift {
+            /// Peer trace id.
+            peer: u64,
+            /// Flags.
+            flags: u32,
+            /// Samples per CPU: (time, offset, scaling).
+            cpus: Vec<Vec<(u64, u64, u64)>>,
+            /// Write the fraction table.
+            fractions: bool,
+        },
+        /// GUEST: name, trace id, (vcpu, host pid) pairs.
+        Guest {
+            /// Guest name.
+            name: String,
+            /// Trace id.
+            trace_id: u64,
+            /// (vcpu, host pid).
+            vcpus: Vec<(u32, u32)>,
+        },
+        /// TSC2NSEC: mult, shift, offset.
+        Tsc2Nsec {
+            /// Multiplier.
+            mult: u32,
+            /// Shift.
+            shift: u32,
+            /// Offset.
+            offset: u64,
+        },
+    }
+
+    /// A PROCMAPS process: (pid, comm, libraries as (start, end, path)).
+    pub type Process = (u16, String, Vec<(u32, u32, String)>);
+
+    fn put_n(out: &mut Vec<u8>, e: Endian, v: u64, n: usize) {
+        let b = match e {
+            Endian::Little => v.to_le_bytes(),
+            Endian::Big => v.to_be_bytes(),
+        };
+        let part = match e {
+            Endian::Little => b.get(..n),
+            Endian::Big => b.get(8usize.saturating_sub(n)..),
+        };
+        out.extend_from_slice(part.unwrap_or_default());
+    }
+
+    /// The (id, payload) of a typed option.
+    fn typed_option(o: &TypedOption, e: Endian) -> (u16, Vec<u8>) {
+        use crate::formats::tracecmd::model::opt_id;
+        let mut p = Vec::new();
+        match o {
+            TypedOption::ProcMaps { procs, extra_libs } => {
+                let mut text = String::new();
+                for (i, (pid, comm, libs)) in procs.iter().take(4).enumerate() {
+                    let libs = libs.get(..libs.len().min(4)).unwrap_or_default();
+                    let extra = if i == 0 {
+                        usize::from(*extra_libs % 3)
+                    } else {
+                        0
+                    };
+                    let comm: String = comm
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .take(16)
+                        .collect();
+                    text.push_str(&format!(
+                        "{pid:x} {:x} {comm}\n",
+                        libs.len().saturating_add(extra)
+                    ));
+                    for (start, end, path) in libs {
+                        let path: String = path.chars().filter(|c| *c != '\n').take(32).collect();
+                        text.push_str(&format!("{start:x} {end:x} {path}\n"));
+                    }
+                }
+                p.extend_from_slice(text.as_bytes());
+                p.push(0);
+                (opt_id::PROCMAPS, p)
+            }
+            TypedOption::TimeShift {
+                peer,
+                flags,
+                cpus,
+                fractions,
+            } => {
+                put_n(&mut p, e, *peer, 8);
+                put_n(&mut p, e, u64::from(*flags), 4);
+                let cpus = cpus.get(..cpus.len().min(4)).unwrap_or_default();
+                put_n(&mut p, e, cpus.len() as u64, 4);
+                for samples in cpus {
+                    let samples = samples.get(..samples.len().min(8)).unwrap_or_default();
+                    put_n(&mut p, e, samples.len() as u64, 4);
+                    for (t, _, _) in samples {
+                        put_n(&mut p, e, *t, 8);
+                    }
+                    for (_, off, _) in samples {
+                        put_n(&mut p, e, *off, 8);
+                    }
+                    for (_, _, scale) in samples {
+                        put_n(&mut p, e, *scale, 8);
+                    }
+                }
+                if *fractions {
+                    for samples in cpus {
+                        for _ in samples.iter().take(8) {
+                            put_n(&mut p, e, 0, 8);
+                        }
+                    }
+                }
+                (opt_id::TIME_SHIFT, p)
+            }
+            TypedOption::Guest {
+                name,
+                trace_id,
+                vcpus,
+            } => {
+                p.extend(name.bytes().filter(|b| *b != 0).take(16));
+                p.push(0);
+                put_n(&mut p, e, *trace_id, 8);
+                let vcpus = vcpus.get(..vcpus.len().min(8)).unwrap_or_default();
+                put_n(&mut p, e, vcpus.len() as u64, 4);
+                for (cpu, pid) in vcpus {
+                    put_n(&mut p, e, u64::from(*cpu), 4);
+                    put_n(&mut p, e, u64::from(*pid), 4);
+                }
+                (opt_id::GUEST, p)
+            }
+            TypedOption::Tsc2Nsec {
+                mult,
+                shift,
+                offset,
+            } => {
+                put_n(&mut p, e, u64::from(*mult), 4);
+                put_n(&mut p, e, u64::from(*shift), 4);
+                put_n(&mut p, e, *offset, 8);
+                (opt_id::TSC2NSEC, p)
+            }
+        }
     }
 
     /// An extra event system: (system, event name, id, extra fields as (offset, size)).
@@ -1299,9 +1929,11 @@ pub mod structured {
         pub instance: Option<String>,
         /// Extra options (id, payload).
         pub options: Vec<(u16, Vec<u8>)>,
+        /// Options with a payload of their own layout.
+        pub typed_options: Vec<TypedOption>,
         /// Drop the builder's default options.
         pub drop_options: bool,
-        /// CPU count written (`None`: the builder's).
+        /// CPU count written (`None`: the number of top-buffer CPUs).
         pub ncpus: Option<u8>,
         /// trace-cmd < 3.2 compressed size quirk.
         pub quirk_short4: bool,
@@ -1323,7 +1955,74 @@ pub mod structured {
 
     /// The bytes of a structured trace-cmd input.
     pub fn render_tracecmd(data: &[u8]) -> Option<Vec<u8>> {
+        tracecmd_build(data).map(|(_, bytes)| bytes)
+    }
+
+    /// What one CPU's data holds: (buffer, cpu, events, pages).
+    pub type CpuCounts = (String, u32, u64, u64);
+
+    /// (events, pages) of ring pages built from `pages`, when every page is a well-formed
+    /// page a reader must walk as written: no raw bytes or bare headers, no patches, no commit
+    /// or missed-events override, data events with a payload (4-byte multiple when forced to
+    /// `type_len 0`), paddings of a 4-byte multiple of at least 4 with a non-zero delta, and
+    /// data that fits the page.
+    fn ring_counts(pages: &[rw::PageBuilder], ps: u32, long: u8) -> Option<(u64, u64)> {
+        let mut events = 0u64;
+        for p in pages {
+            if !p.patches.is_empty() || p.commit.is_some() || p.missed.is_some() {
+                return None;
+            }
+            for it in &p.items {
+                match it {
+                    rw::Item::Event { payload, .. } if !payload.is_empty() => {
+                        events = events.checked_add(1)?
+                    }
+                    rw::Item::LongEvent { payload, .. }
+                        if !payload.is_empty() && payload.len() % 4 == 0 =>
+                    {
+                        events = events.checked_add(1)?
+                    }
+                    rw::Item::Padding { delta, len }
+                        if *delta & ((1 << 27) - 1) != 0 && *len >= 4 && *len % 4 == 0 => {}
+                    rw::Item::TimeExtend { .. } | rw::Item::TimeStamp { .. } => {}
+                    _ => return None,
+                }
+            }
+            let used = p
+                .data(Endian::Little)
+                .len()
+                .checked_add(8)?
+                .checked_add(usize::from(long))?;
+            if used > usize::try_from(ps).ok()? {
+                return None;
+            }
+        }
+        Some((events, u64::try_from(pages.len()).ok()?))
+    }
+
+    /// Checks a trace-cmd file and asserts that every CPU of every buffer holds the events and
+    /// pages the model wrote (`want`, from [`tracecmd_build`]). A CPU without data (no page)
+    /// may be left out of the summary.
+    pub fn tracecmd_differential(bytes: &[u8], want: &[CpuCounts]) {
+        let opts = fuzz_options(Some(Format::TraceCmd));
+        let got: Vec<CpuCounts> = crate::formats::tracecmd::summarize(bytes, &opts)
+            .into_iter()
+            .map(|c| (c.buffer, c.cpu, c.events, c.pages))
+            .filter(|c| c.3 > 0)
+            .collect();
+        let want: Vec<CpuCounts> = want.iter().filter(|c| c.3 > 0).cloned().collect();
+        assert!(
+            got == want,
+            "per-CPU (buffer, cpu, events, pages) read {got:?}, written {want:?}"
+        );
+    }
+
+    /// A trace-cmd model's bytes, and the per-CPU counts when the model is written without
+    /// changes and every buffer's CPUs are 0..n-1 with n the CPU count the file gives.
+    pub fn tracecmd_build(data: &[u8]) -> Option<(Option<Vec<CpuCounts>>, Vec<u8>)> {
         let m = TracecmdModel::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+        // Per top-buffer CPU: (events, pages) when its data is well-formed.
+        let mut top_counts: Vec<Option<(u64, u64)>> = Vec::new();
         let comp = match m.compression % 3 {
             0 => tw::Compression::None,
             1 => tw::Compression::Zstd,
@@ -1353,10 +2052,13 @@ pub mod structured {
                 name: String::new(),
                 cpus: Vec::new(),
             });
+        } else if let Some(top) = b.buffers.first() {
+            // The builder's default pages: three events each.
+            top_counts = top.cpus.iter().map(|_| Some((3, 1))).collect();
         }
         let page_len = usize::try_from(ps).unwrap_or(4096);
         for (cpu, d) in m.cpus.iter().take(4) {
-            let bytes = match d {
+            let (bytes, counts) = match d {
                 CpuData::Pages(p) => {
                     let pages = cap(p.clone(), 3);
                     let pages: Vec<rw::PageBuilder> = pages
@@ -1373,20 +2075,27 @@ pub mod structured {
                             p
                         })
                         .collect();
-                    rw::pages(&pages, ps, long, endian)
+                    (
+                        rw::pages(&pages, ps, long, endian),
+                        ring_counts(&pages, ps, long),
+                    )
                 }
-                CpuData::Sound(n) => tw::page(
-                    ps,
-                    long,
-                    endian,
-                    1_000_000,
-                    &vec![(tw::DEFAULT_EVENT_ID, 12); usize::from(*n % 16)],
+                CpuData::Sound(n) => (
+                    tw::page(
+                        ps,
+                        long,
+                        endian,
+                        1_000_000,
+                        &vec![(tw::DEFAULT_EVENT_ID, 12); usize::from(*n % 16)],
+                    ),
+                    Some((u64::from(*n % 16), 1)),
                 ),
-                CpuData::Empty => Vec::new(),
-                CpuData::Raw(r) => cap(r.clone(), page_len),
+                CpuData::Empty => (Vec::new(), Some((0, 0))),
+                CpuData::Raw(r) => (cap(r.clone(), page_len), None),
             };
             if let Some(top) = b.buffers.first_mut() {
                 top.cpus.push((u32::from(*cpu % 8), bytes));
+                top_counts.push(counts);
             }
         }
         if let Some(name) = &m.instance {
@@ -1403,11 +2112,19 @@ pub mod structured {
         if m.drop_options {
             b.options.clear();
         }
+        for o in m.typed_options.iter().take(4) {
+            b.options.push(typed_option(o, endian));
+        }
         for (id, payload) in m.options.iter().take(6) {
             b.options.push((*id % 32, cap(payload.clone(), 256)));
         }
-        if let Some(n) = m.ncpus {
-            b.ncpus = u32::from(n % 16);
+        match m.ncpus {
+            Some(n) => b.ncpus = u32::from(n % 16),
+            None => {
+                if let Some(top) = b.buffers.first() {
+                    b.ncpus = u32::try_from(top.cpus.len()).unwrap_or(u32::MAX);
+                }
+            }
         }
         b.quirk_short4 = m.quirk_short4;
         b.pages_per_chunk = usize::from(m.pages_per_chunk % 12).max(1);
@@ -1438,15 +2155,80 @@ pub mod structured {
         if let Some(c) = &m.clock {
             b.clock = c.chars().take(16).collect();
         }
+        let want = tracecmd_expected(&m, &b, &top_counts);
         let (mut bytes, _) = b.build();
         apply(&mut bytes, &m.mutations);
-        Some(bytes)
+        Some((want, bytes))
     }
 
-    /// Structured trace-cmd: model → writer → mutations → [`run_tracecmd`].
+    /// The per-CPU counts of a built model (see [`tracecmd_build`]): `None` when the model
+    /// changes the file after writing, replaces the header_page text, writes extra options,
+    /// latency text, an event system or a clock with a broken name, or when a buffer's CPUs
+    /// are not 0..n-1 with n the file's CPU count.
+    fn tracecmd_expected(
+        m: &TracecmdModel,
+        b: &tw::Builder,
+        top_counts: &[Option<(u64, u64)>],
+    ) -> Option<Vec<CpuCounts>> {
+        // A system or event name that is empty or holds a NUL or line break breaks the
+        // NUL-terminated / line-based metadata around it on purpose.
+        let plain = |s: &str| {
+            let s: String = s.chars().take(16).collect();
+            !s.is_empty() && !s.contains(['\0', '\n'])
+        };
+        let system_ok = m
+            .system
+            .as_ref()
+            .is_none_or(|(sys, name, _, _)| plain(sys) && plain(name));
+        // The clock name is a NUL-terminated string of the buffer records.
+        let clock_ok = m.clock.as_ref().is_none_or(|c| {
+            let c: String = c.chars().take(16).collect();
+            !c.contains(['\0', '\n'])
+        });
+        if !m.mutations.is_empty()
+            || m.header_page.is_some()
+            || !m.options.is_empty()
+            || !m.typed_options.is_empty()
+            || m.latency.is_some()
+            || !system_ok
+            || !clock_ok
+        {
+            return None;
+        }
+        let mut want = Vec::new();
+        for (i, buf) in b.buffers.iter().enumerate() {
+            let ids_ok = buf
+                .cpus
+                .iter()
+                .enumerate()
+                .all(|(k, (cpu, _))| u32::try_from(k).is_ok_and(|k| k == *cpu));
+            // An instance needs a name of its own (trace-cmd never writes an empty one).
+            let named = i == 0 || !(buf.name.is_empty() || buf.name.contains('\0'));
+            if !ids_ok || !named || u32::try_from(buf.cpus.len()).ok()? != b.ncpus {
+                return None;
+            }
+            for (k, (cpu, _)) in buf.cpus.iter().enumerate() {
+                let (events, pages) = if i == 0 {
+                    (*top_counts.get(k)?)?
+                } else {
+                    // An instance from `with_instance`: two events on one page.
+                    (2, 1)
+                };
+                want.push((buf.name.clone(), *cpu, events, pages));
+            }
+        }
+        Some(want)
+    }
+
+    /// Structured trace-cmd: model → writer → mutations → [`run_tracecmd`]; a file written
+    /// without changes is also compared with the model's per-CPU counts
+    /// ([`tracecmd_differential`]).
     pub fn run_tracecmd_structured(data: &[u8]) {
-        if let Some(b) = render_tracecmd(data) {
+        if let Some((want, b)) = tracecmd_build(data) {
             run_tracecmd(&b);
+            if let Some(want) = want {
+                tracecmd_differential(&b, &want);
+            }
         }
     }
 
