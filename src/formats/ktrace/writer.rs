@@ -602,12 +602,21 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
             };
             let es = t.event_size();
             let mut ev_iter = events.into_iter();
+            // Only the first CPU map chunk of a known version is decoded (later ones are
+            // reported and left alone): the others keep their bytes.
+            let mut cpu_map_seen = false;
             for c in &t.chunks {
                 let bytes = data
                     .get(c.data.start as usize..c.data.end as usize)?
                     .to_vec();
                 // Payloads of unknown major versions were not decoded: keep their bytes.
-                let tag = if c.major <= 1 { c.tag } else { 0 };
+                let mut tag = if c.major <= 1 { c.tag } else { 0 };
+                if tag == TAG_CPU_MAP {
+                    if cpu_map_seen {
+                        tag = 0;
+                    }
+                    cpu_map_seen = true;
+                }
                 let (payload, length) = match tag {
                     TAG_CPU_MAP => {
                         let m = t.cpu_map.as_ref()?;
