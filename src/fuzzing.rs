@@ -662,6 +662,28 @@ pub mod structured {
         }
     }
 
+    /// At most 3 ring pages of at most 32 items and 8 patches, paddings kept page-sized (the
+    /// writer zero-fills `len` bytes).
+    fn bound_pages(
+        pages: &[crate::formats::ftrace_ring::writer::PageBuilder],
+        ps: u32,
+    ) -> Vec<crate::formats::ftrace_ring::writer::PageBuilder> {
+        use crate::formats::ftrace_ring::writer as rw;
+        cap(pages.to_vec(), 3)
+            .into_iter()
+            .map(|mut p| {
+                p.items.truncate(32);
+                for it in &mut p.items {
+                    if let rw::Item::Padding { len, .. } = it {
+                        *len %= ps.saturating_add(64);
+                    }
+                }
+                p.patches.truncate(8);
+                p
+            })
+            .collect()
+    }
+
     fn cap<T>(mut v: Vec<T>, n: usize) -> Vec<T> {
         v.truncate(n);
         v
@@ -1539,19 +1561,7 @@ pub mod structured {
         }
         let mut files = vec![("kernel_header".to_string(), h)];
         for (cpu, pages) in k.cpus.iter().take(4).enumerate() {
-            let pages: Vec<rw::PageBuilder> = cap(pages.clone(), 3)
-                .into_iter()
-                .map(|mut p| {
-                    p.items.truncate(32);
-                    for it in &mut p.items {
-                        if let rw::Item::Padding { len, .. } = it {
-                            *len %= ps.saturating_add(64);
-                        }
-                    }
-                    p.patches.truncate(8);
-                    p
-                })
-                .collect();
+            let pages = bound_pages(pages, ps);
             files.push((
                 format!("kernel-cpu{cpu}.dat"),
                 rw::pages(&pages, ps, long, endian),
@@ -2060,21 +2070,7 @@ pub mod structured {
         for (cpu, d) in m.cpus.iter().take(4) {
             let (bytes, counts) = match d {
                 CpuData::Pages(p) => {
-                    let pages = cap(p.clone(), 3);
-                    let pages: Vec<rw::PageBuilder> = pages
-                        .into_iter()
-                        .map(|mut p| {
-                            p.items.truncate(32);
-                            for it in &mut p.items {
-                                if let rw::Item::Padding { len, .. } = it {
-                                    // The writer zero-fills `len` bytes: keep it page-sized.
-                                    *len %= ps.saturating_add(64);
-                                }
-                            }
-                            p.patches.truncate(8);
-                            p
-                        })
-                        .collect();
+                    let pages = bound_pages(p, ps);
                     (
                         rw::pages(&pages, ps, long, endian),
                         ring_counts(&pages, ps, long),
