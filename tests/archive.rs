@@ -558,3 +558,35 @@ fn directory_walks_take_compressed_traces_and_archives_not_compressed_logs() {
         .collect();
     assert_eq!(files, ["u.tar.zst", "v6.dat.xz"], "{out}");
 }
+
+#[test]
+fn spill_and_size_limits_name_the_limit_that_cut_a_member() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v6 = std::fs::read(common::corpus("tracecmd/v6.dat")).unwrap();
+    let gz = tmp.path().join("v6.dat.gz");
+    let packed = compress("gz", &v6);
+    std::fs::write(&gz, &packed).unwrap();
+    // Room for the archive itself, not for its unpacked member.
+    let file_max = packed.len() as u64 + 1;
+    assert!(file_max < v6.len() as u64);
+    let small = |spill: u64, file: u64| Limits {
+        unpack_memory_bytes: 1024,
+        max_spill_bytes: spill,
+        max_file_bytes: file,
+        ..Limits::default()
+    };
+    for (limits, name) in [
+        (small(4096, 1 << 30), "max_spill_bytes"),
+        (small(1 << 30, file_max), "max_file_bytes"),
+    ] {
+        let r = check_with(&gz, limits);
+        let lim: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.rule.code == "TL003")
+            .collect();
+        assert_eq!(lim.len(), 1, "{:?}", codes(&r));
+        assert!(lim[0].message.contains(name), "{}", lim[0].message);
+        assert_eq!(lim[0].member.as_deref(), Some("v6.dat"));
+    }
+}

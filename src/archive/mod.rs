@@ -168,6 +168,15 @@ impl<'c> Walker<'c, '_> {
         sink.report(&rules::ARCHIVE_CORRUPT, 0..0, what);
     }
 
+    /// `TL003` for a member cut short by `cut` after `len` bytes.
+    fn cut(&self, sink: &mut Sink, cut: stash::Cut, what: &str, len: u64) {
+        let (name, limit) = match cut {
+            stash::Cut::Size => ("max_file_bytes", self.limits.max_file_bytes),
+            stash::Cut::Spill => ("max_spill_bytes", self.limits.max_spill_bytes),
+        };
+        sink.limit(0..0, what, len.saturating_add(1), name, limit);
+    }
+
     /// A limit hit (if the budget recorded one) as `TL003`; true if there was one.
     fn limit_hit(&self, sink: &mut Sink, member: Option<&str>) -> bool {
         match self.budget.take_hit() {
@@ -268,15 +277,9 @@ impl<'c> Walker<'c, '_> {
                             );
                             return;
                         }
-                        if s.too_large {
+                        if let Some(cut) = s.cut {
                             sink.set_member(Some(member.clone()));
-                            sink.limit(
-                                0..0,
-                                "the zip size",
-                                s.stash.len(),
-                                "max_file_bytes",
-                                self.limits.max_file_bytes,
-                            );
+                            self.cut(sink, cut, "the zip size (at least)", s.stash.len());
                             return;
                         }
                         match s.stash {
@@ -356,13 +359,12 @@ impl<'c> Walker<'c, '_> {
         };
         sink.set_member(shown.map(str::to_string));
         let limited = self.limit_hit(sink, shown);
-        if s.too_large {
-            sink.limit(
-                0..0,
-                "the member size",
+        if let Some(cut) = s.cut {
+            self.cut(
+                sink,
+                cut,
+                "the unpacked member size (at least)",
                 s.stash.len(),
-                "max_file_bytes",
-                self.limits.max_file_bytes,
             );
         }
         if let Some(e) = &s.error {

@@ -52,8 +52,17 @@ pub struct Stashed {
     pub stash: Stash,
     /// The read error that ended it early, if any (the stash holds the bytes before it).
     pub error: Option<io::Error>,
-    /// True when the member is longer than `max` (the stash holds the first `max` bytes).
-    pub too_large: bool,
+    /// Which limit cut the member short, if one did (the stash holds the bytes up to it).
+    pub cut: Option<Cut>,
+}
+
+/// The limit that cut a member short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The member is longer than `max` (`max_file_bytes`).
+    Size,
+    /// The spill budget (`max_spill_bytes`) ran out.
+    Spill,
 }
 
 /// Reads `r` to its end (at most `max` bytes kept) into memory, moving to a temporary file once
@@ -72,13 +81,14 @@ pub fn stash(
         .err();
     if err.is_some() || mem.len() as u64 <= first {
         let too_large = err.is_none() && mem.len() as u64 > max;
+        let cut = too_large.then_some(Cut::Size);
         if too_large {
             mem.truncate(usize::try_from(max).unwrap_or(usize::MAX));
         }
         return Ok(Stashed {
             stash: Stash::Mem(mem),
             error: err,
-            too_large,
+            cut,
         });
     }
     let mut file = tempfile::tempfile()?;
@@ -88,7 +98,7 @@ pub fn stash(
     let mut buf = vec![0u8; 256 << 10];
     let cap = max.min(*spill_left);
     let mut error = None;
-    let mut too_large = false;
+    let mut cut = None;
     loop {
         let k = match r.read(&mut buf) {
             Ok(0) => break,
@@ -107,7 +117,7 @@ pub fn stash(
         file.write_all(part)?;
         len = len.saturating_add(take);
         if take < k as u64 {
-            too_large = true;
+            cut = Some(if cap < max { Cut::Spill } else { Cut::Size });
             break;
         }
     }
@@ -115,7 +125,7 @@ pub fn stash(
     Ok(Stashed {
         stash: Stash::Spill(file, len),
         error,
-        too_large,
+        cut,
     })
 }
 
