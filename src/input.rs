@@ -69,8 +69,11 @@ pub fn load_file(file: &File, mode: LoadMode, max: u64) -> io::Result<Data> {
         LoadMode::Read => {
             let cap = usize::try_from(len).unwrap_or(usize::MAX);
             let mut v = Vec::with_capacity(cap);
+            // From the start, whatever the file's cursor (a spilled member's is at its end);
             // `take` guards against a file that grew since `metadata`.
-            file.take(max.saturating_add(1)).read_to_end(&mut v)?;
+            ReadAt::new(file, 0, u64::MAX)
+                .take(max.saturating_add(1))
+                .read_to_end(&mut v)?;
             if v.len() as u64 > max {
                 return Err(io::Error::new(
                     io::ErrorKind::FileTooLarge,
@@ -79,6 +82,35 @@ pub fn load_file(file: &File, mode: LoadMode, max: u64) -> io::Result<Data> {
             }
             Ok(Data::Owned(v))
         }
+    }
+}
+
+/// Sequential reads of `file` from `pos` to `end` by position: the file's own cursor is
+/// neither used nor moved, so readers of one file can run side by side.
+pub struct ReadAt<'f> {
+    file: &'f File,
+    pos: u64,
+    end: u64,
+}
+
+impl<'f> ReadAt<'f> {
+    /// Reads `file` from `pos` up to `end` (or its end of file).
+    pub fn new(file: &'f File, pos: u64, end: u64) -> Self {
+        ReadAt { file, pos, end }
+    }
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let left = self.end.saturating_sub(self.pos);
+        let n = usize::try_from(left).map_or(buf.len(), |l| l.min(buf.len()));
+        let Some(dst) = buf.get_mut(..n).filter(|d| !d.is_empty()) else {
+            return Ok(0);
+        };
+        let k = self.file.read_at(dst, self.pos)?;
+        self.pos = self.pos.saturating_add(k as u64);
+        Ok(k)
     }
 }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::Config;
+use tracelint::input::LoadMode;
 use tracelint::Limits;
 
 /// (code, severity, member, file, offset, length, message) of every finding.
@@ -65,6 +66,14 @@ fn check_with(p: &Path, limits: Limits) -> Report {
         ..CheckOptions::default()
     };
     check_path(p, &opts, &Config::default())
+}
+
+/// Limits that send every unpacked member over 64 bytes to a temporary file.
+fn spilling() -> Limits {
+    Limits {
+        unpack_memory_bytes: 64,
+        ..Limits::default()
+    }
 }
 
 fn compress(kind: &str, data: &[u8]) -> Vec<u8> {
@@ -147,6 +156,20 @@ fn compressed_files_give_the_findings_of_the_plain_file() {
             assert_eq!(unmembered(&r, name), keys(&plain), "{}", c.display());
             assert_eq!(r.counts, plain.counts, "{}", c.display());
         }
+        // The same, unpacked through a temporary file instead of memory, which is then mapped
+        // (the command line) or read (the spool daemon).
+        let c = tmp.path().join(format!("{name}.zst"));
+        for mode in [LoadMode::Mmap, LoadMode::Read] {
+            let opts = CheckOptions {
+                limits: spilling(),
+                load_mode: mode,
+                ..CheckOptions::default()
+            };
+            let r = check_path(&c, &opts, &Config::default());
+            let what = format!("spilled, {mode:?}: {}", c.display());
+            assert_eq!(unmembered(&r, name), keys(&plain), "{what}");
+            assert_eq!(r.counts, plain.counts, "{what}");
+        }
     }
 }
 
@@ -197,6 +220,9 @@ fn archived_uftrace_directories_give_the_findings_of_the_directory() {
             let r = check(&a);
             assert_eq!(unmembered(&r, name), keys(&plain), "{file}");
             assert_eq!(r.counts, plain.counts, "{file}");
+            let s = check_with(&a, spilling());
+            assert_eq!(unmembered(&s, name), keys(&plain), "spilled {file}");
+            assert_eq!(s.counts, plain.counts, "spilled {file}");
             assert_eq!(r.members.len(), 1, "{file}: {:?}", r.members);
         }
     }

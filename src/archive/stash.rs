@@ -2,7 +2,7 @@
 //! an unnamed temporary file (removed by the OS when closed, never reachable by name), and the
 //! directory view that lets a uftrace data directory inside an archive be checked in place.
 
-use crate::input::{Data, DirEntry, DirSource, EntryKind, LoadMode};
+use crate::input::{Data, DirEntry, DirSource, EntryKind, LoadMode, ReadAt};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::FileExt;
@@ -91,65 +91,117 @@ pub fn stash(
             cut,
         });
     }
-    let mut file = tempfile::tempfile()?;
-    file.write_all(&mem)?;
-    let mut len = mem.len() as u64;
-    drop(mem);
-    let mut buf = vec![0u8; 256 << 10];
+    let file = tempfile::tempfile()?;
     let cap = max.min(*spill_left);
-    let mut error = None;
-    let mut cut = None;
-    loop {
-        let k = match r.read(&mut buf) {
-            Ok(0) => break,
-            Ok(k) => k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
-        };
-        let room = cap.saturating_sub(len);
-        let take = (k as u64).min(room);
-        let part = buf
-            .get(..usize::try_from(take).unwrap_or(0))
-            .unwrap_or_default();
-        file.write_all(part)?;
-        len = len.saturating_add(take);
-        if take < k as u64 {
-            cut = Some(if cap < max { Cut::Spill } else { Cut::Size });
-            break;
-        }
-    }
-    *spill_left = spill_left.saturating_sub(len);
+    let (file, spilled) = spill(r, file, mem, cap)?;
+    *spill_left = spill_left.saturating_sub(spilled.len);
     Ok(Stashed {
-        stash: Stash::Spill(file, len),
-        error,
-        cut,
+        stash: Stash::Spill(file, spilled.len),
+        error: spilled.error,
+        cut: spilled
+            .cut
+            .then_some(if cap < max { Cut::Spill } else { Cut::Size }),
     })
 }
 
-/// Sequential reads from a spill file by position (no shared cursor).
-struct SpillReader<'f> {
-    file: &'f File,
-    pos: u64,
-    end: u64,
+/// Bytes of one spill write.
+const SPILL_BLOCK: usize = 1 << 20;
+/// Blocks in flight between the reader and the writer thread.
+const SPILL_BLOCKS: usize = 4;
+
+/// What a spill wrote.
+struct Spilled {
+    len: u64,
+    error: Option<io::Error>,
+    /// True when `cap` cut the input short.
+    cut: bool,
 }
 
-impl Read for SpillReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let left = self.end.saturating_sub(self.pos);
-        let n = usize::try_from(left).map_or(buf.len(), |l| l.min(buf.len()));
-        let Some(dst) = buf.get_mut(..n) else {
-            return Ok(0);
-        };
-        if n == 0 {
-            return Ok(0);
+/// Writes `first` and then the rest of `r` (at most `cap` bytes in all) to `file`. The writes
+/// run on a second thread, so they overlap the (decompressing) reads: the spill costs little
+/// wall time next to the decoder. Memory: at most [`SPILL_BLOCKS`] + 1 blocks.
+fn spill(r: &mut dyn Read, file: File, first: Vec<u8>, cap: u64) -> io::Result<(File, Spilled)> {
+    use std::sync::mpsc::sync_channel;
+    let (full_tx, full_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS);
+    let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS.saturating_add(1));
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || -> io::Result<File> {
+            let mut file = file;
+            for block in full_rx {
+                file.write_all(&block)?;
+                // Give the buffer back (never blocks: the channel holds every buffer); the
+                // reader may already be gone.
+                let _ = empty_tx.try_send(block);
+            }
+            Ok(file)
+        });
+        let mut first = first;
+        let mut cut = first.len() as u64 > cap;
+        first.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+        let mut len = first.len() as u64;
+        let mut error = None;
+        let mut sent = full_tx.send(first).is_ok() && !cut;
+        // Buffers in circulation: `first` plus at most `SPILL_BLOCKS` more, so the writer's
+        // returns never fill the `empty` channel.
+        let mut made = 0usize;
+        let mut spare: Vec<Vec<u8>> = Vec::new();
+        while sent {
+            let buf = match spare.pop().or_else(|| empty_rx.try_recv().ok()) {
+                Some(b) => Some(b),
+                None if made < SPILL_BLOCKS => {
+                    made = made.saturating_add(1);
+                    Some(Vec::new())
+                }
+                // The writer has every buffer: wait for one (none if it stopped).
+                None => empty_rx.recv().ok(),
+            };
+            let Some(mut buf) = buf else { break };
+            buf.resize(SPILL_BLOCK, 0);
+            let k = match fill(r, &mut buf) {
+                Ok(k) => k,
+                Err((k, e)) => {
+                    error = Some(e);
+                    k
+                }
+            };
+            let room = cap.saturating_sub(len);
+            let take = (k as u64).min(room);
+            buf.truncate(usize::try_from(take).unwrap_or(0));
+            len = len.saturating_add(take);
+            if take < k as u64 {
+                cut = true;
+            }
+            let last = k < SPILL_BLOCK || cut || error.is_some();
+            if buf.is_empty() {
+                spare.push(buf);
+            } else {
+                sent = full_tx.send(buf).is_ok();
+            }
+            if last {
+                break;
+            }
         }
-        let k = self.file.read_at(dst, self.pos)?;
-        self.pos = self.pos.saturating_add(k as u64);
-        Ok(k)
+        drop(full_tx);
+        let file = writer
+            .join()
+            .map_err(|_| io::Error::other("the spill writer stopped"))??;
+        Ok((file, Spilled { len, error, cut }))
+    })
+}
+
+/// Reads into `buf` until it is full or `r` ends; the count, or the count and the error that
+/// ended the read.
+fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, (usize, io::Error)> {
+    let mut n = 0usize;
+    while let Some(rest) = buf.get_mut(n..).filter(|b| !b.is_empty()) {
+        match r.read(rest) {
+            Ok(0) => break,
+            Ok(k) => n = n.saturating_add(k),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err((n, e)),
+        }
     }
+    Ok(n)
 }
 
 /// A directory inside an archive: its files' stashes by name.
@@ -216,11 +268,11 @@ impl DirSource for ArchiveDir<'_> {
         }
         match s {
             Stash::Mem(v) => Ok(Box::new(v.as_slice())),
-            Stash::Spill(f, len) => Ok(Box::new(SpillReader {
-                file: f,
-                pos: 0,
-                end: *len,
-            })),
+            Stash::Spill(f, len) => Ok(Box::new(ReadAt::new(f, 0, *len))),
         }
     }
 }
+
+#[cfg(test)]
+#[path = "stash_tests.rs"]
+mod tests;
