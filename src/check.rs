@@ -400,7 +400,12 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
                 .unwrap_or_else(|| escape_path(path))
         });
         let outcome = archive::check(
-            archive::Source::File(file),
+            archive::Source::File {
+                file,
+                // Sifted members are mapped, and are trace.dat whatever the hint says.
+                sift: opts.load_mode == LoadMode::Mmap
+                    && matches!(opts.format_hint, None | Some(Format::TraceCmd)),
+            },
             &name,
             &opts.limits,
             sink,
@@ -427,6 +432,21 @@ fn check_leaf(
     match leaf {
         archive::Leaf::Bytes(b) => check_bytes(b, opts, sink),
         archive::Leaf::Dir(d) => (Some(Format::Uftrace), check_dir(d, opts, sink)),
+        archive::Leaf::Sifted(f, len, sieve) => {
+            let map = input::load_file(f, LoadMode::Mmap, opts.limits.max_file_bytes)
+                .and_then(|data| Ok((data, f.try_clone()?)))
+                .map(|(data, file)| {
+                    crate::formats::tracecmd::check_sifted(&data, file, Some(sieve), opts, sink)
+                });
+            match map {
+                Ok(map) => (Some(Format::TraceCmd), map),
+                // Not taken: the input is checked again without a sieve.
+                Err(_) => {
+                    sieve.spoil();
+                    (None, MapNode::new("file", 0, len))
+                }
+            }
+        }
         archive::Leaf::File(f, len) => match check_open_file(f, len, opts, sink) {
             Ok((format, map)) => (format, map.unwrap_or_else(|| MapNode::new("file", 0, len))),
             Err(e) => {

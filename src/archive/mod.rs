@@ -17,6 +17,7 @@ pub use stash::{ArchiveDir, Stash};
 
 use crate::detect::{self, Format};
 use crate::finding::Sink;
+use crate::formats::tracecmd::PageSieve;
 use crate::input::DirSource;
 use crate::limits::Limits;
 use crate::map::MapNode;
@@ -35,6 +36,9 @@ pub enum Leaf<'a> {
     Bytes(&'a [u8]),
     /// A member in a temporary file of this length.
     File(&'a File, u64),
+    /// A trace.dat in a temporary file of this length, some of whose pages were left out (they
+    /// read as zeros) and summarised by the sieve.
+    Sifted(&'a File, u64, &'a PageSieve),
     /// A uftrace data directory made of members.
     Dir(&'a dyn DirSource),
 }
@@ -69,8 +73,15 @@ pub struct Outcome {
 
 /// Where a container's bytes come from.
 pub enum Source {
-    /// A file on disk (a zip is read from it directly, with seeks).
-    File(File),
+    /// A file on disk (a zip is read from it directly, with seeks). With `sift`, trace.dat
+    /// members are sifted as they are unpacked (see [`PageSieve`]), and the file is read again
+    /// without sifting if the sieve's guess turns out wrong.
+    File {
+        /// The open file.
+        file: File,
+        /// Sift trace.dat members.
+        sift: bool,
+    },
     /// A stream (standard input, or a member): a zip in it is first spilled.
     Stream(Box<dyn Read>),
 }
@@ -81,6 +92,10 @@ struct Walker<'c, 'l> {
     spill_left: u64,
     members: Vec<MemberInfo>,
     unnamed: bool,
+    /// Sift trace.dat members that are spilled.
+    sift: bool,
+    /// Set when a sieve's guess was wrong: the input must be checked again without sifting.
+    retry: bool,
     check: &'c mut LeafCheck<'c>,
 }
 
@@ -94,19 +109,34 @@ pub fn check(
     sink: &mut Sink,
     check: &mut LeafCheck<'_>,
 ) -> Outcome {
-    let mut w = Walker {
-        limits,
-        budget: Budget::new(limits.max_unpacked_bytes),
-        spill_left: limits.max_spill_bytes,
-        members: Vec::new(),
-        unnamed: false,
-        check,
-    };
     let mut root = MapNode::new(name, 0, 0);
-    match src {
-        Source::File(f) => w.file(f, name, sink, &mut root),
-        Source::Stream(r) => w.stream(r, name, None, 0, true, sink, &mut root),
-    }
+    let w = match src {
+        Source::File { mut file, sift } => {
+            let mut w = Walker::new(limits, sift, check);
+            if sift {
+                // Into a scratch sink: a wrong guess throws the first pass away.
+                let mut first = sink.child(limits.max_findings);
+                first.set_file(sink.current_file().map(str::to_string));
+                w.file(&mut file, name, &mut first, &mut root);
+                if w.retry && file.rewind().is_ok() {
+                    root = MapNode::new(name, 0, 0);
+                    let check = w.check;
+                    w = Walker::new(limits, false, check);
+                    w.file(&mut file, name, sink, &mut root);
+                } else {
+                    sink.absorb(first);
+                }
+            } else {
+                w.file(&mut file, name, sink, &mut root);
+            }
+            w
+        }
+        Source::Stream(r) => {
+            let mut w = Walker::new(limits, false, check);
+            w.stream(r, name, None, 0, true, sink, &mut root);
+            w
+        }
+    };
     sink.set_member(None);
     // The input's format is the format of its only trace, if it holds exactly one.
     let mut traces = w.members.iter().filter_map(|m| m.format);
@@ -162,7 +192,20 @@ fn join(prefix: &str, name: &str) -> String {
     format!("{prefix}{name}")
 }
 
-impl<'c> Walker<'c, '_> {
+impl<'c, 'l> Walker<'c, 'l> {
+    fn new(limits: &'l Limits, sift: bool, check: &'c mut LeafCheck<'c>) -> Self {
+        Walker {
+            limits,
+            budget: Budget::new(limits.max_unpacked_bytes),
+            spill_left: limits.max_spill_bytes,
+            members: Vec::new(),
+            unnamed: false,
+            sift,
+            retry: false,
+            check,
+        }
+    }
+
     fn corrupt(&self, sink: &mut Sink, member: Option<&str>, what: String) {
         sink.set_member(member.map(str::to_string));
         sink.report(&rules::ARCHIVE_CORRUPT, 0..0, what);
@@ -190,15 +233,14 @@ impl<'c> Walker<'c, '_> {
     }
 
     /// A container file on disk at the top.
-    fn file(&mut self, f: File, name: &str, sink: &mut Sink, map: &mut MapNode) {
-        let mut f = f;
-        let head = read_head(&mut f).unwrap_or_default();
+    fn file(&mut self, f: &mut File, name: &str, sink: &mut Sink, map: &mut MapNode) {
+        let head = read_head(f).unwrap_or_default();
         if sniff(&head) == Some(Layer::Zip) {
             if f.rewind().is_err() {
                 return self.corrupt(sink, None, "cannot seek in the zip file".into());
             }
             let mut node = MapNode::new("zip", 0, 0).value("layer", "zip");
-            self.zip(f, "", 1, sink, &mut node);
+            self.zip(&mut *f, "", 1, sink, &mut node);
             map.children.push(node);
             return;
         }
@@ -340,11 +382,13 @@ impl<'c> Walker<'c, '_> {
         sink: &mut Sink,
         map: &mut MapNode,
     ) {
-        let s = match stash::stash(
+        let mut sieve = (self.sift && self.check_tracedat(&mut r)).then(PageSieve::default);
+        let s = match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,
             self.limits.max_file_bytes,
             &mut self.spill_left,
+            sieve.as_mut(),
         ) {
             Ok(s) => s,
             Err(e) => {
@@ -380,9 +424,15 @@ impl<'c> Walker<'c, '_> {
             }
         }
         sink.set_member(shown.map(str::to_string));
-        let (format, node) = match &s.stash {
-            Stash::Mem(v) => (self.check)(Leaf::Bytes(v), sink),
-            Stash::Spill(f, n) => (self.check)(Leaf::File(f, *n), sink),
+        let (format, node) = match (&s.stash, &sieve) {
+            (Stash::Mem(v), _) => (self.check)(Leaf::Bytes(v), sink),
+            (Stash::Spill(f, n), Some(sv)) => {
+                let (format, mut node) = (self.check)(Leaf::Sifted(f, *n, sv), sink);
+                self.retry |= !sv.complete();
+                node.set("pages summarised", sv.summarized());
+                (format, node)
+            }
+            (Stash::Spill(f, n), None) => (self.check)(Leaf::File(f, *n), sink),
         };
         self.unnamed |= shown.is_none();
         self.members.push(MemberInfo {
@@ -391,6 +441,21 @@ impl<'c> Walker<'c, '_> {
             size: s.stash.len(),
         });
         map.children.push(member_node(shown, s.stash.len(), node));
+    }
+
+    /// True when the stream `r` (whose first bytes are buffered) starts with the trace.dat
+    /// magic.
+    fn check_tracedat(&self, r: &mut Box<dyn Read + '_>) -> bool {
+        let mut head = Vec::new();
+        let magic = crate::formats::tracecmd::decode::MAGIC;
+        let ok = r
+            .by_ref()
+            .take(magic.len() as u64)
+            .read_to_end(&mut head)
+            .is_ok();
+        let taken = std::mem::replace(r, Box::new(io::empty()));
+        *r = Box::new(io::Cursor::new(head.clone()).chain(taken));
+        ok && head == magic
     }
 
     /// Decides, for a regular archive member, whether it is a trace, a nested container, or

@@ -2,6 +2,7 @@
 //! an unnamed temporary file (removed by the OS when closed, never reachable by name), and the
 //! directory view that lets a uftrace data directory inside an archive be checked in place.
 
+use crate::formats::tracecmd::PageSieve;
 use crate::input::{Data, DirEntry, DirSource, EntryKind, LoadMode, ReadAt};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -73,6 +74,17 @@ pub fn stash(
     max: u64,
     spill_left: &mut u64,
 ) -> io::Result<Stashed> {
+    stash_sifted(r, mem_max, max, spill_left, None)
+}
+
+/// [`stash`], letting `sieve` leave pages out of a spill (they read back as zeros).
+pub fn stash_sifted(
+    r: &mut dyn Read,
+    mem_max: u64,
+    max: u64,
+    spill_left: &mut u64,
+    sieve: Option<&mut PageSieve>,
+) -> io::Result<Stashed> {
     let mut mem = Vec::new();
     let first = mem_max.min(max);
     let err = (&mut *r)
@@ -93,7 +105,7 @@ pub fn stash(
     }
     let file = tempfile::tempfile()?;
     let cap = max.min(*spill_left);
-    let (file, spilled) = spill(r, file, mem, cap)?;
+    let (file, spilled) = spill(r, file, mem, cap, sieve)?;
     *spill_left = spill_left.saturating_sub(spilled.len);
     Ok(Stashed {
         stash: Stash::Spill(file, spilled.len),
@@ -120,18 +132,48 @@ struct Spilled {
 /// Writes `first` and then the rest of `r` (at most `cap` bytes in all) to `file`. The writes
 /// run on a second thread, so they overlap the (decompressing) reads: the spill costs little
 /// wall time next to the decoder. Memory: at most [`SPILL_BLOCKS`] + 1 blocks.
-fn spill(r: &mut dyn Read, file: File, first: Vec<u8>, cap: u64) -> io::Result<(File, Spilled)> {
+fn spill(
+    r: &mut dyn Read,
+    file: File,
+    first: Vec<u8>,
+    cap: u64,
+    sieve: Option<&mut PageSieve>,
+) -> io::Result<(File, Spilled)> {
     use std::sync::mpsc::sync_channel;
     let (full_tx, full_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS);
     let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS.saturating_add(1));
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || -> io::Result<File> {
             let mut file = file;
+            let mut sieve = sieve;
+            let mut pos = 0u64;
+            let mut drop = Vec::new();
             for block in full_rx {
-                file.write_all(&block)?;
+                match sieve.as_deref_mut() {
+                    None => file.write_all(&block)?,
+                    Some(sv) => {
+                        // Only the bytes between left-out ranges are written: the file gets
+                        // holes, which read as zeros.
+                        drop.clear();
+                        sv.sift(pos, &block, &mut drop);
+                        let mut from = 0usize;
+                        let tail = block.len()..block.len();
+                        for d in drop.iter().chain(std::iter::once(&tail)) {
+                            if let Some(part) = block.get(from..d.start).filter(|p| !p.is_empty()) {
+                                file.write_all_at(part, pos.saturating_add(from as u64))?;
+                            }
+                            from = d.end;
+                        }
+                    }
+                }
+                pos = pos.saturating_add(block.len() as u64);
                 // Give the buffer back (never blocks: the channel holds every buffer); the
                 // reader may already be gone.
                 let _ = empty_tx.try_send(block);
+            }
+            // Holes at the end need the length set.
+            if sieve.is_some() {
+                file.set_len(pos)?;
             }
             Ok(file)
         });

@@ -549,24 +549,7 @@ impl<'t> Walker<'t> {
         // data) holds no record to misorder: trace-cmd convert writes the unused part of a
         // larger sub-buffer that way. It is not compared and does not reset the reference.
         if size != 0 || page_ts != 0 {
-            if page_ts < self.last_ts {
-                let span = at(base, 0)..at(base, 8);
-                if self.cap(CAP_BACKWARDS, &span) {
-                    self.emit(
-                        sink,
-                        &rules::TIMESTAMP_BACKWARDS,
-                        span,
-                        format!(
-                            "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
-                             previous page's or record's {}",
-                            self.cpu_name(),
-                            self.last_ts
-                        ),
-                    );
-                }
-            }
-            // Later records are compared with this page (no cascade after a jump back).
-            self.last_ts = page_ts;
+            self.page_timestamp(sink, base, page_ts);
         }
 
         let data_base = at(base, data_off);
@@ -589,6 +572,50 @@ impl<'t> Walker<'t> {
                     at(data_base, data.len())
                 ),
             );
+        }
+    }
+
+    /// Compares the timestamp of the page at `base` with the previous page or record.
+    fn page_timestamp(&mut self, sink: &mut Sink, base: u64, page_ts: u64) {
+        if page_ts < self.last_ts {
+            let span = at(base, 0)..at(base, 8);
+            if self.cap(CAP_BACKWARDS, &span) {
+                self.emit(
+                    sink,
+                    &rules::TIMESTAMP_BACKWARDS,
+                    span,
+                    format!(
+                        "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
+                         previous page's or record's {}",
+                        self.cpu_name(),
+                        self.last_ts
+                    ),
+                );
+            }
+        }
+        // Later records are compared with this page (no cascade after a jump back).
+        self.last_ts = page_ts;
+    }
+
+    /// Takes the page at `base` as walked from its [`PageSummary`]: exactly what
+    /// [`Walker::page`] does with a clean page's bytes.
+    pub fn page_summary(&mut self, s: &PageSummary, base: u64, sink: &mut Sink) {
+        let st = &mut self.stats;
+        st.pages = st.pages.saturating_add(1);
+        st.data_bytes = st.data_bytes.saturating_add(u64::from(s.data_bytes));
+        st.events = st.events.saturating_add(u64::from(s.events));
+        st.padding = st.padding.saturating_add(u64::from(s.padding));
+        st.time_extends = st.time_extends.saturating_add(u64::from(s.time_extends));
+        st.time_stamps = st.time_stamps.saturating_add(u64::from(s.time_stamps));
+        if s.compared {
+            self.page_timestamp(sink, base, s.page_ts);
+        }
+        if s.events > 0 {
+            if self.stats.first_ts.is_none() {
+                self.stats.first_ts = Some(s.first_ts);
+            }
+            self.stats.last_ts = Some(s.last_ts);
+            self.last_ts = s.last_ts;
         }
     }
 
@@ -889,6 +916,82 @@ impl<'t> Walker<'t> {
         }
         self.stats
     }
+}
+
+/// What walking one clean page contributes, so that the page need not be kept: a page whose
+/// walk gives no finding whatever came before it, except the comparison of its timestamp with
+/// the previous page's, which [`Walker::page_summary`] makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageSummary {
+    /// The page header's timestamp.
+    pub page_ts: u64,
+    /// Timestamp of the first data record (when `events > 0`).
+    pub first_ts: u64,
+    /// Timestamp of the last data record (when `events > 0`).
+    pub last_ts: u64,
+    /// Data records.
+    pub events: u32,
+    /// Padding events.
+    pub padding: u32,
+    /// Time extends.
+    pub time_extends: u32,
+    /// Absolute time stamps.
+    pub time_stamps: u32,
+    /// Bytes of data walked.
+    pub data_bytes: u32,
+    /// True when the page's timestamp is compared with the previous one (a page with data or a
+    /// timestamp; an all-zero header is not).
+    pub compared: bool,
+}
+
+/// Walks `page` (a whole page at `base`) on its own, without an event table; `Some` when it is
+/// clean: no finding and no lost events. `on_id` gets the event id and payload length of every
+/// data record, for the caller to check against the event formats once they are known.
+pub fn summarize_page(
+    page: &[u8],
+    base: u64,
+    params: &RingParams,
+    on_id: &mut dyn FnMut(u16, usize),
+) -> Option<PageSummary> {
+    if page.len() as u64 != u64::from(params.page_size) {
+        return None;
+    }
+    let empty = EventTable::new();
+    let mut w = Walker::new(params.clone(), &empty);
+    let mut sink = Sink::new(1);
+    let mut first = None;
+    let mut last = 0u64;
+    w.page_with(
+        Reader::with_base(page, base, params.endian),
+        &mut sink,
+        |r| {
+            if first.is_none() {
+                first = Some(r.ts);
+            }
+            last = r.ts;
+            if let Some(id) = r.id {
+                on_id(id, r.payload.len());
+            }
+        },
+    );
+    if !sink.findings().is_empty() || sink.dropped() > 0 || w.first_missed.is_some() {
+        return None;
+    }
+    let st = &w.stats;
+    let page_ts = u64_at(page, 0, params.endian)?;
+    let n = |v: u64| u32::try_from(v).ok();
+    Some(PageSummary {
+        page_ts,
+        first_ts: first.unwrap_or(0),
+        last_ts: last,
+        events: n(st.events)?,
+        padding: n(st.padding)?,
+        time_extends: n(st.time_extends)?,
+        time_stamps: n(st.time_stamps)?,
+        data_bytes: n(st.data_bytes)?,
+        // As in `page_with`: a clean page's data size is its commit size.
+        compared: page_ts != 0 || st.data_bytes != 0,
+    })
 }
 
 /// Walks a contiguous region of uncompressed pages (one CPU's data). A trailing partial page is

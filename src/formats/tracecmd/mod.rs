@@ -26,6 +26,7 @@ pub mod writer;
 use crate::finding::Sink;
 use crate::map::MapNode;
 use crate::options::CheckOptions;
+pub use decode::sieve::PageSieve;
 use model::{opt_id, TraceDat};
 
 /// Decodes the structure only (header, metadata, options, buffer tables) without walking the
@@ -42,18 +43,20 @@ pub fn decode(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<Trace
 
 /// Decodes and checks `data`, returning the model (`None` when the header is unusable).
 pub fn analyze(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Option<TraceDat> {
-    analyze_with(data, None, opts, sink)
+    analyze_with(data, None, None, opts, sink)
 }
 
 /// [`analyze`], reading the CPU data through `cpu_source` when given.
 fn analyze_with(
     data: &[u8],
     cpu_source: Option<&dyn crate::input::ByteSource>,
+    sieve: Option<&PageSieve>,
     opts: &CheckOptions,
     sink: &mut Sink,
 ) -> Option<TraceDat> {
     let mut ctx = decode::ctx::Ctx::new(data, &opts.limits, sink);
     ctx.cpu_source = cpu_source;
+    ctx.sieve = sieve;
     let h = decode::header(&mut ctx)?;
     let mut m = if h.version == 6 {
         decode::v6(&mut ctx, h)
@@ -84,9 +87,22 @@ pub fn check_file(
     opts: &CheckOptions,
     sink: &mut Sink,
 ) -> MapNode {
+    check_sifted(data, file, None, opts, sink)
+}
+
+/// [`check_file`] for a file unpacked through `sieve`: its left-out pages read as zeros and are
+/// walked from their summaries. The findings are those of the whole file only if
+/// [`PageSieve::complete`] holds afterwards.
+pub fn check_sifted(
+    data: &[u8],
+    file: std::fs::File,
+    sieve: Option<&PageSieve>,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> MapNode {
     let len = data.len() as u64;
     let src = crate::input::FileSource::new(&file, len);
-    match analyze_with(data, Some(&src), opts, sink) {
+    match analyze_with(data, Some(&src), sieve, opts, sink) {
         Some(m) => map(&m, len),
         None => MapNode::new("trace.dat (unreadable header)", 0, len),
     }

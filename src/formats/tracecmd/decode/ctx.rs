@@ -55,6 +55,8 @@ pub struct Ctx<'a, 's> {
     /// Where CPU data is read from; `None` reads it from `data`. A file source keeps the
     /// mapped pages of multi-GiB ring data out of the process's memory.
     pub cpu_source: Option<&'a dyn crate::input::ByteSource>,
+    /// Pages left out of `data` and `cpu_source` (read as zeros) and summarised instead.
+    pub sieve: Option<&'a super::sieve::PageSieve>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -69,6 +71,7 @@ impl<'a, 's> Ctx<'a, 's> {
             dec: Decompressor::new(),
             budget_exhausted: false,
             cpu_source: None,
+            sieve: None,
         }
     }
 

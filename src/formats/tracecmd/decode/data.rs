@@ -5,6 +5,7 @@ use super::super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
 use super::super::rules;
 use super::compress::Decompressor;
 use super::ctx::{decompress_report, Ctx};
+use super::sieve::PageSieve;
 use crate::finding::{Levels, Sink};
 use crate::formats::ftrace_ring::{EventTable, RingParams, Walker};
 use crate::input::{ByteSource, SliceSource};
@@ -55,6 +56,9 @@ impl Quirks {
 /// Checks and walks every CPU of every buffer; fills `results`.
 pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
     let table = event_table(m);
+    if let Some(s) = ctx.sieve {
+        s.check_ids(&table);
+    }
     let mut quirks = Quirks::default();
     let mut bufs = std::mem::take(&mut m.buffers);
     run(ctx, m, &mut bufs, &table, &mut quirks);
@@ -165,9 +169,10 @@ fn run(
     let len = ctx.len();
     let levels = ctx.sink.levels().clone();
     use rayon::prelude::*;
+    let sieve = ctx.sieve;
     let outs: Vec<JobOut> = jobs
         .par_iter()
-        .map(|j| run_job(j, data, len, algo, table, max, &levels))
+        .map(|j| run_job(j, data, sieve, len, algo, table, max, &levels))
         .collect();
     for o in outs {
         for f in o.findings {
@@ -446,10 +451,13 @@ fn remap(into: &mut Sink, from: Sink, to: &Range<u64>, note: &dyn Fn(u64) -> Str
     }
 }
 
-/// Walks one CPU: pages straight from the file, or one decompressed chunk at a time.
+/// Walks one CPU: pages straight from the file (or from their summaries when the file was
+/// sifted), or one decompressed chunk at a time.
+#[allow(clippy::too_many_arguments)]
 fn run_job(
     j: &Job,
     data: &dyn ByteSource,
+    sieve: Option<&PageSieve>,
     len: u64,
     algo: Algo,
     table: &EventTable,
@@ -469,7 +477,18 @@ fn run_job(
             let step = ps.saturating_mul(WINDOW_PAGES).max(1);
             let mut off = r.start;
             while off < r.end {
-                let end = off.saturating_add(step).min(r.end);
+                let mut end = off.saturating_add(step).min(r.end);
+                if let Some(sv) = sieve {
+                    if let Some(s) = sv.take(off, &j.params) {
+                        w.page_summary(s, off, &mut sink);
+                        off = off.saturating_add(ps);
+                        continue;
+                    }
+                    // Read up to the next summarised page.
+                    if let Some(next) = sv.next_from(off.saturating_add(1)) {
+                        end = end.min(next.max(off.saturating_add(1)));
+                    }
+                }
                 let Some(bytes) = data.bytes(off..end, &mut buf) else {
                     break;
                 };

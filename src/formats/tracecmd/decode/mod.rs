@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod data;
 pub mod meta;
 pub mod options;
+pub mod sieve;
 
 use self::ctx::{Ctx, Loc};
 use self::meta::{Flow, Stop};

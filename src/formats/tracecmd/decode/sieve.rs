@@ -1,0 +1,210 @@
+//! Ring pages sifted out of a trace.dat while it is unpacked, so that most of it never has to
+//! be stored or read again.
+//!
+//! A compressed trace.dat is unpacked into a temporary file because the checker needs random
+//! access (a v7 file locates its CPU data in options written after the data). Storing hundreds
+//! of MiB costs as much as decompressing them, so while the bytes stream past, each whole page
+//! (at a multiple of the header's page size) is walked on its own ([`summarize_page`]): an
+//! all-zero page, or a clean ring page whose walk could give no finding, is left out of the file
+//! (a hole, read back as zeros) and a clean page's [`PageSummary`] kept instead. When the CPU
+//! data is walked, a page with a summary is taken from it ([`Walker::page_summary`]).
+//!
+//! The guess is checked afterwards: every summary must be taken by a CPU walk with the guessed
+//! page layout, and every event id seen in a summarised page must be defined with a payload
+//! that long; otherwise [`PageSieve::complete`] is false and the caller checks the input again
+//! without a sieve. A non-zero page left out anywhere else (metadata that looked like a page)
+//! is never taken by a walk, so it fails the check too.
+//!
+//! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
+
+use crate::finding::Sink;
+use crate::formats::ftrace_ring::{summarize_page, EventTable, PageSummary, RingParams};
+use crate::limits::Limits;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
+pub const MAX_SUMMARIES: usize = 1 << 18;
+
+/// Event ids are `u16`.
+const IDS: usize = 1 << 16;
+
+/// Sifts the pages of one unpacked trace.dat.
+pub struct PageSieve {
+    /// The page layout guessed from the file header; `None` until it is read (or when the
+    /// header is not usable, in which case nothing is sifted).
+    params: Option<RingParams>,
+    /// True once the header was looked at.
+    started: bool,
+    /// Summaries of the pages left out, by ascending offset.
+    pages: Vec<(u64, PageSummary)>,
+    /// Shortest payload seen per event id in a summarised page (`u32::MAX`: not seen).
+    min_payload: Vec<u32>,
+    /// (id, payload length) of the records of the page being summarised.
+    seen: Vec<(u16, u32)>,
+    max: usize,
+    /// Summaries taken by CPU walks.
+    taken: AtomicUsize,
+    /// Set when a walk met a summary it could not take.
+    spoiled: AtomicBool,
+}
+
+impl Default for PageSieve {
+    fn default() -> Self {
+        Self::new(MAX_SUMMARIES)
+    }
+}
+
+impl PageSieve {
+    /// A sieve keeping at most `max` summaries.
+    pub fn new(max: usize) -> Self {
+        PageSieve {
+            params: None,
+            started: false,
+            pages: Vec::new(),
+            min_payload: Vec::new(),
+            seen: Vec::new(),
+            max,
+            taken: AtomicUsize::new(0),
+            spoiled: AtomicBool::new(false),
+        }
+    }
+
+    /// Looks at the block of unpacked bytes at stream offset `base` (blocks come in order)
+    /// and appends to `drop` the ranges of `block` that need not be stored.
+    pub fn sift(&mut self, base: u64, block: &[u8], drop: &mut Vec<Range<usize>>) {
+        if !self.started {
+            self.started = true;
+            if base == 0 {
+                self.params = guess(block);
+            }
+        }
+        let Some(params) = self.params.clone() else {
+            return;
+        };
+        let ps = u64::from(params.page_size);
+        let Ok(psz) = usize::try_from(ps) else { return };
+        // The first page holds the header: never left out.
+        let mut off = base.max(ps).next_multiple_of(ps);
+        let end = base.saturating_add(block.len() as u64);
+        while off.saturating_add(ps) <= end {
+            let Some(start) = usize::try_from(off.saturating_sub(base)).ok() else {
+                return;
+            };
+            let Some(page) = block.get(start..start.saturating_add(psz)) else {
+                return;
+            };
+            let zero = page.iter().fold(0u8, |a, &b| a | b) == 0;
+            if zero {
+                push_range(drop, start..start.saturating_add(psz));
+            } else if self.pages.len() < self.max {
+                let seen = &mut self.seen;
+                seen.clear();
+                let summary = summarize_page(page, off, &params, &mut |id, len| {
+                    seen.push((id, u32::try_from(len).unwrap_or(u32::MAX)));
+                });
+                if let Some(s) = summary {
+                    // Only a page left out counts: a stored page is walked for real.
+                    if self.min_payload.is_empty() {
+                        self.min_payload.resize(IDS, u32::MAX);
+                    }
+                    for &(id, len) in &self.seen {
+                        if let Some(m) = self.min_payload.get_mut(usize::from(id)) {
+                            *m = (*m).min(len);
+                        }
+                    }
+                    self.pages.push((off, s));
+                    push_range(drop, start..start.saturating_add(psz));
+                }
+            }
+            off = off.saturating_add(ps);
+        }
+    }
+
+    /// Pages left out with a summary.
+    pub fn summarized(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// The summary of the page at `off`, walked with `params`; `None` when the page was
+    /// stored. A summary made for another layout spoils the sieve.
+    pub fn take(&self, off: u64, params: &RingParams) -> Option<&PageSummary> {
+        let i = self.pages.binary_search_by_key(&off, |(o, _)| *o).ok()?;
+        let s = self.pages.get(i).map(|(_, s)| s)?;
+        let same = self.params.as_ref().is_some_and(|p| {
+            p.page_size == params.page_size
+                && p.long_size == params.long_size
+                && p.endian == params.endian
+                && p.data_offset == params.data_offset
+        });
+        if !same {
+            self.spoiled.store(true, Ordering::Relaxed);
+            return None;
+        }
+        self.taken.fetch_add(1, Ordering::Relaxed);
+        Some(s)
+    }
+
+    /// Offset of the first summarised page at or after `off`.
+    pub fn next_from(&self, off: u64) -> Option<u64> {
+        let i = self.pages.partition_point(|(o, _)| *o < off);
+        self.pages.get(i).map(|(o, _)| *o)
+    }
+
+    /// Checks the ids seen in summarised pages against the event formats: an id without a
+    /// format, or a payload shorter than its format, would have given a finding.
+    pub fn check_ids(&self, table: &EventTable) {
+        if table.is_empty() {
+            return;
+        }
+        for (id, &m) in self.min_payload.iter().enumerate() {
+            if m == u32::MAX {
+                continue;
+            }
+            let ok = u32::try_from(id)
+                .ok()
+                .and_then(|id| table.get(id))
+                .is_some_and(|info| m >= info.min_payload);
+            if !ok {
+                self.spoiled.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+    }
+
+    /// Marks the sieve's pages as not seen, so the input is checked again without it.
+    pub fn spoil(&self) {
+        self.spoiled.store(true, Ordering::Relaxed);
+    }
+
+    /// True when the check that used this sieve saw every left-out page as it was: each
+    /// summary was taken by a CPU walk with the guessed layout, and the event ids fit.
+    pub fn complete(&self) -> bool {
+        !self.spoiled.load(Ordering::Relaxed)
+            && self.taken.load(Ordering::Relaxed) == self.pages.len()
+    }
+}
+
+/// Appends `r` to `drop`, merging it with the last range when they touch.
+fn push_range(drop: &mut Vec<Range<usize>>, r: Range<usize>) {
+    if let Some(last) = drop.last_mut() {
+        if last.end == r.start {
+            last.end = r.end;
+            return;
+        }
+    }
+    drop.push(r);
+}
+
+/// The page layout of a trace.dat starting with `head`, from its header (byte order, long
+/// size, page size), when the header is usable.
+fn guess(head: &[u8]) -> Option<RingParams> {
+    let limits = Limits::default();
+    let mut sink = Sink::new(1);
+    let mut ctx = super::ctx::Ctx::new(head, &limits, &mut sink);
+    let h = super::header(&mut ctx)?;
+    if !h.page_size.is_power_of_two() || h.page_size < 64 {
+        return None;
+    }
+    Some(RingParams::new(h.page_size, h.long_size, h.endian, 0, ""))
+}

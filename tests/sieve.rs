@@ -1,0 +1,233 @@
+//! A compressed trace.dat that is unpacked through a temporary file has its clean ring pages
+//! left out and summarised (the sieve); the findings must be exactly those of the plain file,
+//! whatever the file holds: real trace-cmd files, files from the wild, and files with damaged
+//! pages, timestamps that go back across pages, unknown event ids and lost events.
+
+mod common;
+
+use std::path::Path;
+use tracelint::check::{check_path, CheckOptions, Report};
+use tracelint::config::Config;
+use tracelint::formats::tracecmd::writer::{
+    header_page_text, page, Builder, Compression, DEFAULT_EVENT_ID,
+};
+use tracelint::input::LoadMode;
+use tracelint::map::MapNode;
+use tracelint::reader::Endian;
+use tracelint::Limits;
+
+/// (code, severity, file, offset, length, message) of every finding.
+type Key = (String, String, Option<String>, u64, u64, String);
+
+fn keys(r: &Report) -> Vec<Key> {
+    r.findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.code.to_string(),
+                f.severity.to_string(),
+                f.file.clone(),
+                f.offset,
+                f.length,
+                f.message.clone(),
+            )
+        })
+        .collect()
+}
+
+fn summarised(n: &MapNode) -> u64 {
+    let here = n
+        .values
+        .iter()
+        .find(|(k, _)| k == "pages summarised")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    here + n.children.iter().map(summarised).sum::<u64>()
+}
+
+/// Checks `data` plain and as a spilled `.zst`; asserts the same findings and returns the
+/// number of pages the sieve summarised and the number of findings.
+fn same_findings(dir: &Path, name: &str, data: &[u8]) -> (u64, usize) {
+    let plain_path = dir.join(name);
+    std::fs::write(&plain_path, data).unwrap();
+    let plain = check_path(&plain_path, &CheckOptions::default(), &Config::default());
+    let zst = dir.join(format!("{name}.zst"));
+    std::fs::write(&zst, zstd::bulk::compress(data, 1).unwrap()).unwrap();
+    let opts = CheckOptions {
+        limits: Limits {
+            unpack_memory_bytes: 64,
+            ..Limits::default()
+        },
+        load_mode: LoadMode::Mmap,
+        ..CheckOptions::default()
+    };
+    let packed = check_path(&zst, &opts, &Config::default());
+    assert_eq!(packed.format, plain.format, "{name}");
+    assert_eq!(keys(&packed), keys(&plain), "{name}");
+    assert_eq!(packed.counts, plain.counts, "{name}");
+    (
+        packed.map.as_ref().map_or(0, summarised),
+        plain.findings.len(),
+    )
+}
+
+#[test]
+fn sifted_real_files_give_the_findings_of_the_plain_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut sifted = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(common::corpus("tracecmd"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    if let Some(w) = common::shared("samples/wild/tracecmd") {
+        files.extend(std::fs::read_dir(w).unwrap().map(|e| e.unwrap().path()));
+    }
+    files.sort();
+    for p in &files {
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        let (n, _) = same_findings(tmp.path(), &name, &std::fs::read(p).unwrap());
+        if n > 0 {
+            sifted.push(name);
+        }
+    }
+    // The sieve does its work on the files with uncompressed ring data.
+    for f in ["v6.dat", "v7-none.dat", "marker-v6.dat", "instances-v6.dat"] {
+        assert!(
+            sifted.iter().any(|s| s == f),
+            "{f} was not sifted: {sifted:?}"
+        );
+    }
+}
+
+/// A small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Files with many ring pages: v6 and v7, 64- and 32-bit, little- and big-endian, 4 and 8 KiB
+/// pages, two CPUs of 48 pages each with ten events per page.
+fn many_pages() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for version in [6u8, 7] {
+        for (long, endian, ps) in [
+            (8u8, Endian::Little, 4096u32),
+            (4, Endian::Little, 4096),
+            (8, Endian::Big, 4096),
+            (8, Endian::Little, 8192),
+        ] {
+            let mut b = Builder::new(version, Compression::None);
+            b.long_size = long;
+            b.endian = endian;
+            b.page_size = ps;
+            b.header_page = header_page_text(u32::from(long), ps);
+            let cpu = |c: u64| {
+                let mut data = Vec::new();
+                for k in 0..48u64 {
+                    let ts = 1_000_000 + c * 7 + k * 10_000;
+                    data.extend(page(ps, long, endian, ts, &[(DEFAULT_EVENT_ID, 12); 10]));
+                }
+                data
+            };
+            b.buffers[0].cpus = vec![(0, cpu(0)), (1, cpu(1))];
+            let name = format!("v{version}-long{long}-{endian:?}-{ps}.dat");
+            out.push((name, b.build().0));
+        }
+    }
+    out
+}
+
+#[test]
+fn sifted_generated_files_give_the_findings_of_the_plain_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, data) in many_pages() {
+        let (n, found) = same_findings(tmp.path(), &name, &data);
+        assert_eq!(found, 0, "{name}");
+        assert!(n >= 90, "{name}: only {n} pages summarised");
+    }
+}
+
+/// Damages the ring pages of `data` (the last `pages` pages of `ps` bytes before `end`).
+fn damage(data: &mut [u8], ps: usize, long: usize, end: usize, rng: &mut Rng, kind: u64) {
+    let pages = 90;
+    let first = end / ps - pages;
+    let pick = |rng: &mut Rng| (first + rng.below(pages)) * ps;
+    match kind {
+        // Two pages swap places: timestamps go back across pages.
+        0 => {
+            let (a, b) = (pick(rng), pick(rng));
+            if a != b {
+                for i in 0..ps {
+                    data.swap(a + i, b + i);
+                }
+            }
+        }
+        // A byte anywhere in a page changes.
+        1 => {
+            let at = pick(rng) + rng.below(ps);
+            data[at] ^= 1 << rng.below(8);
+        }
+        // A page's timestamp goes back a long way.
+        2 => {
+            let at = pick(rng);
+            data[at..at + 8].fill(0);
+            data[at + 1] = 1;
+        }
+        // Lost events on a page (the commit word's top bit, either byte order).
+        3 => {
+            let at = pick(rng);
+            data[at + 8] |= 0x80;
+        }
+        // An event id no format defines (the first event's, after the page header and the
+        // event header).
+        _ => {
+            let at = pick(rng) + 8 + long + 4;
+            data[at] = 0xfe;
+            data[at + 1] = 0xfe;
+        }
+    }
+}
+
+#[test]
+fn sifted_damaged_files_give_the_findings_of_the_plain_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut sifted, mut with_findings) = (0, 0);
+    for (base, orig) in many_pages() {
+        let ps = if base.contains("8192") { 8192 } else { 4096 };
+        let long = if base.contains("long4") { 4 } else { 8 };
+        // The ring data ends where the trailing options (v7) or the file (v6) begin: the
+        // last page-aligned offset the data reaches.
+        let end = orig.len() / ps * ps;
+        for i in 0..12u64 {
+            let mut data = orig.clone();
+            for _ in 0..=(i % 3) {
+                let kind = rng.next() % 5;
+                damage(&mut data, ps, long, end, &mut rng, kind);
+            }
+            let (n, found) = same_findings(tmp.path(), &format!("{i}-{base}"), &data);
+            if n > 0 {
+                sifted += 1;
+                if found > 0 {
+                    with_findings += 1;
+                }
+            }
+        }
+    }
+    // Most damaged files are still sifted (a wrong guess checks the file again unsifted), and
+    // many of those have findings, some made from summaries (timestamps back across pages).
+    assert!(sifted > 40, "only {sifted} damaged files were sifted");
+    assert!(
+        with_findings > 20,
+        "only {with_findings} sifted files had findings"
+    );
+}
