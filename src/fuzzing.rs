@@ -241,9 +241,69 @@ pub fn check_dir_invariants(dir: &MemDir, opts: &CheckOptions) {
     );
 }
 
-/// trace-cmd `trace.dat` bytes.
+/// trace-cmd `trace.dat` bytes, checked whole and sifted.
 pub fn run_tracecmd(data: &[u8]) {
-    check_file_invariants(data, &fuzz_options(Some(Format::TraceCmd)));
+    let opts = fuzz_options(Some(Format::TraceCmd));
+    check_file_invariants(data, &opts);
+    check_sieve_invariant(data, &opts);
+}
+
+/// Every finding of a sink, whole (code, severity, span, message), and the dropped count.
+type Full = (Vec<(&'static str, String, u64, u64, String)>, u64);
+
+fn full(sink: Sink) -> Full {
+    let (findings, dropped) = sink.into_parts();
+    let f = findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.code,
+                f.severity.to_string(),
+                f.offset,
+                f.length,
+                f.message.clone(),
+            )
+        })
+        .collect();
+    (f, dropped)
+}
+
+/// Sifts `data` as it would be unpacked (in three blocks, so pages straddle them) and checks
+/// the holed bytes with the sieve: when the sieve says its guess held, the findings must be
+/// exactly those of the whole file.
+pub fn check_sieve_invariant(data: &[u8], opts: &CheckOptions) {
+    use crate::formats::tracecmd::{check_sifted_bytes, PageSieve};
+    let mut sieve = PageSieve::default();
+    let mut holed = data.to_vec();
+    let block = data.len().div_ceil(3).max(1);
+    let mut drop = Vec::new();
+    for (i, chunk) in data.chunks(block).enumerate() {
+        drop.clear();
+        let base = i.saturating_mul(block);
+        sieve.sift(base as u64, chunk, &mut drop);
+        for r in &drop {
+            let hole = holed.get_mut(base.saturating_add(r.start)..base.saturating_add(r.end));
+            let Some(hole) = hole else {
+                panic!("the sieve left out {r:?}, outside its {}-byte block", chunk.len());
+            };
+            hole.fill(0);
+        }
+    }
+    let mut sifted = Sink::with_limits(&opts.limits);
+    check_sifted_bytes(&holed, &sieve, opts, &mut sifted);
+    if !sieve.complete() {
+        return;
+    }
+    let mut whole = Sink::with_limits(&opts.limits);
+    crate::formats::tracecmd::check(data, opts, &mut whole);
+    let (a, b) = (full(whole), full(sifted));
+    assert!(
+        a == b,
+        "the sifted check ({} pages summarised) differs from the whole file's:\n whole: {:?}\nsifted: {:?}",
+        sieve.summarized(),
+        a,
+        b
+    );
 }
 
 /// GDB tfile bytes, read little-endian (the default) and big-endian.

@@ -108,6 +108,22 @@ pub fn check_sifted(
     }
 }
 
+/// Checks `holed`, the bytes of a trace.dat with the pages `sieve` left out zeroed, taking
+/// those pages from the sieve: the findings of the whole file if [`PageSieve::complete`] holds
+/// afterwards.
+pub fn check_sifted_bytes(
+    holed: &[u8],
+    sieve: &PageSieve,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> MapNode {
+    let len = holed.len() as u64;
+    match analyze_with(holed, None, Some(sieve), opts, sink) {
+        Some(m) => map(&m, len),
+        None => MapNode::new("trace.dat (unreadable header)", 0, len),
+    }
+}
+
 /// Per-CPU results of one buffer, for tools and differential tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CpuSummary {
