@@ -1,7 +1,7 @@
 //! Per-CPU data: range checks, chunk streams, and the page walk (one page or one decompressed
 //! chunk at a time, so memory stays bounded by the largest chunk whatever the file size).
 
-use super::super::model::{Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
+use super::super::model::{opt_id, Algo, BufferInfo, CpuEntry, CpuResult, TraceDat};
 use super::super::rules;
 use super::compress::Decompressor;
 use super::ctx::{decompress_report, Ctx};
@@ -58,6 +58,7 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
     let table = event_table(m);
     if let Some(s) = ctx.sieve {
         s.check_ids(&table);
+        s.check_spans(metadata_spans(m).chain(ctx.sink.findings().iter().map(|f| f.span())));
     }
     let mut quirks = Quirks::default();
     let mut bufs = std::mem::take(&mut m.buffers);
@@ -79,6 +80,27 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
         ctx.sink.push(f);
     }
     latency(ctx, m);
+}
+
+/// Every span the metadata was decoded from: the header, v6's sequential metadata, instance
+/// tables and CPU entries, every v7 section header and every section body but uncompressed ring
+/// data, the latency text.
+fn metadata_spans(m: &TraceDat) -> impl Iterator<Item = Range<u64>> + '_ {
+    let v6 = (m.header.version == 6).then_some(0..m.meta_end);
+    let sections = m.sections.iter().flat_map(|s| {
+        let ring = s.id == opt_id::BUFFER && !s.compressed();
+        let header = s.offset..s.offset.saturating_add(16);
+        std::iter::once(header).chain((!ring).then(|| s.body.clone()))
+    });
+    let buffers = m
+        .buffers
+        .iter()
+        .flat_map(|b| std::iter::once(b.span.clone()).chain(b.cpus.iter().map(|e| e.span.clone())));
+    std::iter::once(m.header.span.clone())
+        .chain(v6)
+        .chain(sections)
+        .chain(buffers)
+        .chain(m.latency.iter().map(|(r, _)| r.clone()))
 }
 
 fn params(m: &TraceDat, b: &BufferInfo, cpu: u32) -> RingParams {

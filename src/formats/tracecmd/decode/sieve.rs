@@ -26,6 +26,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
 pub const MAX_SUMMARIES: usize = 1 << 18;
 
+/// Bytes looked at for the page layout (the header and header_page are at the start).
+const HEAD_BYTES: usize = 1 << 16;
+
 /// Event ids are `u16`.
 const IDS: usize = 1 << 16;
 
@@ -36,6 +39,10 @@ pub struct PageSieve {
     params: Option<RingParams>,
     /// True once the header was looked at.
     started: bool,
+    /// The first bytes, until the header is looked at.
+    head: Vec<u8>,
+    /// How many first bytes to look at.
+    head_bytes: usize,
     /// Summaries of the pages left out, by ascending offset.
     pages: Vec<(u64, PageSummary)>,
     /// Shortest payload seen per event id in a summarised page (`u32::MAX`: not seen).
@@ -61,6 +68,8 @@ impl PageSieve {
         PageSieve {
             params: None,
             started: false,
+            head: Vec::new(),
+            head_bytes: HEAD_BYTES,
             pages: Vec::new(),
             min_payload: Vec::new(),
             seen: Vec::new(),
@@ -70,14 +79,32 @@ impl PageSieve {
         }
     }
 
+    /// The sieve guessing the page layout from the first `n` bytes (default 64 KiB) rather
+    /// than waiting for more: for small inputs (tests, fuzzing).
+    pub fn with_head_bytes(mut self, n: usize) -> Self {
+        self.head_bytes = n.max(1);
+        self
+    }
+
     /// Looks at the block of unpacked bytes at stream offset `base` (blocks come in order)
     /// and appends to `drop` the ranges of `block` that need not be stored.
     pub fn sift(&mut self, base: u64, block: &[u8], drop: &mut Vec<Range<usize>>) {
         if !self.started {
-            self.started = true;
-            if base == 0 {
-                self.params = guess(block);
+            // The guess needs the header and header_page: until HEAD_BYTES have come, blocks
+            // are kept whole.
+            if self.head.len() as u64 != base {
+                self.started = true;
+                return;
             }
+            let want = self.head_bytes.saturating_sub(self.head.len());
+            self.head
+                .extend_from_slice(block.get(..want.min(block.len())).unwrap_or_default());
+            if self.head.len() < self.head_bytes {
+                return;
+            }
+            self.started = true;
+            self.params = guess(&self.head);
+            self.head = Vec::new();
         }
         let Some(params) = self.params.clone() else {
             return;
@@ -151,6 +178,27 @@ impl PageSieve {
         self.pages.get(i).map(|(o, _)| *o)
     }
 
+    /// Spoils the sieve when a summarised page overlaps one of `spans`: bytes the metadata was
+    /// decoded from, or that a finding points at, were read as zeros there.
+    pub fn check_spans(&self, spans: impl IntoIterator<Item = Range<u64>>) {
+        let Some(ps) = self.params.as_ref().map(|p| u64::from(p.page_size)) else {
+            return;
+        };
+        for r in spans {
+            // The first page ending after the span starts.
+            let i = self
+                .pages
+                .partition_point(|(o, _)| o.saturating_add(ps) <= r.start);
+            let hit = self.pages.get(i).is_some_and(|(o, _)| {
+                *o < r.end || (r.start == r.end && *o <= r.start && r.start < o.saturating_add(ps))
+            });
+            if hit {
+                self.spoil();
+                return;
+            }
+        }
+    }
+
     /// Checks the ids seen in summarised pages against the event formats: an id without a
     /// format, or a payload shorter than its format, would have given a finding.
     pub fn check_ids(&self, table: &EventTable) {
@@ -206,5 +254,25 @@ fn guess(head: &[u8]) -> Option<RingParams> {
     if !h.page_size.is_power_of_two() || h.page_size < 64 {
         return None;
     }
-    Some(RingParams::new(h.page_size, h.long_size, h.endian, 0, ""))
+    // The commit word is the kernel's `long`, which header_page (near the start in v6 and v7)
+    // gives; a 32-bit trace-cmd on a 64-bit kernel writes 4 in the header but 8 there.
+    let long = commit_size(head).unwrap_or(h.long_size);
+    Some(RingParams::new(h.page_size, long, h.endian, 0, ""))
+}
+
+/// The size of header_page's `commit` field, if its text is in the first [`HEAD_BYTES`] of
+/// `head`.
+fn commit_size(head: &[u8]) -> Option<u8> {
+    let head = head.get(..head.len().min(HEAD_BYTES))?;
+    let key = b"local_t commit;";
+    let at = head.windows(key.len()).position(|w| w == key)?;
+    let rest = head.get(at.saturating_add(key.len())..)?;
+    let line = rest.split(|&b| b == b'\n').next()?;
+    let s = std::str::from_utf8(line).ok()?;
+    let size = s.split("size:").nth(1)?.split(';').next()?.trim();
+    match size {
+        "4" => Some(4),
+        "8" => Some(8),
+        _ => None,
+    }
 }
