@@ -12,33 +12,7 @@ use tracelint::config::Config;
 use tracelint::input::LoadMode;
 use tracelint::Limits;
 
-/// (code, severity, member, file, offset, length, message) of every finding.
-type Key = (
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    u64,
-    u64,
-    String,
-);
-
-fn keys(r: &Report) -> Vec<Key> {
-    r.findings
-        .iter()
-        .map(|f| {
-            (
-                f.rule.code.to_string(),
-                f.severity.to_string(),
-                f.member.clone(),
-                f.file.clone(),
-                f.offset,
-                f.length,
-                f.message.clone(),
-            )
-        })
-        .collect()
-}
+use common::{keys, Key};
 
 /// The findings of `r` as if they had no member (to compare with the unpacked input).
 fn unmembered(r: &Report, member: &str) -> Vec<Key> {

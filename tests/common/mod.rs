@@ -108,3 +108,32 @@ pub fn sweep(data: &[u8], max_cases: usize) -> usize {
     }
     with_errors
 }
+
+/// (code, severity, member, file, offset, length, message) of a finding.
+pub type Key = (
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    u64,
+    u64,
+    String,
+);
+
+/// The [`Key`] of every finding of `r`.
+pub fn keys(r: &tracelint::check::Report) -> Vec<Key> {
+    r.findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.code.to_string(),
+                f.severity.to_string(),
+                f.member.clone(),
+                f.file.clone(),
+                f.offset,
+                f.length,
+                f.message.clone(),
+            )
+        })
+        .collect()
+}
