@@ -274,6 +274,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             }
         };
         let layer = sniff(&head);
+        let format = detect::detect_bytes(&head);
         let mut r: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r));
         let Some(layer) = layer else {
             let shown = if top_unnamed && alias.is_none() {
@@ -281,7 +282,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             } else {
                 Some(member.as_str())
             };
-            return self.leaf(r, shown, &member, sink, map);
+            return self.leaf(r, format, shown, &member, sink, map);
         };
         if depth >= self.limits.max_archive_depth {
             sink.set_member(Some(member.clone()));
@@ -373,16 +374,19 @@ impl<'c, 'l> Walker<'c, 'l> {
         map.children.push(node);
     }
 
-    /// Unpacks and checks one member that is not a container.
+    /// Unpacks and checks one member that is not a container; `format` is what its first
+    /// bytes look like.
     fn leaf(
         &mut self,
         mut r: Box<dyn Read + '_>,
+        format: Option<Format>,
         shown: Option<&str>,
         member: &str,
         sink: &mut Sink,
         map: &mut MapNode,
     ) {
-        let mut sieve = (self.sift && self.check_tracedat(&mut r)).then(PageSieve::default);
+        let tracedat = format == Some(Format::TraceCmd);
+        let mut sieve = (self.sift && tracedat).then(PageSieve::default);
         let s = match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,
@@ -443,21 +447,6 @@ impl<'c, 'l> Walker<'c, 'l> {
         map.children.push(member_node(shown, s.stash.len(), node));
     }
 
-    /// True when the stream `r` (whose first bytes are buffered) starts with the trace.dat
-    /// magic.
-    fn check_tracedat(&self, r: &mut Box<dyn Read + '_>) -> bool {
-        let mut head = Vec::new();
-        let magic = crate::formats::tracecmd::decode::MAGIC;
-        let ok = r
-            .by_ref()
-            .take(magic.len() as u64)
-            .read_to_end(&mut head)
-            .is_ok();
-        let taken = std::mem::replace(r, Box::new(io::empty()));
-        *r = Box::new(io::Cursor::new(head.clone()).chain(taken));
-        ok && head == magic
-    }
-
     /// Decides, for a regular archive member, whether it is a trace, a nested container, or
     /// something to keep for a uftrace directory.
     #[allow(clippy::too_many_arguments)]
@@ -485,14 +474,14 @@ impl<'c, 'l> Walker<'c, 'l> {
                 return;
             }
         };
-        let is_trace = detect::detect_bytes(&head).is_some();
+        let format = detect::detect_bytes(&head);
         let is_container = sniff(&head).is_some();
         let r: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r));
         if is_container {
             return self.stream(r, path, Some(full), depth, false, sink, map);
         }
-        if is_trace {
-            return self.leaf(r, Some(&full), &full, sink, map);
+        if format.is_some() {
+            return self.leaf(r, format, Some(&full), &full, sink, map);
         }
         // Possibly part of a uftrace data directory: keep it until the archive is read.
         let mut r = r;
