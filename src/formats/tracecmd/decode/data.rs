@@ -500,7 +500,9 @@ fn run_job(
             let mut off = r.start;
             while off < r.end {
                 let mut end = off.saturating_add(step).min(r.end);
-                if let Some(sv) = sieve {
+                // Only a whole page of the range is taken from its summary.
+                let whole = off.saturating_add(ps) <= r.end;
+                if let Some(sv) = sieve.filter(|_| whole) {
                     if let Some(s) = sv.take(off, &j.params) {
                         w.page_summary(s, off, &mut sink);
                         off = off.saturating_add(ps);
