@@ -274,10 +274,14 @@ fn map(m: &TraceDat, len: u64) -> MapNode {
             stored = stored.saturating_add(r.stored);
             raw = raw.saturating_add(r.raw);
             events = events.saturating_add(r.stats.events);
+            // The node covers what of the declared range lies in the file (the declared size
+            // is a value): a range past the end was reported, not walked.
+            let size = if r.stored > 0 { r.stored } else { e.size };
+            let start = e.offset.min(len);
             let mut c = MapNode::new(
                 format!("cpu {}", e.cpu),
-                e.offset,
-                if r.stored > 0 { r.stored } else { e.size },
+                start,
+                size.min(len.saturating_sub(start)),
             )
             .value("declared size", e.size)
             .value("pages", r.stats.pages)
