@@ -22,6 +22,7 @@ use crate::formats::ftrace_ring::{summarize_page, EventTable, PageSummary, RingP
 use crate::limits::Limits;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 /// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
 pub const MAX_SUMMARIES: usize = 1 << 18;
@@ -52,6 +53,8 @@ pub struct PageSieve {
     max: usize,
     /// Summaries taken by CPU walks.
     taken: AtomicUsize,
+    /// Which summaries were taken (made at the first take, once sifting is over).
+    taken_flags: OnceLock<Vec<AtomicBool>>,
     /// Set when a walk met a summary it could not take.
     spoiled: AtomicBool,
 }
@@ -75,6 +78,7 @@ impl PageSieve {
             seen: Vec::new(),
             max,
             taken: AtomicUsize::new(0),
+            taken_flags: OnceLock::new(),
             spoiled: AtomicBool::new(false),
         }
     }
@@ -168,7 +172,16 @@ impl PageSieve {
             self.spoiled.store(true, Ordering::Relaxed);
             return None;
         }
-        self.taken.fetch_add(1, Ordering::Relaxed);
+        // Each page counts once, however often it is asked for.
+        let flags = self
+            .taken_flags
+            .get_or_init(|| self.pages.iter().map(|_| AtomicBool::new(false)).collect());
+        if flags
+            .get(i)
+            .is_some_and(|f| !f.swap(true, Ordering::Relaxed))
+        {
+            self.taken.fetch_add(1, Ordering::Relaxed);
+        }
         Some(s)
     }
 
