@@ -431,7 +431,10 @@ fn check_leaf(
 ) -> (Option<Format>, MapNode) {
     match leaf {
         archive::Leaf::Bytes(b) => check_bytes(b, opts, sink),
-        archive::Leaf::Dir(d) => (Some(Format::Uftrace), check_dir(d, opts, sink)),
+        archive::Leaf::Dir(d, runs) => (
+            Some(Format::Uftrace),
+            crate::formats::uftrace::check_dir_with_runs(d, runs, opts, sink),
+        ),
         archive::Leaf::Sifted(f, len, sieve) => {
             let map = input::load_file(f, LoadMode::Mmap, opts.limits.max_file_bytes)
                 .and_then(|data| Ok((data, f.try_clone()?)))

@@ -249,7 +249,10 @@ pub fn run_tracecmd(data: &[u8]) {
 }
 
 /// Every finding of a sink, whole (code, severity, span, message), and the dropped count.
-type Full = (Vec<(&'static str, String, u64, u64, String)>, u64);
+type Full = (
+    Vec<(&'static str, String, Option<String>, u64, u64, String)>,
+    u64,
+);
 
 fn full(sink: Sink) -> Full {
     let (findings, dropped) = sink.into_parts();
@@ -259,6 +262,7 @@ fn full(sink: Sink) -> Full {
             (
                 f.rule.code,
                 f.severity.to_string(),
+                f.file.clone(),
                 f.offset,
                 f.length,
                 f.message.clone(),
@@ -327,7 +331,60 @@ pub fn run_ktrace(data: &[u8]) {
 /// A uftrace data directory given as a directory image (see [`decode_dir_image`]).
 pub fn run_uftrace(data: &[u8]) {
     let dir = decode_dir_image(data);
-    check_dir_invariants(&dir, &fuzz_options(Some(Format::Uftrace)));
+    let opts = fuzz_options(Some(Format::Uftrace));
+    check_dir_invariants(&dir, &opts);
+    let _ = check_runs_invariant(&dir, &opts, 1);
+}
+
+/// The first pass over every task file of `dir` fed in blocks of `block` bytes (see
+/// [`crate::formats::uftrace::RecordSieve`]), keeping runs of `min_records` or more.
+pub fn record_sieves(
+    dir: &MemDir,
+    block: usize,
+    min_records: u64,
+) -> Vec<(String, crate::formats::uftrace::RecordSieve)> {
+    use crate::formats::uftrace::RecordSieve;
+    dir.files()
+        .iter()
+        .filter(|(n, _)| crate::formats::uftrace::is_task_file(n))
+        .map(|(n, d)| {
+            let mut sv = RecordSieve::default().with_min_records(min_records);
+            for (i, chunk) in d.chunks(block.max(1)).enumerate() {
+                sv.feed(i.saturating_mul(block.max(1)) as u64, chunk);
+            }
+            sv.finish();
+            (n.clone(), sv)
+        })
+        .collect()
+}
+
+/// Checks `dir` with the first pass's runs of its task files (fed in large blocks and in
+/// blocks smaller than a record's look-ahead): the findings must be exactly those without.
+/// Returns the runs the walks took and the payloads in them.
+pub fn check_runs_invariant(dir: &MemDir, opts: &CheckOptions, min_records: u64) -> (u64, u64) {
+    use crate::formats::uftrace::{check_dir as plain, check_dir_with_runs};
+    let mut whole = Sink::with_limits(&opts.limits);
+    plain(dir, opts, &mut whole);
+    let whole = full(whole);
+    let (mut taken, mut payloads) = (0u64, 0u64);
+    let biggest = dir.files().iter().map(|(_, d)| d.len()).max().unwrap_or(0);
+    for block in [biggest.div_ceil(3).max(1), 100] {
+        let sieves = record_sieves(dir, block, min_records);
+        let refs: Vec<(&str, &crate::formats::uftrace::RecordSieve)> =
+            sieves.iter().map(|(n, s)| (n.as_str(), s)).collect();
+        let mut with = Sink::with_limits(&opts.limits);
+        check_dir_with_runs(dir, &refs, opts, &mut with);
+        let runs: u64 = sieves.iter().map(|(_, s)| s.taken()).sum();
+        let found: usize = sieves.iter().map(|(_, s)| s.runs().len()).sum();
+        let with = full(with);
+        assert!(
+            whole == with,
+            "the check with runs ({runs} of {found} taken, {block}-byte blocks) differs from the check without:\n without: {whole:?}\n    with: {with:?}"
+        );
+        taken = taken.saturating_add(runs);
+        payloads = payloads.saturating_add(sieves.iter().map(|(_, s)| s.taken_payloads()).sum());
+    }
+    (taken, payloads)
 }
 
 /// Any bytes, format detected by content as the command line does.

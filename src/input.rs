@@ -100,6 +100,43 @@ impl<'f> ReadAt<'f> {
     }
 }
 
+impl SeqRead for ReadAt<'_> {
+    fn skip(&mut self, n: u64) -> io::Result<()> {
+        self.pos = self.pos.saturating_add(n).min(self.end);
+        Ok(())
+    }
+}
+
+/// A sequential reader that can also move forward without returning the bytes it passes.
+pub trait SeqRead: Read + Send {
+    /// Moves `n` bytes forward (or to the end). The default reads and drops them.
+    fn skip(&mut self, n: u64) -> io::Result<()> {
+        let mut left = n;
+        let mut buf = [0u8; 8192];
+        while left > 0 {
+            let k = usize::try_from(left).map_or(buf.len(), |l| l.min(buf.len()));
+            let Some(dst) = buf.get_mut(..k) else { break };
+            match self.read(dst) {
+                Ok(0) => break,
+                Ok(got) => left = left.saturating_sub(got as u64),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SeqRead for &[u8] {
+    fn skip(&mut self, n: u64) -> io::Result<()> {
+        let k = usize::try_from(n).map_or(self.len(), |n| n.min(self.len()));
+        *self = self.get(k..).unwrap_or(&[]);
+        Ok(())
+    }
+}
+
+impl SeqRead for io::Take<File> {}
+
 impl Read for ReadAt<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use std::os::unix::fs::FileExt;
@@ -150,7 +187,7 @@ pub trait DirSource: Sync {
     /// Opens one file of the directory for sequential reading, refusing files above `max`
     /// bytes. The default loads the whole file; [`FsDir`] streams it from disk so that large
     /// files are never held in memory at once.
-    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn Read + Send + '_>> {
+    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn SeqRead + '_>> {
         let data = self.load(name, max)?;
         Ok(Box::new(DataReader { data, pos: 0 }))
     }
@@ -160,6 +197,14 @@ pub trait DirSource: Sync {
 struct DataReader {
     data: Data,
     pos: usize,
+}
+
+impl SeqRead for DataReader {
+    fn skip(&mut self, n: u64) -> io::Result<()> {
+        let k = usize::try_from(n).unwrap_or(usize::MAX);
+        self.pos = self.pos.saturating_add(k).min(self.data.len());
+        Ok(())
+    }
 }
 
 impl Read for DataReader {
@@ -231,7 +276,7 @@ impl DirSource for FsDir {
         load(&self.root.join(name), self.mode, max)
     }
 
-    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn Read + Send + '_>> {
+    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn SeqRead + '_>> {
         if name.contains('/') || name == ".." {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "bad name"));
         }

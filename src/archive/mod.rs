@@ -18,6 +18,7 @@ pub use stash::{ArchiveDir, Stash};
 use crate::detect::{self, Format};
 use crate::finding::Sink;
 use crate::formats::tracecmd::PageSieve;
+use crate::formats::uftrace::{is_task_file, RecordSieve};
 use crate::input::DirSource;
 use crate::limits::Limits;
 use crate::map::MapNode;
@@ -39,8 +40,9 @@ pub enum Leaf<'a> {
     /// A trace.dat in a temporary file of this length, some of whose pages were left out (they
     /// read as zeros) and summarised by the sieve.
     Sifted(&'a File, u64, &'a PageSieve),
-    /// A uftrace data directory made of members.
-    Dir(&'a dyn DirSource),
+    /// A uftrace data directory made of members, with the first-pass results of its task
+    /// files by name.
+    Dir(&'a dyn DirSource, &'a [(&'a str, &'a RecordSieve)]),
 }
 
 /// Checks one leaf into the sink (findings already carry the member); returns the format and
@@ -392,7 +394,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             self.limits.unpack_memory_bytes,
             self.limits.max_file_bytes,
             &mut self.spill_left,
-            sieve.as_mut(),
+            sieve.as_mut().map(stash::Sift::Pages),
         ) {
             Ok(s) => s,
             Err(e) => {
@@ -456,7 +458,7 @@ impl<'c, 'l> Walker<'c, 'l> {
         path: &str,
         prefix: &str,
         depth: u64,
-        kept: &mut Vec<(String, Stash)>,
+        kept: &mut Vec<Kept>,
         sink: &mut Sink,
         map: &mut MapNode,
     ) {
@@ -483,13 +485,16 @@ impl<'c, 'l> Walker<'c, 'l> {
         if format.is_some() {
             return self.leaf(r, format, Some(&full), &full, sink, map);
         }
-        // Possibly part of a uftrace data directory: keep it until the archive is read.
+        // Possibly part of a uftrace data directory: keep it until the archive is read. A task
+        // file gets its first pass as it is unpacked: the rest of the directory may come later.
         let mut r = r;
-        match stash::stash(
+        let mut runs = is_task_file(split(path).1).then(RecordSieve::default);
+        match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,
             self.limits.max_file_bytes,
             &mut self.spill_left,
+            runs.as_mut().map(stash::Sift::Records),
         ) {
             Ok(s) => {
                 if self.limit_hit(sink, Some(&full)) {
@@ -502,7 +507,11 @@ impl<'c, 'l> Walker<'c, 'l> {
                         format!("reading member {full} failed: {e}"),
                     );
                 }
-                kept.push((path.to_string(), s.stash));
+                kept.push(Kept {
+                    path: path.to_string(),
+                    stash: s.stash,
+                    runs,
+                });
             }
             Err(e) => {
                 sink.set_member(Some(full.clone()));
@@ -705,17 +714,17 @@ impl<'c, 'l> Walker<'c, 'l> {
     /// members; the other kept members are listed as not traces.
     fn finish(
         &mut self,
-        kept: Vec<(String, Stash)>,
+        kept: Vec<Kept>,
         prefix: &str,
         sink: &mut Sink,
         map: &mut MapNode,
     ) {
         let mut dirs: BTreeSet<String> = BTreeSet::new();
-        for (p, s) in &kept {
+        for Kept { path: p, stash: s, .. } in &kept {
             let (dir, base) = split(p);
             if base == "info" {
-                let has_task = kept.iter().any(|(q, _)| {
-                    let (d, b) = split(q);
+                let has_task = kept.iter().any(|k| {
+                    let (d, b) = split(&k.path);
                     d == dir && (b == "task.txt" || b.ends_with(".dat"))
                 });
                 if s.head(8) == detect::UFTRACE_MAGIC || has_task {
@@ -726,11 +735,15 @@ impl<'c, 'l> Walker<'c, 'l> {
         let mut used = vec![false; kept.len()];
         for dir in &dirs {
             let mut files = Vec::new();
+            let mut runs: Vec<(&str, &RecordSieve)> = Vec::new();
             let mut size = 0u64;
-            for (i, (p, s)) in kept.iter().enumerate() {
+            for (i, Kept { path: p, stash: s, runs: sv }) in kept.iter().enumerate() {
                 let (d, b) = split(p);
                 if d == dir {
                     files.push((b.to_string(), s));
+                    if let Some(sv) = sv {
+                        runs.push((b, sv));
+                    }
                     size = size.saturating_add(s.len());
                     if let Some(u) = used.get_mut(i) {
                         *u = true;
@@ -742,7 +755,11 @@ impl<'c, 'l> Walker<'c, 'l> {
             let member = join(prefix, name);
             let view = ArchiveDir::new(&member, files);
             sink.set_member(Some(member.clone()));
-            let (_, node) = (self.check)(Leaf::Dir(&view), sink);
+            let (_, mut node) = (self.check)(Leaf::Dir(&view, &runs), sink);
+            let taken: u64 = runs.iter().map(|(_, sv)| sv.taken()).sum();
+            if taken > 0 {
+                node.set("record runs taken", taken);
+            }
             sink.set_file(None);
             self.members.push(MemberInfo {
                 path: member.clone(),
@@ -751,7 +768,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             });
             map.children.push(member_node(Some(&member), size, node));
         }
-        for ((p, s), u) in kept.iter().zip(used) {
+        for (Kept { path: p, stash: s, .. }, u) in kept.iter().zip(used) {
             if u {
                 continue;
             }
@@ -772,6 +789,14 @@ impl<'c, 'l> Walker<'c, 'l> {
             });
         }
     }
+}
+
+/// A member kept until its archive level is read (it may belong to a uftrace directory).
+struct Kept {
+    path: String,
+    stash: Stash,
+    /// The first pass over a task file.
+    runs: Option<RecordSieve>,
 }
 
 enum Kind {

@@ -3,7 +3,8 @@
 //! directory view that lets a uftrace data directory inside an archive be checked in place.
 
 use crate::formats::tracecmd::PageSieve;
-use crate::input::{Data, DirEntry, DirSource, EntryKind, LoadMode, ReadAt};
+use crate::formats::uftrace::RecordSieve;
+use crate::input::{Data, DirEntry, DirSource, EntryKind, LoadMode, ReadAt, SeqRead};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::FileExt;
@@ -77,13 +78,22 @@ pub fn stash(
     stash_sifted(r, mem_max, max, spill_left, None)
 }
 
-/// [`stash`], letting `sieve` leave pages out of a spill (they read back as zeros).
+/// What looks at a spill as it is written.
+pub enum Sift<'a> {
+    /// A trace.dat: clean pages are summarised and left out (they read back as zeros).
+    Pages(&'a mut PageSieve),
+    /// A uftrace task file: a first pass cuts it into runs (everything is written).
+    Records(&'a mut RecordSieve),
+}
+
+/// [`stash`], with `sieve` looking at the bytes of a spill as they are written (a member kept
+/// in memory is not sifted).
 pub fn stash_sifted(
     r: &mut dyn Read,
     mem_max: u64,
     max: u64,
     spill_left: &mut u64,
-    sieve: Option<&mut PageSieve>,
+    sieve: Option<Sift<'_>>,
 ) -> io::Result<Stashed> {
     let mut mem = Vec::new();
     let first = mem_max.min(max);
@@ -137,7 +147,7 @@ fn spill(
     file: File,
     first: Vec<u8>,
     cap: u64,
-    sieve: Option<&mut PageSieve>,
+    sieve: Option<Sift<'_>>,
 ) -> io::Result<(File, Spilled)> {
     use std::sync::mpsc::sync_channel;
     let (full_tx, full_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS);
@@ -149,9 +159,13 @@ fn spill(
             let mut pos = 0u64;
             let mut drop = Vec::new();
             for block in full_rx {
-                match sieve.as_deref_mut() {
+                match sieve.as_mut() {
                     None => file.write_all(&block)?,
-                    Some(sv) => {
+                    Some(Sift::Records(sv)) => {
+                        sv.feed(pos, &block);
+                        file.write_all(&block)?;
+                    }
+                    Some(Sift::Pages(sv)) => {
                         // Only the bytes between left-out ranges are written: the file gets
                         // holes, which read as zeros.
                         drop.clear();
@@ -171,9 +185,11 @@ fn spill(
                 // reader may already be gone.
                 let _ = empty_tx.try_send(block);
             }
-            // Holes at the end need the length set.
-            if sieve.is_some() {
-                file.set_len(pos)?;
+            match sieve {
+                // Holes at the end need the length set.
+                Some(Sift::Pages(_)) => file.set_len(pos)?,
+                Some(Sift::Records(sv)) => sv.finish(),
+                None => {}
             }
             Ok(file)
         });
@@ -303,7 +319,7 @@ impl DirSource for ArchiveDir<'_> {
         }
     }
 
-    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn Read + Send + '_>> {
+    fn open_seq(&self, name: &str, max: u64) -> io::Result<Box<dyn SeqRead + '_>> {
         let s = self.find(name)?;
         if s.len() > max {
             return Err(too_large(s.len()));

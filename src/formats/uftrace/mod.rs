@@ -29,6 +29,8 @@ pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
+pub use decode::runs::RecordSieve;
+
 use crate::finding::Sink;
 use crate::input::{Data, DirSource, EntryKind};
 use crate::map::MapNode;
@@ -125,6 +127,12 @@ pub fn classify(name: &str) -> FileKind {
     FileKind::Unknown
 }
 
+/// Whether `name` is a task data file (`<TID>.dat`), whose records [`RecordSieve`] can scan
+/// before the rest of the directory is known.
+pub fn is_task_file(name: &str) -> bool {
+    matches!(classify(name), FileKind::Dat(_))
+}
+
 /// Loads a whole (small) file, reporting failures; `None` when it could not be read.
 pub(crate) fn load(
     dir: &dyn DirSource,
@@ -159,6 +167,18 @@ pub(crate) fn load(
 
 /// Checks one data directory.
 pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
+    check_dir_with_runs(dir, &[], opts, sink)
+}
+
+/// [`check_dir`] with the first-pass results of some task files, by name (see
+/// [`decode::runs`]): the walk takes the runs whose assumptions hold instead of reading them.
+/// The findings are the same as without.
+pub fn check_dir_with_runs(
+    dir: &dyn DirSource,
+    runs: &[(&str, &RecordSieve)],
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> MapNode {
     let mut root = MapNode::new("uftrace data directory", 0, 0);
     let entries = match dir.list() {
         Ok(e) => e,
@@ -189,7 +209,7 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
         files.push(e);
     }
     root.set("files", files.len());
-    checks::check_all(dir, &files, opts, sink, &mut root);
+    checks::check_all(dir, &files, runs, opts, sink, &mut root);
     sink.set_file(None);
     root
 }

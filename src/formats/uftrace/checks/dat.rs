@@ -7,12 +7,14 @@
 use super::super::decode::argspec::{align4, align8, Item};
 use super::super::decode::info::feat;
 use super::super::decode::maps::SessionMap;
+use super::super::decode::runs::{RecordRun, RecordSieve, NO_PAYLOAD};
 use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
 use super::super::rules;
 use crate::finding::{Capped, Sink};
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use std::collections::HashMap;
+use crate::input::SeqRead;
 use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
@@ -145,7 +147,7 @@ impl DatStats {
 /// Where [`Chunks`] gets its bytes.
 enum Source<'r> {
     /// `read()` calls on this thread.
-    Direct(&'r mut (dyn Read + Send)),
+    Direct(&'r mut dyn SeqRead),
     /// Blocks read ahead by a [`prefetch`] thread: each holds its data at
     /// `PREFETCH_HEAD..PREFETCH_HEAD + len`; the head room takes the unconsumed tail of the
     /// previous block, so no block is copied. Used blocks go back through `empty`.
@@ -343,6 +345,41 @@ impl<'r> Chunks<'r> {
 
     fn window(&self) -> &[u8] {
         self.buf.get(self.lo..self.hi).unwrap_or(&[])
+    }
+
+    /// Moves `n` bytes forward without reading them where the source allows.
+    fn skip(&mut self, n: u64) {
+        let avail = self.avail() as u64;
+        if n <= avail {
+            self.consume(usize::try_from(n).unwrap_or(usize::MAX));
+            return;
+        }
+        let to = self.offset().saturating_add(n);
+        let rest = n.saturating_sub(avail);
+        self.lo = self.hi;
+        match &mut self.src {
+            Source::Direct(src) => {
+                if let Err(e) = src.skip(rest) {
+                    self.io_error = Some(e);
+                    self.eof = true;
+                }
+                self.base = to;
+                self.lo = 0;
+                self.hi = 0;
+            }
+            Source::Prefetch { .. } => {
+                // Read-ahead blocks come in order: drop them up to `to`.
+                while self.offset() < to && !self.eof {
+                    let left = to.saturating_sub(self.offset());
+                    if self.avail() as u64 >= left {
+                        self.consume(usize::try_from(left).unwrap_or(usize::MAX));
+                        break;
+                    }
+                    self.lo = self.hi;
+                    self.refill_prefetched(1);
+                }
+            }
+        }
     }
 
     fn consume(&mut self, n: usize) {
@@ -621,17 +658,21 @@ fn fast_run<E: Endianity + Default>(
 #[allow(clippy::too_many_lines)]
 pub fn walk(
     tid: u64,
-    src: &mut (dyn Read + Send),
+    src: &mut dyn SeqRead,
     file_len: u64,
     ctx: &DatCtx<'_>,
+    runs: Option<&RecordSieve>,
     sink: &mut Sink,
 ) -> DatStats {
-    if file_len <= PREFETCH_MIN {
+    // Runs the walker may take (see [`RecordSieve`]): then it reads on this thread, skipping
+    // what the runs cover.
+    let runs = runs.filter(|r| !r.runs().is_empty() && ctx.fast && ctx.endian == Endian::Little);
+    if file_len <= PREFETCH_MIN || runs.is_some() {
         let ch = Chunks::new(
             Source::Direct(src),
             CHUNK.min(usize::try_from(file_len).unwrap_or(CHUNK).max(64)),
         );
-        return walk_in(tid, ch, file_len, ctx, sink);
+        return walk_in(tid, ch, file_len, ctx, runs, sink);
     }
     // Large file: a second thread reads ahead while this one checks.
     std::thread::scope(|scope| {
@@ -647,15 +688,22 @@ pub fn walk(
         );
         // `ch` (and with it the channels) is dropped when the walk returns, which stops the
         // reader if the walk ended early.
-        walk_in(tid, ch, file_len, ctx, sink)
+        walk_in(tid, ch, file_len, ctx, None, sink)
     })
 }
 
-fn walk_in(tid: u64, ch: Chunks<'_>, file_len: u64, ctx: &DatCtx<'_>, sink: &mut Sink) -> DatStats {
+fn walk_in(
+    tid: u64,
+    ch: Chunks<'_>,
+    file_len: u64,
+    ctx: &DatCtx<'_>,
+    runs: Option<&RecordSieve>,
+    sink: &mut Sink,
+) -> DatStats {
     if ctx.endian == Endian::Little {
-        walk_impl::<LittleEndian>(tid, ch, file_len, ctx, sink)
+        walk_impl::<LittleEndian>(tid, ch, file_len, ctx, runs, sink)
     } else {
-        walk_impl::<BigEndian>(tid, ch, file_len, ctx, sink)
+        walk_impl::<BigEndian>(tid, ch, file_len, ctx, None, sink)
     }
 }
 
@@ -666,6 +714,7 @@ fn walk_impl<E: Endianity + Default>(
     mut ch: Chunks<'_>,
     file_len: u64,
     ctx: &DatCtx<'_>,
+    sieve: Option<&RecordSieve>,
     sink: &mut Sink,
 ) -> DatStats {
     let mut st = DatStats::default();
@@ -696,8 +745,56 @@ fn walk_impl<E: Endianity + Default>(
     let mut c_more = Capped::new(&rules::UNEXPECTED_MORE, CAP);
     let mut c_evpl = Capped::new(&rules::EVENT_PAYLOAD, CAP);
     let mut feat_arg_reported = false;
+    let runs: &[RecordRun] = sieve.map_or(&[], RecordSieve::runs);
+    let mut next_run = 0usize;
 
     loop {
+        // A run of the first pass that starts here is taken whole if what it assumed holds.
+        let mut run_at = u64::MAX;
+        if !runs.is_empty() {
+            let off = ch.offset();
+            while runs.get(next_run).is_some_and(|r| r.start < off) {
+                next_run = next_run.saturating_add(1);
+            }
+            if let Some(r) = runs.get(next_run).filter(|r| r.start == off) {
+                next_run = next_run.saturating_add(1);
+                let payload_ok = ctx.version >= 4
+                    && (feat_arg_reported
+                        || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
+                            && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0));
+                let state = RunState {
+                    cur,
+                    last_ts,
+                    stack: &stack,
+                    sess,
+                    limit: next_start.min(next_dl),
+                    payload_ok,
+                };
+                if run_holds(r, &state, ctx, &mut fcache, &mut spec_index, &mut spec_list) {
+                    let [e, x, _, _] = &mut counts;
+                    *e = e.wrapping_add(r.entries);
+                    *x = x.wrapping_add(r.exits);
+                    st.arg_payloads = st.arg_payloads.saturating_add(r.payloads);
+                    st.max_depth = st.max_depth.max(r.max_depth);
+                    last_ts = Some(r.last_time);
+                    cur = Some(r.end_cur);
+                    stack.clear();
+                    for &(depth, addr) in &r.end_stack {
+                        stack.push(Frame {
+                            depth,
+                            resolved: false,
+                            addr,
+                        });
+                    }
+                    ch.skip(r.end.saturating_sub(r.start));
+                    if let Some(sv) = sieve {
+                        sv.note_taken(r);
+                    }
+                    continue;
+                }
+            }
+            run_at = runs.get(next_run).map_or(u64::MAX, |r| r.start);
+        }
         // Fast path: well-formed ENTRY/EXIT records of the cached function, in time order,
         // nested as expected, with fixed-length payloads, all inside the buffered window.
         // Anything else (including every record that could give a finding) leaves the fast
@@ -721,7 +818,11 @@ fn walk_impl<E: Endianity + Default>(
                 max_stack: ctx.max_stack,
                 payload_ok,
             };
-            let p = fast_run::<E>(ch.window(), &fcache, &mut stack, &limits, &mut run);
+            // The fast path stops where the next run starts, so that the walk can take it.
+            let win = ch.window();
+            let room = usize::try_from(run_at.saturating_sub(ch.offset())).unwrap_or(usize::MAX);
+            let win = win.get(..room.min(win.len())).unwrap_or(win);
+            let p = fast_run::<E>(win, &fcache, &mut stack, &limits, &mut run);
             if p > 0 {
                 let [e, x, _, _] = &mut counts;
                 *e = e.wrapping_add(run.entries);
@@ -1233,6 +1334,84 @@ fn walk_impl<E: Endianity + Default>(
         finish_capped(c, sink, file_len);
     }
     st
+}
+
+/// The walker's state where a run starts.
+struct RunState<'a, 's> {
+    cur: Option<u16>,
+    last_ts: Option<u64>,
+    stack: &'a Frames,
+    sess: Option<&'s SessCtx>,
+    /// Next session start or dlopen.
+    limit: u64,
+    /// Payloads are allowed by version and feature bits.
+    payload_ok: bool,
+}
+
+/// Whether the walker, in `state`, would read the records of `r` without a finding and end
+/// in the run's end state: the run starts from exactly this state, no session start or dlopen
+/// falls inside, its depths stay below `max_stack`, every address resolves in the session in
+/// effect (resolving them fills the function cache, as reading the records would), and every
+/// payload length it was framed with is the fixed length of the function's spec.
+fn run_holds<'s>(
+    r: &RecordRun,
+    state: &RunState<'_, 's>,
+    ctx: &DatCtx<'s>,
+    fcache: &mut [Cache],
+    spec_index: &mut HashMap<(usize, usize), usize>,
+    spec_list: &mut Vec<FuncArgs>,
+) -> bool {
+    let same_stack = state.stack.len == r.start_stack.len()
+        && state
+            .stack
+            .buf
+            .iter()
+            .zip(r.start_stack.iter())
+            .all(|(f, &(d, a))| f.depth == d && f.addr == a);
+    let Some(s) = state.sess else { return false };
+    if state.cur != Some(r.start_cur)
+        || state.last_ts.is_none_or(|t| t > r.first_time)
+        || !same_stack
+        || r.last_time >= state.limit
+        || r.max_depth >= ctx.max_stack
+        || (r.payloads > 0 && (!state.payload_ok || ctx.version < 4))
+    {
+        return false;
+    }
+    for f in &r.funcs {
+        let si = slot(f.addr);
+        let key = match fcache.get(si) {
+            Some(c) if c.covers(f.addr) => (c.table as usize, c.sym as usize),
+            _ => match resolve(s, ctx, f.addr, r.first_time) {
+                Ok((table, sym, lo, hi)) => {
+                    if let (Some(c), Some(new)) = (fcache.get_mut(si), Cache::new(table, sym, lo, hi))
+                    {
+                        *c = new;
+                    }
+                    (table, sym)
+                }
+                Err(_) => return false,
+            },
+        };
+        if f.len == [NO_PAYLOAD; 2] {
+            continue;
+        }
+        let i = *spec_index.entry(key).or_insert_with(|| {
+            spec_list.push((ctx.specs)(key.0, key.1));
+            spec_list.len().saturating_sub(1)
+        });
+        let Some(fa) = spec_list.get(i) else {
+            return false;
+        };
+        let fits = |len: u32, fixed: Option<usize>| {
+            len == NO_PAYLOAD || fixed.is_some_and(|n| n as u64 == u64::from(len))
+        };
+        let [le, lx] = f.len;
+        if !fits(le, fa.entry_fixed) || !fits(lx, fa.exit_fixed) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The two words of a record.

@@ -10,6 +10,7 @@ use super::decode::maps::{self, SessionMap};
 use super::decode::sym::{self, SymTable};
 use super::decode::task::{self, TaskFile};
 use super::decode::{dbg, kernel, perf};
+use super::decode::runs::RecordSieve;
 use super::{classify, load, rules, FileKind};
 use crate::finding::{Finding, Sink};
 use crate::input::{DirEntry, DirSource};
@@ -119,6 +120,7 @@ impl SpecResolver<'_> {
 pub(crate) fn check_all(
     dir: &dyn DirSource,
     files: &[DirEntry],
+    runs: &[(&str, &RecordSieve)],
     opts: &CheckOptions,
     sink: &mut Sink,
     root: &mut MapNode,
@@ -300,7 +302,10 @@ pub(crate) fn check_all(
             let mut s = Sink::new(max_findings).with_levels(levels.clone());
             s.set_file(Some(name.to_string()));
             let stats = match dir.open_seq(name, max_bytes) {
-                Ok(mut src) => Some(dat::walk(tid, &mut *src, len, &ctx, &mut s)),
+                Ok(mut src) => {
+                    let sieve = runs.iter().find(|(n, _)| *n == name).map(|&(_, sv)| sv);
+                    Some(dat::walk(tid, &mut *src, len, &ctx, sieve, &mut s))
+                }
                 Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
                     s.limit(
                         0..0,

@@ -1,0 +1,171 @@
+//! A task file unpacked before the rest of its recording gets a first pass that cuts it into
+//! runs of clean records (`RecordSieve`); the walk takes a run whole when what the run assumed
+//! holds. The findings must be exactly those of the walk without runs, on real recordings
+//! (C and C++, arguments, threads, fork/exec, dlopen, longjmp, events), recordings from the
+//! wild, and damaged copies of them: clobbered magics, time going back, depths and addresses
+//! changed, records cut short.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use tracelint::fuzzing::{check_runs_invariant, fuzz_options};
+use tracelint::input::MemDir;
+use tracelint::detect::Format;
+
+mod common;
+
+fn dir_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let Ok(rd) = fs::read_dir(dir) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_file() {
+            if let (Some(n), Ok(d)) = (p.file_name().and_then(|n| n.to_str()), fs::read(&p)) {
+                out.push((n.to_string(), d));
+            }
+        }
+    }
+    out
+}
+
+fn recordings() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut add = |root: &Path| {
+        if let Ok(rd) = fs::read_dir(root) {
+            let mut v: Vec<PathBuf> = rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("info").is_file())
+                .collect();
+            v.sort();
+            dirs.extend(v);
+        }
+    };
+    add(&common::corpus("uftrace"));
+    if let Some(w) = common::shared("samples/wild/uftrace") {
+        add(&w);
+    }
+    dirs
+}
+
+fn is_task(n: &str) -> bool {
+    tracelint::formats::uftrace::is_task_file(n)
+}
+
+#[test]
+fn runs_change_no_finding_on_real_recordings() {
+    let opts = fuzz_options(Some(Format::Uftrace));
+    let mut with_runs = Vec::new();
+    let mut with_payloads = Vec::new();
+    for d in recordings() {
+        let dir = MemDir::new(&d, dir_files(&d));
+        let (t1, p1) = check_runs_invariant(&dir, &opts, 1);
+        let (t16, p16) = check_runs_invariant(&dir, &opts, 16);
+        let name = d.file_name().map(|n| n.to_string_lossy().to_string());
+        if t1 + t16 > 0 {
+            with_runs.push(name.clone());
+        }
+        if p1 + p16 > 0 {
+            with_payloads.push(name);
+        }
+    }
+    eprintln!("recordings whose walk took runs: {with_runs:?}");
+    eprintln!("... runs with argument payloads: {with_payloads:?}");
+    // The corpus recordings are clean: the walk takes runs in them, including runs with
+    // argument payloads (string arguments vary in length, so their records stay outside runs).
+    for name in ["plain", "args", "cxx_auto", "threads", "depth3", "forkexec", "longjmp"] {
+        assert!(
+            with_runs.iter().flatten().any(|n| n == name),
+            "no run was taken in corpus/uftrace/{name}"
+        );
+    }
+    assert!(
+        with_payloads.iter().flatten().any(|n| n == "args"),
+        "no run with payloads was taken in corpus/uftrace/args"
+    );
+}
+
+/// A deterministic stream of positions and bytes.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn runs_change_no_finding_on_damaged_recordings() {
+    let opts = fuzz_options(Some(Format::Uftrace));
+    let mut rng = Lcg(0x5eed);
+    let mut cases = 0usize;
+    let mut taken = 0u64;
+    for d in recordings() {
+        let files = dir_files(&d);
+        for (ti, (name, data)) in files.iter().enumerate() {
+            if !is_task(name) || data.len() < 64 {
+                continue;
+            }
+            for kind in 0..7u64 {
+                let mut bad = data.clone();
+                let recs = bad.len() / 16;
+                let at = (rng.next() as usize % recs.max(1)) * 16;
+                match kind {
+                    // Magic clobbered.
+                    0 => {
+                        if let Some(b) = bad.get_mut(at + 8) {
+                            *b ^= 0x38;
+                        }
+                    }
+                    // Time goes back.
+                    1 => {
+                        if let Some(b) = bad.get_mut(at + 7) {
+                            *b = 0;
+                        }
+                    }
+                    // Depth changed.
+                    2 => {
+                        if let Some(b) = bad.get_mut(at + 9) {
+                            *b ^= 0x01;
+                        }
+                    }
+                    // Address moved far away.
+                    3 => {
+                        if let Some(b) = bad.get_mut(at + 13) {
+                            *b ^= 0x40;
+                        }
+                    }
+                    // Address moved a little (another function, or none).
+                    4 => {
+                        if let Some(b) = bad.get_mut(at + 11) {
+                            *b ^= 0x10;
+                        }
+                    }
+                    // `more` flipped.
+                    5 => {
+                        if let Some(b) = bad.get_mut(at + 8) {
+                            *b ^= 0x04;
+                        }
+                    }
+                    // Cut short inside a record.
+                    _ => bad.truncate(at + 5),
+                }
+                let mut fs = files.clone();
+                if let Some(f) = fs.get_mut(ti) {
+                    f.1 = bad;
+                }
+                let dir = MemDir::new(&d, fs);
+                taken += check_runs_invariant(&dir, &opts, 1).0;
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("{cases} damaged recordings, {taken} runs taken");
+    assert!(cases >= 50, "only {cases} damaged recordings were checked");
+    assert!(taken > 0, "no run was taken in any damaged recording");
+}
