@@ -7,9 +7,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use tracelint::detect::Format;
 use tracelint::fuzzing::{check_runs_invariant, fuzz_options};
 use tracelint::input::MemDir;
-use tracelint::detect::Format;
 
 mod common;
 
@@ -74,7 +74,9 @@ fn runs_change_no_finding_on_real_recordings() {
     eprintln!("... runs with argument payloads: {with_payloads:?}");
     // The corpus recordings are clean: the walk takes runs in them, including runs with
     // argument payloads (string arguments vary in length, so their records stay outside runs).
-    for name in ["plain", "args", "cxx_auto", "threads", "depth3", "forkexec", "longjmp"] {
+    for name in [
+        "plain", "args", "cxx_auto", "threads", "depth3", "forkexec", "longjmp",
+    ] {
         assert!(
             with_runs.iter().flatten().any(|n| n == name),
             "no run was taken in corpus/uftrace/{name}"
@@ -168,4 +170,79 @@ fn runs_change_no_finding_on_damaged_recordings() {
     eprintln!("{cases} damaged recordings, {taken} runs taken");
     assert!(cases >= 50, "only {cases} damaged recordings were checked");
     assert!(taken > 0, "no run was taken in any damaged recording");
+}
+
+fn corpus_dir(name: &str) -> (PathBuf, Vec<(String, Vec<u8>)>) {
+    let d = common::corpus("uftrace").join(name);
+    let files = dir_files(&d);
+    (d, files)
+}
+
+fn codes(dir: &MemDir) -> Vec<&'static str> {
+    let opts = fuzz_options(Some(Format::Uftrace));
+    let mut sink = tracelint::Sink::with_limits(&opts.limits);
+    tracelint::formats::uftrace::check_dir(dir, &opts, &mut sink);
+    sink.into_parts().0.iter().map(|f| f.rule.code).collect()
+}
+
+fn record(time: u64, typ: u64, depth: u64, addr: u64) -> Vec<u8> {
+    let w1 = typ | (5 << 3) | (depth << 6) | (addr << 16);
+    let mut v = time.to_le_bytes().to_vec();
+    v.extend_from_slice(&w1.to_le_bytes());
+    v
+}
+
+/// The forked child of `forkexec` execs another program: its task file has records of the
+/// parent's session and then of the child's. Records after the exec that still call the
+/// parent's function resolve in the parent's session but not in the child's, so uftrace
+/// cannot name them. A run that starts before the exec must not carry them past it.
+#[test]
+fn a_run_over_a_session_start_is_not_taken() {
+    let (d, mut files) = corpus_dir("forkexec");
+    let Some((_, dat)) = files.iter_mut().find(|(n, _)| n == "13461.dat") else {
+        panic!("corpus/uftrace/forkexec/13461.dat is missing");
+    };
+    // Keep the first three records (EXIT of fork, ENTRY/EXIT of a parent function at
+    // 0x557abeb4b230), then call that function again after the exec at 461.404191580.
+    dat.truncate(48);
+    for i in 0..8u64 {
+        dat.extend(record(461_404_227_000 + 10 * i, 0, 1, 0x557a_beb4_b230));
+        dat.extend(record(461_404_227_005 + 10 * i, 1, 1, 0x557a_beb4_b230));
+    }
+    let dir = MemDir::new(&d, files);
+    assert!(
+        codes(&dir).contains(&"UF067"),
+        "the calls after the exec should not resolve: {:?}",
+        codes(&dir)
+    );
+    let opts = fuzz_options(Some(Format::Uftrace));
+    check_runs_invariant(&dir, &opts, 1);
+}
+
+/// `fib`'s argument spec in the `.dbg` file is made two arguments long (16 bytes) while the
+/// records carry one (8 bytes): uftrace frames the payloads by the spec and loses step. A run
+/// framed with the 8 bytes it saw must not be taken.
+#[test]
+fn a_run_framed_otherwise_than_the_spec_is_not_taken() {
+    let (d, mut files) = corpus_dir("args");
+    let Some((_, dbg)) = files.iter_mut().find(|(n, _)| n == "uf_basic.dbg") else {
+        panic!("corpus/uftrace/args/uf_basic.dbg is missing");
+    };
+    let text = String::from_utf8_lossy(dbg).to_string();
+    let longer = text.replacen(
+        "F: 11f9 fib\nL: 6 scripts/corpus/src/uf_basic.c\nA: @arg1\n",
+        "F: 11f9 fib\nL: 6 scripts/corpus/src/uf_basic.c\nA: @arg1,arg2\n",
+        1,
+    );
+    assert_ne!(text, longer, "fib's spec was not found");
+    *dbg = longer.into_bytes();
+    let dir = MemDir::new(&d, files);
+    let (plain_dir, plain_files) = corpus_dir("args");
+    assert_ne!(
+        codes(&dir),
+        codes(&MemDir::new(&plain_dir, plain_files)),
+        "the longer spec should change what the walk finds"
+    );
+    let opts = fuzz_options(Some(Format::Uftrace));
+    check_runs_invariant(&dir, &opts, 1);
 }

@@ -712,15 +712,12 @@ impl<'c, 'l> Walker<'c, 'l> {
 
     /// After an archive level: its uftrace data directories are checked from the kept
     /// members; the other kept members are listed as not traces.
-    fn finish(
-        &mut self,
-        kept: Vec<Kept>,
-        prefix: &str,
-        sink: &mut Sink,
-        map: &mut MapNode,
-    ) {
+    fn finish(&mut self, kept: Vec<Kept>, prefix: &str, sink: &mut Sink, map: &mut MapNode) {
         let mut dirs: BTreeSet<String> = BTreeSet::new();
-        for Kept { path: p, stash: s, .. } in &kept {
+        for Kept {
+            path: p, stash: s, ..
+        } in &kept
+        {
             let (dir, base) = split(p);
             if base == "info" {
                 let has_task = kept.iter().any(|k| {
@@ -737,7 +734,15 @@ impl<'c, 'l> Walker<'c, 'l> {
             let mut files = Vec::new();
             let mut runs: Vec<(&str, &RecordSieve)> = Vec::new();
             let mut size = 0u64;
-            for (i, Kept { path: p, stash: s, runs: sv }) in kept.iter().enumerate() {
+            for (
+                i,
+                Kept {
+                    path: p,
+                    stash: s,
+                    runs: sv,
+                },
+            ) in kept.iter().enumerate()
+            {
                 let (d, b) = split(p);
                 if d == dir {
                     files.push((b.to_string(), s));
@@ -768,7 +773,13 @@ impl<'c, 'l> Walker<'c, 'l> {
             });
             map.children.push(member_node(Some(&member), size, node));
         }
-        for (Kept { path: p, stash: s, .. }, u) in kept.iter().zip(used) {
+        for (
+            Kept {
+                path: p, stash: s, ..
+            },
+            u,
+        ) in kept.iter().zip(used)
+        {
             if u {
                 continue;
             }

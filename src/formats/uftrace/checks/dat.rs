@@ -12,9 +12,9 @@ use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
 use super::super::rules;
 use crate::finding::{Capped, Sink};
+use crate::input::SeqRead;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use std::collections::HashMap;
-use crate::input::SeqRead;
 use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
@@ -1384,7 +1384,8 @@ fn run_holds<'s>(
             Some(c) if c.covers(f.addr) => (c.table as usize, c.sym as usize),
             _ => match resolve(s, ctx, f.addr, r.first_time) {
                 Ok((table, sym, lo, hi)) => {
-                    if let (Some(c), Some(new)) = (fcache.get_mut(si), Cache::new(table, sym, lo, hi))
+                    if let (Some(c), Some(new)) =
+                        (fcache.get_mut(si), Cache::new(table, sym, lo, hi))
                     {
                         *c = new;
                     }

@@ -314,7 +314,8 @@ impl RecordSieve {
     /// extend the run being built, starting in the first `starts` bytes of `view`. Returns the
     /// bytes consumed; anything else is left to `step`.
     fn fast_scan(&mut self, view: &[u8], starts: usize) -> usize {
-        let (Some(b), Some(mut cur), Some(mut prev)) = (self.building.as_mut(), self.cur, self.prev)
+        let (Some(b), Some(mut cur), Some(mut prev)) =
+            (self.building.as_mut(), self.cur, self.prev)
         else {
             return 0;
         };
@@ -405,7 +406,8 @@ impl RecordSieve {
         } else {
             let fits = |l: usize| {
                 // The end of the file, or a record the walker could take next.
-                (last && view.len() == l.saturating_add(16)) || self.fits_after(view, l, time, typ, depth, addr)
+                (last && view.len() == l.saturating_add(16))
+                    || self.fits_after(view, l, time, typ, depth, addr)
             };
             match self.lens.get(&(addr, typ)).copied() {
                 Some(l) if l != VARIABLE && fits(l as usize) => l as usize,

@@ -115,7 +115,11 @@ fn varying_payloads_stay_outside_runs() {
     let with_string = sv
         .runs()
         .iter()
-        .filter(|r| r.funcs.iter().any(|f| f.addr == 0x1200 && f.len[0] != NO_PAYLOAD))
+        .filter(|r| {
+            r.funcs
+                .iter()
+                .any(|f| f.addr == 0x1200 && f.len[0] != NO_PAYLOAD)
+        })
         .count();
     assert_eq!(with_string, 1);
     // 30 string calls, the 5th to the 30th each between two runs.
