@@ -18,7 +18,7 @@ pub use stash::{ArchiveDir, Stash};
 use crate::detect::{self, Format};
 use crate::finding::Sink;
 use crate::formats::tracecmd::PageSieve;
-use crate::formats::uftrace::{is_task_file, RecordSieve};
+use crate::formats::uftrace::{is_task_file, RecordSieve, RUNS_BUDGET};
 use crate::input::DirSource;
 use crate::limits::Limits;
 use crate::map::MapNode;
@@ -92,6 +92,8 @@ struct Walker<'c, 'l> {
     limits: &'l Limits,
     budget: Budget,
     spill_left: u64,
+    /// Bytes the first passes over uftrace task files may still keep (all members together).
+    runs_left: usize,
     members: Vec<MemberInfo>,
     unnamed: bool,
     /// Sift trace.dat members that are spilled.
@@ -200,6 +202,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             limits,
             budget: Budget::new(limits.max_unpacked_bytes),
             spill_left: limits.max_spill_bytes,
+            runs_left: RUNS_BUDGET,
             members: Vec::new(),
             unnamed: false,
             sift,
@@ -488,7 +491,8 @@ impl<'c, 'l> Walker<'c, 'l> {
         // Possibly part of a uftrace data directory: keep it until the archive is read. A task
         // file gets its first pass as it is unpacked: the rest of the directory may come later.
         let mut r = r;
-        let mut runs = is_task_file(split(path).1).then(RecordSieve::default);
+        let mut runs = is_task_file(split(path).1)
+            .then(|| RecordSieve::default().with_budget(self.runs_left));
         match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,
@@ -506,6 +510,9 @@ impl<'c, 'l> Walker<'c, 'l> {
                         Some(&full),
                         format!("reading member {full} failed: {e}"),
                     );
+                }
+                if let Some(sv) = &runs {
+                    self.runs_left = self.runs_left.saturating_sub(sv.bytes());
                 }
                 kept.push(Kept {
                     path: path.to_string(),

@@ -29,7 +29,7 @@ pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
-pub use decode::runs::RecordSieve;
+pub use decode::runs::{RecordSieve, RUNS_BUDGET};
 
 use crate::finding::Sink;
 use crate::input::{Data, DirSource, EntryKind};

@@ -29,9 +29,11 @@ const LOOK: usize = 16 + MAX_PAYLOAD + 16;
 /// Records of one run at most (a run the walker cannot take is read, so runs are kept short
 /// enough that one bad stretch costs little).
 const RUN_RECORDS: u64 = 1 << 16;
+/// Payload lengths learnt per file at most (functions with payloads, by ENTRY and EXIT).
+const MAX_LENS: usize = 1 << 16;
 /// Distinct functions of one run at most.
 const RUN_FUNCS: usize = 64;
-/// Bytes the summaries of one file may take.
+/// Bytes the summaries may take by default (an archive shares this among its task files).
 pub const RUNS_BUDGET: usize = 8 << 20;
 /// Payload length of a function that has no payload of that kind in the run.
 pub const NO_PAYLOAD: u32 = u32::MAX;
@@ -187,6 +189,11 @@ impl RecordSieve {
         } else {
             &[]
         }
+    }
+
+    /// Bytes the summaries take.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// Counts a run the walker took.
@@ -417,6 +424,9 @@ impl RecordSieve {
                     let Some(l) = (8..=MAX_PAYLOAD).step_by(8).find(|&l| fits(l)) else {
                         return Step::Stop;
                     };
+                    if known.is_none() && self.lens.len() >= MAX_LENS {
+                        return Step::Stop;
+                    }
                     let learnt = match known {
                         Some(_) => VARIABLE,
                         None => u32::try_from(l).unwrap_or(VARIABLE),
