@@ -491,8 +491,8 @@ impl<'c, 'l> Walker<'c, 'l> {
         // Possibly part of a uftrace data directory: keep it until the archive is read. A task
         // file gets its first pass as it is unpacked: the rest of the directory may come later.
         let mut r = r;
-        let mut runs = is_task_file(split(path).1)
-            .then(|| RecordSieve::default().with_budget(self.runs_left));
+        let mut runs =
+            is_task_file(split(path).1).then(|| RecordSieve::default().with_budget(self.runs_left));
         match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,

@@ -758,17 +758,13 @@ fn walk_impl<E: Endianity + Default>(
             }
             if let Some(r) = runs.get(next_run).filter(|r| r.start == off) {
                 next_run = next_run.saturating_add(1);
-                let payload_ok = ctx.version >= 4
-                    && (feat_arg_reported
-                        || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
-                            && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0));
                 let state = RunState {
                     cur,
                     last_ts,
                     stack: &stack,
                     sess,
                     limit: next_start.min(next_dl),
-                    payload_ok,
+                    payload_ok: payloads_allowed(ctx, feat_arg_reported),
                 };
                 if run_holds(r, &state, ctx, &mut fcache, &mut spec_index, &mut spec_list) {
                     let [e, x, _, _] = &mut counts;
@@ -801,10 +797,7 @@ fn walk_impl<E: Endianity + Default>(
         // loop and goes through the full path below, one record at a time.
         if ctx.fast {
             ch.fill(16 + FAST_SLACK);
-            let payload_ok = ctx.version >= 4
-                && (feat_arg_reported
-                    || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
-                        && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0));
+            let payload_ok = payloads_allowed(ctx, feat_arg_reported);
             let mut run = Run {
                 prev: last_ts.unwrap_or(u64::MAX),
                 cur: cur.map_or(u32::MAX, u32::from),
@@ -1336,6 +1329,15 @@ fn walk_impl<E: Endianity + Default>(
     st
 }
 
+/// Whether a payload can pass without a finding: version 4 or later, and the ARGUMENT and
+/// RETVAL features set (or AUTO_ARGS), or the missing feature already reported.
+fn payloads_allowed(ctx: &DatCtx<'_>, feat_arg_reported: bool) -> bool {
+    ctx.version >= 4
+        && (feat_arg_reported
+            || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
+                && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0))
+}
+
 /// The walker's state where a run starts.
 struct RunState<'a, 's> {
     cur: Option<u16>,
@@ -1374,7 +1376,7 @@ fn run_holds<'s>(
         || !same_stack
         || r.last_time >= state.limit
         || r.max_depth >= ctx.max_stack
-        || (r.payloads > 0 && (!state.payload_ok || ctx.version < 4))
+        || (r.payloads > 0 && !state.payload_ok)
     {
         return false;
     }
