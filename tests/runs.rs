@@ -246,3 +246,144 @@ fn a_run_framed_otherwise_than_the_spec_is_not_taken() {
     let opts = fuzz_options(Some(Format::Uftrace));
     check_runs_invariant(&dir, &opts, 1);
 }
+
+/// A fresh recording by the installed uftrace: three threads calling a two-argument function
+/// with a return value (fixed payloads) 200,000 times each and, every 1,000th time, a function
+/// with a string argument. Its task files are larger than what an archive keeps in memory, so
+/// checking its tar.zst spills them and takes runs; the findings must be those of the
+/// directory, before and after bytes of one task file are damaged.
+#[test]
+fn a_fresh_threaded_recording_with_arguments_checks_the_same_archived() {
+    use std::process::Command;
+    use tracelint::check::{check_path, CheckOptions};
+    use tracelint::config::Config;
+    for tool in ["uftrace", "gcc"] {
+        if Command::new(tool).arg("--version").output().is_err() {
+            eprintln!("skipping: {tool} is not installed");
+            return;
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("t.c");
+    fs::write(
+        &src,
+        r#"#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+static long add(long a, long b) { return a + b; }
+static int slen(const char *s) { return (int)strlen(s); }
+static void *work(void *p) {
+    long s = 0; const char *w[] = {"a", "bbbb", "cccccccccc"};
+    for (long i = 0; i < 200000; i++) { s = add(s, i); if (i % 1000 == 0) s += slen(w[i % 3]); }
+    return (void *)s;
+}
+int main(void) {
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, work, 0);
+    for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+    puts("done");
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("t");
+    let ok = Command::new("gcc")
+        .args(["-pg", "-g", "-O0", "-pthread", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "gcc failed");
+    let rec = tmp.path().join("rec");
+    let out = Command::new("uftrace")
+        .args([
+            "record",
+            "--no-libcall",
+            "-A",
+            "add@arg1,arg2",
+            "-R",
+            "add@retval",
+        ])
+        .args(["-A", "slen@arg1/s", "-d"])
+        .arg(&rec)
+        .arg(&exe)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        eprintln!(
+            "skipping: uftrace record failed here: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return;
+    }
+    let opts = CheckOptions::default();
+    let keys = |p: &Path| {
+        let r = check_path(p, &opts, &Config::default());
+        let mut k: Vec<_> = common::keys(&r)
+            .into_iter()
+            .map(|mut k| {
+                k.2 = None;
+                k
+            })
+            .collect();
+        k.sort();
+        (k, r)
+    };
+    let archive = |name: &str| {
+        let mut b = tar::Builder::new(Vec::new());
+        b.append_dir_all("rec", &rec).unwrap();
+        let tar = b.into_inner().unwrap();
+        let p = tmp.path().join(name);
+        fs::write(&p, zstd::bulk::compress(&tar, 3).unwrap()).unwrap();
+        p
+    };
+    let big = dir_files(&rec)
+        .iter()
+        .filter(|(n, d)| is_task(n) && d.len() > 8 << 20)
+        .count();
+    assert!(big >= 3, "only {big} task files above 8 MiB");
+    for round in 0..2 {
+        if round == 1 {
+            // Damage one task file: two flipped bits, then 64 zero bytes (which hold a record
+            // start whatever the framing: records here are at most 32 bytes apart).
+            let (name, mut data) = dir_files(&rec)
+                .into_iter()
+                .filter(|(n, _)| is_task(n))
+                .max_by_key(|(_, d)| d.len())
+                .unwrap();
+            for off in [3_000_011usize, 4_000_013] {
+                if let Some(b) = data.get_mut(off) {
+                    *b ^= 0x10;
+                }
+            }
+            if let Some(z) = data.get_mut(7_000_013..7_000_077) {
+                z.fill(0);
+            }
+            fs::write(rec.join(&name), data).unwrap();
+        }
+        let (plain, _) = keys(&rec);
+        let (packed, r) = keys(&archive(&format!("rec{round}.tar.zst")));
+        assert_eq!(packed, plain, "round {round}");
+        let taken = r.map.as_ref().map_or(0, runs_taken);
+        assert!(taken > 0, "round {round}: no run was taken");
+        if round == 1 {
+            // The zeros give UF061 (error) unless a flipped bit stopped the walk earlier, which
+            // is an error too.
+            assert!(
+                plain.iter().any(|k| k.1 == "error"),
+                "the damage gave no error: {plain:?}"
+            );
+        }
+    }
+}
+
+fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
+    let here = n
+        .values
+        .iter()
+        .find(|(k, _)| k == "record runs taken")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    here + n.children.iter().map(runs_taken).sum::<u64>()
+}
