@@ -387,3 +387,36 @@ fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
         .unwrap_or(0);
     here + n.children.iter().map(runs_taken).sum::<u64>()
 }
+
+/// The task file of `plain` replaced by 400,001 records of `main` calling one function (more
+/// than six runs of 65,536 records), with one call in the fourth run made to an address in no
+/// module: that run is not taken (its address does not resolve), and the walk, which reads its
+/// records, must still take every run after it.
+#[test]
+fn runs_after_one_that_is_not_taken_are_taken() {
+    use tracelint::formats::uftrace::check_dir_with_runs;
+    use tracelint::fuzzing::record_sieves;
+    let (d, mut files) = corpus_dir("plain");
+    let Some((_, dat)) = files.iter_mut().find(|(n, _)| n == "13424.dat") else {
+        panic!("corpus/uftrace/plain/13424.dat is missing");
+    };
+    let (t0, main, f) = (461_319_609_372u64, 0x561e_8d05_13e5u64, 0x561e_8d05_1080u64);
+    let mut v = record(t0, 0, 0, main);
+    for i in 0..200_000u64 {
+        let addr = if i == 110_000 { 0x10 } else { f };
+        v.extend(record(t0 + 1 + 2 * i, 0, 1, addr));
+        v.extend(record(t0 + 2 + 2 * i, 1, 1, addr));
+    }
+    *dat = v;
+    let dir = MemDir::new(&d, files);
+    let opts = fuzz_options(Some(Format::Uftrace));
+    check_runs_invariant(&dir, &opts, 16);
+    let sieves = record_sieves(&dir, 1 << 20, 16);
+    let refs: Vec<_> = sieves.iter().map(|(n, s)| (n.as_str(), s)).collect();
+    let mut sink = tracelint::Sink::with_limits(&opts.limits);
+    check_dir_with_runs(&dir, &refs, &opts, &mut sink);
+    let found: usize = sieves.iter().map(|(_, s)| s.runs().len()).sum();
+    let taken: u64 = sieves.iter().map(|(_, s)| s.taken()).sum();
+    assert!(found >= 7, "{found} runs");
+    assert_eq!(taken, found as u64 - 1, "{taken} of {found} runs taken");
+}

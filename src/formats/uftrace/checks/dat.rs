@@ -826,6 +826,10 @@ fn walk_impl<E: Endianity + Default>(
                 cur = u16::try_from(run.cur).ok();
                 ch.consume(p);
             }
+            if ch.offset() == run_at {
+                // Stopped where a run starts: back to the top, which may take it.
+                continue;
+            }
         }
         if ch.avail() < 16 {
             ch.fill(16);
