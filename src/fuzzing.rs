@@ -334,6 +334,73 @@ pub fn run_uftrace(data: &[u8]) {
     let opts = fuzz_options(Some(Format::Uftrace));
     check_dir_invariants(&dir, &opts);
     let _ = check_runs_invariant(&dir, &opts, 1);
+    check_archived_dir_invariant(&dir, &opts);
+}
+
+/// Checks `dir` as a tar on standard input with every member over 64 bytes spilled (so that its
+/// task files get the first pass on the spill's writer thread): when the archive walk takes it
+/// for a uftrace directory (an `info` with the uftrace magic), the findings must be exactly the
+/// directory's, file, span and message included.
+pub fn check_archived_dir_invariant(dir: &MemDir, opts: &CheckOptions) {
+    use crate::check::check_reader;
+    use crate::config::Config;
+    let is_uftrace = dir
+        .files()
+        .iter()
+        .any(|(n, d)| n == "info" && d.starts_with(crate::detect::UFTRACE_MAGIC));
+    // A `\\` would be a path separator in the archive.
+    if !is_uftrace || dir.files().iter().any(|(n, _)| n.contains('\\')) {
+        return;
+    }
+    let mut b = tar::Builder::new(Vec::new());
+    for (name, data) in dir.files() {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        if b.append_data(&mut h, format!("d/{name}"), data.as_slice())
+            .is_err()
+        {
+            return;
+        }
+    }
+    let Ok(tar) = b.into_inner() else { return };
+    let spilling = CheckOptions {
+        limits: Limits {
+            unpack_memory_bytes: 64,
+            ..opts.limits.clone()
+        },
+        ..opts.clone()
+    };
+    let r = check_reader(
+        std::path::Path::new("-"),
+        Box::new(std::io::Cursor::new(tar)),
+        &spilling,
+        &Config::default(),
+    );
+    let mut whole = Sink::with_limits(&opts.limits);
+    check_dir(dir, opts, &mut whole);
+    let (want, dropped) = full(whole);
+    if dropped > 0 || r.dropped > 0 || r.findings.iter().any(|f| f.member.as_deref() != Some("d")) {
+        return;
+    }
+    let got: Vec<_> = r
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.code,
+                f.severity.to_string(),
+                f.file.clone(),
+                f.offset,
+                f.length,
+                f.message.clone(),
+            )
+        })
+        .collect();
+    assert!(
+        got == want,
+        "the directory checked from a tar (spilled) differs from the directory:\n    tar: {got:?}\n    dir: {want:?}"
+    );
 }
 
 /// The first pass over every task file of `dir` fed in blocks of `block` bytes (see
