@@ -248,15 +248,14 @@ pub fn run_tracecmd(data: &[u8]) {
     check_sieve_invariant(data, &opts);
 }
 
-/// Every finding of a sink, whole (code, severity, span, message), and the dropped count.
-type Full = (
-    Vec<(&'static str, String, Option<String>, u64, u64, String)>,
-    u64,
-);
+/// One finding, whole: code, severity, file, span, message.
+type Whole = (&'static str, String, Option<String>, u64, u64, String);
 
-fn full(sink: Sink) -> Full {
-    let (findings, dropped) = sink.into_parts();
-    let f = findings
+/// Every finding of a sink, whole, and the dropped count.
+type Full = (Vec<Whole>, u64);
+
+fn whole_of(findings: &[Finding]) -> Vec<Whole> {
+    findings
         .iter()
         .map(|f| {
             (
@@ -268,8 +267,12 @@ fn full(sink: Sink) -> Full {
                 f.message.clone(),
             )
         })
-        .collect();
-    (f, dropped)
+        .collect()
+}
+
+fn full(sink: Sink) -> Full {
+    let (findings, dropped) = sink.into_parts();
+    (whole_of(&findings), dropped)
 }
 
 /// Sifts `data` as it would be unpacked (in three blocks, so pages straddle them) and checks
@@ -383,20 +386,7 @@ pub fn check_archived_dir_invariant(dir: &MemDir, opts: &CheckOptions) {
     if dropped > 0 || r.dropped > 0 || r.findings.iter().any(|f| f.member.as_deref() != Some("d")) {
         return;
     }
-    let got: Vec<_> = r
-        .findings
-        .iter()
-        .map(|f| {
-            (
-                f.rule.code,
-                f.severity.to_string(),
-                f.file.clone(),
-                f.offset,
-                f.length,
-                f.message.clone(),
-            )
-        })
-        .collect();
+    let got = whole_of(&r.findings);
     assert!(
         got == want,
         "the directory checked from a tar (spilled) differs from the directory:\n    tar: {got:?}\n    dir: {want:?}"

@@ -200,7 +200,7 @@ fn archived_uftrace_directories_give_the_findings_of_the_directory() {
             assert_eq!(s.counts, plain.counts, "spilled {file}");
             assert_eq!(r.members.len(), 1, "{file}: {:?}", r.members);
             // A spilled task file gets the first pass, whose runs the walk takes.
-            if s.map.as_ref().map_or(0, runs_taken) > 0 {
+            if s.map.as_ref().map_or(0, common::runs_taken) > 0 {
                 with_runs.push(name.to_string());
             }
         }
@@ -211,16 +211,6 @@ fn archived_uftrace_directories_give_the_findings_of_the_directory() {
             "the walk of {name} took no run in some spilled archive: {with_runs:?}"
         );
     }
-}
-
-fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
-    let here = n
-        .values
-        .iter()
-        .find(|(k, _)| k == "record runs taken")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    here + n.children.iter().map(runs_taken).sum::<u64>()
 }
 
 #[test]

@@ -365,7 +365,7 @@ int main(void) {
         let (plain, _) = keys(&rec);
         let (packed, r) = keys(&archive(&format!("rec{round}.tar.zst")));
         assert_eq!(packed, plain, "round {round}");
-        let taken = r.map.as_ref().map_or(0, runs_taken);
+        let taken = r.map.as_ref().map_or(0, common::runs_taken);
         assert!(taken > 0, "round {round}: no run was taken");
         if round == 1 {
             // The zeros give UF061 (error) unless a flipped bit stopped the walk earlier, which
@@ -376,16 +376,6 @@ int main(void) {
             );
         }
     }
-}
-
-fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
-    let here = n
-        .values
-        .iter()
-        .find(|(k, _)| k == "record runs taken")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    here + n.children.iter().map(runs_taken).sum::<u64>()
 }
 
 /// The task file of `plain` replaced by 400,001 records of `main` calling one function (more

@@ -137,3 +137,14 @@ pub fn keys(r: &tracelint::check::Report) -> Vec<Key> {
         })
         .collect()
 }
+
+/// The `record runs taken` of a structure map, summed over its nodes.
+pub fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
+    let here = n
+        .values
+        .iter()
+        .find(|(k, _)| k == "record runs taken")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    here + n.children.iter().map(runs_taken).sum::<u64>()
+}
