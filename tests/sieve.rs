@@ -30,13 +30,7 @@ fn unmembered(r: &Report) -> Vec<Key> {
 }
 
 fn summarised(n: &MapNode) -> u64 {
-    let here = n
-        .values
-        .iter()
-        .find(|(k, _)| k == "pages summarised")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    here + n.children.iter().map(summarised).sum::<u64>()
+    common::map_total(n, "pages summarised")
 }
 
 /// Checks `data` plain and as a spilled `.zst`; asserts the same findings and returns the

@@ -138,13 +138,18 @@ pub fn keys(r: &tracelint::check::Report) -> Vec<Key> {
         .collect()
 }
 
-/// The `record runs taken` of a structure map, summed over its nodes.
-pub fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
+/// The numeric value `key` of a structure map, summed over all its nodes.
+pub fn map_total(n: &tracelint::map::MapNode, key: &str) -> u64 {
     let here = n
         .values
         .iter()
-        .find(|(k, _)| k == "record runs taken")
+        .find(|(k, _)| k == key)
         .and_then(|(_, v)| v.parse().ok())
         .unwrap_or(0);
-    here + n.children.iter().map(runs_taken).sum::<u64>()
+    here + n.children.iter().map(|c| map_total(c, key)).sum::<u64>()
+}
+
+/// The `record runs taken` of a structure map (uftrace task files' runs the walks took).
+pub fn runs_taken(n: &tracelint::map::MapNode) -> u64 {
+    map_total(n, "record runs taken")
 }

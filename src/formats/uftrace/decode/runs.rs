@@ -213,14 +213,6 @@ impl RecordSieve {
         self.taken.load(Ordering::Relaxed)
     }
 
-    /// Bytes of the file that runs cover.
-    pub fn covered(&self) -> u64 {
-        self.runs()
-            .iter()
-            .map(|r| r.end.saturating_sub(r.start))
-            .sum()
-    }
-
     /// Scans `block`, the bytes of the file at `pos`. Blocks must come in order without gaps
     /// (a gap stops the pass).
     pub fn feed(&mut self, pos: u64, block: &[u8]) {
