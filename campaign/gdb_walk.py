@@ -1,0 +1,53 @@
+# GDB 13 as a reader of a tfile: `TFILE=f.tf gdb -nx -batch -x campaign/gdb_walk.py`.
+# Prints what a user of the file gets: whether `target tfile` succeeded and the target was
+# pushed (errors after the push leave the file open), the tracepoints GDB created, and for
+# every frame `tfind N` finds: its tracepoint, $pc (the walk to the first R block) and a walk
+# over every block (`x/1xb 0`: address 0 is in no M block). Lines starting with OPEN, TP and
+# FRAME are the identity of what was read; VALUE lines are printed values.
+import gdb, os, re
+
+path = os.environ["TFILE"]
+
+
+def run(cmd):
+    try:
+        return True, gdb.execute(cmd, to_string=True)
+    except gdb.MemoryError as e:
+        return False, "MemoryError: " + str(e)
+    except gdb.error as e:
+        return False, str(e)
+
+
+ok, out = run("target tfile " + path)
+pushed = "Local trace dump file" in run("info target")[1]
+print("OPEN ok=%s pushed=%s" % (ok, pushed))
+if not ok:
+    print("VALUE open: " + out.strip().replace("\n", " | ")[:300])
+if pushed:
+    ok, ti = run("info tracepoints")
+    for line in ti.splitlines():
+        m = re.match(r"^(\d+)\s+(\S+)\s+(\S+)\s+(\S+)", line)
+        if m:
+            print("TP %s %s enabled=%s" % (m.group(1), m.group(2), m.group(3)))
+    ok, st = run("tstatus")
+    print("VALUE tstatus: " + st.strip().replace("\n", " | "))
+    ok, tv = run("info tvariables")
+    print("VALUE tvariables: " + tv.strip().replace("\n", " | "))
+    n = 0
+    limit = int(os.environ.get("MAXFRAMES", "100000"))
+    while n < limit:
+        ok, out = run("tfind %d" % n)
+        if not ok or "Found trace frame" not in out:
+            print("END " + ("ok" if ok else "error") + " " + out.strip().replace("\n", " | ")[:200])
+            break
+        m = re.search(r"Found trace frame (\d+), tracepoint (-?\d+)", out)
+        tp = m.group(2) if m else "?"
+        rok, rout = run("p/x $pc")
+        wok, wout = run("x/1xb 0")
+        walk = "ok"
+        for bad in ("Unknown block", "Premature", "Error reading"):
+            if bad in wout or bad in rout:
+                walk = "error"
+        print("FRAME %d tp=%s regs=%s walk=%s" % (n, tp, "ok" if rok else "error", walk))
+        print("VALUE pc %d: %s" % (n, rout.strip()[:120]))
+        n += 1

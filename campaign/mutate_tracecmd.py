@@ -1,0 +1,299 @@
+"""trace.dat v6/v7 fields for the mutator, found by a walk written apart from tracelint's decoder.
+
+Fields: the magic, version, endianness, long size, page size; v6 metadata sizes and counts
+(header_page, header_event, ftrace and event formats, kallsyms, printk, cmdlines, CPU count);
+option ids and sizes and every field of BUFFER/DONE options; v7 compression name, options
+offset, section ids, flags, string ids and sizes, compressed csize/usize, per-CPU chunk counts
+and chunk sizes; CPU data offsets and sizes; ring-page timestamps and commit words; every event
+header word, length word and event id (`common_type`) of uncompressed pages. Text lines: every
+line of uncompressed header_page/header_event texts and event format texts. Payload: event data
+after the common fields.
+"""
+
+import struct
+
+from mutate_common import Layout
+
+
+class Walk:
+    def __init__(self, data):
+        self.d = data
+        self.big = False
+        self.lay = Layout(data, "")
+        self.info = {"version": None, "compression": "none"}
+
+    def u(self, off, w):
+        fmt = {1: "B", 2: "H", 4: "I", 8: "Q"}[w]
+        if off < 0 or off + w > len(self.d):
+            raise EOFError
+        return struct.unpack_from((">" if self.big else "<") + fmt, self.d, off)[0]
+
+    def f(self, off, w, label):
+        self.lay.field(off, w, label, self.big)
+        return self.u(off, w)
+
+    def cstr(self, off):
+        end = self.d.find(b"\0", off)
+        if end < 0:
+            raise EOFError
+        return self.d[off:end], end + 1
+
+
+def layout(data):
+    w = Walk(data)
+    lay = w.lay
+    try:
+        _walk(w)
+    except (EOFError, struct.error, ValueError):
+        pass
+    return w.info, [lay]
+
+
+def _walk(w):
+    d, lay = w.d, w.lay
+    lay.field(0, 1, "magic[0]")
+    lay.field(1, 2, "magic[1..3]")
+    lay.field(3, 4, "'tracing' tag")
+    ver, pos = w.cstr(10)
+    lay.field(10, 1, "version string")
+    lay.cut(10)
+    version = int(ver or b"0")
+    w.info["version"] = version
+    w.big = d[pos] == 1
+    lay.field(pos, 1, "endianness")
+    lay.field(pos + 1, 1, "long size")
+    long_size = d[pos + 1]
+    page_size = w.f(pos + 2, 4, "page size")
+    pos += 6
+    lay.cut(pos)
+    if version >= 7:
+        comp, p2 = w.cstr(pos)
+        lay.field(pos, 1, "compression name")
+        w.info["compression"] = comp.decode("latin1")
+        _cver, p3 = w.cstr(p2)
+        opt_off = w.f(p3, 8, "first options offset")
+        lay.cut(p3 + 8)
+        _sections(w, p3 + 8, page_size, long_size)
+        return
+    # v6: header_page, header_event
+    for tag in (b"header_page\0", b"header_event\0"):
+        if d[pos : pos + len(tag)] != tag:
+            return
+        lay.field(pos, 4, tag.decode().strip("\0") + " tag")
+        size = w.f(pos + len(tag), 8, tag.decode().strip("\0") + " size")
+        body = pos + len(tag) + 8
+        lay.text_lines(body, size, tag.decode().strip("\0"))
+        pos = body + size
+        lay.cut(pos)
+    pos = _formats(w, pos, "ftrace")
+    nsys = w.f(pos, 4, "event systems count")
+    pos += 4
+    for _ in range(min(nsys, 4096)):
+        _name, pos = w.cstr(pos)
+        pos = _formats(w, pos, "event")
+    for what in ("kallsyms", "printk"):
+        size = w.f(pos, 4, what + " size")
+        lay.text_lines(pos + 4, size, what)
+        pos += 4 + size
+        lay.cut(pos)
+    size = w.f(pos, 8, "cmdlines size")
+    lay.text_lines(pos + 8, size, "cmdlines")
+    pos += 8 + size
+    lay.cut(pos)
+    ncpus = w.f(pos, 4, "cpu count")
+    pos += 4
+    cpus = []
+    while True:
+        tag = d[pos : pos + 10]
+        lay.cut(pos)
+        if tag == b"options  \0":
+            lay.field(pos, 4, "options tag")
+            pos = _options(w, pos + 10, 6, cpus, page_size, long_size)
+        elif tag == b"flyrecord\0":
+            lay.field(pos, 4, "flyrecord tag")
+            pos += 10
+            for c in range(min(ncpus, 1024)):
+                off = w.f(pos, 8, f"cpu {c} data offset")
+                size = w.f(pos + 8, 8, f"cpu {c} data size")
+                cpus.append((off, size, False))
+                pos += 16
+            break
+        else:
+            break
+    for off, size, _ in cpus:
+        _pages(w, off, size, page_size, long_size)
+
+
+def _formats(w, pos, what):
+    count = w.f(pos, 4, f"{what} format count")
+    pos += 4
+    for i in range(min(count, 100000)):
+        size = w.f(pos, 8, f"{what} format {i} size")
+        w.lay.text_lines(pos + 8, size, f"{what} format")
+        pos += 8 + size
+        w.lay.cut(pos)
+    return pos
+
+
+def _options(w, pos, version, cpus, page_size, long_size):
+    lay = w.lay
+    for _ in range(4096):
+        oid = w.f(pos, 2, "option id")
+        lay.cut(pos)
+        if oid == 0:
+            if version >= 7:
+                w.f(pos + 2, 4, "DONE size")
+                w.f(pos + 6, 8, "DONE next offset")
+                return pos + 14
+            return pos + 2
+        size = w.f(pos + 2, 4, f"option {oid} size")
+        body = pos + 6
+        if oid == 3:  # BUFFER
+            w.f(body, 8, "BUFFER offset")
+            if version >= 7:
+                _name, p = w.cstr(body + 8)
+                _clock, p = w.cstr(p)
+                w.f(p, 4, "BUFFER page size")
+                n = w.f(p + 4, 4, "BUFFER cpu count")
+                p += 8
+                for i in range(min(n, 1024)):
+                    w.f(p, 4, f"BUFFER cpu[{i}] id")
+                    off = w.f(p + 4, 8, f"BUFFER cpu[{i}] offset")
+                    sz = w.f(p + 12, 8, f"BUFFER cpu[{i}] size")
+                    cpus.append((off, sz, w.info["compression"] != "none"))
+                    p += 20
+        elif oid in (16, 17, 18, 19, 20, 21, 22) and size >= 8:
+            w.f(body, 8, f"option {oid} section offset")
+        elif oid == 8 and size >= 4:
+            w.f(body, 4, "CPUCOUNT")
+        elif oid == 2:
+            lay.text_lines(body, size, "CPUSTAT")
+        pos = body + size
+    return pos
+
+
+def _sections(w, pos, page_size, long_size):
+    d, lay = w.d, w.lay
+    comp = w.info["compression"] != "none"
+    sections = []
+    while pos + 16 <= len(d):
+        sid = w.f(pos, 2, "section id")
+        flags = w.f(pos + 2, 2, "section flags")
+        w.f(pos + 4, 4, "section string id")
+        size = w.f(pos + 8, 8, "section size")
+        body = pos + 16
+        lay.cut(pos)
+        lay.cut(body)
+        sections.append((pos, sid, flags, body, size))
+        if flags & 1 and sid not in (3, 22) and size >= 8:
+            w.f(body, 4, "section csize")
+            w.f(body + 4, 4, "section usize")
+        elif sid == 0 and not flags & 1:
+            _options(w, body, 7, [], page_size, long_size)
+        elif sid == 16 and not flags & 1:
+            p = body
+            for tag in (b"header_page\0", b"header_event\0"):
+                size2 = w.f(p + len(tag), 8, tag.decode().strip("\0") + " size")
+                lay.text_lines(p + len(tag) + 8, size2, tag.decode().strip("\0"))
+                p += len(tag) + 8 + size2
+        elif sid == 17 and not flags & 1:
+            _formats(w, body, "ftrace")
+        elif sid == 18 and not flags & 1:
+            p = body
+            nsys = w.f(p, 4, "event systems count")
+            p += 4
+            for _ in range(min(nsys, 4096)):
+                _name, p = w.cstr(p)
+                p = _formats(w, p, "event")
+        if size > len(d):
+            break
+        pos = body + size
+    cpus = []
+    for _pos, sid, _flags, body, size in sections:
+        if sid == 0:
+            # BUFFER options inside options sections give the CPU ranges.
+            p = body
+            for _ in range(4096):
+                if p + 6 > body + size:
+                    break
+                oid = w.u(p, 2)
+                if oid == 0:
+                    break
+                osz = w.u(p + 2, 4)
+                if oid == 3:
+                    _name, q = w.cstr(p + 14)
+                    _clock, q = w.cstr(q)
+                    n = w.u(q + 4, 4)
+                    q += 8
+                    for _ in range(min(n, 1024)):
+                        cpus.append((w.u(q + 4, 8), w.u(q + 12, 8)))
+                        q += 20
+                p += 6 + osz
+    for off, size in cpus:
+        if comp:
+            _chunks(w, off, size)
+        else:
+            _pages(w, off, size, page_size, long_size)
+
+
+def _chunks(w, off, size):
+    lay = w.lay
+    n = w.f(off, 4, "cpu chunk count")
+    p = off + 4
+    for i in range(min(n, 1 << 16)):
+        if p >= off + size:
+            break
+        cs = w.f(p, 4, f"chunk {i} csize")
+        w.f(p + 4, 4, f"chunk {i} usize")
+        lay.cut(p)
+        p += 8 + cs
+
+
+def _pages(w, off, size, page_size, long_size):
+    lay = w.lay
+    if page_size <= 0 or page_size > 1 << 20:
+        return
+    end = min(off + size, len(w.d))
+    p = off
+    npages = 0
+    while p + 16 <= end and npages < 4096:
+        lay.cut(p)
+        w.f(p, 8, "page timestamp")
+        commit_w = 8 if long_size == 8 else 4
+        commit = w.f(p + 8, commit_w, "page commit") & 0x0FFFFFFF
+        data = p + 8 + commit_w
+        _events(w, data, min(data + commit, p + page_size, end))
+        p += page_size
+        npages += 1
+
+
+def _events(w, pos, end):
+    lay = w.lay
+    n = 0
+    while pos + 4 <= end and n < 100000:
+        hdr = w.f(pos, 4, "event header")
+        lay.cut(pos)
+        tl = hdr & 0x1F
+        if tl == 0:
+            length = w.f(pos + 4, 4, "event length")
+            if length < 4:
+                return
+            data = pos + 8
+            dlen = length - 4
+        elif tl <= 28:
+            data = pos + 4
+            dlen = tl * 4
+        elif tl == 29:
+            length = w.f(pos + 4, 4, "padding length")
+            pos += 4 + length if length else end
+            continue
+        elif tl == 30 or tl == 31:
+            pos += 8 if tl == 30 else 12
+            continue
+        else:
+            return
+        if dlen >= 8:
+            w.f(data, 2, "event id (common_type)")
+            lay.pay(data + 8, dlen - 8, "event")
+        pos = data + dlen
+        n += 1

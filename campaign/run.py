@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Differential campaign: tracelint's verdict against what every reader of the matrix does.
+
+    python3 campaign/run.py [--seeds DIR]... [--per-format N] [--seed S] [--out DIR]
+                            [--formats tracecmd,uftrace,gdb,ktrace] [--jobs J]
+                            [--tracelint BIN] [--fail-on-false-pass]
+
+For every seed (a real trace file or uftrace directory under the --seeds folders; default: the
+shipped corpus without its defects/ and regressions/), each reader of the matrix that claims the
+seed's format version reads the original; then N structure-targeted mutants per format are drawn
+(see mutate_common.py) and each is read by the same readers with a timeout and classified
+(readers.py: crash, hang, reject, loss, value, same) and checked by tracelint. A *false pass* is
+a mutant some reader crashes on, hangs on, rejects or loses data of, while tracelint exits 0; a
+*false fail* is a mutant every reader reads exactly as the original while tracelint exits 1.
+
+Writes OUT/results.jsonl (one line per mutant), OUT/summary.md (confusion matrices per format
+and per reader) and keeps every false pass and up to --keep false fails as files under
+OUT/false-pass/ and OUT/false-fail/ (each with a README naming the seed, the mutation and what
+every reader did), for replay. Exit status: 0, or 1 with --fail-on-false-pass when there is one.
+ktrace has no reader here: it is judged against the model in ktrace_model.py.
+"""
+
+import argparse
+import concurrent.futures
+import datetime
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import mutate_common  # noqa: E402
+import mutate_gdb  # noqa: E402
+import mutate_ktrace  # noqa: E402
+import mutate_tracecmd  # noqa: E402
+import mutate_uftrace  # noqa: E402
+import readers  # noqa: E402
+import ktrace_model  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+FORMATS = ("tracecmd", "uftrace", "gdb", "ktrace")
+
+
+def find_seeds(roots):
+    seeds = {f: [] for f in FORMATS}
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d not in ("defects", "regressions", "large"))
+            if "info" in filenames and ("task.txt" in filenames or any(f.endswith(".dat") for f in filenames)):
+                seeds["uftrace"].append(dirpath)
+                dirnames[:] = []
+                continue
+            for name in sorted(filenames):
+                p = os.path.join(dirpath, name)
+                try:
+                    with open(p, "rb") as fh:
+                        head = fh.read(16)
+                except OSError:
+                    continue
+                if head.startswith(b"\x17\x08\x44tracing"):
+                    seeds["tracecmd"].append(p)
+                elif head.startswith(b"\x7fTRACE0\n"):
+                    seeds["gdb"].append(p)
+                elif ktrace_model.sniff(head):
+                    seeds["ktrace"].append(p)
+    return seeds
+
+
+def layout_of(fmt, seed):
+    if fmt == "uftrace":
+        files = mutate_uftrace.load(seed)
+        info, lays = mutate_uftrace.layout(files)
+        return info, lays, files
+    with open(seed, "rb") as fh:
+        data = fh.read()
+    mod = {"tracecmd": mutate_tracecmd, "gdb": mutate_gdb, "ktrace": mutate_ktrace}[fmt]
+    info, lays = mod.layout(data)
+    return info, lays, data
+
+
+def draw(fmt, lays, files, rng):
+    """One mutant: (description, tag, {name: bytes|None}) for directories, else bytes."""
+    for _ in range(50):
+        if fmt == "uftrace" and rng.random() < 0.06:
+            name = rng.choice(sorted(files))
+            return (f"{name} removed", "remove", {name: None})
+        lay = rng.choice(lays)
+        m = mutate_common.one_mutant(lay, rng)
+        if m is None:
+            continue
+        desc, tag, data = m
+        if fmt == "uftrace":
+            return (f"{lay.name}: {desc}", tag, {lay.name: data})
+        return (desc, tag, data)
+    return None
+
+
+def materialise(fmt, seed, base, mutation, where):
+    """Writes the mutant under `where` and returns its path."""
+    if fmt == "uftrace":
+        d = os.path.join(where, os.path.basename(seed.rstrip("/")))
+        os.makedirs(d)
+        for name, data in base.items():
+            new = mutation.get(name, data)
+            if new is None:
+                continue
+            with open(os.path.join(d, name), "wb") as fh:
+                fh.write(new)
+        return d
+    p = os.path.join(where, os.path.basename(seed))
+    with open(p, "wb") as fh:
+        fh.write(mutation)
+    return p
+
+
+def tracelint_verdict(binary, path):
+    st, out, err = readers.run([binary, "check", "-o", "jsonl", path], 60)
+    codes = []
+    for line in out.splitlines():
+        try:
+            j = json.loads(line)
+        except ValueError:
+            continue
+        if j.get("kind") == "finding" and j.get("severity") == "error":
+            codes.append(j.get("code"))
+    return st, sorted(set(codes))
+
+
+def judge(cls_by_reader, tag):
+    classes = set(cls_by_reader.values())
+    if classes & set(readers.BAD):
+        return "bad"
+    if classes and classes <= {"same"}:
+        return "same"
+    return "value"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--seeds", action="append", default=[])
+    ap.add_argument("--per-format", type=int, default=300)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--out", default=os.path.join(ROOT, "target", "campaign"))
+    ap.add_argument("--formats", default=",".join(FORMATS))
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--tracelint", default=os.path.join(ROOT, "target", "release", "tracelint"))
+    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--keep", type=int, default=40, help="false fails kept as files per format")
+    ap.add_argument("--fail-on-false-pass", action="store_true")
+    args = ap.parse_args()
+
+    if not os.access(args.tracelint, os.X_OK):
+        sys.exit(f"campaign: no tracelint binary at {args.tracelint} (cargo build --release)")
+    roots = args.seeds or [os.path.join(ROOT, "corpus")]
+    seeds = find_seeds(roots)
+    found, missing = readers.matrix()
+    for name, why in missing:
+        print(f"campaign: reader {name} is missing: {why}", file=sys.stderr)
+    os.makedirs(args.out, exist_ok=True)
+    for sub in ("false-pass", "false-fail"):
+        shutil.rmtree(os.path.join(args.out, sub), ignore_errors=True)
+    results_path = os.path.join(args.out, "results.jsonl")
+    results = open(results_path, "w")
+    lock = threading.Lock()
+    summary = {}
+    started = datetime.datetime.now(datetime.timezone.utc)
+
+    for fmt in [f for f in args.formats.split(",") if f]:
+        fmt_readers = [r for r in found if r.fmt == fmt]
+        if fmt == "ktrace":
+            fmt_readers = [ktrace_model.ModelReader()]
+        if not fmt_readers:
+            print(f"campaign: {fmt}: no reader present, skipped", file=sys.stderr)
+            continue
+        prepared = []
+        with tempfile.TemporaryDirectory(prefix="tl-campaign-") as tmp:
+            for seed in seeds.get(fmt, []):
+                info, lays, base = layout_of(fmt, seed)
+                claim = [r for r in fmt_readers if r.claims(info)]
+                baseline = {}
+                for r in claim:
+                    o = readers_read(r, seed, args.timeout)
+                    if o.status is None or o.status != 0:
+                        # A reader that cannot read the original judges no mutant of it.
+                        print(f"campaign: {r.name} cannot read seed {seed} ({o.status}); not used for it", file=sys.stderr)
+                        continue
+                    baseline[r.name] = (r, o)
+                if not baseline:
+                    continue
+                prepared.append((seed, info, lays, base, baseline))
+        if not prepared:
+            print(f"campaign: {fmt}: no usable seed", file=sys.stderr)
+            continue
+        rng = mutate_common.rng_for(args.seed, fmt)
+        todo = []
+        seen = set()
+        tries = 0
+        while len(todo) < args.per_format and tries < args.per_format * 20:
+            tries += 1
+            seed, info, lays, base, baseline = prepared[len(todo) % len(prepared)]
+            m = draw(fmt, lays, base, rng)
+            if m is None:
+                continue
+            desc, tag, mutation = m
+            h = hashlib.sha1(seed.encode() + repr(sorted(mutation.items()) if isinstance(mutation, dict) else mutation).encode("latin1", "replace")).hexdigest()
+            if h in seen:
+                continue
+            seen.add(h)
+            todo.append((len(todo), seed, base, baseline, desc, tag, mutation))
+
+        stats = summary.setdefault(fmt, {"mutants": 0, "cells": {}, "per_reader": {}, "false_pass": [], "false_fail": []})
+        kept_ff = [0]
+
+        def one(item):
+            idx, seed, base, baseline, desc, tag, mutation = item
+            with tempfile.TemporaryDirectory(prefix="tl-mutant-") as where:
+                path = materialise(fmt, seed, base, mutation, where)
+                tl_status, codes = tracelint_verdict(args.tracelint, path)
+                per = {}
+                notes = {}
+                for name, (r, base_o) in baseline.items():
+                    o = readers_read(r, path, args.timeout)
+                    c = readers.classify(base_o, o)
+                    if c == "loss" and tag == "payload" and same_shape(base_o, o):
+                        c = "value"
+                    per[name] = c
+                    if c != "same":
+                        notes[name] = o.note
+                verdict = judge(per, tag)
+                row = {
+                    "format": fmt,
+                    "id": idx,
+                    "seed": os.path.relpath(seed, ROOT) if seed.startswith(ROOT) else seed,
+                    "mutation": desc,
+                    "tag": tag,
+                    "tracelint_exit": tl_status,
+                    "errors": codes,
+                    "readers": per,
+                    "notes": notes,
+                    "readers_verdict": verdict,
+                }
+                fp = verdict == "bad" and tl_status == 0
+                ff = verdict == "same" and tl_status == 1
+                with lock:
+                    keep = fp or (ff and kept_ff[0] < args.keep)
+                    if ff and keep:
+                        kept_ff[0] += 1
+                if keep:
+                    sub = "false-pass" if fp else "false-fail"
+                    dest = os.path.join(args.out, sub, f"{fmt}-{idx:05d}")
+                    os.makedirs(dest, exist_ok=True)
+                    target = os.path.join(dest, os.path.basename(path))
+                    if os.path.isdir(path):
+                        shutil.copytree(path, target)
+                    else:
+                        shutil.copy(path, target)
+                    with open(os.path.join(dest, "README.json"), "w") as fh:
+                        json.dump(row, fh, indent=1)
+                return row
+
+        with tempfile.TemporaryDirectory(prefix="tl-campaign-"):
+            with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+                for row in ex.map(one, todo):
+                    results.write(json.dumps(row) + "\n")
+                    stats["mutants"] += 1
+                    key = (row["readers_verdict"], "exit %s" % row["tracelint_exit"])
+                    stats["cells"][key] = stats["cells"].get(key, 0) + 1
+                    for name, c in row["readers"].items():
+                        pr = stats["per_reader"].setdefault(name, {})
+                        k2 = (c, "exit %s" % row["tracelint_exit"])
+                        pr[k2] = pr.get(k2, 0) + 1
+                    if row["readers_verdict"] == "bad" and row["tracelint_exit"] == 0:
+                        stats["false_pass"].append(row)
+                    if row["readers_verdict"] == "same" and row["tracelint_exit"] == 1:
+                        stats["false_fail"].append(row)
+        print(f"campaign: {fmt}: {stats['mutants']} mutants, {len(stats['false_pass'])} false passes, {len(stats['false_fail'])} false fails", file=sys.stderr)
+    results.close()
+    text = render(summary, args, started, found, missing, seeds)
+    with open(os.path.join(args.out, "summary.md"), "w") as fh:
+        fh.write(text)
+    print(text)
+    if args.fail_on_false_pass and any(s["false_pass"] for s in summary.values()):
+        return 1
+    return 0
+
+
+def readers_read(r, path, timeout):
+    if isinstance(r, ktrace_model.ModelReader):
+        return r.read(path)
+    return readers.read_with(r, path, timeout)
+
+
+def same_shape(a, b):
+    return {k: len(v) for k, v in a.ident.items()} == {k: len(v) for k, v in b.ident.items()}
+
+
+def pct(n, d):
+    return f"{100.0 * n / d:.1f} %" if d else "-"
+
+
+def render(summary, args, started, found, missing, seeds):
+    out = []
+    out.append(f"# Differential campaign, {started:%Y-%m-%d %H:%M} UTC\n")
+    out.append(f"seed {args.seed}, {args.per_format} mutants per format, reader timeout {args.timeout:g} s\n")
+    out.append("Readers: " + ", ".join(r.name for r in found) + (" (missing: " + ", ".join(n for n, _ in missing) + ")" if missing else "") + "\n")
+    out.append("\n| format | seeds | mutants | some reader fails | every reader same | false passes | false fails |\n|---|---:|---:|---:|---:|---:|---:|\n")
+    for fmt, s in summary.items():
+        bad = sum(v for (rv, _), v in s["cells"].items() if rv == "bad")
+        same = sum(v for (rv, _), v in s["cells"].items() if rv == "same")
+        fp, ff = len(s["false_pass"]), len(s["false_fail"])
+        out.append(f"| {fmt} | {len(seeds.get(fmt, []))} | {s['mutants']} | {bad} | {same} | {fp} of {bad} ({pct(fp, bad)}) | {ff} of {same} ({pct(ff, same)}) |\n")
+    for fmt, s in summary.items():
+        out.append(f"\n## {fmt}\n\nreaders' verdict (rows) against tracelint's exit status (columns):\n\n")
+        exits = sorted({e for (_, e) in s["cells"]})
+        out.append("| readers | " + " | ".join(exits) + " |\n|---|" + "---:|" * len(exits) + "\n")
+        for rv in ("bad", "value", "same"):
+            out.append(f"| {rv} | " + " | ".join(str(s["cells"].get((rv, e), 0)) for e in exits) + " |\n")
+        out.append("\nper reader (class against tracelint's exit status):\n\n")
+        classes = ("crash", "hang", "reject", "loss", "value", "same")
+        out.append("| reader | " + " | ".join(f"{c} (exit 0 / 1)" for c in classes) + " |\n|---|" + "---:|" * len(classes) + "\n")
+        for name, pr in sorted(s["per_reader"].items()):
+            cells = []
+            for c in classes:
+                a, b = pr.get((c, "exit 0"), 0), pr.get((c, "exit 1"), 0)
+                cells.append(f"{a} / {b}")
+            out.append(f"| {name} | " + " | ".join(cells) + " |\n")
+        if s["false_pass"]:
+            out.append("\nfalse passes:\n\n")
+            for row in s["false_pass"][:200]:
+                bad = {k: v for k, v in row["readers"].items() if v in readers.BAD}
+                out.append(f"- `{row['seed']}` {row['mutation']}: {bad}\n")
+    return "".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
