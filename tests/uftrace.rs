@@ -1473,14 +1473,16 @@ fn sweep_random_records() {
 
 // ---------------------------------------------------------------- differential
 
-fn uftrace_counts(dir: &Path) -> Option<BTreeMap<u64, u64>> {
+fn uftrace_counts(uftrace: &Path, dir: &Path) -> Result<BTreeMap<u64, u64>, String> {
     let out = std::process::Command::new("timeout")
-        .args(["-s", "KILL", "60", "uftrace", "dump", "--no-pager", "-d"])
+        .args(["-s", "KILL", "60"])
+        .arg(uftrace)
+        .args(["dump", "--no-pager", "-d"])
         .arg(dir)
         .output()
-        .ok()?;
+        .unwrap();
     if !out.status.success() {
-        return None;
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut counts = BTreeMap::new();
@@ -1507,24 +1509,14 @@ fn uftrace_counts(dir: &Path) -> Option<BTreeMap<u64, u64>> {
             *counts.entry(tid).or_insert(0) += 1;
         }
     }
-    Some(counts)
+    Ok(counts)
 }
 
+/// Every uftrace of the reader matrix dumps, per task, the records tracelint counts.
 #[test]
 fn differential_record_counts_match_uftrace_dump() {
-    if std::process::Command::new("uftrace")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipping: uftrace is not installed");
-        return;
-    }
+    let matrix = common::matrix_readers("uftrace");
     for d in corpus_dirs() {
-        let Some(theirs) = uftrace_counts(&d) else {
-            eprintln!("skipping {}: uftrace dump failed", d.display());
-            continue;
-        };
         let report = tracelint::check_path(&d, &CheckOptions::default(), &Default::default());
         let map = report.map.unwrap();
         let mut ours = BTreeMap::new();
@@ -1545,7 +1537,19 @@ fn differential_record_counts_match_uftrace_dump() {
                 ours.insert(tid, n);
             }
         }
-        assert_eq!(ours, theirs, "{}", d.display());
+        for r in &matrix {
+            match uftrace_counts(&r.path, &d) {
+                Ok(theirs) => assert_eq!(ours, theirs, "{} on {}", r.name, d.display()),
+                // The corpus is written by uftrace 0.13; 0.9.4, older than the writer, stops
+                // on its argument records (an older reader not reading a newer feature).
+                Err(e)
+                    if r.name == "uftrace 0.9.4" && e.contains("record missing argument info") =>
+                {
+                    eprintln!("{} cannot read {}: {}", r.name, d.display(), e.trim());
+                }
+                Err(e) => panic!("{} dump {}: {e}", r.name, d.display()),
+            }
+        }
     }
 }
 

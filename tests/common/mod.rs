@@ -20,9 +20,112 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipping: {} is not present", p.display());
+        skip_or_fail(&format!("{} is not present", p.display()));
         None
     }
+}
+
+/// A test that cannot run here says why; in CI (`CI=true`), where `.ci/run` provides every
+/// tool, sample and reader, that is a failure instead.
+pub fn skip_or_fail(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+        panic!("CI=true but {why}");
+    }
+    eprintln!("skipping: {why}");
+}
+
+/// One reader of the matrix (`scripts/readers.sh`, `campaign/readers.py`).
+#[derive(Debug, Clone)]
+pub struct MatrixReader {
+    pub name: &'static str,
+    pub path: PathBuf,
+    /// Reads v7 trace.dat files (trace-cmd 3.x). The 2.x readers exit 0 and print nothing on
+    /// a v7 file: "cannot read", never "read nothing".
+    pub v7: bool,
+    /// Decompresses zlib sections (the matrix's own 3.x builds; Debian's 3.1.6 has zstd only).
+    pub zlib: bool,
+}
+
+/// The folder `scripts/readers.sh` builds the matrix into: `$TRACELINT_READERS`, else
+/// `$XDG_CACHE_HOME/tracelint/readers` or `~/.cache/tracelint/readers`.
+pub fn reader_cache() -> PathBuf {
+    if let Some(p) = std::env::var_os("TRACELINT_READERS") {
+        return PathBuf::from(p);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("/tmp"));
+    base.join("tracelint").join("readers")
+}
+
+/// Every reader of the matrix for `tool` ("trace-cmd" or "uftrace") present here: the
+/// builds in [`reader_cache`] and Debian's packaged one. A missing reader is skipped with
+/// its reason (a failure in CI).
+pub fn matrix_readers(tool: &str) -> Vec<MatrixReader> {
+    let cache = reader_cache();
+    let built: &[(&str, &str, bool, bool)] = match tool {
+        "trace-cmd" => &[
+            ("trace-cmd 2.4", "trace-cmd-2.4/bin/trace-cmd", false, false),
+            (
+                "trace-cmd 2.9.5",
+                "trace-cmd-2.9.5/bin/trace-cmd",
+                false,
+                false,
+            ),
+            (
+                "trace-cmd 3.1.6",
+                "trace-cmd-3.1.6/bin/trace-cmd",
+                true,
+                true,
+            ),
+            (
+                "trace-cmd 3.3.4",
+                "trace-cmd-3.3.4/bin/trace-cmd",
+                true,
+                true,
+            ),
+        ],
+        "uftrace" => &[
+            ("uftrace 0.9.4", "uftrace-0.9.4/bin/uftrace", true, true),
+            ("uftrace 0.16", "uftrace-0.16/bin/uftrace", true, true),
+            ("uftrace 0.18.1", "uftrace-0.18.1/bin/uftrace", true, true),
+        ],
+        _ => &[],
+    };
+    let mut out = Vec::new();
+    for &(name, rel, v7, zlib) in built {
+        let p = cache.join(rel);
+        if p.is_file() {
+            out.push(MatrixReader {
+                name,
+                path: p,
+                v7,
+                zlib,
+            });
+        } else {
+            skip_or_fail(&format!(
+                "reader {name} is not built at {} (scripts/readers.sh)",
+                p.display()
+            ));
+        }
+    }
+    let (name, sys) = match tool {
+        "trace-cmd" => ("trace-cmd 3.1.6 (Debian)", "/usr/bin/trace-cmd"),
+        "uftrace" => ("uftrace 0.13 (Debian)", "/usr/bin/uftrace"),
+        _ => ("gdb 13 (Debian)", "/usr/bin/gdb"),
+    };
+    if Path::new(sys).is_file() {
+        out.push(MatrixReader {
+            name,
+            path: PathBuf::from(sys),
+            v7: true,
+            zlib: false,
+        });
+    } else {
+        skip_or_fail(&format!("{sys} is not installed"));
+    }
+    out
 }
 
 /// Checks `data` with `opts` and returns every finding kept.
