@@ -22,10 +22,13 @@ FIELD_VALUES = ("zero", "one", "minus1", "plus1", "ones", "huge", "half")
 
 
 class Field:
-    __slots__ = ("off", "width", "label", "big")
+    __slots__ = ("off", "width", "label", "big", "value")
 
-    def __init__(self, off, width, label, big=False):
+    def __init__(self, off, width, label, big=False, value=False):
         self.off, self.width, self.label, self.big = off, width, label, big
+        # A field whose content is a recorded value (an event's type id, a record's time):
+        # a reader that prints another value, or another event name, reads what is written.
+        self.value = value
 
 
 class Layout:
@@ -34,12 +37,16 @@ class Layout:
         self.name = name  # the file inside a seed (for directories), else ""
         self.fields = []
         self.cuts = set()
+        # Cuts that leave a well-formed shorter file of the same kind (a record file of a
+        # format that counts nothing, cut between records): no validator can tell such a
+        # file from a shorter recording, so what readers miss there is not a false pass.
+        self.clean_cuts = set()
         self.lines = []  # (off, len, label)
         self.payload = []  # (off, len, label)
 
-    def field(self, off, width, label, big=False):
+    def field(self, off, width, label, big=False, value=False):
         if 0 <= off and off + width <= len(self.data) and width in (1, 2, 4, 8):
-            self.fields.append(Field(off, width, label, big))
+            self.fields.append(Field(off, width, label, big, value))
 
     def cut(self, off):
         if 0 < off < len(self.data):
@@ -147,14 +154,16 @@ def one_mutant(lay, rng, kinds=KINDS):
         new = field_value(old, f.width, vk)
         if new == old:
             return None
-        return (f"{f.label} @0x{f.off:x} {old:#x} -> {new:#x} ({vk})", "field", put(d, f, new))
+        tag = "payload" if f.value else "field"
+        return (f"{f.label} @0x{f.off:x} {old:#x} -> {new:#x} ({vk})", tag, put(d, f, new))
     if kind == "truncate" and lay.cuts:
         c = rng.choice(sorted(lay.cuts))
         how = rng.choice(["at", "before", "after", "at"])
         c = c - 1 if how == "before" else c + 1 if how == "after" else c
         if not 0 < c < len(d):
             return None
-        return (f"truncated to {c:#x} ({how} a boundary)", "truncate", d[:c])
+        tag = "clean-cut" if how == "at" and c in lay.clean_cuts else "truncate"
+        return (f"truncated to {c:#x} ({how} a boundary)", tag, d[:c])
     if kind == "flip" and d:
         out = bytearray(d)
         n = rng.randint(1, 4)

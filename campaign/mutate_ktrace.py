@@ -52,6 +52,8 @@ def layout(data):
             lay.pay(24, min(tc * 32, len(data)), "thread map")
         lay.cut(start)
         _events(lay, start, len(data), 64)
+        # Raw files count no events: a cut between events is a shorter recording.
+        lay.clean_cuts.update(c for c in lay.cuts if c >= start and (c - start) % 64 == 0)
     return {"version": 0}, [lay]
 
 

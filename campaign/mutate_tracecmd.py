@@ -28,8 +28,8 @@ class Walk:
             raise EOFError
         return struct.unpack_from((">" if self.big else "<") + fmt, self.d, off)[0]
 
-    def f(self, off, w, label):
-        self.lay.field(off, w, label, self.big)
+    def f(self, off, w, label, value=False):
+        self.lay.field(off, w, label, self.big, value)
         return self.u(off, w)
 
     def cstr(self, off):
@@ -293,7 +293,7 @@ def _events(w, pos, end):
         else:
             return
         if dlen >= 8:
-            w.f(data, 2, "event id (common_type)")
+            w.f(data, 2, "event id (common_type)", value=True)
             lay.pay(data + 8, dlen - 8, "event")
         pos = data + dlen
         n += 1

@@ -74,12 +74,13 @@ def _records(lay):
     n = 0
     while pos + 16 <= len(d) and n < 200000:
         lay.cut(pos)
+        lay.clean_cuts.add(pos)
         word = int.from_bytes(d[pos + 8 : pos + 16], "little")
         if n < 4000 or n % 17 == 0:
-            lay.field(pos, 8, "record time")
+            lay.field(pos, 8, "record time", value=True)
             lay.field(pos + 8, 1, "record type/more/magic bits")
             lay.field(pos + 9, 2, "record depth bits")
-            lay.field(pos + 10, 4, "record address")
+            lay.field(pos + 10, 4, "record address", value=True)
         more = (word >> 2) & 1
         pos += 16
         n += 1
@@ -91,4 +92,5 @@ def _records(lay):
             lay.pay(pos + 4, length, "argument")
             total = (4 + length + 7) & ~7
             lay.cut(pos + total)
+            lay.clean_cuts.add(pos + total)
             pos += total

@@ -229,6 +229,8 @@ def main():
                     c = readers.classify(base_o, o)
                     if c == "loss" and tag == "payload" and same_shape(base_o, o):
                         c = "value"
+                    if c == "loss" and tag == "clean-cut":
+                        c = "value"
                     per[name] = c
                     if c != "same":
                         notes[name] = o.note

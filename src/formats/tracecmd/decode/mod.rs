@@ -924,16 +924,39 @@ impl V7<'_> {
                 ),
             );
         }
-        let Ok(input) = r.bytes_u64(u64::from(csize), "compressed block") else {
-            ctx.sink.report(
-                &rules::SECTION_SIZE,
-                span_of(sec.body.start, 4),
-                format!(
-                    "compressed section {}: csize {csize} runs past the section end",
-                    sec.id
-                ),
-            );
-            return None;
+        let input = match r.bytes_u64(u64::from(csize), "compressed block") {
+            Ok(input) => input,
+            Err(_) => {
+                // trace-cmd reads `csize` bytes from the file wherever the section ends
+                // (`tracecmd_uncompress_block`): when they decompress to `usize` only the
+                // section size is wrong, otherwise the section is lost to every reader.
+                let start = sec.body.start.saturating_add(8);
+                let end = start.saturating_add(u64::from(csize));
+                let bytes = usize::try_from(start)
+                    .ok()
+                    .zip(usize::try_from(end).ok())
+                    .and_then(|(a, b)| ctx.data.get(a..b));
+                ctx.sink.report(
+                    &rules::SECTION_SIZE,
+                    span_of(sec.body.start, 4),
+                    format!(
+                        "compressed section {}: csize {csize} runs past the section end",
+                        sec.id
+                    ),
+                );
+                let Some(bytes) = bytes else {
+                    ctx.sink.report(
+                        &rules::DECOMPRESS_FAILED,
+                        span_of(sec.body.start, 4),
+                        format!(
+                            "compressed section {}: csize {csize} runs past the end of the file; trace-cmd 3.1.6–3.3.4 cannot read the section (the report has no events)",
+                            sec.id
+                        ),
+                    );
+                    return None;
+                };
+                bytes
+            }
         };
         if !ctx.reserve(u64::from(usize_), sec.header_span()) {
             return None;
