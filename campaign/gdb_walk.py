@@ -33,6 +33,11 @@ if pushed:
     print("VALUE tstatus: " + st.strip().replace("\n", " | "))
     ok, tv = run("info tvariables")
     print("VALUE tvariables: " + tv.strip().replace("\n", " | "))
+    mem = {}
+    for item in os.environ.get("TFILE_MEM", "").split(";"):
+        if item:
+            fn, addr, ln = item.split(":")
+            mem.setdefault(int(fn), []).append((int(addr, 16), int(ln)))
     n = 0
     limit = int(os.environ.get("MAXFRAMES", "100000"))
     while n < limit:
@@ -50,4 +55,9 @@ if pushed:
                 walk = "error"
         print("FRAME %d tp=%s regs=%s walk=%s" % (n, tp, "ok" if rok else "error", walk))
         print("VALUE pc %d: %s" % (n, rout.strip()[:120]))
+        # The memory the seed collected in this frame, read back by address.
+        for addr, ln in mem.get(n, []):
+            mok, mout = run("x/%dxb 0x%x" % (max(ln, 1), addr))
+            print("MEM %d 0x%x %s" % (n, addr, "ok" if mok else "error"))
+            print("VALUE mem %d: %s" % (n, mout.strip()[:200]))
         n += 1

@@ -22,13 +22,17 @@ FIELD_VALUES = ("zero", "one", "minus1", "plus1", "ones", "huge", "half")
 
 
 class Field:
-    __slots__ = ("off", "width", "label", "big", "value")
+    __slots__ = ("off", "width", "label", "big", "value", "known")
 
-    def __init__(self, off, width, label, big=False, value=False):
+    def __init__(self, off, width, label, big=False, value=False, known=None):
         self.off, self.width, self.label, self.big = off, width, label, big
         # A field whose content is a recorded value (an event's type id, a record's time):
         # a reader that prints another value, or another event name, reads what is written.
         self.value = value
+        # For an id field, the ids the format defines: a mutant that makes it an unknown id is
+        # a file with an unknown (newer) option or chunk, which readers skip and which is
+        # never an error; what readers then miss is not a false pass.
+        self.known = known
 
 
 class Layout:
@@ -44,9 +48,9 @@ class Layout:
         self.lines = []  # (off, len, label)
         self.payload = []  # (off, len, label)
 
-    def field(self, off, width, label, big=False, value=False):
+    def field(self, off, width, label, big=False, value=False, known=None):
         if 0 <= off and off + width <= len(self.data) and width in (1, 2, 4, 8):
-            self.fields.append(Field(off, width, label, big, value))
+            self.fields.append(Field(off, width, label, big, value, known))
 
     def cut(self, off):
         if 0 < off < len(self.data):
@@ -155,6 +159,8 @@ def one_mutant(lay, rng, kinds=KINDS):
         if new == old:
             return None
         tag = "payload" if f.value else "field"
+        if f.known is not None and new not in f.known:
+            tag = "unknown-id"
         return (f"{f.label} @0x{f.off:x} {old:#x} -> {new:#x} ({vk})", tag, put(d, f, new))
     if kind == "truncate" and lay.cuts:
         c = rng.choice(sorted(lay.cuts))

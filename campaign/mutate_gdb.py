@@ -37,9 +37,10 @@ def layout(data):
     pos = end + 2
     lay.cut(pos)
     frames = 0
+    mem = []
     while pos + 2 <= len(data) and frames < 100000:
         lay.cut(pos)
-        lay.field(pos, 2, "frame tracepoint number")
+        lay.field(pos, 2, "frame tracepoint number", value=True)
         tp = struct.unpack_from("<h", data, pos)[0]
         if tp == 0:
             if pos + 4 <= len(data):
@@ -60,11 +61,13 @@ def layout(data):
                 lay.pay(b + 1, min(regsize, fend - b - 1), "registers")
                 b += 1 + regsize
             elif t == b"M":
-                lay.field(b + 1, 8, "M block address")
+                lay.field(b + 1, 8, "M block address", value=True)
                 lay.field(b + 9, 2, "M block length")
                 if b + 11 > fend:
                     break
                 ln = struct.unpack_from("<H", data, b + 9)[0]
+                if len(mem) < 64:
+                    mem.append((frames, struct.unpack_from("<Q", data, b + 1)[0], min(ln, 8)))
                 lay.pay(b + 11, min(ln, fend - b - 11), "memory")
                 b += 11 + ln
             elif t == b"V":
@@ -75,4 +78,5 @@ def layout(data):
                 break
         pos += 6 + size
         frames += 1
-    return {"version": 0}, [lay]
+    # The collected memory a user of the file reads: GDB's walk reads it back by address.
+    return {"version": 0, "memory": mem}, [lay]

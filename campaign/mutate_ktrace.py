@@ -5,6 +5,10 @@ are payload."""
 
 import struct
 
+# Tags of docs/ktrace.md §3.3: any other tag is a chunk readers skip.
+KNOWN_TAGS = {0x1000, 0x55AA0300, 0x1A00, 0x1B00, 0x1C00, 0x1D00, 0x1E00, 0x1F00, 0x2000}
+KNOWN_TAGS |= {0x8000 + i for i in range(0x20)} | {0x8C00, 0x8C01, 0x12001, 0x1000A}
+
 from mutate_common import Layout
 
 
@@ -59,7 +63,7 @@ def layout(data):
 
 def _chunk(lay, off, what):
     lay.cut(off)
-    lay.field(off, 4, what + " tag")
+    lay.field(off, 4, what + " tag", known=KNOWN_TAGS)
     lay.field(off + 4, 2, what + " major")
     lay.field(off + 8, 8, what + " length")
     lay.cut(off + 16)

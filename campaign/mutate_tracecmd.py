@@ -28,8 +28,8 @@ class Walk:
             raise EOFError
         return struct.unpack_from((">" if self.big else "<") + fmt, self.d, off)[0]
 
-    def f(self, off, w, label, value=False):
-        self.lay.field(off, w, label, self.big, value)
+    def f(self, off, w, label, value=False, known=None):
+        self.lay.field(off, w, label, self.big, value, known)
         return self.u(off, w)
 
     def cstr(self, off):
@@ -138,7 +138,7 @@ def _formats(w, pos, what):
 def _options(w, pos, version, cpus, page_size, long_size):
     lay = w.lay
     for _ in range(4096):
-        oid = w.f(pos, 2, "option id")
+        oid = w.f(pos, 2, "option id", known=set(range(26)))
         lay.cut(pos)
         if oid == 0:
             if version >= 7:

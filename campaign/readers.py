@@ -165,7 +165,7 @@ class Outcome:
         self.note = note
 
 
-def read_with(reader, path, timeout):
+def read_with(reader, path, timeout, info=None):
     """Runs `reader` on `path` and returns an Outcome (status, identity, full output)."""
     if reader.fmt == "tracecmd":
         st, out, err = run([reader.path, "report", "-i", path], timeout)
@@ -178,6 +178,8 @@ def read_with(reader, path, timeout):
         return Outcome(st, _uf_identity(d, r), d + b"\n--replay--\n" + r, _first_error(e1 + e2))
     if reader.fmt == "gdb":
         env = dict(os.environ, TFILE=path, HOME="/nonexistent")
+        mem = (info or {}).get("memory") or []
+        env["TFILE_MEM"] = ";".join(f"{n}:{a:x}:{l}" for n, a, l in mem)
         st, out, err = run(
             [reader.path, "-nx", "-batch", "-x", GDB_SCRIPT], timeout, env=env
         )
@@ -185,7 +187,7 @@ def read_with(reader, path, timeout):
         for line in out.splitlines():
             if line.startswith(b"FRAME "):
                 ident.setdefault(("frames",), []).append(line)
-            elif line.startswith(b"OPEN ") or line.startswith(b"TP "):
+            elif line.startswith((b"OPEN ", b"TP ", b"MEM ")):
                 ident.setdefault(("open",), []).append(line)
         return Outcome(st, ident, out, _first_error(out + err))
     raise ValueError(reader.fmt)

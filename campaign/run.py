@@ -185,7 +185,7 @@ def main():
                 claim = [r for r in fmt_readers if r.claims(info)]
                 baseline = {}
                 for r in claim:
-                    o = readers_read(r, seed, args.timeout)
+                    o = readers_read(r, seed, args.timeout, info)
                     if o.status is None or o.status != 0:
                         # A reader that cannot read the original judges no mutant of it.
                         print(f"campaign: {r.name} cannot read seed {seed} ({o.status}); not used for it", file=sys.stderr)
@@ -212,24 +212,24 @@ def main():
             if h in seen:
                 continue
             seen.add(h)
-            todo.append((len(todo), seed, base, baseline, desc, tag, mutation))
+            todo.append((len(todo), seed, base, baseline, desc, tag, mutation, info))
 
         stats = summary.setdefault(fmt, {"mutants": 0, "cells": {}, "per_reader": {}, "false_pass": [], "false_fail": []})
         kept_ff = [0]
 
         def one(item):
-            idx, seed, base, baseline, desc, tag, mutation = item
+            idx, seed, base, baseline, desc, tag, mutation, info = item
             with tempfile.TemporaryDirectory(prefix="tl-mutant-") as where:
                 path = materialise(fmt, seed, base, mutation, where)
                 tl_status, codes = tracelint_verdict(args.tracelint, path)
                 per = {}
                 notes = {}
                 for name, (r, base_o) in baseline.items():
-                    o = readers_read(r, path, args.timeout)
+                    o = readers_read(r, path, args.timeout, info)
                     c = readers.classify(base_o, o)
                     if c == "loss" and tag == "payload" and same_shape(base_o, o):
                         c = "value"
-                    if c == "loss" and tag == "clean-cut":
+                    if c == "loss" and tag in ("clean-cut", "unknown-id"):
                         c = "value"
                     per[name] = c
                     if c != "same":
@@ -292,10 +292,10 @@ def main():
     return 0
 
 
-def readers_read(r, path, timeout):
+def readers_read(r, path, timeout, info=None):
     if isinstance(r, ktrace_model.ModelReader):
         return r.read(path)
-    return readers.read_with(r, path, timeout)
+    return readers.read_with(r, path, timeout, info)
 
 
 def same_shape(a, b):
