@@ -137,20 +137,18 @@ def _tc_identity(out):
 
 
 _UF_RECORD = re.compile(rb"^\s*[\d.]+\s+(\d+):\s+\[(\w+)\s*\]\s+(.*?)(?:\([0-9a-f]*\))?\s+depth:\s*(\d+)")
-_UF_REPLAY = re.compile(rb"^\s*(?:[\d.]+ [mun]?s )?\s*\[\s*(\d+)\]\s+\|\s+(.*)$")
 
 
 def _uf_identity(dump, replay):
+    """Per task, the records `uftrace dump` shows: kind and function. Depths are recorded
+    values (a changed depth changes how replay nests, not what was recorded); records dump
+    skips or adds are a loss. Replay's exit status and signals still count (a crash there is
+    a crash)."""
     ident = {}
     for line in dump.splitlines():
         m = _UF_RECORD.match(line)
         if m:
-            ident.setdefault(("dump", m.group(1)), []).append((m.group(2), m.group(3), m.group(4)))
-    for line in replay.splitlines():
-        m = _UF_REPLAY.match(line)
-        if m:
-            # Durations are values; the call structure is the identity.
-            ident.setdefault(("replay", m.group(1)), []).append(m.group(2).strip())
+            ident.setdefault(("dump", m.group(1)), []).append((m.group(2), m.group(3)))
     return ident
 
 

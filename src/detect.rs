@@ -104,13 +104,16 @@ pub fn detect_file(file: &std::fs::File, len: u64) -> std::io::Result<Option<For
 
 /// True when `dir` looks like a uftrace data directory: an `info` file with the uftrace magic,
 /// or an `info` file (magic damaged or truncated) next to `task.txt` or a `<TID>.dat` file, the
-/// shape `uftrace record` writes. The second kind is checked as uftrace and fails on its magic,
-/// as uftrace itself does ("invalid magic string found!").
+/// shape `uftrace record` writes, or no `info` next to `task.txt` and a `<TID>.dat` file. The
+/// second and third kinds are checked as uftrace and fail on their `info`, as uftrace itself
+/// does ("invalid magic string found!", or exit 255 without `info`).
 pub fn is_uftrace_dir(dir: &std::path::Path) -> bool {
     use std::io::Read;
     let info = dir.join("info");
     let Ok(mut f) = std::fs::File::open(&info) else {
-        return false;
+        // No `info` at all, but `task.txt` and a `<TID>.dat`: a recording whose `info` was
+        // lost, which every uftrace refuses; it is checked (and fails) as one.
+        return !info.exists() && dir.join("task.txt").is_file() && has_task_file(dir);
     };
     let mut magic = [0u8; 8];
     if f.read_exact(&mut magic).is_ok() && magic == UFTRACE_MAGIC {
@@ -119,9 +122,11 @@ pub fn is_uftrace_dir(dir: &std::path::Path) -> bool {
     if !info.is_file() {
         return false;
     }
-    if dir.join("task.txt").is_file() {
-        return true;
-    }
+    dir.join("task.txt").is_file() || has_task_file(dir)
+}
+
+/// Whether `dir` holds a `<TID>.dat` file.
+fn has_task_file(dir: &std::path::Path) -> bool {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return false;
     };

@@ -59,6 +59,14 @@ impl Finding {
         self.help = Some(help.into());
         self
     }
+
+    /// Sets this finding's level from its case (what readers do with this very file), in
+    /// place of the rule's default; a level configured for the rule still overrides it.
+    /// Rules whose level depends on the case list each case and its level in their docs.
+    pub fn level(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
 }
 
 /// The configured level of each rule for one run: a severity, or `None` when the rule is

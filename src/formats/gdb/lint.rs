@@ -7,7 +7,7 @@ use super::model::{
     Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
 };
 use super::rules;
-use crate::finding::Sink;
+use crate::finding::{Severity, Sink};
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -918,21 +918,33 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
         span,
         tail,
         tail_zero,
+        tail_frame,
     } = w.end
     {
         let tail_span = span.end..w.file_len;
         if !tail_zero {
-            sink.push(
+            let f = if *tail_frame {
                 sink.make(
                     &rules::DATA_AFTER_END_MARKER,
                     tail_span,
                     format!(
-                        "{tail} byte(s) follow the end marker (tracepoint number 0 at 0x{:x}) and not all are zero; GDB never reads them",
+                        "{tail} byte(s) follow the end marker (tracepoint number 0 at 0x{:x}) and start with a whole frame; GDB 13 stops at the marker and never shows the frames after it",
                         span.start
                     ),
                 )
-                .note("if these are more frames, a tracepoint number 0 in the middle of the frames hides them from GDB"),
-            );
+                .level(Severity::Error)
+            } else {
+                sink.make(
+                    &rules::DATA_AFTER_END_MARKER,
+                    tail_span,
+                    format!(
+                        "{tail} byte(s) follow the end marker (tracepoint number 0 at 0x{:x}) and not all are zero; they hold no frame, and GDB 13 never reads them",
+                        span.start
+                    ),
+                )
+                .level(Severity::Warning)
+            };
+            sink.push(f);
         } else if !matches!(tail, 0 | 2 | 4) {
             sink.report(
                 &rules::END_MARKER_PADDING,

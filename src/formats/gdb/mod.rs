@@ -164,6 +164,7 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
             span,
             tail,
             tail_zero,
+            ..
         } => root.push(
             MapNode::new("end marker", span.start, len.saturating_sub(span.start))
                 .value("tracepoint", 0)

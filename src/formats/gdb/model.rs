@@ -537,6 +537,8 @@ pub enum FramesEnd {
         tail: u64,
         /// Whether they are all zero.
         tail_zero: bool,
+        /// Whether they start with a whole frame (tracepoint number > 0, a size that fits).
+        tail_frame: bool,
     },
     /// The walk stopped at `offset` without a marker (reported).
     Stopped {

@@ -253,10 +253,17 @@ impl<'a> Walker<'a> {
         if tpnum == 0 {
             let tail = rest.get(2..).unwrap_or(&[]);
             self.finished = true;
+            // Frames GDB will never see: the tail starts with a whole frame header.
+            let mut t = Reader::with_base(tail, self.pos.saturating_add(2), self.endian);
+            let tail_frame = match (rd_i16(&mut t, "tracepoint number"), t.u32("frame size")) {
+                (Ok(tp), Ok(size)) => tp > 0 && u64::from(size) <= t.remaining() as u64,
+                _ => false,
+            };
             return Some(Step::End(FramesEnd::Marker {
                 span: self.pos..self.pos.saturating_add(2),
                 tail: tail.len() as u64,
                 tail_zero: tail.iter().all(|&b| b == 0),
+                tail_frame,
             }));
         }
         let size = match r.u32("frame size") {

@@ -1169,15 +1169,18 @@ fn walk_impl<E: Endianity + Default>(
         };
         if ctx.feat & need_feat == 0 && ctx.feat & feat::AUTO_ARGS == 0 && !feat_arg_reported {
             feat_arg_reported = true;
-            sink.report(
-                &rules::FEATURE_MISMATCH,
-                span.clone(),
-                format!(
-                    "{} record has a payload but the {} feature is not set",
-                    if typ == ENTRY { "an ENTRY" } else { "an EXIT" },
-                    if typ == ENTRY { "ARGUMENT" } else { "RETVAL" }
-                ),
-            );
+            let f = sink
+                .make(
+                    &rules::FEATURE_MISMATCH,
+                    span.clone(),
+                    format!(
+                        "{} record has a payload but neither the {} nor the AUTO_ARGS feature is set: uftrace 0.9.4–0.18.1 stop with `record missing argument info`",
+                        if typ == ENTRY { "an ENTRY" } else { "an EXIT" },
+                        if typ == ENTRY { "ARGUMENT" } else { "RETVAL" }
+                    ),
+                )
+                .level(crate::finding::Severity::Error);
+            sink.push(f);
         }
         st.arg_payloads = st.arg_payloads.saturating_add(1);
         let Some(key) = func else {

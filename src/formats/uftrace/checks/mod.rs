@@ -12,7 +12,7 @@ use super::decode::sym::{self, SymTable};
 use super::decode::task::{self, TaskFile};
 use super::decode::{dbg, kernel, perf};
 use super::{classify, load, rules, FileKind};
-use crate::finding::{Finding, Sink};
+use crate::finding::{Finding, Severity, Sink};
 use crate::input::{DirEntry, DirSource};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
@@ -407,7 +407,7 @@ fn decode_info(
         sink.report(
             &rules::MISSING_FILE,
             0..0,
-            "the directory has no `info` file",
+            "the directory has no `info` file: uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open record data`; `replay` crashes with SIGSEGV)",
         );
     }
     info
@@ -738,24 +738,38 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
     let feat = info.feat();
     if info.header.is_some() {
         sink.set_file(Some("info".into()));
-        let mut fm = |cond: bool, msg: String| {
+        let mut fm_at = |cond: bool, level: Severity, msg: String| {
             if cond {
-                sink.report(&rules::FEATURE_MISMATCH, 16..24, msg);
+                let f = sink.make(&rules::FEATURE_MISMATCH, 16..24, msg).level(level);
+                sink.push(f);
             }
         };
+        // A bit set without its files is only a header not rewritten; a bit cleared while its
+        // files exist makes every reader skip them (open_data_file trusts the bits).
+        let perf_files = kinds.iter().any(|(k, _)| matches!(k, FileKind::Perf(_)));
+        fm_at(
+            feat & feat::PERF_EVENT == 0 && perf_files,
+            Severity::Error,
+            "the PERF_EVENT feature is clear but perf-cpuN.dat files exist: uftrace 0.9.4–0.18.1 never open them and their events are lost".into(),
+        );
+        let kernel_files_present = has_kind(kinds, &FileKind::KernelHeader)
+            || kinds
+                .iter()
+                .any(|(k, _)| matches!(k, FileKind::KernelCpu(_)));
+        fm_at(
+            feat & feat::KERNEL == 0 && kernel_files_present,
+            Severity::Error,
+            "the KERNEL feature is clear but kernel files exist: uftrace 0.9.4–0.18.1 never read them and the kernel events are lost".into(),
+        );
+        let mut fm = |cond: bool, msg: String| fm_at(cond, Severity::Warning, msg);
         let kernel_files = has_kind(kinds, &FileKind::KernelHeader)
             || kinds
                 .iter()
                 .any(|(k, _)| matches!(k, FileKind::KernelCpu(_)));
         fm(
-            (feat & feat::KERNEL != 0) != kernel_files,
-            format!(
-                "the KERNEL feature is {} but kernel files are {}",
-                onoff(feat & feat::KERNEL != 0),
-                if kernel_files { "present" } else { "absent" }
-            ),
+            feat & feat::KERNEL != 0 && !kernel_files,
+            "the KERNEL feature is set but kernel files are absent".into(),
         );
-        let perf_files = kinds.iter().any(|(k, _)| matches!(k, FileKind::Perf(_)));
         fm(
             feat & feat::PERF_EVENT != 0 && !perf_files,
             "the PERF_EVENT feature is set but there is no perf-cpuN.dat".into(),

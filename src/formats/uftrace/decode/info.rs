@@ -331,14 +331,17 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
         );
     }
     if h.feat_mask & feat::TASK_SESSION == 0 {
-        sink.report(
-            &rules::INFO_MASK_BITS,
-            16..24,
-            format!(
-                "feat_mask 0x{:x} lacks TASK_SESSION (bit 1): sessions and maps are not read",
-                h.feat_mask
-            ),
-        );
+        let f = sink
+            .make(
+                &rules::INFO_MASK_BITS,
+                16..24,
+                format!(
+                    "feat_mask 0x{:x} lacks TASK_SESSION (bit 1): sessions and maps are not read; uftrace 0.9.4–0.18.1 `replay` crash (SIGSEGV) on such a recording",
+                    h.feat_mask
+                ),
+            )
+            .level(crate::finding::Severity::Error);
+        sink.push(f);
     }
     if h.info_mask >> 16 != 0 {
         sink.report(

@@ -4,7 +4,7 @@
 use super::super::rules;
 use super::info::Producer;
 use super::text::{self, parse_hex, parse_u64, show};
-use crate::finding::{Finding, Sink};
+use crate::finding::{Finding, Severity, Sink};
 use crate::limits::Limits;
 use std::ops::Range;
 
@@ -149,15 +149,28 @@ pub fn decode(
             break;
         }
         let bad = |sink: &mut Sink, what: &str| {
-            sink.report(
-                &rules::SYM_LINE,
-                line.span(),
-                format!(
-                    "symbol line `{}` {what}; expected `<16 hex addr> [<8 hex size> ]<type {}> <name>`",
-                    show(s),
-                    String::from_utf8_lossy(TYPES)
+            let (level, readers) = match uftrace_reads(s) {
+                Some(_) => (
+                    Severity::Warning,
+                    "uftrace 0.9.4–0.18.1 read it all the same (their parser takes any hex address and type)",
                 ),
-            );
+                None => (
+                    Severity::Error,
+                    "uftrace 0.9.4–0.18.1 skip it without a word: addresses in that symbol print under the symbol before it",
+                ),
+            };
+            let f = sink
+                .make(
+                    &rules::SYM_LINE,
+                    line.span(),
+                    format!(
+                        "symbol line `{}` {what}; expected `<16 hex addr> [<8 hex size> ]<type {}> <name>`; {readers}",
+                        show(s),
+                        String::from_utf8_lossy(TYPES)
+                    ),
+                )
+                .level(level);
+            sink.push(f);
         };
         if !line.terminated {
             bad(sink, "has no terminating newline");
@@ -290,14 +303,25 @@ pub fn decode(
     t.markers = (raw.len() as u64).saturating_sub(real);
     if let Some(n) = t.declared {
         if n != real {
-            let mut f = sink.make(
-                &rules::SYM_COUNT,
-                count_span,
-                format!("`# symbols: {n}` but the file has {real} symbol line(s)"),
-            );
-            if n > limits.max_entries {
-                f = f.note("uftrace preallocates this many entries and fails with `Cannot allocate memory`");
-            }
+            // uftrace (utils/symbol.c, 0.9.4–0.18.1) preallocates `n` entries of 24 bytes and
+            // grows the table when there are more lines: only an allocation no machine can
+            // commit stops it.
+            let bytes = n.saturating_mul(SYM_ENTRY_BYTES);
+            let f = if bytes >= SYM_ALLOC_FAILS {
+                sink.make(
+                    &rules::SYM_COUNT,
+                    count_span,
+                    format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 preallocate {n} entries ({} GiB) and stop with `xrealloc: Cannot allocate memory`", bytes >> 30),
+                )
+                .level(Severity::Error)
+            } else {
+                sink.make(
+                    &rules::SYM_COUNT,
+                    count_span,
+                    format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 read every line all the same (the count only sizes a first allocation)"),
+                )
+                .level(Severity::Warning)
+            };
             sink.push(f);
         }
     }
@@ -345,4 +369,39 @@ pub fn decode(
     }
     t.syms = syms;
     t
+}
+
+/// Bytes of one symbol entry uftrace preallocates per `# symbols:` (`struct sym`, LP64).
+const SYM_ENTRY_BYTES: u64 = 24;
+/// A first allocation of this size fails on machines with less memory to commit.
+const SYM_ALLOC_FAILS: u64 = 4 << 30;
+
+/// Whether uftrace (`load_module_symbol_file`, utils/symbol.c 0.9.4–0.18.1) reads `line` as a
+/// symbol, and its type: `strtoull` of a hex address (any length, leading blanks and `0x`
+/// allowed), one space, the type (a digit starts a hex size, then a space and the type), a
+/// space and the name; lines of other types are skipped.
+fn uftrace_reads(line: &[u8]) -> Option<u8> {
+    let mut i = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    if line.get(i..i + 2) == Some(b"0x") || line.get(i..i + 2) == Some(b"0X") {
+        i += 2;
+    }
+    i += line.get(i..)?.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+    if line.get(i) != Some(&b' ') {
+        return None;
+    }
+    let mut kind = *line.get(i + 1)?;
+    i += 2;
+    if kind.is_ascii_digit() {
+        i -= 1;
+        i += line.get(i..)?.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        if line.get(i) != Some(&b' ') {
+            return None;
+        }
+        kind = *line.get(i + 1)?;
+        i += 2;
+    }
+    if line.get(i) != Some(&b' ') {
+        return None;
+    }
+    b"?TtwPKDdvu".contains(&kind).then_some(kind)
 }
