@@ -368,6 +368,43 @@ impl<'t> Walker<'t> {
         sink.push(f);
     }
 
+    /// How many whole data events of defined types `bytes` holds from its start, read as the
+    /// ring walker would (time extends skipped), up to the first word that is not one.
+    #[cold]
+    fn events_in(&self, bytes: &[u8]) -> usize {
+        let e = self.params.endian;
+        let (mut p, mut n) = (0usize, 0usize);
+        while let Some(word) = u32_at(bytes, p, e) {
+            let (tl, _) = split_header(word, e);
+            let (total, id_at) = match tl {
+                1..=TYPE_DATA_MAX => ((tl as usize).saturating_mul(4).saturating_add(4), 4),
+                0 => match u32_at(bytes, p.saturating_add(4), e) {
+                    Some(arr) if arr >= 8 => {
+                        let len = usize::try_from(arr).unwrap_or(usize::MAX);
+                        (len.saturating_add(3) / 4 * 4 + 4, 8)
+                    }
+                    _ => break,
+                },
+                TYPE_TIME_EXTEND => {
+                    p = p.saturating_add(8);
+                    continue;
+                }
+                _ => break,
+            };
+            if word == 0 || p.saturating_add(total) > bytes.len() {
+                break;
+            }
+            let defined = u16_at(bytes, p.saturating_add(id_at), e)
+                .is_some_and(|id| self.table.is_empty() || self.table.min_payload(id).is_some());
+            if !defined {
+                break;
+            }
+            n = n.saturating_add(1);
+            p = p.saturating_add(total);
+        }
+        n
+    }
+
     /// Counts a capped per-event finding; true when it should still be reported.
     #[cold]
     fn cap(&mut self, slot: usize, span: &Range<u64>) -> bool {
@@ -529,18 +566,39 @@ impl<'t> Walker<'t> {
                 if let Some(first) = first {
                     let last = tail.iter().rposition(|&b| b != 0).unwrap_or(first);
                     let nonzero = tail.iter().filter(|&&b| b != 0).count();
-                    self.emit(
-                        sink,
-                        &rules::PAGE_TAIL_NOT_ZERO,
-                        at(base, tail_start.saturating_add(first))
-                            ..at(base, tail_start.saturating_add(last).saturating_add(1)),
-                        format!(
-                            "{nonzero} non-zero byte(s) after the data of the page of {} at 0x{base:x} \
-                             (data ends at 0x{:x}); the kernel zero-fills the rest of a page",
-                            self.cpu_name(),
-                            at(base, tail_start)
-                        ),
+                    let span = at(base, tail_start.saturating_add(first))
+                        ..at(base, tail_start.saturating_add(last).saturating_add(1));
+                    let msg = format!(
+                        "{nonzero} non-zero byte(s) after the data of the page of {} at 0x{base:x} \
+                         (data ends at 0x{:x}); the kernel zero-fills the rest of a page",
+                        self.cpu_name(),
+                        at(base, tail_start)
                     );
+                    // Events right after the commit size: the commit cut them off, and every
+                    // reader stops there (kbuffer reads `commit` bytes).
+                    let cut = self.events_in(tail);
+                    let mut f = if cut > 0 {
+                        sink.make(
+                            &rules::PAGE_TAIL_NOT_ZERO,
+                            span,
+                            format!(
+                                "{msg}; they hold {cut} event(s) of defined types that the commit size cuts off: \
+                                 trace-cmd 2.4–3.3.4 never read them"
+                            ),
+                        )
+                        .level(crate::finding::Severity::Error)
+                    } else {
+                        sink.make(
+                            &rules::PAGE_TAIL_NOT_ZERO,
+                            span,
+                            format!("{msg}; they hold no event, and readers never read them"),
+                        )
+                        .level(crate::finding::Severity::Warning)
+                    };
+                    if let Some(c) = &self.context {
+                        f = f.note(c.clone());
+                    }
+                    sink.push(f);
                 }
             }
         }
