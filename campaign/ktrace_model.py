@@ -15,7 +15,8 @@ docs/ktrace.md; where they differ the strictest reader is modelled:
 * V1 (`0x55aa0101`, `trace -R`): events at `round_up(24 + 32 * tc, 4096)`.
 * V0 (anything else, the u32 is the thread count): events at `4 + 32 * tc` (no padding).
 
-The identity of what is read is the list of (chunk tag, event count); the event bytes are values.
+The identity of what is read is the list of (chunk tag, event count); the event bytes and the
+thread map are values.
 """
 
 import hashlib
@@ -115,7 +116,6 @@ def read_model(d):
         start = rup(288 + tc * entry, 4096)
         if start > len(d):
             raise Refused("events start past the end")
-        ident.append(("threads", tc))
         ident.append(("events", (len(d) - start) // ev))
         regions.append((288, 288 + tc * entry))
         regions.append((start, start + (len(d) - start) // ev * ev))
@@ -125,7 +125,6 @@ def read_model(d):
         start = rup(24 + 32 * tc, 4096)
         if start > len(d):
             raise Refused("events start past the end")
-        ident.append(("threads", tc))
         ident.append(("events", (len(d) - start) // 64))
         regions.append((24, 24 + 32 * tc))
         regions.append((start, start + (len(d) - start) // 64 * 64))

@@ -73,9 +73,11 @@ crate::declare_rules! {
     /// mean the commit size is too small (events were cut off) or the page was modified.
     ///
     /// ## What readers do
-    /// Readers stop at the commit size and never read the tail: the events read are the same (the
-    /// non-zero bytes may be events the commit size cut off).
-    ///
+    /// Readers stop at the commit size and never read the tail (kbuffer reads `commit` bytes). The
+    /// level follows the case:
+    /// - **error**: the tail starts with whole events of defined types: the commit size cut them off
+    ///   and trace-cmd 2.4–3.3.4 never read them (campaign: "empty" CPUs, lost events);
+    /// - **warning**: the tail holds no event: every reader reads the same.
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`).
     pub PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");

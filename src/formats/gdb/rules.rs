@@ -684,9 +684,11 @@ crate::declare_rules! {
     /// silently truncates the trace (as in wrapped circular buffers saved by gdbserver 13.1).
     ///
     /// ## What readers do
-    /// From source (`tfile_trace_find`): GDB 7.2–15 stop at the first tracepoint number 0; the
-    /// bytes after it are never read, and frames after a zero number in the middle are lost without
-    /// a message.
+    /// From source (`tfile_trace_find`): GDB 7.2–15 stop at the first tracepoint number 0. The level
+    /// follows the case:
+    /// - **error**: the bytes after the marker start with a whole frame (or with the size and data of
+    ///   a frame whose number was zeroed): GDB 13 never shows those frames;
+    /// - **warning**: they hold no frame; GDB never reads them.
     pub DATA_AFTER_END_MARKER = ("GT055", "data-after-end-marker", Error, "non-zero data follows the end marker");
     /// ## What it checks
     /// The zero padding after the end marker is 0, 2 or 4 bytes (GDB writes 2, its testsuite 4).

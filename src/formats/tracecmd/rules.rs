@@ -172,9 +172,12 @@ crate::declare_rules! {
     /// Size disagreements mean damaged or hand-edited sections that readers handle differently.
     ///
     /// ## What readers do
-    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes,
-    /// so it reads the same whatever the section size says (verified with trace-cmd 3.1.6 on a
-    /// HEADER_INFO section 9 bytes too long).
+    /// trace-cmd 3.x reads metadata by its own sizes and compressed sections by the inner sizes
+    /// (`tracecmd_uncompress_block` reads `csize` bytes wherever the section ends), so a wrong section
+    /// size alone reads the same (verified with trace-cmd 3.1.6 on a HEADER_INFO section 9 bytes too
+    /// long): this rule is a warning. When `csize` does not fit, tracelint decompresses the `csize`
+    /// bytes as trace-cmd does: if that fails, the section is lost to trace-cmd 3.1.6–3.3.4 and
+    /// `TD017`/`TD018` (or `TD007` when `csize` runs past the end of the file) say so as errors.
     pub SECTION_SIZE = ("TD016", "section-size", Warning, "a section's declared size disagrees with its content");
     /// ## What it checks
     /// Every compressed block (section or CPU chunk) decompresses without error.

@@ -98,8 +98,12 @@ crate::declare_rules! {
     /// `TASK_SESSION`, sessions are not read and no address resolves.
     ///
     /// ## What readers do
-    /// uftrace ignores feature bits it does not know; without `TASK_SESSION` it does not read
-    /// `task.txt` and no address resolves (from source: open_data_file).
+    /// uftrace ignores feature and info bits it does not know (warning). The level follows the case:
+    /// - **error**: `TASK_SESSION` is clear: `task.txt` is not read, no address resolves, and
+    ///   `uftrace replay` 0.9.4–0.18.1 crash with SIGSEGV (campaign);
+    /// - **error**: `info_mask` is 0: uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open
+    ///   record data`; `replay` crashes);
+    /// - **warning**: unknown bits only.
     pub INFO_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
     /// ## What it checks
     /// With the `MAX_STACK` feature, `max_stack` is at least 1.
@@ -192,7 +196,14 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace trusts the feature bits: it sets up kernel, perf, argument and `.dbg` reading from
-    /// them and ignores files whose bit is clear (from source: open_data_file).
+    /// them and ignores files whose bit is clear (from source: open_data_file). The level follows the
+    /// case:
+    /// - **error**: `PERF_EVENT` or `KERNEL` is clear while its files exist: their events are lost to
+    ///   uftrace 0.9.4–0.18.1;
+    /// - **error**: a record carries a payload while neither `ARGUMENT`/`RETVAL` nor `AUTO_ARGS` is
+    ///   set: uftrace 0.9.4–0.18.1 stop with `record missing argument info`;
+    /// - **warning**: a bit is set without its files, or the other mismatches (the header was not
+    ///   rewritten; every reader reads the same).
     pub FEATURE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
     /// ## What it checks
     /// `info` text lines are shorter than 4095 bytes.
@@ -479,8 +490,11 @@ crate::declare_rules! {
     /// uftrace skips malformed lines silently; their functions then print as raw addresses.
     ///
     /// ## What readers do
-    /// uftrace skips a line it cannot read without a word: addresses in the lost symbol resolve
-    /// to the symbol before it, under a wrong name (from source: load_module_symbol_file).
+    /// uftrace 0.9.4–0.18.1 (`load_module_symbol_file`) read a line with `strtoull` of a hex address
+    /// of any length, a space, the type (a digit starts a hex size), a space and the name, and skip
+    /// lines of other types without a word. The level follows the case:
+    /// - **warning**: tracelint's stricter layout is broken but uftrace reads the line all the same;
+    /// - **error**: uftrace skips the line: addresses in that symbol print under the symbol before it.
     pub SYM_LINE = ("UF051", "sym-line-malformed", Error, "a `.sym` line does not parse");
     /// ## What it checks
     /// `# symbols: N` equals the number of real (non-marker) symbol lines and stays below the
@@ -490,8 +504,11 @@ crate::declare_rules! {
     /// uftrace preallocates N entries: a huge N makes it fail with "Cannot allocate memory".
     ///
     /// ## What readers do
-    /// uftrace preallocates `# symbols:` entries: a huge count fails with "Cannot allocate
-    /// memory" (verified with uftrace 0.13); a smaller mismatch only changes the allocation.
+    /// uftrace 0.9.4–0.18.1 preallocate `# symbols:` entries of 24 bytes and grow the table when
+    /// there are more lines. The level follows the case:
+    /// - **warning**: the count is wrong, but every line is read all the same;
+    /// - **error**: the count asks for 4 GiB or more: uftrace stops with `xrealloc: Cannot allocate
+    ///   memory` (verified with uftrace 0.13, 0.16, 0.18.1 in the campaign).
     pub SYM_COUNT = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
     /// ## What it checks
     /// Symbol addresses are sorted. (Functions whose size reaches past the next symbol are not
@@ -658,8 +675,12 @@ crate::declare_rules! {
     /// to this data.
     ///
     /// ## What readers do
-    /// uftrace prints an address that resolves to no symbol as `<addr>`: the records read the same
-    /// (verified with uftrace 0.13).
+    /// uftrace prints an address that resolves to no symbol as `<addr>`. The level follows the case:
+    /// - **warning**: the address lies outside the module's symbols (the records read the same,
+    ///   verified with uftrace 0.13);
+    /// - **error**: the address lies in a mapped module whose `.sym` file is missing: uftrace
+    ///   0.9.4–0.18.1 fall back to the ELF file at the recorded path and print `<addr>` on any machine
+    ///   without it, so the function names of the trace are lost where it is read.
     pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
     /// ## What it checks
     /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines

@@ -255,9 +255,15 @@ impl<'a> Walker<'a> {
             self.finished = true;
             // Frames GDB will never see: the tail starts with a whole frame header.
             let mut t = Reader::with_base(tail, self.pos.saturating_add(2), self.endian);
+            // Either a whole frame header, or (a frame whose number was zeroed) the size and
+            // data of a frame.
             let tail_frame = match (rd_i16(&mut t, "tracepoint number"), t.u32("frame size")) {
                 (Ok(tp), Ok(size)) => tp > 0 && u64::from(size) <= t.remaining() as u64,
                 _ => false,
+            } || {
+                let mut z = Reader::with_base(tail, self.pos.saturating_add(2), self.endian);
+                z.u32("frame size")
+                    .is_ok_and(|size| size > 0 && u64::from(size) <= z.remaining() as u64)
             };
             return Some(Step::End(FramesEnd::Marker {
                 span: self.pos..self.pos.saturating_add(2),

@@ -946,7 +946,7 @@ impl V7<'_> {
                 );
                 let Some(bytes) = bytes else {
                     ctx.sink.report(
-                        &rules::DECOMPRESS_FAILED,
+                        &rules::TRUNCATED,
                         span_of(sec.body.start, 4),
                         format!(
                             "compressed section {}: csize {csize} runs past the end of the file; trace-cmd 3.1.6–3.3.4 cannot read the section (the report has no events)",

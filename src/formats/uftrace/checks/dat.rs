@@ -1128,11 +1128,30 @@ fn walk_impl<E: Endianity + Default>(
                         }
                         Err(why) => {
                             if c_unres.hit(&(off..off)) {
-                                sink.report(
-                                    &rules::UNRESOLVED_ADDRESS,
-                                    off.saturating_add(8)..off.saturating_add(16),
-                                    format!("address 0x{addr:x} {why} (session {})", s.sid),
-                                );
+                                // A module whose `.sym` file is missing: uftrace falls back to
+                                // the ELF file at the recorded path, which the machine reading
+                                // the recording rarely has, and prints `<addr>` without it.
+                                let level = if matches!(why, Unresolved::WithoutSymFile(_)) {
+                                    crate::finding::Severity::Error
+                                } else {
+                                    crate::finding::Severity::Warning
+                                };
+                                let tail = if level == crate::finding::Severity::Error {
+                                    "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine"
+                                } else {
+                                    ""
+                                };
+                                let f = sink
+                                    .make(
+                                        &rules::UNRESOLVED_ADDRESS,
+                                        off.saturating_add(8)..off.saturating_add(16),
+                                        format!(
+                                            "address 0x{addr:x} {why} (session {}){tail}",
+                                            s.sid
+                                        ),
+                                    )
+                                    .level(level);
+                                sink.push(f);
                             }
                         }
                     }

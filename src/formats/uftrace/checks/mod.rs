@@ -740,7 +740,9 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
         sink.set_file(Some("info".into()));
         let mut fm_at = |cond: bool, level: Severity, msg: String| {
             if cond {
-                let f = sink.make(&rules::FEATURE_MISMATCH, 16..24, msg).level(level);
+                let f = sink
+                    .make(&rules::FEATURE_MISMATCH, 16..24, msg)
+                    .level(level);
                 sink.push(f);
             }
         };

@@ -343,6 +343,16 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
             .level(crate::finding::Severity::Error);
         sink.push(f);
     }
+    if h.info_mask == 0 {
+        let f = sink
+            .make(
+                &rules::INFO_MASK_BITS,
+                24..32,
+                "info_mask is 0: the info file lists no section; uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open record data`, `replay` crashes with SIGSEGV)",
+            )
+            .level(crate::finding::Severity::Error);
+        sink.push(f);
+    }
     if h.info_mask >> 16 != 0 {
         sink.report(
             &rules::INFO_NEWER_LINE,

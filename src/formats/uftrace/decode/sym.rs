@@ -385,7 +385,11 @@ fn uftrace_reads(line: &[u8]) -> Option<u8> {
     if line.get(i..i + 2) == Some(b"0x") || line.get(i..i + 2) == Some(b"0X") {
         i += 2;
     }
-    i += line.get(i..)?.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+    i += line
+        .get(i..)?
+        .iter()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .count();
     if line.get(i) != Some(&b' ') {
         return None;
     }
@@ -393,7 +397,11 @@ fn uftrace_reads(line: &[u8]) -> Option<u8> {
     i += 2;
     if kind.is_ascii_digit() {
         i -= 1;
-        i += line.get(i..)?.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        i += line
+            .get(i..)?
+            .iter()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count();
         if line.get(i) != Some(&b' ') {
             return None;
         }
