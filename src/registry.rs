@@ -137,22 +137,29 @@ pub fn render_index_doc() -> String {
 pub const SEVERITY_PRINCIPLE: &str = "\
 ## Levels: a claim about readers
 
-A default level says what the readers of the format do with a file that breaks the rule. The
-readers are the mainstream ones, of every version in use: `trace-cmd report` and libtracecmd /
-libtraceevent for trace.dat, `uftrace replay`/`dump` for uftrace data, GDB's `target tfile` for
-tracepoint files, and `ktrace`/libktrace (as far as its behaviour is public) for ktrace.
+A level says what the readers of the format do with *this* file. The readers are the reader
+matrix of `campaign/README.md`: `trace-cmd report` 2.4, 2.9.5, 3.1.6 (with and without zlib)
+and 3.3.4 for trace.dat, `uftrace dump`/`replay` 0.9.4, 0.13, 0.16 and 0.18.1 for uftrace data,
+GDB 13's `target tfile` for tracepoint files, and for ktrace a model of libktrace, `trace` and
+kperfdata (no Darwin reader runs on Linux).
 
 | level | claim |
 |---|---|
-| **error** | some mainstream reader (of any version) crashes, hangs, rejects the file, or reads other data than was written (misframed records, lost events it does not report, frames it cannot open) |
-| **warning** | a stated invariant of the format is broken, but every reader reads the same data |
-| **info** | a recognised quirk of a named writer version: the finding says which versions write it and what they write |
+| **error** | a mainstream reader *of the writer's version or newer* (or of the file's format version) crashes, hangs, rejects the file, or reads other data than was written (lost or misframed events, frames it cannot open); a file written by a development build that every released reader rejects is an error too, and the message says so |
+| **warning** | a stated invariant of the format is broken, but every such reader reads the same data |
+| **info** | a recognised quirk of a named writer version, or a note that an *older* reader cannot read a newer feature (\"uftrace 0.9.4 cannot read this\") |
+
+The level is a claim per finding, not per rule: the same broken field can be harmless in one
+file and fatal in another (a section size that readers never use, a `csize` they do). Where a
+rule's effect depends on the case, its **What readers do** section lists each case and its
+level, and the message says what which reader versions do, with numbers. The list is the
+rule's default level otherwise.
 
 Fields, options and lines that a *newer* writer adds and an older reader does not know are never
-errors: a validator must not break when the producer moves on. Each rule's documentation has a
-**What readers do** section: what the readers do when the rule is broken, verified by running them
-where they are installed, else read from their source. What each writer version writes
-differently is in the format notes under `docs/`.
+errors: a validator must not break when the producer moves on. Each rule's **What readers do**
+section says what the readers do when the rule is broken, verified by running the reader matrix
+(`scripts/readers.sh`, the differential campaign in `campaign/`) where it says so, else read from
+their source. What each writer version writes differently is in the format notes under `docs/`.
 
 ";
 

@@ -28,13 +28,16 @@ impl Severity {
     pub fn meaning(self) -> &'static str {
         match self {
             Severity::Error => {
-                "some mainstream reader (of any version) crashes, hangs, rejects the file, \
-                 or reads other data than was written"
+                "a mainstream reader of the writer's version or newer crashes, hangs, rejects \
+                 the file, or reads other data than was written"
             }
             Severity::Warning => {
                 "a stated invariant of the format is broken, but every reader reads the same data"
             }
-            Severity::Info => "a recognised quirk of a named writer version",
+            Severity::Info => {
+                "a recognised quirk of a named writer version, or an older reader that cannot \
+                 read a newer feature"
+            }
         }
     }
 }

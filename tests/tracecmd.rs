@@ -1114,6 +1114,8 @@ sweeps! {
     sweep_v6 => "v6.dat",
     sweep_v7_none => "v7-none.dat",
     sweep_v7_zstd => "v7-zstd.dat",
+    sweep_kernel_stack_v6 => "kernel-stack-v6.dat",
+    sweep_kernel_stack_v7_zstd => "kernel-stack-v7-zstd.dat",
 }
 
 #[test]

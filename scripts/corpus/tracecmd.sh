@@ -3,7 +3,7 @@
 # v6, several buffers, empty CPUs/buffers, lost events).
 # Usage: scripts/corpus/tracecmd.sh [OUTDIR]   (default: <repo>/corpus/tracecmd)
 #        STEPS="subbuf clocks marker" scripts/corpus/tracecmd.sh   (only some captures; the
-#        steps are: basic full instances empty lost subbuf clocks marker; default: all)
+#        steps are: basic full instances empty lost subbuf clocks marker stack; default: all)
 # Needs: root, tracefs, trace-cmd (3.1.x), util-linux (unshare, mount).
 #
 # `trace-cmd record` is not used: events are enabled by hand in tracefs, a small workload
@@ -25,7 +25,7 @@ OUT=${1:-$ROOT/corpus/tracecmd}
 META_SYSTEMS="ftrace sched raw_syscalls timer irq"
 KALLSYMS_LINES=${KALLSYMS_LINES:-300}
 INST_PREFIX=tracelint
-STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker}
+STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker stack}
 step () { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 die () { echo "tracecmd.sh: $*" >&2; exit 1; }
@@ -266,6 +266,19 @@ printf '\001\000\000\000raw-marker' > "$T/trace_marker_raw" 2>/dev/null
 echo 0 > "$T/tracing_on"
 extract_dat "$OUT/marker-v7-none.dat" trimmed --compression none
 convert_dat "$OUT/marker-v7-none.dat" "$OUT/marker-v6.dat" --file-version 6
+fi
+
+# ftrace:kernel_stack records after each sched_switch (options/stacktrace): the kernel sizes
+# each record by the frames it captured, shorter than the format's nominal caller[8].
+if step stack; then
+clean
+SAVED_STACK=$(cat "$T/options/stacktrace")
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/options/stacktrace"
+echo 1 > "$T/tracing_on"; workload; echo 0 > "$T/tracing_on"
+echo "$SAVED_STACK" > "$T/options/stacktrace"
+extract_dat "$OUT/kernel-stack-v7-zstd.dat" trimmed
+convert_dat "$OUT/kernel-stack-v7-zstd.dat" "$OUT/kernel-stack-v6.dat" --file-version 6 --compression none
 fi
 
 clean

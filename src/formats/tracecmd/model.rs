@@ -250,8 +250,18 @@ pub struct EventFormat {
 }
 
 impl EventFormat {
-    /// End of the last static field.
+    /// The shortest payload a record of this event can have: the end of the last static
+    /// field. The kernel's own ftrace entries (`ftrace:kernel_stack`, `user_stack`, `print`,
+    /// `bprint`, `raw_data`, `function` with arguments) end with an array it sizes by what it
+    /// stored (`caller[8]` holds only the frames captured), so for the `ftrace` system a
+    /// trailing array may be cut anywhere: the minimum is where it starts.
     pub fn min_size(&self) -> u32 {
+        let last = self.fields.iter().max_by_key(|f| f.offset);
+        if self.system == "ftrace" {
+            if let Some(f) = last.filter(|f| f.decl.trim_end().ends_with(']')) {
+                return f.offset;
+            }
+        }
         self.fields
             .iter()
             .map(|f| f.offset.saturating_add(f.size))

@@ -82,11 +82,27 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             continue;
         };
         if start >= end {
-            bad(
-                sink,
-                format!("range start 0x{start:x} is not below end 0x{end:x}"),
+            // uftrace reads the line with sscanf all the same; for `[stack]` (and the other
+            // `[...]` lines) it only takes the address as the kernel boundary, so an empty
+            // range there reads the same (third-party writers write a zero-length `[stack]` at
+            // the top of the address space).
+            let special = toks.get(5).is_some_and(|p| p.starts_with(b"["));
+            let msg = format!(
+                "map line `{}`: range start 0x{start:x} is not below end 0x{end:x}",
+                show(line.text)
             );
-            continue;
+            if special {
+                let f = sink
+                    .make(&rules::MAP_LINE, line.span(), format!("{msg}; uftrace 0.9.4–0.18.1 only take the address of a `[...]` line as the kernel boundary and read the same"))
+                    .level(crate::finding::Severity::Warning);
+                sink.push(f);
+            } else {
+                bad(
+                    sink,
+                    format!("range start 0x{start:x} is not below end 0x{end:x}; uftrace 0.9.4–0.18.1 resolve no address in it"),
+                );
+                continue;
+            }
         }
         let prot_ok = prot.len() == 4
             && matches!(prot.first(), Some(b'r' | b'-'))

@@ -150,11 +150,15 @@ pub fn decode(
         }
         let bad = |sink: &mut Sink, what: &str| {
             let (level, readers) = match uftrace_reads(s) {
-                Some(_) => (
+                UftraceSym::Reads => (
                     Severity::Warning,
                     "uftrace 0.9.4–0.18.1 read it all the same (their parser takes any hex address and type)",
                 ),
-                None => (
+                UftraceSym::SkipsData => (
+                    Severity::Warning,
+                    "uftrace 0.9.4–0.18.1 skip it as a symbol of a type that is never a function",
+                ),
+                UftraceSym::Skips => (
                     Severity::Error,
                     "uftrace 0.9.4–0.18.1 skip it without a word: addresses in that symbol print under the symbol before it",
                 ),
@@ -376,11 +380,35 @@ const SYM_ENTRY_BYTES: u64 = 24;
 /// A first allocation of this size fails on machines with less memory to commit.
 const SYM_ALLOC_FAILS: u64 = 4 << 30;
 
-/// Whether uftrace (`load_module_symbol_file`, utils/symbol.c 0.9.4–0.18.1) reads `line` as a
-/// symbol, and its type: `strtoull` of a hex address (any length, leading blanks and `0x`
-/// allowed), one space, the type (a digit starts a hex size, then a space and the type), a
-/// space and the name; lines of other types are skipped.
-fn uftrace_reads(line: &[u8]) -> Option<u8> {
+/// How uftrace reads one `.sym` line.
+enum UftraceSym {
+    /// As a symbol.
+    Reads,
+    /// Skipped for its type, which `nm` gives data, bss, absolute and undefined symbols.
+    SkipsData,
+    /// Skipped: the line does not parse, or its type may be a function's.
+    Skips,
+}
+
+/// How uftrace (`load_module_symbol_file`, utils/symbol.c 0.9.4–0.18.1) reads `line`:
+/// `strtoull` of a hex address (any length, leading blanks and `0x` allowed), one space, the
+/// type (a digit starts a hex size, then a space and the type), a space and the name; lines of
+/// types other than `?TtwPKDdvu` are skipped.
+fn uftrace_reads(line: &[u8]) -> UftraceSym {
+    let Some(kind) = uftrace_sym_type(line) else {
+        return UftraceSym::Skips;
+    };
+    if b"?TtwPKDdvu".contains(&kind) {
+        UftraceSym::Reads
+    } else if b"BbRrUANCGgSsV-".contains(&kind) {
+        UftraceSym::SkipsData
+    } else {
+        UftraceSym::Skips
+    }
+}
+
+/// The type letter of a `.sym` line as uftrace parses it, if it parses.
+fn uftrace_sym_type(line: &[u8]) -> Option<u8> {
     let mut i = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
     if line.get(i..i + 2) == Some(b"0x") || line.get(i..i + 2) == Some(b"0X") {
         i += 2;
@@ -411,5 +439,5 @@ fn uftrace_reads(line: &[u8]) -> Option<u8> {
     if line.get(i) != Some(&b' ') {
         return None;
     }
-    b"?TtwPKDdvu".contains(&kind).then_some(kind)
+    Some(kind)
 }

@@ -92,17 +92,30 @@ const DLOP_FMT: &str =
 
 fn check_sid(sink: &mut Sink, line: &Line<'_>, sid: &[u8]) {
     if !text::is_lower_hex(sid, 16) {
+        // uftrace copies the sid with `%s` into a 16-byte buffer and then only uses it as a
+        // string (the `sid-<sid>.map` file name): a longer one overflows the buffer.
+        let (level, what) = if sid.len() > 16 {
+            (
+                crate::finding::Severity::Error,
+                "uftrace 0.13 reads it with an unbounded %s into a 16-byte stack buffer and crashes (SIGSEGV)",
+            )
+        } else {
+            (
+                crate::finding::Severity::Warning,
+                "uftrace 0.9.4–0.18.1 use it as a string only (the name of its `sid-*.map`)",
+            )
+        };
         let f = sink
             .make(
                 &rules::BAD_SID,
                 sub_span(line, sid),
                 format!(
-                    "session id `{}` ({} bytes) is not 16 lowercase hex digits",
+                    "session id `{}` ({} bytes) is not 16 lowercase hex digits; {what}",
                     show(sid),
                     sid.len()
                 ),
             )
-            .note("uftrace 0.13 reads the sid with an unbounded %s into a 16-byte stack buffer: a longer one crashes it");
+            .level(level);
         sink.push(f);
     }
 }
@@ -137,9 +150,21 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
             bad(sink, &line, "<TYPE> <fields>");
             continue;
         }
+        // uftrace reads the timestamp with `%lu.%lu` (utils/data-file.c, 0.9.4–0.18.1): any
+        // number of fraction digits, taken as nanoseconds. A timestamp only that reads is a
+        // warning (third-party writers write `0.0`); the line is read on.
+        let lenient_ts = std::cell::Cell::new(None);
         let ts_field = || -> Option<(u64, &[u8])> {
             let (f, rest) = split1(rest);
-            let ts = parse_ts(text::kv(f, "timestamp")?)?;
+            let v = text::kv(f, "timestamp")?;
+            let ts = match parse_ts(v) {
+                Some(ts) => ts,
+                None => {
+                    let ts = text::parse_ts_scanf(v)?;
+                    lenient_ts.set(Some(sub_span(&line, f)));
+                    ts
+                }
+            };
             Some((ts, rest))
         };
         let ts = match kind {
@@ -283,6 +308,20 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
                 None
             }
         };
+        if let (Some(ts), Some(span)) = (ts, lenient_ts.take()) {
+            let f = sink
+                .make(
+                    &rules::TASK_LINE,
+                    span,
+                    format!(
+                        "timestamp of `{}` is not `<sec>.<9 digits>`; uftrace 0.9.4–0.18.1 read it with `%lu.%lu` as {}",
+                        show(t),
+                        fmt_ts(ts)
+                    ),
+                )
+                .level(crate::finding::Severity::Warning);
+            sink.push(f);
+        }
         if let Some(ts) = ts {
             if let Some(prev) = last_ts {
                 if ts < prev {

@@ -78,6 +78,15 @@ pub fn parse_ts(s: &[u8]) -> Option<u64> {
     sec.checked_mul(1_000_000_000)?.checked_add(ns)
 }
 
+/// A timestamp as uftrace's `%lu.%lu` reads it: seconds, a dot, and a fraction of any length
+/// taken as a count of nanoseconds (`0.5` is 0 s + 5 ns).
+pub fn parse_ts_scanf(s: &[u8]) -> Option<u64> {
+    let dot = s.iter().position(|&c| c == b'.')?;
+    let sec = parse_u64(s.get(..dot)?)?;
+    let ns = parse_u64(s.get(dot.checked_add(1)?..)?)?;
+    sec.checked_mul(1_000_000_000)?.checked_add(ns)
+}
+
 /// Matches `s` against a format: literal bytes, and conversions
 /// `%u` (unsigned decimal), `%i` (optionally signed decimal), `%f` (decimal with a fraction),
 /// `%x` (hex), `%w` (a word without spaces, non-empty), `%*` (the rest, possibly empty).

@@ -1,0 +1,290 @@
+//! Classes the differential campaign (campaign/) found, kept as fixtures: each is built from a
+//! recorded corpus directory (or kept as the mutant file under `corpus/*/defects/campaign-*`),
+//! asserts tracelint's code and level for the case, and, where the reader matrix is present,
+//! that the readers really do what the level claims (fail on errors, read the same on
+//! warnings).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use tracelint::{CheckOptions, Severity};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// The (code, severity) pairs tracelint reports for `path`.
+fn levels(path: &Path) -> Vec<(String, Severity)> {
+    let r = tracelint::check_path(path, &CheckOptions::default(), &Default::default());
+    r.findings
+        .iter()
+        .map(|f| (f.rule.code.to_string(), f.severity))
+        .collect()
+}
+
+fn has(l: &[(String, Severity)], code: &str, sev: Severity) -> bool {
+    l.iter().any(|(c, s)| c == code && *s == sev)
+}
+
+fn no_error(l: &[(String, Severity)]) -> bool {
+    l.iter().all(|(_, s)| *s != Severity::Error)
+}
+
+/// `uftrace dump` of `dir` by every uftrace of the matrix: (exit ok, stdout).
+fn dumps(dir: &Path) -> Vec<(&'static str, bool, String)> {
+    common::matrix_readers("uftrace")
+        .into_iter()
+        .map(|r| {
+            let out = std::process::Command::new("timeout")
+                .args(["-s", "KILL", "30"])
+                .arg(&r.path)
+                .args(["dump", "--no-pager", "-d"])
+                .arg(dir)
+                .env("HOME", "/nonexistent")
+                .output()
+                .unwrap();
+            (
+                r.name,
+                out.status.success(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// A mutated copy of a corpus recording.
+fn mutant(name: &str, edit: impl FnOnce(&Path)) -> (tempfile::TempDir, PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join(name);
+    copy_dir(&common::corpus(&format!("uftrace/{name}")), &d);
+    edit(&d);
+    (t, d)
+}
+
+fn set_feat(d: &Path, f: impl FnOnce(u64) -> u64) {
+    let p = d.join("info");
+    let mut b = std::fs::read(&p).unwrap();
+    let old = u64::from_le_bytes(b[16..24].try_into().unwrap());
+    b[16..24].copy_from_slice(&f(old).to_le_bytes());
+    std::fs::write(&p, b).unwrap();
+}
+
+const TASK_SESSION: u64 = 1 << 1;
+const ARGUMENT: u64 = 1 << 3;
+const RETVAL: u64 = 1 << 4;
+const PERF_EVENT: u64 = 1 << 8;
+const AUTO_ARGS: u64 = 1 << 9;
+
+/// What readers must do with a mutant tracelint calls an error: some reader of the matrix
+/// fails or reads other records than on the original.
+fn readers_fail(orig: &Path, mutant: &Path) {
+    let a = dumps(orig);
+    let b = dumps(mutant);
+    if a.is_empty() {
+        return;
+    }
+    let differs = a
+        .iter()
+        .zip(&b)
+        .any(|((_, ok0, out0), (_, ok1, out1))| ok0 != ok1 || out0 != out1);
+    assert!(
+        differs,
+        "every reader reads {} as the original",
+        mutant.display()
+    );
+}
+
+/// What readers must do with a mutant tracelint passes: every reader dumps it as the original.
+fn readers_same(orig: &Path, mutant: &Path) {
+    let a = dumps(orig);
+    let b = dumps(mutant);
+    for ((name, ok0, out0), (_, ok1, out1)) in a.iter().zip(&b) {
+        assert_eq!((ok0, out0), (ok1, out1), "{name} on {}", mutant.display());
+    }
+}
+
+#[test]
+fn a_recording_without_info_is_an_error() {
+    let (_t, d) = mutant("plain", |d| std::fs::remove_file(d.join("info")).unwrap());
+    assert!(tracelint::detect::is_uftrace_dir(&d));
+    let l = levels(&d);
+    assert!(has(&l, "UF001", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn task_session_cleared_is_an_error() {
+    let (_t, d) = mutant("plain", |d| set_feat(d, |f| f & !TASK_SESSION));
+    let l = levels(&d);
+    assert!(has(&l, "UF014", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn info_mask_zero_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("info");
+        let mut b = std::fs::read(&p).unwrap();
+        b[24..32].fill(0);
+        std::fs::write(&p, b).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF014", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn perf_event_cleared_with_perf_files_is_an_error() {
+    let (_t, d) = mutant("threads", |d| set_feat(d, |f| f & !PERF_EVENT));
+    assert!(d.join("perf-cpu0.dat").exists());
+    let l = levels(&d);
+    assert!(has(&l, "UF022", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+}
+
+#[test]
+fn payloads_without_argument_features_are_an_error() {
+    let (_t, d) = mutant("args", |d| {
+        set_feat(d, |f| f & !(ARGUMENT | RETVAL | AUTO_ARGS))
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF022", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/args"), &d);
+}
+
+#[test]
+fn a_missing_sym_of_the_traced_program_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        std::fs::remove_file(d.join("uf_basic.sym")).unwrap()
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF067", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_wrong_small_symbol_count_is_a_warning() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("libc.so.6.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let first = s.lines().next().unwrap().to_string();
+        std::fs::write(&p, s.replacen(&first, "# symbols: 3", 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF052", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_huge_symbol_count_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("uf_basic.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let first = s.lines().next().unwrap().to_string();
+        std::fs::write(&p, s.replacen(&first, "# symbols: 99999999999", 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF052", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_symbol_line_uftrace_reads_is_a_warning() {
+    // A short address: tracelint's layout wants 16 digits, uftrace's strtoull takes any.
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("libm.so.6.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let line = s.lines().nth(5).unwrap().to_string();
+        let short = line.trim_start_matches('0').to_string();
+        std::fs::write(&p, s.replacen(&line, &short, 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF051", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/plain"), &d);
+}
+
+/// The campaign's kept trace.dat and GDB mutants: `campaign-<code>-<what>`; each must give an
+/// error of its code.
+#[test]
+fn kept_campaign_mutants_give_their_error() {
+    let mut n = 0;
+    for fmt in ["tracecmd", "gdb"] {
+        let dir = common::corpus(&format!("{fmt}/defects"));
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let Some(rest) = name.strip_prefix("campaign-") else {
+                continue;
+            };
+            let code = rest.split('-').next().unwrap().to_uppercase();
+            let l = levels(&p);
+            assert!(has(&l, &code, Severity::Error), "{name}: {l:?}");
+            n += 1;
+        }
+    }
+    assert!(n >= 5, "only {n} kept campaign mutants replayed");
+}
+
+/// What a third-party writer of the uftrace format writes (a Rust tracer in the wild):
+/// `timestamp=S.0`, a two-digit session id, a zero-length `[stack]` line at the top of the
+/// address space and `nm` output with data symbols. uftrace reads all of it with its `sscanf`
+/// patterns and skips what it does not use: warnings, never errors.
+#[test]
+fn a_third_party_writers_recording_is_read_the_same() {
+    let (_t, d) = mutant("plain", |d| {
+        let map = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("sid-"))
+            .unwrap();
+        let old_sid = map.file_name().unwrap().to_string_lossy()[4..20].to_string();
+        // A zero-length [stack] line at the top of the address space.
+        let m = std::fs::read_to_string(&map).unwrap();
+        let mut lines: Vec<String> = m.lines().map(str::to_string).collect();
+        let last = lines.pop().unwrap();
+        let rest = last.split_once(' ').unwrap().1.to_string();
+        lines.push(format!("7ffffffff000-7ffffffff000 {rest}"));
+        std::fs::write(d.join("sid-00.map"), lines.join("\n") + "\n").unwrap();
+        std::fs::remove_file(&map).unwrap();
+        // `timestamp=S.0` and session id `00`.
+        let t = std::fs::read_to_string(d.join("task.txt")).unwrap();
+        let t: Vec<String> = t
+            .lines()
+            .map(|l| {
+                let l = l.replace(&old_sid, "00");
+                let (head, tail) = l.split_once("timestamp=").unwrap();
+                let (ts, after) = tail.split_once(' ').unwrap();
+                let secs = ts.split('.').next().unwrap();
+                format!("{head}timestamp={secs}.0 {after}")
+            })
+            .collect();
+        std::fs::write(d.join("task.txt"), t.join("\n") + "\n").unwrap();
+        // `nm` output: a data symbol among the functions.
+        let p = d.join("libm.so.6.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, s + "0000000000123456 B some_bss_variable\n").unwrap();
+    });
+    let l = levels(&d);
+    assert!(no_error(&l), "{l:?}");
+    for code in ["UF030", "UF035", "UF040"] {
+        assert!(has(&l, code, Severity::Warning), "{code}: {l:?}");
+    }
+    // Every reader reads the records (the session's own timestamps and id are values).
+    let orig = common::corpus("uftrace/plain");
+    for ((name, ok0, out0), (_, ok1, out1)) in dumps(&orig).iter().zip(&dumps(&d)) {
+        assert!(ok0 == ok1, "{name}");
+        let records = |s: &str| {
+            s.lines()
+                .filter(|l| l.contains("[entry]") || l.contains("[exit ]"))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(records(out0), records(out1), "{name}");
+    }
+}
