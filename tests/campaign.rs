@@ -288,3 +288,34 @@ fn a_third_party_writers_recording_is_read_the_same() {
         assert_eq!(records(out0), records(out1), "{name}");
     }
 }
+
+/// A symbol line uftrace skips loses names only where the trace enters the module: an error in
+/// the traced program's `.sym`, a warning in a library the trace never enters.
+#[test]
+fn a_skipped_symbol_line_is_an_error_only_where_the_trace_goes() {
+    let orig = common::corpus("uftrace/plain");
+    let (_t, lib) = mutant("plain", |d| {
+        let p = d.join("libm.so.6.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let line = s.lines().nth(5).unwrap().to_string();
+        std::fs::write(&p, s.replacen(&line, &line.replacen(' ', "", 1), 1)).unwrap();
+    });
+    let l = levels(&lib);
+    assert!(has(&l, "UF051", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&orig, &lib);
+
+    let (_t2, exe) = mutant("plain", |d| {
+        let p = d.join("uf_basic.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let line = s
+            .lines()
+            .find(|l| l.ends_with(" main"))
+            .unwrap()
+            .to_string();
+        std::fs::write(&p, s.replacen(&line, &line.replacen(' ', "", 1), 1)).unwrap();
+    });
+    let l = levels(&exe);
+    assert!(has(&l, "UF051", Severity::Error), "{l:?}");
+    readers_fail(&orig, &exe);
+}

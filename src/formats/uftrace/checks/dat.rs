@@ -101,6 +101,17 @@ pub struct DatCtx<'a> {
     pub user_events: Option<&'a [u64]>,
     /// Take the fast path for runs of well-formed records ([`crate::CheckOptions::fast_paths`]).
     pub fast: bool,
+    /// Per symbol table: whether some record address fell in its module (set by the walks of
+    /// every task, read once they are done).
+    pub entered: &'a [std::sync::atomic::AtomicBool],
+}
+
+impl DatCtx<'_> {
+    fn enter(&self, table: usize) {
+        if let Some(a) = self.entered.get(table) {
+            a.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// What one task file held.
@@ -1520,6 +1531,7 @@ fn resolve<'s>(
         if let Some((mi, m)) = map.find(addr) {
             match s.module_syms.get(mi).copied().flatten() {
                 Some(t) => {
+                    ctx.enter(t);
                     let table = ctx.syms.get(t).ok_or(Unresolved::MissingTable)?;
                     let rel = addr.saturating_sub(m.start);
                     match table.find(rel) {
@@ -1557,6 +1569,7 @@ fn resolve<'s>(
         }
     }
     if let Some((base, t)) = best {
+        ctx.enter(t);
         if let Some(table) = ctx.syms.get(t) {
             let rel = addr.saturating_sub(base);
             if let Some(i) = table.find(rel) {

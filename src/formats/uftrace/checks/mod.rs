@@ -281,7 +281,12 @@ pub(crate) fn check_all(
         }
     }
     let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
+    let entered: Vec<std::sync::atomic::AtomicBool> = syms
+        .iter()
+        .map(|_| std::sync::atomic::AtomicBool::new(false))
+        .collect();
     let ctx = DatCtx {
+        entered: &entered,
         endian,
         version: info.version(),
         feat,
@@ -350,6 +355,39 @@ pub(crate) fn check_all(
             }
         }
         nodes.insert((*name).to_string(), n);
+    }
+
+    // Symbol lines uftrace skips: names are lost where the trace enters the module.
+    for (t, entered) in syms.iter().zip(&entered) {
+        if t.skipped_lines.is_empty() {
+            continue;
+        }
+        sink.set_file(Some(t.file.clone()));
+        let entered = entered.load(std::sync::atomic::Ordering::Relaxed);
+        for f in &t.skipped_lines {
+            let f = if entered {
+                let msg = format!(
+                    "{}: the trace enters this module, and addresses in that symbol print under the symbol before it",
+                    f.message
+                );
+                Finding {
+                    message: msg,
+                    ..f.clone()
+                }
+                .level(Severity::Error)
+            } else {
+                let msg = format!(
+                    "{}; no record of the trace lies in this module, so every reader reads the same",
+                    f.message
+                );
+                Finding {
+                    message: msg,
+                    ..f.clone()
+                }
+                .level(Severity::Warning)
+            };
+            sink.push(f);
+        }
     }
 
     // perf and kernel files.

@@ -43,6 +43,9 @@ pub struct SymTable {
     /// The `UF057` finding of a header-less layout (0: no header, 1: count only), reported
     /// once per directory by the caller.
     pub legacy: Option<(u8, Finding)>,
+    /// `UF051` findings of lines uftrace skips: their level depends on whether the trace
+    /// enters the module (then names are lost), which the caller knows after the task walks.
+    pub skipped_lines: Vec<Finding>,
 }
 
 impl SymTable {
@@ -101,6 +104,7 @@ pub fn decode(
     let mut count_span = 0..0;
     // (addr, size, kind, name, span); markers are kept to derive v0.13 sizes.
     let mut raw: Vec<RawSym> = Vec::new();
+    let mut skipped: Vec<Finding> = Vec::new();
     let mut in_header = true;
     let mut header_lines = 0u32;
     let mut sized_seen = (false, false);
@@ -148,7 +152,7 @@ pub fn decode(
             );
             break;
         }
-        let bad = |sink: &mut Sink, what: &str| {
+        let mut bad = |sink: &mut Sink, what: &str| {
             let (level, readers) = match uftrace_reads(s) {
                 UftraceSym::Reads => (
                     Severity::Warning,
@@ -160,7 +164,7 @@ pub fn decode(
                 ),
                 UftraceSym::Skips => (
                     Severity::Error,
-                    "uftrace 0.9.4–0.18.1 skip it without a word: addresses in that symbol print under the symbol before it",
+                    "uftrace 0.9.4–0.18.1 skip it without a word",
                 ),
             };
             let f = sink
@@ -174,7 +178,11 @@ pub fn decode(
                     ),
                 )
                 .level(level);
-            sink.push(f);
+            if level == Severity::Error {
+                skipped.push(f);
+            } else {
+                sink.push(f);
+            }
         };
         if !line.terminated {
             bad(sink, "has no terminating newline");
@@ -276,6 +284,7 @@ pub fn decode(
             .note("uftrace loads them as symbols without a name");
         sink.push(f);
     }
+    t.skipped_lines = skipped;
     t.sized = sized_seen.0 && !sized_seen.1;
     if sized_seen.0 && sized_seen.1 {
         sink.report(
