@@ -79,7 +79,7 @@ def _records(lay):
         if n < 4000 or n % 17 == 0:
             lay.field(pos, 8, "record time", value=True)
             lay.field(pos + 8, 1, "record type/more/magic bits")
-            lay.field(pos + 9, 2, "record depth bits")
+            lay.field(pos + 9, 1, "record depth bits")
             lay.field(pos + 10, 4, "record address", value=True)
         more = (word >> 2) & 1
         pos += 16

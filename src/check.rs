@@ -251,6 +251,27 @@ fn finish_report(
     report
 }
 
+/// The report of a symbolic link or special file met while searching a directory: `TL014`,
+/// never followed or opened.
+pub fn not_followed_report(path: &Path, what: &str, config: &Config) -> Report {
+    let mut report = Report::new(path);
+    let mut findings = vec![Finding {
+        rule: &rules::NOT_FOLLOWED,
+        severity: rules::NOT_FOLLOWED.default_severity,
+        member: None,
+        file: None,
+        offset: 0,
+        length: 0,
+        message: format!("{} is {what}; it was not followed", path.display()),
+        notes: Vec::new(),
+        help: Some("check the target itself if it is a trace".to_string()),
+    }];
+    config.apply(&mut findings);
+    report.counts = Counts::of(&findings);
+    report.findings = findings;
+    report
+}
+
 /// The report for a directory given to check in which no trace file or uftrace data directory
 /// was found (`TL008 no-traces-found`), with `config`'s rule levels applied.
 pub fn no_traces_report(dir: &Path, config: &Config) -> Report {

@@ -102,6 +102,39 @@ pub fn detect_file(file: &std::fs::File, len: u64) -> std::io::Result<Option<For
     Ok(detect_bytes(head))
 }
 
+/// True when `head` (the first bytes of a file) is a trace magic cut short or damaged in at
+/// most two bytes: a file a directory search must not pass over.
+pub fn near_magic(head: &[u8]) -> bool {
+    const MAGICS: &[&[u8]] = &[
+        b"\x17\x08\x44tracing",
+        b"\x7fTRACE0\n",
+        &UFTRACE_MAGIC,
+        &[0x00, 0x03, 0xaa, 0x55],
+        &[0x00, 0x10, 0x00, 0x00],
+        &[0x00, 0x02, 0xaa, 0x55],
+        &[0x01, 0x01, 0xaa, 0x55],
+    ];
+    if head.is_empty() {
+        return false;
+    }
+    MAGICS.iter().any(|m| {
+        let n = head.len().min(m.len());
+        let differ = head
+            .iter()
+            .zip(m.iter())
+            .take(n)
+            .filter(|(a, b)| a != b)
+            .count();
+        // A cut magic must match exactly (and be long enough to mean something); a whole
+        // one may be damaged in two bytes if the rest (at least 6 bytes) holds.
+        if head.len() < m.len() {
+            differ == 0 && head.len() >= 3
+        } else {
+            m.len() >= 8 && differ <= 2
+        }
+    })
+}
+
 /// True when `dir` looks like a uftrace data directory: an `info` file with the uftrace magic,
 /// or an `info` file (magic damaged or truncated) next to `task.txt` or a `<TID>.dat` file, the
 /// shape `uftrace record` writes, or no `info` next to `task.txt` and a `<TID>.dat` file. The

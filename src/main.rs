@@ -435,20 +435,24 @@ enum Input {
     Check(PathBuf),
     /// A directory given on the command line in which no trace was found.
     NoTraces(PathBuf),
+    /// A symbolic link or special file met while searching a directory (not followed).
+    NotFollowed(PathBuf, &'static str),
 }
 
 /// Expands the command-line paths into inputs: files, uftrace directories, and the trace files
-/// and uftrace directories found under other directories (symlinks inside are not followed).
-fn collect_inputs(paths: &[PathBuf], hint: Option<Format>) -> Vec<Input> {
+/// and uftrace directories found under other directories. A search never hides what could be
+/// a trace: files that cannot be opened and files named or shaped like traces are checked (and
+/// fail there), links and special files are reported, not followed; `verbose` lists every
+/// file left out and why on stderr.
+fn collect_inputs(paths: &[PathBuf], hint: Option<Format>, verbose: bool) -> Vec<Input> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() && !(hint == Some(Format::Uftrace) || detect::is_uftrace_dir(p)) {
-            let mut found = Vec::new();
-            walk(p, &mut found);
-            if found.is_empty() {
+            let before = out.len();
+            walk(p, &mut out, verbose);
+            if !out[before..].iter().any(|i| matches!(i, Input::Check(_))) {
                 out.push(Input::NoTraces(p.clone()));
             }
-            out.extend(found.into_iter().map(Input::Check));
         } else {
             out.push(Input::Check(p.clone()));
         }
@@ -456,24 +460,38 @@ fn collect_inputs(paths: &[PathBuf], hint: Option<Format>) -> Vec<Input> {
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool) {
     let Ok(rd) = std::fs::read_dir(dir) else {
-        out.push(dir.to_path_buf());
+        out.push(Input::Check(dir.to_path_buf()));
         return;
     };
     let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
-        let Ok(ft) = e.file_type() else { continue };
         let p = e.path();
-        if ft.is_dir() {
+        let Ok(ft) = e.file_type() else {
+            out.push(Input::Check(p));
+            continue;
+        };
+        if ft.is_symlink() {
+            out.push(Input::NotFollowed(p, "a symbolic link"));
+        } else if ft.is_dir() {
             if detect::is_uftrace_dir(&p) {
-                out.push(p);
+                out.push(Input::Check(p));
             } else {
-                walk(&p, out);
+                walk(&p, out, verbose);
             }
-        } else if ft.is_file() && looks_like_trace(&p) {
-            out.push(p);
+        } else if !ft.is_file() {
+            out.push(Input::NotFollowed(
+                p,
+                "a special file (FIFO, socket or device)",
+            ));
+        } else {
+            match trace_candidate(&p) {
+                Ok(()) => out.push(Input::Check(p)),
+                Err(why) if verbose => eprintln!("skipped {}: {why}", p.display()),
+                Err(_) => {}
+            }
         }
     }
 }
@@ -483,14 +501,48 @@ fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
         Input::Check(p) if p.as_os_str() == "-" => tracelint::check::check_stdin(opts, config),
         Input::Check(p) => check_path(p, opts, config),
         Input::NoTraces(dir) => tracelint::check::no_traces_report(dir, config),
+        Input::NotFollowed(p, what) => tracelint::check::not_followed_report(p, what, config),
     }
 }
 
-fn looks_like_trace(p: &Path) -> bool {
+/// File names traces are saved under.
+const TRACE_EXTENSIONS: &[&str] = &["dat", "tf", "ktrace", "trace", "kdbg", "atrc"];
+
+/// Whether a file met while searching a directory is checked: it holds a trace (or an archive
+/// or compressed stream of one), it cannot be opened (checked, it fails with `TL001`), it is
+/// named like a trace, or its first bytes are a cut or damaged trace magic (checked, it fails
+/// on detection). `Err` says why it is left out.
+fn trace_candidate(p: &Path) -> Result<(), &'static str> {
     let Ok(mut f) = std::fs::File::open(p) else {
-        return false;
+        return Ok(());
     };
-    tracelint::archive::holds_traces(&mut f)
+    if tracelint::archive::holds_traces(&mut f) {
+        return Ok(());
+    }
+    let named = p
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| TRACE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+    if named {
+        return Ok(());
+    }
+    let mut head = [0u8; 16];
+    let n = {
+        use std::io::{Read, Seek};
+        let _ = f.rewind();
+        let mut n = 0;
+        while n < head.len() {
+            match f.read(&mut head[n..]) {
+                Ok(0) | Err(_) => break,
+                Ok(k) => n += k,
+            }
+        }
+        n
+    };
+    if detect::near_magic(&head[..n]) {
+        return Ok(());
+    }
+    Err("not a trace: no trace magic and not named like one")
 }
 
 fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
@@ -498,7 +550,7 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let inputs = collect_inputs(&a.paths, opts.format_hint);
+    let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose);
     let output = a.output.unwrap_or(OutputKind::Human);
     let start = Instant::now();
     let pool = match rayon::ThreadPoolBuilder::new()
@@ -757,10 +809,10 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let mut inputs = Vec::new();
-    walk(&a.corpus, &mut inputs);
+    walk(&a.corpus, &mut inputs, false);
     let reports: Vec<Report> = inputs
         .par_iter()
-        .map(|p| check_path(p, &opts, &config))
+        .map(|i| check_input(i, &opts, &config))
         .collect();
     let rel = |r: &Report| {
         r.os_path

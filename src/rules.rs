@@ -154,4 +154,17 @@ crate::declare_rules! {
     /// `gzip -d`, `zstd -d`, `xz -d`, `tar` and `unzip` report the corruption and stop (or
     /// extract a truncated member), so a reader gets a partial file or none.
     pub ARCHIVE_CORRUPT = ("TL013", "archive-corrupt", Error, "a compressed stream or archive is damaged, truncated or uses an unsupported method");
+    /// ## What it checks
+    /// A directory being searched for traces holds no symbolic link or special file (FIFO,
+    /// socket, device).
+    ///
+    /// ## Why it matters
+    /// tracelint never follows a link or opens a special file while searching a directory: a
+    /// trace behind a link is not checked, and a link may point anywhere (`/etc/shadow`, a
+    /// FIFO that never ends). Saying so keeps a scan from passing what it did not look at.
+    ///
+    /// ## What readers do
+    /// Not applicable: what the search saw. A reader given the link follows it; check the
+    /// target itself (`tracelint check TARGET`).
+    pub NOT_FOLLOWED = ("TL014", "not-followed", Warning, "a symbolic link or special file in a searched directory was not followed");
 }

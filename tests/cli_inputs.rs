@@ -276,3 +276,124 @@ fn a_limit_hit_does_not_cascade_into_follow_on_errors() {
         assert_eq!(doc["files"][0]["verdict"], "fail");
     }
 }
+
+fn corpus_file(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(sub)
+}
+
+/// Codes of the JSON Lines findings of one file of a run.
+fn codes_of(text: &str, file: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|j| j["kind"] == "finding" && j["path"].as_str().is_some_and(|p| p.ends_with(file)))
+        .map(|j| {
+            (
+                j["code"].as_str().unwrap_or("").to_string(),
+                j["severity"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A directory search never hides a broken trace: an empty `trace.dat`, a trace cut to 3
+/// bytes, one with a damaged first byte are checked and fail; a symlink and a FIFO are
+/// reported, not followed; `-v` says why every other file was left out.
+#[test]
+fn directory_scans_never_hide_a_broken_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let good = std::fs::read(corpus_file("tracecmd/v6.dat")).unwrap();
+    std::fs::write(d.join("good.dat"), &good).unwrap();
+    std::fs::write(d.join("trace.dat"), b"").unwrap();
+    std::fs::write(d.join("cut3.bin"), &good[..3]).unwrap();
+    let mut damaged = good.clone();
+    damaged[0] ^= 0x0f;
+    std::fs::write(d.join("damaged.bin"), &damaged).unwrap();
+    std::os::unix::fs::symlink(corpus_file("tracecmd/v7-zstd.dat"), d.join("link.dat")).unwrap();
+    let fifo = d.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(d.join("notes.txt"), b"hello\n").unwrap();
+    let o = run(d, &["check", "-v", "-o", "jsonl", "."]);
+    let text = out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}\n{}", err(&o));
+    assert!(codes_of(&text, "good.dat").is_empty(), "{text}");
+    assert_eq!(
+        codes_of(&text, "trace.dat"),
+        [("TL005".into(), "error".into())]
+    );
+    assert_eq!(
+        codes_of(&text, "cut3.bin"),
+        [("TL002".into(), "error".into())]
+    );
+    assert_eq!(
+        codes_of(&text, "damaged.bin"),
+        [("TL002".into(), "error".into())]
+    );
+    assert_eq!(
+        codes_of(&text, "link.dat"),
+        [("TL014".into(), "warning".into())]
+    );
+    assert_eq!(
+        codes_of(&text, "fifo"),
+        [("TL014".into(), "warning".into())]
+    );
+    assert!(codes_of(&text, "notes.txt").is_empty(), "{text}");
+    assert!(
+        err(&o).contains("skipped ./notes.txt: not a trace"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// A file the user cannot read is checked, not passed over: `TL001`, exit 3.
+#[test]
+fn directory_scans_report_unreadable_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), PermissionsExt::from_mode(0o755)).unwrap();
+    let p = tmp.path().join("secret.bin");
+    std::fs::write(&p, b"anything").unwrap();
+    std::fs::set_permissions(&p, PermissionsExt::from_mode(0o000)).unwrap();
+    let o = if std::fs::read(&p).is_ok() {
+        // Root reads every file: run as `nobody`, for whom the file is unreadable.
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_tracelint"))
+            .args(["check", "-o", "jsonl", "."])
+            .current_dir(tmp.path())
+            .env_remove("TRACELINT_CONFIG")
+            .output()
+            .unwrap()
+    } else {
+        run(tmp.path(), &["check", "-o", "jsonl", "."])
+    };
+    assert_eq!(o.status.code(), Some(3), "{}", out(&o));
+    assert_eq!(
+        codes_of(&out(&o), "secret.bin"),
+        [("TL001".into(), "error".into())]
+    );
+}
+
+/// A folder with `task.txt` and a `<TID>.dat` but no `info` is a recording that lost its
+/// `info`: checked as uftrace, it fails (every uftrace refuses it).
+#[test]
+fn a_uftrace_directory_without_info_is_found_and_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("spool").join("uftrace.data");
+    std::fs::create_dir_all(&d).unwrap();
+    for e in std::fs::read_dir(corpus_file("uftrace/plain")).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != "info" {
+            std::fs::copy(e.path(), d.join(e.file_name())).unwrap();
+        }
+    }
+    let o = run(tmp.path(), &["check", "-o", "jsonl", "spool"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("\"code\":\"UF001\""), "{}", out(&o));
+}

@@ -494,7 +494,11 @@ crate::declare_rules! {
     /// of any length, a space, the type (a digit starts a hex size), a space and the name, and skip
     /// lines of other types without a word. The level follows the case:
     /// - **warning**: tracelint's stricter layout is broken but uftrace reads the line all the same;
-    /// - **error**: uftrace skips the line: addresses in that symbol print under the symbol before it.
+    /// - **warning**: uftrace skips the line for a type that is never a function's (`nm` data,
+    ///   bss, absolute and undefined symbols), or skips it in a module no record of the trace
+    ///   lies in: every reader reads the same;
+    /// - **error**: uftrace skips the line in a module the trace enters: addresses in that
+    ///   symbol print under the symbol before it.
     pub SYM_LINE = ("UF051", "sym-line-malformed", Error, "a `.sym` line does not parse");
     /// ## What it checks
     /// `# symbols: N` equals the number of real (non-marker) symbol lines and stays below the
