@@ -108,7 +108,7 @@ pub fn near_magic(head: &[u8]) -> bool {
     const MAGICS: &[&[u8]] = &[
         b"\x17\x08\x44tracing",
         b"\x7fTRACE0\n",
-        &UFTRACE_MAGIC,
+        UFTRACE_MAGIC,
         &[0x00, 0x03, 0xaa, 0x55],
         &[0x00, 0x10, 0x00, 0x00],
         &[0x00, 0x02, 0xaa, 0x55],

@@ -1126,7 +1126,7 @@ fn every_corpus_file_is_swept() {
         .collect();
     assert_eq!(
         names.len(),
-        17,
+        19,
         "add a sweep for new corpus files: {names:?}"
     );
 }

@@ -456,8 +456,33 @@ fn uf030_task_timestamp_without_9_digits() {
     let mut files = corpus_files("plain");
     let t = get(&mut files, "task.txt");
     replace(t, b"TASK timestamp=461.319605380", b"TASK timestamp=461.5");
+    // uftrace reads it with `%lu.%lu` (461 s + 5 ns): a warning on the field, and the
+    // line is read on (it is then earlier than the line before it).
+    let at = find(t, b"timestamp=461.5") as u64;
+    let f = run(files);
+    expect(&f, "UF030", Some("task.txt"), at..at + 15);
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF030" && x.severity == tracelint::Severity::Warning));
+    assert!(f.iter().any(|x| x.rule.code == "UF036"));
+}
+
+/// A task line uftrace's sscanf cannot read stays an error.
+#[test]
+fn uf030_task_line_uftrace_cannot_read() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    replace(
+        t,
+        b"TASK timestamp=461.319605380",
+        b"TASK time=461.319605380",
+    );
     let span = line_span(t, b"TASK ");
-    expect(&run(files), "UF030", Some("task.txt"), span);
+    let f = run(files);
+    expect(&f, "UF030", Some("task.txt"), span);
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF030" && x.severity == tracelint::Severity::Error));
 }
 
 #[test]

@@ -381,7 +381,7 @@ impl<'t> Walker<'t> {
                 0 => match u32_at(bytes, p.saturating_add(4), e) {
                     Some(arr) if arr >= 8 => {
                         let len = usize::try_from(arr).unwrap_or(usize::MAX);
-                        (len.saturating_add(3) / 4 * 4 + 4, 8)
+                        ((len.saturating_add(3) & !3usize).saturating_add(4), 8)
                     }
                     _ => break,
                 },

@@ -480,8 +480,13 @@ crate::declare_rules! {
     /// An unparsable format makes its events undecodable; trace-cmd only counts the failure.
     ///
     /// ## What readers do
-    /// trace-cmd counts the failure ("failed to read event format") and prints records of that
-    /// event as `[UNKNOWN EVENT]` or not at all.
+    /// libtraceevent parses every format when the file is opened. The level follows the file's
+    /// version (campaign, 2,500 mutants a run):
+    /// - **warning** in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a format they
+    ///   cannot parse and read every other event the same; records of that event, if any, have an
+    ///   id no format defines and are reported as errors on their own;
+    /// - **error** in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats
+    ///   that 3.x skips.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -491,9 +496,15 @@ crate::declare_rules! {
     /// The event id of each record is read from `common_type`.
     ///
     /// ## What readers do
-    /// libtraceevent reads every field at its own offset: overlapping fields read bytes written for
-    /// another field; a misplaced `common_type` makes it read every record's event id from the
-    /// wrong bytes.
+    /// libtraceevent parses every format when the file is opened. The level follows the file's
+    /// version (campaign, 2,500 mutants a run):
+    /// - **error** when `common_type` is not the first field at offset 0 with size 2:
+    ///   libtraceevent takes the offset of every record's id from it;
+    /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
+    ///   readers, read every field at its own offset (overlapping fields print what their bytes
+    ///   hold) and every other event the same;
+    /// - **error** for overlapping fields in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on
+    ///   some broken formats that 3.x skips.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks
     /// Event ids are unique across all ftrace and event formats; system names are unique.

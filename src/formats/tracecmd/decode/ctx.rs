@@ -57,6 +57,8 @@ pub struct Ctx<'a, 's> {
     pub cpu_source: Option<&'a dyn crate::input::ByteSource>,
     /// Pages left out of `data` and `cpu_source` (read as zeros) and summarised instead.
     pub sieve: Option<&'a super::sieve::PageSieve>,
+    /// The file version once the header is read (0 before): which readers read the file.
+    pub version: u32,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -72,6 +74,7 @@ impl<'a, 's> Ctx<'a, 's> {
             budget_exhausted: false,
             cpu_source: None,
             sieve: None,
+            version: 0,
         }
     }
 

@@ -310,7 +310,7 @@ pub fn event_format(
     let mut print_fmt = false;
     let mut fields: Vec<Field> = Vec::new();
     let bad = |ctx: &mut Ctx<'_, '_>, s: Range<u64>, msg: String| {
-        ctx.report(&rules::EVENT_FORMAT, loc, s, msg);
+        report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg);
     };
     for (line, lspan) in lines(text) {
         if print_fmt {
@@ -407,6 +407,45 @@ pub fn event_format(
     Some(ev)
 }
 
+/// Reports a broken event format at the level of the readers of the file's version: trace-cmd
+/// 3.1.6–3.3.4 (every v7 reader) skip a format libtraceevent cannot parse and read every other
+/// event (records of the skipped one, if any, are unknown events and reported on their own);
+/// trace-cmd 2.4 and 2.9.5, the v6 readers too, crash on some broken formats (campaign).
+fn report_format(
+    ctx: &mut Ctx<'_, '_>,
+    rule: &'static crate::rule::Rule,
+    loc: &Loc,
+    span: Range<u64>,
+    msg: String,
+) {
+    let (level, readers) = if ctx.version >= 7 {
+        (
+            crate::finding::Severity::Warning,
+            if rule.code == rules::EVENT_FIELDS.code {
+                "trace-cmd 3.1.6–3.3.4 read every field at its own offset and every other event the same"
+            } else {
+                "trace-cmd 3.1.6–3.3.4 skip this format and read every other event"
+            },
+        )
+    } else {
+        (
+            crate::finding::Severity::Error,
+            "trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats of a v6 file",
+        )
+    };
+    let mut f = ctx
+        .sink
+        .make(rule, loc.map(span.clone()), format!("{msg}; {readers}"))
+        .level(level);
+    if loc.block.is_some() {
+        f = f.note(format!(
+            "at offset {} of the decompressed block (the span shows the compressed block)",
+            span.start
+        ));
+    }
+    ctx.sink.push(f);
+}
+
 /// Field layout checks: common_type u16 at 0, no two fields sharing bytes. Fields need not be
 /// listed in offset order: the kernel prints `FTRACE_ENTRY` fields in declaration order, which
 /// differs from the struct layout (`ftrace:funcgraph_exit` lists `overrun` after `rettime`), and
@@ -414,6 +453,8 @@ pub fn event_format(
 fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
     if let Some(first) = ev.fields.first() {
         if first.name != "common_type" || first.offset != 0 || first.size != 2 {
+            // libtraceevent takes the id's offset from `common_type` of the formats it parses:
+            // a misplaced one can misread the id of every record (an error in any version).
             ctx.report(
                 &rules::EVENT_FIELDS,
                 loc,
@@ -433,7 +474,8 @@ fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
         if let Some(p) = prev {
             let end = p.offset.saturating_add(p.size);
             if f.offset < end {
-                ctx.report(
+                report_format(
+                    ctx,
                     &rules::EVENT_FIELDS,
                     loc,
                     f.span.clone(),

@@ -120,6 +120,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
             ),
         );
     }
+    ctx.version = version;
     let mut h = Header {
         version,
         endian,

@@ -418,32 +418,30 @@ fn uftrace_reads(line: &[u8]) -> UftraceSym {
 
 /// The type letter of a `.sym` line as uftrace parses it, if it parses.
 fn uftrace_sym_type(line: &[u8]) -> Option<u8> {
+    let hex = |from: usize| {
+        line.get(from..).map_or(0, |r| {
+            r.iter().take_while(|c| c.is_ascii_hexdigit()).count()
+        })
+    };
     let mut i = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
-    if line.get(i..i + 2) == Some(b"0x") || line.get(i..i + 2) == Some(b"0X") {
-        i += 2;
+    if matches!(line.get(i..i.saturating_add(2)), Some(b"0x" | b"0X")) {
+        i = i.saturating_add(2);
     }
-    i += line
-        .get(i..)?
-        .iter()
-        .take_while(|c| c.is_ascii_hexdigit())
-        .count();
+    i = i.saturating_add(hex(i));
     if line.get(i) != Some(&b' ') {
         return None;
     }
-    let mut kind = *line.get(i + 1)?;
-    i += 2;
+    let mut kind = *line.get(i.saturating_add(1))?;
+    i = i.saturating_add(2);
     if kind.is_ascii_digit() {
-        i -= 1;
-        i += line
-            .get(i..)?
-            .iter()
-            .take_while(|c| c.is_ascii_hexdigit())
-            .count();
+        // `strtoul(pos - 1, ...)`: the size starts at the digit just taken for the type.
+        i = i.saturating_sub(1);
+        i = i.saturating_add(hex(i));
         if line.get(i) != Some(&b' ') {
             return None;
         }
-        kind = *line.get(i + 1)?;
-        i += 2;
+        kind = *line.get(i.saturating_add(1))?;
+        i = i.saturating_add(2);
     }
     if line.get(i) != Some(&b' ') {
         return None;
