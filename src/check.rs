@@ -228,6 +228,7 @@ fn finish_report(
             ),
             notes: Vec::new(),
             help: None,
+            impact: None,
         });
     }
     config.apply(&mut findings);
@@ -265,6 +266,7 @@ pub fn not_followed_report(path: &Path, what: &str, config: &Config) -> Report {
         message: format!("{} is {what}; it was not followed", path.display()),
         notes: Vec::new(),
         help: Some("check the target itself if it is a trace".to_string()),
+        impact: None,
     }];
     config.apply(&mut findings);
     report.counts = Counts::of(&findings);
@@ -289,6 +291,7 @@ pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
         ),
         notes: Vec::new(),
         help: Some("check the path; an empty spool or artefact folder proves nothing".to_string()),
+        impact: None,
     }];
     config.apply(&mut findings);
     report.counts = Counts::of(&findings);

@@ -36,6 +36,22 @@ pub struct Finding {
     /// How to fix or what to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// What the readers do with this very case, when the finding's level was decided from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impact: Option<Impact>,
+}
+
+/// What readers do with the case a finding is about: the evidence for its level, carried as
+/// structured data in JSON, JSON Lines and SARIF (`properties.impact`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Impact {
+    /// The reader program (`trace-cmd report`, `uftrace`, `GDB`).
+    pub reader: &'static str,
+    /// The reader versions that behave so (`3.1.6–3.3.4`).
+    pub versions: &'static str,
+    /// `crash`, `hang`, `reject`, `loss` (events, records or frames lost or misread) or
+    /// `same` (every such reader reads the same data).
+    pub effect: &'static str,
 }
 
 fn ser_rule_code<S: Serializer>(rule: &&'static Rule, s: S) -> Result<S::Ok, S::Error> {
@@ -65,6 +81,21 @@ impl Finding {
     /// Rules whose level depends on the case list each case and its level in their docs.
     pub fn level(mut self, severity: Severity) -> Self {
         self.severity = severity;
+        self
+    }
+
+    /// Records what the readers do with this case (see [`Impact`]).
+    pub fn impact(
+        mut self,
+        reader: &'static str,
+        versions: &'static str,
+        effect: &'static str,
+    ) -> Self {
+        self.impact = Some(Impact {
+            reader,
+            versions,
+            effect,
+        });
         self
     }
 }
@@ -195,6 +226,7 @@ impl Sink {
             message: message.into(),
             notes: Vec::new(),
             help: None,
+            impact: None,
         }
     }
 

@@ -319,3 +319,19 @@ fn a_skipped_symbol_line_is_an_error_only_where_the_trace_goes() {
     assert!(has(&l, "UF051", Severity::Error), "{l:?}");
     readers_fail(&orig, &exe);
 }
+
+/// A finding whose level was decided from the case carries the readers' behaviour as data
+/// (JSON, JSON Lines and SARIF `properties.impact`).
+#[test]
+fn case_levels_carry_the_readers_impact() {
+    let p = common::corpus("tracecmd/defects/campaign-td104-commit-zero.dat");
+    let r = tracelint::check_path(&p, &CheckOptions::default(), &Default::default());
+    let f = r.findings.iter().find(|f| f.rule.code == "TD104").unwrap();
+    let i = f.impact.as_ref().expect("an impact");
+    assert_eq!(
+        (i.reader, i.versions, i.effect),
+        ("trace-cmd report", "2.4–3.3.4", "loss")
+    );
+    let json = serde_json::to_value(f).unwrap();
+    assert_eq!(json["impact"]["effect"], "loss");
+}

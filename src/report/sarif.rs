@@ -128,6 +128,14 @@ struct SarifResult {
     message: Text,
     locations: Vec<Location>,
     partial_fingerprints: BTreeMap<&'static str, String>,
+    /// The property bag: what readers do with this case, when its level was decided from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<ResultProperties>,
+}
+
+#[derive(Serialize)]
+struct ResultProperties {
+    impact: crate::finding::Impact,
 }
 
 #[derive(Serialize)]
@@ -350,6 +358,7 @@ pub fn render(reports: &[Report]) -> String {
                 message: Text { text },
                 locations: vec![location()],
                 partial_fingerprints: fp,
+                properties: f.impact.clone().map(|impact| ResultProperties { impact }),
             });
         }
     }

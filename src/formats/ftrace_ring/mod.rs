@@ -587,6 +587,7 @@ impl<'t> Walker<'t> {
                             ),
                         )
                         .level(crate::finding::Severity::Error)
+                        .impact("trace-cmd report", "2.4–3.3.4", "loss")
                     } else {
                         sink.make(
                             &rules::PAGE_TAIL_NOT_ZERO,
@@ -594,6 +595,7 @@ impl<'t> Walker<'t> {
                             format!("{msg}; they hold no event, and readers never read them"),
                         )
                         .level(crate::finding::Severity::Warning)
+                        .impact("trace-cmd report", "2.4–3.3.4", "same")
                     };
                     if let Some(c) = &self.context {
                         f = f.note(c.clone());

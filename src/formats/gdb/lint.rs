@@ -933,6 +933,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                     ),
                 )
                 .level(Severity::Error)
+                .impact("GDB", "13", "loss")
             } else {
                 sink.make(
                     &rules::DATA_AFTER_END_MARKER,
@@ -943,6 +944,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                     ),
                 )
                 .level(Severity::Warning)
+                .impact("GDB", "13", "same")
             };
             sink.push(f);
         } else if !matches!(tail, 0 | 2 | 4) {

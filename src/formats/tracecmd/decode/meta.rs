@@ -437,6 +437,11 @@ fn report_format(
         .sink
         .make(rule, loc.map(span.clone()), format!("{msg}; {readers}"))
         .level(level);
+    f = if ctx.version >= 7 {
+        f.impact("trace-cmd report", "3.1.6–3.3.4", "same")
+    } else {
+        f.impact("trace-cmd report", "2.4, 2.9.5", "crash")
+    };
     if loc.block.is_some() {
         f = f.note(format!(
             "at offset {} of the decompressed block (the span shows the compressed block)",

@@ -1162,6 +1162,11 @@ fn walk_impl<E: Endianity + Default>(
                                         ),
                                     )
                                     .level(level);
+                                let f = if level == crate::finding::Severity::Error {
+                                    f.impact("uftrace", "0.9.4–0.18.1", "loss")
+                                } else {
+                                    f
+                                };
                                 sink.push(f);
                             }
                         }
@@ -1209,7 +1214,8 @@ fn walk_impl<E: Endianity + Default>(
                         if typ == ENTRY { "ARGUMENT" } else { "RETVAL" }
                     ),
                 )
-                .level(crate::finding::Severity::Error);
+                .level(crate::finding::Severity::Error)
+                .impact("uftrace", "0.9.4–0.18.1", "reject");
             sink.push(f);
         }
         st.arg_payloads = st.arg_payloads.saturating_add(1);

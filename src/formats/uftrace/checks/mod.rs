@@ -375,6 +375,7 @@ pub(crate) fn check_all(
                     ..f.clone()
                 }
                 .level(Severity::Error)
+                .impact("uftrace", "0.9.4–0.18.1", "loss")
             } else {
                 let msg = format!(
                     "{}; no record of the trace lies in this module, so every reader reads the same",
@@ -385,6 +386,7 @@ pub(crate) fn check_all(
                     ..f.clone()
                 }
                 .level(Severity::Warning)
+                .impact("uftrace", "0.9.4–0.18.1", "same")
             };
             sink.push(f);
         }
@@ -781,6 +783,11 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
                 let f = sink
                     .make(&rules::FEATURE_MISMATCH, 16..24, msg)
                     .level(level);
+                let f = if level == Severity::Error {
+                    f.impact("uftrace", "0.9.4–0.18.1", "loss")
+                } else {
+                    f
+                };
                 sink.push(f);
             }
         };

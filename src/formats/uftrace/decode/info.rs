@@ -340,7 +340,8 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
                     h.feat_mask
                 ),
             )
-            .level(crate::finding::Severity::Error);
+            .level(crate::finding::Severity::Error)
+            .impact("uftrace", "0.9.4–0.18.1", "crash");
         sink.push(f);
     }
     if h.info_mask == 0 {
@@ -350,7 +351,8 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
                 24..32,
                 "info_mask is 0: the info file lists no section; uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open record data`, `replay` crashes with SIGSEGV)",
             )
-            .level(crate::finding::Severity::Error);
+            .level(crate::finding::Severity::Error)
+            .impact("uftrace", "0.9.4–0.18.1", "crash");
         sink.push(f);
     }
     if h.info_mask >> 16 != 0 {

@@ -94,7 +94,8 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             if special {
                 let f = sink
                     .make(&rules::MAP_LINE, line.span(), format!("{msg}; uftrace 0.9.4–0.18.1 only take the address of a `[...]` line as the kernel boundary and read the same"))
-                    .level(crate::finding::Severity::Warning);
+                    .level(crate::finding::Severity::Warning)
+                    .impact("uftrace", "0.9.4–0.18.1", "same");
                 sink.push(f);
             } else {
                 bad(

@@ -177,7 +177,12 @@ pub fn decode(
                         String::from_utf8_lossy(TYPES)
                     ),
                 )
-                .level(level);
+                .level(level)
+                .impact(
+                    "uftrace",
+                    "0.9.4–0.18.1",
+                    if level == Severity::Error { "loss" } else { "same" },
+                );
             if level == Severity::Error {
                 skipped.push(f);
             } else {
@@ -327,6 +332,7 @@ pub fn decode(
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 preallocate {n} entries ({} GiB) and stop with `xrealloc: Cannot allocate memory`", bytes >> 30),
                 )
                 .level(Severity::Error)
+                .impact("uftrace", "0.9.4–0.18.1", "reject")
             } else {
                 sink.make(
                     &rules::SYM_COUNT,
@@ -334,6 +340,7 @@ pub fn decode(
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 read every line all the same (the count only sizes a first allocation)"),
                 )
                 .level(Severity::Warning)
+                .impact("uftrace", "0.9.4–0.18.1", "same")
             };
             sink.push(f);
         }

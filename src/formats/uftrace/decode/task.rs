@@ -115,7 +115,20 @@ fn check_sid(sink: &mut Sink, line: &Line<'_>, sid: &[u8]) {
                     sid.len()
                 ),
             )
-            .level(level);
+            .level(level)
+            .impact(
+                "uftrace",
+                if level == crate::finding::Severity::Error {
+                    "0.13"
+                } else {
+                    "0.9.4–0.18.1"
+                },
+                if level == crate::finding::Severity::Error {
+                    "crash"
+                } else {
+                    "same"
+                },
+            );
         sink.push(f);
     }
 }
@@ -319,7 +332,8 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
                         fmt_ts(ts)
                     ),
                 )
-                .level(crate::finding::Severity::Warning);
+                .level(crate::finding::Severity::Warning)
+                .impact("uftrace", "0.9.4–0.18.1", "same");
             sink.push(f);
         }
         if let Some(ts) = ts {
