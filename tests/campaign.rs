@@ -335,3 +335,26 @@ fn case_levels_carry_the_readers_impact() {
     let json = serde_json::to_value(f).unwrap();
     assert_eq!(json["impact"]["effect"], "loss");
 }
+
+/// A task `taskinfo:tids` lists as recorded without its data file lost its records.
+#[test]
+fn a_listed_task_without_its_data_file_is_an_error() {
+    let (_t, d) = mutant("threads", |d| {
+        let dat = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
+            .find(|p| {
+                p.file_stem()
+                    .unwrap()
+                    .to_string_lossy()
+                    .bytes()
+                    .all(|c| c.is_ascii_digit())
+            })
+            .unwrap();
+        std::fs::remove_file(dat).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF037", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+}

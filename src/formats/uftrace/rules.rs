@@ -363,8 +363,11 @@ crate::declare_rules! {
     /// knowing.
     ///
     /// ## What readers do
-    /// uftrace lists the task and finds no data for it; nothing is lost (from source:
-    /// open_data_file).
+    /// uftrace reads the data files of the tids `taskinfo:tids` lists. The level follows the
+    /// case:
+    /// - **error**: `taskinfo:tids` lists the task as recorded but its file is missing:
+    ///   uftrace 0.9.4–0.18.1 read none of its records (campaign);
+    /// - **info**: the task recorded nothing (uftrace writes no file for it).
     pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
     /// ## What it checks
     /// Every `<TID>.dat` with records has its tid in `taskinfo:tids`, and every listed tid
@@ -679,12 +682,13 @@ crate::declare_rules! {
     /// to this data.
     ///
     /// ## What readers do
-    /// uftrace prints an address that resolves to no symbol as `<addr>`. The level follows the case:
-    /// - **warning**: the address lies outside the module's symbols (the records read the same,
-    ///   verified with uftrace 0.13);
-    /// - **error**: the address lies in a mapped module whose `.sym` file is missing: uftrace
-    ///   0.9.4–0.18.1 fall back to the ELF file at the recorded path and print `<addr>` on any machine
-    ///   without it, so the function names of the trace are lost where it is read.
+    /// uftrace prints an address that resolves to no symbol as `<addr>`, so the function's name
+    /// is lost. The level follows the case:
+    /// - **error**: the address lies in a mapped module whose `.sym` file is missing (uftrace
+    ///   0.9.4–0.18.1 fall back to the ELF file at the recorded path, absent on most machines
+    ///   that read the recording), or whose `.sym` has no symbol for it (a symbol line lost);
+    /// - **warning**: the address lies in no module of the session map (the records read the
+    ///   same, verified with uftrace 0.13).
     pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
     /// ## What it checks
     /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines

@@ -1142,15 +1142,19 @@ fn walk_impl<E: Endianity + Default>(
                                 // A module whose `.sym` file is missing: uftrace falls back to
                                 // the ELF file at the recorded path, which the machine reading
                                 // the recording rarely has, and prints `<addr>` without it.
-                                let level = if matches!(why, Unresolved::WithoutSymFile(_)) {
+                                let level = if matches!(
+                                    why,
+                                    Unresolved::WithoutSymFile(_)
+                                        | Unresolved::OutsideSymbols { .. }
+                                ) {
                                     crate::finding::Severity::Error
                                 } else {
                                     crate::finding::Severity::Warning
                                 };
-                                let tail = if level == crate::finding::Severity::Error {
-                                    "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine"
-                                } else {
-                                    ""
+                                let tail = match why {
+                                    Unresolved::WithoutSymFile(_) => "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine",
+                                    Unresolved::OutsideSymbols { .. } => "; the module's `.sym` has no symbol for it, so uftrace 0.9.4–0.18.1 print it as `<addr>` (its name is lost)",
+                                    _ => "",
                                 };
                                 let f = sink
                                     .make(

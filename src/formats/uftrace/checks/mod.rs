@@ -273,11 +273,27 @@ pub(crate) fn check_all(
     sink.set_file(Some("task.txt".into()));
     for t in &tf.tasks {
         if !dat_tids.contains(&t.tid) && tids.get(&t.tid).is_some_and(|f| f.span == t.span) {
-            sink.report(
-                &rules::TASK_WITHOUT_DATA,
-                t.span.clone(),
-                format!("task {} has no {}.dat (it recorded nothing)", t.tid, t.tid),
-            );
+            // uftrace record lists in taskinfo:tids the tasks whose data files it wrote: a
+            // listed task without its file lost its records.
+            let f = if info.tids.contains(&t.tid) {
+                sink.make(
+                    &rules::TASK_WITHOUT_DATA,
+                    t.span.clone(),
+                    format!(
+                        "task {} has no {}.dat, but taskinfo:tids lists it as recorded: uftrace 0.9.4–0.18.1 read none of its records",
+                        t.tid, t.tid
+                    ),
+                )
+                .level(Severity::Error)
+                .impact("uftrace", "0.9.4–0.18.1", "loss")
+            } else {
+                sink.make(
+                    &rules::TASK_WITHOUT_DATA,
+                    t.span.clone(),
+                    format!("task {} has no {}.dat (it recorded nothing)", t.tid, t.tid),
+                )
+            };
+            sink.push(f);
         }
     }
     let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
