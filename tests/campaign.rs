@@ -358,3 +358,27 @@ fn a_listed_task_without_its_data_file_is_an_error() {
     assert!(has(&l, "UF037", Severity::Error), "{l:?}");
     readers_fail(&common::corpus("uftrace/threads"), &d);
 }
+
+/// A TASK line stamped after the task's records (campaign: every uftrace loses the names).
+#[test]
+fn a_task_line_after_its_records_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("task.txt");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let line = s
+            .lines()
+            .find(|l| l.starts_with("TASK "))
+            .unwrap()
+            .to_string();
+        let (head, tail) = line.split_once("timestamp=").unwrap();
+        let (_, after) = tail.split_once('.').unwrap();
+        std::fs::write(
+            &p,
+            s.replacen(&line, &format!("{head}timestamp=4294967295.{after}"), 1),
+        )
+        .unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF073", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}

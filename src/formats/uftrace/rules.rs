@@ -687,6 +687,8 @@ crate::declare_rules! {
     /// - **error**: the address lies in a mapped module whose `.sym` file is missing (uftrace
     ///   0.9.4–0.18.1 fall back to the ELF file at the recorded path, absent on most machines
     ///   that read the recording), or whose `.sym` has no symbol for it (a symbol line lost);
+    /// - **error**: the record comes before any session of its task (its pid has no SESS line
+    ///   by then): nothing of it resolves;
     /// - **warning**: the address lies in no module of the session map (the records read the
     ///   same, verified with uftrace 0.13).
     pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
@@ -750,6 +752,19 @@ crate::declare_rules! {
     /// uftrace prints an unknown id as a number: the data reads the same (from source:
     /// utils/event.c).
     pub EVENT_ID = ("UF072", "unknown-event-id", Warning, "an EVENT id is not valid in task data or not listed in events.txt");
+    /// ## What it checks
+    /// A task's first record is not earlier than the timestamp of its TASK (or FORK) line in
+    /// `task.txt`.
+    ///
+    /// ## Why it matters
+    /// uftrace writes the TASK line when the task starts, before any of its records: a line
+    /// stamped later means the line or the records were altered.
+    ///
+    /// ## What readers do
+    /// uftrace 0.9.4–0.18.1 look up the session of a record by the task's start time: the
+    /// records before it resolve nothing and print as `<addr>` (campaign: every reader loses
+    /// the names).
+    pub TASK_AFTER_RECORDS = ("UF073", "task-starts-after-records", Error, "a task's first record is earlier than its TASK line");
     /// ## What it checks
     /// perf records have a size of at least 8, a multiple of 8, within the file, and the size
     /// their type requires (COMM 40-48, EXIT/FORK 48, SWITCH 24).

@@ -1176,14 +1176,18 @@ fn walk_impl<E: Endianity + Default>(
                         }
                     }
                 } else if c_unres.hit(&(off..off)) {
-                    sink.report(
-                        &rules::UNRESOLVED_ADDRESS,
-                        span.clone(),
-                        format!(
-                            "record at {} comes before any session of task {tid}: its address cannot resolve",
-                            fmt_ts(time)
-                        ),
-                    );
+                    let f = sink
+                        .make(
+                            &rules::UNRESOLVED_ADDRESS,
+                            span.clone(),
+                            format!(
+                                "record at {} comes before any session of task {tid}: its address cannot resolve, and uftrace 0.9.4–0.18.1 print its function as `<addr>`",
+                                fmt_ts(time)
+                            ),
+                        )
+                        .level(crate::finding::Severity::Error)
+                        .impact("uftrace", "0.9.4–0.18.1", "loss");
+                    sink.push(f);
                 }
             }
         }

@@ -352,6 +352,24 @@ pub(crate) fn check_all(
     let mut total_records = 0u64;
     for ((name, tid, len), (findings, stats)) in dats.iter().zip(results) {
         sink.absorb(findings);
+        let first = stats.as_ref().and_then(|st| st.first_ts);
+        if let (Some(first), Some(t)) = (first, tids.get(tid)) {
+            if first < t.ts {
+                sink.set_file(Some("task.txt".into()));
+                let f = sink
+                    .make(
+                        &rules::TASK_AFTER_RECORDS,
+                        t.span.clone(),
+                        format!(
+                            "task {tid} starts at {} by its task.txt line, but its first record in {name} is at {}: uftrace 0.9.4–0.18.1 find no session for the records before that and print their functions as `<addr>`",
+                            task::fmt_ts(t.ts),
+                            task::fmt_ts(first)
+                        ),
+                    )
+                    .impact("uftrace", "0.9.4–0.18.1", "loss");
+                sink.push(f);
+            }
+        }
         let mut n = MapNode::new(format!("task {tid}"), 0, *len);
         if let Some(st) = stats {
             total_records = total_records.saturating_add(st.records());
