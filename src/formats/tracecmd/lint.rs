@@ -323,14 +323,31 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         };
         if let Some(i) = bytes.iter().position(|&x| x != 0) {
             let at = g.start.saturating_add(i as u64);
-            ctx.sink.report(
-                &rules::NONZERO_PADDING,
-                at..g.end,
-                format!(
-                    "padding 0x{:x}..0x{:x} before CPU data has a non-zero byte at 0x{at:x}",
-                    g.start, g.end
-                ),
+            let msg = format!(
+                "padding 0x{:x}..0x{:x} before CPU data has a non-zero byte at 0x{at:x}",
+                g.start, g.end
             );
+            // Writers zero the padding; non-zero bytes in the header of a whole page there are
+            // CPU data (a page or a chunk stream) no BUFFER or flyrecord entry covers: a size
+            // cut to 0 or short. Every reader reads only the declared ranges.
+            let ps = u64::from(m.header.page_size.max(1));
+            let page = at / ps * ps;
+            let f = if page >= g.start
+                && at < page.saturating_add(16)
+                && page.saturating_add(ps) <= g.end
+            {
+                ctx.sink
+                    .make(
+                        &rules::NONZERO_PADDING,
+                        at..g.end,
+                        format!("{msg}: the page at 0x{page:x} holds CPU data no CPU entry covers, and trace-cmd 2.4–3.3.4 never read it"),
+                    )
+                    .level(crate::finding::Severity::Error)
+                    .impact("trace-cmd report", "2.4–3.3.4", "loss")
+            } else {
+                ctx.sink.make(&rules::NONZERO_PADDING, at..g.end, msg)
+            };
+            ctx.sink.push(f);
         }
     }
 }

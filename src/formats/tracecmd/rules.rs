@@ -400,8 +400,11 @@ crate::declare_rules! {
     /// The writer always zero-fills; other bytes mean hidden or stale data.
     ///
     /// ## What readers do
-    /// Readers never read the padding; the events read are the same (verified with trace-cmd
-    /// 3.1.6 on a non-zero byte after a v6 clock record).
+    /// Readers read only the ranges the CPU entries declare. The level follows the case:
+    /// - **error**: the non-zero bytes are the header of a whole page: CPU data (a page or a chunk
+    ///   stream) no entry covers, typically a CPU size cut to 0 or short; trace-cmd 2.4–3.3.4
+    ///   never read those events (campaign);
+    /// - **warning**: other non-zero bytes; every reader reads the same.
     pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
     /// No bytes follow the last CPU data (v6), and no bytes that are not a section follow the
@@ -482,9 +485,12 @@ crate::declare_rules! {
     /// ## What readers do
     /// libtraceevent parses every format when the file is opened. The level follows the file's
     /// version (campaign, 2,500 mutants a run):
-    /// - **warning** in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a format they
-    ///   cannot parse and read every other event the same; records of that event, if any, have an
-    ///   id no format defines and are reported as errors on their own;
+    /// - **error** when the format breaks before its `common_type` field: libtraceevent takes the
+    ///   offset of every record's id from the first format it has, and trace-cmd 3.1.6–3.3.4
+    ///   print every event as `[UNKNOWN EVENT]` (campaign);
+    /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
+    ///   format they cannot parse and read every other event the same; records of that event,
+    ///   if any, have an id no format defines and are reported as errors on their own;
     /// - **error** in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats
     ///   that 3.x skips.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");

@@ -309,8 +309,11 @@ pub fn event_format(
     let mut in_format = false;
     let mut print_fmt = false;
     let mut fields: Vec<Field> = Vec::new();
-    let bad = |ctx: &mut Ctx<'_, '_>, s: Range<u64>, msg: String| {
-        report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg);
+    // A format that breaks before its `common_type` field is parsed can take every record's id
+    // with it: libtraceevent reads the id's offset from the first format it has.
+    let bad = |ctx: &mut Ctx<'_, '_>, fields: &[Field], s: Range<u64>, msg: String| {
+        let commons = fields.iter().any(|f| f.name == "common_type");
+        report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg, commons);
     };
     for (line, lspan) in lines(text) {
         if print_fmt {
@@ -330,7 +333,12 @@ pub fn event_format(
                     id_span = lspan;
                 }
                 None => {
-                    bad(ctx, lspan, format!("`ID:{v}` is not a decimal number"));
+                    bad(
+                        ctx,
+                        &fields,
+                        lspan,
+                        format!("`ID:{v}` is not a decimal number"),
+                    );
                     return None;
                 }
             }
@@ -349,7 +357,12 @@ pub fn event_format(
                     span: loc.map(lspan),
                 }),
                 Err(why) => {
-                    bad(ctx, lspan, format!("field line is malformed: {why}"));
+                    bad(
+                        ctx,
+                        &fields,
+                        lspan,
+                        format!("field line is malformed: {why}"),
+                    );
                     return None;
                 }
             }
@@ -357,6 +370,7 @@ pub fn event_format(
             let shown: String = t.chars().take(60).collect();
             bad(
                 ctx,
+                &fields,
                 lspan,
                 format!("unexpected line in event format: `{shown}`"),
             );
@@ -366,6 +380,7 @@ pub fn event_format(
     let Some(name) = name.filter(|n| !n.is_empty()) else {
         bad(
             ctx,
+            &fields,
             span,
             format!("event format in system `{system}` has no `name:` line"),
         );
@@ -374,6 +389,7 @@ pub fn event_format(
     let Some(id) = id else {
         bad(
             ctx,
+            &fields,
             span,
             format!("event format `{system}:{name}` has no `ID:` line"),
         );
@@ -382,6 +398,7 @@ pub fn event_format(
     if !in_format || fields.is_empty() {
         bad(
             ctx,
+            &fields,
             span,
             format!("event format `{system}:{name}` has no `format:` fields"),
         );
@@ -390,6 +407,7 @@ pub fn event_format(
     if !print_fmt {
         bad(
             ctx,
+            &fields,
             span,
             format!("event format `{system}:{name}` has no `print fmt:` line"),
         );
@@ -417,8 +435,14 @@ fn report_format(
     loc: &Loc,
     span: Range<u64>,
     msg: String,
+    commons: bool,
 ) {
-    let (level, readers) = if ctx.version >= 7 {
+    let (level, readers) = if !commons {
+        (
+            crate::finding::Severity::Error,
+            "it breaks before its `common_type` field: libtraceevent takes the offset of every record's id from the first format it has, and trace-cmd 3.1.6–3.3.4 then print every event as `[UNKNOWN EVENT]` (campaign)",
+        )
+    } else if ctx.version >= 7 {
         (
             crate::finding::Severity::Warning,
             if rule.code == rules::EVENT_FIELDS.code {
@@ -437,7 +461,9 @@ fn report_format(
         .sink
         .make(rule, loc.map(span.clone()), format!("{msg}; {readers}"))
         .level(level);
-    f = if ctx.version >= 7 {
+    f = if !commons {
+        f.impact("trace-cmd report", "3.1.6–3.3.4", "loss")
+    } else if ctx.version >= 7 {
         f.impact("trace-cmd report", "3.1.6–3.3.4", "same")
     } else {
         f.impact("trace-cmd report", "2.4, 2.9.5", "crash")
@@ -488,6 +514,7 @@ fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
                         "event `{}:{}`: field `{}` (offset {}, size {}) overlaps field `{}` (offset {}, size {})",
                         ev.system, ev.name, f.name, f.offset, f.size, p.name, p.offset, p.size
                     ),
+                    true,
                 );
                 return;
             }
