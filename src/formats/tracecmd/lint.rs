@@ -331,7 +331,7 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             // CPU data (a page or a chunk stream) no BUFFER or flyrecord entry covers: a size
             // cut to 0 or short. Every reader reads only the declared ranges.
             let ps = u64::from(m.header.page_size.max(1));
-            let page = at / ps * ps;
+            let page = at.checked_div(ps).unwrap_or(0).saturating_mul(ps);
             let f = if page >= g.start
                 && at < page.saturating_add(16)
                 && page.saturating_add(ps) <= g.end
