@@ -382,3 +382,50 @@ fn a_task_line_after_its_records_is_an_error() {
     assert!(has(&l, "UF073", Severity::Error), "{l:?}");
     readers_fail(&common::corpus("uftrace/plain"), &d);
 }
+
+/// A compressed section's `usize` one too large reads the same (trace-cmd decompresses into
+/// max(usize, csize) bytes); one too small loses the section.
+#[test]
+fn a_section_usize_is_an_error_only_when_the_block_does_not_fit() {
+    let orig = common::corpus("tracecmd/clock-x86-tsc-v7-zstd.dat");
+    let data = std::fs::read(&orig).unwrap();
+    let at = 0x14e;
+    let usize_ = u32::from_le_bytes(data[at..at + 4].try_into().unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let report = |p: &Path| {
+        common::matrix_readers("trace-cmd")
+            .into_iter()
+            .filter(|r| r.v7)
+            .map(|r| {
+                let o = std::process::Command::new(&r.path)
+                    .args(["report", "-i"])
+                    .arg(p)
+                    .output()
+                    .unwrap();
+                (
+                    o.status.success(),
+                    String::from_utf8_lossy(&o.stdout).into_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let base = report(&orig);
+    for (delta, sev) in [(1i64, Severity::Warning), (-1, Severity::Error)] {
+        let mut d = data.clone();
+        let v = (i64::from(usize_) + delta) as u32;
+        d[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        let p = tmp.path().join(format!("usize{delta}.dat"));
+        std::fs::write(&p, &d).unwrap();
+        let l = levels(&p);
+        assert!(has(&l, "TD018", sev), "{delta}: {l:?}");
+        let got = report(&p);
+        if sev == Severity::Warning {
+            assert_eq!(got, base, "readers differ on usize{delta}");
+        } else {
+            assert!(
+                got.is_empty() || got != base,
+                "readers read usize{delta} the same"
+            );
+        }
+    }
+}

@@ -197,9 +197,12 @@ crate::declare_rules! {
     /// parse uninitialised memory as pages (silently wrong report).
     ///
     /// ## What readers do
-    /// trace-cmd 3.1.6 allocates the declared size and parses it whole: a larger declaration makes
-    /// it parse uninitialised memory as pages, a smaller one loses data (verified: rc 0, empty or
-    /// wrong output).
+    /// trace-cmd 3.x decompresses a section into max(usize, csize) bytes and reads what the block
+    /// holds (`tracecmd_uncompress_block`). The level follows the case:
+    /// - **error**: the block holds more than that buffer (decompression fails, the section is
+    ///   lost), or a CPU chunk's size is wrong (its pages are cut or read from stale memory);
+    /// - **warning**: a section's `usize` is wrong but the block fits the buffer: trace-cmd
+    ///   3.1.6–3.3.4 read the same (verified with the matrix).
     pub DECOMPRESSED_SIZE = ("TD018", "decompressed-size", Error, "a compressed block does not decompress to its declared size");
     /// ## What it checks
     /// Sections do not overlap each other or the initial header.

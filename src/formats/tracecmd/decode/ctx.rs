@@ -153,6 +153,30 @@ impl<'a, 's> Ctx<'a, 's> {
         true
     }
 
+    /// Reports a section block that decompresses to other than its declared `usize` within
+    /// the `cap` = max(usize, csize) bytes trace-cmd decompresses into: readers read the same.
+    pub fn usize_only_wrong(
+        &mut self,
+        span: Range<u64>,
+        what: &str,
+        n: usize,
+        declared: u32,
+        cap: u32,
+    ) {
+        let f = self
+            .sink
+            .make(
+                &rules::DECOMPRESSED_SIZE,
+                span,
+                format!(
+                    "{what} decompresses to {n} bytes, but {declared} are declared; trace-cmd 3.1.6–3.3.4 decompress into max(usize, csize) = {cap} bytes and read the {n} the block holds"
+                ),
+            )
+            .level(crate::finding::Severity::Warning)
+            .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+        self.sink.push(f);
+    }
+
     /// Decompresses `input` (file span `span`) into `out`, whose length is the declared size.
     /// Reports `TD017`/`TD018` and returns `false` when it does not produce exactly that.
     pub fn decompress(

@@ -959,13 +959,34 @@ impl V7<'_> {
                 bytes
             }
         };
-        if !ctx.reserve(u64::from(usize_), sec.header_span()) {
+        // trace-cmd 3.x (`tracecmd_uncompress_block`) decompresses into max(usize, csize) bytes
+        // and reads what the block produced: a `usize` that is only wrong reads the same; a
+        // block larger than that buffer fails.
+        let cap = usize_.max(csize);
+        if !ctx.reserve(u64::from(cap), sec.header_span()) {
             return None;
         }
-        let mut out = vec![0u8; usize::try_from(usize_).ok()?];
+        let mut out = vec![0u8; usize::try_from(cap).ok()?];
         let what = format!("section {}", sec.id);
-        if !ctx.decompress(algo, input, &mut out, sec.body.clone(), &what) {
-            return None;
+        ctx.compressed = ctx.compressed.saturating_add(input.len() as u64);
+        match ctx.dec.decompress(algo, input, &mut out) {
+            Ok(n) if u64::try_from(n).ok() == Some(u64::from(usize_)) => out.truncate(n),
+            Ok(n) => {
+                ctx.usize_only_wrong(
+                    span_of(sec.body.start.saturating_add(4), 4),
+                    &what,
+                    n,
+                    usize_,
+                    cap,
+                );
+                out.truncate(n);
+            }
+            Err(_) => {
+                // Report as before: corrupt, or larger than the reader's buffer.
+                let mut exact = vec![0u8; usize::try_from(usize_).ok()?];
+                ctx.decompress(algo, input, &mut exact, sec.body.clone(), &what);
+                return None;
+            }
         }
         if let Some(s) = self.m.sections.get_mut(idx) {
             s.usize = Some(u64::from(usize_));
