@@ -88,7 +88,7 @@ def read_model(d):
             tag, slen = u32(d, 16 + off), u64(d, 16 + off + 8)
             if off + 16 + slen > hlen:
                 raise Refused("header sub-chunk %#x does not fit" % tag)
-            ident.append(("hdr", tag, slen))
+            ident.append(("hdr", tag))
             regions.append((16 + off + 16, 16 + off + 16 + slen))
             off += 16 + rup(slen, 8)
         pos = 16 + rup(hlen, 8)
@@ -106,7 +106,8 @@ def read_model(d):
                 ident.append(("events", (clen - 8) // ev))
                 regions.append((body, body + 8 + (clen - 8) // ev * ev))
             else:
-                ident.append(("chunk", tag, clen))
+                # An opaque chunk's length is its payload's (a value): its tag is what is read.
+                ident.append(("chunk", tag))
                 regions.append((body, body + clen))
             pos = body + rup(clen, 8)
         return ident, regions

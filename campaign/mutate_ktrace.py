@@ -34,6 +34,8 @@ def layout(data):
             off += 16 + (slen + 7) // 8 * 8
         pos = 16 + (hlen + 7) // 8 * 8
         while pos + 16 <= len(data):
+            # V3 counts no chunks: a file cut between two body chunks is a shorter recording.
+            lay.clean_cuts.add(pos)
             tag, clen = _chunk(lay, pos, "chunk")
             body = pos + 16
             if tag == 0x1E00:
