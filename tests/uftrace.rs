@@ -467,6 +467,16 @@ fn uf030_task_timestamp_without_9_digits() {
     assert!(f.iter().any(|x| x.rule.code == "UF036"));
 }
 
+/// A TASK line stamped after the task's first record.
+#[test]
+fn uf073_task_line_after_its_records() {
+    let mut files = corpus_files("plain");
+    let t = get(&mut files, "task.txt");
+    replace(t, b"TASK timestamp=461.", b"TASK timestamp=4294967295.");
+    let span = line_span(t, b"TASK ");
+    expect(&run(files), "UF073", Some("task.txt"), span);
+}
+
 /// A task line uftrace's sscanf cannot read stays an error.
 #[test]
 fn uf030_task_line_uftrace_cannot_read() {
