@@ -157,7 +157,7 @@ def _options(w, pos, version, cpus, page_size, long_size):
                 n = w.f(p + 4, 4, "BUFFER cpu count")
                 p += 8
                 for i in range(min(n, 1024)):
-                    w.f(p, 4, f"BUFFER cpu[{i}] id")
+                    w.f(p, 4, f"BUFFER cpu[{i}] id", value=True)
                     off = w.f(p + 4, 8, f"BUFFER cpu[{i}] offset")
                     sz = w.f(p + 12, 8, f"BUFFER cpu[{i}] size")
                     cpus.append((off, sz, w.info["compression"] != "none"))

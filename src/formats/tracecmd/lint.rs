@@ -311,8 +311,14 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 }
                 from = from.max(en);
             }
+            // After the last CPU's data, up to the section end: a CPU whose size was cut to
+            // 0 leaves its data there.
+            if sec.body.end > from {
+                gaps.push(from..sec.body.end);
+            }
         }
     }
+    let compressed = m.header.version >= 7 && m.header.algo.is_some_and(|a| a != model::Algo::None);
     let data = ctx.data;
     for g in gaps {
         let (Ok(a), Ok(b)) = (usize::try_from(g.start), usize::try_from(g.end)) else {
@@ -332,10 +338,30 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             // cut to 0 or short. Every reader reads only the declared ranges.
             let ps = u64::from(m.header.page_size.max(1));
             let page = at.checked_div(ps).unwrap_or(0).saturating_mul(ps);
-            let f = if page >= g.start
-                && at < page.saturating_add(16)
-                && page.saturating_add(ps) <= g.end
-            {
+            let holds_page =
+                page >= g.start && at < page.saturating_add(16) && page.saturating_add(ps) <= g.end;
+            // A compressed CPU's data starts with its chunk count and first chunk sizes.
+            let holds_chunks = compressed && page >= g.start && at < page.saturating_add(12) && {
+                let word = |o: u64| {
+                    usize::try_from(o)
+                        .ok()
+                        .and_then(|o| crate::reader::u32_at(data, o, m.header.endian))
+                };
+                match (
+                    word(page),
+                    word(page.saturating_add(4)),
+                    word(page.saturating_add(8)),
+                ) {
+                    (Some(n), Some(cs), Some(us)) => {
+                        (1..=1 << 20).contains(&n)
+                            && cs > 0
+                            && us >= cs / 2
+                            && page.saturating_add(12).saturating_add(u64::from(cs)) <= g.end
+                    }
+                    _ => false,
+                }
+            };
+            let f = if holds_page || holds_chunks {
                 ctx.sink
                     .make(
                         &rules::NONZERO_PADDING,

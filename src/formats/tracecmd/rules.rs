@@ -404,8 +404,9 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// Readers read only the ranges the CPU entries declare. The level follows the case:
-    /// - **error**: the non-zero bytes are the header of a whole page: CPU data (a page or a chunk
-    ///   stream) no entry covers, typically a CPU size cut to 0 or short; trace-cmd 2.4–3.3.4
+    /// - **error**: the non-zero bytes are the header of a whole page, or (compressed) a chunk
+    ///   count and chunk sizes at a page boundary, before a CPU's data or after the last one:
+    ///   CPU data no entry covers, typically a CPU size cut to 0 or short; trace-cmd 2.4–3.3.4
     ///   never read those events (campaign);
     /// - **warning**: other non-zero bytes; every reader reads the same.
     pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
