@@ -185,7 +185,9 @@ def one_mutant(lay, rng, kinds=KINDS):
         new, what = mutate_line(d, off, length, rng)
         if new is None or new == d:
             return None
-        return (f"{label} line @0x{off:x}: {what}", "text", new)
+        # A renamed symbol is a value: the reader prints the name the file holds.
+        tag = "payload" if label == "sym" and what.startswith("renamed") else "text"
+        return (f"{label} line @0x{off:x}: {what}", tag, new)
     if kind == "payload" and lay.payload:
         off, length, label = rng.choice(lay.payload)
         out = bytearray(d)

@@ -405,9 +405,15 @@ crate::declare_rules! {
     /// protection and build-id with unbounded `%s` into small buffers.
     ///
     /// ## What readers do
-    /// uftrace skips a line its sscanf cannot read (the module then resolves nothing) and reads
-    /// the protection and build-id with unbounded `%s` into small buffers (from source:
-    /// utils/session.c read_session_map, v0.6-v0.18).
+    /// uftrace reads a map line with `sscanf("%lx-%lx %s %*x %*x:%*x %*d %s %s")` and skips a line
+    /// it cannot read; it reads the protection and build-id with unbounded `%s` into small
+    /// buffers (from source: utils/session.c read_session_map, v0.6-v0.18). The level follows
+    /// the case:
+    /// - **error**: uftrace cannot read the line (the module then resolves nothing), or a range
+    ///   of a module is empty or reversed;
+    /// - **warning**: the offset, device or inode are digits that do not parse as values (uftrace
+    ///   skips those fields), or a `[...]` line's range is empty (uftrace only takes its address
+    ///   as the kernel boundary): every reader reads the same.
     pub MAP_LINE = ("UF040", "map-line-malformed", Error, "a session map line does not parse");
     /// ## What it checks
     /// A session map has exactly one `[stack]` line. The real recordings list the
@@ -525,8 +531,11 @@ crate::declare_rules! {
     /// uftrace writes them sorted; disorder points at a foreign or edited table.
     ///
     /// ## What readers do
-    /// uftrace sorts the symbols after loading (`qsort`): an unsorted table reads the same (from
-    /// source: load_module_symbol_file).
+    /// uftrace 0.9.4–0.18.1 look symbols up by binary search over the table in file order. The
+    /// level follows the case:
+    /// - **error**: the trace enters the module: some of its addresses find the wrong symbol
+    ///   (argument specs attach to the wrong function, records are dropped; campaign);
+    /// - **warning**: no record lies in the module: every reader reads the same.
     pub SYM_ORDER = ("UF053", "sym-order", Warning, "`.sym` symbols are out of order");
     /// ## What it checks
     /// The `.sym` path name and build-id match the session map line of that module.

@@ -401,7 +401,7 @@ pub(crate) fn check_all(
         for f in &t.skipped_lines {
             let f = if entered {
                 let msg = format!(
-                    "{}: the trace enters this module, and addresses in that symbol print under the symbol before it",
+                    "{}; the trace enters this module, so uftrace 0.9.4–0.18.1 print some of its functions under another symbol's name",
                     f.message
                 );
                 Finding {

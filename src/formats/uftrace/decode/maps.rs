@@ -123,8 +123,36 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             d.next().and_then(parse_hex).is_some() && d.next().and_then(parse_hex).is_some()
         };
         if parse_hex(off).is_none() || !dev_ok || parse_u64(inode).is_none() {
-            bad(sink, "offset, device or inode does not parse".into());
-            continue;
+            // uftrace skips these fields with `%*x %*x:%*x %*d`: digits of any length read the
+            // same (the values are never used); other characters end its sscanf and lose the line.
+            let hexish = |t: &[u8]| !t.is_empty() && t.iter().all(u8::is_ascii_hexdigit);
+            let mut parts = dev.split(|&c| c == b':');
+            let dev_read = matches!(
+                (parts.next(), parts.next(), parts.next()),
+                (Some(a), Some(b), None) if hexish(a) && hexish(b)
+            );
+            if hexish(off) && dev_read && !inode.is_empty() && inode.iter().all(u8::is_ascii_digit)
+            {
+                let f = sink
+                    .make(
+                        &rules::MAP_LINE,
+                        line.span(),
+                        format!(
+                            "map line `{}`: offset, device or inode does not parse as a value; uftrace 0.9.4–0.18.1 skip these fields and read the line the same",
+                            show(line.text)
+                        ),
+                    )
+                    .level(crate::finding::Severity::Warning)
+                    .impact("uftrace", "0.9.4–0.18.1", "same");
+                sink.push(f);
+            } else {
+                bad(
+                    sink,
+                    "offset, device or inode does not parse; uftrace 0.9.4–0.18.1 skip the line"
+                        .into(),
+                );
+                continue;
+            }
         }
         let Some(first_path) = toks.get(5) else {
             // anonymous mapping: uftrace skips it

@@ -43,8 +43,9 @@ pub struct SymTable {
     /// The `UF057` finding of a header-less layout (0: no header, 1: count only), reported
     /// once per directory by the caller.
     pub legacy: Option<(u8, Finding)>,
-    /// `UF051` findings of lines uftrace skips: their level depends on whether the trace
-    /// enters the module (then names are lost), which the caller knows after the task walks.
+    /// `UF051` (lines uftrace skips) and `UF053` (symbols out of order) findings: their level
+    /// depends on whether the trace enters the module (then names are lost or wrong), which the
+    /// caller knows after the task walks.
     pub skipped_lines: Vec<Finding>,
 }
 
@@ -303,7 +304,9 @@ pub fn decode(
     for w in raw.windows(2) {
         if let [a, b] = w {
             if b.0 < a.0 && !reported_order {
-                sink.report(
+                // uftrace looks symbols up by binary search in file order: where the trace
+                // enters the module some addresses find the wrong symbol (the caller decides).
+                let f = sink.make(
                     &rules::SYM_ORDER,
                     b.4.clone(),
                     format!(
@@ -311,6 +314,7 @@ pub fn decode(
                         b.0, a.0
                     ),
                 );
+                t.skipped_lines.push(f);
                 reported_order = true;
             }
             // Overlapping sizes are not reported: uftrace saves the ELF symbols as they are,
