@@ -252,20 +252,25 @@ fn finish_report(
     report
 }
 
-/// The report of a symbolic link or special file met while searching a directory: `TL014`,
-/// never followed or opened.
-pub fn not_followed_report(path: &Path, what: &str, config: &Config) -> Report {
+/// A report of one finding about the input itself (no span), with `config`'s rule levels.
+fn input_report(
+    path: &Path,
+    rule: &'static crate::rule::Rule,
+    message: String,
+    help: &str,
+    config: &Config,
+) -> Report {
     let mut report = Report::new(path);
     let mut findings = vec![Finding {
-        rule: &rules::NOT_FOLLOWED,
-        severity: rules::NOT_FOLLOWED.default_severity,
+        rule,
+        severity: rule.default_severity,
         member: None,
         file: None,
         offset: 0,
         length: 0,
-        message: format!("{} is {what}; it was not followed", path.display()),
+        message,
         notes: Vec::new(),
-        help: Some("check the target itself if it is a trace".to_string()),
+        help: Some(help.to_string()),
         impact: None,
     }];
     config.apply(&mut findings);
@@ -274,29 +279,31 @@ pub fn not_followed_report(path: &Path, what: &str, config: &Config) -> Report {
     report
 }
 
+/// The report of a symbolic link or special file met while searching a directory: `TL014`,
+/// never followed or opened.
+pub fn not_followed_report(path: &Path, what: &str, config: &Config) -> Report {
+    input_report(
+        path,
+        &rules::NOT_FOLLOWED,
+        format!("{} is {what}; it was not followed", path.display()),
+        "check the target itself if it is a trace",
+        config,
+    )
+}
+
 /// The report for a directory given to check in which no trace file or uftrace data directory
 /// was found (`TL008 no-traces-found`), with `config`'s rule levels applied.
 pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
-    let mut report = Report::new(dir);
-    let mut findings = vec![Finding {
-        rule: &rules::NO_TRACES,
-        severity: rules::NO_TRACES.default_severity,
-        member: None,
-        file: None,
-        offset: 0,
-        length: 0,
-        message: format!(
+    input_report(
+        dir,
+        &rules::NO_TRACES,
+        format!(
             "no trace file or uftrace data directory found in {} (searched recursively by content)",
             dir.display()
         ),
-        notes: Vec::new(),
-        help: Some("check the path; an empty spool or artefact folder proves nothing".to_string()),
-        impact: None,
-    }];
-    config.apply(&mut findings);
-    report.counts = Counts::of(&findings);
-    report.findings = findings;
-    report
+        "check the path; an empty spool or artefact folder proves nothing",
+        config,
+    )
 }
 
 /// After a limit was hit (`TL003`) in a file, the decoder went on without the data past the

@@ -398,30 +398,26 @@ pub(crate) fn check_all(
         }
         sink.set_file(Some(t.file.clone()));
         let entered = entered.load(std::sync::atomic::Ordering::Relaxed);
+        let (level, effect, why) = if entered {
+            (
+                Severity::Error,
+                "loss",
+                "the trace enters this module, so uftrace 0.9.4–0.18.1 print some of its functions under another symbol's name",
+            )
+        } else {
+            (
+                Severity::Warning,
+                "same",
+                "no record of the trace lies in this module, so every reader reads the same",
+            )
+        };
         for f in &t.skipped_lines {
-            let f = if entered {
-                let msg = format!(
-                    "{}; the trace enters this module, so uftrace 0.9.4–0.18.1 print some of its functions under another symbol's name",
-                    f.message
-                );
-                Finding {
-                    message: msg,
-                    ..f.clone()
-                }
-                .level(Severity::Error)
-                .impact("uftrace", "0.9.4–0.18.1", "loss")
-            } else {
-                let msg = format!(
-                    "{}; no record of the trace lies in this module, so every reader reads the same",
-                    f.message
-                );
-                Finding {
-                    message: msg,
-                    ..f.clone()
-                }
-                .level(Severity::Warning)
-                .impact("uftrace", "0.9.4–0.18.1", "same")
-            };
+            let f = Finding {
+                message: format!("{}; {why}", f.message),
+                ..f.clone()
+            }
+            .level(level)
+            .impact("uftrace", "0.9.4–0.18.1", effect);
             sink.push(f);
         }
     }
