@@ -61,6 +61,18 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 ),
             );
         };
+        // A departure from the layout that uftrace's sscanf reads all the same.
+        let read_same = |sink: &mut Sink, what: String| {
+            let f = sink
+                .make(
+                    &rules::MAP_LINE,
+                    line.span(),
+                    format!("map line `{}`: {what}", show(line.text)),
+                )
+                .level(crate::finding::Severity::Warning)
+                .impact("uftrace", "0.9.4–0.18.1", "same");
+            sink.push(f);
+        };
         if !line.terminated {
             bad(sink, "no terminating newline".into());
         }
@@ -87,16 +99,11 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             // range there reads the same (third-party writers write a zero-length `[stack]` at
             // the top of the address space).
             let special = toks.get(5).is_some_and(|p| p.starts_with(b"["));
-            let msg = format!(
-                "map line `{}`: range start 0x{start:x} is not below end 0x{end:x}",
-                show(line.text)
-            );
             if special {
-                let f = sink
-                    .make(&rules::MAP_LINE, line.span(), format!("{msg}; uftrace 0.9.4–0.18.1 only take the address of a `[...]` line as the kernel boundary and read the same"))
-                    .level(crate::finding::Severity::Warning)
-                    .impact("uftrace", "0.9.4–0.18.1", "same");
-                sink.push(f);
+                read_same(
+                    sink,
+                    format!("range start 0x{start:x} is not below end 0x{end:x}; uftrace 0.9.4–0.18.1 only take the address of a `[...]` line as the kernel boundary and read the same"),
+                );
             } else {
                 bad(
                     sink,
@@ -133,18 +140,10 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             );
             if hexish(off) && dev_read && !inode.is_empty() && inode.iter().all(u8::is_ascii_digit)
             {
-                let f = sink
-                    .make(
-                        &rules::MAP_LINE,
-                        line.span(),
-                        format!(
-                            "map line `{}`: offset, device or inode does not parse as a value; uftrace 0.9.4–0.18.1 skip these fields and read the line the same",
-                            show(line.text)
-                        ),
-                    )
-                    .level(crate::finding::Severity::Warning)
-                    .impact("uftrace", "0.9.4–0.18.1", "same");
-                sink.push(f);
+                read_same(
+                    sink,
+                    "offset, device or inode does not parse as a value; uftrace 0.9.4–0.18.1 skip these fields and read the line the same".into(),
+                );
             } else {
                 bad(
                     sink,
