@@ -185,8 +185,9 @@ def one_mutant(lay, rng, kinds=KINDS):
         new, what = mutate_line(d, off, length, rng)
         if new is None or new == d:
             return None
-        # A renamed symbol is a value: the reader prints the name the file holds.
-        tag = "payload" if label == "sym" and what.startswith("renamed") else "text"
+        # A renamed symbol is a value: the reader prints the name the file holds. So is a
+        # symbol line cut inside its name.
+        tag = "payload" if label == "sym" and (what.startswith("renamed") or only_name_changed(d, new, off, length)) else "text"
         return (f"{label} line @0x{off:x}: {what}", tag, new)
     if kind == "payload" and lay.payload:
         off, length, label = rng.choice(lay.payload)
@@ -195,6 +196,18 @@ def one_mutant(lay, rng, kinds=KINDS):
         out[i] ^= 1 << rng.randrange(8)
         return (f"{label} payload byte @0x{i:x} changed", "payload", bytes(out))
     return None
+
+
+_SYM_HEAD = re.compile(rb"^[0-9a-fA-F]+ (?:[0-9a-fA-F]{8} )?[^ ] ")
+
+
+def only_name_changed(old, new, off, length):
+    """Whether a symbol line changed only from its name on (its address and type intact)."""
+    m = _SYM_HEAD.match(old[off:off + length])
+    if not m:
+        return False
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    return first >= off + m.end()
 
 
 def in_payload(lay, i):

@@ -10,6 +10,7 @@ line of uncompressed header_page/header_event texts and event format texts. Payl
 after the common fields.
 """
 
+import re
 import struct
 
 from mutate_common import Layout
@@ -168,6 +169,10 @@ def _options(w, pos, version, cpus, page_size, long_size):
             w.f(body, 4, "CPUCOUNT")
         elif oid == 2:
             lay.text_lines(body, size, "CPUSTAT")
+        elif oid == 9 and "writer" not in w.info:  # VERSION: the writer's version string
+            m = re.match(rb"(\d+)\.(\d+)(?:\.(\d+))?", w.d[body:body + size])
+            if m:
+                w.info["writer"] = tuple(int(x) for x in m.groups() if x is not None)
         pos = body + size
     return pos
 

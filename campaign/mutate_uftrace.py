@@ -40,7 +40,11 @@ def layout(files):
         else:
             lay.text_lines(0, len(data), name if "." not in name else name.rsplit(".", 1)[-1])
         lays.append(lay)
-    return {"version": 4}, lays
+    info = {"version": 4}
+    m = re.search(rb"uftrace_version:v(\d+)\.(\d+)(?:\.(\d+))?", files.get("info") or b"")
+    if m:
+        info["writer"] = tuple(int(x) for x in m.groups() if x is not None)
+    return info, lays
 
 
 def _info(lay):

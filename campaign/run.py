@@ -3,7 +3,7 @@
 
     python3 campaign/run.py [--seeds DIR]... [--per-format N] [--seed S] [--out DIR]
                             [--formats tracecmd,uftrace,gdb,ktrace] [--jobs J]
-                            [--tracelint BIN] [--fail-on-false-pass]
+                            [--tracelint BIN] [--fail-on-false-pass] [--rejudge RESULTS]
 
 For every seed (a real trace file or uftrace directory under the --seeds folders; default: the
 shipped corpus without its defects/ and regressions/), each reader of the matrix that claims the
@@ -132,8 +132,10 @@ def tracelint_verdict(binary, path):
     return st, sorted(set(codes))
 
 
-def judge(cls_by_reader, tag):
-    classes = set(cls_by_reader.values())
+def judge(cls_by_reader, tag, older=()):
+    """The readers' verdict; readers older than the file's writer (`older`) do not count: an
+    older reader that cannot read a newer writer's file is a note, not an error."""
+    classes = {c for name, c in cls_by_reader.items() if name not in older}
     if classes & set(readers.BAD):
         return "bad"
     if classes and classes <= {"same"}:
@@ -153,7 +155,16 @@ def main():
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--keep", type=int, default=40, help="false fails kept as files per format")
     ap.add_argument("--fail-on-false-pass", action="store_true")
+    ap.add_argument("--keep-ids", default="", help="comma-separated mutant ids to keep as files under OUT/kept/ whatever their verdict")
+    ap.add_argument("--rejudge", metavar="RESULTS", help="take the readers' classes from an earlier results.jsonl of the same seeds, --seed and --per-format; only tracelint runs again")
     args = ap.parse_args()
+    keep_ids = {int(i) for i in args.keep_ids.split(",") if i.strip()}
+    earlier = {}
+    if args.rejudge:
+        with open(args.rejudge) as fh:
+            for line in fh:
+                r = json.loads(line)
+                earlier[(r["format"], r["id"])] = r
 
     if not os.access(args.tracelint, os.X_OK):
         sys.exit(f"campaign: no tracelint binary at {args.tracelint} (cargo build --release)")
@@ -163,7 +174,7 @@ def main():
     for name, why in missing:
         print(f"campaign: reader {name} is missing: {why}", file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
-    for sub in ("false-pass", "false-fail"):
+    for sub in ("false-pass", "false-fail", "kept"):
         shutil.rmtree(os.path.join(args.out, sub), ignore_errors=True)
     results_path = os.path.join(args.out, "results.jsonl")
     results = open(results_path, "w")
@@ -224,7 +235,10 @@ def main():
                 tl_status, codes = tracelint_verdict(args.tracelint, path)
                 per = {}
                 notes = {}
-                for name, (r, base_o) in baseline.items():
+                old = earlier.get((fmt, idx))
+                if old is not None and old["mutation"] == desc:
+                    per, notes = old["readers"], old["notes"]
+                for name, (r, base_o) in ([] if old is not None and old["mutation"] == desc else baseline.items()):
                     o = readers_read(r, path, args.timeout, info)
                     c = readers.classify(base_o, o)
                     if c == "loss" and tag == "payload" and same_shape(base_o, o):
@@ -234,7 +248,9 @@ def main():
                     per[name] = c
                     if c != "same":
                         notes[name] = o.note
-                verdict = judge(per, tag)
+                writer = info.get("writer")
+                older = {name for name, (r, _) in baseline.items() if writer and tuple(r.version)[:2] < tuple(writer)[:2]}
+                verdict = judge(per, tag, older)
                 row = {
                     "format": fmt,
                     "id": idx,
@@ -249,12 +265,13 @@ def main():
                 }
                 fp = verdict == "bad" and tl_status == 0
                 ff = verdict == "same" and tl_status == 1
+                wanted = idx in keep_ids
                 with lock:
-                    keep = fp or (ff and kept_ff[0] < args.keep)
-                    if ff and keep:
+                    keep = fp or (ff and kept_ff[0] < args.keep) or wanted
+                    if ff and keep and not wanted:
                         kept_ff[0] += 1
                 if keep:
-                    sub = "false-pass" if fp else "false-fail"
+                    sub = "kept" if wanted else "false-pass" if fp else "false-fail"
                     dest = os.path.join(args.out, sub, f"{fmt}-{idx:05d}")
                     os.makedirs(dest, exist_ok=True)
                     target = os.path.join(dest, os.path.basename(path))

@@ -429,3 +429,226 @@ fn a_section_usize_is_an_error_only_when_the_block_does_not_fit() {
         }
     }
 }
+
+/// The 16-byte records of a `<TID>.dat` without payloads: (offset, type, depth, address).
+fn records(p: &Path) -> Vec<(usize, u64, u64, u64)> {
+    let b = std::fs::read(p).unwrap();
+    b.chunks_exact(16)
+        .enumerate()
+        .map(|(i, r)| {
+            let w = u64::from_le_bytes(r[8..16].try_into().unwrap());
+            (i * 16, w & 3, (w >> 6) & 0x3ff, w >> 16)
+        })
+        .collect()
+}
+
+fn dat_of(d: &Path) -> PathBuf {
+    std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            n.ends_with(".dat") && n.chars().next().unwrap().is_ascii_digit()
+        })
+        .unwrap()
+}
+
+fn edit_word(p: &Path, off: usize, f: impl FnOnce(u64) -> u64) {
+    let mut b = std::fs::read(p).unwrap();
+    let w = u64::from_le_bytes(b[off + 8..off + 16].try_into().unwrap());
+    b[off + 8..off + 16].copy_from_slice(&f(w).to_le_bytes());
+    std::fs::write(p, b).unwrap();
+}
+
+#[test]
+fn a_lost_record_libmcount_never_writes_is_an_error() {
+    // An EXIT turned LOST keeps its time: libmcount writes LOST with time 0.
+    let (_t, d) = mutant("plain", |d| {
+        let p = dat_of(d);
+        let (off, ..) = records(&p).into_iter().find(|r| r.1 == 1).unwrap();
+        edit_word(&p, off, |w| (w & !3) | 2);
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF062", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_depth_jump_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = dat_of(d);
+        edit_word(&p, 0, |w| (w & !(0x3ff << 6)) | (1020 << 6));
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF064", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn an_exit_named_by_another_function_is_an_error() {
+    // The EXIT of one call gets the address of another function's ENTRY.
+    let (_t, d) = mutant("plain", |d| {
+        let p = dat_of(d);
+        let recs = records(&p);
+        let (off, _, depth, addr) = *recs.iter().find(|r| r.1 == 1).unwrap();
+        let other = recs.iter().find(|r| r.1 == 0 && r.3 != addr).unwrap().3;
+        let _ = depth;
+        edit_word(&p, off, |w| (w & 0xffff) | (other << 16));
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF065", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn an_address_in_no_module_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = dat_of(d);
+        let (off, ..) = records(&p).into_iter().find(|r| r.1 == 0).unwrap();
+        edit_word(&p, off, |w| (w & 0xffff) | (0x10 << 16));
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF067", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_sym_header_of_another_build_is_an_error_only_where_the_trace_goes() {
+    let damage = |file: &'static str| {
+        move |d: &Path| {
+            let p = d.join(file);
+            let s = std::fs::read_to_string(&p).unwrap();
+            let line = s
+                .lines()
+                .find(|l| l.starts_with("# build-id: "))
+                .unwrap()
+                .to_string();
+            let mut bad = line.clone();
+            bad.replace_range(12..13, if &line[12..13] == "0" { "1" } else { "0" });
+            std::fs::write(&p, s.replacen(&line, &bad, 1)).unwrap();
+        }
+    };
+    // The traced program: uftrace 0.13 and later look for another file and lose its names.
+    let (_t, d) = mutant("plain", damage("uf_basic.sym"));
+    let l = levels(&d);
+    assert!(has(&l, "UF054", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+    // A library no record lies in: every reader reads the same.
+    let (_t2, d2) = mutant("plain", damage("libz.so.1.2.13.sym"));
+    let l2 = levels(&d2);
+    assert!(has(&l2, "UF054", Severity::Warning), "{l2:?}");
+    assert!(no_error(&l2), "{l2:?}");
+    readers_same(&common::corpus("uftrace/plain"), &d2);
+}
+
+#[test]
+fn a_deleted_symbol_line_of_the_traced_program_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("uf_basic.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let line = s
+            .lines()
+            .find(|l| l.ends_with(" T leaf"))
+            .unwrap()
+            .to_string();
+        std::fs::write(&p, s.replacen(&format!("{line}\n"), "", 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF052", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_symbol_line_uftrace_reads_out_of_order_is_an_error_where_the_trace_goes() {
+    // `0 t fib`: uftrace's strtoull reads address 0, so calls of fib print under the symbol
+    // before it.
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("uf_basic.sym");
+        let s = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, s.replacen("00000000000011f9 t fib", "0 t fib", 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF053", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_repeated_dbg_spec_is_dropped_as_uftrace_drops_it() {
+    // A second `A:` line for one function: uftrace marks the spec broken ("debug entry:
+    // conflict"), and the function's payloads have no spec left.
+    let (_t, d) = mutant("args", |d| {
+        let p = d.join("uf_basic.dbg");
+        let s = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(
+            &p,
+            s.replacen("A: @arg1/p,arg2\n", "A: @arg1/p,arg2\nA: @arg1/p,arg2\n", 1),
+        )
+        .unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF068", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/args"), &d);
+}
+
+#[test]
+fn taskinfo_cleared_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("info");
+        let mut b = std::fs::read(&p).unwrap();
+        let m = u64::from_le_bytes(b[24..32].try_into().unwrap());
+        b[24..32].copy_from_slice(&(m & !(1 << 7)).to_le_bytes());
+        std::fs::write(&p, b).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF014", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+#[test]
+fn a_task_line_before_its_session_is_an_error() {
+    // uftrace gives a task the session of its pid in force at its TASK line: before the SESS
+    // line there is none, and nothing of the task resolves.
+    let (_t, d) = mutant("plain", |d| {
+        let p = d.join("task.txt");
+        let s = std::fs::read_to_string(&p).unwrap();
+        let line = s
+            .lines()
+            .find(|l| l.starts_with("TASK timestamp="))
+            .unwrap()
+            .to_string();
+        let ts = &line[15..line.find('.').unwrap()];
+        let earlier = format!("TASK timestamp={}", &ts[..ts.len() - 1]);
+        std::fs::write(&p, s.replacen(&format!("TASK timestamp={ts}"), &earlier, 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF067", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d);
+}
+
+/// A broken field line in a v6 file whose VERSION option names trace-cmd 3.x: 3.x skips the
+/// format, so it is a warning (2.x crashes on some such formats, but is older than the writer).
+#[test]
+fn a_broken_v6_format_from_a_3x_writer_is_a_warning() {
+    let src = common::corpus("tracecmd/v6.dat");
+    let mut b = std::fs::read(&src).unwrap();
+    let needle = b"field:char prev_comm[16];\toffset:8;\tsize:16;";
+    let at = b.windows(needle.len()).position(|w| w == needle).unwrap();
+    let size_at = at + needle.len() - 8;
+    b[size_at..size_at + 4].copy_from_slice(b"sizx");
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("v6.dat");
+    std::fs::write(&p, &b).unwrap();
+    let r = tracelint::check_path(&p, &CheckOptions::default(), &Default::default());
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule.code == "TD053")
+        .expect("TD053");
+    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
+    assert!(
+        f.message
+            .contains("older than this file's writer (trace-cmd 3."),
+        "{}",
+        f.message
+    );
+}

@@ -495,8 +495,10 @@ crate::declare_rules! {
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
-    /// - **error** in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats
-    ///   that 3.x skips.
+    /// - in a v6 file, trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats that 3.x
+    ///   skips: **error** when the writer is trace-cmd 2.x or unknown (no VERSION option);
+    ///   **warning** when the VERSION option names trace-cmd 3.0 or later, whose readers skip
+    ///   the format (2.x readers are older than the writer).
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -513,8 +515,8 @@ crate::declare_rules! {
     /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
     ///   readers, read every field at its own offset (overlapping fields print what their bytes
     ///   hold) and every other event the same;
-    /// - **error** for overlapping fields in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on
-    ///   some broken formats that 3.x skips.
+    /// - for overlapping fields in a v6 file, as TD053: **error** when the writer is trace-cmd
+    ///   2.x or unknown, **warning** when it is trace-cmd 3.0 or later.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks
     /// Event ids are unique across all ftrace and event formats; system names are unique.

@@ -103,6 +103,8 @@ crate::declare_rules! {
     ///   `uftrace replay` 0.9.4–0.18.1 crash with SIGSEGV (campaign);
     /// - **error**: `info_mask` is 0: uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open
     ///   record data`; `replay` crashes);
+    /// - **error**: `info_mask` lacks TASKINFO: uftrace 0.9.4–0.18.1 know no task (`nr_tid` 0)
+    ///   and refuse the recording (`cannot open record data: No data available`; campaign);
     /// - **warning**: unknown bits only.
     pub INFO_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
     /// ## What it checks
@@ -519,7 +521,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.9.4–0.18.1 preallocate `# symbols:` entries of 24 bytes and grow the table when
     /// there are more lines. The level follows the case:
-    /// - **warning**: the count is wrong, but every line is read all the same;
+    /// - **warning**: the count is below the lines (every line is read all the same), or above
+    ///   them in a module no record of the trace lies in;
+    /// - **error**: the count is above the lines in a module the trace enters: lines are missing,
+    ///   and uftrace sizes each symbol up to the next line, so calls into a missing function
+    ///   print under the name before it (campaign: deleted lines);
     /// - **error**: the count asks for 4 GiB or more: uftrace stops with `xrealloc: Cannot allocate
     ///   memory` (verified with uftrace 0.13, 0.16, 0.18.1 in the campaign).
     pub SYM_COUNT = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
@@ -531,8 +537,9 @@ crate::declare_rules! {
     /// uftrace writes them sorted; disorder points at a foreign or edited table.
     ///
     /// ## What readers do
-    /// uftrace 0.9.4–0.18.1 look symbols up by binary search over the table in file order. The
-    /// level follows the case:
+    /// uftrace 0.9.4–0.18.1 size each symbol up to the next line in file order, then sort and
+    /// look up by binary search. A line tracelint finds malformed but uftrace reads (an address
+    /// not of 16 digits) is placed where uftrace reads it. The level follows the case:
     /// - **error**: the trace enters the module: some of its addresses find the wrong symbol
     ///   (argument specs attach to the wrong function, records are dropped; campaign);
     /// - **warning**: no record lies in the module: every reader reads the same.
@@ -544,9 +551,14 @@ crate::declare_rules! {
     /// A table of another build of the library resolves addresses to wrong names.
     ///
     /// ## What readers do
-    /// uftrace 0.10 and later compare the `.sym` path and build-id with the map and, when they
-    /// differ, look for `<name>-<hash>.sym`, else read the host's ELF file (from source:
-    /// utils/symbol.c load_module_symbol).
+    /// uftrace 0.13–0.18.1 (`check_symbol_file`, `load_module_symbol`) compare the `.sym` path
+    /// and build-id with the map's (`strcmp`) and, when they differ, look for
+    /// `<name>-<build-id>.sym`, else read the host's ELF file; uftrace 0.9.4 does not compare.
+    /// The header is read as uftrace reads it: a damaged build-id is compared as it is, and a
+    /// second `# build-id:` line keeps only 39 characters. The level follows the case:
+    /// - **error**: the trace enters the module: its functions print as `<addr>` unless the ELF
+    ///   file at the recorded path is on the reading machine (campaign);
+    /// - **warning**: no record lies in the module.
     pub SYM_MODULE_MISMATCH = ("UF054", "sym-module-mismatch", Warning, "a `.sym` header disagrees with the session map");
     /// ## What it checks
     /// Recognises `.sym` files in the layout of an older writer: no header at all (uftrace up
@@ -588,9 +600,11 @@ crate::declare_rules! {
     /// and chops the last character of every line.
     ///
     /// ## What readers do
-    /// uftrace stops loading the `.dbg` at a line it cannot read: the argument specs of the rest
-    /// are lost and payloads of those functions are misframed (from source: utils/dwarf.c
-    /// load_debug_file).
+    /// uftrace 0.9.4–0.18.1 (`read_debug_file`, utils/dwarf.c) give up on a line that is not
+    /// `X: `, has an unknown code, an `A:`/`R:` before any `F:` or an `E:` that does not parse,
+    /// and then drop every argument spec of the file; a second `A:` (or `R:`) for one function
+    /// address drops that function's spec ("debug entry: conflict"). Records with payloads of
+    /// those functions then stop with "record missing argument info" (UF068 on the record).
     pub DBG_LINE = ("UF055", "dbg-line-malformed", Error, "a `.dbg` line does not parse");
     /// ## What it checks
     /// Each `.dbg` `F:` address is the start of a function of the module's `.sym`.
@@ -633,8 +647,12 @@ crate::declare_rules! {
     /// The trace is incomplete: nesting and durations around the gap are unknown.
     ///
     /// ## What readers do
-    /// uftrace shows the LOST record ("LOST N records!!") where it happened: the data reads the
-    /// same (from source: cmds/replay.c).
+    /// uftrace shows the LOST record ("LOST N records!!") where it happened (from source:
+    /// cmds/replay.c). The level follows the case:
+    /// - **warning**: a LOST record as libmcount writes it (time 0, more 0; record.c
+    ///   0.9.4–0.18.1): the recorder lost records, and every reader reads the same;
+    /// - **error**: a LOST record with a time or a payload flag, which libmcount never writes: a
+    ///   damaged ENTRY/EXIT that readers print as `LOST` in place of the call (campaign).
     pub LOST_RECORDS = ("UF062", "lost-records", Warning, "the recorder lost records (LOST record)");
     /// ## What it checks
     /// Timestamps within one task file never decrease (LOST records excepted).
@@ -657,9 +675,11 @@ crate::declare_rules! {
     /// uftrace repairs broken nesting heuristically: durations and call graphs become wrong.
     ///
     /// ## What readers do
-    /// uftrace repairs nesting heuristically (fstack_update) and reads the records the same; the
-    /// call graph and durations it shows may differ from what ran.
-    pub NESTING = ("UF064", "nesting-mismatch", Warning, "ENTRY/EXIT records do not nest");
+    /// uftrace 0.9.4–0.18.1 frame calls by the recorded depths (fstack.c): an ENTRY at an
+    /// unexpected depth, an EXIT with inner frames open or with no frame at its depth makes
+    /// `dump` and `replay` lose or misframe the calls around it (campaign: depth and type bits
+    /// changed). The legal exceptions above are not reported.
+    pub NESTING = ("UF064", "nesting-mismatch", Error, "ENTRY/EXIT records do not nest");
     /// ## What it checks
     /// An EXIT has the address of the ENTRY it closes.
     ///
@@ -667,8 +687,12 @@ crate::declare_rules! {
     /// A mismatch means records were lost or reordered.
     ///
     /// ## What readers do
-    /// uftrace takes the EXIT as closing the frame at its depth and reads the same records (from
-    /// source: utils/fstack.c fstack_update).
+    /// uftrace takes the EXIT as closing the frame at its depth but names it by its own address
+    /// (from source: utils/fstack.c; cmds/replay.c prints `} /* name */`). The level follows the
+    /// case:
+    /// - **warning**: both addresses lie in the same function: every reader prints the same;
+    /// - **error**: they resolve to different functions (or one to none): the call is printed
+    ///   under two names (campaign).
     pub EXIT_ADDR = ("UF065", "exit-address-mismatch", Warning, "an EXIT's address differs from its ENTRY's");
     /// ## What it checks
     /// Record depth stays below `max_stack`.
@@ -696,11 +720,13 @@ crate::declare_rules! {
     /// - **error**: the address lies in a mapped module whose `.sym` file is missing (uftrace
     ///   0.9.4–0.18.1 fall back to the ELF file at the recorded path, absent on most machines
     ///   that read the recording), or whose `.sym` has no symbol for it (a symbol line lost);
-    /// - **error**: the record comes before any session of its task (its pid has no SESS line
-    ///   by then): nothing of it resolves;
-    /// - **warning**: the address lies in no module of the session map (the records read the
-    ///   same, verified with uftrace 0.13).
-    pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Warning, "a record address resolves to no symbol of the task's session");
+    /// - **error**: the record has no session in force: uftrace (utils/session.c) gives a task
+    ///   the latest session of its pid that starts no later than its TASK/FORK line and was
+    ///   defined before it, else its parent's; a record is looked up in its task's sessions, then
+    ///   its parent's. Nothing of a record outside them resolves;
+    /// - **error**: the address lies in no module of the session map: uftrace 0.9.4–0.18.1
+    ///   print it as `<addr>` (campaign: changed addresses).
+    pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Error, "a record address resolves to no symbol of the task's session");
     /// ## What it checks
     /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines
     /// or `.dbg` A:/R: lines) for its function, so its payload can be framed. Patterns match

@@ -59,6 +59,9 @@ pub struct Ctx<'a, 's> {
     pub sieve: Option<&'a super::sieve::PageSieve>,
     /// The file version once the header is read (0 before): which readers read the file.
     pub version: u32,
+    /// Findings on broken v6 event formats, whose level depends on the writer, which the
+    /// VERSION option after them names (see `decode::v6`).
+    pub v6_formats: Vec<crate::finding::Finding>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -75,6 +78,7 @@ impl<'a, 's> Ctx<'a, 's> {
             cpu_source: None,
             sieve: None,
             version: 0,
+            v6_formats: Vec::new(),
         }
     }
 

@@ -457,6 +457,12 @@ fn report_format(
             "trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats of a v6 file",
         )
     };
+    let v6_commons = commons && ctx.version < 7;
+    let readers = if v6_commons {
+        "trace-cmd 3.1.6–3.3.4 skip this format and read every other event; trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats of a v6 file"
+    } else {
+        readers
+    };
     let mut f = ctx
         .sink
         .make(rule, loc.map(span.clone()), format!("{msg}; {readers}"))
@@ -474,7 +480,13 @@ fn report_format(
             span.start
         ));
     }
-    ctx.sink.push(f);
+    if v6_commons {
+        // An error only when trace-cmd 2.x is not older than the writer: decided once the
+        // options (VERSION) are read.
+        ctx.v6_formats.push(f);
+    } else {
+        ctx.sink.push(f);
+    }
 }
 
 /// Field layout checks: common_type u16 at 0, no two fields sharing bytes. Fields need not be

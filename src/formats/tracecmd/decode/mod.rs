@@ -228,6 +228,31 @@ pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     }
     let _ = v6_body(ctx, &mut r, &mut m);
     set_kernel_long(&mut m);
+    // Broken event formats of a v6 file crash trace-cmd 2.4 and 2.9.5 in some cases, while
+    // 3.x skips them: an error unless the file's writer is newer than 2.x.
+    let writer_major = m
+        .writer_version()
+        .and_then(|v| v.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|d| d.parse::<u32>().ok());
+    for f in std::mem::take(&mut ctx.v6_formats) {
+        let f = match writer_major {
+            Some(major) if major >= 3 => {
+                let w = m.writer_version().unwrap_or("3");
+                crate::finding::Finding {
+                    message: format!(
+                        "{}, which are older than this file's writer (trace-cmd {})",
+                        f.message,
+                        w.split_whitespace().next().unwrap_or(w)
+                    ),
+                    ..f
+                }
+                .level(crate::finding::Severity::Warning)
+                .impact("trace-cmd report", "3.1.6–3.3.4", "same")
+            }
+            _ => f,
+        };
+        ctx.sink.push(f);
+    }
     m
 }
 

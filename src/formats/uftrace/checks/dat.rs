@@ -11,7 +11,7 @@ use super::super::decode::runs::{RecordRun, RecordSieve, NO_PAYLOAD};
 use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
 use super::super::rules;
-use crate::finding::{Capped, Sink};
+use crate::finding::{Capped, Finding, Sink};
 use crate::input::SeqRead;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use std::collections::HashMap;
@@ -899,15 +899,28 @@ fn walk_impl<E: Endianity + Default>(
         if typ == LOST {
             st.lost_count = st.lost_count.saturating_add(addr);
             if c_lost.hit(&(off..off)) {
-                let odd = time != 0 || depth != 0 || more || addr == 0;
+                // libmcount (record.c, 0.9.4–0.18.1) writes a LOST record with time 0 and
+                // more 0 (it leaves the depth as the buffer had it). One with a time or a
+                // payload flag is a damaged ENTRY/EXIT: readers take it for lost records and
+                // drop the call it was.
+                let damaged = time != 0 || more;
+                let odd = damaged || addr == 0;
                 let mut msg = format!("the recorder lost {addr} record(s) here");
                 if odd {
                     msg.push_str(&format!(
-                        "; a LOST record should have time 0, depth 0, more 0 and a positive count (time {time}, depth {depth}, more {})",
+                        "; a LOST record should have time 0, more 0 and a positive count (time {time}, depth {depth}, more {})",
                         u8::from(more)
                     ));
                 }
-                sink.report(&rules::LOST_RECORDS, span.clone(), msg);
+                let f = if damaged {
+                    msg.push_str(": libmcount never writes one like this, so this is a damaged record, and uftrace 0.9.4–0.18.1 print `LOST` in place of the call it was");
+                    sink.make(&rules::LOST_RECORDS, span.clone(), msg)
+                        .level(crate::finding::Severity::Error)
+                        .impact("uftrace", "0.9.4–0.18.1", "loss")
+                } else {
+                    sink.make(&rules::LOST_RECORDS, span.clone(), msg)
+                };
+                sink.push(f);
             }
             if more && c_more.hit(&(off..off)) {
                 sink.report(
@@ -1041,8 +1054,8 @@ fn walk_impl<E: Endianity + Default>(
         if typ == ENTRY {
             if let Some(c) = cur {
                 if depth != c && c_nest.hit(&(off..off)) {
-                    sink.report(
-                        &rules::NESTING,
+                    report_nesting(
+                        sink,
                         off.saturating_add(8)..off.saturating_add(16),
                         format!("ENTRY at depth {depth}, but the current depth is {c}"),
                     );
@@ -1062,13 +1075,40 @@ fn walk_impl<E: Endianity + Default>(
                 Some((d, a)) if d == depth => {
                     stack.pop();
                     if a != addr && c_exit.hit(&(off..off)) {
-                        sink.report(
+                        // uftrace names an EXIT by its own address: another function there
+                        // is a call shown under two names.
+                        let func_of = |a: u64| {
+                            sess.and_then(|s| resolve(s, ctx, a, time).ok())
+                                .map(|(t, i, _, _)| (t, i))
+                        };
+                        let (fe, fx) = (func_of(a), func_of(addr));
+                        let f = sink.make(
                             &rules::EXIT_ADDR,
                             off.saturating_add(8)..off.saturating_add(16),
                             format!(
                                 "EXIT address 0x{addr:x} differs from its ENTRY's 0x{a:x} at depth {depth}"
                             ),
                         );
+                        let f = if fe.is_some() && fe == fx {
+                            f.impact("uftrace", "0.9.4–0.18.1", "same")
+                        } else {
+                            let name = |x: Option<(usize, usize)>| {
+                                x.and_then(|(t, i)| ctx.syms.get(t).map(|t| t.name(i).to_string()))
+                                    .unwrap_or_else(|| "no symbol".to_string())
+                            };
+                            Finding {
+                                message: format!(
+                                    "{}: the ENTRY is `{}` and the EXIT `{}`, and uftrace 0.9.4–0.18.1 print each under its own name",
+                                    f.message,
+                                    name(fe),
+                                    name(fx)
+                                ),
+                                ..f
+                            }
+                            .level(crate::finding::Severity::Error)
+                            .impact("uftrace", "0.9.4–0.18.1", "loss")
+                        };
+                        sink.push(f);
                     }
                 }
                 Some((d, inner)) if depth < d => {
@@ -1081,8 +1121,8 @@ fn walk_impl<E: Endianity + Default>(
                     let long_jump = name_of(inner).is_some_and(is_longjmp)
                         && name_of(addr).is_some_and(is_setjmp);
                     if !long_jump && c_nest.hit(&(off..off)) {
-                        sink.report(
-                            &rules::NESTING,
+                        report_nesting(
+sink,
                             off.saturating_add(8)..off.saturating_add(16),
                             format!(
                                 "EXIT at depth {depth} while the innermost open frame is at depth {d}: inner frames never exited"
@@ -1098,8 +1138,8 @@ fn walk_impl<E: Endianity + Default>(
                 }
                 Some((d, _)) => {
                     if c_nest.hit(&(off..off)) {
-                        sink.report(
-                            &rules::NESTING,
+                        report_nesting(
+                            sink,
                             off.saturating_add(8)..off.saturating_add(16),
                             format!(
                                 "EXIT at depth {depth} but the innermost open frame is at depth {d}"
@@ -1110,8 +1150,8 @@ fn walk_impl<E: Endianity + Default>(
                 None => {
                     if let Some(c) = cur {
                         if depth >= c && c_nest.hit(&(off..off)) {
-                            sink.report(
-                                &rules::NESTING,
+                            report_nesting(
+                                sink,
                                 off.saturating_add(8)..off.saturating_add(16),
                                 format!("EXIT at depth {depth} but no frame at that depth is open"),
                             );
@@ -1146,6 +1186,7 @@ fn walk_impl<E: Endianity + Default>(
                                     why,
                                     Unresolved::WithoutSymFile(_)
                                         | Unresolved::OutsideSymbols { .. }
+                                        | Unresolved::OutsideMaps
                                 ) {
                                     crate::finding::Severity::Error
                                 } else {
@@ -1154,6 +1195,7 @@ fn walk_impl<E: Endianity + Default>(
                                 let tail = match why {
                                     Unresolved::WithoutSymFile(_) => "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine",
                                     Unresolved::OutsideSymbols { .. } => "; the module's `.sym` has no symbol for it, so uftrace 0.9.4–0.18.1 print it as `<addr>` (its name is lost)",
+                                    Unresolved::OutsideMaps => "; uftrace 0.9.4–0.18.1 find no module for it and print it as `<addr>` (its name is lost)",
                                     _ => "",
                                 };
                                 let f = sink
@@ -1181,7 +1223,7 @@ fn walk_impl<E: Endianity + Default>(
                             &rules::UNRESOLVED_ADDRESS,
                             span.clone(),
                             format!(
-                                "record at {} comes before any session of task {tid}: its address cannot resolve, and uftrace 0.9.4–0.18.1 print its function as `<addr>`",
+                                "record at {} has no session of task {tid} in force (none of its TASK/FORK lines, nor its parent's, gives one that early): its address cannot resolve, and uftrace 0.9.4–0.18.1 print its function as `<addr>`",
                                 fmt_ts(time)
                             ),
                         )
@@ -1648,4 +1690,18 @@ fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut 
             format!("event id {id} {why}"),
         );
     }
+}
+
+/// A nesting break: uftrace (`fstack.c`, 0.9.4–0.18.1) frames calls by the recorded depths, so
+/// the calls around it are lost from `dump` and `replay` or shown in the wrong frame.
+fn report_nesting(sink: &mut Sink, span: std::ops::Range<u64>, msg: String) {
+    let f = sink
+        .make(
+            &rules::NESTING,
+            span,
+            format!("{msg}; uftrace 0.9.4–0.18.1 frame calls by these depths and lose or misframe the calls around it"),
+        )
+        .level(crate::finding::Severity::Error)
+        .impact("uftrace", "0.9.4–0.18.1", "loss");
+    sink.push(f);
 }

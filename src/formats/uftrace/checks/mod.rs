@@ -153,7 +153,7 @@ pub(crate) fn check_all(
     );
 
     // Session maps and sessions.
-    let sessions = build_sessions(
+    let (sessions, mismatched) = build_sessions(
         dir,
         &kinds,
         opts,
@@ -210,7 +210,7 @@ pub(crate) fn check_all(
         auto,
         user,
         dbg: dbgs,
-        use_dbg: info.auto_args || feat & feat::DEBUG_INFO != 0,
+        use_dbg: feat & feat::DEBUG_INFO != 0,
         pattern: info.pattern,
         syms: &syms,
         sorted_args: producer.older_than(0, 9) == Some(true),
@@ -420,6 +420,30 @@ pub(crate) fn check_all(
             .impact("uftrace", "0.9.4–0.18.1", effect);
             sink.push(f);
         }
+    }
+
+    // Symbol files uftrace 0.13 and later do not take for their module (`check_symbol_file`
+    // compares the path name and build-id with the session map's).
+    for (ti, f) in mismatched {
+        let entered = entered
+            .get(ti)
+            .is_some_and(|e| e.load(std::sync::atomic::Ordering::Relaxed));
+        let f = if entered {
+            Finding {
+                message: format!("{}; the trace enters this module, and uftrace 0.13–0.18.1 then look for `<name>-<build-id>.sym` instead, find none and print its functions as `<addr>` unless the ELF file at the recorded path is on the reading machine (uftrace 0.9.4 does not compare)", f.message),
+                ..f
+            }
+            .level(Severity::Error)
+            .impact("uftrace", "0.13–0.18.1", "loss")
+        } else {
+            Finding {
+                message: format!("{}; no record of the trace lies in this module, so every reader reads the same", f.message),
+                ..f
+            }
+            .impact("uftrace", "0.9.4–0.18.1", "same")
+        };
+        sink.set_file(f.file.clone());
+        sink.push(f);
     }
 
     // perf and kernel files.
@@ -641,6 +665,7 @@ fn decode_dbgs(
     let limits = &opts.limits;
     let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
     let mut n_dbg = 0usize;
+    let mut seen_dbg: HashMap<(Option<usize>, u64), (bool, bool)> = HashMap::new();
     for (k, e) in kinds {
         if *k != FileKind::Dbg {
             continue;
@@ -689,8 +714,33 @@ fn decode_dbgs(
                     }
                 }
             }
+            if df.broken.is_some() {
+                continue;
+            }
             if let Some(slot) = table.and_then(|ti| dbgs.get_mut(ti)) {
-                slot.insert(f.addr, (a, r));
+                // uftrace keys the specs by function offset and drops both of two for one
+                // offset (`add_debug_entry`, "debug entry: conflict").
+                let e = slot
+                    .entry(f.addr)
+                    .or_insert_with(|| (Vec::new(), Vec::new()));
+                let (had_a, had_r) = (f.args.is_some(), f.ret.is_some());
+                let seen = seen_dbg.entry((table, f.addr)).or_insert((false, false));
+                e.0 = if f.conflict.0 || (had_a && seen.0) {
+                    Vec::new()
+                } else if had_a {
+                    a
+                } else {
+                    std::mem::take(&mut e.0)
+                };
+                e.1 = if f.conflict.1 || (had_r && seen.1) {
+                    Vec::new()
+                } else if had_r {
+                    r
+                } else {
+                    std::mem::take(&mut e.1)
+                };
+                seen.0 |= had_a;
+                seen.1 |= had_r;
             }
         }
     }
@@ -971,8 +1021,9 @@ fn build_sessions(
     sym_by_name: &HashMap<String, usize>,
     sink: &mut Sink,
     nodes: &mut HashMap<String, MapNode>,
-) -> Vec<SessCtx> {
+) -> (Vec<SessCtx>, Vec<(usize, Finding)>) {
     let limits = &opts.limits;
+    let mut mismatched: Vec<(usize, Finding)> = Vec::new();
     // Session maps.
     let mut sessions: Vec<SessCtx> = Vec::new();
     let mut map_cache: HashMap<String, Option<usize>> = HashMap::new();
@@ -1057,8 +1108,9 @@ fn build_sessions(
                 match t {
                     Ok(ti) => ctx.module_syms.push(Some(ti)),
                     Err(Some(ti)) => {
+                        // Decided after the task walks: whether the trace enters the module.
                         let tname = syms.get(ti).map(|t| t.file.as_str()).unwrap_or("?");
-                        sink.report(
+                        let f = sink.make(
                             &rules::SYM_MODULE_MISMATCH,
                             md.span.clone(),
                             format!(
@@ -1066,6 +1118,7 @@ fn build_sessions(
                                 md.path
                             ),
                         );
+                        mismatched.push((ti, f));
                         ctx.module_syms.push(Some(ti));
                     }
                     Err(None) => {
@@ -1121,7 +1174,7 @@ fn build_sessions(
             }
         }
     }
-    sessions
+    (sessions, mismatched)
 }
 
 fn onoff(b: bool) -> &'static str {
@@ -1151,7 +1204,8 @@ fn find_table(
         };
         path_ok
             && match (t.build_id.as_deref(), build_id) {
-                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                // `strcmp`, as uftrace compares them.
+                (Some(a), Some(b)) => a == b,
                 _ => true,
             }
     };
@@ -1171,53 +1225,129 @@ fn find_table(
     Err(plain)
 }
 
-/// For each task, the sessions in force over time: its process's own sessions, preceded (for
-/// fork children) by the sessions of its ancestors before its first own session.
+/// For each task, the sessions in force over time, as uftrace assigns them (utils/session.c,
+/// 0.9.4–0.18.1), reading task.txt in order: a TASK or FORK line gives its task the latest
+/// session of its pid (a FORK: of the parent) that starts no later than the line and was
+/// defined before it, or else, for a new task, the parent's last session if that started
+/// earlier; a record is looked up in its task's session intervals, then in its parent's (or its
+/// process leader's). Entries are (start, session index), `usize::MAX` where no session is in
+/// force.
 fn build_timelines(tf: &TaskFile) -> HashMap<u64, Vec<(u64, usize)>> {
-    let own = |pid: u64| -> Vec<(u64, usize)> {
-        let mut v: Vec<(u64, usize)> = tf
-            .sessions
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.pid == pid)
-            .map(|(i, s)| (s.ts, i))
-            .collect();
-        v.sort_by_key(|&(ts, _)| ts);
-        v
-    };
-    let parent_of: HashMap<u64, u64> = tf
-        .tasks
+    struct T {
+        pid: u64,
+        ppid: u64,
+        srefs: Vec<(u64, u64, usize)>,
+    }
+    let mut order: Vec<(u64, bool, usize)> = tf
+        .sessions
         .iter()
-        .filter_map(|t| t.ppid.map(|p| (t.tid, p)))
+        .enumerate()
+        .map(|(i, s)| (s.span.start, true, i))
+        .chain(
+            tf.tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.span.start, false, i)),
+        )
         .collect();
-    let pid_of: HashMap<u64, u64> = tf.tasks.iter().map(|t| (t.tid, t.pid)).collect();
-    let mut out = HashMap::new();
-    for t in &tf.tasks {
-        if out.contains_key(&t.tid) {
+    order.sort_by_key(|&(off, _, _)| off);
+    let mut known: Vec<usize> = Vec::new();
+    let mut tasks: HashMap<u64, T> = HashMap::new();
+    let find_session = |known: &[usize], pid: u64, ts: u64| -> Option<usize> {
+        let mut best: Option<(u64, usize)> = None;
+        for &i in known {
+            if let Some(s) = tf.sessions.get(i) {
+                if s.pid == pid && s.ts <= ts && best.is_none_or(|(bt, _)| s.ts >= bt) {
+                    best = Some((s.ts, i));
+                }
+            }
+        }
+        best.map(|(_, i)| i)
+    };
+    let add_ref = |t: &mut T, sess: usize, ts: u64| {
+        if let Some(last) = t.srefs.last_mut() {
+            last.1 = ts;
+        }
+        t.srefs.push((ts, u64::MAX, sess));
+    };
+    for (_, is_sess, i) in order {
+        if is_sess {
+            known.push(i);
             continue;
         }
-        let mut tl = own(t.pid);
-        let mut cut = tl.first().map(|&(ts, _)| ts).unwrap_or(u64::MAX);
-        let mut cur = t.pid;
-        let mut seen = HashSet::new();
-        for _ in 0..16 {
-            let Some(&pp) = parent_of.get(&cur) else {
-                break;
-            };
-            if !seen.insert(pp) {
-                break;
+        let Some(t) = tf.tasks.get(i) else { continue };
+        let fork = t.ppid.is_some();
+        let msg_pid = t.ppid.unwrap_or(t.pid);
+        if let Some(old) = tasks.get_mut(&t.tid) {
+            if let Some(si) = find_session(&known, msg_pid, t.ts) {
+                add_ref(old, si, t.ts);
             }
-            let ppid = pid_of.get(&pp).copied().unwrap_or(pp);
-            let anc: Vec<(u64, usize)> =
-                own(ppid).into_iter().filter(|&(ts, _)| ts < cut).collect();
-            if let Some(&(ts, _)) = anc.first() {
-                cut = cut.min(ts);
-            }
-            tl.extend(anc);
-            cur = ppid;
+            continue;
         }
-        tl.sort_by_key(|&(ts, _)| ts);
-        out.insert(t.tid, tl);
+        let parent_last = tasks
+            .get(&msg_pid)
+            .and_then(|p| p.srefs.last())
+            .filter(|r| r.0 < t.ts)
+            .map(|r| r.2);
+        let mut new = T {
+            pid: if fork { t.tid } else { msg_pid },
+            ppid: if fork { msg_pid } else { 0 },
+            srefs: Vec::new(),
+        };
+        if let Some(si) = find_session(&known, msg_pid, t.ts).or(parent_last) {
+            add_ref(&mut new, si, t.ts);
+        }
+        tasks.insert(t.tid, new);
+    }
+    // The session of `tid` at `ts`: its own intervals, then its parent's or leader's.
+    let at = |tid: u64, ts: u64| -> usize {
+        let mut cur = tid;
+        for _ in 0..64 {
+            let Some(t) = tasks.get(&cur) else { break };
+            if let Some(r) = t.srefs.iter().find(|r| r.0 <= ts && ts < r.1) {
+                return r.2;
+            }
+            let parent = if t.ppid != 0 { t.ppid } else { t.pid };
+            if parent == 0 || parent == cur {
+                break;
+            }
+            cur = parent;
+        }
+        usize::MAX
+    };
+    let mut out = HashMap::new();
+    for &tid in tasks.keys() {
+        // Every interval boundary of the task and its ancestors.
+        let mut points: Vec<u64> = Vec::new();
+        let mut cur = tid;
+        for _ in 0..64 {
+            let Some(t) = tasks.get(&cur) else { break };
+            for r in &t.srefs {
+                points.push(r.0);
+                if r.1 != u64::MAX {
+                    points.push(r.1);
+                }
+            }
+            let parent = if t.ppid != 0 { t.ppid } else { t.pid };
+            if parent == 0 || parent == cur {
+                break;
+            }
+            cur = parent;
+        }
+        points.sort_unstable();
+        points.dedup();
+        let mut tl: Vec<(u64, usize)> = Vec::new();
+        for p in points {
+            let s = at(tid, p);
+            if tl.last().is_none_or(|&(_, last)| last != s) {
+                tl.push((p, s));
+            }
+        }
+        // Leading "no session" entries add nothing: before the first entry there is none.
+        while tl.first().is_some_and(|&(_, s)| s == usize::MAX) {
+            tl.remove(0);
+        }
+        out.insert(tid, tl);
     }
     out
 }

@@ -18,6 +18,9 @@ pub struct DbgFunc {
     pub args: Option<String>,
     /// `R:` spec.
     pub ret: Option<String>,
+    /// A second `A:` (`.0`) or `R:` (`.1`) line for this function: uftrace's
+    /// `add_debug_entry` (utils/dwarf.c, 0.9.4–0.18.1) then marks the spec broken and drops it.
+    pub conflict: (bool, bool),
     /// Span of the `F:` line.
     pub span: Range<u64>,
 }
@@ -29,6 +32,9 @@ pub struct DbgFile {
     pub path: Option<String>,
     /// Functions, in file order.
     pub funcs: Vec<DbgFunc>,
+    /// A line uftrace's `read_debug_file` gives up on (not `X: `, an unknown code, `A:`/`R:`
+    /// before any `F:`, an `E:` it cannot parse): it then drops every argument spec of the file.
+    pub broken: Option<Range<u64>>,
 }
 
 /// Decodes one `.dbg` file.
@@ -73,6 +79,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
         };
         let (Some(&code), Some(b": ")) = (s.first(), s.get(1..3)) else {
             bad(sink, "is not `X: payload`");
+            d.broken.get_or_insert(line.span());
             continue;
         };
         let payload = s.get(3..).unwrap_or(&[]);
@@ -87,6 +94,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
                         name: String::from_utf8_lossy(name).into_owned(),
                         args: None,
                         ret: None,
+                        conflict: (false, false),
                         span: line.span(),
                     }),
                     _ => bad(sink, "is not `F: <hex address> <name>`"),
@@ -95,6 +103,9 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
             b'L' | b'A' | b'R' => {
                 let Some(f) = d.funcs.last_mut() else {
                     bad(sink, "comes before any `F:` line");
+                    if code != b'L' {
+                        d.broken.get_or_insert(line.span());
+                    }
                     continue;
                 };
                 match code {
@@ -110,8 +121,10 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
                         if !spec.starts_with('@') {
                             bad(sink, "is not `A: @<spec>` / `R: @<spec>`");
                         } else if code == b'A' {
+                            f.conflict.0 |= f.args.is_some();
                             f.args = Some(spec);
                         } else {
+                            f.conflict.1 |= f.ret.is_some();
                             f.ret = Some(spec);
                         }
                     }
@@ -121,10 +134,24 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
             b'E' => {
                 if !payload.starts_with(b"enum ") {
                     bad(sink, "is not `E: enum <name> {...}`");
+                    d.broken.get_or_insert(line.span());
                 }
             }
-            _ => bad(sink, "has an unknown code (expected F, L, A, R or E)"),
+            _ => {
+                bad(sink, "has an unknown code (expected F, L, A, R or E)");
+                d.broken.get_or_insert(line.span());
+            }
         }
+    }
+    if let Some(span) = &d.broken {
+        let f = sink
+            .make(
+                &rules::DBG_LINE,
+                span.clone(),
+                "uftrace 0.9.4–0.18.1 stop reading this `.dbg` file at this line (\"invalid dbg file\") and drop every argument spec it gave",
+            )
+            .note("records with argument payloads of its functions then stop their task's reading with \"record missing argument info\"");
+        sink.push(f);
     }
     d
 }

@@ -355,6 +355,18 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
             .impact("uftrace", "0.9.4–0.18.1", "crash");
         sink.push(f);
     }
+    if h.info_mask != 0 && h.info_mask & (1 << 7) == 0 {
+        // open_data_file (utils/data-file.c): `if (handle->info.nr_tid == 0)` → ENODATA.
+        let f = sink
+            .make(
+                &rules::INFO_MASK_BITS,
+                24..32,
+                format!("info_mask 0x{:x} lacks TASKINFO (bit 7): uftrace 0.9.4–0.18.1 then know no task and refuse the recording (`cannot open record data: No data available`)", h.info_mask),
+            )
+            .level(crate::finding::Severity::Error)
+            .impact("uftrace", "0.9.4–0.18.1", "reject");
+        sink.push(f);
+    }
     if h.info_mask >> 16 != 0 {
         sink.report(
             &rules::INFO_NEWER_LINE,

@@ -6,6 +6,7 @@ use super::info::Producer;
 use super::text::{self, parse_hex, parse_u64, show};
 use crate::finding::{Finding, Severity, Sink};
 use crate::limits::Limits;
+use crate::reader::Line;
 use std::ops::Range;
 
 /// One symbol.
@@ -110,6 +111,9 @@ pub fn decode(
     let mut header_lines = 0u32;
     let mut sized_seen = (false, false);
     let mut empty_names: Vec<Range<u64>> = Vec::new();
+    // What uftrace's `check_symbol_file` may copy of the next repeated header line.
+    let mut path_cap = PATH_MAX;
+    let mut id_cap = BUILD_ID_CHARS;
     for line in text::lines(data) {
         let s = line.text;
         if let Some(h) = s.strip_prefix(b"#") {
@@ -128,11 +132,23 @@ pub fn decode(
                     ),
                 }
             } else if let Some(p) = h.strip_prefix(b" path name: ") {
-                t.path = Some(String::from_utf8_lossy(p).into_owned());
+                let v = check_symbol_file_copy(p, line.terminated, &mut path_cap, 0);
+                if t.path.is_some() {
+                    repeated_header(sink, &line, "path name", &v);
+                }
+                t.path = Some(String::from_utf8_lossy(&v).into_owned());
             } else if let Some(b) = h.strip_prefix(b" build-id: ") {
-                if (1..=40).contains(&b.len()) && b.iter().all(u8::is_ascii_hexdigit) {
-                    t.build_id = Some(String::from_utf8_lossy(b).into_owned());
+                if t.build_id.is_some() {
+                    let v = check_symbol_file_copy(b, line.terminated, &mut id_cap, 1);
+                    repeated_header(sink, &line, "build-id", &v);
+                    t.build_id = Some(String::from_utf8_lossy(&v).into_owned());
                 } else {
+                    // Kept as uftrace keeps it: a damaged build-id no longer matches the
+                    // module's, which decides whether uftrace takes this file.
+                    let v = check_symbol_file_copy(b, line.terminated, &mut id_cap, 1);
+                    t.build_id = Some(String::from_utf8_lossy(&v).into_owned());
+                }
+                if !((1..=40).contains(&b.len()) && b.iter().all(u8::is_ascii_hexdigit)) {
                     sink.report(
                         &rules::SYM_HEADER,
                         line.span(),
@@ -193,12 +209,26 @@ pub fn decode(
         if !line.terminated {
             bad(sink, "has no terminating newline");
         }
+        // A line uftrace reads although it breaks the layout is kept as uftrace reads it, so
+        // that the order check and the lookup table see what the reader sees.
+        let as_uftrace = |raw: &mut Vec<RawSym>, names: &mut String| {
+            if let Some((addr, size, kind, name)) = uftrace_parse(s) {
+                if TYPES.contains(&kind) {
+                    let start = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                    names.push_str(&String::from_utf8_lossy(name));
+                    let end = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                    raw.push((addr, size, kind, start..end, line.span()));
+                }
+            }
+        };
         let (Some(a), Some(b' ')) = (s.get(..16), s.get(16)) else {
             bad(sink, "does not start with a 16-digit address");
+            as_uftrace(&mut raw, &mut t.names);
             continue;
         };
         let Some(addr) = parse_hex(a) else {
             bad(sink, "has a non-hex address");
+            as_uftrace(&mut raw, &mut t.names);
             continue;
         };
         let rest = s.get(17..).unwrap_or(&[]);
@@ -215,10 +245,12 @@ pub fn decode(
         }
         let (Some(&kind), Some(b' ')) = (rest.first(), rest.get(1)) else {
             bad(sink, "has no `<type> <name>`");
+            as_uftrace(&mut raw, &mut t.names);
             continue;
         };
         if !TYPES.contains(&kind) {
             bad(sink, &format!("has unknown type `{}`", kind as char));
+            as_uftrace(&mut raw, &mut t.names);
             continue;
         }
         let name = rest.get(2..).unwrap_or(&[]);
@@ -329,24 +361,34 @@ pub fn decode(
             // grows the table when there are more lines: only an allocation no machine can
             // commit stops it.
             let bytes = n.saturating_mul(SYM_ENTRY_BYTES);
-            let f = if bytes >= SYM_ALLOC_FAILS {
-                sink.make(
+            if bytes >= SYM_ALLOC_FAILS {
+                let f = sink.make(
                     &rules::SYM_COUNT,
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 preallocate {n} entries ({} GiB) and stop with `xrealloc: Cannot allocate memory`", bytes >> 30),
                 )
                 .level(Severity::Error)
-                .impact("uftrace", "0.9.4–0.18.1", "reject")
+                .impact("uftrace", "0.9.4–0.18.1", "reject");
+                sink.push(f);
+            } else if n > real {
+                // Lines are missing: uftrace sizes each symbol up to the next line, so calls
+                // into a missing function are printed under the name before it. Whether that
+                // matters depends on the trace entering the module: decided by the caller.
+                t.skipped_lines.push(sink.make(
+                    &rules::SYM_COUNT,
+                    count_span,
+                    format!("`# symbols: {n}` but the file has {real} symbol line(s): {} line(s) are missing (the count only sizes uftrace's first allocation)", n.saturating_sub(real)),
+                ));
             } else {
-                sink.make(
+                let f = sink.make(
                     &rules::SYM_COUNT,
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 read every line all the same (the count only sizes a first allocation)"),
                 )
                 .level(Severity::Warning)
-                .impact("uftrace", "0.9.4–0.18.1", "same")
-            };
-            sink.push(f);
+                .impact("uftrace", "0.9.4–0.18.1", "same");
+                sink.push(f);
+            }
         }
     }
     // Build the lookup table.
@@ -395,6 +437,44 @@ pub fn decode(
     t
 }
 
+/// Characters of a build-id `check_symbol_file` keeps (`BUILD_ID_STR_SIZE - 1`).
+const BUILD_ID_CHARS: usize = 40;
+/// Its path buffer.
+const PATH_MAX: usize = 4096;
+
+/// The value uftrace's `check_symbol_file` (utils/symbol.c, 0.13–0.18.1) keeps of a header
+/// line: it copies at most `cap` characters of the value with its newline (`strncpy`) and drops
+/// a trailing newline; the copied length, less `reserve` (1 for a build-id, which keeps room for
+/// its NUL), caps the next line of that kind. A second `# build-id:` line so keeps only 39 of its
+/// 40 characters, and the module's build-id no longer matches.
+fn check_symbol_file_copy(
+    value: &[u8],
+    terminated: bool,
+    cap: &mut usize,
+    reserve: usize,
+) -> Vec<u8> {
+    let mut v: Vec<u8> = value.iter().copied().take(*cap).collect();
+    if terminated && v.len() < *cap {
+        v.push(b'\n');
+    }
+    *cap = v.len().saturating_sub(reserve);
+    if v.last() == Some(&b'\n') {
+        v.pop();
+    }
+    v
+}
+
+fn repeated_header(sink: &mut Sink, line: &Line<'_>, what: &str, kept: &[u8]) {
+    sink.report(
+        &rules::SYM_HEADER,
+        line.span(),
+        format!(
+            "a second `# {what}:` line; uftrace 0.13–0.18.1 keep `{}` of it",
+            show(kept)
+        ),
+    );
+}
+
 /// Bytes of one symbol entry uftrace preallocates per `# symbols:` (`struct sym`, LP64).
 const SYM_ENTRY_BYTES: u64 = 24;
 /// A first allocation of this size fails on machines with less memory to commit.
@@ -425,6 +505,60 @@ fn uftrace_reads(line: &[u8]) -> UftraceSym {
     } else {
         UftraceSym::Skips
     }
+}
+
+/// A `.sym` line as uftrace parses it: (address, size, type, name), if it parses. The address
+/// is `strtoull(line, 16)` (saturating, a leading `-` negates), the name ends at a tab.
+fn uftrace_parse(line: &[u8]) -> Option<(u64, Option<u64>, u8, &[u8])> {
+    let kind = uftrace_sym_type(line)?;
+    let hex_at = |from: usize| -> (u64, usize) {
+        let mut v = 0u64;
+        let mut n = 0usize;
+        for &c in line.get(from..).unwrap_or(&[]) {
+            let Some(d) = (c as char).to_digit(16) else {
+                break;
+            };
+            v = v
+                .checked_mul(16)
+                .and_then(|v| v.checked_add(u64::from(d)))
+                .unwrap_or(u64::MAX);
+            n = n.saturating_add(1);
+        }
+        (v, n)
+    };
+    let mut i = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let neg = match line.get(i) {
+        Some(b'-') => {
+            i = i.saturating_add(1);
+            true
+        }
+        Some(b'+') => {
+            i = i.saturating_add(1);
+            false
+        }
+        _ => false,
+    };
+    if matches!(line.get(i..i.saturating_add(2)), Some(b"0x" | b"0X")) {
+        i = i.saturating_add(2);
+    }
+    let (v, n) = hex_at(i);
+    let addr = if neg && v != u64::MAX {
+        v.wrapping_neg()
+    } else {
+        v
+    };
+    i = i.saturating_add(n).saturating_add(1);
+    let size = if line.get(i).is_some_and(u8::is_ascii_digit) {
+        let (sz, n) = hex_at(i);
+        i = i.saturating_add(n).saturating_add(1);
+        Some(sz & u64::from(u32::MAX))
+    } else {
+        None
+    };
+    // `i` is at the type letter, which `uftrace_sym_type` found followed by a space.
+    let name = line.get(i.saturating_add(2)..).unwrap_or(&[]);
+    let name = name.split(|&c| c == b'\t').next().unwrap_or(&[]);
+    Some((addr, size, kind, name))
 }
 
 /// The type letter of a `.sym` line as uftrace parses it, if it parses.
