@@ -62,6 +62,9 @@ pub struct Ctx<'a, 's> {
     /// Findings on broken v6 event formats, whose level depends on the writer, which the
     /// VERSION option after them names (see `decode::v6`).
     pub v6_formats: Vec<crate::finding::Finding>,
+    /// Event formats that break before their `common_type` field while libtraceevent keeps
+    /// them (rule, id, location, span, message): an error only for the format of the lowest id.
+    pub common_type_pending: Vec<(&'static Rule, u32, Loc, Range<u64>, String)>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -79,6 +82,7 @@ impl<'a, 's> Ctx<'a, 's> {
             sieve: None,
             version: 0,
             v6_formats: Vec::new(),
+            common_type_pending: Vec::new(),
         }
     }
 

@@ -311,10 +311,20 @@ pub fn event_format(
     let mut fields: Vec<Field> = Vec::new();
     // A format that breaks before its `common_type` field is parsed can take every record's id
     // with it: libtraceevent reads the id's offset from the first format it has.
-    let bad = |ctx: &mut Ctx<'_, '_>, fields: &[Field], s: Range<u64>, msg: String| {
-        let commons = fields.iter().any(|f| f.name == "common_type");
-        report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg, commons);
-    };
+    // libtraceevent keeps a format that breaks after its name and id (flagged as failed) and
+    // takes the id's offset from the format of the lowest id: whether this one is that is
+    // known once every format is read (`settle_common_type`).
+    let bad =
+        |ctx: &mut Ctx<'_, '_>, fields: &[Field], kept: Option<u32>, s: Range<u64>, msg: String| {
+            let commons = fields.iter().any(|f| f.name == "common_type");
+            match kept {
+                Some(id) if !commons => {
+                    ctx.common_type_pending
+                        .push((&rules::EVENT_FORMAT, id, loc.clone(), s, msg))
+                }
+                _ => report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg, true),
+            }
+        };
     for (line, lspan) in lines(text) {
         if print_fmt {
             // The print format may continue over several lines.
@@ -336,6 +346,7 @@ pub fn event_format(
                     bad(
                         ctx,
                         &fields,
+                        name.as_ref().and(id),
                         lspan,
                         format!("`ID:{v}` is not a decimal number"),
                     );
@@ -360,6 +371,7 @@ pub fn event_format(
                     bad(
                         ctx,
                         &fields,
+                        name.as_ref().and(id),
                         lspan,
                         format!("field line is malformed: {why}"),
                     );
@@ -371,6 +383,7 @@ pub fn event_format(
             bad(
                 ctx,
                 &fields,
+                name.as_ref().and(id),
                 lspan,
                 format!("unexpected line in event format: `{shown}`"),
             );
@@ -381,6 +394,7 @@ pub fn event_format(
         bad(
             ctx,
             &fields,
+            None,
             span,
             format!("event format in system `{system}` has no `name:` line"),
         );
@@ -390,6 +404,7 @@ pub fn event_format(
         bad(
             ctx,
             &fields,
+            None,
             span,
             format!("event format `{system}:{name}` has no `ID:` line"),
         );
@@ -399,6 +414,7 @@ pub fn event_format(
         bad(
             ctx,
             &fields,
+            Some(id),
             span,
             format!("event format `{system}:{name}` has no `format:` fields"),
         );
@@ -408,6 +424,7 @@ pub fn event_format(
         bad(
             ctx,
             &fields,
+            Some(id),
             span,
             format!("event format `{system}:{name}` has no `print fmt:` line"),
         );
@@ -425,6 +442,40 @@ pub fn event_format(
     Some(ev)
 }
 
+/// Reports the formats that break before their `common_type` field once every format is read:
+/// libtraceevent (`__parse_common`, event-parse.c 1.7–1.8) takes the id's offset from
+/// `tep->events[0]`, the format of the lowest id, so only a broken format of that id costs
+/// every record its id; any other is skipped like a format broken later.
+pub fn settle_common_type(ctx: &mut Ctx<'_, '_>, meta: &crate::formats::tracecmd::model::Meta) {
+    let pending = std::mem::take(&mut ctx.common_type_pending);
+    if pending.is_empty() {
+        return;
+    }
+    let lowest = meta
+        .formats
+        .iter()
+        .map(|f| f.id)
+        .chain(pending.iter().map(|p| p.1))
+        .min();
+    for (rule, id, loc, span, msg) in pending {
+        if Some(id) == lowest {
+            report_format(ctx, rule, &loc, span, msg, false);
+        } else {
+            let low = meta
+                .formats
+                .iter()
+                .find(|f| Some(f.id) == lowest)
+                .map(|f| format!("`{}:{}`, ", f.system, f.name))
+                .unwrap_or_default();
+            let msg = format!(
+                "{msg}; it breaks before its `common_type` field, but libtraceevent takes the id's offset from the format of the lowest id ({low}id {}), not from this one (id {id})",
+                lowest.unwrap_or(0)
+            );
+            report_format(ctx, rule, &loc, span, msg, true);
+        }
+    }
+}
+
 /// Reports a broken event format at the level of the readers of the file's version: trace-cmd
 /// 3.1.6–3.3.4 (every v7 reader) skip a format libtraceevent cannot parse and read every other
 /// event (records of the skipped one, if any, are unknown events and reported on their own);
@@ -440,7 +491,7 @@ fn report_format(
     let (level, readers) = if !commons {
         (
             crate::finding::Severity::Error,
-            "it breaks before its `common_type` field: libtraceevent takes the offset of every record's id from the first format it has, and trace-cmd 3.1.6–3.3.4 then print every event as `[UNKNOWN EVENT]` (campaign)",
+            "it breaks before its `common_type` field, and it is the format of the lowest id, from which libtraceevent takes the offset of every record's id: trace-cmd 3.1.6–3.3.4 then print every event as `[UNKNOWN EVENT]` (campaign)",
         )
     } else if ctx.version >= 7 {
         (
@@ -496,17 +547,36 @@ fn report_format(
 fn check_fields(ctx: &mut Ctx<'_, '_>, loc: &Loc, ev: &EventFormat) {
     if let Some(first) = ev.fields.first() {
         if first.name != "common_type" || first.offset != 0 || first.size != 2 {
-            // libtraceevent takes the id's offset from `common_type` of the formats it parses:
-            // a misplaced one can misread the id of every record (an error in any version).
-            ctx.report(
-                &rules::EVENT_FIELDS,
-                loc,
-                first.span.clone(),
-                format!(
-                    "event `{}:{}`: the first field must be `common_type` (offset 0, size 2), found `{}` (offset {}, size {})",
-                    ev.system, ev.name, first.name, first.offset, first.size
-                ),
+            let msg = format!(
+                "event `{}:{}`: the first field must be `common_type` (offset 0, size 2), found `{}` (offset {}, size {})",
+                ev.system, ev.name, first.name, first.offset, first.size
             );
+            let placed = ev
+                .fields
+                .iter()
+                .any(|f| f.name == "common_type" && f.offset == 0 && f.size == 2);
+            if placed {
+                // libtraceevent looks `common_type` up by name: its place in the list does not
+                // matter.
+                report_format(
+                    ctx,
+                    &rules::EVENT_FIELDS,
+                    loc,
+                    first.span.clone(),
+                    format!("{msg}; `common_type` is at offset 0 with size 2 further down, and libtraceevent looks it up by name"),
+                    true,
+                );
+            } else {
+                // libtraceevent takes the id's offset from `common_type` of the lowest id's
+                // format: an error only if this is that format (settled later).
+                ctx.common_type_pending.push((
+                    &rules::EVENT_FIELDS,
+                    ev.id,
+                    loc.clone(),
+                    first.span.clone(),
+                    msg,
+                ));
+            }
             return;
         }
     }

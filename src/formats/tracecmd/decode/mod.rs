@@ -227,6 +227,8 @@ pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
         return m;
     }
     let _ = v6_body(ctx, &mut r, &mut m);
+    // A body that stops before its event formats are settled still reports them.
+    meta::settle_common_type(ctx, &m.meta);
     set_kernel_long(&mut m);
     // Broken event formats of a v6 file crash trace-cmd 2.4 and 2.9.5 in some cases, while
     // 3.x skips them: an error unless the file's writer is newer than 2.x.
@@ -260,7 +262,9 @@ fn v6_body(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, m: &mut TraceDat) -> Flow 
     let loc = Loc::file();
     meta::header_info(ctx, r, &loc, &mut m.meta)?;
     meta::ftrace_events(ctx, r, &loc, &mut m.meta)?;
-    meta::event_formats(ctx, r, &loc, &mut m.meta)?;
+    let formats = meta::event_formats(ctx, r, &loc, &mut m.meta);
+    meta::settle_common_type(ctx, &m.meta);
+    formats?;
     meta::kallsyms(ctx, r, &loc, &mut m.meta)?;
     meta::printk(ctx, r, &loc, &mut m.meta)?;
     meta::cmdlines(ctx, r, &loc, &mut m.meta)?;
@@ -1340,6 +1344,7 @@ impl V7<'_> {
                 ctx.sink.push(f);
             }
         }
+        meta::settle_common_type(ctx, &self.m.meta);
         let anchor = self
             .m
             .options_chain
@@ -1456,7 +1461,19 @@ impl V7<'_> {
                     continue;
                 }
             }
-            if refs == 0 {
+            if refs == 0 && s.id == opt_id::BUFFER && s.size > 0 {
+                // Ring-buffer data only a BUFFER option leads readers to: its events are lost.
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::SECTION_REFERENCES,
+                        s.header_span(),
+                        format!("flyrecord section at 0x{:x} ({} bytes of CPU data) is not referenced by any BUFFER option: trace-cmd 3.1.6–3.3.4 never read its events", s.offset, s.size),
+                    )
+                    .level(crate::finding::Severity::Error)
+                    .impact("trace-cmd report", "3.1.6–3.3.4", "loss");
+                ctx.sink.push(f);
+            } else if refs == 0 {
                 ctx.sink.report(
                     &rules::SECTION_REFERENCES,
                     s.header_span(),

@@ -60,12 +60,35 @@ pub fn decode(
                     _ => Ok(()),
                 };
                 if let Err(why) = why {
-                    ctx.report(
-                        &rules::OPTION_PAYLOAD,
-                        loc,
-                        pspan.clone(),
-                        format!("option {name}: {why}"),
-                    );
+                    // What trace-cmd 3.1.6–3.3.4 make of it (trace-input.c handle_options):
+                    // DATE/OFFSET through strtoll (an offset of 0 when nothing parses), a
+                    // TRACECLOCK without `[name]` leaves the default clock; a malformed HOOK
+                    // crashes them.
+                    let (level, tail) = match id {
+                        opt_id::DATE | opt_id::OFFSET => (
+                            crate::finding::Severity::Warning,
+                            "; trace-cmd 3.1.6–3.3.4 take what `strtoll` parses of it (0 when nothing does) and read the events the same",
+                        ),
+                        opt_id::TRACECLOCK => (
+                            crate::finding::Severity::Warning,
+                            "; trace-cmd 3.1.6–3.3.4 keep their default clock (timestamps in nanoseconds) and read the events the same",
+                        ),
+                        _ => (crate::finding::Severity::Error, ""),
+                    };
+                    let f = ctx
+                        .sink
+                        .make(
+                            &rules::OPTION_PAYLOAD,
+                            loc.map(pspan.clone()),
+                            format!("option {name}: {why}{tail}"),
+                        )
+                        .level(level);
+                    let f = if level == crate::finding::Severity::Warning {
+                        f.impact("trace-cmd report", "3.1.6–3.3.4", "same")
+                    } else {
+                        f
+                    };
+                    ctx.sink.push(f);
                 }
                 OptValue::Str(s)
             }
@@ -184,12 +207,31 @@ fn string_payload(
         }
     };
     if let Some(why) = why {
-        ctx.report(
-            &rules::OPTION_STRING,
-            loc,
-            rec,
-            format!("option {name} {why}"),
-        );
+        // An empty string option makes trace-cmd 3.1.6 write before its buffer (CPUSTAT's
+        // `buf[size - 1] = 0`); a NUL inside or none at the end only cuts or extends the text
+        // (`strdup`), which no event depends on.
+        let (level, tail) = if b.is_empty() {
+            (crate::finding::Severity::Error, "")
+        } else {
+            (
+                crate::finding::Severity::Warning,
+                "; trace-cmd 3.1.6–3.3.4 read its text up to the first NUL and the events the same",
+            )
+        };
+        let f = ctx
+            .sink
+            .make(
+                &rules::OPTION_STRING,
+                loc.map(rec),
+                format!("option {name} {why}{tail}"),
+            )
+            .level(level);
+        let f = if level == crate::finding::Severity::Warning {
+            f.impact("trace-cmd report", "3.1.6–3.3.4", "same")
+        } else {
+            f
+        };
+        ctx.sink.push(f);
         return None;
     }
     let body = b.split_last().map(|(_, s)| s).unwrap_or(&[]);
