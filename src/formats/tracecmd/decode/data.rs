@@ -256,15 +256,38 @@ fn plan(
     let end = end.unwrap_or(len);
     if let Some(s) = &sec {
         if e.offset < s.start || e.offset >= s.end {
-            ctx.sink.report(
-                &rules::CPU_DATA_RANGE,
-                e.span.clone(),
-                format!(
-                    "{what} data at 0x{:x} is outside its BUFFER section body 0x{:x}..0x{:x}",
-                    e.offset, s.start, s.end
-                ),
-            );
-            return None;
+            // trace-cmd 3.1.6–3.3.4 read CPU data at the BUFFER option's offset and size and
+            // never use the section size: data that lies in no other section reads the same.
+            let own = s.clone();
+            let elsewhere = m.sections.iter().any(|o| {
+                o.body != own
+                    && o.offset < end
+                    && e.offset < o.body.end.max(o.offset.saturating_add(16))
+            });
+            if elsewhere {
+                ctx.sink.report(
+                    &rules::CPU_DATA_RANGE,
+                    e.span.clone(),
+                    format!(
+                        "{what} data at 0x{:x} is outside its BUFFER section body 0x{:x}..0x{:x}, inside another section",
+                        e.offset, s.start, s.end
+                    ),
+                );
+                return None;
+            }
+            let f = ctx
+                .sink
+                .make(
+                    &rules::CPU_DATA_RANGE,
+                    e.span.clone(),
+                    format!(
+                        "{what} data at 0x{:x} is outside its BUFFER section body 0x{:x}..0x{:x} (the section size is short); trace-cmd 3.1.6–3.3.4 read it at the BUFFER option's offset all the same",
+                        e.offset, s.start, s.end
+                    ),
+                )
+                .level(crate::finding::Severity::Warning)
+                .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+            ctx.sink.push(f);
         }
     }
     let claim_len = if b.compressed {
@@ -418,14 +441,29 @@ fn chunk_table(
         }
         return Some(chunks);
     }
-    ctx.sink.report(
-        &rules::CHUNK_STREAM,
-        e.span.clone(),
-        format!(
-            "{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes",
-            e.size, e.offset
-        ),
-    );
+    // The stream itself is whole: trace-cmd 3.1.6–3.3.4 (`tracecmd_load_chunks_info`) read
+    // the chunks by their own headers and use the declared size only to skip an empty CPU.
+    let f = ctx
+        .sink
+        .make(
+            &rules::CHUNK_STREAM,
+            e.span.clone(),
+            format!(
+                "{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes; the stream is whole, and trace-cmd 3.1.6–3.3.4 read its chunks by their own headers and the same events",
+                e.size, e.offset
+            ),
+        )
+        .level(if e.size > 0 {
+            crate::finding::Severity::Warning
+        } else {
+            crate::finding::Severity::Error
+        });
+    let f = if e.size > 0 {
+        f.impact("trace-cmd report", "3.1.6–3.3.4", "same")
+    } else {
+        f
+    };
+    ctx.sink.push(f);
     Some(chunks)
 }
 

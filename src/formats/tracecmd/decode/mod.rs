@@ -1173,7 +1173,10 @@ impl V7<'_> {
 
     /// Parses one OPTIONS section; returns DONE's next offset and the span of its value.
     fn options_section(&mut self, ctx: &mut Ctx<'_, '_>, idx: usize) -> Option<(u64, Range<u64>)> {
-        let (p, loc, base) = self.payload(ctx, idx)?;
+        let (p, loc, base) = match self.options_to_done(ctx, idx) {
+            Some(v) => v,
+            None => self.payload(ctx, idx)?,
+        };
         let hs = self
             .m
             .sections
@@ -1247,6 +1250,60 @@ impl V7<'_> {
             );
         }
         done
+    }
+
+    /// An uncompressed options section as trace-cmd 3.1.6–3.3.4 read it: option records from
+    /// the section body up to DONE, whatever the section size (`handle_options` reads the file
+    /// sequentially). Returns that span when the DONE option lies elsewhere than the section
+    /// size says, after a warning; `None` reads the section by its size.
+    fn options_to_done<'a>(
+        &mut self,
+        ctx: &mut Ctx<'a, '_>,
+        idx: usize,
+    ) -> Option<(Cow<'a, [u8]>, Loc, u64)> {
+        let sec = self.m.sections.get(idx)?.clone();
+        if sec.compressed() {
+            return None;
+        }
+        let data = ctx.data;
+        let rest = data.get(usize::try_from(sec.body.start).ok()?..)?;
+        let mut r = Reader::with_base(rest, sec.body.start, self.m.header.endian);
+        let mut n = 0u64;
+        let end = loop {
+            n = n.saturating_add(1);
+            if n > ctx.limits.max_entries {
+                return None;
+            }
+            let (Ok(id), Ok(size)) = (r.u16("option id"), r.u32("option size")) else {
+                return None;
+            };
+            if r.skip(u64::from(size), "option payload").is_err() {
+                return None;
+            }
+            if id == opt_id::DONE {
+                break r.offset();
+            }
+        };
+        let declared = sec.body.start.saturating_add(sec.size);
+        if end == declared {
+            return None;
+        }
+        let f = ctx
+            .sink
+            .make(
+                &rules::OPTION_LAYOUT,
+                sec.header_span(),
+                format!(
+                    "the options section declares {} bytes but its options end with DONE after {} bytes; trace-cmd 3.1.6–3.3.4 read options up to DONE and the same file",
+                    sec.size,
+                    end.saturating_sub(sec.body.start)
+                ),
+            )
+            .level(crate::finding::Severity::Warning)
+            .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+        ctx.sink.push(f);
+        let body = data.get(usize::try_from(sec.body.start).ok()?..usize::try_from(end).ok()?)?;
+        Some((Cow::Borrowed(body), Loc::file(), sec.body.start))
     }
 
     fn referenced(
@@ -1357,15 +1414,26 @@ impl V7<'_> {
         }
         for id in opt_id::HEADER_INFO..=opt_id::CMDLINES {
             if !seen.contains_key(&id) {
-                ctx.sink.report(
-                    &rules::MISSING_METADATA,
-                    anchor.clone(),
-                    format!(
-                        "no {} option: the file has no {} section",
-                        opt_id::name(id),
-                        expected_desc(id).unwrap_or("")
-                    ),
+                let msg = format!(
+                    "no {} option: the file has no {} section",
+                    opt_id::name(id),
+                    expected_desc(id).unwrap_or("")
                 );
+                // kallsyms and printk only name addresses and `trace_printk` formats in what
+                // trace-cmd prints: every event is read without them.
+                let f = if id == opt_id::KALLSYMS || id == opt_id::PRINTK {
+                    ctx.sink
+                        .make(
+                            &rules::MISSING_METADATA,
+                            anchor.clone(),
+                            format!("{msg}; trace-cmd 3.1.6–3.3.4 read every event without it (addresses and `trace_printk` formats print unresolved)"),
+                        )
+                        .level(crate::finding::Severity::Warning)
+                        .impact("trace-cmd report", "3.1.6–3.3.4", "same")
+                } else {
+                    ctx.sink.make(&rules::MISSING_METADATA, anchor.clone(), msg)
+                };
+                ctx.sink.push(f);
             }
         }
     }
@@ -1414,11 +1482,16 @@ impl V7<'_> {
                 .is_some_and(Section::compressed);
             let bps = ps.unwrap_or(page_size);
             if name.is_empty() && bps != page_size {
-                ctx.sink.report(
-                    &rules::BUFFER_OPTION,
-                    o.span.clone(),
-                    format!("top buffer page size {bps} differs from the file header's {page_size} (readers use the header's)"),
-                );
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::BUFFER_OPTION,
+                        o.span.clone(),
+                        format!("top buffer page size {bps} differs from the file header's {page_size}; trace-cmd 3.1.6–3.3.4 use the header's and read the same events"),
+                    )
+                    .level(crate::finding::Severity::Warning)
+                    .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+                ctx.sink.push(f);
             }
             self.m.buffers.push(BufferInfo {
                 name: name.clone(),

@@ -69,6 +69,10 @@ pub fn decode(
                             crate::finding::Severity::Warning,
                             "; trace-cmd 3.1.6–3.3.4 take what `strtoll` parses of it (0 when nothing does) and read the events the same",
                         ),
+                        opt_id::PROCMAPS => (
+                            crate::finding::Severity::Warning,
+                            "; trace-cmd 3.1.6–3.3.4 drop the maps (`trace_pid_map_load` fails) and read the events the same, with user-space addresses unresolved",
+                        ),
                         opt_id::TRACECLOCK => (
                             crate::finding::Severity::Warning,
                             "; trace-cmd 3.1.6–3.3.4 keep their default clock (timestamps in nanoseconds) and read the events the same",
