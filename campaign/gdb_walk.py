@@ -36,8 +36,8 @@ if pushed:
     mem = {}
     for item in os.environ.get("TFILE_MEM", "").split(";"):
         if item:
-            fn, addr, ln = item.split(":")
-            mem.setdefault(int(fn), []).append((int(addr, 16), int(ln)))
+            fn, addr, ln, full = item.split(":")
+            mem.setdefault(int(fn), []).append((int(addr, 16), int(ln), int(full)))
     n = 0
     limit = int(os.environ.get("MAXFRAMES", "100000"))
     while n < limit:
@@ -56,8 +56,15 @@ if pushed:
         print("FRAME %d tp=%s regs=%s walk=%s" % (n, tp, "ok" if rok else "error", walk))
         print("VALUE pc %d: %s" % (n, rout.strip()[:120]))
         # The memory the seed collected in this frame, read back by address.
-        for addr, ln in mem.get(n, []):
+        for addr, ln, full in mem.get(n, []):
             mok, mout = run("x/%dxb 0x%x" % (max(ln, 1), addr))
             print("MEM %d 0x%x %s" % (n, addr, "ok" if mok else "error"))
             print("VALUE mem %d: %s" % (n, mout.strip()[:200]))
+            # The byte after the range: memory a damaged block length claims as collected.
+            pok, pout = run("x/1xb 0x%x" % (addr + max(full, 1)))
+            print("VALUE past %d: %s" % (n, pout.strip()[:120] if pok else "unavailable"))
+        # Trace state variables as this frame recorded them (V blocks).
+        if os.environ.get("TFILE_TSV"):
+            tok, tout = run("info tvariables")
+            print("VALUE tsv %d: %s" % (n, tout.strip().replace("\n", " | ")[:300]))
         n += 1

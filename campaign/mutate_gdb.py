@@ -38,6 +38,7 @@ def layout(data):
     lay.cut(pos)
     frames = 0
     mem = []
+    tsvs = False
     while pos + 2 <= len(data) and frames < 100000:
         lay.cut(pos)
         lay.field(pos, 2, "frame tracepoint number", value=True)
@@ -67,10 +68,11 @@ def layout(data):
                     break
                 ln = struct.unpack_from("<H", data, b + 9)[0]
                 if len(mem) < 64:
-                    mem.append((frames, struct.unpack_from("<Q", data, b + 1)[0], min(ln, 8)))
+                    mem.append((frames, struct.unpack_from("<Q", data, b + 1)[0], min(ln, 8), ln))
                 lay.pay(b + 11, min(ln, fend - b - 11), "memory")
                 b += 11 + ln
             elif t == b"V":
+                tsvs = True
                 lay.field(b + 1, 4, "V block number")
                 lay.pay(b + 5, 8, "tsv value")
                 b += 13
@@ -79,4 +81,4 @@ def layout(data):
         pos += 6 + size
         frames += 1
     # The collected memory a user of the file reads: GDB's walk reads it back by address.
-    return {"version": 0, "memory": mem}, [lay]
+    return {"version": 0, "memory": mem, "tsvs": tsvs}, [lay]

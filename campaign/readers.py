@@ -177,7 +177,9 @@ def read_with(reader, path, timeout, info=None):
     if reader.fmt == "gdb":
         env = dict(os.environ, TFILE=path, HOME="/nonexistent")
         mem = (info or {}).get("memory") or []
-        env["TFILE_MEM"] = ";".join(f"{n}:{a:x}:{l}" for n, a, l in mem)
+        env["TFILE_MEM"] = ";".join(f"{n}:{a:x}:{l}:{full}" for n, a, l, full in mem)
+        if (info or {}).get("tsvs"):
+            env["TFILE_TSV"] = "1"
         st, out, err = run(
             [reader.path, "-nx", "-batch", "-x", GDB_SCRIPT], timeout, env=env
         )

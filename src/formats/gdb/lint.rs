@@ -315,6 +315,24 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                 ),
             );
         }
+        if !t.sources.iter().any(|s| s.kind == SourceKind::At) {
+            // tracepoint.c create_tracepoint_from_upload (GDB 7.2–15): without an `at` string
+            // GDB warns and creates the tracepoint at `*ADDR`, an expression it cannot parse
+            // before the program's symbols are loaded: `target tfile` reports "No symbol table
+            // is loaded" and the tracepoint is not recreated.
+            let f = sink
+                .make(
+                    &rules::TP_SOURCE_INCONSISTENT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint {} has no `at` source line: GDB 13 falls back to `*0x{:x}`, which fails without the program's symbols loaded (\"No symbol table is loaded\"), and the tracepoint is not recreated",
+                        t.num, t.addr
+                    ),
+                )
+                .level(crate::finding::Severity::Error)
+                .impact("GDB", "13", "reject");
+            sink.push(f);
+        }
         for kind in [SourceKind::At, SourceKind::Cond] {
             for s in t.sources.iter().filter(|s| s.kind == kind).skip(1) {
                 sink.report(

@@ -325,9 +325,12 @@ pub fn event_format(
                 _ => report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg, true),
             }
         };
+    let mut print_text = String::new();
+    let mut print_span = span.clone();
     for (line, lspan) in lines(text) {
         if print_fmt {
             // The print format may continue over several lines.
+            print_text.push_str(&line);
             continue;
         }
         let t = line.trim();
@@ -357,6 +360,8 @@ pub fn event_format(
             in_format = true;
         } else if line.starts_with("print fmt:") {
             print_fmt = true;
+            print_text.push_str(&line);
+            print_span = lspan.start..span.end;
         } else if in_format && t.starts_with("field:") {
             match parse_field_line(t) {
                 Ok(f) => fields.push(Field {
@@ -439,7 +444,72 @@ pub fn event_format(
         id_span: loc.map(id_span),
     };
     check_fields(ctx, loc, &ev);
+    check_print_fields(ctx, loc, &ev, &print_text, print_span);
     Some(ev)
+}
+
+/// `REC->name` references of the print format name fields of the format. libtraceevent
+/// (2.4's bundled copy to 1.8) crashes parsing a `__print_symbolic`/`__print_flags` whose value
+/// names no field (trace-cmd 2.4–3.3.4 report: SIGSEGV, campaign), whether or not the event
+/// occurs in the data; another argument naming no field only prints wrong.
+fn check_print_fields(
+    ctx: &mut Ctx<'_, '_>,
+    loc: &Loc,
+    ev: &EventFormat,
+    print: &str,
+    span: Range<u64>,
+) {
+    let mut rest = print;
+    let mut plain: Option<String> = None;
+    while let Some(i) = rest.find("REC->") {
+        let before = rest.get(..i).unwrap_or("");
+        let after = rest.get(i.saturating_add(5)..).unwrap_or("");
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        rest = after;
+        if name.is_empty() || ev.fields.iter().any(|f| f.name == name) {
+            continue;
+        }
+        let helper = before.trim_end().trim_end_matches('(').trim_end();
+        let in_helper = before.trim_end().ends_with('(')
+            && (helper.ends_with("__print_symbolic") || helper.ends_with("__print_flags"));
+        if in_helper {
+            let f = ctx
+                .sink
+                .make(
+                    &rules::EVENT_FORMAT,
+                    loc.map(span.clone()),
+                    format!(
+                        "event `{}:{}`: the print format's `{}(REC->{name}, …)` names no field of the format: libtraceevent crashes parsing it, and trace-cmd 2.4–3.3.4 report segfault whether or not the event occurs in the data",
+                        ev.system,
+                        ev.name,
+                        helper.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or(helper)
+                    ),
+                )
+                .level(crate::finding::Severity::Error)
+                .impact("trace-cmd report", "2.4–3.3.4", "crash");
+            ctx.sink.push(f);
+            return;
+        }
+        plain.get_or_insert(name);
+    }
+    if let Some(name) = plain {
+        let f = ctx
+            .sink
+            .make(
+                &rules::EVENT_FORMAT,
+                loc.map(span),
+                format!(
+                    "event `{}:{}`: the print format's `REC->{name}` names no field of the format; trace-cmd 3.1.6–3.3.4 read the file and every other event the same",
+                    ev.system, ev.name
+                ),
+            )
+            .level(crate::finding::Severity::Warning)
+            .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+        ctx.sink.push(f);
+    }
 }
 
 /// Reports the formats that break before their `common_type` field once every format is read:

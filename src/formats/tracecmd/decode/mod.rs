@@ -103,11 +103,26 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     let ls = r.offset();
     let long_size = rd(ctx, r.u8("long size"))?;
     if long_size != 4 && long_size != 8 {
-        ctx.sink.report(
+        // Ring pages are decoded with header_page's commit size, but libtraceevent reads
+        // `long` fields and kernel stack entries with this size: larger than any long, it
+        // reads past the fields (trace-cmd 3.1.6–3.3.4 hang on ftrace:kernel_stack records,
+        // campaign); a smaller one only misprints `long` values.
+        let f = ctx.sink.make(
             &rules::BAD_LONG_SIZE,
             ls..ls.saturating_add(1),
             format!("long size is {long_size}, expected 4 or 8"),
         );
+        let f = if long_size > 8 {
+            crate::finding::Finding {
+                message: format!("{}; libtraceevent reads `long` fields and kernel stack entries with it, past their ends: trace-cmd 3.1.6–3.3.4 hang on ftrace:kernel_stack records", f.message),
+                ..f
+            }
+            .level(crate::finding::Severity::Error)
+            .impact("trace-cmd report", "3.1.6–3.3.4", "hang")
+        } else {
+            f
+        };
+        ctx.sink.push(f);
     }
     let ps = r.offset();
     let page_size = rd(ctx, r.u32("page size"))?;
