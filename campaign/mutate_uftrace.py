@@ -10,6 +10,7 @@ bytes are payload. Whole files are removed too.
 import os
 import re
 
+import mutate_common
 from mutate_common import Layout
 
 TID_DAT = re.compile(r"^\d+\.dat$")
@@ -39,6 +40,12 @@ def layout(files):
                 lay.cut(off)
         else:
             lay.text_lines(0, len(data), name if "." not in name else name.rsplit(".", 1)[-1])
+            if name.endswith(".sym"):
+                # Symbol names are values: the reader prints the name the file holds.
+                for off, length, _ in list(lay.lines):
+                    m = mutate_common._SYM_HEAD.match(data[off:off + length])
+                    if m:
+                        lay.pay(off + m.end(), length - m.end(), "symbol name")
         lays.append(lay)
     info = {"version": 4}
     m = re.search(rb"uftrace_version:v(\d+)\.(\d+)(?:\.(\d+))?", files.get("info") or b"")

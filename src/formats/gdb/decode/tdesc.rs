@@ -194,6 +194,22 @@ pub fn check(d: &Description, opts: &CheckOptions, sink: &mut Sink) -> TdescInfo
             );
             return info;
         }
+        if name == "flags" && n.attribute("size").map(str::trim) == Some("0") {
+            // xml-tdesc.c creates a 0-byte flags type; its fields then do not fit, and GDB 13
+            // aborts opening the file ("Recursive internal problem", campaign).
+            let f = sink
+                .make(
+                    &rules::TDESC_INVALID,
+                    row_span(row_of(n)),
+                    format!(
+                        "<flags id=\"{}\"> has size 0: GDB 13 aborts opening the file (\"Recursive internal problem\")",
+                        n.attribute("id").unwrap_or("")
+                    ),
+                )
+                .level(crate::finding::Severity::Error)
+                .impact("GDB", "13", "crash");
+            sink.push(f);
+        }
         if name == "reg" {
             info.registers = info.registers.saturating_add(1);
             if let Some(r) = n.attribute("name") {

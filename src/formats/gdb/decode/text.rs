@@ -8,7 +8,7 @@ use super::super::model::{
     StatusField, StopReason, TpStats, Tracepoint, Tsv,
 };
 use super::super::rules;
-use crate::finding::Sink;
+use crate::finding::{Finding, Sink};
 use crate::options::CheckOptions;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -302,11 +302,25 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
                 0x80.. => format!("the non-ASCII byte 0x{b:02x}"),
                 _ => format!("the control byte 0x{b:02x}"),
             };
-            sink.report(
+            let f = sink.make(
                 &rules::LINE_BAD_BYTE,
                 sp(base, i, i.saturating_add(1)),
                 format!("definition line contains {what} at column {i}"),
             );
+            // In the target description (or a line that was one): GDB 13 cannot parse the XML
+            // then and falls back to its default description of the architecture, which
+            // frames the same registers (campaign).
+            let f = if line.starts_with(b"tdes") {
+                Finding {
+                    message: format!("{}; it is in the target description: GDB 13 cannot parse the XML then, warns and falls back to its default description of the architecture, and reads the frames the same", f.message),
+                    ..f
+                }
+                .level(crate::finding::Severity::Warning)
+                .impact("GDB", "13", "same")
+            } else {
+                f
+            };
+            sink.push(f);
         }
         let entry = if let Some(p) = line.strip_prefix(b"R ") {
             let value = decode_register(p, at(base, 2), &span, sink);

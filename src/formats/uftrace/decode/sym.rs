@@ -125,11 +125,15 @@ pub fn decode(
                 count_span = line.span();
                 match parse_u64(n) {
                     Some(v) => t.declared = Some(v),
-                    None => sink.report(
-                        &rules::SYM_HEADER,
-                        line.span(),
-                        format!("`{}` is not `# symbols: <count>`", show(s)),
-                    ),
+                    None => {
+                        sink.report(
+                            &rules::SYM_HEADER,
+                            line.span(),
+                            format!("`{}` is not `# symbols: <count>`", show(s)),
+                        );
+                        // uftrace reads the count with `strtoul`: `-1` is ULONG_MAX.
+                        t.declared = strtoul(n);
+                    }
                 }
             } else if let Some(p) = h.strip_prefix(b" path name: ") {
                 let v = check_symbol_file_copy(p, line.terminated, &mut path_cap, 0);
@@ -505,6 +509,42 @@ fn uftrace_reads(line: &[u8]) -> UftraceSym {
     } else {
         UftraceSym::Skips
     }
+}
+
+/// `strtoul(s, NULL, 10)` as glibc reads it, if it reads any digit: leading blanks, a sign
+/// (`-` negates, wrapping), decimal digits (saturating at `u64::MAX`).
+fn strtoul(s: &[u8]) -> Option<u64> {
+    let mut i = s.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let neg = match s.get(i) {
+        Some(b'-') => {
+            i = i.saturating_add(1);
+            true
+        }
+        Some(b'+') => {
+            i = i.saturating_add(1);
+            false
+        }
+        _ => false,
+    };
+    let digits: Vec<u8> = s
+        .get(i..)
+        .unwrap_or(&[])
+        .iter()
+        .copied()
+        .take_while(u8::is_ascii_digit)
+        .collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let v = digits.iter().fold(Some(0u64), |acc, d| {
+        acc.and_then(|a| a.checked_mul(10))
+            .and_then(|a| a.checked_add(u64::from(d.saturating_sub(b'0'))))
+    });
+    Some(match v {
+        None => u64::MAX,
+        Some(v) if neg => v.wrapping_neg(),
+        Some(v) => v,
+    })
 }
 
 /// A `.sym` line as uftrace parses it: (address, size, type, name), if it parses. The address
