@@ -16,6 +16,10 @@ def run(cmd):
         return False, "MemoryError: " + str(e)
     except gdb.error as e:
         return False, str(e)
+    except UnicodeDecodeError as e:
+        # GDB's output held bytes that are not UTF-8 (a damaged name or string): the command
+        # ran; its text is printed as what could be decoded.
+        return True, "<output not UTF-8: %s>" % e.object[: e.start].decode("utf-8", "replace")
 
 
 ok, out = run("target tfile " + path)

@@ -652,3 +652,95 @@ fn a_broken_v6_format_from_a_3x_writer_is_a_warning() {
         f.message
     );
 }
+
+/// A byte-edited copy of a shipped trace.dat or tfile: (tempdir, path).
+fn edited(rel: &str, edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
+    let mut b = std::fs::read(common::corpus(rel)).unwrap();
+    edit(&mut b);
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join(Path::new(rel).file_name().unwrap());
+    std::fs::write(&p, &b).unwrap();
+    (t, p)
+}
+
+fn find(b: &[u8], needle: &[u8]) -> usize {
+    b.windows(needle.len()).position(|w| w == needle).unwrap()
+}
+
+/// `trace-cmd report` of every trace-cmd of the matrix that reads v6: (name, exit ok).
+fn reports_ok(p: &Path) -> Vec<(&'static str, bool)> {
+    common::matrix_readers("trace-cmd")
+        .into_iter()
+        .map(|r| {
+            let out = std::process::Command::new("timeout")
+                .args(["-s", "KILL", "30"])
+                .arg(&r.path)
+                .arg("report")
+                .arg(p)
+                .output()
+                .unwrap();
+            (r.name, out.status.success() && !out.stdout.is_empty())
+        })
+        .collect()
+}
+
+#[test]
+fn a_print_symbolic_of_no_field_is_an_error() {
+    // libtraceevent crashes parsing `__print_symbolic(REC->x, …)` when `x` is no field, even
+    // for an event absent from the data.
+    let (_t, p) = edited("tracecmd/v6.dat", |b| {
+        let at = find(b, b"\tfield:clockid_t clockid;");
+        b[at + b"\tfield:clockid_t ".len()] = b'X';
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD053", Severity::Error), "{l:?}");
+    for (name, ok) in reports_ok(&p) {
+        assert!(!ok, "{name} reads {} without failing", p.display());
+    }
+}
+
+#[test]
+fn a_format_longer_than_its_size_is_an_error() {
+    // A field line repeated without growing the format's size: the tail of the format is
+    // read as the next system's name, and everything after it is shifted.
+    let (_t, p) = edited("tracecmd/v6.dat", |b| {
+        let line = b"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n";
+        let at = find(b, b"name: sched_kthread_stop");
+        let at = at + find(&b[at..], line);
+        let copy = line.to_vec();
+        b.splice(at..at, copy);
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD053", Severity::Error), "{l:?}");
+}
+
+#[test]
+fn a_long_size_above_eight_is_an_error() {
+    let (_t, p) = edited("tracecmd/kernel-stack-v7-zstd.dat", |b| b[13] = 0xff);
+    let l = levels(&p);
+    assert!(has(&l, "TD004", Severity::Error), "{l:?}");
+    let (_t2, p2) = edited("tracecmd/v7-zstd.dat", |b| b[13] = 7);
+    let l2 = levels(&p2);
+    assert!(has(&l2, "TD004", Severity::Warning), "{l2:?}");
+}
+
+#[test]
+fn a_tracepoint_without_its_at_line_is_an_error() {
+    let (_t, p) = edited("gdb/multi.tf", |b| {
+        let line = b"tp Z4:4011db:at:0:9:746c5f66696e697368\n";
+        let at = find(b, line);
+        b.drain(at..at + line.len());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT031", Severity::Error), "{l:?}");
+}
+
+#[test]
+fn a_zero_size_tdesc_flags_type_is_an_error() {
+    let (_t, p) = edited("gdb/regs.tf", |b| {
+        let at = find(b, b"<flags id=\"i386_eflags\" size=\"4\">");
+        b[at + b"<flags id=\"i386_eflags\" size=\"".len()] = b'0';
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT036", Severity::Error), "{l:?}");
+}

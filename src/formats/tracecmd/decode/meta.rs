@@ -758,6 +758,29 @@ pub fn event_formats(
             }
         };
         let nspan = ss..r.offset();
+        if name.is_empty()
+            || name
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\')
+        {
+            // Kernel system names are identifiers (TRACE_SYSTEM): text with blanks or quotes
+            // is the tail of a format whose size does not cover it, so what follows is
+            // misframed and the file's absolute offsets no longer point where they should.
+            let shown: String = name.chars().take(40).collect();
+            let f = ctx
+                .sink
+                .make(
+                    &rules::EVENT_FORMAT,
+                    loc.map(nspan.clone()),
+                    format!(
+                        "event system name `{}` is not an identifier: the format before it is longer than its size says; trace-cmd 2.4–3.3.4 read everything after it at the wrong place (campaign: they reject the file)",
+                        shown.escape_debug()
+                    ),
+                )
+                .level(crate::finding::Severity::Error)
+                .impact("trace-cmd report", "2.4–3.3.4", "reject");
+            ctx.sink.push(f);
+        }
         let cs = r.offset();
         let count = rd(ctx, loc, r.u32("event format count"))?;
         meta.systems.push((name.clone(), loc.map(nspan)));
