@@ -84,6 +84,18 @@ impl Finding {
         self
     }
 
+    /// A case every reader of `versions` reads the same: a warning with that impact.
+    pub fn read_same(self, reader: &'static str, versions: &'static str) -> Self {
+        self.level(Severity::Warning)
+            .impact(reader, versions, "same")
+    }
+
+    /// A case on which readers of `versions` fail (`effect`: crash, hang, reject, loss): an
+    /// error with that impact.
+    pub fn fails(self, reader: &'static str, versions: &'static str, effect: &'static str) -> Self {
+        self.level(Severity::Error).impact(reader, versions, effect)
+    }
+
     /// Records what the readers do with this case (see [`Impact`]).
     pub fn impact(
         mut self,

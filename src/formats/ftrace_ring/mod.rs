@@ -586,16 +586,14 @@ impl<'t> Walker<'t> {
                                  trace-cmd 2.4–3.3.4 never read them"
                             ),
                         )
-                        .level(crate::finding::Severity::Error)
-                        .impact("trace-cmd report", "2.4–3.3.4", "loss")
+                        .fails("trace-cmd report", "2.4–3.3.4", "loss")
                     } else {
                         sink.make(
                             &rules::PAGE_TAIL_NOT_ZERO,
                             span,
                             format!("{msg}; they hold no event, and readers never read them"),
                         )
-                        .level(crate::finding::Severity::Warning)
-                        .impact("trace-cmd report", "2.4–3.3.4", "same")
+                        .read_same("trace-cmd report", "2.4–3.3.4")
                     };
                     if let Some(c) = &self.context {
                         f = f.note(c.clone());

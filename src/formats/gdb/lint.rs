@@ -7,7 +7,7 @@ use super::model::{
     Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
 };
 use super::rules;
-use crate::finding::{Severity, Sink};
+use crate::finding::Sink;
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -329,8 +329,7 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                         t.num, t.addr
                     ),
                 )
-                .level(crate::finding::Severity::Error)
-                .impact("GDB", "13", "reject");
+                .fails("GDB", "13", "reject");
             sink.push(f);
         }
         for kind in [SourceKind::At, SourceKind::Cond] {
@@ -950,8 +949,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                         span.start
                     ),
                 )
-                .level(Severity::Error)
-                .impact("GDB", "13", "loss")
+                .fails("GDB", "13", "loss")
             } else {
                 sink.make(
                     &rules::DATA_AFTER_END_MARKER,
@@ -961,8 +959,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                         span.start
                     ),
                 )
-                .level(Severity::Warning)
-                .impact("GDB", "13", "same")
+                .read_same("GDB", "13")
             };
             sink.push(f);
         } else if !matches!(tail, 0 | 2 | 4) {

@@ -368,8 +368,7 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                         at..g.end,
                         format!("{msg}: the page at 0x{page:x} holds CPU data no CPU entry covers, and trace-cmd 2.4–3.3.4 never read it"),
                     )
-                    .level(crate::finding::Severity::Error)
-                    .impact("trace-cmd report", "2.4–3.3.4", "loss")
+                    .fails("trace-cmd report", "2.4–3.3.4", "loss")
             } else {
                 ctx.sink.make(&rules::NONZERO_PADDING, at..g.end, msg)
             };

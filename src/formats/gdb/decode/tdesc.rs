@@ -206,8 +206,7 @@ pub fn check(d: &Description, opts: &CheckOptions, sink: &mut Sink) -> TdescInfo
                         n.attribute("id").unwrap_or("")
                     ),
                 )
-                .level(crate::finding::Severity::Error)
-                .impact("GDB", "13", "crash");
+                .fails("GDB", "13", "crash");
             sink.push(f);
         }
         if name == "reg" {

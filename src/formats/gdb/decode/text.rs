@@ -8,7 +8,7 @@ use super::super::model::{
     StatusField, StopReason, TpStats, Tracepoint, Tsv,
 };
 use super::super::rules;
-use crate::finding::Sink;
+use crate::finding::{Finding, Sink};
 use crate::options::CheckOptions;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -307,11 +307,15 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
                 sp(base, i, i.saturating_add(1)),
                 format!("definition line contains {what} at column {i}"),
             );
-            // In the target description (or a line that was one), GDB 13 drops the description
-            // and falls back to its default for the architecture, which frames the R block
-            // differently when the target had more registers ($pc read wrong, campaign).
+            // In the target description (or a line that was one): GDB 13 cannot parse the XML
+            // then, warns and falls back to its default description of the architecture; the
+            // campaign reads the same frames, registers and memory in that case.
             let f = if line.starts_with(b"tdes") {
-                f.note("in the target description: GDB 13 then falls back to its default description, and reads registers wrong when the target had others (AVX, AVX-512)")
+                Finding {
+                    message: format!("{}; it is in the target description: GDB 13 cannot parse the XML then, warns and falls back to its default description of the architecture, and reads the frames the same", f.message),
+                    ..f
+                }
+                .read_same("GDB", "13")
             } else {
                 f
             };

@@ -180,8 +180,7 @@ impl<'a, 's> Ctx<'a, 's> {
                     "{what} decompresses to {n} bytes, but {declared} are declared; trace-cmd 3.1.6–3.3.4 decompress into max(usize, csize) = {cap} bytes and read the {n} the block holds"
                 ),
             )
-            .level(crate::finding::Severity::Warning)
-            .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+            .read_same("trace-cmd report", "3.1.6–3.3.4");
         self.sink.push(f);
     }
 

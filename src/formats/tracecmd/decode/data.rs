@@ -285,8 +285,7 @@ fn plan(
                         e.offset, s.start, s.end
                     ),
                 )
-                .level(crate::finding::Severity::Warning)
-                .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+                .read_same("trace-cmd report", "3.1.6–3.3.4");
             ctx.sink.push(f);
         }
     }
@@ -440,6 +439,30 @@ fn chunk_table(
             quirks.first = Some(e.span.clone());
         }
         return Some(chunks);
+    }
+    // Fewer chunks than the declared size holds: another chunk follows the last one counted,
+    // and readers, which go by the count, never read its events.
+    if stream < e.size {
+        // trace-cmd 3.0–3.1 declare 4 bytes fewer than the stream (the count), see `short4`.
+        let rest = e.size.saturating_add(4).saturating_sub(stream);
+        let mut peek = r.clone();
+        if let (Ok(zsize), Ok(_)) = chunk_header(&mut peek, source, &mut hdr) {
+            if rest >= 8 && u64::from(zsize).saturating_add(8) <= rest {
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::CHUNK_STREAM,
+                        e.span.clone(),
+                        format!(
+                            "{what}: declared size {} but the {count} chunk(s) counted at 0x{:x} end after {stream} bytes, and another chunk header follows: trace-cmd 3.1.6–3.3.4 read only the counted chunks and lose the rest",
+                            e.size, e.offset
+                        ),
+                    )
+                    .fails("trace-cmd report", "3.1.6–3.3.4", "loss");
+                ctx.sink.push(f);
+                return Some(chunks);
+            }
+        }
     }
     // The stream itself is whole: trace-cmd 3.1.6–3.3.4 (`tracecmd_load_chunks_info`) read
     // the chunks by their own headers and use the declared size only to skip an empty CPU.

@@ -488,8 +488,7 @@ fn check_print_fields(
                         helper.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or(helper)
                     ),
                 )
-                .level(crate::finding::Severity::Error)
-                .impact("trace-cmd report", "2.4–3.3.4", "crash");
+                .fails("trace-cmd report", "2.4–3.3.4", "crash");
             ctx.sink.push(f);
             return;
         }
@@ -506,8 +505,7 @@ fn check_print_fields(
                     ev.system, ev.name
                 ),
             )
-            .level(crate::finding::Severity::Warning)
-            .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+            .read_same("trace-cmd report", "3.1.6–3.3.4");
         ctx.sink.push(f);
     }
 }
@@ -777,8 +775,7 @@ pub fn event_formats(
                         shown.escape_debug()
                     ),
                 )
-                .level(crate::finding::Severity::Error)
-                .impact("trace-cmd report", "2.4–3.3.4", "reject");
+                .fails("trace-cmd report", "2.4–3.3.4", "reject");
             ctx.sink.push(f);
         }
         let cs = r.offset();

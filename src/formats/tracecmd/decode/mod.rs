@@ -117,8 +117,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
                 message: format!("{}; libtraceevent reads `long` fields and kernel stack entries with it, past their ends: trace-cmd 3.1.6–3.3.4 hang on ftrace:kernel_stack records", f.message),
                 ..f
             }
-            .level(crate::finding::Severity::Error)
-            .impact("trace-cmd report", "3.1.6–3.3.4", "hang")
+            .fails("trace-cmd report", "3.1.6–3.3.4", "hang")
         } else {
             f
         };
@@ -263,8 +262,7 @@ pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
                     ),
                     ..f
                 }
-                .level(crate::finding::Severity::Warning)
-                .impact("trace-cmd report", "3.1.6–3.3.4", "same")
+                .read_same("trace-cmd report", "3.1.6–3.3.4")
             }
             _ => f,
         };
@@ -1314,8 +1312,7 @@ impl V7<'_> {
                     end.saturating_sub(sec.body.start)
                 ),
             )
-            .level(crate::finding::Severity::Warning)
-            .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+            .read_same("trace-cmd report", "3.1.6–3.3.4");
         ctx.sink.push(f);
         let body = data.get(usize::try_from(sec.body.start).ok()?..usize::try_from(end).ok()?)?;
         Some((Cow::Borrowed(body), Loc::file(), sec.body.start))
@@ -1443,8 +1440,7 @@ impl V7<'_> {
                             anchor.clone(),
                             format!("{msg}; trace-cmd 3.1.6–3.3.4 read every event without it (addresses and `trace_printk` formats print unresolved)"),
                         )
-                        .level(crate::finding::Severity::Warning)
-                        .impact("trace-cmd report", "3.1.6–3.3.4", "same")
+                        .read_same("trace-cmd report", "3.1.6–3.3.4")
                 } else {
                     ctx.sink.make(&rules::MISSING_METADATA, anchor.clone(), msg)
                 };
@@ -1504,8 +1500,7 @@ impl V7<'_> {
                         o.span.clone(),
                         format!("top buffer page size {bps} differs from the file header's {page_size}; trace-cmd 3.1.6–3.3.4 use the header's and read the same events"),
                     )
-                    .level(crate::finding::Severity::Warning)
-                    .impact("trace-cmd report", "3.1.6–3.3.4", "same");
+                    .read_same("trace-cmd report", "3.1.6–3.3.4");
                 ctx.sink.push(f);
             }
             self.m.buffers.push(BufferInfo {
@@ -1558,8 +1553,7 @@ impl V7<'_> {
                         s.header_span(),
                         format!("flyrecord section at 0x{:x} ({} bytes of CPU data) is not referenced by any BUFFER option: trace-cmd 3.1.6–3.3.4 never read its events", s.offset, s.size),
                     )
-                    .level(crate::finding::Severity::Error)
-                    .impact("trace-cmd report", "3.1.6–3.3.4", "loss");
+                    .fails("trace-cmd report", "3.1.6–3.3.4", "loss");
                 ctx.sink.push(f);
             } else if refs == 0 {
                 ctx.sink.report(

@@ -914,9 +914,11 @@ fn walk_impl<E: Endianity + Default>(
                 }
                 let f = if damaged {
                     msg.push_str(": libmcount never writes one like this, so this is a damaged record, and uftrace 0.9.4–0.18.1 print `LOST` in place of the call it was");
-                    sink.make(&rules::LOST_RECORDS, span.clone(), msg)
-                        .level(crate::finding::Severity::Error)
-                        .impact("uftrace", "0.9.4–0.18.1", "loss")
+                    sink.make(&rules::LOST_RECORDS, span.clone(), msg).fails(
+                        "uftrace",
+                        "0.9.4–0.18.1",
+                        "loss",
+                    )
                 } else {
                     sink.make(&rules::LOST_RECORDS, span.clone(), msg)
                 };
@@ -1105,8 +1107,7 @@ fn walk_impl<E: Endianity + Default>(
                                 ),
                                 ..f
                             }
-                            .level(crate::finding::Severity::Error)
-                            .impact("uftrace", "0.9.4–0.18.1", "loss")
+                            .fails("uftrace", "0.9.4–0.18.1", "loss")
                         };
                         sink.push(f);
                     }
@@ -1227,8 +1228,7 @@ sink,
                                 fmt_ts(time)
                             ),
                         )
-                        .level(crate::finding::Severity::Error)
-                        .impact("uftrace", "0.9.4–0.18.1", "loss");
+                        .fails("uftrace", "0.9.4–0.18.1", "loss");
                     sink.push(f);
                 }
             }
@@ -1264,8 +1264,7 @@ sink,
                         if typ == ENTRY { "ARGUMENT" } else { "RETVAL" }
                     ),
                 )
-                .level(crate::finding::Severity::Error)
-                .impact("uftrace", "0.9.4–0.18.1", "reject");
+                .fails("uftrace", "0.9.4–0.18.1", "reject");
             sink.push(f);
         }
         st.arg_payloads = st.arg_payloads.saturating_add(1);
@@ -1701,7 +1700,6 @@ fn report_nesting(sink: &mut Sink, span: std::ops::Range<u64>, msg: String) {
             span,
             format!("{msg}; uftrace 0.9.4–0.18.1 frame calls by these depths and lose or misframe the calls around it"),
         )
-        .level(crate::finding::Severity::Error)
-        .impact("uftrace", "0.9.4–0.18.1", "loss");
+        .fails("uftrace", "0.9.4–0.18.1", "loss");
     sink.push(f);
 }

@@ -284,8 +284,7 @@ pub(crate) fn check_all(
                         t.tid, t.tid
                     ),
                 )
-                .level(Severity::Error)
-                .impact("uftrace", "0.9.4–0.18.1", "loss")
+                .fails("uftrace", "0.9.4–0.18.1", "loss")
             } else {
                 sink.make(
                     &rules::TASK_WITHOUT_DATA,
@@ -433,8 +432,7 @@ pub(crate) fn check_all(
                 message: format!("{}; the trace enters this module, and uftrace 0.13–0.18.1 then look for `<name>-<build-id>.sym` instead, find none and print its functions as `<addr>` unless the ELF file at the recorded path is on the reading machine (uftrace 0.9.4 does not compare)", f.message),
                 ..f
             }
-            .level(Severity::Error)
-            .impact("uftrace", "0.13–0.18.1", "loss")
+            .fails("uftrace", "0.13–0.18.1", "loss")
         } else {
             Finding {
                 message: format!("{}; no record of the trace lies in this module, so every reader reads the same", f.message),

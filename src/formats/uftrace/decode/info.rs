@@ -340,8 +340,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
                     h.feat_mask
                 ),
             )
-            .level(crate::finding::Severity::Error)
-            .impact("uftrace", "0.9.4–0.18.1", "crash");
+            .fails("uftrace", "0.9.4–0.18.1", "crash");
         sink.push(f);
     }
     if h.info_mask == 0 {
@@ -351,8 +350,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
                 24..32,
                 "info_mask is 0: the info file lists no section; uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open record data`, `replay` crashes with SIGSEGV)",
             )
-            .level(crate::finding::Severity::Error)
-            .impact("uftrace", "0.9.4–0.18.1", "crash");
+            .fails("uftrace", "0.9.4–0.18.1", "crash");
         sink.push(f);
     }
     if h.info_mask != 0 && h.info_mask & (1 << 7) == 0 {
@@ -363,8 +361,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
                 24..32,
                 format!("info_mask 0x{:x} lacks TASKINFO (bit 7): uftrace 0.9.4–0.18.1 then know no task and refuse the recording (`cannot open record data: No data available`)", h.info_mask),
             )
-            .level(crate::finding::Severity::Error)
-            .impact("uftrace", "0.9.4–0.18.1", "reject");
+            .fails("uftrace", "0.9.4–0.18.1", "reject");
         sink.push(f);
     }
     if h.info_mask >> 16 != 0 {

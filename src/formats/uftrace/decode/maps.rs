@@ -69,8 +69,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                     line.span(),
                     format!("map line `{}`: {what}", show(line.text)),
                 )
-                .level(crate::finding::Severity::Warning)
-                .impact("uftrace", "0.9.4–0.18.1", "same");
+                .read_same("uftrace", "0.9.4–0.18.1");
             sink.push(f);
         };
         if !line.terminated {

@@ -371,8 +371,7 @@ pub fn decode(
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 preallocate {n} entries ({} GiB) and stop with `xrealloc: Cannot allocate memory`", bytes >> 30),
                 )
-                .level(Severity::Error)
-                .impact("uftrace", "0.9.4–0.18.1", "reject");
+                .fails("uftrace", "0.9.4–0.18.1", "reject");
                 sink.push(f);
             } else if n > real {
                 // Lines are missing: uftrace sizes each symbol up to the next line, so calls
@@ -389,8 +388,7 @@ pub fn decode(
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 read every line all the same (the count only sizes a first allocation)"),
                 )
-                .level(Severity::Warning)
-                .impact("uftrace", "0.9.4–0.18.1", "same");
+                .read_same("uftrace", "0.9.4–0.18.1");
                 sink.push(f);
             }
         }
@@ -511,62 +509,24 @@ fn uftrace_reads(line: &[u8]) -> UftraceSym {
     }
 }
 
-/// `strtoul(s, NULL, 10)` as glibc reads it, if it reads any digit: leading blanks, a sign
-/// (`-` negates, wrapping), decimal digits (saturating at `u64::MAX`).
+/// `strtoul(s, NULL, 10)` as glibc reads it, if it reads any digit.
 fn strtoul(s: &[u8]) -> Option<u64> {
-    let mut i = s.iter().take_while(|c| c.is_ascii_whitespace()).count();
-    let neg = match s.get(i) {
-        Some(b'-') => {
-            i = i.saturating_add(1);
-            true
-        }
-        Some(b'+') => {
-            i = i.saturating_add(1);
-            false
-        }
-        _ => false,
-    };
-    let digits: Vec<u8> = s
-        .get(i..)
-        .unwrap_or(&[])
-        .iter()
-        .copied()
-        .take_while(u8::is_ascii_digit)
-        .collect();
-    if digits.is_empty() {
-        return None;
-    }
-    let v = digits.iter().fold(Some(0u64), |acc, d| {
-        acc.and_then(|a| a.checked_mul(10))
-            .and_then(|a| a.checked_add(u64::from(d.saturating_sub(b'0'))))
-    });
-    Some(match v {
-        None => u64::MAX,
-        Some(v) if neg => v.wrapping_neg(),
-        Some(v) => v,
-    })
+    let (v, end) = c_strtoul(s, 0, 10);
+    (end > 0).then_some(v)
 }
 
-/// A `.sym` line as uftrace parses it: (address, size, type, name), if it parses. The address
-/// is `strtoull(line, 16)` (saturating, a leading `-` negates), the name ends at a tab.
-fn uftrace_parse(line: &[u8]) -> Option<(u64, Option<u64>, u8, &[u8])> {
-    let kind = uftrace_sym_type(line)?;
-    let hex_at = |from: usize| -> (u64, usize) {
-        let mut v = 0u64;
-        let mut n = 0usize;
-        for &c in line.get(from..).unwrap_or(&[]) {
-            let Some(d) = (c as char).to_digit(16) else {
-                break;
-            };
-            v = v
-                .checked_mul(16)
-                .and_then(|v| v.checked_add(u64::from(d)))
-                .unwrap_or(u64::MAX);
-            n = n.saturating_add(1);
-        }
-        (v, n)
-    };
-    let mut i = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
+/// glibc `strtoul`/`strtoull` from `line[from..]` in base 10 or 16: leading blanks, a sign
+/// (`-` negates, wrapping), for base 16 an optional `0x`, then digits, saturating at
+/// `u64::MAX` on overflow. Returns the value and the index after the last digit (`from` when
+/// no digit was read: `endptr == nptr`).
+fn c_strtoul(line: &[u8], from: usize, radix: u32) -> (u64, usize) {
+    let mut i = from.saturating_add(
+        line.get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count(),
+    );
     let neg = match line.get(i) {
         Some(b'-') => {
             i = i.saturating_add(1);
@@ -578,19 +538,43 @@ fn uftrace_parse(line: &[u8]) -> Option<(u64, Option<u64>, u8, &[u8])> {
         }
         _ => false,
     };
-    if matches!(line.get(i..i.saturating_add(2)), Some(b"0x" | b"0X")) {
+    if radix == 16 && matches!(line.get(i..i.saturating_add(2)), Some(b"0x" | b"0X")) {
         i = i.saturating_add(2);
     }
-    let (v, n) = hex_at(i);
-    let addr = if neg && v != u64::MAX {
-        v.wrapping_neg()
-    } else {
-        v
+    let digits = line
+        .get(i..)
+        .unwrap_or(&[])
+        .iter()
+        .take_while(|&&c| (c as char).is_digit(radix))
+        .count();
+    if digits == 0 {
+        return (0, from);
+    }
+    let v = line
+        .get(i..i.saturating_add(digits))
+        .unwrap_or(&[])
+        .iter()
+        .try_fold(0u64, |a, &c| {
+            let d = u64::from((c as char).to_digit(radix).unwrap_or(0));
+            a.checked_mul(u64::from(radix))?.checked_add(d)
+        });
+    let v = match v {
+        None => u64::MAX,
+        Some(v) if neg => v.wrapping_neg(),
+        Some(v) => v,
     };
-    i = i.saturating_add(n).saturating_add(1);
+    (v, i.saturating_add(digits))
+}
+
+/// A `.sym` line as uftrace parses it: (address, size, type, name), if it parses. The address
+/// is `strtoull(line, 16)` (saturating, a leading `-` negates), the name ends at a tab.
+fn uftrace_parse(line: &[u8]) -> Option<(u64, Option<u64>, u8, &[u8])> {
+    let kind = uftrace_sym_type(line)?;
+    let (addr, end) = c_strtoul(line, 0, 16);
+    let mut i = end.saturating_add(1);
     let size = if line.get(i).is_some_and(u8::is_ascii_digit) {
-        let (sz, n) = hex_at(i);
-        i = i.saturating_add(n).saturating_add(1);
+        let (sz, end) = c_strtoul(line, i, 16);
+        i = end.saturating_add(1);
         Some(sz & u64::from(u32::MAX))
     } else {
         None
@@ -603,16 +587,7 @@ fn uftrace_parse(line: &[u8]) -> Option<(u64, Option<u64>, u8, &[u8])> {
 
 /// The type letter of a `.sym` line as uftrace parses it, if it parses.
 fn uftrace_sym_type(line: &[u8]) -> Option<u8> {
-    let hex = |from: usize| {
-        line.get(from..).map_or(0, |r| {
-            r.iter().take_while(|c| c.is_ascii_hexdigit()).count()
-        })
-    };
-    let mut i = line.iter().take_while(|c| c.is_ascii_whitespace()).count();
-    if matches!(line.get(i..i.saturating_add(2)), Some(b"0x" | b"0X")) {
-        i = i.saturating_add(2);
-    }
-    i = i.saturating_add(hex(i));
+    let (_, mut i) = c_strtoul(line, 0, 16);
     if line.get(i) != Some(&b' ') {
         return None;
     }
@@ -620,8 +595,7 @@ fn uftrace_sym_type(line: &[u8]) -> Option<u8> {
     i = i.saturating_add(2);
     if kind.is_ascii_digit() {
         // `strtoul(pos - 1, ...)`: the size starts at the digit just taken for the type.
-        i = i.saturating_sub(1);
-        i = i.saturating_add(hex(i));
+        (_, i) = c_strtoul(line, i.saturating_sub(1), 16);
         if line.get(i) != Some(&b' ') {
             return None;
         }

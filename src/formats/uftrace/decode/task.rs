@@ -332,8 +332,7 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
                         fmt_ts(ts)
                     ),
                 )
-                .level(crate::finding::Severity::Warning)
-                .impact("uftrace", "0.9.4–0.18.1", "same");
+                .read_same("uftrace", "0.9.4–0.18.1");
             sink.push(f);
         }
         if let Some(ts) = ts {
