@@ -59,6 +59,11 @@ crate::declare_rules! {
     /// From source (tracefile-tfile.c `tfile_interp_line`): lines are C strings, so GDB 7.2–15 read
     /// a line only up to a NUL and keep a `\r` as part of the last field, misreading the value (for
     /// example an `R` size or a hex string).
+    ///
+    /// The level follows the case: a bad byte in a target description line (or a line that was
+    /// one) is a **warning**: GDB 13 cannot parse the XML, warns, falls back to its default
+    /// description of the architecture and reads the frames the same (campaign); elsewhere it
+    /// stays an error.
     pub LINE_BAD_BYTE = ("GT004", "line-bad-byte", Error, "a definition line contains a control or non-ASCII byte");
     /// ## What it checks
     /// Each definition line starts with `R `, `status `, `tp `, `tsv ` or `tdesc ` (one space,
@@ -389,6 +394,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`parse_tracepoint_definition`): GDB 7.2–15 ignore the start and length fields
     /// and drop unknown source types silently; the frames read the same.
+    ///
+    /// The level follows the case: a tracepoint with no `at` source line is an **error**: GDB 13
+    /// (`create_tracepoint_from_upload`) falls back to `*ADDR`, which fails without the program's
+    /// symbols loaded ("No symbol table is loaded"), and the tracepoint is not recreated
+    /// (campaign); repeated source lines stay warnings.
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
     /// `tp Z…cmd` lines form an action list GDB accepts: known actions (`collect`, `teval`,
@@ -466,6 +476,10 @@ crate::declare_rules! {
     /// "Could not load XML target description; ignoring" and uses the executable's or the default
     /// architecture, which decodes the `R` blocks the same only when it matches the recording
     /// target.
+    ///
+    /// The level follows the case: a `<flags>` type of size 0 is an **error** (GDB 13 aborts
+    /// opening the file, "Recursive internal problem", campaign); other malformed descriptions
+    /// stay warnings (GDB warns and falls back to its default description).
     pub TDESC_INVALID = ("GT036", "tdesc-invalid", Warning, "the target description is not a well-formed XML target description");
     /// ## What it checks
     /// The `<architecture>` of the target description is one GDB knows.

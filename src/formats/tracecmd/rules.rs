@@ -49,6 +49,12 @@ crate::declare_rules! {
     /// trace-cmd decodes ring pages with the header_page commit size, not this byte: with a long
     /// size of 5 trace-cmd 3.1.6 prints the same report (verified). The byte still sets the long
     /// size libtraceevent prints `long` values with.
+    ///
+    /// The level follows the case:
+    /// - **warning**: a size below 8 other than 4: pages decode the same, `long` values may print
+    ///   wrong;
+    /// - **error**: 0 or a size above 8: libtraceevent reads `long` fields and kernel stack entries past
+    ///   their ends, and trace-cmd 3.1.6–3.3.4 hang on `ftrace:kernel_stack` records (campaign).
     pub BAD_LONG_SIZE = ("TD004", "bad-long-size", Warning, "the long-size byte is neither 4 nor 8");
     /// ## What it checks
     /// The page size is a power of two between 4096 and 16 MiB.
@@ -152,6 +158,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x keeps the last of duplicate options and never reads unreferenced sections; the
     /// events read are the same as long as one copy is right.
+    ///
+    /// The level follows the case: an unreferenced flyrecord section that holds CPU data is an
+    /// **error** (no BUFFER option leads trace-cmd 3.1.6–3.3.4 to it: its events are lost,
+    /// campaign); duplicates and other unreferenced sections stay warnings.
     pub SECTION_REFERENCES = ("TD014", "section-references", Warning, "a section is duplicated, referenced twice or never referenced");
     /// ## What it checks
     /// An offset stored in an option (16–23, 25, BUFFER, BUFFER_TEXT) is the start of a walked
@@ -228,6 +238,11 @@ crate::declare_rules! {
     /// trace-cmd reads options straight from the file and allocates `size`: a record that does not
     /// fit fails the read and the file is rejected; a missing DONE reads whatever follows as
     /// options.
+    ///
+    /// The level follows the case: an uncompressed options section whose options end with DONE
+    /// elsewhere than its size says is a **warning** (trace-cmd 3.1.6–3.3.4 read options from the
+    /// file up to DONE, whatever the size; the options are then read the same way here); options
+    /// that do not fit the file or end without DONE stay errors.
     pub OPTION_LAYOUT = ("TD021", "option-layout", Error, "an option record does not fit or DONE is missing or misplaced");
     /// ## What it checks
     /// The v7 options chain: every DONE next-offset is 0 or the start of another OPTIONS section,
@@ -263,6 +278,11 @@ crate::declare_rules! {
     /// A CPUSTAT of size 0 makes trace-cmd 3.1.6 write before its buffer (heap underflow); an
     /// unterminated UNAME or VERSION is `strdup`ed past the buffer. An empty TRACECLOCK is TD067
     /// instead.
+    ///
+    /// The level follows the case: an empty string option is an **error** (CPUSTAT's
+    /// `buf[size - 1]` underflows in trace-cmd 3.1.6); a NUL inside or none at the end is a
+    /// **warning**: readers take the text up to the first NUL and read every event the same
+    /// (campaign: option ids changed to string options).
     pub OPTION_STRING = ("TD024", "option-string", Error, "a string option is empty or not a single NUL-terminated string");
     /// ## What it checks
     /// Option ids are known (0–25).
@@ -286,6 +306,12 @@ crate::declare_rules! {
     /// A malformed HOOK crashes trace-cmd 3.1.6 (segfault, verified); bad TIME_SHIFT or GUEST data
     /// makes it read out of bounds or allocate without bound; bad DATE/OFFSET/TSC2NSEC values shift
     /// every timestamp.
+    ///
+    /// The level follows the case: DATE/OFFSET text that is no integer (`strtoll` takes what
+    /// parses, 0 when nothing does), a TRACECLOCK without `[name]` (the default clock stays) and
+    /// PROCMAPS lines that do not parse (`trace_pid_map_load` drops the maps) are **warnings**:
+    /// trace-cmd 3.1.6–3.3.4 read every event the same (campaign); HOOK, TIME_SHIFT, GUEST and
+    /// TSC2NSEC stay errors.
     pub OPTION_PAYLOAD = ("TD026", "option-payload", Error, "a structured option payload is malformed");
     /// ## What it checks
     /// Options that describe one thing (TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT with a
@@ -318,6 +344,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x cannot decode events without header_page and the formats: it rejects the file
     /// or prints nothing.
+    ///
+    /// The level follows the case: no KALLSYMS or PRINTK option is a **warning** (addresses
+    /// and `trace_printk` formats print unresolved, every event is read, campaign); no
+    /// HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS, CMDLINES or BUFFER stays an error.
     pub MISSING_METADATA = ("TD030", "missing-metadata", Error, "a required metadata part is missing");
     /// ## What it checks
     /// BUFFER options: payload parses exactly to its size; names unique (top `""` at most once);
@@ -330,6 +360,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads BUFFER options field by field: a malformed one misplaces the instance's CPU
     /// table; duplicate CPUs are caught only when the earlier one has data.
+    ///
+    /// The level follows the case: a top-buffer page size that differs from the file header's is
+    /// a **warning** (trace-cmd 3.1.6–3.3.4 use the header's, campaign); malformed payloads stay
+    /// errors.
     pub BUFFER_OPTION = ("TD031", "buffer-option", Error, "a BUFFER option is malformed");
     /// ## What it checks
     /// Every CPU data offset with data is a multiple of the page size.
@@ -351,6 +385,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd's `offset + size` check wraps for huge values: it maps or reads past the end of
     /// the file (crash or garbage); smaller overruns lose the CPU's last pages.
+    ///
+    /// The level follows the case: CPU data outside a BUFFER section body that is too short,
+    /// lying in no other section, is a **warning** (readers go by the BUFFER option's offset and
+    /// size and never use the section size, campaign); data outside the file or inside another
+    /// section stays an error.
     pub CPU_DATA_RANGE = ("TD033", "cpu-data-range", Error, "a CPU data range lies outside the file or its section");
     /// ## What it checks
     /// CPU data ranges of all buffers do not overlap each other or the metadata.
@@ -394,6 +433,12 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 `calloc`s the chunk table from the count (huge counts: ENOMEM, the CPU is
     /// lost) and reads chunks by their sizes: bad sizes read other bytes as pages.
+    ///
+    /// The level follows the case: a whole chunk stream whose declared size differs is a
+    /// **warning** (trace-cmd 3.1.6–3.3.4 read chunks by their own headers, campaign), unless
+    /// another chunk header follows the counted chunks inside the declared size: the count then
+    /// leaves chunks unread and their events are lost (**error**); a declared size of 0 (the CPU is
+    /// skipped) and broken chunk headers stay errors.
     pub CHUNK_STREAM = ("TD037", "chunk-stream", Error, "a compressed chunk stream is malformed");
     /// ## What it checks
     /// Padding bytes between the start of a BUFFER section (or the end of a CPU's data) and the
@@ -489,9 +534,16 @@ crate::declare_rules! {
     /// ## What readers do
     /// libtraceevent parses every format when the file is opened. The level follows the file's
     /// version (campaign, 2,500 mutants a run):
-    /// - **error** when the format breaks before its `common_type` field: libtraceevent takes the
-    ///   offset of every record's id from the first format it has, and trace-cmd 3.1.6–3.3.4
-    ///   print every event as `[UNKNOWN EVENT]` (campaign);
+    /// - **error** when the format of the lowest id breaks before its `common_type` field:
+    ///   libtraceevent keeps a format that fails after its name and id and takes the offset of
+    ///   every record's id from `tep->events[0]`, the lowest id (`__parse_common`), and trace-cmd
+    ///   3.1.6–3.3.4 print every event as `[UNKNOWN EVENT]` (campaign); a format of another id
+    ///   that breaks there is skipped like any other;
+    /// - **error** when a `__print_symbolic`/`__print_flags` value names no field of the
+    ///   format: libtraceevent crashes parsing it and trace-cmd 2.4–3.3.4 segfault, whether or
+    ///   not the event is in the data (campaign); another `REC->` of no field is a warning;
+    /// - **error** when an event system name is no identifier: the format before it is longer
+    ///   than its size and everything after it is misframed (readers reject the file, campaign);
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
@@ -510,8 +562,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// libtraceevent parses every format when the file is opened. The level follows the file's
     /// version (campaign, 2,500 mutants a run):
-    /// - **error** when `common_type` is not the first field at offset 0 with size 2:
-    ///   libtraceevent takes the offset of every record's id from it;
+    /// - **error** when `common_type` is not at offset 0 with size 2 in the format of the
+    ///   lowest id: libtraceevent takes the offset of every record's id from that format; a
+    ///   `common_type` at offset 0 with size 2 that is only listed later is a **warning**
+    ///   (libtraceevent looks it up by name), and so is a misplaced one in another format;
     /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
     ///   readers, read every field at its own offset (overlapping fields print what their bytes
     ///   hold) and every other event the same;

@@ -357,6 +357,18 @@ pub fn event_format(
                 }
             }
         } else if t == "format:" {
+            if name.is_none() || id.is_none() {
+                // libtraceevent's parse_format reads `name:`, `ID:` and `format:` in that
+                // order and drops a format whose id it does not find there.
+                bad(
+                    ctx,
+                    &fields,
+                    None,
+                    lspan,
+                    "`format:` comes before the `name:` and `ID:` lines; libtraceevent reads them in that order and drops this format".to_string(),
+                );
+                return None;
+            }
             in_format = true;
         } else if line.starts_with("print fmt:") {
             print_fmt = true;

@@ -112,7 +112,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
             ls..ls.saturating_add(1),
             format!("long size is {long_size}, expected 4 or 8"),
         );
-        let f = if long_size > 8 {
+        let f = if long_size > 8 || long_size == 0 {
             crate::finding::Finding {
                 message: format!("{}; libtraceevent reads `long` fields and kernel stack entries with it, past their ends: trace-cmd 3.1.6–3.3.4 hang on ftrace:kernel_stack records", f.message),
                 ..f

@@ -676,6 +676,22 @@ fn decode_dbgs(
         let df = dbg::decode(&d, limits, sink);
         let stem = e.name.strip_suffix(".dbg").unwrap_or(&e.name);
         let table = sym_by_name.get(&format!("{stem}.sym")).copied();
+        // uftrace 0.13–0.18.1 (`match_debug_file`) take a `.dbg` only if its last header line
+        // matches the module (path name, or build-id by `strcmp`); otherwise they look for
+        // `<name>-<build-id>.dbg` and its argument specs are lost.
+        let module = table.and_then(|ti| syms.get(ti));
+        let foreign = match (module, df.header.last()) {
+            (Some(t), Some((true, p))) => t.path.as_deref().is_some_and(|mp| mp != p),
+            (Some(t), Some((false, b))) => t.build_id.as_deref().unwrap_or("") != b,
+            _ => false,
+        };
+        if foreign {
+            sink.report(
+                &rules::SYM_MODULE_MISMATCH,
+                0..0,
+                format!("{} names another build of its module than {stem}.sym: uftrace 0.13–0.18.1 then look for `<name>-<build-id>.dbg` and use none of its argument specs", e.name),
+            );
+        }
         nodes.insert(
             e.name.clone(),
             MapNode::new("debug info", 0, d.len() as u64).value("functions", df.funcs.len()),
@@ -712,7 +728,7 @@ fn decode_dbgs(
                     }
                 }
             }
-            if df.broken.is_some() {
+            if df.broken.is_some() || foreign {
                 continue;
             }
             if let Some(slot) = table.and_then(|ti| dbgs.get_mut(ti)) {

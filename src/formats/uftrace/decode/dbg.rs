@@ -30,6 +30,9 @@ pub struct DbgFunc {
 pub struct DbgFile {
     /// `# path name:`.
     pub path: Option<String>,
+    /// Header lines as uftrace's `match_debug_file` reads them, in order: (is it the path
+    /// line, its value); the last one decides whether the file belongs to the module.
+    pub header: Vec<(bool, String)>,
     /// Functions, in file order.
     pub funcs: Vec<DbgFunc>,
     /// A line uftrace's `read_debug_file` gives up on (not `X: `, an unknown code, `A:`/`R:`
@@ -57,6 +60,11 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
         if let Some(h) = s.strip_prefix(b"#") {
             if let Some(p) = h.strip_prefix(b" path name: ") {
                 d.path = Some(String::from_utf8_lossy(p).into_owned());
+                d.header
+                    .push((true, String::from_utf8_lossy(p).into_owned()));
+            } else if let Some(b) = h.strip_prefix(b" build-id: ") {
+                d.header
+                    .push((false, String::from_utf8_lossy(b).into_owned()));
             }
             continue;
         }
