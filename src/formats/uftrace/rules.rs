@@ -559,6 +559,11 @@ crate::declare_rules! {
     /// - **error**: the trace enters the module: its functions print as `<addr>` unless the ELF
     ///   file at the recorded path is on the reading machine (campaign);
     /// - **warning**: no record lies in the module.
+    ///
+    /// A `.dbg` file is matched the same way (`match_debug_file`: its last header line, path
+    /// name or build-id, against the module): one of another build is reported here as a
+    /// warning and its argument specs are not used, so records with payloads of its functions
+    /// fail on their own (UF068).
     pub SYM_MODULE_MISMATCH = ("UF054", "sym-module-mismatch", Warning, "a `.sym` header disagrees with the session map");
     /// ## What it checks
     /// Recognises `.sym` files in the layout of an older writer: no header at all (uftrace up
