@@ -1339,15 +1339,27 @@ impl V7<'_> {
         };
         let id = self.m.sections.get(idx).map_or(0, |s| s.id);
         if id != want {
-            ctx.sink.report(
-                &rules::SECTION_MISMATCH,
-                opt.span.clone(),
-                format!(
-                    "option {} points at 0x{off:x}, a section with id {id}, expected id {want}",
-                    opt_id::name(opt.id)
-                ),
+            let msg = format!(
+                "option {} points at 0x{off:x}, a section with id {id}, expected id {want}",
+                opt_id::name(opt.id)
             );
-            return None;
+            if want == opt_id::BUFFER {
+                // trace-cmd 3.1.6–3.3.4 read a buffer's CPU data at the BUFFER option's
+                // offsets and never look at the section's id (campaign): walk it all the same.
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::SECTION_MISMATCH,
+                        opt.span.clone(),
+                        format!("{msg}; trace-cmd 3.1.6–3.3.4 read the buffer's CPU data at the option's offsets all the same"),
+                    )
+                    .read_same("trace-cmd report", "3.1.6–3.3.4");
+                ctx.sink.push(f);
+            } else {
+                ctx.sink
+                    .report(&rules::SECTION_MISMATCH, opt.span.clone(), msg);
+                return None;
+            }
         }
         if let Some(r) = self.refs.get_mut(idx) {
             *r = r.saturating_add(1);
