@@ -173,6 +173,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x seeks to the offset and parses what is there: metadata options check the
     /// section id, BUFFER offsets do not, so the wrong bytes are read as CPU data.
+    ///
+    /// The level follows the case: a BUFFER option pointing at a section of another id is a
+    /// **warning** (trace-cmd 3.1.6–3.3.4 read the CPU data at the option's offsets and never
+    /// look at the id, campaign) and the data is walked; other options pointing at the wrong
+    /// section stay errors.
     pub SECTION_MISMATCH = ("TD015", "section-mismatch", Error, "an option references something that is not a section of its id");
     /// ## What it checks
     /// A section body is consumed exactly by its content: a compressed body is `8 + csize`

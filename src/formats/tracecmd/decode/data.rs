@@ -264,14 +264,15 @@ fn plan(
                     && o.offset < end
                     && e.offset < o.body.end.max(o.offset.saturating_add(16))
             });
+            let msg = format!(
+                "{what} data at 0x{:x} is outside its BUFFER section body 0x{:x}..0x{:x}",
+                e.offset, s.start, s.end
+            );
             if elsewhere {
                 ctx.sink.report(
                     &rules::CPU_DATA_RANGE,
                     e.span.clone(),
-                    format!(
-                        "{what} data at 0x{:x} is outside its BUFFER section body 0x{:x}..0x{:x}, inside another section",
-                        e.offset, s.start, s.end
-                    ),
+                    format!("{msg}, inside another section"),
                 );
                 return None;
             }
@@ -280,10 +281,7 @@ fn plan(
                 .make(
                     &rules::CPU_DATA_RANGE,
                     e.span.clone(),
-                    format!(
-                        "{what} data at 0x{:x} is outside its BUFFER section body 0x{:x}..0x{:x} (the section size is short); trace-cmd 3.1.6–3.3.4 read it at the BUFFER option's offset all the same",
-                        e.offset, s.start, s.end
-                    ),
+                    format!("{msg} (the section size is short); trace-cmd 3.1.6–3.3.4 read it at the BUFFER option's offset all the same"),
                 )
                 .read_same("trace-cmd report", "3.1.6–3.3.4");
             ctx.sink.push(f);
