@@ -464,25 +464,22 @@ fn chunk_table(
     }
     // The stream itself is whole: trace-cmd 3.1.6–3.3.4 (`tracecmd_load_chunks_info`) read
     // the chunks by their own headers and use the declared size only to skip an empty CPU.
-    let f = ctx
-        .sink
-        .make(
-            &rules::CHUNK_STREAM,
-            e.span.clone(),
-            format!(
-                "{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes; the stream is whole, and trace-cmd 3.1.6–3.3.4 read its chunks by their own headers and the same events",
-                e.size, e.offset
-            ),
-        )
-        .level(if e.size > 0 {
-            crate::finding::Severity::Warning
-        } else {
-            crate::finding::Severity::Error
-        });
+    let msg = format!(
+        "{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes",
+        e.size, e.offset
+    );
     let f = if e.size > 0 {
-        f.impact("trace-cmd report", "3.1.6–3.3.4", "same")
+        ctx.sink
+            .make(
+                &rules::CHUNK_STREAM,
+                e.span.clone(),
+                format!("{msg}; the stream is whole, and trace-cmd 3.1.6–3.3.4 read its chunks by their own headers and the same events"),
+            )
+            .read_same("trace-cmd report", "3.1.6–3.3.4")
     } else {
-        f
+        ctx.sink
+            .make(&rules::CHUNK_STREAM, e.span.clone(), msg)
+            .level(crate::finding::Severity::Error)
     };
     ctx.sink.push(f);
     Some(chunks)
