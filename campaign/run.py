@@ -245,6 +245,8 @@ def main():
                         c = "value"
                     if c == "loss" and tag in ("clean-cut", "unknown-id"):
                         c = "value"
+                    if c == "loss" and renamed(base_o, o):
+                        c = "value"
                     per[name] = c
                     if c != "same":
                         notes[name] = o.note
@@ -319,6 +321,26 @@ def same_shape(a, b):
     """The same number of records under each key, whatever the keys (a changed CPU id is a
     value: the records move to another key)."""
     return sorted(len(v) for v in a.ident.values()) == sorted(len(v) for v in b.ident.values())
+
+
+def renamed(a, b):
+    """The same records under the same keys, with some names consistently replaced by names
+    the original never had: the reader reads the names written (an event or function renamed
+    in the file's own text is a value, not a loss)."""
+    if a.ident.keys() != b.ident.keys():
+        return False
+    names = {}
+    for k, av in a.ident.items():
+        bv = b.ident[k]
+        if len(av) != len(bv):
+            return False
+        for x, y in zip(av, bv):
+            if names.setdefault(x, y) != y:
+                return False
+    old = set(names)
+    changed = {x: y for x, y in names.items() if x != y}
+    targets = list(changed.values())
+    return bool(changed) and len(set(targets)) == len(targets) and not (set(targets) & old)
 
 
 def pct(n, d):

@@ -744,3 +744,159 @@ fn a_zero_size_tdesc_flags_type_is_an_error() {
     let l = levels(&p);
     assert!(has(&l, "GT036", Severity::Error), "{l:?}");
 }
+
+/// `trace-cmd report` of every trace-cmd of the matrix that reads `p` (v7 only by 3.x, zlib
+/// only by the matrix's own builds): (name, exit ok, stdout).
+fn reports(p: &Path, v7: bool, zlib: bool) -> Vec<(&'static str, bool, String)> {
+    common::matrix_readers("trace-cmd")
+        .into_iter()
+        .filter(|r| (!v7 || r.v7) && (!zlib || r.zlib))
+        .map(|r| {
+            let out = std::process::Command::new("timeout")
+                .args(["-s", "KILL", "30"])
+                .arg(&r.path)
+                .arg("report")
+                .arg(p)
+                .output()
+                .unwrap();
+            (
+                r.name,
+                out.status.success(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+            )
+        })
+        .collect()
+}
+
+fn event_lines(out: &str) -> usize {
+    out.lines()
+        .filter(|l| l.contains(": ") && l.contains('['))
+        .count()
+}
+
+#[test]
+fn a_record_at_the_all_ones_time_is_an_error() {
+    // CPU 1's first page timestamp set to all ones and its first record's delta to 0: the record
+    // is at time -1, trace-cmd 3.3.4's "no more records" mark.
+    let rel = "tracecmd/subbuf-8k-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let fly = find(b, b"flyrecord\0") + 10;
+        let e = fly + 16;
+        let off = u64::from_le_bytes(b[e..e + 8].try_into().unwrap()) as usize;
+        b[off..off + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        let w = off + 16;
+        let word = u32::from_le_bytes(b[w..w + 4].try_into().unwrap());
+        b[w..w + 4].copy_from_slice(&(word & 31).to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD114", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        if *name == "trace-cmd 3.3.4" {
+            assert!(
+                event_lines(&o1) < event_lines(o0),
+                "{name} keeps every event"
+            );
+        } else {
+            assert_eq!(event_lines(&o1), event_lines(o0), "{name}");
+        }
+    }
+}
+
+#[test]
+fn an_instance_table_no_option_points_at_is_an_error() {
+    // The v6 BUFFER option of instance `tracelint-foo` turned into a DATE option: its CPU
+    // table and data stay in the file, after the top buffer's, and nothing reads them.
+    let rel = "tracecmd/instances-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let id = find(b, b"tracelint-foo\0") - 8 - 4 - 2;
+        assert_eq!(&b[id..id + 2], &[3, 0]);
+        b[id] = 1;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD040", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            event_lines(&o1) < event_lines(o0),
+            "{name} reads every event"
+        );
+    }
+}
+
+#[test]
+fn a_counter_clock_without_traceclock_is_an_error() {
+    let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
+    let (_t, p) = edited(rel, |b| {
+        let id = find(b, b"local global [counter]") - 6;
+        assert_eq!(&b[id..id + 2], &[4, 0]);
+        b[id] = 1;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD030", Severity::Error), "{l:?}");
+    // Every timestamp of the top buffer prints as 0.000000: the counter values are lost (the
+    // instance's lines, prefixed with its name, keep their own clock).
+    for (name, _, out) in reports(&p, true, false) {
+        let times: std::collections::HashSet<&str> = out
+            .lines()
+            .filter(|l| !l.starts_with("tracelint-"))
+            .filter_map(|l| l.split(']').nth(1)?.split(':').next())
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect();
+        assert!(
+            times.len() <= 1,
+            "{name} shows {} distinct times",
+            times.len()
+        );
+    }
+}
+
+#[test]
+fn a_v7_cpucount_below_the_buffer_table_is_a_warning() {
+    let rel = "tracecmd/v7-none.dat";
+    let (_t, p) = edited(rel, |b| {
+        // trace-cmd convert writes CPUCOUNT twice: both say 1.
+        let pat = b"\x08\x00\x04\x00\x00\x00\x02\x00\x00\x00";
+        while let Some(at) = b.windows(pat.len()).position(|w| w == pat) {
+            b[at + 6] = 1;
+        }
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD028", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    assert_eq!(reports(&p, true, false), base);
+}
+
+#[test]
+fn an_unreadable_strings_section_is_a_warning() {
+    // The STRINGS section only names sections, and trace-cmd 3.x ignores a failed read of it.
+    let rel = "tracecmd/full-meta-v7-zstd.dat";
+    let (_t, p) = edited(rel, |b| {
+        let hdr = find(b, b"\x0f\x00\x01\x00");
+        b[hdr + 16..hdr + 20].copy_from_slice(&1u32.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD017", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    assert_eq!(reports(&p, true, false), base);
+}
+
+#[test]
+fn an_empty_instance_page_size_is_a_warning() {
+    // The page size of instance `tracelint-idle` (no CPU data) set to 0: unused by every reader.
+    let rel = "tracecmd/empty-cpu-v7-none.dat";
+    let (_t, p) = edited(rel, |b| {
+        let name = find(b, b"tracelint-idle\0");
+        let clock = name + b"tracelint-idle\0".len();
+        let ps = clock + b[clock..].iter().position(|&c| c == 0).unwrap() + 1;
+        b[ps..ps + 4].copy_from_slice(&0u32.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD031", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    assert_eq!(reports(&p, true, false), base);
+}

@@ -272,6 +272,8 @@ pub struct Walker<'t> {
     last_ts: u64,
     /// Span of the commit word of the first page with missed events.
     first_missed: Option<Range<u64>>,
+    /// A record with the all-ones timestamp was reported (once per CPU).
+    sentinel: bool,
     /// Per-event findings of the capped rules (see [`PER_CPU_REPORT_CAP`]).
     capped: [Capped; CAP_SLOTS],
 }
@@ -326,6 +328,7 @@ impl<'t> Walker<'t> {
             stats: CpuStats::default(),
             last_ts: 0,
             first_missed: None,
+            sentinel: false,
             capped: CAPPED,
         }
     }
@@ -811,6 +814,8 @@ impl<'t> Walker<'t> {
             ts = ts.wrapping_add(u64::from(delta));
             if ts < self.last_ts {
                 self.backwards(sink, data_base, p, ts);
+            } else if ts == u64::MAX {
+                self.all_ones(sink, data_base, p);
             }
             self.last_ts = ts;
             self.stats.last_ts = Some(ts);
@@ -860,6 +865,35 @@ impl<'t> Walker<'t> {
                 ),
             );
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn all_ones(&mut self, sink: &mut Sink, data_base: u64, p: usize) {
+        if self.sentinel {
+            return;
+        }
+        self.sentinel = true;
+        let span = at(data_base, p)..at(data_base, p.saturating_add(4));
+        let f = sink
+            .make(
+                &rules::TIMESTAMP_SENTINEL,
+                span,
+                format!(
+                    "the record at 0x{:x} of {} has timestamp 0xffffffffffffffff, which trace-cmd \
+                     3.3.4 takes for \"no more records\" when it merges CPUs \
+                     (`tracecmd_iterate_events`): it drops every record of the CPU from here on \
+                     (2.4–3.1.6 print it with a wrapped time)",
+                    at(data_base, p),
+                    self.cpu_name()
+                ),
+            )
+            .fails("trace-cmd report", "3.3.4", "loss");
+        let f = match &self.context {
+            Some(c) => f.note(c.clone()),
+            None => f,
+        };
+        sink.push(f);
     }
 
     #[cold]

@@ -221,4 +221,19 @@ crate::declare_rules! {
     /// ## Spec
     /// kernel `ring_buffer_read_page`; trace-cmd report prints `CPU:N [M EVENTS DROPPED]`.
     pub EVENTS_LOST = ("TD113", "ring-events-lost", Info, "events were lost on a CPU (the trace is incomplete)");
+    /// ## What it checks
+    /// No record's timestamp (page timestamp plus deltas) is 0xffffffffffffffff.
+    ///
+    /// ## Why it matters
+    /// The kernel never reaches that time; a page timestamp damaged to all ones gives it to the
+    /// page's first record.
+    ///
+    /// ## What readers do
+    /// trace-cmd 3.3.4 merges CPUs in `tracecmd_iterate_events` with -1 as the "no more
+    /// records" mark, so it drops that record and every later record of the CPU (campaign: the
+    /// CPU's events are gone); trace-cmd 2.4–3.1.6 print the records with a wrapped time.
+    ///
+    /// ## Spec
+    /// trace-cmd 3.3.4 `lib/trace-cmd/trace-input.c` (`timestamps[cpu] = record ? record->ts : -1ULL`).
+    pub TIMESTAMP_SENTINEL = ("TD114", "ring-timestamp-all-ones", Error, "a record's timestamp is the all-ones value readers use as an end mark");
 }

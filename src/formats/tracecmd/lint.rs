@@ -65,6 +65,7 @@ fn writer_quirks(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
 
 /// Checks that need the CPU results (stored stream lengths).
 pub fn after_data(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    top_clock(ctx, m);
     overlaps_and_padding(ctx, m);
     trailing(ctx, m);
 }
@@ -172,34 +173,77 @@ fn duplicate_options(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     }
 }
 
+/// Clocks trace-cmd 3.1.6–3.3.4 print as nanoseconds (`tracecmd_set_clock`): any other clock
+/// needs the TRACECLOCK option, which alone makes them print raw values.
+fn is_ns_clock(c: &str) -> bool {
+    matches!(
+        c,
+        "local" | "global" | "uptime" | "perf" | "tai" | "x86-tsc-nsec"
+    ) || c.starts_with("mono")
+}
+
+fn top_clock(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    if m.header.version != 7 || m.has_option(opt_id::TRACECLOCK) {
+        return;
+    }
+    let Some(b) = m.buffers.iter().find(|b| b.name.is_empty()) else {
+        return;
+    };
+    let Some(c) = b.clock.as_deref() else { return };
+    if is_ns_clock(c) || b.results.iter().all(|r| r.stats.events == 0) {
+        return;
+    }
+    let f = ctx
+        .sink
+        .make(
+            &rules::MISSING_METADATA,
+            b.span.clone(),
+            format!("the top buffer's clock is `{c}` but there is no TRACECLOCK option; trace-cmd 3.1.6–3.3.4 then print its raw values as nanoseconds (a counter prints every event at 0.000000), so every timestamp is lost"),
+        )
+        .fails("trace-cmd report", "3.1.6–3.3.4", "loss");
+    ctx.sink.push(f);
+}
+
 fn cpu_counts(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     if m.header.version != 7 {
         return;
     }
     let Some(n) = m.cpucount() else { return };
+    // trace-cmd 3.1.6–3.3.4 size and walk each buffer's CPU table by the BUFFER option's own
+    // count (`init_buffer_cpu_data`: `handle->cpus = buffer->cpus`); CPUCOUNT only feeds
+    // `tep_set_cpus` and `max_cpu`, which is the larger of both.
+    const SAME: &str = "trace-cmd 3.1.6–3.3.4 size and walk the CPU table by the BUFFER option's own count and read the same events";
     for b in &m.buffers {
         if b.cpus.len() as u64 > u64::from(n) {
-            ctx.sink.report(
-                &rules::CPU_COUNT,
-                b.span.clone(),
-                format!(
-                    "buffer `{}` lists {} CPUs but CPUCOUNT is {n}",
-                    b.name,
-                    b.cpus.len()
-                ),
-            );
+            let f = ctx
+                .sink
+                .make(
+                    &rules::CPU_COUNT,
+                    b.span.clone(),
+                    format!(
+                        "buffer `{}` lists {} CPUs but CPUCOUNT is {n}; {SAME}",
+                        b.name,
+                        b.cpus.len()
+                    ),
+                )
+                .read_same("trace-cmd report", "3.1.6–3.3.4");
+            ctx.sink.push(f);
             continue;
         }
         for e in &b.cpus {
             if e.cpu >= n {
-                ctx.sink.report(
-                    &rules::CPU_COUNT,
-                    e.span.clone(),
-                    format!(
-                        "buffer `{}` CPU id {} is not below CPUCOUNT {n}",
-                        b.name, e.cpu
-                    ),
-                );
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::CPU_COUNT,
+                        e.span.clone(),
+                        format!(
+                            "buffer `{}` CPU id {} is not below CPUCOUNT {n}; {SAME}",
+                            b.name, e.cpu
+                        ),
+                    )
+                    .read_same("trace-cmd report", "3.1.6–3.3.4");
+                ctx.sink.push(f);
             }
         }
     }
@@ -392,13 +436,59 @@ fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     }
     let len = ctx.len();
     if end < len {
-        ctx.sink.report(
-            &rules::TRAILING_DATA,
-            end..len,
-            format!(
-                "{} bytes follow the end of the last CPU data at 0x{end:x}",
-                len.saturating_sub(end)
-            ),
+        let msg = format!(
+            "{} bytes follow the end of the last CPU data at 0x{end:x}",
+            len.saturating_sub(end)
         );
+        let f = match orphan_instance(ctx.data, m, end) {
+            Some((at, bytes)) => ctx
+                .sink
+                .make(
+                    &rules::TRAILING_DATA,
+                    end..len,
+                    format!("{msg}: they hold an instance's CPU table (`flyrecord\\0` at 0x{at:x}) with {bytes} bytes of CPU data that no BUFFER option points at; trace-cmd 2.4–3.3.4 never read those events"),
+                )
+                .fails("trace-cmd report", "2.4–3.3.4", "loss"),
+            None => ctx.sink.make(&rules::TRAILING_DATA, end..len, msg),
+        };
+        ctx.sink.push(f);
     }
+}
+
+/// A v6 instance's `flyrecord\0` CPU table in the bytes after `end` (at `end` or one of the
+/// next page boundaries), whose entries hold CPU data inside the file: its offset and the
+/// bytes of data it lists.
+fn orphan_instance(data: &[u8], m: &TraceDat, end: u64) -> Option<(u64, u64)> {
+    const TAG: &[u8] = b"flyrecord\0";
+    let ncpu = m.buffers.first().map(|b| b.cpus.len())?;
+    let page = u64::from(m.header.page_size).max(1);
+    let len = data.len() as u64;
+    let first_page = end.div_ceil(page).saturating_mul(page);
+    let starts = std::iter::once(end)
+        .chain((0..16u64).map(|i| first_page.saturating_add(i.saturating_mul(page))));
+    for at in starts {
+        let Some(tail) = usize::try_from(at).ok().and_then(|a| data.get(a..)) else {
+            break;
+        };
+        if !tail.starts_with(TAG) {
+            continue;
+        }
+        let mut r = crate::reader::Reader::with_base(tail, at, m.header.endian);
+        if r.bytes(TAG.len(), "tag").is_err() {
+            continue;
+        }
+        let mut bytes = 0u64;
+        for _ in 0..ncpu {
+            let (Ok(off), Ok(size)) = (r.u64("offset"), r.u64("size")) else {
+                break;
+            };
+            if size > 0 && off >= at && off.checked_add(size).is_some_and(|e| e <= len) {
+                bytes = bytes.saturating_add(size);
+            }
+        }
+        if bytes > 0 {
+            return Some((at, bytes));
+        }
+    }
+    None
 }

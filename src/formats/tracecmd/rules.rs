@@ -203,6 +203,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.x fails to decompress the block and loses the metadata or the events it holds
     /// (rc 0 with missing output for CPU data).
+    ///
+    /// The level follows the case: the STRINGS section (id 15) is a **warning**. It only names
+    /// sections; trace-cmd 3.1.6–3.3.4 ignore a failed read of it (`read_metadata_strings`'
+    /// result is unused) and show no name from it (campaign: the same report). The same holds
+    /// for `TD018` on that section.
     pub DECOMPRESS_FAILED = ("TD017", "decompress-failed", Error, "a compressed block does not decompress");
     /// ## What it checks
     /// Every compressed block decompresses to exactly its declared uncompressed size.
@@ -338,6 +343,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd sizes the per-CPU table by one count and indexes it by the other: CPUs are lost or
     /// read out of bounds.
+    ///
+    /// The level follows the case: in a v7 file, a BUFFER option listing more CPUs than
+    /// CPUCOUNT, or CPU ids not below it, is a **warning** (trace-cmd 3.1.6–3.3.4 size and walk
+    /// each buffer's table by the option's own count, `init_buffer_cpu_data`; campaign: the
+    /// same report); the v6 header count against CPUCOUNT stays an error.
     pub CPU_COUNT = ("TD028", "cpu-count", Error, "CPU counts or CPU ids disagree");
     /// ## What it checks
     /// A v7 file has the options that locate its metadata (HEADER_INFO, FTRACE_EVENTS,
@@ -352,7 +362,10 @@ crate::declare_rules! {
     ///
     /// The level follows the case: no KALLSYMS or PRINTK option is a **warning** (addresses
     /// and `trace_printk` formats print unresolved, every event is read, campaign); no
-    /// HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS, CMDLINES or BUFFER stays an error.
+    /// HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS, CMDLINES or BUFFER stays an error. No
+    /// TRACECLOCK option while the top buffer's clock (named in its BUFFER option) is not a
+    /// nanosecond clock is an **error**: trace-cmd 3.1.6–3.3.4 then print the raw counter or
+    /// TSC values as nanoseconds (a `counter` trace prints every event at 0.000000, campaign).
     pub MISSING_METADATA = ("TD030", "missing-metadata", Error, "a required metadata part is missing");
     /// ## What it checks
     /// BUFFER options: payload parses exactly to its size; names unique (top `""` at most once);
@@ -367,8 +380,10 @@ crate::declare_rules! {
     /// table; duplicate CPUs are caught only when the earlier one has data.
     ///
     /// The level follows the case: a top-buffer page size that differs from the file header's is
-    /// a **warning** (trace-cmd 3.1.6–3.3.4 use the header's, campaign); malformed payloads stay
-    /// errors.
+    /// a **warning** (trace-cmd 3.1.6–3.3.4 use the header's, campaign). An instance's page size
+    /// that is not a power of two is an **error** when the instance holds CPU data (trace-cmd
+    /// 3.3.4 reads its pages with it; 3.1.6 never uses it) and a **warning** when it holds none.
+    /// Malformed payloads stay errors.
     pub BUFFER_OPTION = ("TD031", "buffer-option", Error, "a BUFFER option is malformed");
     /// ## What it checks
     /// Every CPU data offset with data is a multiple of the page size.
@@ -470,6 +485,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd ignores bytes after the last CPU data or section (verified with trace-cmd 3.1.6:
     /// the same report with 70 bytes appended).
+    ///
+    /// The level follows the case: in a v6 file, trailing bytes that hold an instance's
+    /// `flyrecord\0` CPU table with CPU data (its BUFFER option lost or turned into another
+    /// option) are an **error**: trace-cmd 2.4–3.3.4 never read those events (campaign).
     pub TRAILING_DATA = ("TD040", "trailing-data", Warning, "bytes follow the end of the trace");
     /// ## What it checks
     /// The literal tags: `header_page\0`, `header_event\0`, and the 10-byte v6 tags

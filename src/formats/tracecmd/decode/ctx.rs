@@ -105,14 +105,26 @@ impl<'a, 's> Ctx<'a, 's> {
         span: Range<u64>,
         msg: impl Into<String>,
     ) {
-        let mut f = self.sink.make(rule, loc.map(span.clone()), msg);
+        let f = self.make(rule, loc, span, msg);
+        self.sink.push(f);
+    }
+
+    /// Builds the finding [`Ctx::report`] records, for leveling it by the case first.
+    pub fn make(
+        &self,
+        rule: &'static Rule,
+        loc: &Loc,
+        span: Range<u64>,
+        msg: impl Into<String>,
+    ) -> crate::finding::Finding {
+        let f = self.sink.make(rule, loc.map(span.clone()), msg);
         if loc.block.is_some() {
-            f = f.note(format!(
+            return f.note(format!(
                 "at offset {} of the decompressed block (the span shows the compressed block)",
                 span.start
             ));
         }
-        self.sink.push(f);
+        f
     }
 
     /// Reports a read failure as `rule` (usually `TD007 truncated`).

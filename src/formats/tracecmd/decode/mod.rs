@@ -8,7 +8,7 @@ pub mod meta;
 pub mod options;
 pub mod sieve;
 
-use self::ctx::{Ctx, Loc};
+use self::ctx::{decompress_report, Ctx, Loc};
 use self::meta::{Flow, Stop};
 use self::options::MAX_CPUS;
 use super::model::{
@@ -16,6 +16,7 @@ use super::model::{
     TraceDat,
 };
 use super::rules;
+use crate::finding::Sink;
 use crate::reader::{Endian, ReadResult, Reader};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -1026,7 +1027,34 @@ impl V7<'_> {
             Err(_) => {
                 // Report as before: corrupt, or larger than the reader's buffer.
                 let mut exact = vec![0u8; usize::try_from(usize_).ok()?];
-                ctx.decompress(algo, input, &mut exact, sec.body.clone(), &what);
+                if sec.id != opt_id::STRINGS {
+                    ctx.decompress(algo, input, &mut exact, sec.body.clone(), &what);
+                    return None;
+                }
+                // The STRINGS section only names sections. trace-cmd 3.1.6–3.3.4 ignore a
+                // failed read of it (`read_metadata_strings`' result is unused) and never
+                // show its names (`get_metadata_string` returns NULL for every valid
+                // offset): the same events are read.
+                let mut sub = Sink::new(usize::MAX);
+                let len = ctx.len();
+                decompress_report(
+                    &mut ctx.dec,
+                    &mut sub,
+                    len,
+                    algo,
+                    input,
+                    &mut exact,
+                    sec.body.clone(),
+                    &what,
+                );
+                let (found, _) = sub.into_parts();
+                for mut f in found {
+                    f.message.push_str(
+                        " (the STRINGS section); trace-cmd 3.1.6–3.3.4 ignore a STRINGS section they cannot read and read the same events",
+                    );
+                    ctx.sink
+                        .push(f.read_same("trace-cmd report", "3.1.6–3.3.4"));
+                }
                 return None;
             }
         }

@@ -470,13 +470,6 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
             "payload ends before the page size and CPU count".into(),
         );
     };
-    if page_size == 0 || !page_size.is_power_of_two() {
-        bad(
-            ctx,
-            ps_at..ps_at.saturating_add(4),
-            format!("buffer `{name}` page size {page_size} is not a power of two"),
-        );
-    }
     let need = u64::from(ncpus).saturating_mul(20);
     if need != r.remaining() as u64 {
         return bad(
@@ -515,6 +508,22 @@ fn buffer(ctx: &mut Ctx<'_, '_>, loc: &Loc, mut r: Reader<'_>, v7: bool, text: b
             size,
             span,
         });
+    }
+    // trace-cmd 3.1.6 never uses a BUFFER option's page size; 3.3.4 reads an instance's pages
+    // with it (`tracecmd_buffer_instance_handle`) and the top buffer's with the header's. The
+    // top buffer's is judged against the header by the caller.
+    if !name.is_empty() && (page_size == 0 || !page_size.is_power_of_two()) {
+        let msg =
+            format!("option {what}: buffer `{name}` page size {page_size} is not a power of two");
+        let span = ps_at..ps_at.saturating_add(4);
+        let f = if cpus.iter().all(|c| c.size == 0) {
+            ctx.make(&rules::BUFFER_OPTION, loc, span, format!("{msg}; the buffer holds no CPU data, so trace-cmd 3.1.6–3.3.4 read the same events"))
+                .read_same("trace-cmd report", "3.1.6–3.3.4")
+        } else {
+            ctx.make(&rules::BUFFER_OPTION, loc, span, format!("{msg}; trace-cmd 3.3.4 reads the buffer's pages with it and loses or misreads its events (3.1.6 uses the header's)"))
+                .fails("trace-cmd report", "3.3.4", "loss")
+        };
+        ctx.sink.push(f);
     }
     OptValue::Buffer {
         offset,
