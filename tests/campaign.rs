@@ -900,3 +900,25 @@ fn an_empty_instance_page_size_is_a_warning() {
     let base = reports(&common::corpus(rel), true, false);
     assert_eq!(reports(&p, true, false), base);
 }
+
+#[test]
+fn a_short_metadata_section_size_is_a_warning() {
+    // The HEADER_INFO section's size one byte short, and KALLSYMS's cut to 0: trace-cmd 3.x
+    // read metadata by the content's own sizes, wherever the section says it ends.
+    let rel = "tracecmd/v7-none.dat";
+    for (id, size) in [(16u16, None), (19, Some(0u64))] {
+        let (_t, p) = edited(rel, |b| {
+            let mut hdr = [0u8; 4];
+            hdr[..2].copy_from_slice(&id.to_le_bytes());
+            let at = find(b, &hdr);
+            let v = u64::from_le_bytes(b[at + 8..at + 16].try_into().unwrap());
+            let n = size.unwrap_or(v - 1);
+            b[at + 8..at + 16].copy_from_slice(&n.to_le_bytes());
+        });
+        let l = levels(&p);
+        assert!(has(&l, "TD016", Severity::Warning), "{id}: {l:?}");
+        assert!(no_error(&l), "{id}: {l:?}");
+        let base = reports(&common::corpus(rel), true, false);
+        assert_eq!(reports(&p, true, false), base, "section {id}");
+    }
+}

@@ -1042,14 +1042,17 @@ fn crash_inputs_give_clear_errors() {
     let done = span(&l, "option DONE");
     put64(&mut d, done.start + 6, first as u64);
     expect_code(&run_tc(&d), "TD022");
-    // header section size wrong: trace-cmd reads on regardless
+    // header section size one short: trace-cmd 3.1.6–3.3.4 read the section by its own sizes
+    // and read the same (checked with the reader matrix in tests/campaign.rs): a warning
     let (mut d, l) = v7n();
     let s = l.at("section 16");
     let v = get64(&d, s + 8);
     put64(&mut d, s + 8, v - 1);
     let f = run_tc(&d);
     assert!(
-        f.iter().any(|x| x.severity == Severity::Error),
+        f.iter()
+            .any(|x| x.rule.code == "TD016" && x.severity == Severity::Warning)
+            && f.iter().all(|x| x.severity != Severity::Error),
         "{}",
         show(&f)
     );

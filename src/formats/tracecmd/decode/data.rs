@@ -254,8 +254,10 @@ fn plan(
         return None;
     }
     let end = end.unwrap_or(len);
+    let mut outside = false;
     if let Some(s) = &sec {
         if e.offset < s.start || e.offset >= s.end {
+            outside = true;
             // trace-cmd 3.1.6–3.3.4 read CPU data at the BUFFER option's offset and size and
             // never use the section size: data that lies in no other section reads the same.
             let own = s.clone();
@@ -303,23 +305,56 @@ fn plan(
         );
         return None;
     }
-    if b.compressed {
-        quirks.streams = quirks.streams.saturating_add(1);
-        let limit_end = sec.as_ref().map_or(len, |s| s.end);
-        return chunk_table(ctx, m, b, e, limit_end, res, quirks).map(Source::Chunks);
-    }
-    if let Some(s) = &sec {
-        if end > s.end {
+    // trace-cmd 3.1.6–3.3.4 read CPU data (and a compressed stream's chunks) from the file
+    // at the option's offset, by the entry's and the chunks' own sizes, whatever the section
+    // size says: data running past the section end reads the same unless another section is
+    // there.
+    let past_end = |ctx: &mut Ctx<'_, '_>, stop: u64| -> bool {
+        let Some(s) = &sec else { return false };
+        if outside || stop <= s.end {
+            return false;
+        }
+        let own = s.clone();
+        let elsewhere = m.sections.iter().any(|o| {
+            o.body != own && o.offset < stop && s.end < o.body.end.max(o.offset.saturating_add(16))
+        });
+        let msg = format!(
+            "{what} data 0x{:x}..0x{stop:x} runs past its BUFFER section end 0x{:x}",
+            e.offset, s.end
+        );
+        if elsewhere {
             ctx.sink.report(
                 &rules::CPU_DATA_RANGE,
                 e.span.clone(),
-                format!(
-                    "{what} data 0x{:x}..0x{end:x} runs past its BUFFER section end 0x{:x}",
-                    e.offset, s.end
-                ),
+                format!("{msg}, into another section"),
             );
-            return None;
+            return true;
         }
+        let f = ctx
+            .sink
+            .make(
+                &rules::CPU_DATA_RANGE,
+                e.span.clone(),
+                format!("{msg} (the section size is short); trace-cmd 3.1.6–3.3.4 read it by the BUFFER option's offset and size all the same"),
+            )
+            .read_same("trace-cmd report", "3.1.6–3.3.4");
+        ctx.sink.push(f);
+        false
+    };
+    if b.compressed {
+        quirks.streams = quirks.streams.saturating_add(1);
+        let chunks = chunk_table(ctx, m, b, e, len, res, quirks);
+        if chunks.is_some() {
+            let stored = if res.stored > 0 { res.stored } else { e.size };
+            let stop = e.offset.saturating_add(stored);
+            if past_end(ctx, stop) {
+                return None;
+            }
+        }
+        return chunks.map(Source::Chunks);
+    }
+    if past_end(ctx, end) {
+        return None;
     }
     if e.size.checked_rem(ps) != Some(0) {
         ctx.sink.report(

@@ -74,6 +74,26 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     let version = match version {
         b"6" => 6,
         b"7" => 7,
+        other if strtol_version(other).is_some_and(|v| v <= 7) => {
+            // trace-cmd 3.x read the string with `strtol` and take 0–6 for the v6 layout, 7 for
+            // v7; 2.x read every file as v6. What parses as the layout that follows reads the
+            // same.
+            let v = strtol_version(other).unwrap_or(0);
+            let layout = if v == 7 { 7 } else { 6 };
+            let f = ctx
+                .sink
+                .make(
+                    &rules::UNSUPPORTED_VERSION,
+                    vspan,
+                    format!(
+                        "file version {:?} is not \"6\" or \"7\"; trace-cmd 3.1.6–3.3.4 read it with `strtol` as {v} and the file as v{layout}, as 2.4–2.9.5 do",
+                        String::from_utf8_lossy(other)
+                    ),
+                )
+                .read_same("trace-cmd report", "2.4–3.3.4");
+            ctx.sink.push(f);
+            layout
+        }
         other => {
             ctx.sink.report(
                 &rules::UNSUPPORTED_VERSION,
@@ -947,16 +967,28 @@ impl V7<'_> {
             _ => return None,
         };
         let mut r = Reader::with_base(body, sec.body.start, self.m.header.endian);
-        let (Ok(csize), Ok(usize_)) = (r.u32("csize"), r.u32("usize")) else {
-            ctx.sink.report(
-                &rules::SECTION_SIZE,
-                sec.header_span(),
-                format!(
-                    "compressed section {} body of {} bytes is shorter than its 8-byte size header",
-                    sec.id, sec.size
-                ),
-            );
-            return None;
+        let (csize, usize_) = match (r.u32("csize"), r.u32("usize")) {
+            (Ok(c), Ok(u)) => (c, u),
+            _ => {
+                // trace-cmd reads the block's csize and usize from the file wherever the
+                // section's size says it ends (`tracecmd_uncompress_block`).
+                let at = usize::try_from(sec.body.start).ok()?;
+                let whole = ctx.data.get(at..)?;
+                let mut fr = Reader::with_base(whole, sec.body.start, self.m.header.endian);
+                let (Ok(c), Ok(u)) = (fr.u32("csize"), fr.u32("usize")) else {
+                    ctx.sink.report(
+                        &rules::SECTION_SIZE,
+                        sec.header_span(),
+                        format!(
+                            "compressed section {} body of {} bytes is shorter than its 8-byte size header, and the file ends before one",
+                            sec.id, sec.size
+                        ),
+                    );
+                    return None;
+                };
+                r = Reader::with_base(&[], sec.body.start.saturating_add(8), self.m.header.endian);
+                (c, u)
+            }
         };
         if u64::from(csize).saturating_add(8) != sec.size {
             ctx.sink.report(
@@ -1420,6 +1452,17 @@ impl V7<'_> {
             let Some((p, loc, base)) = self.payload(ctx, idx) else {
                 continue;
             };
+            // trace-cmd 3.1.6–3.3.4 read an uncompressed metadata section from the file by the
+            // content's own sizes, wherever the section's size says it ends: so does the
+            // parse, and a content that runs past that end is only a size disagreement.
+            let declared_end = base.saturating_add(p.len() as u64);
+            let p = match (&p, loc.block.is_none()) {
+                (Cow::Borrowed(_), true) => usize::try_from(base)
+                    .ok()
+                    .and_then(|b| ctx.data.get(b..))
+                    .map_or(p, Cow::Borrowed),
+                _ => p,
+            };
             let mut r = Reader::with_base(&p, base, self.m.header.endian);
             let mut meta = std::mem::take(&mut self.m.meta);
             let flow = match o.id {
@@ -1431,7 +1474,7 @@ impl V7<'_> {
                 _ => meta::cmdlines(ctx, &mut r, &loc, &mut meta),
             };
             self.m.meta = meta;
-            if flow.is_ok() && !r.is_empty() {
+            if flow.is_ok() && r.offset() > declared_end {
                 let hs = self
                     .m
                     .sections
@@ -1442,10 +1485,30 @@ impl V7<'_> {
                     .sink
                     .make(
                         &rules::SECTION_SIZE,
-                        loc.map(r.offset()..r.end_offset()),
+                        hs,
+                        format!(
+                            "the content of section {} runs {} bytes past the end its size declares; trace-cmd 3.1.6–3.3.4 read it by its own sizes and read the same",
+                            o.id,
+                            r.offset().saturating_sub(declared_end)
+                        ),
+                    )
+                    .read_same("trace-cmd report", "3.1.6–3.3.4");
+                ctx.sink.push(f);
+            } else if flow.is_ok() && r.offset() < declared_end {
+                let hs = self
+                    .m
+                    .sections
+                    .get(idx)
+                    .map(|s| s.header_span())
+                    .unwrap_or(0..0);
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::SECTION_SIZE,
+                        loc.map(r.offset()..declared_end),
                         format!(
                             "{} bytes of section {} are left after its content",
-                            r.remaining(),
+                            declared_end.saturating_sub(r.offset()),
                             o.id
                         ),
                     )
@@ -1613,4 +1676,35 @@ impl V7<'_> {
             }
         }
     }
+}
+
+/// The file version as trace-cmd 3.x reads it: C `strtol(s, NULL, 10)` (leading blanks, an
+/// optional sign, then digits; 0 when none); `None` when negative or out of range.
+fn strtol_version(s: &[u8]) -> Option<u64> {
+    let mut it = s
+        .iter()
+        .copied()
+        .skip_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+        .peekable();
+    let negative = match it.peek() {
+        Some(b'-') => {
+            it.next();
+            true
+        }
+        Some(b'+') => {
+            it.next();
+            false
+        }
+        _ => false,
+    };
+    let mut v: u64 = 0;
+    for c in it.take_while(u8::is_ascii_digit) {
+        v = v
+            .checked_mul(10)?
+            .checked_add(u64::from(c.wrapping_sub(b'0')))?;
+    }
+    if negative && v != 0 {
+        return None;
+    }
+    Some(v)
 }

@@ -24,7 +24,20 @@ pub fn decode(
     let name = opt_id::name(id);
     let value = match id {
         opt_id::DONE => {
-            if size != 8 {
+            if v7 && size > 8 {
+                // trace-cmd 3.1.6–3.3.4 (`handle_option_done`) refuse only sizes below 8 and
+                // take the next options offset from the first 8 bytes.
+                let f = ctx
+                    .make(
+                        &rules::OPTION_SIZE,
+                        loc,
+                        rec.clone(),
+                        format!("option DONE has size {size}, expected 8 (the next options offset); trace-cmd 3.1.6–3.3.4 take the offset from its first 8 bytes and read the same"),
+                    )
+                    .read_same("trace-cmd report", "3.1.6–3.3.4");
+                ctx.sink.push(f);
+                u64_of(&payload).map_or(OptValue::Other, OptValue::U64)
+            } else if size != 8 {
                 ctx.report(
                     &rules::OPTION_SIZE,
                     loc,
