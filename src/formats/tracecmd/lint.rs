@@ -231,7 +231,22 @@ fn cpu_counts(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             continue;
         }
         for e in &b.cpus {
-            if e.cpu >= n {
+            if e.cpu >= super::decode::options::MAX_CPUS {
+                // trace-cmd sizes per-CPU tables by the largest id: 2^24 takes 5 GB, 2^28 and
+                // above fail to allocate and the report is empty (campaign).
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::CPU_COUNT,
+                        e.span.clone(),
+                        format!(
+                            "buffer `{}` CPU id {} is not below CPUCOUNT {n}, nor below {}; trace-cmd 3.1.6–3.3.4 size per-CPU tables by the largest id (5 GB at 2^24) and print nothing from 2^28 on",
+                            b.name, e.cpu, super::decode::options::MAX_CPUS
+                        ),
+                    )
+                    .fails("trace-cmd report", "3.1.6–3.3.4", "reject");
+                ctx.sink.push(f);
+            } else if e.cpu >= n {
                 let f = ctx
                     .sink
                     .make(

@@ -26,6 +26,10 @@ crate::declare_rules! {
     /// trace-cmd reads the version with `strtol`: 6 and 7 are read, any other number is rejected as
     /// unsupported (3.x) or read with the wrong layout (2.x read every file as v6); `7x` is taken
     /// as 7.
+    ///
+    /// The level follows the case: a string `strtol` reads as 0–7 is a **warning**, and the file
+    /// is checked with the layout readers then use (0–6: v6, 7: v7; campaign: a v6 file whose
+    /// `6` is damaged to a control byte reads the same); any other version stays an error.
     pub UNSUPPORTED_VERSION = ("TD002", "dat-unsupported-version", Error, "the file version is not 6 or 7");
     /// ## What it checks
     /// The endianness byte is 0 (little-endian) or 1 (big-endian).
@@ -275,6 +279,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads CPUCOUNT as 4 bytes whatever the size and ignores offset options of the
     /// wrong size: the CPU table or a metadata section is read wrong or lost.
+    ///
+    /// The level follows the case: a v7 DONE option longer than 8 bytes is a **warning**
+    /// (`handle_option_done` refuses only sizes below 8 and takes the offset from the first 8
+    /// bytes, campaign).
     pub OPTION_SIZE = ("TD023", "option-size", Error, "a fixed-size option has the wrong size");
     /// ## What it checks
     /// String options (DATE, CPUSTAT, TRACECLOCK, UNAME, HOOK, OFFSET, VERSION, PROCMAPS,
@@ -347,7 +355,9 @@ crate::declare_rules! {
     /// The level follows the case: in a v7 file, a BUFFER option listing more CPUs than
     /// CPUCOUNT, or CPU ids not below it, is a **warning** (trace-cmd 3.1.6–3.3.4 size and walk
     /// each buffer's table by the option's own count, `init_buffer_cpu_data`; campaign: the
-    /// same report); the v6 header count against CPUCOUNT stays an error.
+    /// same report). A CPU id of 8192 or more stays an error: trace-cmd sizes per-CPU tables by
+    /// the largest id (5 GB at 2^24) and prints nothing from 2^28 on (campaign). The v6 header
+    /// count against CPUCOUNT stays an error.
     pub CPU_COUNT = ("TD028", "cpu-count", Error, "CPU counts or CPU ids disagree");
     /// ## What it checks
     /// A v7 file has the options that locate its metadata (HEADER_INFO, FTRACE_EVENTS,
@@ -408,8 +418,9 @@ crate::declare_rules! {
     ///
     /// The level follows the case: CPU data outside a BUFFER section body that is too short,
     /// lying in no other section, is a **warning** (readers go by the BUFFER option's offset and
-    /// size and never use the section size, campaign); data outside the file or inside another
-    /// section stays an error.
+    /// size and never use the section size, campaign); so is CPU data, or a compressed stream's
+    /// chunks, running past the end of a short BUFFER section into no other section. Data
+    /// outside the file or inside another section stays an error.
     pub CPU_DATA_RANGE = ("TD033", "cpu-data-range", Error, "a CPU data range lies outside the file or its section");
     /// ## What it checks
     /// CPU data ranges of all buffers do not overlap each other or the metadata.
@@ -568,6 +579,9 @@ crate::declare_rules! {
     ///   not the event is in the data (campaign); another `REC->` of no field is a warning;
     /// - **error** when an event system name is no identifier: the format before it is longer
     ///   than its size and everything after it is misframed (readers reject the file, campaign);
+    ///   a **warning** when only the closing newline of the system's last format was left out of
+    ///   its size: the newline starts the next system name and trace-cmd 2.4–3.3.4 read the same
+    ///   events (campaign);
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
