@@ -922,3 +922,48 @@ fn a_short_metadata_section_size_is_a_warning() {
         assert_eq!(reports(&p, true, false), base, "section {id}");
     }
 }
+
+#[test]
+fn a_buffer_cpu_id_is_an_error_only_when_readers_cannot_size_for_it() {
+    // The second CPU entry of v7-none's top BUFFER option (name "", clock "local").
+    let rel = "tracecmd/v7-none.dat";
+    let at = {
+        let b = std::fs::read(common::corpus(rel)).unwrap();
+        find(&b, b"\0local\0\x00\x10\x00\x00\x02\x00\x00\x00") + 7 + 8 + 20
+    };
+    let base = reports(&common::corpus(rel), true, false);
+    for (id, sev) in [(7u32, Severity::Warning), (0x7fff_ffff, Severity::Error)] {
+        let (_t, p) = edited(rel, |b| b[at..at + 4].copy_from_slice(&id.to_le_bytes()));
+        let l = levels(&p);
+        assert!(has(&l, "TD028", sev), "{id}: {l:?}");
+        for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, true, false)) {
+            if sev == Severity::Warning {
+                assert_eq!(event_lines(&o1), event_lines(o0), "{name} on id {id}");
+            } else {
+                assert_eq!(event_lines(&o1), 0, "{name} on id {id}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_version_string_strtol_reads_as_six_is_a_warning() {
+    let rel = "tracecmd/v6.dat";
+    let (_t, p) = edited(rel, |b| b[10] = 0x1b);
+    let l = levels(&p);
+    assert!(has(&l, "TD002", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    // trace-cmd 2.4 also prints the version it read (`version = \x1b`): the events are the same.
+    let events = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.contains(": ") && l.contains('['))
+            .map(str::to_string)
+            .collect()
+    };
+    for ((name, ok0, o0), (_, ok1, o1)) in reports(&common::corpus(rel), false, false)
+        .iter()
+        .zip(reports(&p, false, false))
+    {
+        assert_eq!((ok0, events(o0)), (&ok1, events(&o1)), "{name}");
+    }
+}
