@@ -967,3 +967,55 @@ fn a_version_string_strtol_reads_as_six_is_a_warning() {
         assert_eq!((ok0, events(o0)), (&ok1, events(&o1)), "{name}");
     }
 }
+
+fn map_of(d: &Path) -> PathBuf {
+    std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("sid-"))
+        .unwrap()
+}
+
+#[test]
+fn a_broken_map_line_is_an_error_only_where_the_trace_goes() {
+    // libcapstone (mapped by every uftrace-recorded process, never entered by the trace):
+    // its range damaged, uftrace skips the line and reads the same.
+    let (_t, d) = mutant("plain", |d| {
+        let p = map_of(d);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let line = text.lines().find(|l| l.contains("libcapstone")).unwrap();
+        let broken = line.replacen('-', "-x", 1);
+        std::fs::write(&p, text.replacen(line, &broken, 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF040", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/plain"), &d);
+    // The traced program's own line: its functions are no longer named.
+    let (_t2, d2) = mutant("plain", |d| {
+        let p = map_of(d);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.contains("r-xp") && l.contains("/uf_"))
+            .unwrap();
+        let broken = line.replacen('-', "-x", 1);
+        std::fs::write(&p, text.replacen(line, &broken, 1)).unwrap();
+    });
+    let l2 = levels(&d2);
+    assert!(has(&l2, "UF040", Severity::Error), "{l2:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d2);
+}
+
+#[test]
+fn an_overlong_build_id_word_is_an_error() {
+    let (_t, d) = mutant("plain", |d| {
+        let p = map_of(d);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let line = text.lines().find(|l| l.contains("libcapstone")).unwrap();
+        let long = format!("{line}{}", "0".repeat(20));
+        std::fs::write(&p, text.replacen(line, &long, 1)).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF040", Severity::Error), "{l:?}");
+}

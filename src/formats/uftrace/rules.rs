@@ -411,8 +411,14 @@ crate::declare_rules! {
     /// it cannot read; it reads the protection and build-id with unbounded `%s` into small
     /// buffers (from source: utils/session.c read_session_map, v0.6-v0.18). The level follows
     /// the case:
-    /// - **error**: uftrace cannot read the line (the module then resolves nothing), or a range
-    ///   of a module is empty or reversed;
+    /// - **error**: a protection longer than 4 bytes or a build-id word longer than 50 overflows
+    ///   uftrace's stack buffers (Debian's uftrace 0.13 aborts, campaign), whatever the module;
+    /// - **error** when the trace enters the module the line names and uftrace cannot read the
+    ///   line, its range is empty or reversed, or its protection or build-id is malformed (the
+    ///   module's functions are not named as recorded);
+    /// - **warning** for those lines when no record of the trace lies in the module they name
+    ///   (every reader reads the same, campaign); a line naming no module with a symbol table
+    ///   stays an error;
     /// - **warning**: the offset, device or inode are digits that do not parse as values (uftrace
     ///   skips those fields), or a `[...]` line's range is empty (uftrace only takes its address
     ///   as the kernel boundary): every reader reads the same.

@@ -1703,3 +1703,8 @@ fn report_nesting(sink: &mut Sink, span: std::ops::Range<u64>, msg: String) {
         .fails("uftrace", "0.9.4–0.18.1", "loss");
     sink.push(f);
 }
+
+/// Whether some record address resolved to no module (`UF067` among `sink`'s findings).
+pub fn any_unresolved(sink: &Sink) -> bool {
+    sink.has(&rules::UNRESOLVED_ADDRESS)
+}

@@ -153,7 +153,7 @@ pub(crate) fn check_all(
     );
 
     // Session maps and sessions.
-    let (sessions, mismatched) = build_sessions(
+    let (sessions, mismatched, malformed_map_lines) = build_sessions(
         dir,
         &kinds,
         opts,
@@ -439,6 +439,32 @@ pub(crate) fn check_all(
                 ..f
             }
             .impact("uftrace", "0.9.4–0.18.1", "same")
+        };
+        sink.set_file(f.file.clone());
+        sink.push(f);
+    }
+
+    // Map lines uftrace skips or reads otherwise: they matter where the trace enters the
+    // module they name.
+    // A record in no module may belong to a module whose line was lost: then no module counts
+    // as not entered.
+    let unresolved = dat::any_unresolved(sink);
+    for (ti, f) in malformed_map_lines {
+        let entered = ti
+            .and_then(|ti| entered.get(ti))
+            .map(|e| e.load(std::sync::atomic::Ordering::Relaxed) || unresolved);
+        let f = match entered {
+            Some(false) => Finding {
+                message: format!("{}; no record of the trace lies in this module, so every reader reads the same", f.message),
+                ..f
+            }
+            .read_same("uftrace", "0.9.4–0.18.1"),
+            Some(true) => Finding {
+                message: format!("{}; the trace enters this module (or has records in no module), and uftrace 0.9.4–0.18.1 skip the line or read it otherwise, so its functions are not named as recorded", f.message),
+                ..f
+            }
+            .fails("uftrace", "0.9.4–0.18.1", "loss"),
+            None => f,
         };
         sink.set_file(f.file.clone());
         sink.push(f);
@@ -1035,9 +1061,14 @@ fn build_sessions(
     sym_by_name: &HashMap<String, usize>,
     sink: &mut Sink,
     nodes: &mut HashMap<String, MapNode>,
-) -> (Vec<SessCtx>, Vec<(usize, Finding)>) {
+) -> (
+    Vec<SessCtx>,
+    Vec<(usize, Finding)>,
+    Vec<(Option<usize>, Finding)>,
+) {
     let limits = &opts.limits;
     let mut mismatched: Vec<(usize, Finding)> = Vec::new();
+    let mut malformed: Vec<(Option<String>, Finding)> = Vec::new();
     // Session maps.
     let mut sessions: Vec<SessCtx> = Vec::new();
     let mut map_cache: HashMap<String, Option<usize>> = HashMap::new();
@@ -1049,7 +1080,19 @@ fn build_sessions(
             map_cache.insert(sid.clone(), None);
             continue;
         };
-        let m = maps::decode(&d, limits, sink);
+        // Malformed lines are leveled once the task walks say whether the trace enters the
+        // module they name.
+        let mut sub = Sink::new(limits.max_findings);
+        sub.set_file(Some(e.name.clone()));
+        let m = maps::decode(&d, limits, &mut sub);
+        for f in sub.into_parts().0 {
+            if maps::leveled_by_entry(&f) {
+                let path = maps::named_module(&d, f.offset);
+                malformed.push((path, f));
+            } else {
+                sink.push(f);
+            }
+        }
         if m.stack_lines == 0 {
             let end = d.len() as u64;
             let f = sink
@@ -1188,7 +1231,17 @@ fn build_sessions(
             }
         }
     }
-    (sessions, mismatched)
+    let malformed = malformed
+        .into_iter()
+        .map(|(path, f)| {
+            let t = path.and_then(|p| match find_table(syms, sym_by_name, &p, None) {
+                Ok(ti) | Err(Some(ti)) => Some(ti),
+                Err(None) => None,
+            });
+            (t, f)
+        })
+        .collect();
+    (sessions, mismatched, malformed)
 }
 
 fn onoff(b: bool) -> &'static str {

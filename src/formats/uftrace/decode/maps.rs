@@ -85,6 +85,26 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             bad(sink, format!("{} fields", toks.len()));
             continue;
         };
+        // uftrace reads the protection and the build-id word with unbounded `%s` into
+        // `char prot[5]` and `char build_id[51]`: longer words overflow the stack buffers, and
+        // Debian's uftrace 0.13 (built with the stack protector) aborts (campaign).
+        for (i, cap, what) in [(1usize, 4usize, "protection"), (6, 50, "build-id word")] {
+            if let Some(w) = toks.get(i).filter(|w| w.len() > cap) {
+                let f = sink
+                    .make(
+                        &rules::MAP_LINE,
+                        sub_span(&line, w),
+                        format!(
+                            "{what} `{}` is {} bytes long: uftrace reads it into a {}-byte stack buffer, which overflows (uftrace 0.13 aborts with a stack-smashing error)",
+                            show(w),
+                            w.len(),
+                            cap.saturating_add(1)
+                        ),
+                    )
+                    .fails("uftrace", "0.13", "crash");
+                sink.push(f);
+            }
+        }
         let mut parts = range.splitn(2, |&c| c == b'-');
         let start = parts.next().and_then(parse_hex);
         let end = parts.next().and_then(parse_hex);
@@ -273,4 +293,36 @@ impl SessionMap {
 /// The basename of a path.
 pub fn basename(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
+}
+
+/// The module path the map line at `offset` of `data` names: its sixth field on, less a last
+/// `build-id:` word (`None` for a line with fewer fields).
+pub fn named_module(data: &[u8], offset: u64) -> Option<String> {
+    let at = usize::try_from(offset).ok()?;
+    // Findings on a field point inside the line: read it from its start.
+    let start = data
+        .get(..at)?
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p.saturating_add(1));
+    let rest = data.get(start..)?;
+    let line = rest.split(|&c| c == b'\n').next()?;
+    let words: Vec<&[u8]> = line
+        .split(|&c| c == b' ')
+        .filter(|w| !w.is_empty())
+        .skip(5)
+        .filter(|w| !w.starts_with(b"build-id:"))
+        .collect();
+    if words.is_empty() {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&words.join(&b' ')).into_owned())
+}
+
+/// A malformed-line finding (`UF040`) whose level depends on whether the trace enters the
+/// module the line names (no level decided by the case yet).
+pub fn leveled_by_entry(f: &crate::finding::Finding) -> bool {
+    f.rule.code == rules::MAP_LINE.code
+        && f.severity == crate::finding::Severity::Error
+        && f.impact.is_none()
 }
