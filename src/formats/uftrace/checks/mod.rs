@@ -1049,6 +1049,14 @@ fn decode_perf_and_kernel(
     kernel_events
 }
 
+/// The sessions, the symbol files of another build (by table), and the malformed map lines
+/// (by the table of the module they name), the last two leveled after the task walks.
+type Sessions = (
+    Vec<SessCtx>,
+    Vec<(usize, Finding)>,
+    Vec<(Option<usize>, Finding)>,
+);
+
 /// Decodes the session maps, then builds each session of `task.txt`: its map, each module's
 /// symbol table, its dlopen'ed libraries.
 #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
@@ -1061,11 +1069,7 @@ fn build_sessions(
     sym_by_name: &HashMap<String, usize>,
     sink: &mut Sink,
     nodes: &mut HashMap<String, MapNode>,
-) -> (
-    Vec<SessCtx>,
-    Vec<(usize, Finding)>,
-    Vec<(Option<usize>, Finding)>,
-) {
+) -> Sessions {
     let limits = &opts.limits;
     let mut mismatched: Vec<(usize, Finding)> = Vec::new();
     let mut malformed: Vec<(Option<String>, Finding)> = Vec::new();
