@@ -137,6 +137,7 @@ pub fn judge(
         }
     };
     report.path = display.to_string();
+    report.deny_warnings = deny_warnings;
     let (verdict, reason) = classify(&report, deny_warnings);
     Judgement {
         report,
@@ -263,6 +264,7 @@ fn made(
         dropped_by_code: Vec::new(),
         map: None,
         io_failed: rule.code == rules::IO_ERROR.code,
+        deny_warnings: false,
         duration: start.elapsed(),
     };
     Judgement {
