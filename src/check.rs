@@ -176,6 +176,7 @@ pub fn check_reader(
             archive::Source::Stream(input),
             &escape_path(path),
             &opts.limits,
+            opts.format_hint.is_some(),
             sink,
             &mut |leaf, sink| check_leaf(leaf, opts, sink),
         );
@@ -465,6 +466,7 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
             },
             &name,
             &opts.limits,
+            opts.format_hint.is_some(),
             sink,
             &mut |leaf, sink| check_leaf(leaf, opts, sink),
         );

@@ -301,6 +301,13 @@ impl Sink {
         self.push(f);
     }
 
+    /// Adds `note` to the last finding kept if it is of `rule`.
+    pub fn note_last(&mut self, rule: &Rule, note: impl Into<String>) {
+        if let Some(f) = self.findings.last_mut().filter(|f| f.rule == rule) {
+            f.notes.push(note.into());
+        }
+    }
+
     /// Whether any finding of `rule` was recorded.
     pub fn has(&self, rule: &Rule) -> bool {
         self.findings.iter().any(|f| f.rule == rule)

@@ -377,15 +377,17 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[at(a.len(), b.len())]
 }
 
-/// When standard input is a terminal, `-` would wait for typed bytes without a word: say so on
-/// stderr (a trace is binary, so this is nearly always a forgotten pipe or redirection).
-fn stdin_hint() {
+/// `-` on a terminal would wait for typed bytes without a word, and a trace is binary: as
+/// `gzip -d` does, refuse (a forgotten pipe or redirection), with exit 2.
+fn stdin_is_terminal() -> bool {
     if std::io::stdin().is_terminal() {
         eprintln!(
-            "tracelint: reading a trace from standard input, which is a terminal \
-             (press Ctrl-D to end, Ctrl-C to stop; pipe or redirect a file into it instead)"
+            "error: standard input is a terminal; `-` reads a trace from a pipe or a redirection \
+             (`cat trace.dat.gz | tracelint -`, `tracelint - < trace.dat`)"
         );
+        return true;
     }
+    false
 }
 
 /// Writes to stdout.
@@ -641,8 +643,8 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
-    if a.paths.iter().any(|p| p.as_os_str() == "-") {
-        stdin_hint();
+    if a.paths.iter().any(|p| p.as_os_str() == "-") && stdin_is_terminal() {
+        return ExitCode::from(EXIT_USAGE);
     }
     let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose);
     let output = a.output.unwrap_or(OutputKind::Human);
@@ -1018,8 +1020,10 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
+    if a.path.as_os_str() == "-" && stdin_is_terminal() {
+        return ExitCode::from(EXIT_USAGE);
+    }
     let r = if a.path.as_os_str() == "-" {
-        stdin_hint();
         tracelint::check::check_stdin(&opts, &config)
     } else {
         check_path(&a.path, &opts, &config)

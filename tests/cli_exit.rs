@@ -286,29 +286,26 @@ fn an_unreadable_directory_is_tl001_exit_3() {
 }
 
 #[test]
-fn dash_on_a_terminal_says_it_is_waiting() {
+fn dash_on_a_terminal_is_refused_with_exit_2() {
     if Command::new("script").arg("--version").output().is_err() {
         return skip("util-linux `script` is not installed");
     }
-    // `script` gives the process a terminal; the Ctrl-D it is fed ends the input.
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &format!("{} -", bin()), "/dev/null"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.as_mut().unwrap().write_all(b"\x04").unwrap();
-    let o = child.wait_with_output().unwrap();
-    let (out, _) = text(&o);
-    assert!(
-        out.contains("reading a trace from standard input, which is a terminal"),
-        "{out}"
-    );
-    assert!(out.contains("Ctrl-D"), "{out}");
-    assert!(out.contains("TL005") || out.contains("empty"), "{out}");
-    // Not on a pipe.
+    // `script` gives the process a terminal (and `-e` its exit code).
+    for args in ["-", "check -", "map -"] {
+        let o = Command::new("script")
+            .args(["-q", "-e", "-c", &format!("{} {args}", bin()), "/dev/null"])
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let (out, _) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args}: {out}");
+        assert!(
+            out.contains("standard input is a terminal"),
+            "{args}: {out}"
+        );
+    }
+    // Not on a pipe or a redirection.
     let o = cmd()
         .arg("-")
         .stdin(std::fs::File::open(corpus("tracecmd/v6.dat")).unwrap())
@@ -349,4 +346,103 @@ fn a_mistyped_subcommand_gets_a_suggestion() {
     let o = cmd().arg("chek").current_dir(dir.path()).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", text(&o).1);
     assert!(text(&o).0.contains("chek: pass"));
+}
+
+/// Feeds `byte` (or pseudo-random bytes) to `tracelint -` without end, until it stops reading.
+fn endless_stdin(random: bool, dir: &Path) -> (Output, u64) {
+    let mut child = cmd()
+        .args(["--color", "never", "-"])
+        .current_dir(dir)
+        .env("TMPDIR", dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut block = vec![0u8; 1 << 16];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut sent = 0u64;
+        loop {
+            if random {
+                for b in block.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *b = x as u8;
+                }
+            }
+            // Ends when tracelint closes its standard input (exits).
+            if stdin.write_all(&block).is_err() {
+                return sent;
+            }
+            sent += block.len() as u64;
+        }
+    });
+    let o = child.wait_with_output().unwrap();
+    (o, writer.join().unwrap())
+}
+
+#[test]
+fn endless_or_random_stdin_stops_at_its_first_bytes_without_a_spill() {
+    let dir = tempfile::tempdir().unwrap();
+    // A spill of even one byte would be a TL003 finding.
+    std::fs::write(
+        dir.path().join("tracelint.toml"),
+        "[limits]\nmax_spill_bytes = 1\n",
+    )
+    .unwrap();
+    for random in [false, true] {
+        let (o, sent) = endless_stdin(random, dir.path());
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}{err}");
+        assert!(out.contains("error[TL002]"), "{out}");
+        assert!(out.contains("judged from its first 512 bytes"), "{out}");
+        assert!(!out.contains("TL003"), "{out}");
+        // Far less than the 8 MiB a member may keep in memory was taken.
+        assert!(sent < 8 << 20, "{sent} bytes were read");
+    }
+}
+
+#[test]
+fn a_compressed_stream_of_zeros_is_judged_without_unpacking_it() {
+    if Command::new("gzip").arg("--version").output().is_err() {
+        return skip("gzip is not installed");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tracelint.toml"),
+        "[limits]\nmax_spill_bytes = 1\nunpack_memory_bytes = 4096\n",
+    )
+    .unwrap();
+    let gz = dir.path().join("z.gz");
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "head -c 67108864 /dev/zero | gzip -1 > '{}'",
+            gz.display()
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = cmd()
+        .args(["--color", "never"])
+        .arg(&gz)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("error[TL002]"), "{out}");
+    assert!(out.contains("z.gz!z:0x0"), "{out}");
+    assert!(!out.contains("TL003"), "no spill, no limit hit: {out}");
+    // With the format forced, the stream is unpacked whole (and here hits the spill limit).
+    let o = cmd()
+        .args(["--color", "never", "--format-hint", "gdb-tfile"])
+        .arg(&gz)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(text(&o).0.contains("TL003"), "{}", text(&o).0);
 }

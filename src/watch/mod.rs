@@ -163,6 +163,8 @@ struct Shared {
     log: util::EventLog,
     deny_warnings: bool,
     stopping: AtomicBool,
+    /// Check slots: `--jobs`, abandoned checks included.
+    slots: Arc<judge::Slots>,
 }
 
 impl Shared {
@@ -212,6 +214,7 @@ impl Daemon {
                 log,
                 deny_warnings: args.deny_warnings,
                 stopping: AtomicBool::new(false),
+                slots: judge::Slots::new(jobs),
             }),
             jobs,
         })
@@ -816,7 +819,7 @@ impl Dispatch {
 }
 
 fn worker(sh: &Shared, rx: &Receiver<Job>, tx: &Sender<Msg>, commit: &Sender<Pending>) {
-    let mut checker = judge::Checker::default();
+    let mut checker = judge::Checker::with_slots(Arc::clone(&sh.slots));
     for job in rx.iter() {
         let mut pending = None;
         match &job {
