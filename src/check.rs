@@ -441,6 +441,61 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         Ok(f) => f,
         Err(e) => return io_finding(sink, report, path, &e),
     };
+    // Stat again once checked (through the same open file): a file truncated, grown or
+    // rewritten meanwhile was judged on bytes that are no longer there.
+    let watch = file.try_clone().ok();
+    let before = file.metadata().unwrap_or(meta);
+    check_open_path(path, file, &before, opts, sink, report);
+    if let Some(w) = watch {
+        changed_while_checked(sink, report, path, &before, w.metadata());
+    }
+}
+
+/// `TL001` (exit 3) when the file's size or modification time after the check differ from
+/// before it: the verdict would be about bytes that are not those of the file now.
+fn changed_while_checked(
+    sink: &mut Sink,
+    report: &mut Report,
+    path: &Path,
+    before: &std::fs::Metadata,
+    after: io::Result<std::fs::Metadata>,
+) {
+    let Ok(after) = after else { return };
+    let same_time = before.modified().ok() == after.modified().ok();
+    if before.len() == after.len() && same_time {
+        return;
+    }
+    report.io_failed = true;
+    let how = if after.len() < before.len() {
+        format!("truncated from {} to {} bytes", before.len(), after.len())
+    } else if after.len() > before.len() {
+        format!("grew from {} to {} bytes", before.len(), after.len())
+    } else {
+        format!("rewritten ({} bytes, a new modification time)", after.len())
+    };
+    let f = sink
+        .make(
+            &rules::IO_ERROR,
+            0..0,
+            format!(
+                "{} changed while it was checked: {how}; the findings are about bytes the file no longer holds",
+                path.display()
+            ),
+        )
+        .help("check the file again once its writer is done (the spool daemon: --settle, or rename() complete files into new/)");
+    sink.set_member(None);
+    sink.push(f);
+}
+
+/// [`check_path_inner`] once the regular file is open.
+fn check_open_path(
+    path: &Path,
+    file: std::fs::File,
+    meta: &std::fs::Metadata,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    report: &mut Report,
+) {
     let head = {
         use std::os::unix::fs::FileExt;
         let n = usize::try_from(meta.len())

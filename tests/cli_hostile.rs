@@ -202,3 +202,52 @@ impl WriteAtEnd for std::fs::File {
         self.write_all_at(b, len).unwrap();
     }
 }
+
+#[test]
+fn a_file_that_changes_while_checked_is_an_io_failure() {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("growing.dat");
+    std::fs::copy(corpus("tracecmd/full-meta-v7-zstd.dat"), &p).unwrap();
+    // Unchanged, it passes.
+    let o = check(&p);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
+    // A writer appends without pause until the check is over: the size after the check
+    // differs from the size before it.
+    let done = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (p, done) = (p.clone(), Arc::clone(&done));
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
+            let mut n = 0u64;
+            while !done.load(Ordering::Relaxed) {
+                f.write_all(&[0u8; 64]).unwrap();
+                n += 1;
+            }
+            n
+        })
+    };
+    // The writer is under way before the check starts.
+    while std::fs::metadata(&p).unwrap().len() < 1_200_000 {
+        std::thread::yield_now();
+    }
+    for mmap in [true, false] {
+        let mut c = cmd();
+        c.args(["--color", "never"]);
+        if !mmap {
+            c.arg("--no-mmap");
+        }
+        let o = c.arg(&p).output().unwrap();
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(3), "mmap {mmap}: {out}{err}");
+        assert!(
+            out.contains("changed while it was checked: grew from"),
+            "{out}"
+        );
+        assert!(out.contains(": unreadable ("), "{out}");
+    }
+    done.store(true, Ordering::Relaxed);
+    assert!(writer.join().unwrap() > 0);
+}

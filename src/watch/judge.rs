@@ -346,22 +346,45 @@ fn made(
     }
 }
 
-/// The first symlink or special file directly inside `dir` (uftrace data directories are flat).
+/// Levels of subdirectories searched for links and special files below a directory input.
+const MAX_DIR_DEPTH: usize = 16;
+
+/// The first symlink or special file anywhere inside `dir` (at every depth, not only the top:
+/// a link in `sub/` would be followed by whoever unpacks or copies the input), by its path
+/// relative to `dir`. A directory that cannot be listed or nests too deep counts too: what
+/// was not looked at is not accepted.
 fn dir_special_entry(dir: &Path) -> Option<String> {
-    let rd = fs::read_dir(dir).ok()?;
+    dir_special_below(dir, Path::new(""), 0)
+}
+
+fn dir_special_below(dir: &Path, rel: &Path, depth: usize) -> Option<String> {
+    let rd = match fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) => {
+            return Some(format!(
+                "a directory `{}` that cannot be listed ({e})",
+                rel.display()
+            ))
+        }
+    };
     for e in rd.flatten() {
+        let name = rel.join(e.file_name());
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_symlink() {
-            return Some(format!(
-                "a symbolic link `{}`",
-                e.file_name().to_string_lossy()
-            ));
+            return Some(format!("a symbolic link `{}`", name.display()));
         }
-        if !ft.is_file() && !ft.is_dir() {
-            return Some(format!(
-                "a special file `{}`",
-                e.file_name().to_string_lossy()
-            ));
+        if ft.is_dir() {
+            if depth >= MAX_DIR_DEPTH {
+                return Some(format!(
+                    "directories nested deeper than {MAX_DIR_DEPTH} levels (`{}`)",
+                    name.display()
+                ));
+            }
+            if let Some(bad) = dir_special_below(&e.path(), &name, depth.saturating_add(1)) {
+                return Some(bad);
+            }
+        } else if !ft.is_file() {
+            return Some(format!("a special file `{}`", name.display()));
         }
     }
     None
