@@ -165,6 +165,10 @@ struct Shared {
     stopping: AtomicBool,
     /// Check slots: `--jobs`, abandoned checks included.
     slots: Arc<judge::Slots>,
+    /// Judged inputs whose move failed, with the number of tries and when to try again.
+    stuck: Mutex<Vec<(Pending, u32, Instant)>>,
+    /// Longest wait between two tries of a stuck input.
+    retry_max: Duration,
 }
 
 impl Shared {
@@ -215,6 +219,8 @@ impl Daemon {
                 deny_warnings: args.deny_warnings,
                 stopping: AtomicBool::new(false),
                 slots: judge::Slots::new(jobs),
+                stuck: Mutex::new(Vec::new()),
+                retry_max: args.rescan_interval.max(Duration::from_secs(1)),
             }),
             jobs,
         })
@@ -719,6 +725,7 @@ impl Dispatch {
         self.rescan_needed = false;
         self.last_rescan = Some(Instant::now());
         self.sh.metrics.rescans.fetch_add(1, Ordering::Relaxed);
+        retry_stuck(&self.sh);
         self.scan_work();
         let rd = match std::fs::read_dir(&self.sh.spool.new) {
             Ok(rd) => rd,
@@ -935,6 +942,7 @@ struct EventLine<'a> {
 }
 
 /// A judged input on its way to its verdict folder.
+#[derive(Clone)]
 struct Pending {
     claim: ClaimName,
     shown: String,
@@ -1034,24 +1042,86 @@ fn finish(
     })
 }
 
-/// Writes the report and moves the input into its verdict folder, then logs the verdict.
+/// Writes the report and moves the input into its verdict folder, then logs the verdict. A
+/// move that fails leaves the input in `work/` and on the stuck list, tried again at every
+/// rescan ([`retry_stuck`]).
 fn commit(sh: &Shared, p: &Pending) {
-    let sp = &sh.spool;
-    let placed = sp
-        .write_temp(&p.claim, &p.sidecar)
-        .and_then(|temp| sp.place(&p.claim, p.verdict, &temp, p.is_dir));
-    let path = match placed {
-        Ok(path) => path,
-        Err(e) => {
-            sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
-            tracing::error!(
-                "cannot move {} to {}/: {e}; it stays in work/ and is retried at the next start",
-                p.shown,
-                p.verdict.name()
-            );
-            return;
-        }
+    if let Err(e) = place_and_log(sh, p) {
+        stuck(sh, p, 1, &e);
+    }
+}
+
+/// Tries again, at a rescan, the stuck inputs whose wait is over: 1 s after the first failure,
+/// doubling up to the rescan interval, so a fixed cause (permissions, space, mounts) is seen
+/// within one periodic rescan.
+fn retry_stuck(sh: &Shared) {
+    let now = Instant::now();
+    let due: Vec<(Pending, u32, Instant)> = {
+        let mut list = match sh.stuck.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let (due, wait): (Vec<_>, Vec<_>) = list.drain(..).partition(|(_, _, at)| *at <= now);
+        *list = wait;
+        due
     };
+    for (p, tries, _) in due {
+        match place_and_log(sh, &p) {
+            Ok(()) => tracing::info!(
+                "{} placed in {}/ after {tries} failed tr{}",
+                p.shown,
+                p.verdict.name(),
+                if tries == 1 { "y" } else { "ies" }
+            ),
+            Err(e) => stuck(sh, &p, tries.saturating_add(1), &e),
+        }
+    }
+    publish_stuck(sh);
+}
+
+/// Records a failed move (or drops it when the input is gone from `work/`).
+fn stuck(sh: &Shared, p: &Pending, tries: u32, e: &io::Error) {
+    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
+    let wpath = sh.spool.work.join(p.claim.file_name());
+    if !spool::exists_nofollow(&wpath).unwrap_or(true) {
+        // Taken over or removed by someone else: nothing stays in work/.
+        tracing::warn!(
+            "cannot move {} to {}/: {e}; it is no longer in work/ (moved by another instance or removed)",
+            p.shown,
+            p.verdict.name()
+        );
+        publish_stuck(sh);
+        return;
+    }
+    let cause = if e.raw_os_error() == Some(18) {
+        " (EXDEV: the verdict folder is on another mount than work/, a bind mount perhaps)"
+    } else {
+        ""
+    };
+    let wait = Duration::from_secs(1u64 << tries.saturating_sub(1).min(16)).min(sh.retry_max);
+    tracing::error!(
+        "cannot move {} to {}/: {e}{cause}; it stays in work/ and is tried again at the next rescan (in {}s or later, try {tries})",
+        p.shown,
+        p.verdict.name(),
+        wait.as_secs()
+    );
+    if let Ok(mut list) = sh.stuck.lock() {
+        list.push((p.clone(), tries, Instant::now() + wait));
+    }
+    publish_stuck(sh);
+}
+
+fn publish_stuck(sh: &Shared) {
+    let n = sh.stuck.lock().map_or(0, |l| l.len());
+    sh.metrics.stuck.store(n as u64, Ordering::Relaxed);
+}
+
+/// Writes the report, moves the input and logs the verdict line.
+fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
+    let sp = &sh.spool;
+    let path = sp
+        .write_temp(&p.claim, &p.sidecar)
+        .and_then(|temp| sp.place(&p.claim, p.verdict, &temp, p.is_dir))?;
     sh.metrics.verdict(p.verdict, p.duration);
     if let Some(r) = &p.reason {
         if p.verdict == Verdict::Quarantine {
@@ -1075,6 +1145,7 @@ fn commit(sh: &Shared, p: &Pending) {
         recovered: false,
         instance: sp.instance_id(),
     });
+    Ok(())
 }
 
 fn sidecar_of(data: &Path) -> PathBuf {

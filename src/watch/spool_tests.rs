@@ -71,7 +71,7 @@ fn take_over_finds_a_half_finished_move() {
         let doc = format!("{{\"watch\":{{\"claim\":\"{}\"}}}}", c.claim);
         let t = sp.write_temp(&c, doc.as_bytes()).unwrap();
         // The previous owner died after linking the report (and maybe the input).
-        let cand = candidate(OsStr::new("y"), u32::from(linked_data));
+        let cand = candidate(OsStr::new("y"), u64::from(linked_data));
         fs::hard_link(&t, rej.join(sidecar_name(&cand))).unwrap();
         if linked_data {
             fs::hard_link(&w, rej.join(&cand)).unwrap();
