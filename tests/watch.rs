@@ -487,11 +487,22 @@ fn kill_dash_nine_loses_nothing_and_judges_once() {
     let inputs = mixed_inputs(600, &mut rng);
     let mut next = 0usize;
     let mut logs = Vec::new();
-    let runs = 24;
+    // A longer campaign: TRACELINT_KILL_RUNS=100 TRACELINT_KILL_DAEMONS=2.
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let runs = env("TRACELINT_KILL_RUNS", 24);
+    let daemons = env("TRACELINT_KILL_DAEMONS", 1).max(1);
     for run in 0..runs {
-        let log = dir.path().join(format!("events-{run}.jsonl"));
-        let mut d = Daemon::start(&spool, &["--log", log.to_str().unwrap()]);
-        logs.push(log);
+        let mut ds = Vec::new();
+        for k in 0..daemons {
+            let log = dir.path().join(format!("events-{run}-{k}.jsonl"));
+            ds.push(Daemon::start(&spool, &["--log", log.to_str().unwrap()]));
+            logs.push(log);
+        }
         let kill_after = Duration::from_millis(30 + rng.below(250));
         let start = Instant::now();
         let per_run = inputs.len() / runs + 1;
@@ -505,7 +516,9 @@ fn kill_dash_nine_loses_nothing_and_judges_once() {
             }
             std::thread::sleep(Duration::from_micros(200 + rng.below(2000)));
         }
-        d.kill9();
+        for d in &mut ds {
+            d.kill9();
+        }
     }
     while next < inputs.len() {
         let (n, data) = &inputs[next];
@@ -528,6 +541,34 @@ fn kill_dash_nine_loses_nothing_and_judges_once() {
     // recovered without judging again).
     let mut fresh: HashMap<String, usize> = HashMap::new();
     let all: Vec<_> = logs.iter().flat_map(|p| log_lines(p)).collect();
+    // Every placed input has its verdict line: a kill between the move and the log write
+    // leaves the input's trace in work/, and the take-over logs it.
+    let logged: BTreeSet<(String, String)> = all
+        .iter()
+        .map(|l| {
+            let p = Path::new(l["path"].as_str().unwrap());
+            let folder = p.parent().unwrap().file_name().unwrap();
+            (
+                folder.to_string_lossy().into_owned(),
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    let placed_now = placed(&spool);
+    let missing: Vec<_> = placed_now
+        .iter()
+        .filter(|(n, v)| !logged.contains(&(v.to_string(), n.clone())))
+        .collect();
+    eprintln!(
+        "{} kills, {} inputs placed, {} missing event-log lines",
+        runs * daemons,
+        placed_now.len(),
+        missing.len()
+    );
+    assert!(
+        missing.is_empty(),
+        "placed without a verdict line: {missing:?}"
+    );
     eprintln!(
         "{} verdict lines, {} completed after a take-over without judging again",
         all.len(),

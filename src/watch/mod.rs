@@ -779,13 +779,25 @@ impl Dispatch {
             }
         };
         let me = sp.instance().clone();
-        for e in rd.flatten() {
+        // Temporary reports of dead owners, and the claims still in work/.
+        let mut temps = Vec::new();
+        let mut claims = std::collections::HashSet::new();
+        let entries: Vec<_> = rd.flatten().collect();
+        for e in entries.iter() {
+            let file = e.file_name();
+            if ClaimName::parse_temp(&file).is_none() {
+                if let Some(c) = ClaimName::parse(&file) {
+                    claims.insert(c.claim.clone());
+                }
+            }
+        }
+        for e in entries {
             let file = e.file_name();
             if let Some(c) = ClaimName::parse_temp(&file) {
                 let dead = spool::Instance::parse(&c.owner)
                     .is_some_and(|o| me.is_dead(&o) == Liveness::Dead);
                 if dead {
-                    let _ = std::fs::remove_file(e.path());
+                    temps.push((e.path(), c));
                 }
                 continue;
             }
@@ -821,6 +833,17 @@ impl Dispatch {
                     }
                 }
             }
+        }
+        for (path, c) in temps {
+            // Its input is gone from work/ (a directory renamed into place): the owner died
+            // after the move, maybe before logging the verdict.
+            if !claims.contains(&c.claim) {
+                if let Ok(Some(placed)) = sp.find_placed(&c) {
+                    self.sh.metrics.recovered.fetch_add(1, Ordering::Relaxed);
+                    log_recovered(&self.sh, &c, &placed);
+                }
+            }
+            let _ = std::fs::remove_file(path);
         }
     }
 }
@@ -972,6 +995,12 @@ fn finish(
                     Ok(()) => {
                         sh.metrics.recovered.fetch_add(1, Ordering::Relaxed);
                         log_recovered(sh, claim, &placed);
+                        if let Err(e) = sp.release(claim, placed.data.is_dir()) {
+                            tracing::warn!(
+                                "cannot remove the work/ entry of {}: {e}",
+                                placed.data.display()
+                            );
+                        }
                     }
                     Err(e) => {
                         sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
@@ -1121,7 +1150,7 @@ fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
     let sp = &sh.spool;
     let path = sp
         .write_temp(&p.claim, &p.sidecar)
-        .and_then(|temp| sp.place(&p.claim, p.verdict, &temp, p.is_dir))?;
+        .and_then(|temp| sp.place_linked(&p.claim, p.verdict, &temp, p.is_dir))?;
     sh.metrics.verdict(p.verdict, p.duration);
     if let Some(r) = &p.reason {
         if p.verdict == Verdict::Quarantine {
@@ -1145,6 +1174,14 @@ fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
         recovered: false,
         instance: sp.instance_id(),
     });
+    // Only now is the input's trace in work/ removed: a crash before this line leaves it for a
+    // take-over, which finds the placed report and logs the verdict (once).
+    if let Err(e) = sp.release(&p.claim, p.is_dir) {
+        tracing::warn!(
+            "{} is placed and logged, but its work/ entry cannot be removed: {e}",
+            p.shown
+        );
+    }
     Ok(())
 }
 
@@ -1155,6 +1192,10 @@ fn sidecar_of(data: &Path) -> PathBuf {
 }
 
 fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Placed) {
+    // Logged before the crash (which came before `work/` was cleaned): not again.
+    if sh.log.logged(&placed.sidecar.display().to_string()) {
+        return;
+    }
     let r = &placed.report;
     let count = |k: &str| {
         r.get("counts")

@@ -443,6 +443,21 @@ impl Spool {
         temp: &Path,
         is_dir: bool,
     ) -> io::Result<PathBuf> {
+        let data = self.place_linked(claim, verdict, temp, is_dir)?;
+        self.release(claim, is_dir)?;
+        Ok(data)
+    }
+
+    /// [`Spool::place`] up to the fsync of the verdict folder: the input's `work/` entry
+    /// (files) and the temporary report stay, so that a crash before the verdict is logged
+    /// leaves a trace a take-over finds; [`Spool::release`] removes them once it is logged.
+    pub fn place_linked(
+        &self,
+        claim: &ClaimName,
+        verdict: Verdict,
+        temp: &Path,
+        is_dir: bool,
+    ) -> io::Result<PathBuf> {
         let dir = self.dir(verdict);
         let wpath = self.work.join(claim.file_name());
         let mut n = 0u64;
@@ -497,7 +512,7 @@ impl Spool {
                     return Err(e);
                 }
             }
-            self.finish_move(&wpath, temp, dir, is_dir)?;
+            self.sync(dir)?;
             return Ok(data);
         }
         Err(io::Error::other(
@@ -505,18 +520,23 @@ impl Spool {
         ))
     }
 
-    fn finish_move(&self, wpath: &Path, temp: &Path, dir: &Path, is_dir: bool) -> io::Result<()> {
-        self.sync(dir)?;
+    /// Removes what a placed (and logged) input left in `work/`: the input's entry (files; a
+    /// directory was renamed away) and its temporary report.
+    pub fn release(&self, claim: &ClaimName, is_dir: bool) -> io::Result<()> {
+        let wpath = self.work.join(claim.file_name());
+        let temp = self.work.join(claim.temp_name());
         if !is_dir {
-            fs::remove_file(wpath)?;
+            match fs::remove_file(&wpath) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
         }
         match fs::remove_file(temp) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
         }
-        // `work/` is not fsynced: if the removal is lost in a power failure, the next start
-        // takes the entry over and finds its report already placed.
         Ok(())
     }
 
@@ -555,7 +575,8 @@ impl Spool {
         Ok(None)
     }
 
-    /// Completes a move found by [`Spool::find_placed`].
+    /// Completes a move found by [`Spool::find_placed`] (up to the fsync; the `work/` entry
+    /// goes with [`Spool::release`] once the verdict is logged).
     pub fn complete_placed(&self, claim: &ClaimName, placed: &Placed) -> io::Result<()> {
         let wpath = self.work.join(claim.file_name());
         let wmeta = fs::symlink_metadata(&wpath)?;
@@ -577,8 +598,7 @@ impl Spool {
             }
             Err(e) => return Err(e),
         }
-        let temp = self.work.join(claim.temp_name());
-        self.finish_move(&wpath, &temp, self.dir(placed.verdict), is_dir)
+        self.sync(self.dir(placed.verdict))
     }
 }
 
