@@ -87,6 +87,9 @@ fn take_over_finds_a_half_finished_move() {
         assert_eq!(placed.data, rej.join(&cand));
         sp.complete_placed(&mine, &placed).unwrap();
         assert_eq!(fs::read(rej.join(&cand)).unwrap(), b"input");
+        // The work/ entry stays until the verdict is logged, then goes.
+        assert!(w.exists());
+        sp.release(&mine, false).unwrap();
         assert!(!w.exists());
         let _ = fs::remove_file(&t);
     }
