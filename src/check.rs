@@ -44,12 +44,21 @@ pub struct Report {
     /// True when the input could not be read at all (exit code 3).
     #[serde(skip)]
     pub io_failed: bool,
+    /// True when warnings fail this input too (`--deny warnings`): its verdict is then `fail`
+    /// with a warning and no error.
+    #[serde(skip)]
+    pub deny_warnings: bool,
     /// Time taken.
     #[serde(skip)]
     pub duration: Duration,
 }
 
 impl Report {
+    /// Whether this input fails: an error finding, or a warning under `deny_warnings`.
+    pub fn failed(&self) -> bool {
+        self.counts.error > 0 || (self.deny_warnings && self.counts.warning > 0)
+    }
+
     fn new(path: &Path) -> Self {
         Report {
             path: escape_path(path),
@@ -63,6 +72,7 @@ impl Report {
             members: Vec::new(),
             map: None,
             io_failed: false,
+            deny_warnings: false,
             duration: Duration::ZERO,
         }
     }
@@ -166,6 +176,7 @@ pub fn check_reader(
             archive::Source::Stream(input),
             &escape_path(path),
             &opts.limits,
+            opts.format_hint.is_some(),
             sink,
             &mut |leaf, sink| check_leaf(leaf, opts, sink),
         );
@@ -211,9 +222,9 @@ fn finish_report(
     config: &Config,
     start: Instant,
 ) -> Report {
-    let (mut findings, dropped_rules) = sink.into_parts_by_rule();
+    let (mut findings, dropped_rules) = sink.into_parts_by_level();
     drop_follow_ons_of_limits(&mut findings);
-    let dropped: u64 = dropped_rules.iter().map(|(_, n)| n).sum();
+    let dropped: u64 = dropped_rules.iter().map(|(_, _, n)| n).sum();
     if dropped > 0 {
         findings.push(Finding {
             rule: &rules::FINDINGS_TRUNCATED,
@@ -232,14 +243,26 @@ fn finish_report(
         });
     }
     config.apply(&mut findings);
+    // An input some of whose bytes could not be read or written (a spill on a full disk) is
+    // an I/O failure (exit 3), not only a finding.
+    report.io_failed |= findings.iter().any(|f| f.rule.code == rules::IO_ERROR.code)
+        || dropped_rules
+            .iter()
+            .any(|(r, _, _)| r.code == rules::IO_ERROR.code);
     // Findings past the cap still count towards the verdict.
     let mut counts = Counts::of(&findings);
-    for (rule, n) in dropped_rules {
-        if let Some(sev) = config.severity_of(rule) {
-            for _ in 0..n {
-                counts.add(sev);
+    // Each at the level it had when it was dropped (levels can depend on the case).
+    for (rule, sev, n) in dropped_rules {
+        if config.severity_of(rule).is_some() {
+            counts.add_n(sev, n);
+            match report
+                .dropped_by_code
+                .iter_mut()
+                .find(|(c, _)| *c == rule.code)
+            {
+                Some((_, m)) => *m = m.saturating_add(n),
+                None => report.dropped_by_code.push((rule.code, n)),
             }
-            report.dropped_by_code.push((rule.code, n));
         }
     }
     report.counts = counts;
@@ -373,6 +396,10 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         Err(e) => return io_finding(sink, report, path, &e),
     };
     if meta.is_dir() {
+        // A directory that cannot be listed is unreadable (TL001, exit 3), whatever it holds.
+        if let Err(e) = std::fs::read_dir(path) {
+            return io_finding(sink, report, path, &e);
+        }
         if opts.format_hint == Some(Format::Uftrace) || detect::is_uftrace_dir(path) {
             report.format = Some(Format::Uftrace);
             let dir = FsDir::new(path, opts.load_mode);
@@ -414,6 +441,61 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         Ok(f) => f,
         Err(e) => return io_finding(sink, report, path, &e),
     };
+    // Stat again once checked (through the same open file): a file truncated, grown or
+    // rewritten meanwhile was judged on bytes that are no longer there.
+    let watch = file.try_clone().ok();
+    let before = file.metadata().unwrap_or(meta);
+    check_open_path(path, file, &before, opts, sink, report);
+    if let Some(w) = watch {
+        changed_while_checked(sink, report, path, &before, w.metadata());
+    }
+}
+
+/// `TL001` (exit 3) when the file's size or modification time after the check differ from
+/// before it: the verdict would be about bytes that are not those of the file now.
+fn changed_while_checked(
+    sink: &mut Sink,
+    report: &mut Report,
+    path: &Path,
+    before: &std::fs::Metadata,
+    after: io::Result<std::fs::Metadata>,
+) {
+    let Ok(after) = after else { return };
+    let same_time = before.modified().ok() == after.modified().ok();
+    if before.len() == after.len() && same_time {
+        return;
+    }
+    report.io_failed = true;
+    let how = if after.len() < before.len() {
+        format!("truncated from {} to {} bytes", before.len(), after.len())
+    } else if after.len() > before.len() {
+        format!("grew from {} to {} bytes", before.len(), after.len())
+    } else {
+        format!("rewritten ({} bytes, a new modification time)", after.len())
+    };
+    let f = sink
+        .make(
+            &rules::IO_ERROR,
+            0..0,
+            format!(
+                "{} changed while it was checked: {how}; the findings are about bytes the file no longer holds",
+                path.display()
+            ),
+        )
+        .help("check the file again once its writer is done (the spool daemon: --settle, or rename() complete files into new/)");
+    sink.set_member(None);
+    sink.push(f);
+}
+
+/// [`check_path_inner`] once the regular file is open.
+fn check_open_path(
+    path: &Path,
+    file: std::fs::File,
+    meta: &std::fs::Metadata,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    report: &mut Report,
+) {
     let head = {
         use std::os::unix::fs::FileExt;
         let n = usize::try_from(meta.len())
@@ -439,6 +521,7 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
             },
             &name,
             &opts.limits,
+            opts.format_hint.is_some(),
             sink,
             &mut |leaf, sink| check_leaf(leaf, opts, sink),
         );

@@ -156,8 +156,8 @@ pub struct Sink {
     max: usize,
     levels: Levels,
     dropped: u64,
-    /// Dropped findings by rule, so verdicts still count them.
-    dropped_rules: Vec<(&'static Rule, u64)>,
+    /// Dropped findings by rule and by the severity they had, so verdicts still count them.
+    dropped_rules: Vec<(&'static Rule, Severity, u64)>,
     /// File inside a directory input that new findings refer to.
     current_file: Option<String>,
     /// Archive member that new findings refer to.
@@ -255,15 +255,23 @@ impl Sink {
         if self.findings.len() < self.max {
             self.findings.push(finding);
         } else {
-            self.dropped = self.dropped.saturating_add(1);
-            match self
-                .dropped_rules
-                .iter_mut()
-                .find(|(r, _)| *r == finding.rule)
-            {
-                Some((_, n)) => *n = n.saturating_add(1),
-                None => self.dropped_rules.push((finding.rule, 1)),
-            }
+            self.count_dropped(finding.rule, finding.severity, 1);
+        }
+    }
+
+    /// Counts `n` findings of `rule` at `severity` that were not kept.
+    fn count_dropped(&mut self, rule: &'static Rule, severity: Severity, n: u64) {
+        if n == 0 {
+            return;
+        }
+        self.dropped = self.dropped.saturating_add(n);
+        match self
+            .dropped_rules
+            .iter_mut()
+            .find(|(r, s, _)| *r == rule && *s == severity)
+        {
+            Some((_, _, m)) => *m = m.saturating_add(n),
+            None => self.dropped_rules.push((rule, severity, n)),
         }
     }
 
@@ -293,6 +301,13 @@ impl Sink {
         self.push(f);
     }
 
+    /// Adds `note` to the last finding kept if it is of `rule`.
+    pub fn note_last(&mut self, rule: &Rule, note: impl Into<String>) {
+        if let Some(f) = self.findings.last_mut().filter(|f| f.rule == rule) {
+            f.notes.push(note.into());
+        }
+    }
+
     /// Whether any finding of `rule` was recorded.
     pub fn has(&self, rule: &Rule) -> bool {
         self.findings.iter().any(|f| f.rule == rule)
@@ -314,15 +329,16 @@ impl Sink {
         for f in other.findings {
             self.push(f);
         }
-        for (rule, n) in other.dropped_rules {
+        self.absorb_dropped(other.dropped_rules);
+    }
+
+    /// Counts findings another sink dropped (as [`Sink::into_parts_by_level`] gave them).
+    pub fn absorb_dropped(&mut self, dropped: Vec<(&'static Rule, Severity, u64)>) {
+        for (rule, severity, n) in dropped {
             if self.levels.severity_of(rule).is_none() {
                 continue;
             }
-            self.dropped = self.dropped.saturating_add(n);
-            match self.dropped_rules.iter_mut().find(|(r, _)| *r == rule) {
-                Some((_, m)) => *m = m.saturating_add(n),
-                None => self.dropped_rules.push((rule, n)),
-            }
+            self.count_dropped(rule, severity, n);
         }
     }
 
@@ -333,6 +349,19 @@ impl Sink {
 
     /// Consumes the sink; returns the kept findings and the dropped ones counted by rule.
     pub fn into_parts_by_rule(self) -> (Vec<Finding>, Vec<(&'static Rule, u64)>) {
+        let mut by_rule: Vec<(&'static Rule, u64)> = Vec::new();
+        for (rule, _, n) in self.dropped_rules {
+            match by_rule.iter_mut().find(|(r, _)| *r == rule) {
+                Some((_, m)) => *m = m.saturating_add(n),
+                None => by_rule.push((rule, n)),
+            }
+        }
+        (self.findings, by_rule)
+    }
+
+    /// Consumes the sink; returns the kept findings and the dropped ones counted by rule and
+    /// by the severity they had (a rule's level can depend on the case).
+    pub fn into_parts_by_level(self) -> (Vec<Finding>, Vec<(&'static Rule, Severity, u64)>) {
         (self.findings, self.dropped_rules)
     }
 }
@@ -364,6 +393,15 @@ impl Counts {
             Severity::Error => self.error = self.error.saturating_add(1),
             Severity::Warning => self.warning = self.warning.saturating_add(1),
             Severity::Info => self.info = self.info.saturating_add(1),
+        }
+    }
+
+    /// Adds `n` findings of severity `s`.
+    pub fn add_n(&mut self, s: Severity, n: u64) {
+        match s {
+            Severity::Error => self.error = self.error.saturating_add(n),
+            Severity::Warning => self.warning = self.warning.saturating_add(n),
+            Severity::Info => self.info = self.info.saturating_add(n),
         }
     }
 

@@ -199,7 +199,17 @@ fn parse_deny(s: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let args = with_check_shorthand(std::env::args_os().collect());
+    let args = match with_check_shorthand(std::env::args_os().collect()) {
+        Ok(a) => a,
+        Err((word, sub)) => {
+            eprintln!(
+                "error: `{word}` is neither a subcommand nor an existing path\n\n  \
+                 tip: did you mean `{sub}`? (to check a file of that name, write `./{word}`)\n\n\
+                 For more information, try '--help'."
+            );
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -215,10 +225,7 @@ fn main() -> ExitCode {
         Command::Rules(a) => run_rules(a),
         Command::Demo(a) => run_demo(&cli, a),
         Command::Explain { rule } => match registry::lookup(rule) {
-            Some(r) => {
-                emit(&format!("{}\n", registry::explain(r)));
-                ExitCode::from(EXIT_OK)
-            }
+            Some(r) => emit_then(&format!("{}\n", registry::explain(r)), EXIT_OK),
             None => {
                 eprintln!("error: unknown rule `{rule}`; `tracelint rules` lists them");
                 ExitCode::from(EXIT_USAGE)
@@ -241,8 +248,10 @@ fn main() -> ExitCode {
             if man.render(&mut out).is_err() {
                 return ExitCode::from(EXIT_IO);
             }
-            let _ = std::io::stdout().write_all(&out);
-            ExitCode::from(EXIT_OK)
+            match std::io::stdout().write_all(&out) {
+                Ok(()) => ExitCode::from(EXIT_OK),
+                Err(e) => write_failed(&e, EXIT_OK),
+            }
         }
     }
 }
@@ -259,8 +268,11 @@ fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
 
 /// `tracelint PATH...` means `tracelint check PATH...`: inserts `check` unless the first operand
 /// (skipping options and the values of options that take one) is a subcommand. Options may come
-/// before or after the subcommand; operands need not be UTF-8.
-fn with_check_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+/// before or after the subcommand; operands need not be UTF-8. A first operand that is not an
+/// existing path but is a typo of a subcommand (`chek`) is `Err((operand, subcommand))`.
+fn with_check_shorthand(
+    mut args: Vec<std::ffi::OsString>,
+) -> Result<Vec<std::ffi::OsString>, (String, String)> {
     let cmd = Cli::command();
     let check = cmd.find_subcommand("check");
     let all_args = cmd
@@ -283,7 +295,7 @@ fn with_check_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsSt
             break;
         }
         if matches!(s, "-h" | "--help" | "-V" | "--version") {
-            return args;
+            return Ok(args);
         }
         if let Some(long) = s.strip_prefix("--") {
             i += if long_with_value.iter().any(|l| l == long) {
@@ -307,20 +319,101 @@ fn with_check_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsSt
                 .get_subcommands()
                 .any(|c| c.get_name() == s || c.get_all_aliases().any(|a| a == s));
         if is_sub {
-            return args;
+            return Ok(args);
+        }
+        if std::fs::symlink_metadata(s).is_err() {
+            if let Some(sub) = near_subcommand(&cmd, s) {
+                return Err((s.to_string(), sub));
+            }
         }
         break;
     }
     if args.len() > 1 {
         args.insert(1, "check".into());
     }
-    args
+    Ok(args)
 }
 
-/// Writes to stdout; a closed pipe (`tracelint ... | head`) is not an error worth a panic.
-fn emit(s: &str) {
+/// The subcommand `word` is a typo of: within one edit per four letters (at least one), and
+/// closer than any other.
+fn near_subcommand(cmd: &clap::Command, word: &str) -> Option<String> {
+    let mut best: Option<(usize, String)> = None;
+    for c in cmd.get_subcommands() {
+        let name = c.get_name();
+        let d = edit_distance(word, name);
+        let allowed = (name.chars().count() / 4).max(1);
+        if d <= allowed && best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, name.to_string()));
+        }
+    }
+    best.map(|(_, n)| n)
+}
+
+/// Levenshtein distance, with a swap of two neighbours counted as one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len().saturating_add(1);
+    let mut d = vec![0usize; a.len().saturating_add(1).saturating_mul(w)];
+    let at = |i: usize, j: usize| i.saturating_mul(w).saturating_add(j);
+    for i in 0..=a.len() {
+        d[at(i, 0)] = i;
+    }
+    for j in 0..=b.len() {
+        d[at(0, j)] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[at(i - 1, j)] + 1)
+                .min(d[at(i, j - 1)] + 1)
+                .min(d[at(i - 1, j - 1)] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[at(i - 2, j - 2)] + 1);
+            }
+            d[at(i, j)] = v;
+        }
+    }
+    d[at(a.len(), b.len())]
+}
+
+/// `-` on a terminal would wait for typed bytes without a word, and a trace is binary: as
+/// `gzip -d` does, refuse (a forgotten pipe or redirection), with exit 2.
+fn stdin_is_terminal() -> bool {
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "error: standard input is a terminal; `-` reads a trace from a pipe or a redirection \
+             (`cat trace.dat.gz | tracelint -`, `tracelint - < trace.dat`)"
+        );
+        return true;
+    }
+    false
+}
+
+/// Writes to stdout.
+fn emit(s: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(s.as_bytes()).and_then(|()| out.flush());
+    out.write_all(s.as_bytes()).and_then(|()| out.flush())
+}
+
+/// The exit code after stdout could not be written: a reader that closed the pipe
+/// (`tracelint ... | head`) stopped listening, so the run ends quietly with the exit code it
+/// had (`code`), as Unix filters do; any other failure (a full disk, `> /dev/full`) is said on
+/// stderr and exits 3.
+fn write_failed(e: &std::io::Error, code: u8) -> ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return ExitCode::from(code);
+    }
+    eprintln!("error: cannot write the output: {e}");
+    ExitCode::from(EXIT_IO)
+}
+
+/// [`emit`], then `code` (or what [`write_failed`] says).
+fn emit_then(s: &str, code: u8) -> ExitCode {
+    match emit(s) {
+        Ok(()) => ExitCode::from(code),
+        Err(e) => write_failed(&e, code),
+    }
 }
 
 fn print_config_error(e: &ConfigError, color: bool) {
@@ -550,6 +643,9 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
+    if a.paths.iter().any(|p| p.as_os_str() == "-") && stdin_is_terminal() {
+        return ExitCode::from(EXIT_USAGE);
+    }
     let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose);
     let output = a.output.unwrap_or(OutputKind::Human);
     let start = Instant::now();
@@ -589,6 +685,10 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
             it.map(|i| check_input(i, &opts, &config)).collect()
         }
     });
+    let mut reports = reports;
+    for r in &mut reports {
+        r.deny_warnings = deny_warnings;
+    }
     let mut summary = Summary::default();
     for r in &reports {
         summary.add(r);
@@ -628,21 +728,22 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
         }
         OutputKind::Sarif => writeln!(out, "{}", report::sarif::render(&reports)),
     };
-    if res.is_err() {
-        return ExitCode::from(EXIT_IO);
+    let code = exit_code(&reports);
+    match res.and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::from(code),
+        Err(e) => write_failed(&e, code),
     }
-    let _ = out.flush();
-    exit_code(&reports, deny_warnings)
 }
 
-fn exit_code(reports: &[Report], deny_warnings: bool) -> ExitCode {
+fn exit_code(reports: &[Report]) -> u8 {
     if reports.iter().any(|r| r.io_failed) {
-        return ExitCode::from(EXIT_IO);
+        return EXIT_IO;
     }
-    let failing = reports
-        .iter()
-        .any(|r| r.counts.error > 0 || (deny_warnings && r.counts.warning > 0));
-    ExitCode::from(if failing { EXIT_FINDINGS } else { EXIT_OK })
+    if reports.iter().any(Report::failed) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
 }
 
 /// A rate rounded for people: `38.7k files/s`, `512 files/s`, `1.2M files/s`.
@@ -741,11 +842,13 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
     }
     if a.json {
         let rules: Vec<_> = registry::all().collect();
-        emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&rules).unwrap_or_default()
-        ));
-        return ExitCode::from(EXIT_OK);
+        return emit_then(
+            &format!(
+                "{}\n",
+                serde_json::to_string_pretty(&rules).unwrap_or_default()
+            ),
+            EXIT_OK,
+        );
     }
     let mut t = format!(
         "{:<7} {:<40} {:<8} {:<10} summary\n",
@@ -761,8 +864,7 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
             r.summary
         ));
     }
-    emit(&t);
-    ExitCode::from(EXIT_OK)
+    emit_then(&t, EXIT_OK)
 }
 
 /// Where a corpus input sits: good traces, `defects/` (real producer output broken on purpose,
@@ -910,8 +1012,7 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
         broken.len(),
         regressions.len()
     ));
-    emit(&t);
-    ExitCode::from(if healthy { EXIT_OK } else { EXIT_FINDINGS })
+    emit_then(&t, if healthy { EXIT_OK } else { EXIT_FINDINGS })
 }
 
 fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
@@ -919,6 +1020,9 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(c) => return c,
     };
+    if a.path.as_os_str() == "-" && stdin_is_terminal() {
+        return ExitCode::from(EXIT_USAGE);
+    }
     let r = if a.path.as_os_str() == "-" {
         tracelint::check::check_stdin(&opts, &config)
     } else {
@@ -928,8 +1032,15 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
         .map
         .clone()
         .unwrap_or_else(|| MapNode::new("input", 0, r.size));
+    let code = if r.io_failed {
+        EXIT_IO
+    } else if r.counts.error > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    };
     match a.output {
-        MapOutput::Json => emit(&report::map::render_json(&r, &map)),
+        MapOutput::Json => emit_then(&report::map::render_json(&r, &map), code),
         MapOutput::Text => {
             let mut s = format!(
                 "{} ({}, {} bytes)\n",
@@ -940,14 +1051,7 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
             report::map::render_text(&map, &r.findings, a.max_children, color, &mut s);
             s.push_str(&human::file_line(&r));
             s.push('\n');
-            emit(&s);
+            emit_then(&s, code)
         }
-    }
-    if r.io_failed {
-        ExitCode::from(EXIT_IO)
-    } else if r.counts.error > 0 {
-        ExitCode::from(EXIT_FINDINGS)
-    } else {
-        ExitCode::from(EXIT_OK)
     }
 }

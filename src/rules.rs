@@ -167,4 +167,21 @@ crate::declare_rules! {
     /// Not applicable: what the search saw. A reader given the link follows it; check the
     /// target itself (`tracelint check TARGET`).
     pub NOT_FOLLOWED = ("TL014", "not-followed", Warning, "a symbolic link or special file in a searched directory was not followed");
+    /// ## What it checks
+    /// The members of a zip archive occupy separate byte ranges: no two central-directory
+    /// entries point at the same local header, and no member's local header and data reach
+    /// into another's. It is checked from the headers alone, before anything is unpacked.
+    ///
+    /// ## Why it matters
+    /// Overlapping members are how "overlap" zip bombs reach ratios of millions: one kernel of
+    /// compressed data is unpacked once per entry that points into it, so a few hundred KB
+    /// unpack to gigabytes, and a thousand entries sharing one header pass for a thousand
+    /// files. No archiver writes overlapping members; the archive is hostile or damaged, so
+    /// none of its members is unpacked or checked.
+    ///
+    /// ## What readers do
+    /// Info-ZIP `unzip` 6.0 (with the Debian overlap patch) refuses the archive ("invalid zip
+    /// file with overlapped components (possible zip bomb)"); other extractors and libraries
+    /// unpack every entry, writing the same data many times over.
+    pub ARCHIVE_MEMBERS_OVERLAP = ("TL015", "archive-members-overlap", Error, "zip members overlap or share a local header (a hostile archive)");
 }

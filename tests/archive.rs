@@ -441,9 +441,25 @@ fn hostile_archives_get_findings_and_never_harm() {
     let r = check(&t);
     assert!(r.counts.error > 0, "{:?}", codes(&r));
 
-    // A decompression bomb: 128 MiB of zeros in a few KiB hits the ratio limit; the absolute
-    // limit stops it too.
+    // Zeros are no trace: judged from their first bytes, never unpacked further.
     let zeros = vec![0u8; 128 << 20];
+    let b = tmp.path().join("zeros.zst");
+    std::fs::write(&b, compress("zst", &zeros)).unwrap();
+    let r = check_with(
+        &b,
+        Limits {
+            max_spill_bytes: 1,
+            ..Limits::default()
+        },
+    );
+    assert_eq!(codes(&r), [("TL002", Some("zeros".into()))]);
+    assert!(r.findings[0].notes[0].contains("judged from its first 512 bytes"));
+    assert_eq!(r.members[0].size, 512);
+
+    // A decompression bomb behind a trace magic: 128 MiB of zeros in a few KiB hits the
+    // ratio limit; the absolute limit stops it too.
+    let mut zeros = zeros;
+    zeros[..8].copy_from_slice(b"\x7fTRACE0\n");
     let bomb = compress("zst", &zeros);
     let b = tmp.path().join("bomb.zst");
     std::fs::write(&b, &bomb).unwrap();

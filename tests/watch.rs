@@ -487,11 +487,22 @@ fn kill_dash_nine_loses_nothing_and_judges_once() {
     let inputs = mixed_inputs(600, &mut rng);
     let mut next = 0usize;
     let mut logs = Vec::new();
-    let runs = 24;
+    // A longer campaign: TRACELINT_KILL_RUNS=100 TRACELINT_KILL_DAEMONS=2.
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let runs = env("TRACELINT_KILL_RUNS", 24);
+    let daemons = env("TRACELINT_KILL_DAEMONS", 1).max(1);
     for run in 0..runs {
-        let log = dir.path().join(format!("events-{run}.jsonl"));
-        let mut d = Daemon::start(&spool, &["--log", log.to_str().unwrap()]);
-        logs.push(log);
+        let mut ds = Vec::new();
+        for k in 0..daemons {
+            let log = dir.path().join(format!("events-{run}-{k}.jsonl"));
+            ds.push(Daemon::start(&spool, &["--log", log.to_str().unwrap()]));
+            logs.push(log);
+        }
         let kill_after = Duration::from_millis(30 + rng.below(250));
         let start = Instant::now();
         let per_run = inputs.len() / runs + 1;
@@ -505,7 +516,9 @@ fn kill_dash_nine_loses_nothing_and_judges_once() {
             }
             std::thread::sleep(Duration::from_micros(200 + rng.below(2000)));
         }
-        d.kill9();
+        for d in &mut ds {
+            d.kill9();
+        }
     }
     while next < inputs.len() {
         let (n, data) = &inputs[next];
@@ -528,6 +541,34 @@ fn kill_dash_nine_loses_nothing_and_judges_once() {
     // recovered without judging again).
     let mut fresh: HashMap<String, usize> = HashMap::new();
     let all: Vec<_> = logs.iter().flat_map(|p| log_lines(p)).collect();
+    // Every placed input has its verdict line: a kill between the move and the log write
+    // leaves the input's trace in work/, and the take-over logs it.
+    let logged: BTreeSet<(String, String)> = all
+        .iter()
+        .map(|l| {
+            let p = Path::new(l["path"].as_str().unwrap());
+            let folder = p.parent().unwrap().file_name().unwrap();
+            (
+                folder.to_string_lossy().into_owned(),
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    let placed_now = placed(&spool);
+    let missing: Vec<_> = placed_now
+        .iter()
+        .filter(|(n, v)| !logged.contains(&(v.to_string(), n.clone())))
+        .collect();
+    eprintln!(
+        "{} kills, {} inputs placed, {} missing event-log lines",
+        runs * daemons,
+        placed_now.len(),
+        missing.len()
+    );
+    assert!(
+        missing.is_empty(),
+        "placed without a verdict line: {missing:?}"
+    );
     eprintln!(
         "{} verdict lines, {} completed after a take-over without judging again",
         all.len(),
@@ -984,4 +1025,111 @@ fn compressed_files_and_archives_are_judged_whole_and_moved_unmodified() {
         .all(|f| f["member"] == "bad.tf"));
     let s = sidecar(&spool, "accepted", "v6.dat.zst");
     assert_eq!(s["members"][0]["path"], "v6.dat", "{s}");
+}
+
+/// Runs `script` in a new user and mount namespace (as root inside it), where bind mounts
+/// can be made; `None` (after a printed reason, or a failure under CI) when that is not
+/// allowed here.
+fn in_mount_namespace(script: &str, envs: &[(&str, &Path)]) -> Option<std::process::Output> {
+    let probe = Command::new("unshare")
+        .args(["-r", "-m", "true"])
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "unshare -rm (user and mount namespaces) is needed under CI"
+        );
+        eprintln!("skipping: cannot make a user and mount namespace (unshare -rm)");
+        return None;
+    }
+    let mut c = Command::new("unshare");
+    c.args(["-r", "-m", "sh", "-ec", script]);
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.env("TL", daemon_command().get_program());
+    Some(c.output().unwrap())
+}
+
+#[test]
+fn a_verdict_folder_on_a_bind_mount_is_refused_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let spool = dir.path().join("spool");
+    let other = dir.path().join("other");
+    fs::create_dir_all(spool.join("rejected")).unwrap();
+    fs::create_dir_all(&other).unwrap();
+    // Same file system, same st_dev: only a real link or rename shows the mount.
+    let Some(o) = in_mount_namespace(
+        r#"mount --bind "$OTHER" "$SPOOL/rejected"; exec "$TL" watch --once "$SPOOL""#,
+        &[("OTHER", &other), ("SPOOL", &spool)],
+    ) else {
+        return;
+    };
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("rejected is on another mount than"), "{err}");
+    assert!(err.contains("bind mount"), "{err}");
+    assert_eq!(dir_entries(&spool.join("work")).len(), 0);
+    assert_eq!(dir_entries(&other).len(), 0, "the probe is cleaned up");
+}
+
+#[test]
+fn a_stuck_input_is_placed_at_the_next_rescan_once_the_cause_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let spool = dir.path().join("spool");
+    let other = dir.path().join("other");
+    fs::create_dir_all(&other).unwrap();
+    let input = dir.path().join("a.tf");
+    fs::write(&input, &gdb_files()[0]).unwrap();
+    let log = dir.path().join("events.jsonl");
+    // The accepted folder becomes a bind mount after the start: the move fails with EXDEV
+    // and the input stays in work/; once unmounted, a periodic rescan places it.
+    let Some(o) = in_mount_namespace(
+        r#"
+        mkdir -p "$SPOOL"
+        "$TL" watch --rescan-interval 1s --log "$LOG" "$SPOOL" 2> "$ERR" &
+        pid=$!
+        for i in $(seq 200); do [ -d "$SPOOL/accepted" ] && grep -q starting "$ERR" && break; sleep 0.05; done
+        sleep 0.3
+        mount --bind "$OTHER" "$SPOOL/accepted"
+        cp "$INPUT" "$SPOOL/tmp/a.tf" && mv "$SPOOL/tmp/a.tf" "$SPOOL/new/a.tf"
+        for i in $(seq 400); do grep -q "cannot move a.tf" "$ERR" && break; sleep 0.05; done
+        ls "$SPOOL/work" > "$WORK"
+        umount "$SPOOL/accepted"
+        for i in $(seq 400); do [ -e "$SPOOL/accepted/a.tf" ] && break; sleep 0.05; done
+        kill -TERM $pid; wait $pid
+        "#,
+        &[
+            ("OTHER", &other),
+            ("SPOOL", &spool),
+            ("INPUT", &input),
+            ("LOG", &log),
+            ("ERR", &dir.path().join("stderr")),
+            ("WORK", &dir.path().join("work.txt")),
+        ],
+    ) else {
+        return;
+    };
+    let err = fs::read_to_string(dir.path().join("stderr")).unwrap_or_default();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{err}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(err.contains("EXDEV"), "{err}");
+    assert!(err.contains("tried again at the next rescan"), "{err}");
+    let stuck_in_work = fs::read_to_string(dir.path().join("work.txt")).unwrap();
+    assert!(stuck_in_work.contains("a.tf"), "{stuck_in_work}");
+    assert_eq!(
+        fs::read(spool.join("accepted/a.tf")).unwrap(),
+        gdb_files()[0]
+    );
+    assert!(spool.join("accepted/a.tf.tracelint.json").exists());
+    assert!(err.contains("a.tf placed in accepted/ after"), "{err}");
+    assert_eq!(dir_entries(&spool.join("work")).len(), 0);
+    let lines = log_lines(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["verdict"], "accepted");
 }

@@ -18,7 +18,7 @@ pub use stash::{ArchiveDir, Stash};
 use crate::detect::{self, Format};
 use crate::finding::Sink;
 use crate::formats::tracecmd::PageSieve;
-use crate::formats::uftrace::{is_task_file, RecordSieve, RUNS_BUDGET};
+use crate::formats::uftrace::{classify, is_task_file, FileKind, RecordSieve, RUNS_BUDGET};
 use crate::input::DirSource;
 use crate::limits::Limits;
 use crate::map::MapNode;
@@ -100,16 +100,22 @@ struct Walker<'c, 'l> {
     sift: bool,
     /// Set when a sieve's guess was wrong: the input must be checked again without sifting.
     retry: bool,
+    /// The format was forced (`--format-hint`): a stream whose first bytes are no trace is
+    /// still unpacked and checked whole.
+    hinted: bool,
     check: &'c mut LeafCheck<'c>,
 }
 
 /// Checks the container `src` whose display name is `name` (its file name: a compressed
 /// file's member is named after it, `x.dat.gz` → `x.dat`). `top_plain_unnamed`: a plain trace
-/// at the top (standard input) has no member name.
+/// at the top (standard input) has no member name. Unless `hinted` (the format was forced), an
+/// unpacked stream whose first bytes are neither a trace, a container nor a possible uftrace
+/// file is judged from those bytes and not unpacked further (never spilled).
 pub fn check(
     src: Source,
     name: &str,
     limits: &Limits,
+    hinted: bool,
     sink: &mut Sink,
     check: &mut LeafCheck<'_>,
 ) -> Outcome {
@@ -117,6 +123,7 @@ pub fn check(
     let w = match src {
         Source::File { mut file, sift } => {
             let mut w = Walker::new(limits, sift, check);
+            w.hinted = hinted;
             if sift {
                 // Into a scratch sink: a wrong guess throws the first pass away.
                 let mut first = sink.child(limits.max_findings);
@@ -126,6 +133,7 @@ pub fn check(
                     root = MapNode::new(name, 0, 0);
                     let check = w.check;
                     w = Walker::new(limits, false, check);
+                    w.hinted = hinted;
                     w.file(&mut file, name, sink, &mut root);
                 } else {
                     sink.absorb(first);
@@ -137,6 +145,7 @@ pub fn check(
         }
         Source::Stream(r) => {
             let mut w = Walker::new(limits, false, check);
+            w.hinted = hinted;
             w.stream(r, name, None, 0, true, sink, &mut root);
             w
         }
@@ -207,6 +216,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             unnamed: false,
             sift,
             retry: false,
+            hinted: false,
             check,
         }
     }
@@ -338,6 +348,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                                 let c = io::Cursor::new(v);
                                 self.zip(c, &inner_prefix, depth + 1, sink, &mut node);
                             }
+                            Stash::Counted(_) => {}
                         }
                     }
                     Err(e) => {
@@ -390,6 +401,9 @@ impl<'c, 'l> Walker<'c, 'l> {
         sink: &mut Sink,
         map: &mut MapNode,
     ) {
+        if format.is_none() && !self.hinted {
+            return self.not_a_trace(r, shown, member, sink, map);
+        }
         let tracedat = format == Some(Format::TraceCmd);
         let mut sieve = (self.sift && tracedat).then(PageSieve::default);
         let s = match stash::stash_sifted(
@@ -442,6 +456,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                 (format, node)
             }
             (Stash::Spill(f, n), None) => (self.check)(Leaf::File(f, *n), sink),
+            (Stash::Counted(n), _) => (None, MapNode::new("not kept", 0, *n)),
         };
         self.unnamed |= shown.is_none();
         self.members.push(MemberInfo {
@@ -450,6 +465,57 @@ impl<'c, 'l> Walker<'c, 'l> {
             size: s.stash.len(),
         });
         map.children.push(member_node(shown, s.stash.len(), node));
+    }
+
+    /// A stream whose first bytes are no trace (nor a container): checked from those bytes,
+    /// which gives the detection finding, and neither unpacked further nor spilled, so
+    /// endless or random input and decompression bombs of zeros end at once.
+    fn not_a_trace(
+        &mut self,
+        mut r: Box<dyn Read + '_>,
+        shown: Option<&str>,
+        member: &str,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let mut head = Vec::with_capacity(SNIFF_BYTES);
+        let err = r
+            .as_mut()
+            .take(SNIFF_BYTES as u64)
+            .read_to_end(&mut head)
+            .err();
+        let mut one = [0u8; 1];
+        let more = err.is_none() && matches!(r.read(&mut one), Ok(1));
+        sink.set_member(shown.map(str::to_string));
+        let limited = self.limit_hit(sink, shown);
+        if let Some(e) = &err {
+            if !limited {
+                self.corrupt(
+                    sink,
+                    shown,
+                    format!("the stream ends in error after {} bytes: {e}", head.len()),
+                );
+            }
+        }
+        sink.set_member(shown.map(str::to_string));
+        let (format, node) = (self.check)(Leaf::Bytes(&head), sink);
+        if more {
+            sink.note_last(
+                &rules::UNKNOWN_FORMAT,
+                format!(
+                    "judged from its first {} bytes: the rest was not read (nor unpacked, nor spilled)",
+                    head.len()
+                ),
+            );
+        }
+        self.unnamed |= shown.is_none();
+        self.members.push(MemberInfo {
+            path: member.to_string(),
+            format,
+            size: head.len() as u64,
+        });
+        map.children
+            .push(member_node(shown, head.len() as u64, node));
     }
 
     /// Decides, for a regular archive member, whether it is a trace, a nested container, or
@@ -488,9 +554,34 @@ impl<'c, 'l> Walker<'c, 'l> {
         if format.is_some() {
             return self.leaf(r, format, Some(&full), &full, sink, map);
         }
+        // Named like no uftrace file: its bytes are never needed (a uftrace directory lists it
+        // by name and size), so they are counted, not kept or spilled.
+        let mut r = r;
+        if classify(split(path).1) == FileKind::Unknown {
+            let n = io::copy(&mut r.as_mut(), &mut io::sink());
+            if self.limit_hit(sink, Some(&full)) {
+                return;
+            }
+            let n = match n {
+                Ok(n) => n,
+                Err(e) => {
+                    self.corrupt(
+                        sink,
+                        Some(&full),
+                        format!("reading member {full} failed: {e}"),
+                    );
+                    return;
+                }
+            };
+            kept.push(Kept {
+                path: path.to_string(),
+                stash: Stash::Counted(n),
+                runs: None,
+            });
+            return;
+        }
         // Possibly part of a uftrace data directory: keep it until the archive is read. A task
         // file gets its first pass as it is unpacked: the rest of the directory may come later.
-        let mut r = r;
         let mut runs =
             is_task_file(split(path).1).then(|| RecordSieve::default().with_budget(self.runs_left));
         match stash::stash_sifted(
@@ -665,6 +756,15 @@ impl<'c, 'l> Walker<'c, 'l> {
                 return self.corrupt(sink, None, format!("the zip archive cannot be read: {e}"))
             }
         };
+        if let Some(why) = zip_overlap(&mut ar, self.limits.max_archive_members) {
+            sink.set_member(None);
+            sink.report(
+                &rules::ARCHIVE_MEMBERS_OVERLAP,
+                0..0,
+                format!("{why}; a hostile archive: none of its members was unpacked or checked"),
+            );
+            return;
+        }
         let mut kept = Vec::new();
         let mut seen = BTreeSet::new();
         let mut count = 0u64;
@@ -807,6 +907,51 @@ impl<'c, 'l> Walker<'c, 'l> {
             });
         }
     }
+}
+
+/// Whether members of the zip `ar` overlap: two central-directory entries sharing a local
+/// header, or one member's local header and data reaching into the next. Reads the local
+/// headers only (nothing is unpacked), at most `max` of them; `Some` says which members.
+fn zip_overlap<R: Read + Seek>(ar: &mut zip::ZipArchive<R>, max: u64) -> Option<String> {
+    // (start, end, index) of each member's local header and data.
+    let mut ranges: Vec<(u64, u64, usize)> = Vec::new();
+    let n = ar.len().min(usize::try_from(max).unwrap_or(usize::MAX));
+    for i in 0..n {
+        // An entry that cannot be read is reported when the members are read.
+        let Ok(f) = ar.by_index_raw(i) else { continue };
+        let start = f.header_start();
+        // A local header is at least 30 bytes.
+        let data = f.data_start().unwrap_or(start.saturating_add(30));
+        ranges.push((start, data.saturating_add(f.compressed_size()), i));
+    }
+    ranges.sort_unstable();
+    let name = |ar: &mut zip::ZipArchive<R>, i: usize| {
+        ar.name_for_index(i)
+            .map_or_else(|| format!("#{i}"), |n| format!("`{n}`"))
+    };
+    let shared = ranges
+        .windows(2)
+        .filter(|w| matches!(w, [a, b] if a.0 == b.0))
+        .count();
+    for w in ranges.windows(2) {
+        let [a, b] = w else { continue };
+        if b.0 < a.1 {
+            let (na, nb) = (name(ar, a.2), name(ar, b.2));
+            return Some(if a.0 == b.0 {
+                format!(
+                    "zip members {na} and {nb} share the local header at offset {} ({} entries point at a header another entry uses)",
+                    a.0,
+                    shared.saturating_add(1)
+                )
+            } else {
+                format!(
+                    "zip member {nb} (local header at offset {}) lies inside member {na} (offsets {}..{})",
+                    b.0, a.0, a.1
+                )
+            });
+        }
+    }
+    None
 }
 
 /// A member kept until its archive level is read (it may belong to a uftrace directory).

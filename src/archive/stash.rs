@@ -16,6 +16,8 @@ pub enum Stash {
     Mem(Vec<u8>),
     /// Spilled to an unnamed temporary file of this length.
     Spill(File, u64),
+    /// Read and counted but not kept (a member no check reads): its length.
+    Counted(u64),
 }
 
 impl Stash {
@@ -23,7 +25,7 @@ impl Stash {
     pub fn len(&self) -> u64 {
         match self {
             Stash::Mem(v) => v.len() as u64,
-            Stash::Spill(_, n) => *n,
+            Stash::Spill(_, n) | Stash::Counted(n) => *n,
         }
     }
 
@@ -44,6 +46,7 @@ impl Stash {
                     Err(_) => Vec::new(),
                 }
             }
+            Stash::Counted(_) => Vec::new(),
         }
     }
 }
@@ -287,6 +290,10 @@ impl<'s> ArchiveDir<'s> {
     }
 }
 
+fn not_kept() -> io::Error {
+    io::Error::other("the member was counted, not kept")
+}
+
 fn too_large(len: u64) -> io::Error {
     io::Error::new(io::ErrorKind::FileTooLarge, format!("{len}"))
 }
@@ -316,6 +323,7 @@ impl DirSource for ArchiveDir<'_> {
         match s {
             Stash::Mem(v) => Ok(Data::Owned(v.clone())),
             Stash::Spill(f, _) => crate::input::load_file(f, LoadMode::Read, max),
+            Stash::Counted(_) => Err(not_kept()),
         }
     }
 
@@ -327,6 +335,7 @@ impl DirSource for ArchiveDir<'_> {
         match s {
             Stash::Mem(v) => Ok(Box::new(v.as_slice())),
             Stash::Spill(f, len) => Ok(Box::new(ReadAt::new(f, 0, *len))),
+            Stash::Counted(_) => Err(not_kept()),
         }
     }
 }

@@ -52,14 +52,21 @@ pub fn window(path: &Path, display: &str, file_len: u64, span: Range<u64>) -> Op
     hex_window(path, display, file_len, start..end)
 }
 
+/// Longest span shown as text lines; a longer one gets a hex window of its first rows.
+const MAX_TEXT_SPAN: u64 = 400;
+
 fn text_window(path: &Path, display: &str, file_len: u64, span: Range<u64>) -> Option<Window> {
+    // Decided before reading: a span can be gigabytes long, and only what is shown is read.
+    if span.end.saturating_sub(span.start) > MAX_TEXT_SPAN {
+        return None;
+    }
     let from = span.start.saturating_sub(TEXT_CONTEXT);
     let to = span.end.saturating_add(TEXT_CONTEXT).min(file_len);
     let bytes = read_at(path, from, to.saturating_sub(from))?;
     let rel_s = usize::try_from(span.start - from).ok()?;
     let rel_e = usize::try_from(span.end - from).ok()?.min(bytes.len());
     let inner = bytes.get(rel_s..rel_e)?;
-    if inner.len() > 400 || !inner.iter().all(|&b| is_text_byte(b)) {
+    if inner.len() as u64 > MAX_TEXT_SPAN || !inner.iter().all(|&b| is_text_byte(b)) {
         return None;
     }
     // Extend to whole lines, staying within text bytes.

@@ -41,7 +41,7 @@ impl Summary {
         if r.io_failed {
             self.unreadable += 1;
         }
-        if r.counts.error > 0 {
+        if r.failed() {
             self.failed += 1;
         } else {
             self.passed += 1;
@@ -93,11 +93,11 @@ fn path_bytes(r: &Report) -> Option<&[u8]> {
     }
 }
 
-/// The verdict word for a report.
+/// The verdict word for a report (`fail` for a warning under `--deny warnings`).
 pub fn verdict(r: &Report) -> &'static str {
     if r.io_failed {
         "unreadable"
-    } else if r.counts.error > 0 {
+    } else if r.failed() {
         "fail"
     } else {
         "pass"

@@ -137,6 +137,7 @@ pub fn judge(
         }
     };
     report.path = display.to_string();
+    report.deny_warnings = deny_warnings;
     let (verdict, reason) = classify(&report, deny_warnings);
     Judgement {
         report,
@@ -146,7 +147,60 @@ pub fn judge(
     }
 }
 
-type CheckJob = (PathBuf, String, Arc<Config>);
+/// A check job, with the slot it runs in (released when the check ends, answered or not).
+type CheckJob = (PathBuf, String, Arc<Config>, Option<Permit>);
+
+/// Check slots shared by every worker: at most `--jobs` checks run at once, counting the
+/// abandoned ones that still run in the background, so checks over their budget (hostile
+/// inputs) never pile up threads beyond `--jobs`.
+#[derive(Debug)]
+pub struct Slots {
+    used: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+    max: usize,
+}
+
+impl Slots {
+    /// `max` slots (at least one).
+    pub fn new(max: usize) -> Arc<Self> {
+        Arc::new(Slots {
+            used: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+            max: max.max(1),
+        })
+    }
+
+    /// Waits for a free slot.
+    pub fn acquire(self: &Arc<Self>) -> Permit {
+        let mut used = match self.used.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        while *used >= self.max {
+            used = match self.freed.wait(used) {
+                Ok(g) => g,
+                Err(p) => p.into_inner(),
+            };
+        }
+        *used = used.saturating_add(1);
+        Permit(Arc::clone(self))
+    }
+}
+
+/// One check slot, given back when dropped.
+#[derive(Debug)]
+pub struct Permit(Arc<Slots>);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut used = match self.0.used.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        *used = used.saturating_sub(1);
+        self.0.freed.notify_one();
+    }
+}
 
 /// A thread that runs checks for one worker, so that a check can be abandoned when it runs
 /// over its budget (a thread cannot be stopped; an abandoned one finishes its check, finds
@@ -154,17 +208,28 @@ type CheckJob = (PathBuf, String, Arc<Config>);
 #[derive(Default)]
 pub struct Checker {
     link: Option<(Sender<CheckJob>, Receiver<Report>)>,
+    /// The slots shared with the other workers (none: unbounded).
+    slots: Option<Arc<Slots>>,
 }
 
 impl Checker {
+    /// A checker whose checks take one of `slots` while they run.
+    pub fn with_slots(slots: Arc<Slots>) -> Self {
+        Checker {
+            link: None,
+            slots: Some(slots),
+        }
+    }
+
     fn spawn() -> Option<(Sender<CheckJob>, Receiver<Report>)> {
         let (job_tx, job_rx) = crossbeam_channel::bounded::<CheckJob>(1);
         let (rep_tx, rep_rx) = crossbeam_channel::bounded::<Report>(1);
         std::thread::Builder::new()
             .name("tracelint-check".into())
             .spawn(move || {
-                for (path, name, config) in job_rx.iter() {
+                for (path, name, config, permit) in job_rx.iter() {
                     let r = check_path(&path, &named_options(&config, &name), &config);
+                    drop(permit);
                     if rep_tx.send(r).is_err() {
                         break;
                     }
@@ -186,12 +251,19 @@ impl Checker {
         if self.link.is_none() {
             self.link = Self::spawn();
         }
+        // Waits (outside the budget) while abandoned checks hold every slot.
+        let permit = self.slots.as_ref().map(Slots::acquire);
         let Some((tx, rx)) = self.link.as_ref() else {
             // No thread to spare: check inline, without a budget.
             return Ok(check_path(path, &named_options(config, name), config));
         };
         if tx
-            .send((path.to_path_buf(), name.to_string(), Arc::clone(config)))
+            .send((
+                path.to_path_buf(),
+                name.to_string(),
+                Arc::clone(config),
+                permit,
+            ))
             .is_err()
         {
             self.link = None;
@@ -263,6 +335,7 @@ fn made(
         dropped_by_code: Vec::new(),
         map: None,
         io_failed: rule.code == rules::IO_ERROR.code,
+        deny_warnings: false,
         duration: start.elapsed(),
     };
     Judgement {
@@ -273,22 +346,45 @@ fn made(
     }
 }
 
-/// The first symlink or special file directly inside `dir` (uftrace data directories are flat).
+/// Levels of subdirectories searched for links and special files below a directory input.
+const MAX_DIR_DEPTH: usize = 16;
+
+/// The first symlink or special file anywhere inside `dir` (at every depth, not only the top:
+/// a link in `sub/` would be followed by whoever unpacks or copies the input), by its path
+/// relative to `dir`. A directory that cannot be listed or nests too deep counts too: what
+/// was not looked at is not accepted.
 fn dir_special_entry(dir: &Path) -> Option<String> {
-    let rd = fs::read_dir(dir).ok()?;
+    dir_special_below(dir, Path::new(""), 0)
+}
+
+fn dir_special_below(dir: &Path, rel: &Path, depth: usize) -> Option<String> {
+    let rd = match fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) => {
+            return Some(format!(
+                "a directory `{}` that cannot be listed ({e})",
+                rel.display()
+            ))
+        }
+    };
     for e in rd.flatten() {
+        let name = rel.join(e.file_name());
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_symlink() {
-            return Some(format!(
-                "a symbolic link `{}`",
-                e.file_name().to_string_lossy()
-            ));
+            return Some(format!("a symbolic link `{}`", name.display()));
         }
-        if !ft.is_file() && !ft.is_dir() {
-            return Some(format!(
-                "a special file `{}`",
-                e.file_name().to_string_lossy()
-            ));
+        if ft.is_dir() {
+            if depth >= MAX_DIR_DEPTH {
+                return Some(format!(
+                    "directories nested deeper than {MAX_DIR_DEPTH} levels (`{}`)",
+                    name.display()
+                ));
+            }
+            if let Some(bad) = dir_special_below(&e.path(), &name, depth.saturating_add(1)) {
+                return Some(bad);
+            }
+        } else if !ft.is_file() {
+            return Some(format!("a special file `{}`", name.display()));
         }
     }
     None

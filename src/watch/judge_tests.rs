@@ -78,3 +78,59 @@ fn unjudgeable_reports_go_to_quarantine() {
     assert_eq!(j.verdict, Verdict::Quarantine);
     assert!(j.report.io_failed);
 }
+
+#[test]
+fn links_and_special_files_are_refused_at_every_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("uftrace.data");
+    fs::create_dir_all(d.join("sub/deeper")).unwrap();
+    fs::write(d.join("info"), b"Ftrace!\0").unwrap();
+    assert_eq!(dir_special_entry(&d), None);
+    std::os::unix::fs::symlink("/etc/shadow", d.join("sub/deeper/shadow")).unwrap();
+    assert_eq!(
+        dir_special_entry(&d).as_deref(),
+        Some("a symbolic link `sub/deeper/shadow`")
+    );
+    let config = Arc::new(Config::default());
+    let abandoned = Arc::new(AtomicU64::new(0));
+    let j = judge(&d, "u", &config, false, &mut Checker::default(), &abandoned);
+    assert_eq!(j.verdict, Verdict::Quarantine);
+    assert!(j.reason.unwrap().contains("sub/deeper/shadow"));
+    fs::remove_file(d.join("sub/deeper/shadow")).unwrap();
+    let ok = std::process::Command::new("mkfifo")
+        .arg(d.join("sub/fifo"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "mkfifo missing under CI"
+        );
+        eprintln!("skipping the FIFO case: mkfifo not available");
+        return;
+    }
+    assert_eq!(
+        dir_special_entry(&d).as_deref(),
+        Some("a special file `sub/fifo`")
+    );
+}
+
+#[test]
+fn checks_never_run_beyond_their_slots() {
+    let slots = Slots::new(2);
+    let a = slots.acquire();
+    let b = slots.acquire();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let s2 = Arc::clone(&slots);
+    let waiter = std::thread::spawn(move || {
+        let p = s2.acquire();
+        tx.send(()).unwrap();
+        drop(p);
+    });
+    // Both slots are held: the third waits until one is given back.
+    assert!(rx.try_recv().is_err());
+    drop(a);
+    rx.recv().unwrap();
+    waiter.join().unwrap();
+    drop(b);
+}

@@ -27,7 +27,7 @@ pub struct Metrics {
     pub rescans: AtomicU64,
     /// Lost-event situations: kernel queue overflow, full event channel, watcher errors.
     pub overflows: AtomicU64,
-    /// Inputs that could not be moved (left in `work/`, retried at the next start).
+    /// Failed moves into a verdict folder (each try counts; see `stuck`).
     pub move_errors: AtomicU64,
     /// Checks abandoned after their wall-clock budget (still running in the background).
     pub abandoned: Arc<AtomicU64>,
@@ -35,6 +35,9 @@ pub struct Metrics {
     pub queue_depth: AtomicU64,
     /// Inputs being judged now.
     pub in_flight: AtomicU64,
+    /// Judged inputs whose move into a verdict folder failed (EPERM, ENOSPC, EXDEV, ...): they
+    /// stay in `work/` and are tried again at every rescan.
+    pub stuck: AtomicU64,
     /// Unix time (seconds) of the last verdict.
     pub last_success: AtomicU64,
     /// Unix time (seconds) of the start.
@@ -94,7 +97,7 @@ impl Metrics {
                 v.name()
             );
         }
-        let simple: [(&str, &str, &str, u64); 9] = [
+        let simple: [(&str, &str, &str, u64); 10] = [
             ("tracelint_watch_recovered_total", "counter", "Verdicts found already placed after taking over a dead instance's claim.", g(&self.recovered)),
             ("tracelint_watch_taken_over_total", "counter", "Claims of dead instances taken over from work/.", g(&self.taken_over)),
             ("tracelint_watch_rescans_total", "counter", "Full rescans of the spool.", g(&self.rescans)),
@@ -103,6 +106,7 @@ impl Metrics {
             ("tracelint_watch_abandoned_checks_total", "counter", "Checks abandoned after max_check_seconds.", g(&self.abandoned)),
             ("tracelint_watch_queue_depth", "gauge", "Inputs waiting or being judged.", g(&self.queue_depth)),
             ("tracelint_watch_in_flight", "gauge", "Inputs being judged.", g(&self.in_flight)),
+            ("tracelint_watch_stuck", "gauge", "Judged inputs whose move failed; they stay in work/ and are retried at every rescan.", g(&self.stuck)),
             ("tracelint_watch_last_success_timestamp_seconds", "gauge", "Unix time of the last verdict (0: none yet).", g(&self.last_success)),
         ];
         for (name, kind, help, v) in simple {

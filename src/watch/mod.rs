@@ -163,6 +163,12 @@ struct Shared {
     log: util::EventLog,
     deny_warnings: bool,
     stopping: AtomicBool,
+    /// Check slots: `--jobs`, abandoned checks included.
+    slots: Arc<judge::Slots>,
+    /// Judged inputs whose move failed, with the number of tries and when to try again.
+    stuck: Mutex<Vec<(Pending, u32, Instant)>>,
+    /// Longest wait between two tries of a stuck input.
+    retry_max: Duration,
 }
 
 impl Shared {
@@ -212,6 +218,9 @@ impl Daemon {
                 log,
                 deny_warnings: args.deny_warnings,
                 stopping: AtomicBool::new(false),
+                slots: judge::Slots::new(jobs),
+                stuck: Mutex::new(Vec::new()),
+                retry_max: args.rescan_interval.max(Duration::from_secs(1)),
             }),
             jobs,
         })
@@ -716,6 +725,7 @@ impl Dispatch {
         self.rescan_needed = false;
         self.last_rescan = Some(Instant::now());
         self.sh.metrics.rescans.fetch_add(1, Ordering::Relaxed);
+        retry_stuck(&self.sh);
         self.scan_work();
         let rd = match std::fs::read_dir(&self.sh.spool.new) {
             Ok(rd) => rd,
@@ -769,13 +779,25 @@ impl Dispatch {
             }
         };
         let me = sp.instance().clone();
-        for e in rd.flatten() {
+        // Temporary reports of dead owners, and the claims still in work/.
+        let mut temps = Vec::new();
+        let mut claims = std::collections::HashSet::new();
+        let entries: Vec<_> = rd.flatten().collect();
+        for e in entries.iter() {
+            let file = e.file_name();
+            if ClaimName::parse_temp(&file).is_none() {
+                if let Some(c) = ClaimName::parse(&file) {
+                    claims.insert(c.claim.clone());
+                }
+            }
+        }
+        for e in entries {
             let file = e.file_name();
             if let Some(c) = ClaimName::parse_temp(&file) {
                 let dead = spool::Instance::parse(&c.owner)
                     .is_some_and(|o| me.is_dead(&o) == Liveness::Dead);
                 if dead {
-                    let _ = std::fs::remove_file(e.path());
+                    temps.push((e.path(), c));
                 }
                 continue;
             }
@@ -812,11 +834,22 @@ impl Dispatch {
                 }
             }
         }
+        for (path, c) in temps {
+            // Its input is gone from work/ (a directory renamed into place): the owner died
+            // after the move, maybe before logging the verdict.
+            if !claims.contains(&c.claim) {
+                if let Ok(Some(placed)) = sp.find_placed(&c) {
+                    self.sh.metrics.recovered.fetch_add(1, Ordering::Relaxed);
+                    log_recovered(&self.sh, &c, &placed);
+                }
+            }
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
 fn worker(sh: &Shared, rx: &Receiver<Job>, tx: &Sender<Msg>, commit: &Sender<Pending>) {
-    let mut checker = judge::Checker::default();
+    let mut checker = judge::Checker::with_slots(Arc::clone(&sh.slots));
     for job in rx.iter() {
         let mut pending = None;
         match &job {
@@ -932,6 +965,7 @@ struct EventLine<'a> {
 }
 
 /// A judged input on its way to its verdict folder.
+#[derive(Clone)]
 struct Pending {
     claim: ClaimName,
     shown: String,
@@ -961,6 +995,12 @@ fn finish(
                     Ok(()) => {
                         sh.metrics.recovered.fetch_add(1, Ordering::Relaxed);
                         log_recovered(sh, claim, &placed);
+                        if let Err(e) = sp.release(claim, placed.data.is_dir()) {
+                            tracing::warn!(
+                                "cannot remove the work/ entry of {}: {e}",
+                                placed.data.display()
+                            );
+                        }
                     }
                     Err(e) => {
                         sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
@@ -1031,24 +1071,86 @@ fn finish(
     })
 }
 
-/// Writes the report and moves the input into its verdict folder, then logs the verdict.
+/// Writes the report and moves the input into its verdict folder, then logs the verdict. A
+/// move that fails leaves the input in `work/` and on the stuck list, tried again at every
+/// rescan ([`retry_stuck`]).
 fn commit(sh: &Shared, p: &Pending) {
-    let sp = &sh.spool;
-    let placed = sp
-        .write_temp(&p.claim, &p.sidecar)
-        .and_then(|temp| sp.place(&p.claim, p.verdict, &temp, p.is_dir));
-    let path = match placed {
-        Ok(path) => path,
-        Err(e) => {
-            sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
-            tracing::error!(
-                "cannot move {} to {}/: {e}; it stays in work/ and is retried at the next start",
-                p.shown,
-                p.verdict.name()
-            );
-            return;
-        }
+    if let Err(e) = place_and_log(sh, p) {
+        stuck(sh, p, 1, &e);
+    }
+}
+
+/// Tries again, at a rescan, the stuck inputs whose wait is over: 1 s after the first failure,
+/// doubling up to the rescan interval, so a fixed cause (permissions, space, mounts) is seen
+/// within one periodic rescan.
+fn retry_stuck(sh: &Shared) {
+    let now = Instant::now();
+    let due: Vec<(Pending, u32, Instant)> = {
+        let mut list = match sh.stuck.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let (due, wait): (Vec<_>, Vec<_>) = list.drain(..).partition(|(_, _, at)| *at <= now);
+        *list = wait;
+        due
     };
+    for (p, tries, _) in due {
+        match place_and_log(sh, &p) {
+            Ok(()) => tracing::info!(
+                "{} placed in {}/ after {tries} failed tr{}",
+                p.shown,
+                p.verdict.name(),
+                if tries == 1 { "y" } else { "ies" }
+            ),
+            Err(e) => stuck(sh, &p, tries.saturating_add(1), &e),
+        }
+    }
+    publish_stuck(sh);
+}
+
+/// Records a failed move (or drops it when the input is gone from `work/`).
+fn stuck(sh: &Shared, p: &Pending, tries: u32, e: &io::Error) {
+    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
+    let wpath = sh.spool.work.join(p.claim.file_name());
+    if !spool::exists_nofollow(&wpath).unwrap_or(true) {
+        // Taken over or removed by someone else: nothing stays in work/.
+        tracing::warn!(
+            "cannot move {} to {}/: {e}; it is no longer in work/ (moved by another instance or removed)",
+            p.shown,
+            p.verdict.name()
+        );
+        publish_stuck(sh);
+        return;
+    }
+    let cause = if e.raw_os_error() == Some(18) {
+        " (EXDEV: the verdict folder is on another mount than work/, a bind mount perhaps)"
+    } else {
+        ""
+    };
+    let wait = Duration::from_secs(1u64 << tries.saturating_sub(1).min(16)).min(sh.retry_max);
+    tracing::error!(
+        "cannot move {} to {}/: {e}{cause}; it stays in work/ and is tried again at the next rescan (in {}s or later, try {tries})",
+        p.shown,
+        p.verdict.name(),
+        wait.as_secs()
+    );
+    if let Ok(mut list) = sh.stuck.lock() {
+        list.push((p.clone(), tries, Instant::now() + wait));
+    }
+    publish_stuck(sh);
+}
+
+fn publish_stuck(sh: &Shared) {
+    let n = sh.stuck.lock().map_or(0, |l| l.len());
+    sh.metrics.stuck.store(n as u64, Ordering::Relaxed);
+}
+
+/// Writes the report, moves the input and logs the verdict line.
+fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
+    let sp = &sh.spool;
+    let path = sp
+        .write_temp(&p.claim, &p.sidecar)
+        .and_then(|temp| sp.place_linked(&p.claim, p.verdict, &temp, p.is_dir))?;
     sh.metrics.verdict(p.verdict, p.duration);
     if let Some(r) = &p.reason {
         if p.verdict == Verdict::Quarantine {
@@ -1072,6 +1174,15 @@ fn commit(sh: &Shared, p: &Pending) {
         recovered: false,
         instance: sp.instance_id(),
     });
+    // Only now is the input's trace in work/ removed: a crash before this line leaves it for a
+    // take-over, which finds the placed report and logs the verdict (once).
+    if let Err(e) = sp.release(&p.claim, p.is_dir) {
+        tracing::warn!(
+            "{} is placed and logged, but its work/ entry cannot be removed: {e}",
+            p.shown
+        );
+    }
+    Ok(())
 }
 
 fn sidecar_of(data: &Path) -> PathBuf {
@@ -1081,6 +1192,10 @@ fn sidecar_of(data: &Path) -> PathBuf {
 }
 
 fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Placed) {
+    // Logged before the crash (which came before `work/` was cleaned): not again.
+    if sh.log.logged(&placed.sidecar.display().to_string()) {
+        return;
+    }
     let r = &placed.report;
     let count = |k: &str| {
         r.get("counts")

@@ -326,7 +326,54 @@ impl Spool {
                 ));
             }
         }
+        for v in Verdict::ALL {
+            sp.probe_links(sp.dir(v))?;
+        }
         Ok(sp)
+    }
+
+    /// Tries the moves the daemon makes from `work/` into `dir`: a hard link (files) and a
+    /// rename (directories) of a probe. Equal device numbers do not prove it: a bind mount of
+    /// the same file system has the same `st_dev`, yet link(2) and rename(2) across it fail
+    /// with EXDEV, and every input would then stay in `work/`.
+    pub fn probe_links(&self, dir: &Path) -> Result<(), String> {
+        let name = format!(".tracelint-probe-{}", self.instance_id);
+        let (wfile, wdir) = (
+            self.work.join(format!("{name}.f")),
+            self.work.join(format!("{name}.d")),
+        );
+        let (dfile, ddir) = (dir.join(format!("{name}.f")), dir.join(format!("{name}.d")));
+        let cleanup = || {
+            let _ = fs::remove_file(&wfile);
+            let _ = fs::remove_file(&dfile);
+            let _ = fs::remove_dir(&wdir);
+            let _ = fs::remove_dir(&ddir);
+        };
+        cleanup();
+        let result = File::create(&wfile)
+            .and_then(|_| fs::hard_link(&wfile, &dfile))
+            .map_err(|e| ("link", e))
+            .and_then(|()| {
+                fs::create_dir(&wdir)
+                    .and_then(|()| fs::rename(&wdir, &ddir))
+                    .map_err(|e| ("rename", e))
+            });
+        cleanup();
+        match result {
+            Ok(()) => Ok(()),
+            Err((call, e)) if e.raw_os_error() == Some(EXDEV) => Err(format!(
+                "{} is on another mount than {} ({call}(2) between them fails: {e}); a bind mount \
+                 has the same device number but moves across it fail, so every input would stay \
+                 in work/: put the verdict folders on the spool's own mount",
+                dir.display(),
+                self.work.display()
+            )),
+            Err((call, e)) => Err(format!(
+                "cannot {call} a probe from {} into {}: {e}; inputs could not be moved there",
+                self.work.display(),
+                dir.display()
+            )),
+        }
     }
 
     /// This process.
@@ -396,10 +443,37 @@ impl Spool {
         temp: &Path,
         is_dir: bool,
     ) -> io::Result<PathBuf> {
+        let data = self.place_linked(claim, verdict, temp, is_dir)?;
+        self.release(claim, is_dir)?;
+        Ok(data)
+    }
+
+    /// [`Spool::place`] up to the fsync of the verdict folder: the input's `work/` entry
+    /// (files) and the temporary report stay, so that a crash before the verdict is logged
+    /// leaves a trace a take-over finds; [`Spool::release`] removes them once it is logged.
+    pub fn place_linked(
+        &self,
+        claim: &ClaimName,
+        verdict: Verdict,
+        temp: &Path,
+        is_dir: bool,
+    ) -> io::Result<PathBuf> {
         let dir = self.dir(verdict);
         let wpath = self.work.join(claim.file_name());
-        for n in 0u32..100_000 {
+        let mut n = 0u64;
+        let mut tries = 0u32;
+        loop {
+            // Past a few taken names, go on after the highest number in use (listed once):
+            // no cap on the names, and no walk over thousands of taken ones.
+            tries = tries.saturating_add(1);
+            if tries == 16 {
+                n = highest_candidate(dir, &claim.name)?.map_or(n, |h| h.saturating_add(1).max(n));
+            }
+            if tries > 1_000_000 {
+                break;
+            }
             let cand = candidate(&claim.name, n);
+            n = n.saturating_add(1);
             let data = dir.join(&cand);
             let side = dir.join(sidecar_name(&cand));
             if exists_nofollow(&data)? {
@@ -438,47 +512,60 @@ impl Spool {
                     return Err(e);
                 }
             }
-            self.finish_move(&wpath, temp, dir, is_dir)?;
+            self.sync(dir)?;
             return Ok(data);
         }
-        Err(io::Error::other("no free name in the verdict folder"))
+        Err(io::Error::other(
+            "no free name in the verdict folder after a million tries",
+        ))
     }
 
-    fn finish_move(&self, wpath: &Path, temp: &Path, dir: &Path, is_dir: bool) -> io::Result<()> {
-        self.sync(dir)?;
+    /// Removes what a placed (and logged) input left in `work/`: the input's entry (files; a
+    /// directory was renamed away) and its temporary report.
+    pub fn release(&self, claim: &ClaimName, is_dir: bool) -> io::Result<()> {
+        let wpath = self.work.join(claim.file_name());
+        let temp = self.work.join(claim.temp_name());
         if !is_dir {
-            fs::remove_file(wpath)?;
+            match fs::remove_file(&wpath) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
         }
         match fs::remove_file(temp) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
         }
-        // `work/` is not fsynced: if the removal is lost in a power failure, the next start
-        // takes the entry over and finds its report already placed.
         Ok(())
     }
 
     /// After a take-over: looks for a report sidecar this claim already placed (a previous
-    /// owner died between linking the report and removing the input from `work/`).
+    /// owner died between linking the report and removing the input from `work/`). Every
+    /// sidecar of the input's name (`x.tracelint.json`, `x.~N~.tracelint.json`) in every
+    /// verdict folder is read for the claim id: a lower-numbered pair removed since does not
+    /// hide a later one.
     pub fn find_placed(&self, claim: &ClaimName) -> io::Result<Option<Placed>> {
         for v in Verdict::ALL {
             let dir = self.dir(v);
-            for n in 0u32..100_000 {
-                let cand = candidate(&claim.name, n);
-                let data = dir.join(&cand);
-                let side = dir.join(sidecar_name(&cand));
-                let side_exists = exists_nofollow(&side)?;
-                if !side_exists {
-                    if exists_nofollow(&data)? {
-                        continue;
-                    }
-                    break;
+            for e in fs::read_dir(dir)? {
+                let e = e?;
+                let file = e.file_name();
+                let Some(data) = file
+                    .as_bytes()
+                    .strip_suffix(SIDECAR_SUFFIX.as_bytes())
+                    .map(|d| OsStr::from_bytes(d).to_os_string())
+                else {
+                    continue;
+                };
+                if candidate_number(&claim.name, &data).is_none() {
+                    continue;
                 }
+                let side = dir.join(&file);
                 if let Some(report) = read_sidecar_claim(&side, &claim.claim) {
                     return Ok(Some(Placed {
                         verdict: v,
-                        data,
+                        data: dir.join(&data),
                         sidecar: side,
                         report,
                     }));
@@ -488,7 +575,8 @@ impl Spool {
         Ok(None)
     }
 
-    /// Completes a move found by [`Spool::find_placed`].
+    /// Completes a move found by [`Spool::find_placed`] (up to the fsync; the `work/` entry
+    /// goes with [`Spool::release`] once the verdict is logged).
     pub fn complete_placed(&self, claim: &ClaimName, placed: &Placed) -> io::Result<()> {
         let wpath = self.work.join(claim.file_name());
         let wmeta = fs::symlink_metadata(&wpath)?;
@@ -510,8 +598,7 @@ impl Spool {
             }
             Err(e) => return Err(e),
         }
-        let temp = self.work.join(claim.temp_name());
-        self.finish_move(&wpath, &temp, self.dir(placed.verdict), is_dir)
+        self.sync(self.dir(placed.verdict))
     }
 }
 
@@ -528,7 +615,39 @@ pub struct Placed {
     pub report: serde_json::Value,
 }
 
-fn candidate(name: &OsStr, n: u32) -> OsString {
+/// errno of a link or rename across mounts.
+const EXDEV: i32 = 18;
+
+/// `n` when `file` is `candidate(name, n)`.
+fn candidate_number(name: &OsStr, file: &OsStr) -> Option<u64> {
+    let rest = file.as_bytes().strip_prefix(name.as_bytes())?;
+    if rest.is_empty() {
+        return Some(0);
+    }
+    let digits = rest.strip_prefix(b".~")?.strip_suffix(b"~")?;
+    if digits.is_empty() || digits.len() > 19 || digits.first() == Some(&b'0') {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
+/// The highest `n` of a data or sidecar name `candidate(name, n)` in `dir`.
+fn highest_candidate(dir: &Path, name: &OsStr) -> io::Result<Option<u64>> {
+    let mut high = None;
+    for e in fs::read_dir(dir)? {
+        let file = e?.file_name();
+        let data = file
+            .as_bytes()
+            .strip_suffix(SIDECAR_SUFFIX.as_bytes())
+            .unwrap_or(file.as_bytes());
+        if let Some(n) = candidate_number(name, OsStr::from_bytes(data)) {
+            high = high.max(Some(n));
+        }
+    }
+    Ok(high)
+}
+
+fn candidate(name: &OsStr, n: u64) -> OsString {
     if n == 0 {
         name.to_os_string()
     } else {

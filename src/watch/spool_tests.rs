@@ -71,7 +71,7 @@ fn take_over_finds_a_half_finished_move() {
         let doc = format!("{{\"watch\":{{\"claim\":\"{}\"}}}}", c.claim);
         let t = sp.write_temp(&c, doc.as_bytes()).unwrap();
         // The previous owner died after linking the report (and maybe the input).
-        let cand = candidate(OsStr::new("y"), u32::from(linked_data));
+        let cand = candidate(OsStr::new("y"), u64::from(linked_data));
         fs::hard_link(&t, rej.join(sidecar_name(&cand))).unwrap();
         if linked_data {
             fs::hard_link(&w, rej.join(&cand)).unwrap();
@@ -87,10 +87,80 @@ fn take_over_finds_a_half_finished_move() {
         assert_eq!(placed.data, rej.join(&cand));
         sp.complete_placed(&mine, &placed).unwrap();
         assert_eq!(fs::read(rej.join(&cand)).unwrap(), b"input");
+        // The work/ entry stays until the verdict is logged, then goes.
+        assert!(w.exists());
+        sp.release(&mine, false).unwrap();
         assert!(!w.exists());
         let _ = fs::remove_file(&t);
     }
     // Another claim with the same name is not mistaken for it.
     let other = sp.new_claim(OsStr::new("y"));
     assert!(sp.find_placed(&other).unwrap().is_none());
+}
+
+#[test]
+fn a_placed_report_is_found_by_its_claim_past_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let sp = Spool::open(dir.path(), false).unwrap();
+    let acc = sp.dir(Verdict::Accepted).to_path_buf();
+    let c = sp.new_claim(OsStr::new("z"));
+    let w = sp.work.join(c.file_name());
+    fs::write(&w, b"input").unwrap();
+    let doc = format!("{{\"watch\":{{\"claim\":\"{}\"}}}}", c.claim);
+    let t = sp.write_temp(&c, doc.as_bytes()).unwrap();
+    // z and z.~1~ were placed and later removed by the operator; the dead owner placed its
+    // report as z.~3~ (z.~2~ is another input's).
+    fs::write(acc.join("z.~2~"), b"other").unwrap();
+    fs::write(
+        acc.join("z.~2~.tracelint.json"),
+        b"{\"watch\":{\"claim\":\"x\"}}",
+    )
+    .unwrap();
+    fs::hard_link(&t, acc.join("z.~3~.tracelint.json")).unwrap();
+    let placed = sp.find_placed(&c).unwrap().unwrap();
+    assert_eq!(placed.data, acc.join("z.~3~"));
+    sp.complete_placed(&c, &placed).unwrap();
+    assert_eq!(fs::read(acc.join("z.~3~")).unwrap(), b"input");
+    // A name that only starts like it is not a candidate.
+    assert_eq!(
+        candidate_number(OsStr::new("z"), OsStr::new("z.~3~")),
+        Some(3)
+    );
+    assert_eq!(candidate_number(OsStr::new("z"), OsStr::new("zz")), None);
+    assert_eq!(
+        candidate_number(OsStr::new("z"), OsStr::new("z.~03~")),
+        None
+    );
+}
+
+#[test]
+fn names_go_on_past_99999() {
+    let dir = tempfile::tempdir().unwrap();
+    let sp = Spool::open(dir.path(), false).unwrap();
+    let acc = sp.dir(Verdict::Accepted).to_path_buf();
+    for n in 0..20u64 {
+        fs::write(acc.join(candidate(OsStr::new("x"), n)), b"old").unwrap();
+    }
+    fs::write(acc.join("x.~99999~"), b"old").unwrap();
+    let c = sp.new_claim(OsStr::new("x"));
+    fs::write(sp.work.join(c.file_name()), b"new").unwrap();
+    let t = sp.write_temp(&c, b"{\"watch\":{}}").unwrap();
+    let p = sp.place(&c, Verdict::Accepted, &t, false).unwrap();
+    assert_eq!(p, acc.join("x.~100000~"));
+    assert_eq!(fs::read(&p).unwrap(), b"new");
+}
+
+#[test]
+fn the_start_up_probe_moves_a_file_and_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let sp = Spool::open(dir.path(), false).unwrap();
+    // Nothing is left behind by the probe.
+    for d in [&sp.work, &sp.dir(Verdict::Accepted).to_path_buf()] {
+        assert_eq!(fs::read_dir(d).unwrap().count(), 0, "{}", d.display());
+    }
+    // A verdict folder that cannot be moved into is refused.
+    let acc = sp.dir(Verdict::Accepted).to_path_buf();
+    fs::remove_dir(&acc).unwrap();
+    fs::write(&acc, b"not a folder").unwrap();
+    assert!(sp.probe_links(&acc).is_err());
 }

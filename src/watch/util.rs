@@ -124,6 +124,34 @@ impl EventLog {
     }
 }
 
+impl EventLog {
+    /// Whether a line naming `report` (a sidecar path) is among the last lines of the log
+    /// file (the last 4 MiB): a recovery after a crash between logging a verdict and
+    /// cleaning `work/` does not log it twice. `false` for stdout, which cannot be read back.
+    pub fn logged(&self, report: &str) -> bool {
+        use std::io::{Read, Seek, SeekFrom};
+        let Ok(needle) = serde_json::to_string(report) else {
+            return false;
+        };
+        let needle = format!("\"report\":{needle}");
+        let Ok(g) = self.out.lock() else { return false };
+        let Sink::File(p, _) = &*g else { return false };
+        let Ok(mut f) = File::open(p) else {
+            return false;
+        };
+        let len = f.metadata().map_or(0, |m| m.len());
+        let from = len.saturating_sub(4 << 20);
+        if f.seek(SeekFrom::Start(from)).is_err() {
+            return false;
+        }
+        let mut tail = Vec::new();
+        if f.take(4 << 20).read_to_end(&mut tail).is_err() {
+            return false;
+        }
+        tail.windows(needle.len()).any(|w| w == needle.as_bytes())
+    }
+}
+
 fn open_append(p: &Path) -> io::Result<File> {
     OpenOptions::new().create(true).append(true).open(p)
 }

@@ -149,7 +149,8 @@ struct JobOut {
     stats: crate::formats::ftrace_ring::CpuStats,
     raw: u64,
     chunks: u64,
-    findings: Vec<crate::finding::Finding>,
+    /// The job's findings (and those it counted past the cap).
+    sink: Sink,
 }
 
 /// Checks ranges, chunk tables and limits of every CPU (sequentially, findings in order),
@@ -197,9 +198,7 @@ fn run(
         .map(|j| run_job(j, data, sieve, len, algo, table, max, &levels))
         .collect();
     for o in outs {
-        for f in o.findings {
-            ctx.sink.push(f);
-        }
+        ctx.sink.absorb(o.sink);
         if let Some(r) = bufs
             .get_mut(o.buffer)
             .and_then(|b| b.results.get_mut(o.entry))
@@ -554,7 +553,8 @@ fn chunk_header(
 
 /// Moves findings raised on decompressed bytes to the file span `to`, noting where they were.
 fn remap(into: &mut Sink, from: Sink, to: &Range<u64>, note: &dyn Fn(u64) -> String) {
-    let (found, _) = from.into_parts();
+    let (found, dropped) = from.into_parts_by_level();
+    into.absorb_dropped(dropped);
     for mut f in found {
         let at = f.offset;
         f.offset = to.start;
@@ -622,7 +622,7 @@ fn run_job(
                 stats,
                 raw,
                 chunks: 0,
-                findings: sink.into_parts().0,
+                sink,
             };
         }
         Source::Chunks(chunks) => {
@@ -676,7 +676,7 @@ fn run_job(
         stats,
         raw,
         chunks: nchunks,
-        findings: sink.into_parts().0,
+        sink,
     }
 }
 
