@@ -786,7 +786,7 @@ fn have_trace_cmd() -> bool {
     match Command::new("trace-cmd").arg("--version").output() {
         Ok(_) => true,
         Err(_) => {
-            eprintln!("skipping: trace-cmd is not installed");
+            common::skip_or_fail("trace-cmd is not installed");
             false
         }
     }

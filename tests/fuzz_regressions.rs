@@ -72,10 +72,7 @@ fn replay(fmt: &str, path: &Path) {
 #[test]
 fn fuzz_regressions_replay() {
     let mut count = 0usize;
-    let Ok(rd) = fs::read_dir(corpus()) else {
-        eprintln!("skipping: no corpus/ folder");
-        return;
-    };
+    let rd = fs::read_dir(corpus()).expect("corpus/ ships with the repository");
     let mut fmts: Vec<String> = rd
         .flatten()
         .filter(|e| e.path().join("regressions").is_dir())
@@ -85,6 +82,10 @@ fn fuzz_regressions_replay() {
     for fmt in fmts {
         let mut inputs = Vec::new();
         files_under(&corpus().join(&fmt).join("regressions"), &mut inputs);
+        assert!(
+            !inputs.is_empty(),
+            "corpus/{fmt}/regressions holds no input to replay"
+        );
         for input in inputs {
             eprintln!("replaying {}", input.display());
             replay(&fmt, &input);
@@ -92,6 +93,8 @@ fn fuzz_regressions_replay() {
         }
     }
     eprintln!("{count} regression input(s) replayed");
+    // Every format with a fuzz target keeps its regressions here.
+    assert!(count >= 4, "only {count} regression input(s) replayed");
 }
 
 /// The real corpus files also satisfy the fuzz invariants (cheap: one pass per file).

@@ -972,7 +972,7 @@ fn differential_against_gdb() {
         .output()
         .is_err()
     {
-        eprintln!("skipping: gdb is not installed");
+        common::skip_or_fail("gdb is not installed");
         return;
     }
     let script = "python exec(\"n=0\\nwhile True:\\n try:\\n  out=gdb.execute('tfind %d'%n,to_string=True)\\n except gdb.error: break\\n if 'Found trace frame' not in out: break\\n n+=1\\nprint('WALKED',n)\")";
@@ -1122,7 +1122,7 @@ fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
             .is_ok()
     };
     if !have("gdb") || !have("gcc") {
-        eprintln!("skipping: gdb or gcc is not installed");
+        common::skip_or_fail("gdb or gcc is not installed");
         return None;
     }
     let dir = std::env::temp_dir().join(format!("tracelint-gdb-test-{}-{tag}", std::process::id()));

@@ -115,7 +115,7 @@ fn v0_only_by_hint() {
 fn corpus_files_have_no_errors() {
     let dir = common::corpus("ktrace");
     let Ok(rd) = std::fs::read_dir(&dir) else {
-        eprintln!("skipping: {} missing", dir.display());
+        common::skip_or_fail(&format!("{} missing", dir.display()));
         return;
     };
     let mut n = 0;
@@ -135,7 +135,7 @@ fn corpus_files_have_no_errors() {
 fn sweeps_over_corpus_files() {
     let dir = common::corpus("ktrace");
     let Ok(rd) = std::fs::read_dir(&dir) else {
-        eprintln!("skipping: {} missing", dir.display());
+        common::skip_or_fail(&format!("{} missing", dir.display()));
         return;
     };
     for e in rd {
@@ -158,7 +158,7 @@ fn corpus_is_what_the_generator_writes() {
     for (name, model) in sample_files() {
         let p = common::corpus("ktrace").join(name);
         let Ok(on_disk) = std::fs::read(&p) else {
-            eprintln!("skipping: {} missing", p.display());
+            common::skip_or_fail(&format!("{} missing", p.display()));
             return;
         };
         assert_eq!(

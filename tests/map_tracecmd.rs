@@ -83,7 +83,7 @@ fn from_map(map: &MapNode) -> Vec<Section> {
 #[test]
 fn v7_sections_match_trace_cmd_dump() {
     if Command::new("trace-cmd").arg("--version").output().is_err() {
-        eprintln!("skipping: trace-cmd is not installed");
+        common::skip_or_fail("trace-cmd is not installed");
         return;
     }
     let mut compared = 0;

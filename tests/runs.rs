@@ -259,7 +259,7 @@ fn a_fresh_threaded_recording_with_arguments_checks_the_same_archived() {
     use tracelint::config::Config;
     for tool in ["uftrace", "gcc"] {
         if Command::new(tool).arg("--version").output().is_err() {
-            eprintln!("skipping: {tool} is not installed");
+            common::skip_or_fail(&format!("{tool} is not installed"));
             return;
         }
     }
