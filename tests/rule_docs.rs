@@ -124,7 +124,7 @@ const RAISED_IN_SEVERAL: &[(&str, &str)] = &[
     ("KT027", "a trailing partial event found from sizes while decoding (decode/mod.rs); a read that fails mid-event in the windowed event walk (decode/events.rs)"),
     ("TD007", "truncation of the header and option records (decode/mod.rs) and of a metadata section's text (decode/meta.rs)"),
     ("TD028", "the header's CPU count against the CPUCOUNT option while decoding (decode/mod.rs); against the flyrecord tables after decoding (lint.rs)"),
-    ("TD030", "missing metadata options while decoding (decode/mod.rs); a non-nanosecond top-buffer clock without TRACECLOCK, judged once the CPU walk has counted events (lint.rs)"),
+    ("TD030", "missing metadata options while decoding (decode/mod.rs); a non-nanosecond top-buffer clock without TRACECLOCK (v6 and v7), judged once the CPU walk has counted events (lint.rs)"),
     ("TD031", "v6 BUFFER options read inline with the header (decode/mod.rs); v7 BUFFER option bodies (decode/options.rs)"),
     ("TD034", "CPU data over other CPU data, found by the data walk that skips it (decode/data.rs); CPU data over metadata structures (lint.rs)"),
     ("TD040", "bytes after the last option section while decoding (decode/mod.rs); bytes after the last structure found by the layout pass (lint.rs)"),

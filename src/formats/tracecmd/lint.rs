@@ -183,13 +183,19 @@ fn is_ns_clock(c: &str) -> bool {
 }
 
 fn top_clock(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
-    if m.header.version != 7 || m.has_option(opt_id::TRACECLOCK) {
+    if m.has_option(opt_id::TRACECLOCK) {
         return;
     }
     let Some(b) = m.buffers.iter().find(|b| b.name.is_empty()) else {
         return;
     };
     let Some(c) = b.clock.as_deref() else { return };
+    // v6: trace-cmd 2.9.5–3.3.4 read the clock record only with a TRACECLOCK option.
+    let versions = if m.header.version == 7 {
+        "3.1.6–3.3.4"
+    } else {
+        "2.9.5–3.3.4"
+    };
     if is_ns_clock(c) || b.results.iter().all(|r| r.stats.events == 0) {
         return;
     }
@@ -198,9 +204,9 @@ fn top_clock(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
         .make(
             &rules::MISSING_METADATA,
             b.span.clone(),
-            format!("the top buffer's clock is `{c}` but there is no TRACECLOCK option; trace-cmd 3.1.6–3.3.4 then print its raw values as nanoseconds (a counter prints every event at 0.000000), so every timestamp is lost"),
+            format!("the top buffer's clock is `{c}` (its {}) but there is no TRACECLOCK option; trace-cmd {versions} then print its raw values as nanoseconds (a counter prints every event at 0.000000), so every timestamp is lost", if m.header.version == 7 { "BUFFER option" } else { "clock record" }),
         )
-        .fails("trace-cmd report", "3.1.6–3.3.4", "loss");
+        .fails("trace-cmd report", versions, "loss");
     ctx.sink.push(f);
 }
 

@@ -373,9 +373,10 @@ crate::declare_rules! {
     /// The level follows the case: no KALLSYMS or PRINTK option is a **warning** (addresses
     /// and `trace_printk` formats print unresolved, every event is read, campaign); no
     /// HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS, CMDLINES or BUFFER stays an error. No
-    /// TRACECLOCK option while the top buffer's clock (named in its BUFFER option) is not a
-    /// nanosecond clock is an **error**: trace-cmd 3.1.6–3.3.4 then print the raw counter or
-    /// TSC values as nanoseconds (a `counter` trace prints every event at 0.000000, campaign).
+    /// TRACECLOCK option while the top buffer's clock (named in its v7 BUFFER option or the v6
+    /// clock record) is not a nanosecond clock is an **error**: trace-cmd 3.1.6–3.3.4 (v6:
+    /// 2.9.5–3.3.4) then print the raw counter or TSC values as nanoseconds (a `counter` trace
+    /// prints every event at 0.000000, campaign).
     pub MISSING_METADATA = ("TD030", "missing-metadata", Error, "a required metadata part is missing");
     /// ## What it checks
     /// BUFFER options: payload parses exactly to its size; names unique (top `""` at most once);
