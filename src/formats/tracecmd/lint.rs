@@ -196,7 +196,11 @@ fn top_clock(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     } else {
         "2.9.5–3.3.4"
     };
-    if is_ns_clock(c) || b.results.iter().all(|r| r.stats.events == 0) {
+    // A name that is no clock name is the clock record's own defect (TD070).
+    let named = !c.is_empty()
+        && c.chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+    if !named || is_ns_clock(c) || b.results.iter().all(|r| r.stats.events == 0) {
         return;
     }
     let f = ctx
