@@ -441,22 +441,16 @@ impl Config {
         Ok(())
     }
 
-    /// Recomputes `levels`: `select`, then `[rules]`, then the command line.
+    /// Recomputes `levels`: `[rules]`, then the command line; rules `select` leaves out are
+    /// allowed whatever their level.
     fn resolve(&mut self) {
         self.levels = self.levels_with(&[]);
     }
 
     /// The levels with some per-path settings applied between the file's and the command
-    /// line's. Within each layer a more specific selector wins.
+    /// line's. Within each layer a more specific selector wins; `select` has the last word.
     fn levels_with(&self, path_levels: &[&LevelSetting]) -> BTreeMap<&'static str, Level> {
         let mut levels = BTreeMap::new();
-        if let Some(selected) = &self.check.select {
-            for r in registry::all() {
-                if r.family != Family::Generic && !selected.contains(&r.code) {
-                    levels.insert(r.code, Level::Allow);
-                }
-            }
-        }
         let layers: [Vec<&LevelSetting>; 3] = [
             self.rule_levels.iter().collect(),
             path_levels.to_vec(),
@@ -467,6 +461,14 @@ impl Config {
             for s in layer {
                 for code in &s.codes {
                     levels.insert(*code, s.level);
+                }
+            }
+        }
+        // `select` decides which rules run; levels only set how those report.
+        if let Some(selected) = &self.check.select {
+            for r in registry::all() {
+                if r.family != Family::Generic && !selected.contains(&r.code) {
+                    levels.insert(r.code, Level::Allow);
                 }
             }
         }
