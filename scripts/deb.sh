@@ -31,7 +31,7 @@ mkdir -p target/assets/man target/assets/completions
 "$bin" completions fish > target/assets/completions/tracelint.fish
 size=$(stat -c %s "$bin")
 echo "deb.sh: stripped binary: $size bytes"
-deb=$(cargo deb --locked --profile dist --no-build --no-strip 2>/dev/null | tail -n 1)
+deb=$(cargo deb --profile dist --no-build --no-strip | tail -n 1)
 [ -f "$deb" ] || { echo "deb.sh: cargo deb made no package ($deb)" >&2; exit 1; }
 echo "deb.sh: built $deb"
 # The package's own view of what it holds.

@@ -380,7 +380,10 @@ impl Config {
     /// Loads `explicit` if given, else the nearest configuration from the current directory
     /// up, else the nearest from the first input's folder up (a directory input is its own
     /// folder), else defaults.
-    pub fn discover_for(explicit: Option<&Path>, inputs: &[PathBuf]) -> Result<Config, ConfigError> {
+    pub fn discover_for(
+        explicit: Option<&Path>,
+        inputs: &[PathBuf],
+    ) -> Result<Config, ConfigError> {
         if let Some(p) = explicit {
             return Self::load(p);
         }
@@ -393,7 +396,9 @@ impl Config {
                     let dir = if p.is_dir() {
                         p.as_path()
                     } else {
-                        p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+                        p.parent()
+                            .filter(|d| !d.as_os_str().is_empty())
+                            .unwrap_or(Path::new("."))
                     };
                     find_config(dir)
                 })

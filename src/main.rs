@@ -270,8 +270,8 @@ fn main() -> ExitCode {
         }
         Command::Man { dir: Some(dir) } => {
             let cmd = Cli::command();
-            let written = std::fs::create_dir_all(dir)
-                .and_then(|()| clap_mangen::generate_to(cmd, dir));
+            let written =
+                std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(cmd, dir));
             match written {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(e) => {
@@ -676,7 +676,8 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
     let disk_bytes: u64 = reports.iter().map(bytes_on_disk).sum();
     let width = terminal_width();
     let base = source_root();
-    // The human form goes to a file without colours; only a terminal gets them.
+    // The human form goes to a file without colours (and with its summary); only a terminal
+    // gets colours.
     let to_file = a.output_file.is_some();
     let mut text = String::new();
     let mut hidden_info = 0u64;
@@ -696,10 +697,8 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
                 text.push_str(&human::file_line(r));
                 text.push('\n');
             }
-            if !to_file {
-                text.push_str(&summary_text(&summary, hidden_info, disk_bytes));
-                text.push('\n');
-            }
+            text.push_str(&summary_text(&summary, hidden_info, disk_bytes));
+            text.push('\n');
         }
         OutputKind::Json => {
             text = report::render_json(&reports, &summary);

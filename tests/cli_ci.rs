@@ -20,7 +20,9 @@ fn out(o: &Output) -> String {
 }
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(rel)
 }
 
 /// A folder with a good trace, a broken one (under a name with the characters the outputs
@@ -106,11 +108,17 @@ fn github_workflow_commands_follow_the_toolkit_grammar() {
         assert!(title.starts_with(&format!("{code} ")), "{title}");
         // Binary files have no lines: the byte offset is in the title and the message.
         assert!(title.contains(&format!("0x{offset:x}")), "{title}");
-        assert!(unescape(&c[4]).starts_with(&format!("0x{offset:x}: ")), "{line}");
+        assert!(
+            unescape(&c[4]).starts_with(&format!("0x{offset:x}: ")),
+            "{line}"
+        );
     }
     assert!(text.lines().any(|l| l.starts_with("::error ")));
     // The odd name's `,` `:` and `%` are escaped in the property.
-    assert!(text.contains("file=odd%2C na%3Ame %2525 <&\"'>.tf,line=1"), "{text}");
+    assert!(
+        text.contains("file=odd%2C na%3Ame %2525 <&\"'>.tf,line=1"),
+        "{text}"
+    );
 }
 
 fn gitlab_schema() -> serde_json::Value {
@@ -173,16 +181,14 @@ fn gitlab_code_quality_report_has_the_fields_gitlab_reads() {
         .map(|i| i["fingerprint"].as_str().unwrap())
         .collect();
     assert_eq!(fps.len(), issues.len());
-    let again: serde_json::Value = serde_json::from_slice(
-        &run(p.path(), &["-o", "gitlab", "good.tf", ODD_NAME]).stdout,
-    )
-    .unwrap();
+    let again: serde_json::Value =
+        serde_json::from_slice(&run(p.path(), &["-o", "gitlab", "good.tf", ODD_NAME]).stdout)
+            .unwrap();
     assert_eq!(doc, again);
     // A finding keeps its fingerprint when its level (and so its severity) changes.
-    let warned: serde_json::Value = serde_json::from_slice(
-        &run(p.path(), &["-o", "gitlab", "-W", "GT047", ODD_NAME]).stdout,
-    )
-    .unwrap();
+    let warned: serde_json::Value =
+        serde_json::from_slice(&run(p.path(), &["-o", "gitlab", "-W", "GT047", ODD_NAME]).stdout)
+            .unwrap();
     let fp_of = |d: &serde_json::Value| {
         d.as_array()
             .unwrap()
@@ -264,7 +270,10 @@ fn junit_is_well_formed_xml_with_one_case_per_input() {
     assert!(child(case("ctl.dat"), "failure").is_some());
     // Unreadable: a JUnit error, not a failure.
     let missing = case("missing.dat");
-    assert_eq!(child(missing, "error").unwrap().attribute("type"), Some("TL001"));
+    assert_eq!(
+        child(missing, "error").unwrap().attribute("type"),
+        Some("TL001")
+    );
     assert_eq!(suite.attribute("failures"), Some("2"));
     assert_eq!(suite.attribute("errors"), Some("1"));
     // A warnings-only input passes, and fails with --deny warnings (as the exit code says).
@@ -314,31 +323,58 @@ fn concise_is_one_line_per_finding() {
 #[test]
 fn output_file_keeps_the_summary_on_stdout() {
     let p = Project::new();
-    for kind in ["sarif", "gitlab", "junit", "json", "concise", "github", "human"] {
+    for kind in [
+        "sarif", "gitlab", "junit", "json", "concise", "github", "human",
+    ] {
         let file = p.path().join(format!("report.{kind}"));
         let o = run(
             p.path(),
-            &["-o", kind, "--output-file", file.to_str().unwrap(), ODD_NAME],
+            &[
+                "-o",
+                kind,
+                "--output-file",
+                file.to_str().unwrap(),
+                ODD_NAME,
+            ],
         );
         assert_eq!(o.status.code(), Some(1), "{kind}");
         let stdout = out(&o);
-        assert!(stdout.starts_with("checked 1 input(s): 0 passed, 1 failed"), "{kind}: {stdout}");
+        assert!(
+            stdout.starts_with("checked 1 input(s): 0 passed, 1 failed"),
+            "{kind}: {stdout}"
+        );
         // Only the summary: its counts line, hidden info and findings by code.
         assert!(stdout.lines().count() <= 3, "{kind}: {stdout}");
         assert!(stdout.contains("findings by code: "), "{kind}: {stdout}");
-        assert!(!stdout.contains("error[GT047]") && !stdout.contains("0x4fef"), "{kind}: {stdout}");
+        assert!(
+            !stdout.contains("error[GT047]") && !stdout.contains("0x4fef"),
+            "{kind}: {stdout}"
+        );
         let written = std::fs::read_to_string(&file).unwrap();
         assert!(written.contains("GT047"), "{kind}: {written}");
         assert!(!written.contains('\u{1b}'), "{kind}: colours in a file");
         let q = run(
             p.path(),
-            &["-o", kind, "-q", "--output-file", file.to_str().unwrap(), ODD_NAME],
+            &[
+                "-o",
+                kind,
+                "-q",
+                "--output-file",
+                file.to_str().unwrap(),
+                ODD_NAME,
+            ],
         );
         assert_eq!(out(&q), "", "{kind}: --quiet");
     }
     let o = run(
         p.path(),
-        &["-o", "sarif", "--output-file", "/nonexistent/dir/x.sarif", "good.tf"],
+        &[
+            "-o",
+            "sarif",
+            "--output-file",
+            "/nonexistent/dir/x.sarif",
+            "good.tf",
+        ],
     );
     assert_eq!(o.status.code(), Some(3));
 }

@@ -52,14 +52,29 @@ fn the_repository_corpus_passes_through_its_committed_configuration() {
     let empty = tempfile::NamedTempFile::new().unwrap();
     let o = run(
         &sub,
-        &["--config", empty.path().to_str().unwrap(), "check", "..", "-q"],
+        &[
+            "--config",
+            empty.path().to_str().unwrap(),
+            "check",
+            "..",
+            "-q",
+        ],
     );
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
     let o = run(&sub, &["check", "../gdb/defects/circular-corrupt.tf", "-q"]);
-    assert_eq!(o.status.code(), Some(1), "a file named on the command line is checked");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a file named on the command line is checked"
+    );
     let o = run(
         &sub,
-        &["check", "--force-exclude", "../gdb/defects/circular-corrupt.tf", "-q"],
+        &[
+            "check",
+            "--force-exclude",
+            "../gdb/defects/circular-corrupt.tf",
+            "-q",
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "--force-exclude: {}", out(&o));
     assert!(out(&o).starts_with("checked 0 input(s)"));
@@ -106,13 +121,19 @@ fn discovery_walks_up_to_the_repository_root_and_no_further() {
     let o = run(&p.data(), &["check", ".", "-q"]);
     assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
     // `.tracelint.toml` at the root, found from data/ (cwd) ...
-    p.config(".tracelint.toml", "[check]\nextend-exclude = [\"legacy\"]\n");
+    p.config(
+        ".tracelint.toml",
+        "[check]\nextend-exclude = [\"legacy\"]\n",
+    );
     let o = run(&p.data(), &["check", ".", "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
     assert!(out(&o).starts_with("checked 1 input(s)"), "{}", out(&o));
     // ... and from the input's folder when the current directory has none.
     let elsewhere = tempfile::tempdir().unwrap();
-    let o = run(elsewhere.path(), &["check", p.data().to_str().unwrap(), "-q"]);
+    let o = run(
+        elsewhere.path(),
+        &["check", p.data().to_str().unwrap(), "-q"],
+    );
     assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
     // tracelint.toml is preferred over .tracelint.toml in one folder; patterns with `/` are
     // relative to the configuration's folder.
@@ -122,13 +143,21 @@ fn discovery_walks_up_to_the_repository_root_and_no_further() {
     );
     let o = run(&p.data().join("legacy"), &["check", ".", "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
-    assert!(out(&o).starts_with("checked 1 input(s)"), "TL008 for the empty search: {}", out(&o));
+    assert!(
+        out(&o).starts_with("checked 1 input(s)"),
+        "TL008 for the empty search: {}",
+        out(&o)
+    );
     assert!(out(&o).contains("TL008"), "{}", out(&o));
     // `exclude` replaces the defaults; -v says what was left out.
     p.config("tracelint.toml", "[check]\nexclude = [\"bad.tf\"]\n");
     let o = run(&p.data(), &["check", ".", "-v"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(err(&o).contains("legacy/bad.tf: excluded by the configuration"), "{}", err(&o));
+    assert!(
+        err(&o).contains("legacy/bad.tf: excluded by the configuration"),
+        "{}",
+        err(&o)
+    );
 }
 
 #[test]
@@ -158,7 +187,10 @@ fn per_path_overrides_set_levels_for_the_inputs_under_them() {
         .iter()
         .map(|f| f["code"].as_str().unwrap())
         .collect();
-    assert!(codes.contains(&"GT047") && !codes.contains(&"GT055"), "{codes:?}");
+    assert!(
+        codes.contains(&"GT047") && !codes.contains(&"GT055"),
+        "{codes:?}"
+    );
     assert_eq!(v["files"][1]["verdict"], "fail", "the same bytes elsewhere");
     // The command line wins over the override.
     let v = json(&["-D", "GT047", "legacy/bad.tf"]);
@@ -180,7 +212,15 @@ fn rules_are_selected_by_prefix_and_format() {
         let o = run(dir.path(), &a);
         let codes = out(&o)
             .lines()
-            .map(|l| l.split(": ").nth(1).unwrap().split(' ').next().unwrap().to_string())
+            .map(|l| {
+                l.split(": ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         (o.status.code().unwrap(), codes)
     };
@@ -191,7 +231,11 @@ fn rules_are_selected_by_prefix_and_format() {
     let (code, some) = codes(&["--select", "GT04,GT05"]);
     assert_eq!(code, 1);
     assert!(!some.is_empty());
-    assert!(some.iter().all(|c| c.starts_with("GT04") || c.starts_with("GT05")), "{some:?}");
+    assert!(
+        some.iter()
+            .all(|c| c.starts_with("GT04") || c.starts_with("GT05")),
+        "{some:?}"
+    );
     assert!(!some.contains(&"GT019".to_string()));
     let (code, none) = codes(&["--select", "TD"]);
     assert_eq!((code, none.len()), (0, 0));
@@ -242,7 +286,10 @@ fn bad_check_sections_are_configuration_errors() {
         ("[check]\nexclude = [\"a[b\"]\n", "bad path pattern `a[b`"),
         ("[check]\nexclud = []\n", "exclud"),
         ("[check]\nselect = [\"QQ\"]\n", "unknown rule `QQ`"),
-        ("[[check.overrides]]\npaths = [\"x\"]\nrules = { GT = \"loud\" }\n", "not a level"),
+        (
+            "[[check.overrides]]\npaths = [\"x\"]\nrules = { GT = \"loud\" }\n",
+            "not a level",
+        ),
     ] {
         std::fs::write(dir.path().join("tracelint.toml"), text).unwrap();
         let o = run(dir.path(), &["check", good.to_str().unwrap()]);
@@ -266,7 +313,11 @@ fn deny_warnings_has_one_spelling_everywhere() {
         a.extend_from_slice(args);
         a.push(bad.to_str().unwrap());
         let expected = if args.len() > 2 { 1 } else { 0 };
-        assert_eq!(run(dir.path(), &a).status.code(), Some(expected), "{args:?}");
+        assert_eq!(
+            run(dir.path(), &a).status.code(),
+            Some(expected),
+            "{args:?}"
+        );
     }
 }
 
@@ -278,12 +329,24 @@ fn man_pages_for_every_command() {
     let o = run(dir.path(), &["man", "--dir", "pages"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     let top = std::fs::read_to_string(dir.path().join("pages/tracelint.1")).unwrap();
-    for sub in ["check", "map", "rules", "explain", "demo", "watch", "completions", "man"] {
+    for sub in [
+        "check",
+        "map",
+        "rules",
+        "explain",
+        "demo",
+        "watch",
+        "completions",
+        "man",
+    ] {
         let page = dir.path().join(format!("pages/tracelint-{sub}.1"));
-        let text = std::fs::read_to_string(&page)
-            .unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+        let text =
+            std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
         assert!(text.starts_with(".ie") || text.contains(".TH"), "{sub}");
-        assert!(top.contains(&format!("tracelint\\-{sub}(1)")), "{sub} not in SEE ALSO");
+        assert!(
+            top.contains(&format!("tracelint\\-{sub}(1)")),
+            "{sub} not in SEE ALSO"
+        );
     }
     let check = std::fs::read_to_string(dir.path().join("pages/tracelint-check.1")).unwrap();
     assert!(check.contains("output\\-file"), "options documented");

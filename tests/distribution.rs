@@ -109,7 +109,10 @@ fn the_github_action_follows_the_metadata_syntax() {
     assert!(errors.is_empty(), "action.yml: {errors:#?}");
     let steps = action["runs"]["steps"].as_array().unwrap();
     // Installs, checks, uploads SARIF with the code scanning action.
-    assert!(steps[0]["run"].as_str().unwrap().contains("cargo install --locked"));
+    assert!(steps[0]["run"]
+        .as_str()
+        .unwrap()
+        .contains("cargo install --locked"));
     let check = steps.iter().find(|s| s["id"] == "check").unwrap();
     let run = check["run"].as_str().unwrap();
     assert!(run.contains("--output sarif --output-file"), "{run}");
@@ -158,7 +161,14 @@ fn the_pre_commit_hooks_are_well_formed() {
         assert!(h["entry"].as_str().unwrap().starts_with("tracelint check"));
         // pre-commit matches `files` with Python's re.search on repository-relative paths.
         let files = regex::Regex::new(h["files"].as_str().unwrap()).unwrap();
-        for p in ["trace.dat", "x/y.tf", "a.ktrace", "u/uftrace.data/info", "t.dat.zst", "ship.tar.gz"] {
+        for p in [
+            "trace.dat",
+            "x/y.tf",
+            "a.ktrace",
+            "u/uftrace.data/info",
+            "t.dat.zst",
+            "ship.tar.gz",
+        ] {
             assert!(files.is_match(p), "{p}");
         }
         for p in ["README.md", "src/main.rs", "Cargo.toml", "information.txt"] {
@@ -230,7 +240,10 @@ fn the_debian_package_ships_a_stripped_binary_and_every_asset() {
     for a in assets {
         let src = a.as_array().unwrap()[0].as_str().unwrap();
         if !src.starts_with("target/") {
-            assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(src).is_file(), "{src}");
+            assert!(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(src).is_file(),
+                "{src}"
+            );
         }
     }
     assert_eq!(

@@ -933,7 +933,11 @@ fn metrics_endpoint_on_any_named_address() {
     std::io::Read::read_to_string(&mut s, &mut out).unwrap();
     assert!(out.contains("ok"), "{out}");
     assert_eq!(d.stop(), 0);
-    assert!(d.stderr().contains("without authentication"), "{}", d.stderr());
+    assert!(
+        d.stderr().contains("without authentication"),
+        "{}",
+        d.stderr()
+    );
 }
 
 #[test]
@@ -1015,7 +1019,11 @@ fn deny_warnings_is_spelled_as_check_spells_it() {
     for (flags, verdict) in cases {
         let dir = tempfile::tempdir().unwrap();
         // Every finding a warning: the first GDB file has info findings only.
-        fs::write(dir.path().join("tracelint.toml"), "[rules]\nALL = \"warn\"\n").unwrap();
+        fs::write(
+            dir.path().join("tracelint.toml"),
+            "[rules]\nALL = \"warn\"\n",
+        )
+        .unwrap();
         let spool = dir.path().join("spool");
         for sub in ["tmp", "new"] {
             fs::create_dir_all(spool.join(sub)).unwrap();
@@ -1024,7 +1032,12 @@ fn deny_warnings_is_spelled_as_check_spells_it() {
         let mut args = vec!["--once"];
         args.extend_from_slice(flags);
         let mut d = Daemon::start(&spool, &args);
-        assert_eq!(d.wait(Duration::from_secs(30)), 0, "{flags:?}: {}", d.stderr());
+        assert_eq!(
+            d.wait(Duration::from_secs(30)),
+            0,
+            "{flags:?}: {}",
+            d.stderr()
+        );
         assert!(
             spool.join(verdict).join("a.tf").is_file(),
             "{flags:?}: not in {verdict}/: {:?}",
@@ -1066,13 +1079,18 @@ fn journal_lines_carry_priorities_and_no_timestamps() {
     for l in &lines {
         let b = l.as_bytes();
         assert!(
-            b.len() > 3 && b[0] == b'<' && matches!(b[1], b'3' | b'4' | b'6' | b'7') && b[2] == b'>',
+            b.len() > 3
+                && b[0] == b'<'
+                && matches!(b[1], b'3' | b'4' | b'6' | b'7')
+                && b[2] == b'>',
             "no priority prefix: {l}"
         );
         assert!(!timestamp(&l[3..]), "own timestamp under journald: {l}");
         assert!(!l.contains(" INFO "), "level word under journald: {l}");
     }
-    assert!(lines.iter().any(|l| l.starts_with("<6>") && l.contains("starting")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("<6>") && l.contains("starting")));
     let plain = run(false);
     assert!(plain.lines().any(timestamp), "{plain}");
     assert!(!plain.contains("<6>"), "{plain}");

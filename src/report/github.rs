@@ -44,7 +44,10 @@ pub fn render(r: &Report, base: Option<&std::path::Path>) -> String {
             Some(_) => format!("in {} ", finding_place(&path, f)),
             None => String::new(),
         };
-        let title = format!("{} {} ({inner}at 0x{:x})", f.rule.code, f.rule.name, f.offset);
+        let title = format!(
+            "{} {} ({inner}at 0x{:x})",
+            f.rule.code, f.rule.name, f.offset
+        );
         let mut message = format!("{inner}0x{:x}: {}", f.offset, f.message);
         for n in &f.notes {
             message.push_str("\nnote: ");
