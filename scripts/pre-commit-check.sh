@@ -32,8 +32,15 @@ if ! command -v pre-commit >/dev/null 2>&1; then
 fi
 command -v git >/dev/null 2>&1 || skip "git is not installed"
 
-cargo build --locked --quiet
-export PATH="$root/target/debug:$PATH"
+# The tracelint to run: TRACELINT_BIN, else the debug build (which the tests have built).
+if [ -n "${TRACELINT_BIN:-}" ]; then
+  bindir=$(mktemp -d)
+  ln -s "$(realpath "$TRACELINT_BIN")" "$bindir/tracelint"
+  export PATH="$bindir:$PATH"
+else
+  cargo build --locked --quiet
+  export PATH="$root/target/debug:$PATH"
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
