@@ -1053,10 +1053,11 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
 }
 
 fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
-    let (config, opts, _) = match setup(cli, &a.common, std::slice::from_ref(&a.path), color) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
+    let (config, opts, deny_warnings) =
+        match setup(cli, &a.common, std::slice::from_ref(&a.path), color) {
+            Ok(x) => x,
+            Err(c) => return c,
+        };
     let config = config.for_path(&a.path).unwrap_or(config);
     let r = if a.path.as_os_str() == "-" {
         tracelint::check::check_stdin(&opts, &config)
@@ -1084,7 +1085,7 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
     }
     if r.io_failed {
         ExitCode::from(EXIT_IO)
-    } else if r.counts.error > 0 {
+    } else if r.counts.error > 0 || (deny_warnings && r.counts.warning > 0) {
         ExitCode::from(EXIT_FINDINGS)
     } else {
         ExitCode::from(EXIT_OK)

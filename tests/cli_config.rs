@@ -318,6 +318,13 @@ fn deny_warnings_has_one_spelling_everywhere() {
             Some(expected),
             "{args:?}"
         );
+        // `map` takes the same spelling.
+        a[0] = "map";
+        assert_eq!(
+            run(dir.path(), &a).status.code(),
+            Some(expected),
+            "map {args:?}"
+        );
     }
 }
 
