@@ -22,3 +22,34 @@ fn bad_level_and_unknown_key() {
     assert_eq!(c.levels.get("TL005"), Some(&Level::Warn));
     assert_eq!(c.limits.max_findings, 5);
 }
+
+#[test]
+fn selectors_by_prefix_and_format_with_specificity() {
+    let c = Config::parse(
+        "[rules]\nGT047 = \"deny\"\nGT = \"allow\"\nuftrace = \"warn\"\nTD1 = \"info\"\n",
+        Path::new("t"),
+    )
+    .unwrap();
+    assert_eq!(c.levels.get("GT047"), Some(&Level::Deny));
+    assert_eq!(c.levels.get("GT001"), Some(&Level::Allow));
+    assert!(registry::rules_of(Family::Uftrace)
+        .iter()
+        .all(|r| c.levels.get(r.code) == Some(&Level::Warn)));
+    assert_eq!(c.levels.get("TD100"), Some(&Level::Info));
+    assert_eq!(c.levels.get("TD014"), None);
+    assert!(Config::parse("[rules]\nZZ = \"allow\"\n", Path::new("t")).is_err());
+}
+
+#[test]
+fn path_patterns_match_names_anywhere_and_paths_from_the_root() {
+    let m = PathMatcher::new(["defects", "corpus/**/regressions", "*.tmp"]).unwrap();
+    assert!(m.matches_entry(Path::new("a/b/defects")));
+    assert!(!m.matches_entry(Path::new("a/defects/x.tf")));
+    assert!(m.matches_path(Path::new("a/defects/x.tf")));
+    assert!(m.matches_entry(Path::new("corpus/gdb/regressions")));
+    assert!(m.matches_entry(Path::new("corpus/regressions")));
+    assert!(!m.matches_entry(Path::new("other/gdb/regressions")));
+    assert!(m.matches_entry(Path::new("x/y.tmp")));
+    assert!(!m.matches_entry(Path::new("x/y.tmpx")));
+    assert!(PathMatcher::new(["a[b"]).is_err());
+}

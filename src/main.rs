@@ -37,10 +37,11 @@ const EXIT_IO: u8 = 3;
                   Exit codes: 0 no errors, 1 error findings, 2 usage or config error, 3 unreadable input."
 )]
 struct Cli {
-    /// Configuration file (default: ./tracelint.toml if present).
+    /// Configuration file (default: the nearest tracelint.toml or .tracelint.toml from the
+    /// current directory, else from the first input's folder, up to the repository root).
     #[arg(long, global = true, env = "TRACELINT_CONFIG", value_name = "FILE")]
     config: Option<PathBuf>,
-    /// When to use colours (NO_COLOR is respected in `auto`).
+    /// When to use colours (`auto` respects NO_COLOR, then FORCE_COLOR and CLICOLOR_FORCE).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     #[command(subcommand)]
@@ -71,8 +72,12 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff).
-    Man,
+    /// Print the man page (roff), or write one page per command into a folder.
+    Man {
+        /// Write tracelint.1 and tracelint-<command>.1 for every command into DIR.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,6 +97,14 @@ enum OutputKind {
     Jsonl,
     /// SARIF 2.1.0.
     Sarif,
+    /// One line per finding: `path:0xOFFSET: CODE [severity] message`.
+    Concise,
+    /// GitHub Actions workflow commands (`::error file=...`), shown as annotations.
+    Github,
+    /// GitLab Code Quality report (JSON).
+    Gitlab,
+    /// JUnit XML: one test case per input.
+    Junit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -123,9 +136,16 @@ struct CommonArgs {
     /// Set a rule to warning. Repeatable.
     #[arg(short = 'W', long = "warn", value_name = "RULE")]
     warn: Vec<String>,
-    /// Set a rule to error. Repeatable.
+    /// Set a rule to error. Repeatable. `--deny warnings` makes warnings fail the run too.
     #[arg(short = 'D', long = "deny", value_name = "RULE", value_parser = parse_deny)]
     deny: Vec<String>,
+    /// Same as `--deny warnings`.
+    #[arg(long, hide = true)]
+    deny_warnings: bool,
+    /// Run only these rules (codes, names, code prefixes such as TD1, formats such as uftrace,
+    /// or ALL; comma-separated or repeated). The generic TL rules always run.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    select: Vec<String>,
     /// Read files instead of memory-mapping them.
     #[arg(long)]
     no_mmap: bool,
@@ -148,6 +168,19 @@ struct CheckArgs {
     /// Parallel jobs (default: number of cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// Write the output to FILE instead of stdout; the human summary still goes to stdout
+    /// (unless --quiet).
+    #[arg(long, value_name = "FILE")]
+    output_file: Option<PathBuf>,
+    /// SARIF: describe every rule in the driver, not only those that fired.
+    #[arg(long)]
+    sarif_all_rules: bool,
+    /// Exit 0 even when findings fail the run (2 and 3 still report usage and I/O errors).
+    #[arg(long)]
+    exit_zero: bool,
+    /// Leave out paths matched by `[check] exclude` even when named on the command line.
+    #[arg(long)]
+    force_exclude: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -242,7 +275,19 @@ fn main() -> ExitCode {
             clap_complete::generate(*shell, &mut cmd, "tracelint", &mut std::io::stdout());
             ExitCode::from(EXIT_OK)
         }
-        Command::Man => {
+        Command::Man { dir: Some(dir) } => {
+            let cmd = Cli::command();
+            let written =
+                std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(cmd, dir));
+            match written {
+                Ok(()) => ExitCode::from(EXIT_OK),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", dir.display());
+                    ExitCode::from(EXIT_IO)
+                }
+            }
+        }
+        Command::Man { dir: None } => {
             let man = clap_mangen::Man::new(Cli::command());
             let mut out = Vec::new();
             if man.render(&mut out).is_err() {
@@ -256,13 +301,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// Whether to colour a stream: `always`, `never`, or with `auto` when the stream is a terminal
-/// and `NO_COLOR` is not set.
+/// Whether to colour a stream: `always`, `never`, or with `auto`: never when `NO_COLOR` is
+/// set, always when `FORCE_COLOR` or `CLICOLOR_FORCE` is set (to anything but empty or `0`),
+/// else when the stream is a terminal.
 fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
+    let forced = |name: &str| {
+        std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+    };
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && is_terminal,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none()
+                && (forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") || is_terminal)
+        }
     }
 }
 
@@ -462,20 +514,28 @@ fn print_config_error(e: &ConfigError, color: bool) {
     eprint!("{s}");
 }
 
-/// Loads configuration and applies command-line overrides. Returns (config, options, deny warnings).
+/// Loads configuration (found from the current directory, else from the inputs) and applies
+/// command-line overrides. Returns (config, options, deny warnings).
 fn setup(
     cli: &Cli,
     common: &CommonArgs,
+    inputs: &[PathBuf],
     color: bool,
 ) -> Result<(Config, CheckOptions, bool), ExitCode> {
-    let mut config = match Config::discover(cli.config.as_deref()) {
+    let mut config = match Config::discover_for(cli.config.as_deref(), inputs) {
         Ok(c) => c,
         Err(e) => {
             print_config_error(&e, color);
             return Err(ExitCode::from(EXIT_USAGE));
         }
     };
-    let mut deny_warnings = false;
+    if !common.select.is_empty() {
+        if let Err(bad) = config.set_select(&common.select) {
+            eprintln!("error: --select {bad}: no rule has this code, name, prefix or format; `tracelint rules` lists them");
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+    }
+    let mut deny_warnings = common.deny_warnings;
     let groups: [(&Vec<String>, Level); 3] = [
         (&common.allow, Level::Allow),
         (&common.warn, Level::Warn),
@@ -487,12 +547,9 @@ fn setup(
                 deny_warnings = true;
                 continue;
             }
-            match registry::lookup(key) {
-                Some(r) => config.set_level(r, level),
-                None => {
-                    eprintln!("error: unknown rule `{key}`; `tracelint rules` lists them");
-                    return Err(ExitCode::from(EXIT_USAGE));
-                }
+            if !config.set_selector(key, level) {
+                eprintln!("error: unknown rule `{key}`: not a code, name, code prefix or format; `tracelint rules` lists them");
+                return Err(ExitCode::from(EXIT_USAGE));
             }
         }
     }
@@ -537,12 +594,23 @@ enum Input {
 /// a trace: files that cannot be opened and files named or shaped like traces are checked (and
 /// fail there), links and special files are reported, not followed; `verbose` lists every
 /// file left out and why on stderr.
-fn collect_inputs(paths: &[PathBuf], hint: Option<Format>, verbose: bool) -> Vec<Input> {
+fn collect_inputs(
+    paths: &[PathBuf],
+    hint: Option<Format>,
+    verbose: bool,
+    config: &Config,
+) -> Vec<Input> {
     let mut out = Vec::new();
     for p in paths {
+        if config.force_excludes(p) {
+            if verbose {
+                eprintln!("skipped {}: excluded by the configuration", p.display());
+            }
+            continue;
+        }
         if p.is_dir() && !(hint == Some(Format::Uftrace) || detect::is_uftrace_dir(p)) {
             let before = out.len();
-            walk(p, &mut out, verbose);
+            walk(p, &mut out, verbose, Some(config));
             if !out[before..].iter().any(|i| matches!(i, Input::Check(_))) {
                 out.push(Input::NoTraces(p.clone()));
             }
@@ -553,7 +621,8 @@ fn collect_inputs(paths: &[PathBuf], hint: Option<Format>, verbose: bool) -> Vec
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool) {
+/// Searches `dir`; `config` leaves out what its `exclude` matches (`None`: nothing).
+fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool, config: Option<&Config>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         out.push(Input::Check(dir.to_path_buf()));
         return;
@@ -562,6 +631,12 @@ fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool) {
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let p = e.path();
+        if config.is_some_and(|c| c.excludes_entry(&p)) {
+            if verbose {
+                eprintln!("skipped {}: excluded by the configuration", p.display());
+            }
+            continue;
+        }
         let Ok(ft) = e.file_type() else {
             out.push(Input::Check(p));
             continue;
@@ -572,7 +647,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool) {
             if detect::is_uftrace_dir(&p) {
                 out.push(Input::Check(p));
             } else {
-                walk(&p, out, verbose);
+                walk(&p, out, verbose, config);
             }
         } else if !ft.is_file() {
             out.push(Input::NotFollowed(
@@ -592,7 +667,10 @@ fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool) {
 fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
     match input {
         Input::Check(p) if p.as_os_str() == "-" => tracelint::check::check_stdin(opts, config),
-        Input::Check(p) => check_path(p, opts, config),
+        Input::Check(p) => match config.for_path(p) {
+            Some(c) => check_path(p, opts, &c),
+            None => check_path(p, opts, config),
+        },
         Input::NoTraces(dir) => tracelint::check::no_traces_report(dir, config),
         Input::NotFollowed(p, what) => tracelint::check::not_followed_report(p, what, config),
     }
@@ -639,14 +717,15 @@ fn trace_candidate(p: &Path) -> Result<(), &'static str> {
 }
 
 fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
-    let (config, opts, deny_warnings) = match setup(cli, &a.common, color) {
+    let (mut config, opts, deny_warnings) = match setup(cli, &a.common, &a.paths, color) {
         Ok(x) => x,
         Err(c) => return c,
     };
     if a.paths.iter().any(|p| p.as_os_str() == "-") && stdin_is_terminal() {
         return ExitCode::from(EXIT_USAGE);
     }
-    let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose);
+    config.check.force_exclude |= a.force_exclude;
+    let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose, &config);
     let output = a.output.unwrap_or(OutputKind::Human);
     let start = Instant::now();
     let pool = match rayon::ThreadPoolBuilder::new()
@@ -695,44 +774,102 @@ fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
     }
     summary.seconds = start.elapsed().as_secs_f64();
     let disk_bytes: u64 = reports.iter().map(bytes_on_disk).sum();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let width = terminal_width();
-    let res = match output {
+    let base = source_root();
+    // The human form goes to a file without colours (and with its summary); only a terminal
+    // gets colours.
+    let to_file = a.output_file.is_some();
+    let mut text = String::new();
+    let mut hidden_info = 0u64;
+    match output {
         OutputKind::Human => {
-            let hopts = human::HumanOptions { color, width };
-            let mut res = Ok(());
-            let mut hidden_info = 0u64;
+            let hopts = human::HumanOptions {
+                color: color && !to_file,
+                width,
+            };
             for r in &reports {
                 if a.quiet {
                     continue;
                 }
-                let (text, hidden) = human::render_findings(r, hopts, a.verbose);
+                let (t, hidden) = human::render_findings(r, hopts, a.verbose);
                 hidden_info += hidden;
-                res = res.and(write!(out, "{text}"));
-                res = res.and(writeln!(out, "{}", human::file_line(r)));
+                text.push_str(&t);
+                text.push_str(&human::file_line(r));
+                text.push('\n');
             }
-            res.and(writeln!(
-                out,
-                "{}",
-                summary_text(&summary, hidden_info, disk_bytes)
-            ))
+            text.push_str(&summary_text(&summary, hidden_info, disk_bytes));
+            text.push('\n');
         }
-        OutputKind::Json => writeln!(out, "{}", report::render_json(&reports, &summary)),
+        OutputKind::Json => {
+            text = report::render_json(&reports, &summary);
+            text.push('\n');
+        }
         OutputKind::Jsonl => {
-            let mut res = Ok(());
             for r in &reports {
-                res = res.and(write!(out, "{}", report::render_jsonl(r)));
+                text.push_str(&report::render_jsonl(r));
             }
-            res
         }
-        OutputKind::Sarif => writeln!(out, "{}", report::sarif::render(&reports)),
+        OutputKind::Sarif => {
+            let sopts = report::sarif::SarifOptions {
+                all_rules: a.sarif_all_rules,
+                base: base.clone(),
+            };
+            text = report::sarif::render_with(&reports, &sopts);
+            text.push('\n');
+        }
+        OutputKind::Concise => {
+            for r in &reports {
+                text.push_str(&report::concise::render(r, base.as_deref()));
+            }
+        }
+        OutputKind::Github => {
+            for r in &reports {
+                text.push_str(&report::github::render(r, base.as_deref()));
+            }
+        }
+        OutputKind::Gitlab => {
+            text = report::gitlab::render(&reports, base.as_deref());
+            text.push('\n');
+        }
+        OutputKind::Junit => {
+            text = report::junit::render(&reports, summary.seconds, deny_warnings, base.as_deref());
+        }
+    }
+    let res = match &a.output_file {
+        Some(file) => {
+            if let Err(e) = std::fs::write(file, text.as_bytes()) {
+                eprintln!("error: {}: {e}", file.display());
+                return ExitCode::from(EXIT_IO);
+            }
+            if a.quiet {
+                Ok(())
+            } else {
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{}", summary_text(&summary, hidden_info, disk_bytes))
+                    .and_then(|()| out.flush())
+            }
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }
     };
-    let code = exit_code(&reports);
-    match res.and_then(|()| out.flush()) {
+    let mut code = exit_code(&reports);
+    if a.exit_zero && code != EXIT_IO {
+        code = EXIT_OK;
+    }
+    match res {
         Ok(()) => ExitCode::from(code),
         Err(e) => write_failed(&e, code),
     }
+}
+
+/// The folder machine outputs make paths relative to: the repository root (the nearest folder
+/// above the current directory that holds `.git`), else the current directory.
+fn source_root() -> Option<PathBuf> {
+    let cwd = tracelint::config::normalize(Path::new("."));
+    let repo = cwd.ancestors().find(|d| d.join(".git").exists());
+    Some(repo.map(Path::to_path_buf).unwrap_or(cwd))
 }
 
 fn exit_code(reports: &[Report]) -> u8 {
@@ -897,9 +1034,11 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
         allow: Vec::new(),
         warn: Vec::new(),
         deny: Vec::new(),
+        deny_warnings: false,
+        select: Vec::new(),
         no_mmap: false,
     };
-    let (config, opts, _) = match setup(cli, &common, false) {
+    let (config, opts, _) = match setup(cli, &common, std::slice::from_ref(&a.corpus), false) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -911,7 +1050,7 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let mut inputs = Vec::new();
-    walk(&a.corpus, &mut inputs, false);
+    walk(&a.corpus, &mut inputs, false, None);
     let reports: Vec<Report> = inputs
         .par_iter()
         .map(|i| check_input(i, &opts, &config))
@@ -1016,10 +1155,12 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
 }
 
 fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
-    let (config, opts, _) = match setup(cli, &a.common, color) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
+    let (config, opts, _deny_warnings) =
+        match setup(cli, &a.common, std::slice::from_ref(&a.path), color) {
+            Ok(x) => x,
+            Err(c) => return c,
+        };
+    let config = config.for_path(&a.path).unwrap_or(config);
     if a.path.as_os_str() == "-" && stdin_is_terminal() {
         return ExitCode::from(EXIT_USAGE);
     }

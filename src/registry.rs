@@ -171,3 +171,33 @@ pub fn rendered_docs() -> Vec<(String, String)> {
     }
     v
 }
+
+/// A rule selector as `--select`, `-A/-W/-D` and `tracelint.toml` take it: a code (`TD014`) or
+/// name (`timestamp-backwards`), a code prefix (`TD1`, `GT`), a format (`uftrace`,
+/// `trace-cmd`, `tracecmd`, `gdb-tfile`, `ktrace`, `generic`) or `ALL`. Returns the rules it
+/// names and its specificity (a more specific selector wins over a less specific one, as in
+/// ruff: a rule over a prefix, a longer prefix over a shorter one, anything over `ALL`), or
+/// `None` when it names no rule.
+pub fn select(selector: &str) -> Option<(Vec<&'static Rule>, usize)> {
+    if let Some(r) = lookup(selector) {
+        return Some((vec![r], usize::MAX));
+    }
+    if selector.eq_ignore_ascii_case("all") {
+        return Some((all().collect(), 0));
+    }
+    let family = Family::ALL.into_iter().find(|f| {
+        f.slug() == selector
+            || (*f == Family::TraceCmd && selector == "trace-cmd")
+            || (*f == Family::GdbTfile && selector == "gdb")
+    });
+    if let Some(f) = family {
+        return Some((rules_of(f), f.prefix().len()));
+    }
+    let valid = selector.len() >= 2 && selector.bytes().all(|b| b.is_ascii_alphanumeric());
+    if !valid {
+        return None;
+    }
+    let upper = selector.to_ascii_uppercase();
+    let rules: Vec<&'static Rule> = all().filter(|r| r.code.starts_with(&upper)).collect();
+    (!rules.is_empty()).then_some((rules, selector.len()))
+}

@@ -932,7 +932,7 @@ fn refuses_folders_on_another_file_system() {
 }
 
 #[test]
-fn metrics_endpoint_on_loopback() {
+fn metrics_endpoint_on_any_named_address() {
     let dir = tempfile::tempdir().unwrap();
     let spool = dir.path().join("spool");
     let port = 20000 + (std::process::id() % 20000) as u16;
@@ -955,10 +955,30 @@ fn metrics_endpoint_on_loopback() {
     assert!(m.contains("tracelint_watch_files_total{verdict="));
     assert!(get("/healthz").contains("ok"));
     assert!(get("/nope").starts_with("HTTP/1.1 404"));
+    assert!(
+        m.contains(&format!(
+            "tracelint_build_info{{version=\"{}\"}} 1",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{m}"
+    );
     assert_eq!(d.stop(), 0);
-    // Non-loopback addresses are refused.
-    let mut d = Daemon::start(&spool, &["--metrics", "0.0.0.0:9"]);
-    assert_eq!(d.wait(Duration::from_secs(20)), 2);
+    // Any address the operator names is served (here every interface), with a warning about
+    // the exposure.
+    let wide = format!("0.0.0.0:{}", port.wrapping_add(1));
+    let mut d = Daemon::start(&spool, &["--metrics", &wide]);
+    d.wait_armed();
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port.wrapping_add(1))).unwrap();
+    s.write_all(b"GET /healthz HTTP/1.0\r\n\r\n").unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut s, &mut out).unwrap();
+    assert!(out.contains("ok"), "{out}");
+    assert_eq!(d.stop(), 0);
+    assert!(
+        d.stderr().contains("without authentication"),
+        "{}",
+        d.stderr()
+    );
 }
 
 #[test]
@@ -1132,4 +1152,123 @@ fn a_stuck_input_is_placed_at_the_next_rescan_once_the_cause_is_gone() {
     let lines = log_lines(&log);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(lines[0]["verdict"], "accepted");
+}
+
+/// `--deny warnings` (and `-D warnings`, as `check` spells it) rejects inputs with warnings;
+/// the old `--deny-warnings` still works; anything but `warnings` is a usage error.
+#[test]
+fn deny_warnings_is_spelled_as_check_spells_it() {
+    let cases: [(&[&str], &str); 4] = [
+        (&[], "accepted"),
+        (&["--deny", "warnings"], "rejected"),
+        (&["-D", "warnings"], "rejected"),
+        (&["--deny-warnings"], "rejected"),
+    ];
+    for (flags, verdict) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        // Every finding a warning: the first GDB file has info findings only.
+        fs::write(
+            dir.path().join("tracelint.toml"),
+            "[rules]\nALL = \"warn\"\n",
+        )
+        .unwrap();
+        let spool = dir.path().join("spool");
+        for sub in ["tmp", "new"] {
+            fs::create_dir_all(spool.join(sub)).unwrap();
+        }
+        deliver(&spool, "a.tf", &gdb_files()[0]);
+        let mut args = vec!["--once"];
+        args.extend_from_slice(flags);
+        let mut d = Daemon::start(&spool, &args);
+        assert_eq!(
+            d.wait(Duration::from_secs(30)),
+            0,
+            "{flags:?}: {}",
+            d.stderr()
+        );
+        assert!(
+            spool.join(verdict).join("a.tf").is_file(),
+            "{flags:?}: not in {verdict}/: {:?}",
+            placed(&spool)
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut d = Daemon::start(&dir.path().join("spool"), &["--once", "--deny", "errors"]);
+    assert_eq!(d.wait(Duration::from_secs(30)), 2);
+}
+
+/// Under systemd (`JOURNAL_STREAM` set) log lines start with their sd-daemon priority and
+/// carry no timestamp of their own; elsewhere they keep the timestamp.
+#[test]
+fn journal_lines_carry_priorities_and_no_timestamps() {
+    let dir = tempfile::tempdir().unwrap();
+    let spool = dir.path().join("spool");
+    let run = |journal: bool| {
+        let mut c = daemon_command();
+        c.arg(&spool)
+            .args(["--once", "--jobs", "1"])
+            .current_dir(dir.path())
+            .env("TRACELINT_LOG", "debug")
+            .env_remove("JOURNAL_STREAM")
+            .stdout(Stdio::null());
+        if journal {
+            c.env("JOURNAL_STREAM", "8:12345");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let timestamp = |l: &str| {
+        l.len() > 20 && l.as_bytes()[4] == b'-' && l.as_bytes()[10] == b'T' && l.starts_with("20")
+    };
+    let journal = run(true);
+    let lines: Vec<&str> = journal.lines().filter(|l| !l.is_empty()).collect();
+    assert!(!lines.is_empty());
+    for l in &lines {
+        let b = l.as_bytes();
+        assert!(
+            b.len() > 3
+                && b[0] == b'<'
+                && matches!(b[1], b'3' | b'4' | b'6' | b'7')
+                && b[2] == b'>',
+            "no priority prefix: {l}"
+        );
+        assert!(!timestamp(&l[3..]), "own timestamp under journald: {l}");
+        assert!(!l.contains(" INFO "), "level word under journald: {l}");
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("<6>") && l.contains("starting")));
+    let plain = run(false);
+    assert!(plain.lines().any(timestamp), "{plain}");
+    assert!(!plain.contains("<6>"), "{plain}");
+}
+
+/// A `TRACELINT_LOG` that is no filter (`inf` would be a target name and turn the log off) is
+/// a start-up error, exit 2, naming the variable.
+#[test]
+fn an_unknown_log_filter_is_a_start_up_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (filter, ok) in [
+        ("inf", false),
+        ("info,tracelint=verbose", false),
+        ("warn", true),
+        ("tracelint=debug,info", true),
+    ] {
+        let o = daemon_command()
+            .arg(dir.path().join("spool"))
+            .arg("--once")
+            .current_dir(dir.path())
+            .env("TRACELINT_LOG", filter)
+            .stdout(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        if ok {
+            assert_eq!(o.status.code(), Some(0), "{filter}: {err}");
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{filter}: {err}");
+            assert!(err.contains("TRACELINT_LOG"), "{filter}: {err}");
+        }
+    }
 }

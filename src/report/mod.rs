@@ -1,7 +1,13 @@
-//! Renderers: one finding model, several views (human via miette, JSON, JSON Lines, SARIF).
+//! Renderers: one finding model, several views (human via miette, JSON, JSON Lines, SARIF,
+//! and the CI forms: concise lines, GitHub Actions workflow commands, GitLab Code Quality,
+//! JUnit XML).
 
+pub mod concise;
+pub mod github;
+pub mod gitlab;
 pub mod hexview;
 pub mod human;
+pub mod junit;
 pub mod map;
 pub mod sarif;
 
@@ -203,4 +209,53 @@ pub fn render_jsonl(r: &Report) -> String {
     out.push_str(&serde_json::to_string(&fl).unwrap_or_default());
     out.push('\n');
     out
+}
+
+/// The path of an input relative to `base` (a repository root or the current directory) when
+/// it lies under it, else as given; for display, any byte that is not UTF-8 as `\xNN`.
+pub fn relative_path(r: &Report, base: Option<&std::path::Path>) -> String {
+    match base.and_then(|b| {
+        crate::config::normalize(&r.os_path)
+            .strip_prefix(b)
+            .ok()
+            .map(std::path::Path::to_path_buf)
+    }) {
+        Some(rel) if !rel.as_os_str().is_empty() => crate::check::escape_path(&rel),
+        _ => r.path.clone(),
+    }
+}
+
+/// Where a finding is, for one-line forms: `path`, `path/file` inside a directory input,
+/// `archive!member` inside an archive; `path` is the input's display path.
+pub fn finding_place(path: &str, f: &Finding) -> String {
+    let base = match &f.member {
+        Some(m) => format!("{path}!{m}"),
+        None => path.to_string(),
+    };
+    match &f.file {
+        Some(sub) => format!("{base}/{sub}"),
+        None => base,
+    }
+}
+
+/// The file a CI view should point at for a finding: the file inside a directory input, else
+/// the input (an archive member's findings point at the archive).
+pub fn finding_file(path: &str, f: &Finding) -> String {
+    match (&f.member, &f.file) {
+        (None, Some(sub)) => format!("{path}/{sub}"),
+        _ => path.to_string(),
+    }
+}
+
+/// A stable 64-bit hash (FNV-1a) as 16 hex digits: for fingerprints that must not change
+/// between runs, builds or platforms.
+pub fn stable_hash(parts: &[&[u8]]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in part.iter().chain(std::iter::once(&0xffu8)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }

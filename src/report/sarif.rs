@@ -1,5 +1,9 @@
 //! SARIF 2.1.0 output (a hand-written subset, as GitHub code scanning consumes it).
 //!
+//! The driver lists the rules that fired (every rule with `all_rules`). Artifact URIs are
+//! relative to `%SRCROOT%` (the repository root or the current directory, given in
+//! `originalUriBaseIds`) for files under it, absolute `file:` URIs otherwise.
+//!
 //! Locations carry the binary region (`byteOffset`/`byteLength`). GitHub code scanning also
 //! requires `region.startLine` on every result; trace files have no lines, so `startLine` is 1
 //! and the byte region carries the real position.
@@ -23,6 +27,8 @@ struct Log {
 #[serde(rename_all = "camelCase")]
 struct Run {
     tool: Tool,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    original_uri_base_ids: BTreeMap<&'static str, BaseUri>,
     invocations: Vec<Invocation>,
     artifacts: Vec<Artifact>,
     results: Vec<SarifResult>,
@@ -43,6 +49,11 @@ struct Notification {
     message: Text,
     locations: Vec<Location>,
     associated_rule: RuleReference,
+}
+
+#[derive(Serialize)]
+struct BaseUri {
+    uri: String,
 }
 
 #[derive(Serialize)]
@@ -115,6 +126,8 @@ struct Artifact {
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<usize>,
 }
@@ -233,9 +246,48 @@ fn uri(path: &[u8]) -> String {
     out
 }
 
-/// Renders the whole run as one SARIF log.
+/// The base URIs are relative to.
+pub const SRCROOT: &str = "%SRCROOT%";
+
+/// How a SARIF log is written.
+#[derive(Clone, Debug, Default)]
+pub struct SarifOptions {
+    /// Describe every rule in the driver, not only those that fired.
+    pub all_rules: bool,
+    /// The folder artifact URIs are relative to (`%SRCROOT%`), absolute; `None`: paths as
+    /// given.
+    pub base: Option<std::path::PathBuf>,
+}
+
+/// A `file:` URI for an absolute path (a folder's ends with `/`).
+fn file_uri(path: &std::path::Path, folder: bool) -> String {
+    let mut u = format!("file://{}", uri(path.as_os_str().as_encoded_bytes()));
+    if folder && !u.ends_with('/') {
+        u.push('/');
+    }
+    u
+}
+
+/// Renders the whole run as one SARIF log (every rule described, paths as given).
 pub fn render(reports: &[Report]) -> String {
-    let rules: Vec<&'static Rule> = registry::all().collect();
+    render_with(
+        reports,
+        &SarifOptions {
+            all_rules: true,
+            base: None,
+        },
+    )
+}
+
+/// Renders the whole run as one SARIF log.
+pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
+    let fired: std::collections::BTreeSet<&str> = reports
+        .iter()
+        .flat_map(|r| r.findings.iter().map(|f| f.rule.code))
+        .collect();
+    let rules: Vec<&'static Rule> = registry::all()
+        .filter(|r| opts.all_rules || fired.contains(r.code))
+        .collect();
     let index: BTreeMap<&str, usize> = rules.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
     let descriptors = rules
         .iter()
@@ -281,7 +333,16 @@ pub fn render(reports: &[Report]) -> String {
                 Some(sub) => format!("{m}/{sub}"),
                 None => m.clone(),
             });
-            let u = uri(path.as_os_str().as_encoded_bytes());
+            let (u, base_id) = match &opts.base {
+                Some(base) => {
+                    let abs = crate::config::normalize(&path);
+                    match abs.strip_prefix(base) {
+                        Ok(rel) => (uri(rel.as_os_str().as_encoded_bytes()), Some(SRCROOT)),
+                        Err(_) => (file_uri(&abs, false), None),
+                    }
+                }
+                None => (uri(path.as_os_str().as_encoded_bytes()), None),
+            };
             let ai = *art_index.entry(u.clone()).or_insert_with(|| {
                 let len = std::fs::metadata(&path)
                     .ok()
@@ -290,6 +351,7 @@ pub fn render(reports: &[Report]) -> String {
                 artifacts.push(Artifact {
                     location: ArtifactLocation {
                         uri: u.clone(),
+                        uri_base_id: base_id,
                         index: None,
                     },
                     length: len,
@@ -317,6 +379,7 @@ pub fn render(reports: &[Report]) -> String {
                 physical_location: PhysicalLocation {
                     artifact_location: ArtifactLocation {
                         uri: u.clone(),
+                        uri_base_id: base_id,
                         index: Some(ai),
                     },
                     region: Region {
@@ -366,6 +429,18 @@ pub fn render(reports: &[Report]) -> String {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
         runs: vec![Run {
+            original_uri_base_ids: opts
+                .base
+                .iter()
+                .map(|b| {
+                    (
+                        SRCROOT,
+                        BaseUri {
+                            uri: file_uri(b, true),
+                        },
+                    )
+                })
+                .collect(),
             tool: Tool {
                 driver: Driver {
                     name: "tracelint",

@@ -1,4 +1,4 @@
-//! Counters and the Prometheus text exposition (text file and loopback HTTP).
+//! Counters and the Prometheus text exposition (text file and HTTP).
 
 use super::spool::Verdict;
 use std::fmt::Write as _;
@@ -84,6 +84,16 @@ impl Metrics {
     pub fn render(&self) -> String {
         let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "# HELP tracelint_build_info The running build: version in the labels, value 1."
+        );
+        let _ = writeln!(s, "# TYPE tracelint_build_info gauge");
+        let _ = writeln!(
+            s,
+            "tracelint_build_info{{version=\"{}\"}} 1",
+            env!("CARGO_PKG_VERSION")
+        );
         let _ = writeln!(
             s,
             "# HELP tracelint_watch_files_total Inputs judged, by verdict folder."
@@ -175,12 +185,13 @@ pub fn write_file(path: &Path, text: &str) -> io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Serves `/metrics` and `/healthz` on a loopback address, one connection at a time.
+/// Serves `/metrics` and `/healthz` on the address the operator named (loopback or not: the
+/// operator decides the exposure), one connection at a time.
 pub fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> Result<(), String> {
     if !addr.ip().is_loopback() {
-        return Err(format!(
-            "--metrics {addr}: only loopback addresses are served (put a proxy in front for anything else)"
-        ));
+        tracing::warn!(
+            "--metrics {addr}: /metrics and /healthz are served without authentication to every host that can reach this address"
+        );
     }
     let listener = TcpListener::bind(addr).map_err(|e| format!("--metrics {addr}: {e}"))?;
     std::thread::Builder::new()

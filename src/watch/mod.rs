@@ -85,7 +85,8 @@ pub struct WatchArgs {
     #[arg(long, value_name = "PATH")]
     pub metrics_file: Option<PathBuf>,
 
-    /// Serve /metrics and /healthz over HTTP on this loopback address (e.g. 127.0.0.1:9464).
+    /// Serve /metrics and /healthz over HTTP on this address (e.g. 127.0.0.1:9464; any other
+    /// address exposes them, unauthenticated, to whoever can reach it).
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<std::net::SocketAddr>,
 
@@ -93,8 +94,12 @@ pub struct WatchArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_duration, default_value = "10s")]
     pub shutdown_timeout: Duration,
 
-    /// Reject inputs with warnings too (default: only errors reject).
-    #[arg(long)]
+    /// `--deny warnings`: reject inputs with warnings too (default: only errors reject).
+    #[arg(short = 'D', long = "deny", value_name = "WHAT", value_parser = ["warnings"])]
+    pub deny: Vec<String>,
+
+    /// Same as `--deny warnings`.
+    #[arg(long, hide = true)]
     pub deny_warnings: bool,
 
     /// Threads that write reports and move inputs (their fsyncs share journal commits).
@@ -111,7 +116,10 @@ pub struct WatchArgs {
 /// `color`: whether the log on stderr may carry ANSI colours (the caller decides: only on a
 /// terminal or when asked for).
 pub fn run(args: &WatchArgs, config_path: Option<&Path>, color: bool) -> i32 {
-    init_tracing(color);
+    if let Err(e) = init_tracing(color) {
+        eprintln!("tracelint watch: {e}");
+        return 2;
+    }
     match Daemon::start(args, config_path) {
         Ok(d) => d.run(),
         Err(e) => {
@@ -122,15 +130,81 @@ pub fn run(args: &WatchArgs, config_path: Option<&Path>, color: bool) -> i32 {
     }
 }
 
-fn init_tracing(color: bool) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("TRACELINT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_writer(io::stderr)
-        .with_ansi(color)
-        .with_env_filter(filter)
-        .with_target(false)
-        .try_init();
+/// Level names `TRACELINT_LOG` takes, alone or as `target=level`.
+const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "off"];
+
+/// Checks a `TRACELINT_LOG` filter: comma-separated directives, each a level or
+/// `target=level`. A bare word that is no level would be taken as a target name and silently
+/// turn the log off, so it is an error.
+pub fn check_log_filter(filter: &str) -> Result<(), String> {
+    for d in filter.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+        let level = d.rsplit_once('=').map_or(d, |(_, l)| l);
+        if !LOG_LEVELS.iter().any(|l| l.eq_ignore_ascii_case(level)) {
+            return Err(format!(
+                "TRACELINT_LOG={filter}: `{d}` is not a level or target=level (levels: {})",
+                LOG_LEVELS.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The log on stderr. Under systemd (`JOURNAL_STREAM` set: stderr is the journal) lines carry
+/// no timestamp of their own and start with the sd-daemon(3) priority prefix (`<3>` error,
+/// `<4>` warning, `<6>` info, `<7>` debug and trace), so the journal records each line's level.
+fn init_tracing(color: bool) -> Result<(), String> {
+    let filter = match std::env::var("TRACELINT_LOG") {
+        Ok(f) => {
+            check_log_filter(&f)?;
+            tracing_subscriber::EnvFilter::builder()
+                .parse(&f)
+                .map_err(|e| format!("TRACELINT_LOG={f}: {e}"))?
+        }
+        Err(std::env::VarError::NotPresent) => tracing_subscriber::EnvFilter::new("info"),
+        Err(e) => return Err(format!("TRACELINT_LOG: {e}")),
+    };
+    if std::env::var_os("JOURNAL_STREAM").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_writer(io::stderr)
+            .with_ansi(false)
+            .with_env_filter(filter)
+            .event_format(JournalFormat)
+            .try_init();
+    } else {
+        let _ = tracing_subscriber::fmt()
+            .with_writer(io::stderr)
+            .with_ansi(color)
+            .with_env_filter(filter)
+            .with_target(false)
+            .try_init();
+    }
+    Ok(())
+}
+
+/// Journal lines: `<N>` priority, then the message and fields, no timestamp or level word.
+struct JournalFormat;
+
+impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for JournalFormat
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let prio = match *event.metadata().level() {
+            tracing::Level::ERROR => 3,
+            tracing::Level::WARN => 4,
+            tracing::Level::INFO => 6,
+            _ => 7,
+        };
+        write!(writer, "<{prio}>")?;
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
 }
 
 /// A unit of work for a worker.
@@ -216,7 +290,7 @@ impl Daemon {
                 config_path: config_path.map(Path::to_path_buf),
                 metrics,
                 log,
-                deny_warnings: args.deny_warnings,
+                deny_warnings: args.deny_warnings || args.deny.iter().any(|d| d == "warnings"),
                 stopping: AtomicBool::new(false),
                 slots: judge::Slots::new(jobs),
                 stuck: Mutex::new(Vec::new()),

@@ -1,0 +1,111 @@
+//! `--output junit`: JUnit XML, as Jenkins, GitLab, Buildkite and most CI test views read it.
+//!
+//! One `<testsuite>` for the run, one `<testcase>` per checked input (its path is the name,
+//! its format the class). An input with error findings (or warnings, with `--deny warnings`)
+//! has a `<failure>` whose `type` is the first failing rule and whose text lists every
+//! finding, one line each; an input that could not be read has an `<error>`. The other
+//! findings of an input are in its `<system-out>`.
+
+use crate::check::Report;
+use crate::finding::Severity;
+use crate::report::concise;
+
+/// Escapes text for XML 1.0 content and attribute values: markup characters as entities,
+/// characters XML 1.0 cannot carry (most control characters) as `\xNN`.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' => out.push(c),
+            '\r' => out.push_str("&#13;"),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The whole run as one document. `deny_warnings`: warnings fail a test case too, as they
+/// fail the run.
+pub fn render(
+    reports: &[Report],
+    seconds: f64,
+    deny_warnings: bool,
+    base: Option<&std::path::Path>,
+) -> String {
+    let tests = reports.len();
+    let fails = |r: &Report| {
+        !r.io_failed && (r.counts.error > 0 || (deny_warnings && r.counts.warning > 0))
+    };
+    let failures = reports.iter().filter(|r| fails(r)).count();
+    let errors = reports.iter().filter(|r| r.io_failed).count();
+    let mut cases = String::new();
+    for r in reports {
+        let name = escape(&super::relative_path(r, base));
+        let class = format!(
+            "tracelint.{}",
+            r.format.map(|f| f.name()).unwrap_or("unknown")
+        );
+        cases.push_str(&format!(
+            "    <testcase classname=\"{}\" name=\"{name}\" file=\"{name}\" time=\"{:.6}\"",
+            escape(&class),
+            r.duration.as_secs_f64()
+        ));
+        let lines = concise::render(r, base);
+        let failing: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| {
+                f.severity == Severity::Error || (deny_warnings && f.severity == Severity::Warning)
+            })
+            .collect();
+        let element = if r.io_failed {
+            Some("error")
+        } else if fails(r) {
+            Some("failure")
+        } else {
+            None
+        };
+        match (element, failing.first()) {
+            (Some(el), first) => {
+                let (kind, headline) = match first {
+                    Some(f) => (f.rule.code, concise::one_line(&f.message)),
+                    None => ("tracelint", "the input failed".to_string()),
+                };
+                let count = if deny_warnings {
+                    r.counts.error.saturating_add(r.counts.warning)
+                } else {
+                    r.counts.error
+                };
+                cases.push_str(&format!(
+                    ">\n      <{el} message=\"{} finding(s): {}\" type=\"{}\">{}</{el}>\n",
+                    count,
+                    escape(&headline),
+                    escape(kind),
+                    escape(&lines)
+                ));
+                cases.push_str("    </testcase>\n");
+            }
+            (None, _) if !lines.is_empty() => {
+                cases.push_str(&format!(
+                    ">\n      <system-out>{}</system-out>\n    </testcase>\n",
+                    escape(&lines)
+                ));
+            }
+            (None, _) => cases.push_str("/>\n"),
+        }
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <testsuites name=\"tracelint\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{seconds:.3}\">\n  \
+         <testsuite name=\"tracelint\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"0\" time=\"{seconds:.3}\">\n\
+         {cases}  </testsuite>\n</testsuites>\n"
+    )
+}

@@ -1,0 +1,254 @@
+//! What the project ships for others to run it: the GitHub Action (against the action metadata
+//! rules), the pre-commit hooks, the systemd unit, the Debian package metadata and profile.
+//! `scripts/pre-commit-check.sh` and `scripts/deb.sh` (run by CI) run the hooks and install
+//! the package.
+
+use std::path::Path;
+
+fn file(rel: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn yaml(rel: &str) -> serde_json::Value {
+    serde_yaml_ng::from_str(&file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// GitHub's action metadata syntax for a composite action, as a JSON schema: `name` and
+/// `description` required; every input and output described; outputs of a composite action
+/// have a `value`; `runs.using` is `composite` with `steps`, where a `run` step names its
+/// `shell` and every step either runs or uses; branding from the allowed colours.
+fn action_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "required": ["name", "description", "runs"],
+        "additionalProperties": false,
+        "properties": {
+            "name": {"type": "string", "minLength": 1},
+            "description": {"type": "string", "minLength": 1},
+            "author": {"type": "string"},
+            "branding": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "icon": {"type": "string"},
+                    "color": {"enum": ["white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"]}
+                }
+            },
+            "inputs": {
+                "type": "object",
+                "propertyNames": {"pattern": "^[_a-zA-Z][a-zA-Z0-9_-]*$"},
+                "additionalProperties": {
+                    "type": "object",
+                    "required": ["description"],
+                    "additionalProperties": false,
+                    "properties": {
+                        "description": {"type": "string", "minLength": 1},
+                        "required": {"type": "boolean"},
+                        "default": {"type": "string"},
+                        "deprecationMessage": {"type": "string"}
+                    }
+                }
+            },
+            "outputs": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "required": ["description", "value"],
+                    "additionalProperties": false,
+                    "properties": {
+                        "description": {"type": "string", "minLength": 1},
+                        "value": {"type": "string", "minLength": 1}
+                    }
+                }
+            },
+            "runs": {
+                "type": "object",
+                "required": ["using", "steps"],
+                "additionalProperties": false,
+                "properties": {
+                    "using": {"const": "composite"},
+                    "steps": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "oneOf": [
+                                {"required": ["run", "shell"], "not": {"required": ["uses"]}},
+                                {"required": ["uses"], "not": {"required": ["run"]}}
+                            ],
+                            "additionalProperties": false,
+                            "properties": {
+                                "id": {"type": "string", "pattern": "^[_a-zA-Z][a-zA-Z0-9_-]*$"},
+                                "name": {"type": "string"},
+                                "if": {"type": "string"},
+                                "run": {"type": "string"},
+                                "shell": {"enum": ["bash", "pwsh", "python", "sh", "cmd", "powershell"]},
+                                "uses": {"type": "string", "pattern": "^[^/]+/[^@]+@.+$"},
+                                "with": {"type": "object"},
+                                "env": {"type": "object", "additionalProperties": {"type": "string"}},
+                                "working-directory": {"type": "string"},
+                                "continue-on-error": {"type": ["boolean", "string"]}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    })
+}
+
+#[test]
+fn the_github_action_follows_the_metadata_syntax() {
+    let action = yaml("action.yml");
+    let v = jsonschema::validator_for(&action_schema()).unwrap();
+    let errors: Vec<String> = v
+        .iter_errors(&action)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "action.yml: {errors:#?}");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    // Installs, checks, uploads SARIF with the code scanning action.
+    assert!(steps[0]["run"]
+        .as_str()
+        .unwrap()
+        .contains("cargo install --locked"));
+    let check = steps.iter().find(|s| s["id"] == "check").unwrap();
+    let run = check["run"].as_str().unwrap();
+    assert!(run.contains("--output sarif --output-file"), "{run}");
+    let upload = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("github/codeql-action/upload-sarif@"))
+        })
+        .expect("an upload-sarif step");
+    assert!(upload["with"]["sarif_file"].is_string());
+    // Every expression names a defined input or step; no run script interpolates an
+    // expression (inputs reach scripts through env, never as shell text).
+    let inputs = action["inputs"].as_object().unwrap();
+    let ids: Vec<&str> = steps.iter().filter_map(|s| s["id"].as_str()).collect();
+    let text = file("action.yml");
+    let expr = regex::Regex::new(r"\$\{\{\s*([^}]*?)\s*\}\}").unwrap();
+    let names = regex::Regex::new(r"(inputs|steps)\.([A-Za-z0-9_-]+)").unwrap();
+    for c in expr.captures_iter(&text) {
+        for n in names.captures_iter(&c[1]) {
+            match &n[1] {
+                "inputs" => assert!(inputs.contains_key(&n[2]), "unknown input {}", &n[2]),
+                _ => assert!(ids.contains(&&n[2]), "unknown step {}", &n[2]),
+            }
+        }
+    }
+    for s in steps {
+        if let Some(run) = s["run"].as_str() {
+            assert!(!run.contains("${{"), "an expression in a run script: {run}");
+        }
+    }
+}
+
+#[test]
+fn the_pre_commit_hooks_are_well_formed() {
+    let hooks = yaml(".pre-commit-hooks.yaml");
+    let hooks = hooks.as_array().unwrap();
+    let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["tracelint", "tracelint-system"]);
+    for h in hooks {
+        for key in ["id", "name", "entry", "language"] {
+            assert!(h[key].is_string(), "{key} missing in {h}");
+        }
+        assert!(["rust", "system"].contains(&h["language"].as_str().unwrap()));
+        assert!(h["entry"].as_str().unwrap().starts_with("tracelint check"));
+        // pre-commit matches `files` with Python's re.search on repository-relative paths.
+        let files = regex::Regex::new(h["files"].as_str().unwrap()).unwrap();
+        for p in [
+            "trace.dat",
+            "x/y.tf",
+            "a.ktrace",
+            "u/uftrace.data/info",
+            "t.dat.zst",
+            "ship.tar.gz",
+        ] {
+            assert!(files.is_match(p), "{p}");
+        }
+        for p in ["README.md", "src/main.rs", "Cargo.toml", "information.txt"] {
+            assert!(!files.is_match(p), "{p}");
+        }
+    }
+    // The hooks really run: scripts/pre-commit-check.sh, which CI runs.
+    assert!(file(".ci/run").contains("scripts/pre-commit-check.sh"));
+}
+
+#[test]
+fn the_systemd_unit_starts_without_optional_folders_and_bounds_memory_for_its_jobs() {
+    let unit = file("contrib/systemd/tracelint-watch.service");
+    let rw = unit
+        .lines()
+        .find_map(|l| l.strip_prefix("ReadWritePaths="))
+        .unwrap();
+    assert!(
+        rw.split_whitespace()
+            .any(|p| p == "-/var/lib/prometheus/node-exporter"),
+        "{rw}"
+    );
+    let jobs: u64 = unit
+        .split("--jobs ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .expect("the unit sets --jobs");
+    let mem = unit
+        .lines()
+        .find_map(|l| l.strip_prefix("MemoryMax="))
+        .unwrap();
+    let mem: u64 = mem.strip_suffix('G').unwrap().parse::<u64>().unwrap() << 30;
+    let conf = tracelint::config::Config::parse(
+        &file("contrib/tracelint.toml"),
+        Path::new("contrib/tracelint.toml"),
+    )
+    .unwrap();
+    let per_job = conf.limits.max_read_bytes + conf.limits.unpack_memory_bytes;
+    assert!(
+        jobs * per_job + (1 << 30) <= mem,
+        "MemoryMax={mem} < {jobs} jobs x {per_job} + 1 GiB"
+    );
+}
+
+#[test]
+fn the_debian_package_ships_a_stripped_binary_and_every_asset() {
+    let cargo: toml::Table = toml::from_str(&file("Cargo.toml")).unwrap();
+    let dist = &cargo["profile"]["dist"];
+    assert_eq!(dist["inherits"].as_str(), Some("release"));
+    assert_eq!(dist["strip"].as_bool(), Some(true));
+    let deb = &cargo["package"]["metadata"]["deb"];
+    let assets = deb["assets"].as_array().unwrap();
+    let dests: Vec<&str> = assets
+        .iter()
+        .map(|a| a.as_array().unwrap()[1].as_str().unwrap())
+        .collect();
+    for want in [
+        "usr/bin/",
+        "etc/tracelint/tracelint.toml",
+        "usr/share/man/man1/",
+        "usr/share/bash-completion/completions/tracelint",
+        "usr/share/zsh/vendor-completions/_tracelint",
+        "usr/share/fish/vendor_completions.d/tracelint.fish",
+    ] {
+        assert!(dests.contains(&want), "{want} not in {dests:?}");
+    }
+    // Sources that are not generated exist.
+    for a in assets {
+        let src = a.as_array().unwrap()[0].as_str().unwrap();
+        if !src.starts_with("target/") {
+            assert!(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(src).is_file(),
+                "{src}"
+            );
+        }
+    }
+    assert_eq!(
+        deb["systemd-units"]["unit-name"].as_str(),
+        Some("tracelint-watch")
+    );
+    assert!(file(".ci/run").contains("scripts/deb.sh"));
+}
