@@ -1155,7 +1155,7 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
 }
 
 fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
-    let (config, opts, _deny_warnings) =
+    let (config, opts, deny_warnings) =
         match setup(cli, &a.common, std::slice::from_ref(&a.path), color) {
             Ok(x) => x,
             Err(c) => return c,
@@ -1175,7 +1175,7 @@ fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
         .unwrap_or_else(|| MapNode::new("input", 0, r.size));
     let code = if r.io_failed {
         EXIT_IO
-    } else if r.counts.error > 0 {
+    } else if r.counts.error > 0 || (deny_warnings && r.counts.warning > 0) {
         EXIT_FINDINGS
     } else {
         EXIT_OK
