@@ -1474,13 +1474,13 @@ impl V7<'_> {
                 _ => meta::cmdlines(ctx, &mut r, &loc, &mut meta),
             };
             self.m.meta = meta;
+            let hs = self
+                .m
+                .sections
+                .get(idx)
+                .map(|s| s.header_span())
+                .unwrap_or(0..0);
             if flow.is_ok() && r.offset() > declared_end {
-                let hs = self
-                    .m
-                    .sections
-                    .get(idx)
-                    .map(|s| s.header_span())
-                    .unwrap_or(0..0);
                 let f = ctx
                     .sink
                     .make(
@@ -1495,12 +1495,6 @@ impl V7<'_> {
                     .read_same("trace-cmd report", "3.1.6–3.3.4");
                 ctx.sink.push(f);
             } else if flow.is_ok() && r.offset() < declared_end {
-                let hs = self
-                    .m
-                    .sections
-                    .get(idx)
-                    .map(|s| s.header_span())
-                    .unwrap_or(0..0);
                 let f = ctx
                     .sink
                     .make(
