@@ -938,7 +938,7 @@ fn td053_event_format() {
         let d = meta_variant(v, |b| b.systems[0].1.push(text.clone()));
         // No `ID:` line: libtraceevent gives up at `format:`, which comes before it.
         let at = find(&d, b"name: foo\nformat:") + b"name: foo\n".len();
-        expect(&run_tc(&d), "TD053", at..at + b"format:".len());
+        expect(&run_tc(&d), "TD053", at..at + b"format".len());
         let text =
             b"name: foo\nID: 9\nformat:\n\tfield:int x;\toffset:zz;\tsize:2;\n\nprint fmt: \"\"\n"
                 .to_vec();

@@ -568,8 +568,14 @@ crate::declare_rules! {
     /// An unparsable format makes its events undecodable; trace-cmd only counts the failure.
     ///
     /// ## What readers do
-    /// libtraceevent parses every format when the file is opened. The level follows the file's
-    /// version (campaign, 2,500 mutants a run):
+    /// libtraceevent parses every format when the file is opened. Its head is read token by
+    /// token (`event_read_name`, `event_read_id`, `event_read_format`): `name` `:` name, then
+    /// `ID` `:` and an id that is `strtoul` of the next token (`1Vformat` is 1, `0x10` is 16; a
+    /// negative `int` drops the format), then `format` `:` and a line end. A format whose name
+    /// or id is not read there (`ID:` before `name:`, a second word after the name) is
+    /// dropped, and its records are unknown events; one that breaks after its id is kept under
+    /// that id, failed. The level follows the case and the file's version (campaign, 2,500
+    /// mutants a run):
     /// - **error** when the format of the lowest id breaks before its `common_type` field:
     ///   libtraceevent keeps a format that fails after its name and id and takes the offset of
     ///   every record's id from `tep->events[0]`, the lowest id (`__parse_common`), and trace-cmd

@@ -139,7 +139,14 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops with "cannot read uftrace header info!" when a section's prefix does not
     /// match; numbers are read with sscanf/strtol, so a malformed value is read as whatever prefix
-    /// parses (from source: cmds/info.c read_uftrace_info, v0.6-v0.18).
+    /// parses (from source: cmds/info.c read_uftrace_info, v0.6-v0.18). The level follows the
+    /// case:
+    /// - **error** when the line lacks its section's `key:` prefix (every command stops), or
+    ///   a value the readers use is malformed (`build_id`, `pattern_type`, counts);
+    /// - **warning** when the line has its `key:` prefix and only its value (CPU, memory, OS,
+    ///   usage, load, exit status, dates) does not parse: uftrace 0.9.4–0.18.1 `sscanf` it
+    ///   without checking, `uftrace info` shows what parses, and dump and replay read the same
+    ///   (campaign: flipped and renamed value bytes).
     pub INFO_LINE = ("UF017", "info-line-malformed", Error, "an `info` text line does not have the prefix or syntax of its section");
     /// ## What it checks
     /// The text part holds a section for every set `info_mask` bit, in bit order.
@@ -736,7 +743,12 @@ crate::declare_rules! {
     ///   defined before it, else its parent's; a record is looked up in its task's sessions, then
     ///   its parent's. Nothing of a record outside them resolves;
     /// - **error**: the address lies in no module of the session map: uftrace 0.9.4–0.18.1
-    ///   print it as `<addr>` (campaign: changed addresses).
+    ///   print it as `<addr>` (campaign: changed addresses);
+    /// - **error**: the address lies inside a PLT entry (`P` symbol) but not at its start:
+    ///   libmcount's PLT hook records each entry's own address (`libmcount/plthook.c`,
+    ///   `child_ip = sym->addr`), so the `.sym` file and the records disagree, and uftrace
+    ///   0.9.4–0.18.1 print the call under the entry that covers the address, another function
+    ///   than was called (campaign: a moved `P` line).
     pub UNRESOLVED_ADDRESS = ("UF067", "unresolved-address", Error, "a record address resolves to no symbol of the task's session");
     /// ## What it checks
     /// An ENTRY/EXIT with `more=1` has an argument spec (from `info` argspec/retspec/auto lines

@@ -3,6 +3,7 @@
 use super::super::model::{EventFormat, Field, HeaderPage, Meta};
 use super::super::rules;
 use super::ctx::{Ctx, Loc};
+use super::tep;
 use crate::finding::Capped;
 use crate::reader::{ReadResult, Reader};
 use std::ops::Range;
@@ -325,6 +326,36 @@ pub fn event_format(
                 _ => report_format(ctx, &rules::EVENT_FORMAT, loc, s, msg, true),
             }
         };
+    // libtraceevent reads the head token by token: what it drops or keeps decides the level.
+    let at = |r: Range<usize>| {
+        text.offset().saturating_add(r.start as u64)
+            ..text
+                .offset()
+                .saturating_add(r.end.max(r.start.saturating_add(1)) as u64)
+    };
+    let tep_id = match tep::head(text.rest()) {
+        tep::Head::Dropped(why, r) => {
+            bad(
+                ctx,
+                &fields,
+                None,
+                at(r),
+                format!("libtraceevent cannot read this format's name and id ({why}) and drops it"),
+            );
+            return None;
+        }
+        tep::Head::NoFormat(id, why, r) => {
+            bad(
+                ctx,
+                &fields,
+                Some(id),
+                at(r),
+                format!("libtraceevent reads this format's name and id ({id}) but not its `format:` line ({why})"),
+            );
+            return None;
+        }
+        tep::Head::Read(id) => id,
+    };
     let mut print_text = String::new();
     let mut print_span = span.clone();
     for (line, lspan) in lines(text) {
@@ -349,9 +380,11 @@ pub fn event_format(
                     bad(
                         ctx,
                         &fields,
-                        name.as_ref().and(id),
+                        name.as_ref().map(|_| tep_id),
                         lspan,
-                        format!("`ID:{v}` is not a decimal number"),
+                        format!(
+                            "`ID:{v}` is not a decimal number (libtraceevent reads it as {tep_id})"
+                        ),
                     );
                     return None;
                 }

@@ -7,6 +7,7 @@ pub mod data;
 pub mod meta;
 pub mod options;
 pub mod sieve;
+pub mod tep;
 
 use self::ctx::{decompress_report, Ctx, Loc};
 use self::meta::{Flow, Stop};

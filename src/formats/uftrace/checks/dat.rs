@@ -104,11 +104,21 @@ pub struct DatCtx<'a> {
     /// Per symbol table: whether some record address fell in its module (set by the walks of
     /// every task, read once they are done).
     pub entered: &'a [std::sync::atomic::AtomicBool],
+    /// Per symbol table: some record address lies where uftrace's own table names another
+    /// symbol than was recorded ([`SymTable::misread`]).
+    pub misread: &'a [std::sync::atomic::AtomicBool],
 }
 
 impl DatCtx<'_> {
     fn enter(&self, table: usize) {
         if let Some(a) = self.entered.get(table) {
+            a.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// A record address of `table` that uftrace may print under another name.
+    fn misread(&self, table: usize) {
+        if let Some(a) = self.misread.get(table) {
             a.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
@@ -1179,6 +1189,11 @@ sink,
                             func = Some((table, sym));
                         }
                         Err(why) => {
+                            if let Unresolved::InsidePlt { table, sym, .. } = why {
+                                // uftrace finds the entry all the same: its payload is framed by
+                                // that function's spec.
+                                func = Some((table, sym));
+                            }
                             if c_unres.hit(&(off..off)) {
                                 // A module whose `.sym` file is missing: uftrace falls back to
                                 // the ELF file at the recorded path, which the machine reading
@@ -1188,6 +1203,7 @@ sink,
                                     Unresolved::WithoutSymFile(_)
                                         | Unresolved::OutsideSymbols { .. }
                                         | Unresolved::OutsideMaps
+                                        | Unresolved::InsidePlt { .. }
                                 ) {
                                     crate::finding::Severity::Error
                                 } else {
@@ -1197,6 +1213,7 @@ sink,
                                     Unresolved::WithoutSymFile(_) => "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine",
                                     Unresolved::OutsideSymbols { .. } => "; the module's `.sym` has no symbol for it, so uftrace 0.9.4–0.18.1 print it as `<addr>` (its name is lost)",
                                     Unresolved::OutsideMaps => "; uftrace 0.9.4–0.18.1 find no module for it and print it as `<addr>` (its name is lost)",
+                                    Unresolved::InsidePlt { .. } => "; the `.sym` file does not belong to these records (a PLT entry moved), and uftrace 0.9.4–0.18.1 print the call under the entry that covers the address, another function than was called",
                                     _ => "",
                                 };
                                 let f = sink
@@ -1540,6 +1557,17 @@ enum Unresolved<'s> {
         file: &'s str,
     },
     WithoutSymFile(&'s str),
+    /// Inside a PLT entry but not at its start: uftrace's PLT hook records each entry's own
+    /// address (`libmcount/plthook.c`: `child_ip = sym->addr`), so the `.sym` file and the
+    /// records disagree. uftrace still prints the entry's name: `table`, `sym` are it.
+    InsidePlt {
+        table: usize,
+        sym: usize,
+        rel: u64,
+        at: u64,
+        name: &'s str,
+        file: &'s str,
+    },
 }
 
 impl std::fmt::Display for Unresolved<'_> {
@@ -1554,6 +1582,11 @@ impl std::fmt::Display for Unresolved<'_> {
                 )
             }
             Unresolved::WithoutSymFile(path) => write!(f, "lies in {path}, which has no .sym file"),
+            Unresolved::InsidePlt { rel, at, name, file, .. } => write!(
+                f,
+                "(offset 0x{rel:x}) lies 0x{:x} bytes into the PLT entry `{name}` of {file} (at 0x{at:x}), where a PLT call records the entry's own address",
+                rel.saturating_sub(*at)
+            ),
         }
     }
 }
@@ -1575,6 +1608,43 @@ fn is_setjmp(name: &str) -> bool {
     )
 }
 
+/// Symbol `i` of `table` (index `t`) found for relative address `rel` of a module loaded at
+/// `base`: its absolute range, which for a PLT entry is its address alone (a PLT call
+/// records exactly that), or why the address cannot be a record's.
+fn found<'s>(
+    ctx: &DatCtx<'s>,
+    t: usize,
+    table: &'s SymTable,
+    i: usize,
+    rel: u64,
+    base: u64,
+) -> Result<(usize, usize, u64, u64), Unresolved<'s>> {
+    let sy = table.syms.get(i).ok_or(Unresolved::MissingTable)?;
+    let lo = base.saturating_add(sy.addr);
+    let plt = sy.kind == b'P';
+    if plt && rel != sy.addr {
+        return Err(Unresolved::InsidePlt {
+            table: t,
+            sym: i,
+            rel,
+            at: sy.addr,
+            name: table.name(i),
+            file: &table.file,
+        });
+    }
+    if table.view.is_some() {
+        // A table uftrace builds otherwise: every address is looked at, none cached.
+        if table.misread(rel) {
+            ctx.misread(t);
+        }
+        return Ok((t, i, lo, lo));
+    }
+    if plt {
+        return Ok((t, i, lo, lo.saturating_add(1)));
+    }
+    Ok((t, i, lo, base.saturating_add(sy.end)))
+}
+
 fn resolve<'s>(
     s: &'s SessCtx,
     ctx: &DatCtx<'s>,
@@ -1590,15 +1660,7 @@ fn resolve<'s>(
                     let table = ctx.syms.get(t).ok_or(Unresolved::MissingTable)?;
                     let rel = addr.saturating_sub(m.start);
                     match table.find(rel) {
-                        Some(i) => {
-                            let sy = table.syms.get(i).ok_or(Unresolved::MissingTable)?;
-                            return Ok((
-                                t,
-                                i,
-                                m.start.saturating_add(sy.addr),
-                                m.start.saturating_add(sy.end),
-                            ));
-                        }
+                        Some(i) => return found(ctx, t, table, i, rel, m.start),
                         None => {
                             why = Unresolved::OutsideSymbols {
                                 rel,
@@ -1628,13 +1690,8 @@ fn resolve<'s>(
         if let Some(table) = ctx.syms.get(t) {
             let rel = addr.saturating_sub(base);
             if let Some(i) = table.find(rel) {
-                if let Some(sy) = table.syms.get(i) {
-                    return Ok((
-                        t,
-                        i,
-                        base.saturating_add(sy.addr),
-                        base.saturating_add(sy.end),
-                    ));
+                if table.syms.get(i).is_some() {
+                    return found(ctx, t, table, i, rel, base);
                 }
             }
         }

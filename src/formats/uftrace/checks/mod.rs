@@ -300,8 +300,13 @@ pub(crate) fn check_all(
         .iter()
         .map(|_| std::sync::atomic::AtomicBool::new(false))
         .collect();
+    let misread: Vec<std::sync::atomic::AtomicBool> = syms
+        .iter()
+        .map(|_| std::sync::atomic::AtomicBool::new(false))
+        .collect();
     let ctx = DatCtx {
         entered: &entered,
+        misread: &misread,
         endian,
         version: info.version(),
         feat,
@@ -391,26 +396,42 @@ pub(crate) fn check_all(
     }
 
     // Symbol lines uftrace skips: names are lost where the trace enters the module.
-    for (t, entered) in syms.iter().zip(&entered) {
+    for ((t, entered), misread) in syms.iter().zip(&entered).zip(&misread) {
         if t.skipped_lines.is_empty() {
             continue;
         }
         sink.set_file(Some(t.file.clone()));
         let entered = entered.load(std::sync::atomic::Ordering::Relaxed);
-        let (level, effect, why) = if entered {
-            (
-                Severity::Error,
-                "loss",
-                "the trace enters this module, so uftrace 0.9.4–0.18.1 print some of its functions under another symbol's name",
-            )
-        } else {
-            (
-                Severity::Warning,
-                "same",
-                "no record of the trace lies in this module, so every reader reads the same",
-            )
-        };
+        let misread = misread.load(std::sync::atomic::Ordering::Relaxed);
         for f in &t.skipped_lines {
+            // Where the lost or moved lines are is known (uftrace's own table, rebuilt), except
+            // for lines missing by the count alone.
+            let located = t.view.is_some() && f.rule.code != rules::SYM_COUNT.code;
+            let (level, effect, why) = if located && misread {
+                (
+                    Severity::Error,
+                    "loss",
+                    "records of the trace lie in the symbols this moves or loses, so uftrace 0.9.4–0.18.1 print some of them under another symbol's name",
+                )
+            } else if located && entered {
+                (
+                    Severity::Warning,
+                    "same",
+                    "the trace enters this module, but none of its records lies in the symbols this moves or loses (uftrace's own table, rebuilt line by line, names every record as the sorted table does), so every reader reads the same",
+                )
+            } else if entered {
+                (
+                    Severity::Error,
+                    "loss",
+                    "the trace enters this module, so uftrace 0.9.4–0.18.1 print some of its functions under another symbol's name",
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    "same",
+                    "no record of the trace lies in this module, so every reader reads the same",
+                )
+            };
             let f = Finding {
                 message: format!("{}; {why}", f.message),
                 ..f.clone()

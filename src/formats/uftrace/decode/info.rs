@@ -2,7 +2,7 @@
 
 use super::super::rules;
 use super::text::{self, scan, show};
-use crate::finding::Sink;
+use crate::finding::{Severity, Sink};
 use crate::map::MapNode;
 use crate::reader::{Endian, Line, Reader};
 use std::ops::Range;
@@ -480,11 +480,35 @@ fn need<'a>(lines: &mut Lines<'a>, sink: &mut Sink, name: &str, end: u64) -> Opt
 
 fn check_fmt(sink: &mut Sink, line: &Line<'_>, fmt: &str) -> bool {
     if scan(line.text, fmt) {
-        true
+        return true;
+    }
+    let key = fmt.split_inclusive(':').next().unwrap_or(fmt);
+    if line.text.starts_with(key.as_bytes()) {
+        bad_value(sink, line, fmt, key);
     } else {
         bad(sink, line, fmt);
-        false
     }
+    false
+}
+
+/// A line with its section's key whose value does not parse. uftrace's readers
+/// (`read_uftrace_info`, cmds/info.c, 0.9.4–0.18.1) check only the `key:` prefix and `sscanf`
+/// the value without checking what parsed: `uftrace info` shows what parses, and dump, replay
+/// and the other commands read the same.
+fn bad_value(sink: &mut Sink, line: &Line<'_>, expected: &str, key: &str) {
+    let f = sink
+        .make(
+            &rules::INFO_LINE,
+            line.span(),
+            format!(
+                "`info` line `{}` does not match `{}`; uftrace 0.9.4–0.18.1 check only its `{key}` prefix and take what `sscanf` parses of the value (shown by `uftrace info`), and read the trace the same",
+                show(line.text),
+                expected
+            ),
+        )
+        .level(Severity::Warning)
+        .read_same("uftrace", "0.9.4–0.18.1");
+    sink.push(f);
 }
 
 /// A `key:lines=N` section of N `key:` lines with the given formats.
@@ -595,12 +619,11 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
                             .windows(u.len().saturating_add(2))
                             .any(|w| w == format!(" {u} ").as_bytes())
                     });
-                if !ok {
-                    bad(
-                        sink,
-                        &l,
-                        "meminfo:<free> / <total> <KB|MB|GB|TB> (free / total)",
-                    );
+                let fmt = "meminfo:<free> / <total> <KB|MB|GB|TB> (free / total)";
+                if !ok && l.text.starts_with(b"meminfo:") {
+                    bad_value(sink, &l, fmt, "meminfo:");
+                } else if !ok {
+                    bad(sink, &l, fmt);
                 }
                 l.span()
             }),

@@ -51,15 +51,33 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             .filter(|t| !t.is_empty())
             .collect();
         let expected = "START-END PROT OFFSET MAJ:MIN INODE PATH [build-id:<40 hex>]";
+        // uftrace's own reading of the line: a line it skips as well is lost to both alike,
+        // and a record its range would have mapped is reported on its own (UF067).
+        let uftrace_skips = uftrace_conversions(line.text) < 4;
         let bad = |sink: &mut Sink, what: String| {
-            sink.report(
-                &rules::MAP_LINE,
-                line.span(),
-                format!(
-                    "map line `{}`: {what}; expected `{expected}`",
-                    show(line.text)
-                ),
-            );
+            if uftrace_skips {
+                let f = sink
+                    .make(
+                        &rules::MAP_LINE,
+                        line.span(),
+                        format!(
+                            "map line `{}`: {what}; expected `{expected}`; uftrace 0.9.4–0.18.1 skip the line as well, so it maps no address for either (a record it would have mapped is reported on its own)",
+                            show(line.text)
+                        ),
+                    )
+                    .level(crate::finding::Severity::Warning)
+                    .read_same("uftrace", "0.9.4–0.18.1");
+                sink.push(f);
+            } else {
+                sink.report(
+                    &rules::MAP_LINE,
+                    line.span(),
+                    format!(
+                        "map line `{}`: {what}; expected `{expected}`",
+                        show(line.text)
+                    ),
+                );
+            }
         };
         // A departure from the layout that uftrace's sscanf reads all the same.
         let read_same = |sink: &mut Sink, what: String| {
@@ -137,12 +155,24 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             && matches!(prot.get(2), Some(b'x' | b'-'))
             && matches!(prot.get(3), Some(b'p' | b's'));
         if !prot_ok {
-            sink.report(
-                &rules::MAP_LINE,
-                sub_span(&line, prot),
-                format!("protection `{}` is not `[r-][w-][x-][ps]`", show(prot)),
-            );
-            continue;
+            if prot.len() <= 4 {
+                // uftrace copies the word into `prot` and never looks at it again.
+                let f = sink
+                    .make(
+                        &rules::MAP_LINE,
+                        sub_span(&line, prot),
+                        format!("protection `{}` is not `[r-][w-][x-][ps]`; uftrace 0.9.4–0.18.1 copy it and never use it, and read the line the same", show(prot)),
+                    )
+                    .read_same("uftrace", "0.9.4–0.18.1");
+                sink.push(f);
+            } else {
+                sink.report(
+                    &rules::MAP_LINE,
+                    sub_span(&line, prot),
+                    format!("protection `{}` is not `[r-][w-][x-][ps]`", show(prot)),
+                );
+                continue;
+            }
         }
         let dev_ok = {
             let mut d = dev.splitn(2, |&c| c == b':');
@@ -278,6 +308,82 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
     merged.sort_by_key(|md| md.start);
     m.modules = merged;
     m
+}
+
+/// How many values uftrace's `sscanf(buf, "%lx-%lx %s %*x %*x:%*x %*d %s %s", ...)`
+/// (utils/session.c `read_session_map`, 0.9.4–0.18.1) assigns for `line`; it takes a line
+/// with 4 or more (address range, protection, path).
+pub fn uftrace_conversions(line: &[u8]) -> u32 {
+    struct Scan<'a> {
+        b: &'a [u8],
+        i: usize,
+    }
+    impl Scan<'_> {
+        fn ws(&mut self) {
+            while self.b.get(self.i).is_some_and(u8::is_ascii_whitespace) {
+                self.i = self.i.saturating_add(1);
+            }
+        }
+        fn lit(&mut self, c: u8) -> bool {
+            let ok = self.b.get(self.i) == Some(&c);
+            if ok {
+                self.i = self.i.saturating_add(1);
+            }
+            ok
+        }
+        /// `%x`/`%d`: blanks, a sign, (hex: `0x`), then at least one digit.
+        fn num(&mut self, hex: bool) -> bool {
+            self.ws();
+            if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
+                self.i = self.i.saturating_add(1);
+            }
+            let digit = |c: &u8| {
+                if hex {
+                    c.is_ascii_hexdigit()
+                } else {
+                    c.is_ascii_digit()
+                }
+            };
+            if hex
+                && self.b.get(self.i) == Some(&b'0')
+                && matches!(self.b.get(self.i.saturating_add(1)), Some(b'x' | b'X'))
+                && self.b.get(self.i.saturating_add(2)).is_some_and(digit)
+            {
+                self.i = self.i.saturating_add(2);
+            }
+            let from = self.i;
+            while self.b.get(self.i).is_some_and(digit) {
+                self.i = self.i.saturating_add(1);
+            }
+            self.i > from
+        }
+        fn word(&mut self) -> bool {
+            self.ws();
+            let from = self.i;
+            while self.b.get(self.i).is_some_and(|c| !c.is_ascii_whitespace()) {
+                self.i = self.i.saturating_add(1);
+            }
+            self.i > from
+        }
+    }
+    let mut s = Scan { b: line, i: 0 };
+    if !s.num(true) {
+        return 0;
+    }
+    if !s.lit(b'-') || !s.num(true) {
+        return 1;
+    }
+    if !s.word() {
+        return 2;
+    }
+    let skipped = s.num(true) && s.num(true) && s.lit(b':') && s.num(true) && s.num(false);
+    if !skipped || !s.word() {
+        return 3;
+    }
+    if !s.word() {
+        return 4;
+    }
+    5
 }
 
 impl SessionMap {

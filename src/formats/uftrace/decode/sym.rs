@@ -48,6 +48,44 @@ pub struct SymTable {
     /// depends on whether the trace enters the module (then names are lost or wrong), which the
     /// caller knows after the task walks.
     pub skipped_lines: Vec<Finding>,
+    /// uftrace's own table where it differs from `syms` (lines out of order, skipped or
+    /// repeated): which record addresses it names otherwise.
+    pub view: Option<UftraceView>,
+}
+
+/// uftrace's table of a `.sym` file whose lines are out of order, skipped or repeated, as
+/// `load_module_symbol_file` (utils/symbol.c, 0.9.4–0.18.1) builds it: lines in file order, a
+/// repeated address and type dropped, each size (when no size column gives one) up to the
+/// *next line's* address as an `unsigned` (so a line followed by a lower address gets a
+/// wrapped, huge size), then sorted by address and searched with `bsearch`.
+#[derive(Clone, Debug, Default)]
+pub struct UftraceView {
+    /// uftrace's entries in its sorted order: (lo, hi, index into `syms`).
+    entries: Vec<(u64, u64, usize)>,
+    /// Relative ranges where what was recorded is not known: where a line uftrace skips
+    /// stood, and where a line with a damaged address stood and now points.
+    lost: Vec<Range<u64>>,
+}
+
+impl UftraceView {
+    /// glibc's `bsearch` with uftrace's `addrfind`: the entry it lands on, which with
+    /// overlapping (wrapped) ranges is not always the one a sorted table would give.
+    fn find(&self, rel: u64) -> Option<usize> {
+        let (mut l, mut u) = (0usize, self.entries.len());
+        while l < u {
+            let idx = l.saturating_add(u) / 2;
+            let &(lo, hi, sym) = self.entries.get(idx)?;
+            if lo <= rel && rel < hi {
+                return Some(sym);
+            }
+            if lo > rel {
+                u = idx;
+            } else {
+                l = idx.saturating_add(1);
+            }
+        }
+        None
+    }
 }
 
 impl SymTable {
@@ -79,6 +117,18 @@ impl SymTable {
         }
     }
 
+    /// Whether uftrace may print another name for relative address `rel` than was recorded:
+    /// its own lookup finds another symbol than the sorted table, or the address lies in a
+    /// symbol whose line is out of order or lost. Always false for a table in order.
+    pub fn misread(&self, rel: u64) -> bool {
+        let Some(v) = &self.view else {
+            return false;
+        };
+        let key = |i: usize| self.syms.get(i).map(|s| (s.addr, self.name(i)));
+        self.find(rel).and_then(key) != v.find(rel).and_then(key)
+            || v.lost.iter().any(|r| r.contains(&rel))
+    }
+
     /// Index of the symbol starting exactly at `rel`.
     pub fn at(&self, rel: u64) -> Option<usize> {
         let i = self.syms.partition_point(|s| s.addr < rel);
@@ -106,6 +156,8 @@ pub fn decode(
     let mut count_span = 0..0;
     // (addr, size, kind, name, span); markers are kept to derive v0.13 sizes.
     let mut raw: Vec<RawSym> = Vec::new();
+    // Lines uftrace skips: (symbols read before it, its address if it survived).
+    let mut lost_lines: Vec<(usize, Option<u64>)> = Vec::new();
     let mut skipped: Vec<Finding> = Vec::new();
     let mut in_header = true;
     let mut header_lines = 0u32;
@@ -215,24 +267,30 @@ pub fn decode(
         }
         // A line uftrace reads although it breaks the layout is kept as uftrace reads it, so
         // that the order check and the lookup table see what the reader sees.
-        let as_uftrace = |raw: &mut Vec<RawSym>, names: &mut String| {
-            if let Some((addr, size, kind, name)) = uftrace_parse(s) {
-                if TYPES.contains(&kind) {
-                    let start = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                    names.push_str(&String::from_utf8_lossy(name));
-                    let end = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                    raw.push((addr, size, kind, start..end, line.span()));
+        let as_uftrace =
+            |raw: &mut Vec<RawSym>, names: &mut String, lost: &mut Vec<(usize, Option<u64>)>| {
+                if uftrace_parse(s).is_none() {
+                    // uftrace skips the line: where its symbol was, if the address survived.
+                    let addr = s.get(..16).and_then(parse_hex);
+                    lost.push((raw.len(), addr));
                 }
-            }
-        };
+                if let Some((addr, size, kind, name)) = uftrace_parse(s) {
+                    if TYPES.contains(&kind) {
+                        let start = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                        names.push_str(&String::from_utf8_lossy(name));
+                        let end = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                        raw.push((addr, size, kind, start..end, line.span()));
+                    }
+                }
+            };
         let (Some(a), Some(b' ')) = (s.get(..16), s.get(16)) else {
             bad(sink, "does not start with a 16-digit address");
-            as_uftrace(&mut raw, &mut t.names);
+            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
             continue;
         };
         let Some(addr) = parse_hex(a) else {
             bad(sink, "has a non-hex address");
-            as_uftrace(&mut raw, &mut t.names);
+            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
             continue;
         };
         let rest = s.get(17..).unwrap_or(&[]);
@@ -249,12 +307,12 @@ pub fn decode(
         }
         let (Some(&kind), Some(b' ')) = (rest.first(), rest.get(1)) else {
             bad(sink, "has no `<type> <name>`");
-            as_uftrace(&mut raw, &mut t.names);
+            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
             continue;
         };
         if !TYPES.contains(&kind) {
             bad(sink, &format!("has unknown type `{}`", kind as char));
-            as_uftrace(&mut raw, &mut t.names);
+            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
             continue;
         }
         let name = rest.get(2..).unwrap_or(&[]);
@@ -394,6 +452,20 @@ pub fn decode(
         }
     }
     // Build the lookup table.
+    let mut order: Vec<usize> = (0..raw.len()).collect();
+    order.sort_by_key(|&i| raw.get(i).map_or(0, |r| r.0));
+    let mut sym_of: Vec<Option<usize>> = vec![None; raw.len()];
+    let mut k = 0usize;
+    for &i in &order {
+        if raw.get(i).is_some_and(|r| r.2 != b'?') {
+            if let Some(slot) = sym_of.get_mut(i) {
+                *slot = Some(k);
+            }
+            k = k.saturating_add(1);
+        }
+    }
+    let inverted = raw.windows(2).any(|w| matches!(w, [a, b] if b.0 < a.0));
+    let lookup_raw = raw.clone();
     let mut sorted = raw;
     sorted.sort_by_key(|r| r.0);
     let n = sorted.len();
@@ -436,7 +508,131 @@ pub fn decode(
         });
     }
     t.syms = syms;
+    t.view = uftrace_view(&t, &lookup_raw, &sym_of, &lost_lines, inverted);
     t
+}
+
+/// The low 32 bits of `v`: what C stores of it in an `unsigned`.
+fn low32(v: u64) -> u32 {
+    u32::try_from(v & u64::from(u32::MAX)).unwrap_or(u32::MAX)
+}
+
+/// The symbol-end markers uftrace takes by name whatever their type (`is_symbol_end`).
+fn is_symbol_end(name: &str) -> bool {
+    matches!(name, "__sym_end" | "__dynsym_end" | "__func_end")
+}
+
+/// uftrace's table of `t` where it differs from `t.syms` (see [`UftraceView`]); `None` when
+/// the lines are in order, none is skipped and none repeated, so both agree.
+///
+/// Lines out of order are read as a swap when exchanging two neighbours puts them in order:
+/// the sorted table is then what was recorded, and uftrace's own lookup, compared address by
+/// address, tells where it prints another name. Otherwise the line out of place has a damaged
+/// address: what was recorded between its neighbours, and where it now points, is not known.
+fn uftrace_view(
+    t: &SymTable,
+    raw: &[RawSym],
+    sym_of: &[Option<usize>],
+    lost_lines: &[(usize, Option<u64>)],
+    inverted: bool,
+) -> Option<UftraceView> {
+    let name_of = |r: &RawSym| {
+        t.names
+            .get(usize::try_from(r.3.start).ok()?..usize::try_from(r.3.end).ok()?)
+    };
+    // load_module_symbol_file, line by line: (addr, size, raw index).
+    let mut table: Vec<(u64, u32, usize)> = Vec::new();
+    let mut repeated = false;
+    let (mut prev_addr, mut prev_kind) = (u64::MAX, b'X');
+    for (i, r) in raw.iter().enumerate() {
+        let &(addr, size, kind, _, _) = r;
+        if addr == prev_addr && kind == prev_kind {
+            repeated = true;
+            continue;
+        }
+        prev_addr = addr;
+        prev_kind = kind;
+        // An `unsigned` difference: a lower next address wraps.
+        let gap = |from: u64| low32(addr.wrapping_sub(from));
+        if let Some(last) = table.last_mut() {
+            if last.1 == 0 {
+                last.1 = gap(last.0);
+            }
+        }
+        if kind == b'?' || name_of(r).is_some_and(is_symbol_end) {
+            continue;
+        }
+        table.push((
+            addr,
+            size.map_or(0, low32),
+            i,
+        ));
+    }
+    if !inverted && lost_lines.is_empty() && !repeated {
+        return None;
+    }
+    let mut entries: Vec<(u64, u64, usize)> = table
+        .iter()
+        .filter_map(|&(addr, size, ri)| {
+            let si = (*sym_of.get(ri)?)?;
+            Some((addr, addr.saturating_add(u64::from(size)), si))
+        })
+        .collect();
+    entries.sort_by_key(|e| e.0);
+    let addr_at = |i: usize| raw.get(i).map(|r| r.0);
+    // The sorted table's range of the symbol of line `i`.
+    let sane_range = |i: usize| {
+        let si = (*sym_of.get(i)?)?;
+        t.syms
+            .get(si)
+            .map(|s| s.addr..s.end.max(s.addr.saturating_add(1)))
+    };
+    let mut lost: Vec<Range<u64>> = Vec::new();
+    let mut i = 0usize;
+    while let (Some(a), Some(b)) = (addr_at(i), addr_at(i.saturating_add(1))) {
+        if b >= a {
+            i = i.saturating_add(1);
+            continue;
+        }
+        let before = i.checked_sub(1).and_then(addr_at);
+        let after = addr_at(i.saturating_add(2));
+        let swap = before.is_none_or(|p| p <= b) && after.is_none_or(|n| a <= n);
+        if swap {
+            i = i.saturating_add(2);
+            continue;
+        }
+        // The line whose removal leaves its neighbours in order is the damaged one.
+        let bad = if before.is_none_or(|p| p <= b) {
+            i
+        } else {
+            i.saturating_add(1)
+        };
+        let lo = bad.checked_sub(1).and_then(addr_at);
+        let hi = addr_at(bad.saturating_add(1));
+        // The line before keeps its own address: a record there (a PLT call's, exactly at
+        // the entry) is that symbol's.
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo < hi {
+                lost.push(lo.saturating_add(1)..hi);
+            }
+        } else if let Some(edge) = lo.or(hi) {
+            lost.push(edge.min(raw.get(bad).map_or(edge, |r| r.0))..edge.saturating_add(1));
+        }
+        if let Some(r) = sane_range(bad) {
+            lost.push(r);
+        }
+        i = i.saturating_add(1);
+    }
+    // A skipped line: its symbol's range, if its address survived, else everything between
+    // the lines around it.
+    lost.extend(lost_lines.iter().filter_map(|&(at, addr)| {
+        let next = addr_at(at);
+        let prev = at.checked_sub(1).and_then(addr_at);
+        let lo = addr.or(prev)?;
+        let hi = next.filter(|&n| n > lo).unwrap_or(lo.saturating_add(1));
+        Some(lo..hi)
+    }));
+    Some(UftraceView { entries, lost })
 }
 
 /// Characters of a build-id `check_symbol_file` keeps (`BUILD_ID_STR_SIZE - 1`).
