@@ -372,7 +372,10 @@ crate::declare_rules! {
     ///
     /// The level follows the case: no KALLSYMS or PRINTK option is a **warning** (addresses
     /// and `trace_printk` formats print unresolved, every event is read, campaign); no
-    /// HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS, CMDLINES or BUFFER stays an error. No
+    /// FTRACE_EVENTS or EVENT_FORMATS option is a **warning** too: trace-cmd 3.1.6–3.3.4 read
+    /// every event whose format they have, and a record whose format would be in the missing
+    /// section has an id no format defines (`TD111`, an error where such a record occurs;
+    /// campaign: option ids changed); no HEADER_INFO, CMDLINES or BUFFER stays an error. No
     /// TRACECLOCK option while the top buffer's clock (named in its v7 BUFFER option or the v6
     /// clock record) is not a nanosecond clock is an **error**: trace-cmd 3.1.6–3.3.4 (v6:
     /// 2.9.5–3.3.4) then print the raw counter or TSC values as nanoseconds (a `counter` trace

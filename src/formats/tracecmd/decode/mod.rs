@@ -1539,6 +1539,18 @@ impl V7<'_> {
                             format!("{msg}; trace-cmd 3.1.6–3.3.4 read every event without it (addresses and `trace_printk` formats print unresolved)"),
                         )
                         .read_same("trace-cmd report", "3.1.6–3.3.4")
+                } else if id == opt_id::FTRACE_EVENTS || id == opt_id::EVENT_FORMATS {
+                    // Formats libtraceevent never sees: every event with a format reads the
+                    // same, and a record of one of the missing is an id no format defines
+                    // (TD111, an error where it occurs).
+                    ctx.sink
+                        .make(
+                            &rules::MISSING_METADATA,
+                            anchor.clone(),
+                            format!("{msg}; trace-cmd 3.1.6–3.3.4 read every event whose format they have, and a record of an event whose format would be there is reported on its own (an id no format defines)"),
+                        )
+                        .level(crate::finding::Severity::Warning)
+                        .read_same("trace-cmd report", "3.1.6–3.3.4")
                 } else {
                     ctx.sink.make(&rules::MISSING_METADATA, anchor.clone(), msg)
                 };
