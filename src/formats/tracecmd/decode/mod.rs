@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod data;
 pub mod meta;
 pub mod options;
+pub mod pages;
 pub mod sieve;
 
 use self::ctx::{decompress_report, Ctx, Loc};
