@@ -45,7 +45,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     if head != MAGIC.get(..head.len()).unwrap_or(&[]) || head.is_empty() {
         let shown: Vec<String> = head.iter().map(|b| format!("{b:02x}")).collect();
         ctx.sink.report(
-            &rules::BAD_MAGIC,
+            &rules::DAT_BAD_MAGIC,
             0..head.len() as u64,
             format!(
                 "expected the magic 17 08 44 \"tracing\", found {}",
@@ -61,7 +61,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
         Err(e) => {
             if r.remaining() >= 16 {
                 ctx.sink.report(
-                    &rules::UNSUPPORTED_VERSION,
+                    &rules::DAT_UNSUPPORTED_VERSION,
                     vs..vs.saturating_add(16),
                     "the version string has no NUL within 16 bytes",
                 );
@@ -84,7 +84,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
             let f = ctx
                 .sink
                 .make(
-                    &rules::UNSUPPORTED_VERSION,
+                    &rules::DAT_UNSUPPORTED_VERSION,
                     vspan,
                     format!(
                         "file version {:?} is not \"6\" or \"7\"; trace-cmd 3.1.6–3.3.4 read it with `strtol` as {v} and the file as v{layout}, as 2.4–2.9.5 do",
@@ -97,7 +97,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
         }
         other => {
             ctx.sink.report(
-                &rules::UNSUPPORTED_VERSION,
+                &rules::DAT_UNSUPPORTED_VERSION,
                 vspan,
                 format!(
                     "file version {:?} is not supported (only \"6\" and \"7\")",

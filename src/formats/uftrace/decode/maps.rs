@@ -53,7 +53,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
         let expected = "START-END PROT OFFSET MAJ:MIN INODE PATH [build-id:<40 hex>]";
         let bad = |sink: &mut Sink, what: String| {
             sink.report(
-                &rules::MAP_LINE,
+                &rules::MAP_LINE_MALFORMED,
                 line.span(),
                 format!(
                     "map line `{}`: {what}; expected `{expected}`",
@@ -65,7 +65,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
         let read_same = |sink: &mut Sink, what: String| {
             let f = sink
                 .make(
-                    &rules::MAP_LINE,
+                    &rules::MAP_LINE_MALFORMED,
                     line.span(),
                     format!("map line `{}`: {what}", show(line.text)),
                 )
@@ -92,7 +92,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             if let Some(w) = toks.get(i).filter(|w| w.len() > cap) {
                 let f = sink
                     .make(
-                        &rules::MAP_LINE,
+                        &rules::MAP_LINE_MALFORMED,
                         sub_span(&line, w),
                         format!(
                             "{what} `{}` is {} bytes long: uftrace reads it into a {}-byte stack buffer, which overflows (uftrace 0.13 aborts with a stack-smashing error)",
@@ -138,7 +138,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             && matches!(prot.get(3), Some(b'p' | b's'));
         if !prot_ok {
             sink.report(
-                &rules::MAP_LINE,
+                &rules::MAP_LINE_MALFORMED,
                 sub_span(&line, prot),
                 format!("protection `{}` is not `[r-][w-][x-][ps]`", show(prot)),
             );
@@ -219,7 +219,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
         if path.contains(&b' ') {
             let word = path.split(|&c| c == b' ').next().unwrap_or(path);
             sink.report(
-                &rules::MAP_PATH_SPACES,
+                &rules::MAP_PATH_WITH_SPACES,
                 sub_span(&line, path),
                 format!(
                     "module path `{}` contains a space: uftrace reads it as `{}` and looks its symbols up in `{}.sym`",
@@ -237,7 +237,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 }
                 _ => {
                     sink.report(
-                        &rules::MAP_LINE,
+                        &rules::MAP_LINE_MALFORMED,
                         sub_span(&line, b),
                         format!("`{}` is not `build-id:<up to 40 hex digits>`", show(b)),
                     );
@@ -322,7 +322,7 @@ pub fn named_module(data: &[u8], offset: u64) -> Option<String> {
 /// A malformed-line finding (`UF040`) whose level depends on whether the trace enters the
 /// module the line names (no level decided by the case yet).
 pub fn leveled_by_entry(f: &crate::finding::Finding) -> bool {
-    f.rule.code == rules::MAP_LINE.code
+    f.rule.code == rules::MAP_LINE_MALFORMED.code
         && f.severity == crate::finding::Severity::Error
         && f.impact.is_none()
 }
