@@ -18,7 +18,7 @@ use super::model::{
 };
 use super::rules;
 use crate::finding::Sink;
-use crate::reader::{Endian, ReadResult, Reader};
+use crate::reader::{Endian, ReadErrorKind, ReadResult, Reader};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -59,7 +59,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     let version = match r.cstr(16, "version string") {
         Ok(v) => v,
         Err(e) => {
-            if r.remaining() >= 16 {
+            if matches!(e.kind, ReadErrorKind::Unterminated { .. }) {
                 ctx.sink.report(
                     &rules::DAT_UNSUPPORTED_VERSION,
                     vs..vs.saturating_add(16),
