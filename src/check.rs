@@ -319,7 +319,7 @@ pub fn not_followed_report(path: &Path, what: &str, config: &Config) -> Report {
 pub fn no_traces_report(dir: &Path, config: &Config) -> Report {
     input_report(
         dir,
-        &rules::NO_TRACES,
+        &rules::NO_TRACES_FOUND,
         format!(
             "no trace file or uftrace data directory found in {} (searched recursively by content)",
             dir.display()

@@ -162,6 +162,13 @@ pub enum ReadErrorKind {
     },
     /// An offset or length does not fit the platform or overflows.
     Overflow,
+    /// A NUL-terminated string has no NUL within the `scanned` bytes it may take, all of which
+    /// are there ([`Reader::cstr`]); a string cut by the end of the bytes is [`Self::Eof`].
+    /// Shown like the `Eof` it would be with one more byte, so messages read the same.
+    Unterminated {
+        /// Bytes looked at from `offset`.
+        scanned: u64,
+    },
 }
 
 /// A failed read: where, what, and why.
@@ -202,6 +209,9 @@ impl ReadError {
                 self.offset..self.offset.saturating_add(available)
             }
             ReadErrorKind::Overflow => self.offset..self.offset,
+            ReadErrorKind::Unterminated { scanned } => {
+                self.offset..self.offset.saturating_add(scanned)
+            }
         }
     }
 }
@@ -222,6 +232,10 @@ impl fmt::Display for ReadError {
                 f,
                 "{} at 0x{:x}: offset or length overflows",
                 self.what, self.offset
+            ),
+            ReadErrorKind::Unterminated { scanned } => fmt::Display::fmt(
+                &ReadError::eof(self.offset, self.what, scanned.saturating_add(1), scanned),
+                f,
             ),
         }
     }
@@ -467,8 +481,9 @@ impl<'a, E: Endianity> Reader<'a, E> {
         }
     }
 
-    /// Reads a NUL-terminated string, consuming the NUL. Fails if no NUL occurs within
-    /// `max` bytes or before the end.
+    /// Reads a NUL-terminated string, consuming the NUL. Fails with
+    /// [`ReadErrorKind::Unterminated`] if no NUL occurs within `max` bytes, and with
+    /// [`ReadErrorKind::Eof`] if the bytes end first.
     pub fn cstr(&mut self, max: usize, what: &'static str) -> ReadResult<&'a [u8]> {
         let rest = self.rest();
         let window = rest.get(..max.min(rest.len())).unwrap_or(rest);
@@ -478,6 +493,13 @@ impl<'a, E: Endianity> Reader<'a, E> {
                 self.pos = self.pos.saturating_add(n).saturating_add(1);
                 Ok(s)
             }
+            None if window.len() >= max => Err(ReadError {
+                offset: self.offset(),
+                what,
+                kind: ReadErrorKind::Unterminated {
+                    scanned: window.len() as u64,
+                },
+            }),
             None => Err(ReadError::eof(
                 self.offset(),
                 what,

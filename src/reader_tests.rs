@@ -54,3 +54,24 @@ fn cstr_and_lines() {
     let mut r = Reader::new(b"abc", Endian::Little);
     assert!(r.cstr(2, "s").is_err());
 }
+
+#[test]
+fn cstr_tells_a_missing_nul_from_a_cut_string() {
+    let mut r = Reader::new(b"abc", Endian::Little);
+    let e = r.cstr(2, "s").unwrap_err();
+    assert_eq!(e.kind, ReadErrorKind::Unterminated { scanned: 2 });
+    assert_eq!(e.span(), 0..2);
+    let e = r.cstr(8, "s").unwrap_err();
+    assert_eq!(
+        e.kind,
+        ReadErrorKind::Eof {
+            needed: 4,
+            available: 3
+        }
+    );
+    // Both read as a truncation.
+    assert_eq!(
+        r.cstr(3, "s").unwrap_err().to_string(),
+        "truncated s: need 4 bytes at 0x0, only 3 available"
+    );
+}

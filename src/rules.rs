@@ -89,7 +89,7 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// Not applicable: tracelint's own condition (there is nothing for a reader to read).
-    pub NO_TRACES = ("TL008", "no-traces-found", Warning, "a directory given to check holds no trace file or uftrace data directory");
+    pub NO_TRACES_FOUND = ("TL008", "no-traces-found", Warning, "a directory given to check holds no trace file or uftrace data directory");
     /// ## What it checks
     /// Every member of an archive input (tar, zip, possibly compressed) is a trace file, part
     /// of a uftrace data directory, or a directory. Other members are listed here and not

@@ -3,32 +3,13 @@
 //! I/O failures (exit 3) said on stderr, an unreadable directory is `TL001`, `-` on a terminal
 //! says it is waiting, and a mistyped subcommand gets a suggestion.
 
+#[path = "common/cli.rs"]
+mod cli_support;
+
+use cli_support::{bin, cmd, corpus, text};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_tracelint")
-}
-
-fn cmd() -> Command {
-    let mut c = Command::new(bin());
-    c.env_remove("TRACELINT_CONFIG").env_remove("NO_COLOR");
-    c
-}
-
-fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus")
-        .join(rel)
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 /// Under CI a missing tool is a failure, elsewhere a printed skip.
 fn skip(why: &str) {

@@ -2,31 +2,12 @@
 //! `tracelint PATH` shorthand never swallows a subcommand, and the shipped systemd unit's
 //! `ExecStart` line runs as written.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "common/cli.rs"]
+mod cli_support;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_tracelint")
-}
-
-fn cmd() -> Command {
-    let mut c = Command::new(bin());
-    c.env_remove("TRACELINT_CONFIG").env_remove("NO_COLOR");
-    c
-}
-
-fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus")
-        .join(rel)
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+use cli_support::{bin, cmd, corpus, text};
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn global_options_before_a_subcommand_keep_it_a_subcommand() {

@@ -2,31 +2,12 @@
 //! their headers before anything is unpacked, and the human renderer reads only the rows it
 //! shows, whatever the length of a span.
 
-use std::path::{Path, PathBuf};
+#[path = "common/cli.rs"]
+mod cli_support;
+
+use cli_support::{bin, cmd, corpus, text};
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_tracelint")
-}
-
-fn cmd() -> Command {
-    let mut c = Command::new(bin());
-    c.env_remove("TRACELINT_CONFIG").env_remove("NO_COLOR");
-    c
-}
-
-fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus")
-        .join(rel)
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 fn le16(v: &mut Vec<u8>, x: u16) {
     v.extend_from_slice(&x.to_le_bytes());

@@ -1,6 +1,6 @@
 //! The library's modules form layers with no upward arrows: the `crate::` paths each module
-//! uses are collected from the source, and a cycle between top-level modules, or between the
-//! files of one format folder, fails the test (with the edges that close it).
+//! uses are collected from the source, and a cycle between top-level modules, or between any two
+//! files (a folder's `mod.rs` included), fails the test (with the edges that close it).
 //!
 //! Test code (`*tests.rs`, `#[cfg(test)]` modules) is left out: tests may reach anywhere.
 
@@ -122,10 +122,9 @@ fn expand(tree: &str) -> Vec<String> {
         .collect()
 }
 
-/// Absolute module paths (`crate::`-relative segments) named by the code of module `me`.
-fn paths_used(code: &str, me: &[String], is_mod_rs: bool) -> Vec<Vec<String>> {
-    // `super` of a `mod.rs` module is its parent; of `a/b.rs` (module a::b) it is `a`.
-    let _ = is_mod_rs;
+/// Absolute module paths (`crate::`-relative segments) named by the code of module `me`, whose
+/// child modules are `children` (a path may start with one: `decode::header`).
+fn paths_used(code: &str, me: &[String], children: &[String]) -> Vec<Vec<String>> {
     let resolve = |p: &str| -> Option<Vec<String>> {
         let segs: Vec<&str> = p.split("::").filter(|s| !s.is_empty()).collect();
         let mut base: Vec<String>;
@@ -145,6 +144,9 @@ fn paths_used(code: &str, me: &[String], is_mod_rs: bool) -> Vec<Vec<String>> {
             Some(&"self") => {
                 base = me.to_vec();
                 rest = &rest[1..];
+            }
+            Some(first) if children.iter().any(|c| c == first) => {
+                base = me.to_vec();
             }
             _ => return None,
         }
@@ -167,7 +169,15 @@ fn paths_used(code: &str, me: &[String], is_mod_rs: bool) -> Vec<Vec<String>> {
             .map(|(_, u)| u);
         if let Some(tree) = s {
             let t = tree.trim();
-            if t.starts_with("crate::") || t.starts_with("super::") || t.starts_with("self::") {
+            let relative = children.iter().any(|c| {
+                t.strip_prefix(c.as_str())
+                    .is_some_and(|r| r.starts_with("::"))
+            });
+            if relative
+                || t.starts_with("crate::")
+                || t.starts_with("super::")
+                || t.starts_with("self::")
+            {
                 for p in expand(t) {
                     let p = p.split(" as ").next().unwrap_or("").to_string();
                     if let Some(r) = resolve(&p) {
@@ -177,13 +187,24 @@ fn paths_used(code: &str, me: &[String], is_mod_rs: bool) -> Vec<Vec<String>> {
             }
         }
     }
-    // Inline paths: `crate::a::b`, `super::x`.
-    for key in ["$crate::", "crate::", "super::"] {
+    // Inline paths: `crate::a::b`, `super::x`, `child::x`.
+    let keys: Vec<String> = ["$crate", "crate", "super"]
+        .iter()
+        .map(|k| k.to_string())
+        .chain(children.iter().cloned())
+        .map(|k| format!("{k}::"))
+        .collect();
+    for key in &keys {
+        let key = key.as_str();
         let mut from = 0;
         while let Some(at) = code[from..].find(key) {
             let start = from + at;
             from = start + key.len();
-            if start > 0 && code[..start].chars().last().is_some_and(is_ident) {
+            // Inside an identifier, or the tail of a longer path (`super::super::x`).
+            if start > 0
+                && (code[..start].chars().last().is_some_and(is_ident)
+                    || code[..start].ends_with("::"))
+            {
                 continue;
             }
             let mut end = from;
@@ -253,14 +274,20 @@ impl Graph {
     }
 }
 
-fn graphs() -> (Graph, BTreeMap<String, Graph>) {
+/// The graph between top-level modules, and the graph between files: each source file is a
+/// node of its own, named by its module path (`formats::tracecmd::decode::ctx`; a folder's
+/// `mod.rs` is the folder's module), and a path it uses goes to the file that declares the
+/// longest module prefix of that path.
+fn graphs() -> (Graph, Graph) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rs_files(&src, &mut files);
     let mut top = Graph {
         edges: BTreeMap::new(),
     };
-    let mut formats: BTreeMap<String, Graph> = BTreeMap::new();
+    let mut by_file = Graph {
+        edges: BTreeMap::new(),
+    };
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         if name.ends_with("tests.rs") || name == "main.rs" || name == "lib.rs" {
@@ -269,29 +296,44 @@ fn graphs() -> (Graph, BTreeMap<String, Graph>) {
         let me = module_of(&src, &f);
         let code = code_of(&std::fs::read_to_string(&f).unwrap());
         let rel = f.strip_prefix(&src).unwrap().display().to_string();
-        for used in paths_used(&code, &me, name == "mod.rs") {
+        // The modules declared inside this one: files of its folder (`a/` for `a.rs` or
+        // `a/mod.rs`).
+        let dir = if name == "mod.rs" {
+            f.parent().unwrap().to_path_buf()
+        } else {
+            f.with_extension("")
+        };
+        let children: Vec<String> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| {
+                let p = e.ok()?.path();
+                let n = p.file_name()?.to_string_lossy().into_owned();
+                if p.is_dir() {
+                    Some(n)
+                } else {
+                    n.strip_suffix(".rs")
+                        .filter(|s| *s != "mod")
+                        .map(str::to_string)
+                }
+            })
+            .collect();
+        for used in paths_used(&code, &me, &children) {
             let Some(first) = used.first() else { continue };
             if !is_module(&src, &used[..1]) {
                 continue; // a macro or item at the crate root
             }
             top.add(&me[0], first, &rel);
-            // Inside a format folder: file -> sibling file (`mod` for the folder's mod.rs).
-            if me.len() >= 2 && me[0] == "formats" && used.len() >= 2 && used[..2] == me[..2] {
-                let from = me.get(2).cloned().unwrap_or_else(|| "mod".into());
-                let to = match used.get(2) {
-                    Some(s) if is_module(&src, &used[..3]) => s.clone(),
-                    _ => "mod".into(),
-                };
-                formats
-                    .entry(me[1].clone())
-                    .or_insert_with(|| Graph {
-                        edges: BTreeMap::new(),
-                    })
-                    .add(&from, &to, &rel);
+            let file = (1..=used.len())
+                .rev()
+                .find(|&n| is_module(&src, &used[..n]))
+                .map(|n| used[..n].join("::"));
+            if let Some(to) = file {
+                by_file.add(&me.join("::"), &to, &rel);
             }
         }
     }
-    (top, formats)
+    (top, by_file)
 }
 
 fn is_module(src: &Path, path: &[String]) -> bool {
@@ -314,36 +356,16 @@ fn no_cycle_between_top_level_modules() {
     );
 }
 
+/// Every file is a node, folders are not merged (`decode/ctx.rs` and `decode/sieve.rs` are two
+/// nodes), and a folder's `mod.rs` is a node like any other: a part that uses an item its
+/// `mod.rs` declares while the `mod.rs` uses the part closes a cycle too.
 #[test]
-fn no_cycle_between_the_files_of_a_format_folder() {
-    let (_, formats) = graphs();
-    let mut msgs = Vec::new();
-    for (fmt, g) in &formats {
-        // The folder's mod.rs is its entry: it uses every part, and parts may use the items it
-        // declares for the whole format; cycles through it are not counted.
-        let g = Graph {
-            edges: g
-                .edges
-                .iter()
-                .filter(|(k, _)| *k != "mod")
-                .map(|(k, v)| {
-                    (
-                        k.clone(),
-                        v.iter()
-                            .filter(|(t, _)| *t != "mod")
-                            .map(|(a, b)| (a.clone(), b.clone()))
-                            .collect(),
-                    )
-                })
-                .collect(),
-        };
-        for c in g.cycles() {
-            msgs.push(format!("formats/{fmt}: {}", g.describe(&c)));
-        }
-    }
+fn no_cycle_between_files() {
+    let (_, files) = graphs();
+    let msgs: Vec<String> = files.cycles().iter().map(|c| files.describe(c)).collect();
     assert!(
         msgs.is_empty(),
-        "import cycles inside format folders:\n{}",
+        "import cycles between files:\n{}",
         msgs.join("\n")
     );
 }
@@ -403,7 +425,8 @@ fn every_module_uses_only_its_own_or_lower_layers() {
 /// and docs), `lint.rs` or `checks/` (passes over the model), `writer.rs` (feature `testkit`)
 /// and nothing else. `ftrace_ring` is the ring-buffer page walker the trace-cmd format uses,
 /// not a format of its own: its `mod.rs` is the walker. uftrace is a directory of a dozen file
-/// kinds: each kind's model is declared next to its decoder under `decode/`.
+/// kinds: its `model.rs` says which kind a file is, and each kind's model is declared next to
+/// its decoder under `decode/`.
 #[test]
 fn format_folders_share_one_layout() {
     let formats = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/formats");
@@ -443,9 +466,7 @@ fn format_folders_share_one_layout() {
             if !(has("lint.rs") || has("checks")) {
                 problems.push(format!("formats/{fmt} has no lint.rs or checks/"));
             }
-            if fmt != "uftrace" {
-                required.push("model.rs");
-            }
+            required.push("model.rs");
         }
         for r in required {
             if !has(r) {

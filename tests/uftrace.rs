@@ -1385,15 +1385,6 @@ fn cxx_and_longjmp_recordings() {
     assert!(f.is_empty(), "{f:?}");
 }
 
-#[test]
-fn every_rule_has_a_fixture() {
-    let src = std::fs::read_to_string(file!()).unwrap();
-    for r in tracelint::formats::uftrace::rules::RULES {
-        let tag = format!("\"{}\"", r.code);
-        assert!(src.contains(&tag), "no fixture asserts {}", r.code);
-    }
-}
-
 // ---------------------------------------------------------------- robustness sweeps
 
 /// Keeps the program's own tables and drops the large library `.sym` files so each sweep case

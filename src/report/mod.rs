@@ -65,6 +65,7 @@ impl Summary {
     }
 }
 
+/// A finding with its rule's name, as JSON and JSON Lines show it.
 #[derive(Serialize)]
 struct JsonFinding<'a> {
     #[serde(flatten)]
@@ -72,8 +73,18 @@ struct JsonFinding<'a> {
     name: &'static str,
 }
 
+impl<'a> JsonFinding<'a> {
+    fn of(finding: &'a Finding) -> Self {
+        JsonFinding {
+            finding,
+            name: finding.rule.name,
+        }
+    }
+}
+
+/// What JSON (one element of `files`) and JSON Lines (the `file` line) say about one input.
 #[derive(Serialize)]
-struct JsonReport<'a> {
+struct FileRecord<'a> {
     path: &'a str,
     /// The path's bytes, when it is not UTF-8 (`path` then shows them as `\xNN`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,6 +97,28 @@ struct JsonReport<'a> {
     /// Archive members, for an archive or compressed input.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     members: &'a [crate::archive::MemberInfo],
+}
+
+impl<'a> FileRecord<'a> {
+    fn of(r: &'a Report) -> Self {
+        FileRecord {
+            path: &r.path,
+            path_bytes: path_bytes(r),
+            format: r.format,
+            size: r.size,
+            verdict: verdict(r),
+            counts: r.counts,
+            dropped: r.dropped,
+            members: &r.members,
+        }
+    }
+}
+
+/// One input in `--output json`: its record and its findings.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    #[serde(flatten)]
+    file: FileRecord<'a>,
     findings: Vec<JsonFinding<'a>>,
 }
 
@@ -112,22 +145,8 @@ pub fn verdict(r: &Report) -> &'static str {
 
 fn json_report(r: &Report) -> JsonReport<'_> {
     JsonReport {
-        path: &r.path,
-        path_bytes: path_bytes(r),
-        format: r.format,
-        size: r.size,
-        verdict: verdict(r),
-        counts: r.counts,
-        dropped: r.dropped,
-        members: &r.members,
-        findings: r
-            .findings
-            .iter()
-            .map(|f| JsonFinding {
-                finding: f,
-                name: f.rule.name,
-            })
-            .collect(),
+        file: FileRecord::of(r),
+        findings: r.findings.iter().map(JsonFinding::of).collect(),
     }
 }
 
@@ -167,44 +186,27 @@ pub fn render_jsonl(r: &Report) -> String {
         kind: &'static str,
         path: &'a str,
         #[serde(flatten)]
-        finding: &'a Finding,
-        name: &'static str,
+        finding: JsonFinding<'a>,
     }
     #[derive(Serialize)]
     struct FileLine<'a> {
         kind: &'static str,
-        path: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        path_bytes: Option<&'a [u8]>,
-        format: Option<crate::detect::Format>,
-        size: u64,
-        verdict: &'static str,
-        counts: Counts,
-        dropped: u64,
-        #[serde(skip_serializing_if = "<[_]>::is_empty")]
-        members: &'a [crate::archive::MemberInfo],
+        #[serde(flatten)]
+        file: FileRecord<'a>,
     }
     let mut out = String::new();
     for f in &r.findings {
         let l = Line {
             kind: "finding",
             path: &r.path,
-            finding: f,
-            name: f.rule.name,
+            finding: JsonFinding::of(f),
         };
         out.push_str(&serde_json::to_string(&l).unwrap_or_default());
         out.push('\n');
     }
     let fl = FileLine {
         kind: "file",
-        path: &r.path,
-        path_bytes: path_bytes(r),
-        format: r.format,
-        size: r.size,
-        verdict: verdict(r),
-        counts: r.counts,
-        dropped: r.dropped,
-        members: &r.members,
+        file: FileRecord::of(r),
     };
     out.push_str(&serde_json::to_string(&fl).unwrap_or_default());
     out.push('\n');

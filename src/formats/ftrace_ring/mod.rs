@@ -285,10 +285,10 @@ const CAP_UNKNOWN_ID: usize = 1;
 const CAP_SHORT: usize = 2;
 const CAP_UNALIGNED: usize = 3;
 const CAPPED: [Capped; CAP_SLOTS] = [
-    Capped::new(&rules::TIMESTAMP_BACKWARDS, PER_CPU_REPORT_CAP),
-    Capped::new(&rules::UNKNOWN_EVENT_ID, PER_CPU_REPORT_CAP),
-    Capped::new(&rules::PAYLOAD_TOO_SHORT, PER_CPU_REPORT_CAP),
-    Capped::new(&rules::DATA_LENGTH_UNALIGNED, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::RING_TIMESTAMP_BACKWARDS, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::RING_UNKNOWN_EVENT_ID, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::RING_PAYLOAD_TOO_SHORT, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::RING_DATA_LENGTH_UNALIGNED, PER_CPU_REPORT_CAP),
 ];
 
 /// Per-event findings of one rule reported per CPU; further ones are only counted and
@@ -443,7 +443,7 @@ impl<'t> Walker<'t> {
         if bytes.len() < page_size {
             self.emit(
                 sink,
-                &rules::PAGE_TRUNCATED,
+                &rules::RING_PAGE_TRUNCATED,
                 base..at(base, bytes.len()),
                 format!(
                     "the page of {} at 0x{base:x} has only {} bytes; the page size is {}",
@@ -484,7 +484,7 @@ impl<'t> Walker<'t> {
             };
             self.emit(
                 sink,
-                &rules::COMMIT_FLAGS_INVALID,
+                &rules::RING_COMMIT_FLAGS_INVALID,
                 commit_span.clone(),
                 format!(
                     "commit word 0x{commit:x} of the page of {} at 0x{base:x} is impossible: {why}",
@@ -501,7 +501,7 @@ impl<'t> Walker<'t> {
             tail_ok = false;
             self.emit(
                 sink,
-                &rules::COMMIT_TOO_LARGE,
+                &rules::RING_COMMIT_TOO_LARGE,
                 commit_span.clone(),
                 format!(
                     "the page of {} at 0x{base:x} has commit size {size}, but only {capacity} bytes \
@@ -527,7 +527,7 @@ impl<'t> Walker<'t> {
                 if end > capacity {
                     self.emit(
                         sink,
-                        &rules::MISSED_COUNT_OUTSIDE,
+                        &rules::RING_MISSED_COUNT_OUTSIDE_PAGE,
                         commit_span.clone(),
                         format!(
                             "the page of {} at 0x{base:x} says its lost-events count is stored after \
@@ -582,7 +582,7 @@ impl<'t> Walker<'t> {
                     let cut = self.events_in(tail);
                     let mut f = if cut > 0 {
                         sink.make(
-                            &rules::PAGE_TAIL_NOT_ZERO,
+                            &rules::RING_PAGE_TAIL_NOT_ZERO,
                             span,
                             format!(
                                 "{msg}; they hold {cut} event(s) of defined types that the commit size cuts off: \
@@ -592,7 +592,7 @@ impl<'t> Walker<'t> {
                         .fails("trace-cmd report", "2.4–3.3.4", "loss")
                     } else {
                         sink.make(
-                            &rules::PAGE_TAIL_NOT_ZERO,
+                            &rules::RING_PAGE_TAIL_NOT_ZERO,
                             span,
                             format!("{msg}; they hold no event, and readers never read them"),
                         )
@@ -623,7 +623,7 @@ impl<'t> Walker<'t> {
             let have = data.len().saturating_sub(p);
             self.emit(
                 sink,
-                &rules::EVENT_OVERRUNS_COMMIT,
+                &rules::RING_EVENT_OVERRUNS_COMMIT,
                 at(data_base, p)..at(data_base, data.len()),
                 format!(
                     "the event at 0x{:x} of {} needs {need} bytes but only {have} remain before \
@@ -643,7 +643,7 @@ impl<'t> Walker<'t> {
             if self.cap(CAP_BACKWARDS, &span) {
                 self.emit(
                     sink,
-                    &rules::TIMESTAMP_BACKWARDS,
+                    &rules::RING_TIMESTAMP_BACKWARDS,
                     span,
                     format!(
                         "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
@@ -711,7 +711,7 @@ impl<'t> Walker<'t> {
                     if arr < 4 {
                         self.emit(
                             sink,
-                            &rules::DATA_LENGTH_INVALID,
+                            &rules::RING_DATA_LENGTH_INVALID,
                             at(data_base, p.saturating_add(4))..at(data_base, p.saturating_add(8)),
                             format!(
                                 "the data event at 0x{:x} of {} has array[0] = {arr}; it counts its \
@@ -728,7 +728,7 @@ impl<'t> Walker<'t> {
                         if self.cap(CAP_UNALIGNED, &span) {
                             self.emit(
                                 sink,
-                                &rules::DATA_LENGTH_UNALIGNED,
+                                &rules::RING_DATA_LENGTH_UNALIGNED,
                                 span,
                                 format!(
                                     "the data event at 0x{:x} of {} has array[0] = {arr}, not a \
@@ -747,7 +747,7 @@ impl<'t> Walker<'t> {
                     if delta == 0 {
                         self.emit(
                             sink,
-                            &rules::NULL_PADDING_IN_DATA,
+                            &rules::RING_NULL_PADDING_IN_DATA,
                             at(data_base, p)..at(data_base, p.saturating_add(4)),
                             format!(
                                 "null padding (type_len 29, delta 0) at 0x{:x} of {} inside the \
@@ -765,7 +765,7 @@ impl<'t> Walker<'t> {
                     if arr < 4 || arr % 4 != 0 {
                         self.emit(
                             sink,
-                            &rules::PADDING_LENGTH_INVALID,
+                            &rules::RING_PADDING_LENGTH_INVALID,
                             at(data_base, p.saturating_add(4))..at(data_base, p.saturating_add(8)),
                             format!(
                                 "the padding event at 0x{:x} of {} has array[0] = {arr}; it must be \
@@ -854,7 +854,7 @@ impl<'t> Walker<'t> {
         if self.cap(CAP_BACKWARDS, &span) {
             self.emit(
                 sink,
-                &rules::TIMESTAMP_BACKWARDS,
+                &rules::RING_TIMESTAMP_BACKWARDS,
                 span,
                 format!(
                     "the record at 0x{:x} of {} has timestamp {ts}, older than the previous \
@@ -877,7 +877,7 @@ impl<'t> Walker<'t> {
         let span = at(data_base, p)..at(data_base, p.saturating_add(4));
         let f = sink
             .make(
-                &rules::TIMESTAMP_SENTINEL,
+                &rules::RING_TIMESTAMP_ALL_ONES,
                 span,
                 format!(
                     "the record at 0x{:x} of {} has timestamp 0xffffffffffffffff, which trace-cmd \
@@ -903,7 +903,7 @@ impl<'t> Walker<'t> {
         if self.cap(CAP_UNKNOWN_ID, &span) {
             self.emit(
                 sink,
-                &rules::UNKNOWN_EVENT_ID,
+                &rules::RING_UNKNOWN_EVENT_ID,
                 span,
                 format!(
                     "the record at 0x{:x} of {} has event id {id}, which no event format defines",
@@ -946,7 +946,7 @@ impl<'t> Walker<'t> {
                     )
                 }
             };
-            self.emit(sink, &rules::PAYLOAD_TOO_SHORT, span, msg);
+            self.emit(sink, &rules::RING_PAYLOAD_TOO_SHORT, span, msg);
         }
     }
 
@@ -992,7 +992,7 @@ impl<'t> Walker<'t> {
                 )
             };
             let mut f = sink
-                .make(&rules::EVENTS_LOST, span, msg)
+                .make(&rules::RING_EVENTS_LOST, span, msg)
                 .note(format!(
                     "{} page(s) are flagged RB_MISSED_EVENTS; the first one's commit word is at \
                      this offset",

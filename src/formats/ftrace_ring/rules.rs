@@ -17,7 +17,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// trace-cmd.dat(5) "flyrecord" / kernel `ring_buffer_read_page`.
-    pub PAGE_TRUNCATED = ("TD100", "ring-page-truncated", Error, "the CPU data ends inside a page");
+    pub RING_PAGE_TRUNCATED = ("TD100", "ring-page-truncated", Error, "the CPU data ends inside a page");
     /// ## What it checks
     /// The data size in a page's commit word (`commit & 0x7ffffff`) fits in the page after the
     /// header: `size <= page_size - (8 + long_size)`.
@@ -32,7 +32,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `struct buffer_data_page`; libtraceevent `kbuffer-parse.c` `kbuffer_load_subbuffer`.
-    pub COMMIT_TOO_LARGE = ("TD101", "ring-commit-too-large", Error, "the page's commit size is larger than the page's data area");
+    pub RING_COMMIT_TOO_LARGE = ("TD101", "ring-commit-too-large", Error, "the page's commit size is larger than the page's data area");
     /// ## What it checks
     /// The commit word's flag bits are consistent: bits 27–29 are clear, `RB_MISSED_STORED`
     /// (bit 30) only appears with `RB_MISSED_EVENTS` (bit 31), and with an 8-byte commit word
@@ -49,7 +49,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`).
-    pub COMMIT_FLAGS_INVALID = ("TD102", "ring-commit-flags-invalid", Error, "the page's commit word has impossible flag bits");
+    pub RING_COMMIT_FLAGS_INVALID = ("TD102", "ring-commit-flags-invalid", Error, "the page's commit word has impossible flag bits");
     /// ## What it checks
     /// When `RB_MISSED_STORED` is set, the lost-events count (one kernel long) stored right
     /// after the data still fits inside the page.
@@ -64,7 +64,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `ring_buffer_read_page`; libtraceevent `kbuffer_load_subbuffer`.
-    pub MISSED_COUNT_OUTSIDE = ("TD103", "ring-missed-count-outside-page", Error, "the stored lost-events count does not fit in the page");
+    pub RING_MISSED_COUNT_OUTSIDE_PAGE = ("TD103", "ring-missed-count-outside-page", Error, "the stored lost-events count does not fit in the page");
     /// ## What it checks
     /// Every byte of a page after the data (and after the stored lost-events count) is zero.
     ///
@@ -80,7 +80,7 @@ crate::declare_rules! {
     /// - **warning**: the tail holds no event: every reader reads the same.
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`).
-    pub PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");
+    pub RING_PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");
     /// ## What it checks
     /// Every event of a page (header, `array[0]` length word and body) ends at or before the
     /// commit size, so the walk of the page ends exactly at the commit size.
@@ -96,7 +96,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel ring buffer event encoding (`header_event`).
-    pub EVENT_OVERRUNS_COMMIT = ("TD105", "ring-event-overruns-commit", Error, "an event extends past the end of the page's data");
+    pub RING_EVENT_OVERRUNS_COMMIT = ("TD105", "ring-event-overruns-commit", Error, "an event extends past the end of the page's data");
     /// ## What it checks
     /// A data event with `type_len 0` has `array[0] >= 4` (the length word counts itself).
     ///
@@ -110,7 +110,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `rb_update_event` (`event->array[0] = length`).
-    pub DATA_LENGTH_INVALID = ("TD106", "ring-data-length-invalid", Error, "a type_len 0 event has a length smaller than its length word");
+    pub RING_DATA_LENGTH_INVALID = ("TD106", "ring-data-length-invalid", Error, "a type_len 0 event has a length smaller than its length word");
     /// ## What it checks
     /// Event lengths keep events 4-byte aligned: `array[0]` of a `type_len 0` event is a
     /// multiple of 4.
@@ -125,7 +125,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `rb_calculate_event_length` (`ALIGN(length, RB_ARCH_ALIGNMENT)`).
-    pub DATA_LENGTH_UNALIGNED = ("TD107", "ring-data-length-unaligned", Warning, "a type_len 0 event's length is not a multiple of 4");
+    pub RING_DATA_LENGTH_UNALIGNED = ("TD107", "ring-data-length-unaligned", Warning, "a type_len 0 event's length is not a multiple of 4");
     /// ## What it checks
     /// A padding (or discarded) event (`type_len 29`) with a non-zero delta has `array[0] >= 4`
     /// and a multiple of 4; its total length is `4 + array[0]`.
@@ -141,7 +141,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `rb_reset_tail`, `rb_event_discard`; libtraceevent kbuffer.
-    pub PADDING_LENGTH_INVALID = ("TD108", "ring-padding-length-invalid", Error, "a padding event has an impossible length");
+    pub RING_PADDING_LENGTH_INVALID = ("TD108", "ring-padding-length-invalid", Error, "a padding event has an impossible length");
     /// ## What it checks
     /// No "null" padding (`type_len 29` with delta 0) appears inside the page's data.
     ///
@@ -156,7 +156,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `include/linux/ring_buffer.h` (`RINGBUF_TYPE_PADDING`), `rb_reset_tail`.
-    pub NULL_PADDING_IN_DATA = ("TD109", "ring-null-padding-in-data", Error, "null padding appears inside the page's data");
+    pub RING_NULL_PADDING_IN_DATA = ("TD109", "ring-null-padding-in-data", Error, "null padding appears inside the page's data");
     /// ## What it checks
     /// Every data record's payload holds its `common_type` (2 bytes) and is at least as long as
     /// the static fields of its event format (the end of the last field, common fields
@@ -172,7 +172,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// tracefs `events/<system>/<event>/format`.
-    pub PAYLOAD_TOO_SHORT = ("TD110", "ring-payload-too-short", Error, "a record's payload is shorter than its event format");
+    pub RING_PAYLOAD_TOO_SHORT = ("TD110", "ring-payload-too-short", Error, "a record's payload is shorter than its event format");
     /// ## What it checks
     /// The event id of every record (`common_type`, the first `u16` of the payload) is the id of
     /// an event whose format the file contains.
@@ -187,7 +187,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// libtraceevent `tep_data_type` / `tep_find_event`.
-    pub UNKNOWN_EVENT_ID = ("TD111", "ring-unknown-event-id", Error, "a record's event id has no event format");
+    pub RING_UNKNOWN_EVENT_ID = ("TD111", "ring-unknown-event-id", Error, "a record's event id has no event format");
     /// ## What it checks
     /// Timestamps of one CPU never go backwards: within a page, across consecutive pages (a
     /// page's timestamp is not older than the previous page's last record), and after an
@@ -204,7 +204,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel ring buffer time stamps; `trace-cmd report --ts-check`.
-    pub TIMESTAMP_BACKWARDS = ("TD112", "ring-timestamp-backwards", Warning, "a CPU's timestamps go backwards");
+    pub RING_TIMESTAMP_BACKWARDS = ("TD112", "ring-timestamp-backwards", Warning, "a CPU's timestamps go backwards");
     /// ## What it checks
     /// No page of a CPU carries `RB_MISSED_EVENTS` (events were overwritten or dropped before the
     /// page was read). One finding per CPU sums the lost counts stored on its pages.
@@ -220,7 +220,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// kernel `ring_buffer_read_page`; trace-cmd report prints `CPU:N [M EVENTS DROPPED]`.
-    pub EVENTS_LOST = ("TD113", "ring-events-lost", Info, "events were lost on a CPU (the trace is incomplete)");
+    pub RING_EVENTS_LOST = ("TD113", "ring-events-lost", Info, "events were lost on a CPU (the trace is incomplete)");
     /// ## What it checks
     /// No record's timestamp (page timestamp plus deltas) is 0xffffffffffffffff.
     ///
@@ -235,5 +235,5 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// trace-cmd 3.3.4 `lib/trace-cmd/trace-input.c` (`timestamps[cpu] = record ? record->ts : -1ULL`).
-    pub TIMESTAMP_SENTINEL = ("TD114", "ring-timestamp-all-ones", Error, "a record's timestamp is the all-ones value readers use as an end mark");
+    pub RING_TIMESTAMP_ALL_ONES = ("TD114", "ring-timestamp-all-ones", Error, "a record's timestamp is the all-ones value readers use as an end mark");
 }

@@ -881,7 +881,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
             } else if ud == Some(got.bytes) {
                 sink.push(
                     sink.make(
-                        &rules::DECIMAL_TP_STATUS,
+                        &rules::DECIMAL_TP_STATUS_COUNTS,
                         v.counts_span.clone(),
                         format!(
                             "tracepoint {} counts `{}:{}` are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",

@@ -80,7 +80,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// tracefile-tfile.c:611-612.
-    pub UNKNOWN_LINE = ("GT005", "unknown-definition-line", Info, "a definition line has no known prefix and is ignored by GDB");
+    pub UNKNOWN_DEFINITION_LINE = ("GT005", "unknown-definition-line", Info, "a definition line has no known prefix and is ignored by GDB");
     /// ## What it checks
     /// The definition section has an `R` line with a non-zero register block size.
     ///
@@ -449,7 +449,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// gdbserver/tracepoint.cc:3716.
-    pub DECIMAL_TP_STATUS = ("GT034", "decimal-tp-status-counts", Info, "tp V counts are decimal digits in a hex field (gdbserver quirk)");
+    pub DECIMAL_TP_STATUS_COUNTS = ("GT034", "decimal-tp-status-counts", Info, "tp V counts are decimal digits in a hex field (gdbserver quirk)");
     /// ## What it checks
     /// The usage of a `tp V` line equals the bytes of that tracepoint's frames (read as hex or
     /// decimal), and, for tracepoints without while-stepping, the hit count is at least the

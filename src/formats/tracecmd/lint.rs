@@ -433,13 +433,14 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             let f = if holds_page || holds_chunks {
                 ctx.sink
                     .make(
-                        &rules::NONZERO_PADDING,
+                        &rules::CPU_DATA_NONZERO_PADDING,
                         at..g.end,
                         format!("{msg}: the page at 0x{page:x} holds CPU data no CPU entry covers, and trace-cmd 2.4–3.3.4 never read it"),
                     )
                     .fails("trace-cmd report", "2.4–3.3.4", "loss")
             } else {
-                ctx.sink.make(&rules::NONZERO_PADDING, at..g.end, msg)
+                ctx.sink
+                    .make(&rules::CPU_DATA_NONZERO_PADDING, at..g.end, msg)
             };
             ctx.sink.push(f);
         }

@@ -56,7 +56,7 @@ fn analyze_with(
 ) -> Option<TraceDat> {
     let mut ctx = decode::ctx::Ctx::new(data, &opts.limits, sink);
     ctx.cpu_source = cpu_source;
-    ctx.sieve = sieve;
+    ctx.sieve = sieve.map(PageSieve::pages);
     let h = decode::header(&mut ctx)?;
     let mut m = if h.version == 6 {
         decode::v6(&mut ctx, h)

@@ -14,7 +14,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 1.x–3.4 reject the file: `tracecmd_open` fails unless the first 10 bytes are the
     /// magic (verified with trace-cmd 3.1.6: "error reading header", no output).
-    pub BAD_MAGIC = ("TD001", "dat-bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
+    pub DAT_BAD_MAGIC = ("TD001", "dat-bad-magic", Error, "the file does not start with the trace-cmd magic `17 08 44 tracing`");
     /// ## What it checks
     /// The NUL-terminated version string after the magic is exactly `6` or `7`.
     ///
@@ -30,7 +30,7 @@ crate::declare_rules! {
     /// The level follows the case: a string `strtol` reads as 0–7 is a **warning**, and the file
     /// is checked with the layout readers then use (0–6: v6, 7: v7; campaign: a v6 file whose
     /// `6` is damaged to a control byte reads the same); any other version stays an error.
-    pub UNSUPPORTED_VERSION = ("TD002", "dat-unsupported-version", Error, "the file version is not 6 or 7");
+    pub DAT_UNSUPPORTED_VERSION = ("TD002", "dat-unsupported-version", Error, "the file version is not 6 or 7");
     /// ## What it checks
     /// The endianness byte is 0 (little-endian) or 1 (big-endian).
     ///
@@ -489,7 +489,7 @@ crate::declare_rules! {
     ///   CPU data no entry covers, typically a CPU size cut to 0 or short; trace-cmd 2.4–3.3.4
     ///   never read those events (campaign);
     /// - **warning**: other non-zero bytes; every reader reads the same.
-    pub NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
+    pub CPU_DATA_NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
     /// No bytes follow the last CPU data (v6), and no bytes that are not a section follow the
     /// last section (v7).

@@ -67,7 +67,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace 0.13 stops with "unsupported file version: N" (from source: open_info_file; it
     /// accepts 3 and 4).
-    pub INFO_VERSION = ("UF011", "unsupported-version", Error, "the `info` header version is not 3 or 4");
+    pub UNSUPPORTED_VERSION = ("UF011", "unsupported-version", Error, "the `info` header version is not 3 or 4");
     /// ## What it checks
     /// The header size field is 40.
     ///
@@ -89,7 +89,7 @@ crate::declare_rules! {
     /// uftrace picks the byte order from the endian byte (`check_data_order`) and the argument size
     /// from the class byte: another value makes it read every data file with the wrong layout
     /// (from source: utils/data-file.c).
-    pub INFO_ENDIAN_CLASS = ("UF013", "bad-endian-or-class", Error, "the `info` endian or class byte is not 1 or 2");
+    pub BAD_ENDIAN_OR_CLASS = ("UF013", "bad-endian-or-class", Error, "the `info` endian or class byte is not 1 or 2");
     /// ## What it checks
     /// `feat_mask` uses only bits 0-13 and `info_mask` only bits 0-15, and `TASK_SESSION` is set.
     ///
@@ -106,7 +106,7 @@ crate::declare_rules! {
     /// - **error**: `info_mask` lacks TASKINFO: uftrace 0.9.4–0.18.1 know no task (`nr_tid` 0)
     ///   and refuse the recording (`cannot open record data: No data available`; campaign);
     /// - **warning**: unknown bits only.
-    pub INFO_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
+    pub UNKNOWN_MASK_BITS = ("UF014", "unknown-mask-bits", Warning, "the feature or info mask has unknown bits or lacks TASK_SESSION");
     /// ## What it checks
     /// With the `MAX_STACK` feature, `max_stack` is at least 1.
     ///
@@ -116,7 +116,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace keeps the field as the depth limit when `MAX_STACK` is set (from source:
     /// open_data_file): with 0, no record lies below it.
-    pub INFO_MAX_STACK = ("UF015", "bad-max-stack", Error, "the `info` max_stack is 0 although MAX_STACK is set");
+    pub BAD_MAX_STACK = ("UF015", "bad-max-stack", Error, "the `info` max_stack is 0 although MAX_STACK is set");
     /// ## What it checks
     /// The six reserved header bytes (0x22..0x28) are zero.
     ///
@@ -127,7 +127,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace never reads the reserved bytes: the data reads the same (from source: uftrace.h
     /// `struct uftrace_file_header`).
-    pub INFO_RESERVED = ("UF016", "reserved-nonzero", Warning, "reserved bytes of the `info` header are not zero");
+    pub RESERVED_NONZERO = ("UF016", "reserved-nonzero", Warning, "reserved bytes of the `info` header are not zero");
     /// ## What it checks
     /// Each text line of `info` has the exact prefix and syntax its section requires
     /// (`exename:`, `build_id:` + 40 hex digits, `cpuinfo:lines=2`, numbers that parse...).
@@ -147,7 +147,7 @@ crate::declare_rules! {
     ///   usage, load, exit status, dates) does not parse: uftrace 0.9.4–0.18.1 `sscanf` it
     ///   without checking, `uftrace info` shows what parses, and dump and replay read the same
     ///   (campaign: flipped and renamed value bytes).
-    pub INFO_LINE = ("UF017", "info-line-malformed", Error, "an `info` text line does not have the prefix or syntax of its section");
+    pub INFO_LINE_MALFORMED = ("UF017", "info-line-malformed", Error, "an `info` text line does not have the prefix or syntax of its section");
     /// ## What it checks
     /// The text part holds a section for every set `info_mask` bit, in bit order.
     ///
@@ -168,7 +168,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops reading after the last section of `info_mask` and never sees the rest: the
     /// data reads the same (from source: cmds/info.c read_uftrace_info).
-    pub INFO_TRAILING = ("UF019", "info-trailing-data", Warning, "bytes follow the last `info` section");
+    pub INFO_TRAILING_DATA = ("UF019", "info-trailing-data", Warning, "bytes follow the last `info` section");
     /// ## What it checks
     /// `taskinfo:nr_tid` is positive and equals the number of `taskinfo:tids`, which are unique
     /// non-zero and ascending.
@@ -193,7 +193,7 @@ crate::declare_rules! {
     /// uftrace opens the data files of `taskinfo:tids` only; a listed tid without a task or a task
     /// not listed changes nothing else (from source: open_data_file). Data files that are lost
     /// or crash a reader because of the list are `UF038`.
-    pub TASKINFO_TASKS = ("UF021", "taskinfo-tasks-differ", Warning, "`taskinfo:tids` and the tasks of `task.txt` differ");
+    pub TASKINFO_TASKS_DIFFER = ("UF021", "taskinfo-tasks-differ", Warning, "`taskinfo:tids` and the tasks of `task.txt` differ");
     /// ## What it checks
     /// The feature bits agree with the files present: `KERNEL` with kernel files, `PERF_EVENT`
     /// with `perf-cpuN.dat`, `DEBUG_INFO` with `.dbg` files, `ARG_SPEC` with the `ARGUMENT`/
@@ -213,7 +213,7 @@ crate::declare_rules! {
     ///   set: uftrace 0.9.4–0.18.1 stop with `record missing argument info`;
     /// - **warning**: a bit is set without its files, or the other mismatches (the header was not
     ///   rewritten; every reader reads the same).
-    pub FEATURE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
+    pub FEATURE_FILE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
     /// ## What it checks
     /// `info` text lines are shorter than 4095 bytes.
     ///
@@ -258,7 +258,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// docs/uftrace.md (argspec grammar).
-    pub ARGSPEC_IGNORED = ("UF025", "argspec-item-ignored", Info, "an argument spec item uftrace does not parse and ignores");
+    pub ARGSPEC_ITEM_IGNORED = ("UF025", "argspec-item-ignored", Info, "an argument spec item uftrace does not parse and ignores");
     /// ## What it checks
     /// Recognises SESS lines with `tid=<pid>` in place of `pid=<pid>`, as uftrace 0.6 wrote
     /// them (0.7 and later write `pid=`).
@@ -301,7 +301,7 @@ crate::declare_rules! {
     /// uftrace reads `task.txt` with sscanf per line type: a missing field fails the line (and with
     /// it the session or task), a partial number is read as its prefix (from source: utils/session.c
     /// read_task_txt_file, v0.9-v0.18).
-    pub TASK_LINE = ("UF030", "task-line-malformed", Error, "a `task.txt` line does not match its grammar");
+    pub TASK_LINE_MALFORMED = ("UF030", "task-line-malformed", Error, "a `task.txt` line does not match its grammar");
     /// ## What it checks
     /// Every `task.txt` line starts with SESS, TASK, FORK or DLOP. A line shaped like a record
     /// of a newer type (`TYPE key=value ...`) is UF027 instead.
@@ -429,7 +429,7 @@ crate::declare_rules! {
     /// - **warning**: the offset, device or inode are digits that do not parse as values (uftrace
     ///   skips those fields), or a `[...]` line's range is empty (uftrace only takes its address
     ///   as the kernel boundary): every reader reads the same.
-    pub MAP_LINE = ("UF040", "map-line-malformed", Error, "a session map line does not parse");
+    pub MAP_LINE_MALFORMED = ("UF040", "map-line-malformed", Error, "a session map line does not parse");
     /// ## What it checks
     /// A session map has exactly one `[stack]` line. The real recordings list the
     /// executable-segment lines of each module (offset, device and inode zeroed, a
@@ -491,7 +491,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// docs/uftrace.md (session maps).
-    pub MAP_PATH_SPACES = ("UF045", "map-path-with-spaces", Info, "a session map path contains a space");
+    pub MAP_PATH_WITH_SPACES = ("UF045", "map-path-with-spaces", Info, "a session map path contains a space");
     /// ## What it checks
     /// A `.sym` file starts with `# symbols: N` and `# path name: PATH` (and optionally
     /// `# build-id: <40 hex>`).
@@ -523,7 +523,7 @@ crate::declare_rules! {
     ///   lies in: every reader reads the same;
     /// - **error**: uftrace skips the line in a module the trace enters: addresses in that
     ///   symbol print under the symbol before it.
-    pub SYM_LINE = ("UF051", "sym-line-malformed", Error, "a `.sym` line does not parse");
+    pub SYM_LINE_MALFORMED = ("UF051", "sym-line-malformed", Error, "a `.sym` line does not parse");
     /// ## What it checks
     /// `# symbols: N` equals the number of real (non-marker) symbol lines and stays below the
     /// entry limit.
@@ -541,7 +541,7 @@ crate::declare_rules! {
     ///   print under the name before it (campaign: deleted lines);
     /// - **error**: the count asks for 4 GiB or more: uftrace stops with `xrealloc: Cannot allocate
     ///   memory` (verified with uftrace 0.13, 0.16, 0.18.1 in the campaign).
-    pub SYM_COUNT = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
+    pub SYM_COUNT_MISMATCH = ("UF052", "sym-count-mismatch", Error, "`# symbols:` does not match the symbol lines");
     /// ## What it checks
     /// Symbol addresses are sorted. (Functions whose size reaches past the next symbol are not
     /// reported: uftrace saves the ELF symbols as they are, and real libraries have them.)
@@ -623,7 +623,7 @@ crate::declare_rules! {
     /// and then drop every argument spec of the file; a second `A:` (or `R:`) for one function
     /// address drops that function's spec ("debug entry: conflict"). Records with payloads of
     /// those functions then stop with "record missing argument info" (UF068 on the record).
-    pub DBG_LINE = ("UF055", "dbg-line-malformed", Error, "a `.dbg` line does not parse");
+    pub DBG_LINE_MALFORMED = ("UF055", "dbg-line-malformed", Error, "a `.dbg` line does not parse");
     /// ## What it checks
     /// Each `.dbg` `F:` address is the start of a function of the module's `.sym`.
     ///
@@ -656,7 +656,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace warns "invalid rstack read" and drops the rest of the task (from source:
     /// utils/fstack.c, v0.6-v0.18; verified with uftrace 0.13).
-    pub RECORD_MAGIC = ("UF061", "bad-record-magic", Error, "a task record's magic is not 5");
+    pub BAD_RECORD_MAGIC = ("UF061", "bad-record-magic", Error, "a task record's magic is not 5");
     /// ## What it checks
     /// LOST records: reports each one (records were dropped by the recorder), and checks that
     /// time, depth and `more` are 0 and the count is positive.
@@ -697,7 +697,7 @@ crate::declare_rules! {
     /// unexpected depth, an EXIT with inner frames open or with no frame at its depth makes
     /// `dump` and `replay` lose or misframe the calls around it (campaign: depth and type bits
     /// changed). The legal exceptions above are not reported.
-    pub NESTING = ("UF064", "nesting-mismatch", Error, "ENTRY/EXIT records do not nest");
+    pub NESTING_MISMATCH = ("UF064", "nesting-mismatch", Error, "ENTRY/EXIT records do not nest");
     /// ## What it checks
     /// An EXIT has the address of the ENTRY it closes.
     ///
@@ -711,7 +711,7 @@ crate::declare_rules! {
     /// - **warning**: both addresses lie in the same function: every reader prints the same;
     /// - **error**: they resolve to different functions (or one to none): the call is printed
     ///   under two names (campaign).
-    pub EXIT_ADDR = ("UF065", "exit-address-mismatch", Warning, "an EXIT's address differs from its ENTRY's");
+    pub EXIT_ADDRESS_MISMATCH = ("UF065", "exit-address-mismatch", Warning, "an EXIT's address differs from its ENTRY's");
     /// ## What it checks
     /// Record depth stays below `max_stack`.
     ///
@@ -723,7 +723,7 @@ crate::declare_rules! {
     /// uftrace before 0.9.4 overflowed its heap in `fstack_account_time` on records deeper than
     /// `max_stack` (#997, #1103; fixed by a329066d); uftrace 0.13 reads depth 1023 without a
     /// word (verified with uftrace 0.13).
-    pub DEPTH_LIMIT = ("UF066", "depth-exceeds-max-stack", Error, "a record's depth is not below max_stack");
+    pub DEPTH_EXCEEDS_MAX_STACK = ("UF066", "depth-exceeds-max-stack", Error, "a record's depth is not below max_stack");
     /// ## What it checks
     /// ENTRY/EXIT addresses lie in a module mapped in the task's session and inside a symbol of
     /// that module's `.sym`; records come after a session applies to the task.
@@ -786,7 +786,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace ignores `more` on LOST records and version 3 data has no payloads: the bytes after
     /// such a record are read as records (from source: utils/fstack.c).
-    pub UNEXPECTED_MORE = ("UF070", "unexpected-payload-flag", Error, "`more=1` on a record that cannot have a payload");
+    pub UNEXPECTED_PAYLOAD_FLAG = ("UF070", "unexpected-payload-flag", Error, "`more=1` on a record that cannot have a payload");
     /// ## What it checks
     /// An EVENT with a payload has a known id and the payload length its id requires
     /// (statm 24, page-fault 16, pmu 16, watch:cpu 4...).
@@ -809,7 +809,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace prints an unknown id as a number: the data reads the same (from source:
     /// utils/event.c).
-    pub EVENT_ID = ("UF072", "unknown-event-id", Warning, "an EVENT id is not valid in task data or not listed in events.txt");
+    pub UNKNOWN_EVENT_ID = ("UF072", "unknown-event-id", Warning, "an EVENT id is not valid in task data or not listed in events.txt");
     /// ## What it checks
     /// A task's first record is not earlier than the timestamp of its TASK (or FORK) line in
     /// `task.txt`.
@@ -822,7 +822,7 @@ crate::declare_rules! {
     /// uftrace 0.9.4–0.18.1 look up the session of a record by the task's start time: the
     /// records before it resolve nothing and print as `<addr>` (campaign: every reader loses
     /// the names).
-    pub TASK_AFTER_RECORDS = ("UF073", "task-starts-after-records", Error, "a task's first record is earlier than its TASK line");
+    pub TASK_STARTS_AFTER_RECORDS = ("UF073", "task-starts-after-records", Error, "a task's first record is earlier than its TASK line");
     /// ## What it checks
     /// perf records have a size of at least 8, a multiple of 8, within the file, and the size
     /// their type requires (COMM 40-48, EXIT/FORK 48, SWITCH 24).
@@ -854,7 +854,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace merges perf records with task records by time: out-of-order records show at the
     /// wrong place; none is lost (from source: utils/perf.c).
-    pub PERF_ORDER = ("UF082", "perf-time-order", Warning, "a perf record's time is earlier than the one before");
+    pub PERF_TIME_ORDER = ("UF082", "perf-time-order", Warning, "a perf record's time is earlier than the one before");
     /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
     /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file; each

@@ -376,7 +376,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
             DescLine::Tdesc { span }
         } else {
             let mut f = sink.make(
-                &rules::UNKNOWN_LINE,
+                &rules::UNKNOWN_DEFINITION_LINE,
                 span.clone(),
                 format!(
                     "definition line `{}` starts with none of `R `, `status `, `tp `, `tsv `, `tdesc `; GDB ignores it",

@@ -56,7 +56,7 @@ pub struct Ctx<'a, 's> {
     /// mapped pages of multi-GiB ring data out of the process's memory.
     pub cpu_source: Option<&'a dyn crate::input::ByteSource>,
     /// Pages left out of `data` and `cpu_source` (read as zeros) and summarised instead.
-    pub sieve: Option<&'a super::sieve::PageSieve>,
+    pub sieve: Option<&'a super::pages::SiftedPages>,
     /// The file version once the header is read (0 before): which readers read the file.
     pub version: u32,
     /// Findings on broken v6 event formats, whose level depends on the writer, which the

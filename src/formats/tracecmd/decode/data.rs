@@ -5,7 +5,7 @@ use super::super::model::{opt_id, Algo, BufferInfo, CpuEntry, CpuResult, TraceDa
 use super::super::rules;
 use super::compress::Decompressor;
 use super::ctx::{decompress_report, Ctx};
-use super::sieve::PageSieve;
+use super::pages::SiftedPages;
 use crate::finding::{Levels, Sink};
 use crate::formats::ftrace_ring::{EventTable, RingParams, Walker};
 use crate::input::{ByteSource, SliceSource};
@@ -570,7 +570,7 @@ fn remap(into: &mut Sink, from: Sink, to: &Range<u64>, note: &dyn Fn(u64) -> Str
 fn run_job(
     j: &Job,
     data: &dyn ByteSource,
-    sieve: Option<&PageSieve>,
+    sieve: Option<&SiftedPages>,
     len: u64,
     algo: Algo,
     table: &EventTable,

@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod data;
 pub mod meta;
 pub mod options;
+pub mod pages;
 pub mod sieve;
 pub mod tep;
 
@@ -18,7 +19,7 @@ use super::model::{
 };
 use super::rules;
 use crate::finding::Sink;
-use crate::reader::{Endian, ReadResult, Reader};
+use crate::reader::{Endian, ReadErrorKind, ReadResult, Reader};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -45,7 +46,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     if head != MAGIC.get(..head.len()).unwrap_or(&[]) || head.is_empty() {
         let shown: Vec<String> = head.iter().map(|b| format!("{b:02x}")).collect();
         ctx.sink.report(
-            &rules::BAD_MAGIC,
+            &rules::DAT_BAD_MAGIC,
             0..head.len() as u64,
             format!(
                 "expected the magic 17 08 44 \"tracing\", found {}",
@@ -59,9 +60,9 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     let version = match r.cstr(16, "version string") {
         Ok(v) => v,
         Err(e) => {
-            if r.remaining() >= 16 {
+            if matches!(e.kind, ReadErrorKind::Unterminated { .. }) {
                 ctx.sink.report(
-                    &rules::UNSUPPORTED_VERSION,
+                    &rules::DAT_UNSUPPORTED_VERSION,
                     vs..vs.saturating_add(16),
                     "the version string has no NUL within 16 bytes",
                 );
@@ -84,7 +85,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
             let f = ctx
                 .sink
                 .make(
-                    &rules::UNSUPPORTED_VERSION,
+                    &rules::DAT_UNSUPPORTED_VERSION,
                     vspan,
                     format!(
                         "file version {:?} is not \"6\" or \"7\"; trace-cmd 3.1.6–3.3.4 read it with `strtol` as {v} and the file as v{layout}, as 2.4–2.9.5 do",
@@ -97,7 +98,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
         }
         other => {
             ctx.sink.report(
-                &rules::UNSUPPORTED_VERSION,
+                &rules::DAT_UNSUPPORTED_VERSION,
                 vspan,
                 format!(
                     "file version {:?} is not supported (only \"6\" and \"7\")",

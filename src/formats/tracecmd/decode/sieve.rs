@@ -15,14 +15,14 @@
 //! without a sieve. A non-zero page left out anywhere else (metadata that looked like a page)
 //! is never taken by a walk, so it fails the check too.
 //!
+//! [`PageSummary`]: crate::formats::ftrace_ring::PageSummary
 //! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
 
+use super::pages::SiftedPages;
 use crate::finding::Sink;
-use crate::formats::ftrace_ring::{summarize_page, EventTable, PageSummary, RingParams};
+use crate::formats::ftrace_ring::{summarize_page, RingParams};
 use crate::limits::Limits;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::OnceLock;
 
 /// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
 pub const MAX_SUMMARIES: usize = 1 << 18;
@@ -30,33 +30,19 @@ pub const MAX_SUMMARIES: usize = 1 << 18;
 /// Bytes looked at for the page layout (the header and header_page are at the start).
 const HEAD_BYTES: usize = 1 << 16;
 
-/// Event ids are `u16`.
-const IDS: usize = 1 << 16;
-
 /// Sifts the pages of one unpacked trace.dat.
 pub struct PageSieve {
-    /// The page layout guessed from the file header; `None` until it is read (or when the
-    /// header is not usable, in which case nothing is sifted).
-    params: Option<RingParams>,
     /// True once the header was looked at.
     started: bool,
     /// The first bytes, until the header is looked at.
     head: Vec<u8>,
     /// How many first bytes to look at.
     head_bytes: usize,
-    /// Summaries of the pages left out, by ascending offset.
-    pages: Vec<(u64, PageSummary)>,
-    /// Shortest payload seen per event id in a summarised page (`u32::MAX`: not seen).
-    min_payload: Vec<u32>,
     /// (id, payload length) of the records of the page being summarised.
     seen: Vec<(u16, u32)>,
     max: usize,
-    /// Summaries taken by CPU walks.
-    taken: AtomicUsize,
-    /// Which summaries were taken (made at the first take, once sifting is over).
-    taken_flags: OnceLock<Vec<AtomicBool>>,
-    /// Set when a walk met a summary it could not take.
-    spoiled: AtomicBool,
+    /// The pages left out, with their summaries.
+    pages: SiftedPages,
 }
 
 impl Default for PageSieve {
@@ -69,17 +55,12 @@ impl PageSieve {
     /// A sieve keeping at most `max` summaries.
     pub fn new(max: usize) -> Self {
         PageSieve {
-            params: None,
             started: false,
             head: Vec::new(),
             head_bytes: HEAD_BYTES,
-            pages: Vec::new(),
-            min_payload: Vec::new(),
             seen: Vec::new(),
             max,
-            taken: AtomicUsize::new(0),
-            taken_flags: OnceLock::new(),
-            spoiled: AtomicBool::new(false),
+            pages: SiftedPages::default(),
         }
     }
 
@@ -107,10 +88,10 @@ impl PageSieve {
                 return;
             }
             self.started = true;
-            self.params = guess(&self.head);
+            self.pages.set_params(guess(&self.head));
             self.head = Vec::new();
         }
-        let Some(params) = self.params.clone() else {
+        let Some(params) = self.pages.params().cloned() else {
             return;
         };
         let ps = u64::from(params.page_size);
@@ -128,23 +109,14 @@ impl PageSieve {
             let zero = page.iter().fold(0u8, |a, &b| a | b) == 0;
             if zero {
                 push_range(drop, start..start.saturating_add(psz));
-            } else if self.pages.len() < self.max {
+            } else if self.pages.summarized() < self.max {
                 let seen = &mut self.seen;
                 seen.clear();
                 let summary = summarize_page(page, off, &params, &mut |id, len| {
                     seen.push((id, u32::try_from(len).unwrap_or(u32::MAX)));
                 });
                 if let Some(s) = summary {
-                    // Only a page left out counts: a stored page is walked for real.
-                    if self.min_payload.is_empty() {
-                        self.min_payload.resize(IDS, u32::MAX);
-                    }
-                    for &(id, len) in &self.seen {
-                        if let Some(m) = self.min_payload.get_mut(usize::from(id)) {
-                            *m = (*m).min(len);
-                        }
-                    }
-                    self.pages.push((off, s));
+                    self.pages.push(off, s, &self.seen);
                     push_range(drop, start..start.saturating_add(psz));
                 }
             }
@@ -154,95 +126,23 @@ impl PageSieve {
 
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
-        self.pages.len()
+        self.pages.summarized()
     }
 
-    /// The summary of the page at `off`, walked with `params`; `None` when the page was
-    /// stored. A summary made for another layout spoils the sieve.
-    pub fn take(&self, off: u64, params: &RingParams) -> Option<&PageSummary> {
-        let i = self.pages.binary_search_by_key(&off, |(o, _)| *o).ok()?;
-        let s = self.pages.get(i).map(|(_, s)| s)?;
-        let same = self.params.as_ref().is_some_and(|p| {
-            p.page_size == params.page_size
-                && p.long_size == params.long_size
-                && p.endian == params.endian
-                && p.data_offset == params.data_offset
-        });
-        if !same {
-            self.spoiled.store(true, Ordering::Relaxed);
-            return None;
-        }
-        // Each page counts once, however often it is asked for.
-        let flags = self
-            .taken_flags
-            .get_or_init(|| self.pages.iter().map(|_| AtomicBool::new(false)).collect());
-        if flags
-            .get(i)
-            .is_some_and(|f| !f.swap(true, Ordering::Relaxed))
-        {
-            self.taken.fetch_add(1, Ordering::Relaxed);
-        }
-        Some(s)
-    }
-
-    /// Offset of the first summarised page at or after `off`.
-    pub fn next_from(&self, off: u64) -> Option<u64> {
-        let i = self.pages.partition_point(|(o, _)| *o < off);
-        self.pages.get(i).map(|(o, _)| *o)
-    }
-
-    /// Spoils the sieve when a summarised page overlaps one of `spans`: bytes the metadata was
-    /// decoded from, or that a finding points at, were read as zeros there.
-    pub fn check_spans(&self, spans: impl IntoIterator<Item = Range<u64>>) {
-        let Some(ps) = self.params.as_ref().map(|p| u64::from(p.page_size)) else {
-            return;
-        };
-        for r in spans {
-            // The first page ending after the span starts.
-            let i = self
-                .pages
-                .partition_point(|(o, _)| o.saturating_add(ps) <= r.start);
-            let hit = self.pages.get(i).is_some_and(|(o, _)| {
-                *o < r.end || (r.start == r.end && *o <= r.start && r.start < o.saturating_add(ps))
-            });
-            if hit {
-                self.spoil();
-                return;
-            }
-        }
-    }
-
-    /// Checks the ids seen in summarised pages against the event formats: an id without a
-    /// format, or a payload shorter than its format, would have given a finding.
-    pub fn check_ids(&self, table: &EventTable) {
-        if table.is_empty() {
-            return;
-        }
-        for (id, &m) in self.min_payload.iter().enumerate() {
-            if m == u32::MAX {
-                continue;
-            }
-            let ok = u32::try_from(id)
-                .ok()
-                .and_then(|id| table.get(id))
-                .is_some_and(|info| m >= info.min_payload);
-            if !ok {
-                self.spoiled.store(true, Ordering::Relaxed);
-                return;
-            }
-        }
+    /// The pages left out, which the CPU walk takes from their summaries.
+    pub fn pages(&self) -> &SiftedPages {
+        &self.pages
     }
 
     /// Marks the sieve's pages as not seen, so the input is checked again without it.
     pub fn spoil(&self) {
-        self.spoiled.store(true, Ordering::Relaxed);
+        self.pages.spoil();
     }
 
     /// True when the check that used this sieve saw every left-out page as it was: each
     /// summary was taken by a CPU walk with the guessed layout, and the event ids fit.
     pub fn complete(&self) -> bool {
-        !self.spoiled.load(Ordering::Relaxed)
-            && self.taken.load(Ordering::Relaxed) == self.pages.len()
+        self.pages.complete()
     }
 }
 

@@ -757,13 +757,13 @@ fn walk_impl<E: Endianity + Default>(
     let mut spec_list: Vec<FuncArgs> = Vec::new();
 
     let mut c_time = Capped::new(&rules::TIME_BACKWARDS, CAP);
-    let mut c_nest = Capped::new(&rules::NESTING, CAP);
-    let mut c_exit = Capped::new(&rules::EXIT_ADDR, CAP);
-    let mut c_depth = Capped::new(&rules::DEPTH_LIMIT, CAP);
+    let mut c_nest = Capped::new(&rules::NESTING_MISMATCH, CAP);
+    let mut c_exit = Capped::new(&rules::EXIT_ADDRESS_MISMATCH, CAP);
+    let mut c_depth = Capped::new(&rules::DEPTH_EXCEEDS_MAX_STACK, CAP);
     let mut c_unres = Capped::new(&rules::UNRESOLVED_ADDRESS, CAP);
     let mut c_lost = Capped::new(&rules::LOST_RECORDS, CAP);
-    let mut c_evid = Capped::new(&rules::EVENT_ID, CAP);
-    let mut c_more = Capped::new(&rules::UNEXPECTED_MORE, CAP);
+    let mut c_evid = Capped::new(&rules::UNKNOWN_EVENT_ID, CAP);
+    let mut c_more = Capped::new(&rules::UNEXPECTED_PAYLOAD_FLAG, CAP);
     let mut c_evpl = Capped::new(&rules::EVENT_PAYLOAD, CAP);
     let mut feat_arg_reported = false;
     let runs: &[RecordRun] = sieve.map_or(&[], RecordSieve::runs);
@@ -889,7 +889,7 @@ fn walk_impl<E: Endianity + Default>(
         if magic != 5 {
             let f = sink
                 .make(
-                    &rules::RECORD_MAGIC,
+                    &rules::BAD_RECORD_MAGIC,
                     off.saturating_add(8)..off.saturating_add(9),
                     format!(
                         "record at 0x{off:x} has magic {magic}, expected 5; uftrace stops reading this task here (\"invalid rstack read\")"
@@ -936,7 +936,7 @@ fn walk_impl<E: Endianity + Default>(
             }
             if more && c_more.hit(&(off..off)) {
                 sink.report(
-                    &rules::UNEXPECTED_MORE,
+                    &rules::UNEXPECTED_PAYLOAD_FLAG,
                     off.saturating_add(8)..off.saturating_add(9),
                     "a LOST record has more=1; uftrace reads no payload after it",
                 );
@@ -997,7 +997,7 @@ fn walk_impl<E: Endianity + Default>(
         }
         if typ != EVENT && depth >= ctx.max_stack && c_depth.hit(&(off..off)) {
             sink.report(
-                &rules::DEPTH_LIMIT,
+                &rules::DEPTH_EXCEEDS_MAX_STACK,
                 off.saturating_add(8)..off.saturating_add(16),
                 format!("depth {depth} is not below max_stack {}", ctx.max_stack),
             );
@@ -1005,7 +1005,7 @@ fn walk_impl<E: Endianity + Default>(
         if typ == EVENT {
             if depth != 0 && c_evid.hit(&(off..off)) {
                 sink.report(
-                    &rules::EVENT_ID,
+                    &rules::UNKNOWN_EVENT_ID,
                     off.saturating_add(8)..off.saturating_add(16),
                     format!("EVENT record has depth {depth}; events are written with depth 0"),
                 );
@@ -1014,7 +1014,7 @@ fn walk_impl<E: Endianity + Default>(
             if more {
                 if ctx.version < 4 && c_more.hit(&(off..off)) {
                     sink.report(
-                        &rules::UNEXPECTED_MORE,
+                        &rules::UNEXPECTED_PAYLOAD_FLAG,
                         off.saturating_add(8)..off.saturating_add(9),
                         "a version 3 recording cannot have payloads (more=1)",
                     );
@@ -1095,7 +1095,7 @@ fn walk_impl<E: Endianity + Default>(
                         };
                         let (fe, fx) = (func_of(a), func_of(addr));
                         let f = sink.make(
-                            &rules::EXIT_ADDR,
+                            &rules::EXIT_ADDRESS_MISMATCH,
                             off.saturating_add(8)..off.saturating_add(16),
                             format!(
                                 "EXIT address 0x{addr:x} differs from its ENTRY's 0x{a:x} at depth {depth}"
@@ -1257,7 +1257,7 @@ sink,
         if ctx.version < 4 {
             if c_more.hit(&(off..off)) {
                 sink.report(
-                    &rules::UNEXPECTED_MORE,
+                    &rules::UNEXPECTED_PAYLOAD_FLAG,
                     off.saturating_add(8)..off.saturating_add(9),
                     "a version 3 recording cannot have payloads (more=1)",
                 );
@@ -1273,7 +1273,7 @@ sink,
             feat_arg_reported = true;
             let f = sink
                 .make(
-                    &rules::FEATURE_MISMATCH,
+                    &rules::FEATURE_FILE_MISMATCH,
                     span.clone(),
                     format!(
                         "{} record has a payload but neither the {} nor the AUTO_ARGS feature is set: uftrace 0.9.4–0.18.1 stop with `record missing argument info`",
@@ -1741,7 +1741,7 @@ fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut 
     };
     if c.hit(&(off..off)) {
         sink.report(
-            &rules::EVENT_ID,
+            &rules::UNKNOWN_EVENT_ID,
             off.saturating_add(8)..off.saturating_add(16),
             format!("event id {id} {why}"),
         );
@@ -1753,7 +1753,7 @@ fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut 
 fn report_nesting(sink: &mut Sink, span: std::ops::Range<u64>, msg: String) {
     let f = sink
         .make(
-            &rules::NESTING,
+            &rules::NESTING_MISMATCH,
             span,
             format!("{msg}; uftrace 0.9.4–0.18.1 frame calls by these depths and lose or misframe the calls around it"),
         )

@@ -11,7 +11,8 @@ use super::decode::runs::RecordSieve;
 use super::decode::sym::{self, SymTable};
 use super::decode::task::{self, TaskFile};
 use super::decode::{dbg, kernel, perf};
-use super::{classify, load, rules, FileKind};
+use super::model::{classify, load, FileKind};
+use super::rules;
 use crate::finding::{Finding, Severity, Sink};
 use crate::input::{DirEntry, DirSource};
 use crate::map::MapNode;
@@ -180,7 +181,7 @@ pub(crate) fn check_all(
         argspec::parse_specs(&line.text, long, &mut parsed, &mut errors);
         for e in errors.iter().take(4) {
             sink.report(
-                &rules::ARGSPEC_IGNORED,
+                &rules::ARGSPEC_ITEM_IGNORED,
                 line.span.clone(),
                 format!(
                     "{} line: {e}; uftrace skips this item (neither recorded nor read)",
@@ -362,7 +363,7 @@ pub(crate) fn check_all(
                 sink.set_file(Some("task.txt".into()));
                 let f = sink
                     .make(
-                        &rules::TASK_AFTER_RECORDS,
+                        &rules::TASK_STARTS_AFTER_RECORDS,
                         t.span.clone(),
                         format!(
                             "task {tid} starts at {} by its task.txt line, but its first record in {name} is at {}: uftrace 0.9.4–0.18.1 find no session for the records before that and print their functions as `<addr>`",
@@ -406,7 +407,7 @@ pub(crate) fn check_all(
         for f in &t.skipped_lines {
             // Where the lost or moved lines are is known (uftrace's own table, rebuilt), except
             // for lines missing by the count alone.
-            let located = t.view.is_some() && f.rule.code != rules::SYM_COUNT.code;
+            let located = t.view.is_some() && f.rule.code != rules::SYM_COUNT_MISMATCH.code;
             let (level, effect, why) = if located && misread {
                 (
                     Severity::Error,
@@ -649,7 +650,7 @@ fn decode_syms(
         let t = sym::decode(&e.name, &d, limits, producer, sink);
         if t.sized != (feat & feat::SYM_SIZE != 0) && !t.syms.is_empty() && info.header.is_some() {
             sink.report(
-                &rules::FEATURE_MISMATCH,
+                &rules::FEATURE_FILE_MISMATCH,
                 0..d.len() as u64,
                 format!(
                     "symbol lines {} a size column but the SYM_SIZE feature is {}",
@@ -764,7 +765,7 @@ fn decode_dbgs(
                     match argspec::parse_item(it, long) {
                         Some(Ok(i)) => out.push(i),
                         Some(Err(msg)) => sink.report(
-                            &rules::ARGSPEC_IGNORED,
+                            &rules::ARGSPEC_ITEM_IGNORED,
                             f.span.clone(),
                             format!(
                                 "argument spec of `{}`: {msg}; uftrace skips this item (neither recorded nor read)",
@@ -902,7 +903,7 @@ fn taskinfo_vs_task_txt(info: &Info, task_set: &[u64], task_txt: bool, sink: &mu
                 .map(u64::to_string)
                 .collect();
             sink.report(
-                &rules::TASKINFO_TASKS,
+                &rules::TASKINFO_TASKS_DIFFER,
                 info.tids_span.clone(),
                 format!(
                     "taskinfo:tids and task.txt differ: only in info [{}], only in task.txt [{}]",
@@ -922,7 +923,7 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
         let mut fm_at = |cond: bool, level: Severity, msg: String| {
             if cond {
                 let f = sink
-                    .make(&rules::FEATURE_MISMATCH, 16..24, msg)
+                    .make(&rules::FEATURE_FILE_MISMATCH, 16..24, msg)
                     .level(level);
                 let f = if level == Severity::Error {
                     f.impact("uftrace", "0.9.4–0.18.1", "loss")

@@ -48,7 +48,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
         if !line.terminated {
             let f = sink
                 .make(
-                    &rules::DBG_LINE,
+                    &rules::DBG_LINE_MALFORMED,
                     line.span(),
                     "the last `.dbg` line has no terminating newline",
                 )
@@ -80,7 +80,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
         }
         let bad = |sink: &mut Sink, what: &str| {
             sink.report(
-                &rules::DBG_LINE,
+                &rules::DBG_LINE_MALFORMED,
                 line.span(),
                 format!("`.dbg` line `{}` {what}", show(s)),
             );
@@ -154,7 +154,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> DbgFile {
     if let Some(span) = &d.broken {
         let f = sink
             .make(
-                &rules::DBG_LINE,
+                &rules::DBG_LINE_MALFORMED,
                 span.clone(),
                 "uftrace 0.9.4–0.18.1 stop reading this `.dbg` file at this line (\"invalid dbg file\") and drop every argument spec it gave",
             )

@@ -284,7 +284,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     };
     if !(3..=4).contains(&h.version) {
         sink.report(
-            &rules::INFO_VERSION,
+            &rules::UNSUPPORTED_VERSION,
             8..12,
             format!(
                 "header version is {}; uftrace reads versions 3 and 4",
@@ -301,7 +301,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     }
     if !(1..=2).contains(&h.endian) {
         sink.report(
-            &rules::INFO_ENDIAN_CLASS,
+            &rules::BAD_ENDIAN_OR_CLASS,
             14..15,
             format!(
                 "endian byte is {}, expected 1 (little) or 2 (big)",
@@ -311,7 +311,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     }
     if !(1..=2).contains(&h.class) {
         sink.report(
-            &rules::INFO_ENDIAN_CLASS,
+            &rules::BAD_ENDIAN_OR_CLASS,
             15..16,
             format!(
                 "class byte is {}, expected 1 (32-bit) or 2 (64-bit)",
@@ -321,7 +321,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     }
     if h.feat_mask & !feat::KNOWN != 0 {
         sink.report(
-            &rules::INFO_MASK_BITS,
+            &rules::UNKNOWN_MASK_BITS,
             16..24,
             format!(
                 "feat_mask 0x{:x} has unknown bits 0x{:x} (known: bits 0-13)",
@@ -333,7 +333,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     if h.feat_mask & feat::TASK_SESSION == 0 {
         let f = sink
             .make(
-                &rules::INFO_MASK_BITS,
+                &rules::UNKNOWN_MASK_BITS,
                 16..24,
                 format!(
                     "feat_mask 0x{:x} lacks TASK_SESSION (bit 1): sessions and maps are not read; uftrace 0.9.4–0.18.1 `replay` crash (SIGSEGV) on such a recording",
@@ -346,7 +346,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     if h.info_mask == 0 {
         let f = sink
             .make(
-                &rules::INFO_MASK_BITS,
+                &rules::UNKNOWN_MASK_BITS,
                 24..32,
                 "info_mask is 0: the info file lists no section; uftrace 0.9.4–0.18.1 cannot open the recording (`cannot open record data`, `replay` crashes with SIGSEGV)",
             )
@@ -357,7 +357,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
         // open_data_file (utils/data-file.c): `if (handle->info.nr_tid == 0)` → ENODATA.
         let f = sink
             .make(
-                &rules::INFO_MASK_BITS,
+                &rules::UNKNOWN_MASK_BITS,
                 24..32,
                 format!("info_mask 0x{:x} lacks TASKINFO (bit 7): uftrace 0.9.4–0.18.1 then know no task and refuse the recording (`cannot open record data: No data available`)", h.info_mask),
             )
@@ -377,7 +377,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     }
     if h.feat_mask & feat::MAX_STACK != 0 && h.max_stack == 0 {
         sink.report(
-            &rules::INFO_MAX_STACK,
+            &rules::BAD_MAX_STACK,
             32..34,
             "max_stack is 0 although the MAX_STACK feature is set",
         );
@@ -385,7 +385,7 @@ pub fn decode(data: &[u8], sink: &mut Sink) -> (Info, MapNode) {
     if let Some(res) = data.get(34..40) {
         if res.iter().any(|&b| b != 0) {
             sink.report(
-                &rules::INFO_RESERVED,
+                &rules::RESERVED_NONZERO,
                 34..40,
                 format!("reserved bytes are {:02x?}, expected zeros", res),
             );
@@ -455,7 +455,7 @@ impl<'a> Lines<'a> {
 
 fn bad(sink: &mut Sink, line: &Line<'_>, expected: &str) {
     sink.report(
-        &rules::INFO_LINE,
+        &rules::INFO_LINE_MALFORMED,
         line.span(),
         format!(
             "`info` line `{}` does not match `{}`",
@@ -498,7 +498,7 @@ fn check_fmt(sink: &mut Sink, line: &Line<'_>, fmt: &str) -> bool {
 fn bad_value(sink: &mut Sink, line: &Line<'_>, expected: &str, key: &str) {
     let f = sink
         .make(
-            &rules::INFO_LINE,
+            &rules::INFO_LINE_MALFORMED,
             line.span(),
             format!(
                 "`info` line `{}` does not match `{}`; uftrace 0.9.4–0.18.1 check only its `{key}` prefix and take what `sscanf` parses of the value (shown by `uftrace info`), and read the trace the same",
@@ -567,7 +567,7 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
         }
         if !l.terminated {
             sink.report(
-                &rules::INFO_LINE,
+                &rules::INFO_LINE_MALFORMED,
                 l.span(),
                 "the last `info` line has no terminating newline",
             );
@@ -739,7 +739,7 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
     } else if let Some(l) = lines.peek() {
         let start = l.offset;
         sink.report(
-            &rules::INFO_TRAILING,
+            &rules::INFO_TRAILING_DATA,
             start..end,
             format!(
                 "{} bytes follow the last section announced by info_mask, starting with `{}`",
@@ -937,7 +937,7 @@ fn argspec(
         .saturating_add(u64::from(info.auto_args));
     if have_auto == 3 && expected != count {
         sink.report(
-            &rules::INFO_LINE,
+            &rules::INFO_LINE_MALFORMED,
             first.span(),
             format!("argspec:lines={count} but the section holds {expected} lines of known kinds"),
         );

@@ -271,7 +271,7 @@ pub fn kernel_cpu(data: &[u8], p: &KernelParams, cpu: u64, sink: &mut Sink) -> C
 /// returns the number of symbol lines. At most eight malformed lines are reported.
 pub fn kallsyms(data: &[u8], sink: &mut Sink) -> u64 {
     let mut n = 0u64;
-    let mut bad = Capped::new(&rules::SYM_LINE, 8);
+    let mut bad = Capped::new(&rules::SYM_LINE_MALFORMED, 8);
     for line in text::lines(data) {
         let t = line.text;
         let ok = (|| -> Option<bool> {

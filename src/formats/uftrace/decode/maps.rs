@@ -58,7 +58,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             if uftrace_skips {
                 let f = sink
                     .make(
-                        &rules::MAP_LINE,
+                        &rules::MAP_LINE_MALFORMED,
                         line.span(),
                         format!(
                             "map line `{}`: {what}; expected `{expected}`; uftrace 0.9.4–0.18.1 skip the line as well, so it maps no address for either (a record it would have mapped is reported on its own)",
@@ -70,7 +70,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 sink.push(f);
             } else {
                 sink.report(
-                    &rules::MAP_LINE,
+                    &rules::MAP_LINE_MALFORMED,
                     line.span(),
                     format!(
                         "map line `{}`: {what}; expected `{expected}`",
@@ -83,7 +83,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
         let read_same = |sink: &mut Sink, what: String| {
             let f = sink
                 .make(
-                    &rules::MAP_LINE,
+                    &rules::MAP_LINE_MALFORMED,
                     line.span(),
                     format!("map line `{}`: {what}", show(line.text)),
                 )
@@ -110,7 +110,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
             if let Some(w) = toks.get(i).filter(|w| w.len() > cap) {
                 let f = sink
                     .make(
-                        &rules::MAP_LINE,
+                        &rules::MAP_LINE_MALFORMED,
                         sub_span(&line, w),
                         format!(
                             "{what} `{}` is {} bytes long: uftrace reads it into a {}-byte stack buffer, which overflows (uftrace 0.13 aborts with a stack-smashing error)",
@@ -159,7 +159,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 // uftrace copies the word into `prot` and never looks at it again.
                 let f = sink
                     .make(
-                        &rules::MAP_LINE,
+                        &rules::MAP_LINE_MALFORMED,
                         sub_span(&line, prot),
                         format!("protection `{}` is not `[r-][w-][x-][ps]`; uftrace 0.9.4–0.18.1 copy it and never use it, and read the line the same", show(prot)),
                     )
@@ -167,7 +167,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 sink.push(f);
             } else {
                 sink.report(
-                    &rules::MAP_LINE,
+                    &rules::MAP_LINE_MALFORMED,
                     sub_span(&line, prot),
                     format!("protection `{}` is not `[r-][w-][x-][ps]`", show(prot)),
                 );
@@ -249,7 +249,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
         if path.contains(&b' ') {
             let word = path.split(|&c| c == b' ').next().unwrap_or(path);
             sink.report(
-                &rules::MAP_PATH_SPACES,
+                &rules::MAP_PATH_WITH_SPACES,
                 sub_span(&line, path),
                 format!(
                     "module path `{}` contains a space: uftrace reads it as `{}` and looks its symbols up in `{}.sym`",
@@ -267,7 +267,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 }
                 _ => {
                     sink.report(
-                        &rules::MAP_LINE,
+                        &rules::MAP_LINE_MALFORMED,
                         sub_span(&line, b),
                         format!("`{}` is not `build-id:<up to 40 hex digits>`", show(b)),
                     );
@@ -428,7 +428,7 @@ pub fn named_module(data: &[u8], offset: u64) -> Option<String> {
 /// A malformed-line finding (`UF040`) whose level depends on whether the trace enters the
 /// module the line names (no level decided by the case yet).
 pub fn leveled_by_entry(f: &crate::finding::Finding) -> bool {
-    f.rule.code == rules::MAP_LINE.code
+    f.rule.code == rules::MAP_LINE_MALFORMED.code
         && f.severity == crate::finding::Severity::Error
         && f.impact.is_none()
 }

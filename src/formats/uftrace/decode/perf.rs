@@ -128,7 +128,7 @@ pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
             if !misc_ok && !misc_reported {
                 misc_reported = true;
                 sink.report(
-                    &rules::PERF_ORDER,
+                    &rules::PERF_TIME_ORDER,
                     off.saturating_add(4)..off.saturating_add(6),
                     format!("misc flags 0x{misc:x} are not valid for perf record type {typ}"),
                 );
@@ -142,7 +142,7 @@ pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
                         order_reported = true;
                         let at = off.saturating_add(8).saturating_add(tpos as u64);
                         sink.report(
-                            &rules::PERF_ORDER,
+                            &rules::PERF_TIME_ORDER,
                             at..at.saturating_add(8),
                             format!(
                                 "perf record time {t} is earlier than the previous record's {prev}"

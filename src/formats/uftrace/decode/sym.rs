@@ -242,7 +242,7 @@ pub fn decode(
             };
             let f = sink
                 .make(
-                    &rules::SYM_LINE,
+                    &rules::SYM_LINE_MALFORMED,
                     line.span(),
                     format!(
                         "symbol line `{}` {what}; expected `<16 hex addr> [<8 hex size> ]<type {}> <name>`; {readers}",
@@ -388,7 +388,7 @@ pub fn decode(
     t.sized = sized_seen.0 && !sized_seen.1;
     if sized_seen.0 && sized_seen.1 {
         sink.report(
-            &rules::SYM_LINE,
+            &rules::SYM_LINE_MALFORMED,
             0..data.len() as u64,
             "some symbol lines have a size column and others do not",
         );
@@ -425,7 +425,7 @@ pub fn decode(
             let bytes = n.saturating_mul(SYM_ENTRY_BYTES);
             if bytes >= SYM_ALLOC_FAILS {
                 let f = sink.make(
-                    &rules::SYM_COUNT,
+                    &rules::SYM_COUNT_MISMATCH,
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 preallocate {n} entries ({} GiB) and stop with `xrealloc: Cannot allocate memory`", bytes >> 30),
                 )
@@ -436,13 +436,13 @@ pub fn decode(
                 // into a missing function are printed under the name before it. Whether that
                 // matters depends on the trace entering the module: decided by the caller.
                 t.skipped_lines.push(sink.make(
-                    &rules::SYM_COUNT,
+                    &rules::SYM_COUNT_MISMATCH,
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s): {} line(s) are missing (the count only sizes uftrace's first allocation)", n.saturating_sub(real)),
                 ));
             } else {
                 let f = sink.make(
-                    &rules::SYM_COUNT,
+                    &rules::SYM_COUNT_MISMATCH,
                     count_span,
                     format!("`# symbols: {n}` but the file has {real} symbol line(s); uftrace 0.9.4–0.18.1 read every line all the same (the count only sizes a first allocation)"),
                 )

@@ -68,7 +68,7 @@ pub struct TaskFile {
 
 fn bad(sink: &mut Sink, line: &Line<'_>, expected: &str) {
     sink.report(
-        &rules::TASK_LINE,
+        &rules::TASK_LINE_MALFORMED,
         line.span(),
         format!(
             "`task.txt` line `{}` does not match `{}`",
@@ -324,7 +324,7 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
         if let (Some(ts), Some(span)) = (ts, lenient_ts.take()) {
             let f = sink
                 .make(
-                    &rules::TASK_LINE,
+                    &rules::TASK_LINE_MALFORMED,
                     span,
                     format!(
                         "timestamp of `{}` is not `<sec>.<9 digits>`; uftrace 0.9.4–0.18.1 read it with `%lu.%lu` as {}",
