@@ -31,8 +31,65 @@ impl std::ops::Deref for Data {
 pub enum LoadMode {
     /// Map the file (fast, no copy; unsafe if another process truncates it meanwhile).
     Mmap,
-    /// Read the file into memory (safe against concurrent truncation; used by the daemon).
+    /// Read the file into memory (safe against concurrent truncation), at most
+    /// `max_read_bytes`.
     Read,
+    /// Read the file by positioned reads in fixed windows, never mapped: a trace.dat keeps only
+    /// its metadata in memory (the CPU data is read again window by window while it is walked),
+    /// a ktrace file is walked window by window; the inputs that must be read whole (GDB
+    /// tfiles, uftrace metadata files, a trace.dat whose metadata could not be told apart
+    /// from its ring pages) are read into memory up to `max_read_bytes`. Used by the daemon.
+    Windowed,
+}
+
+/// Bytes of one input kept in memory except for ranges left out, which read as zeros and
+/// cost no memory: an anonymous private mapping (no file behind it, so nothing another
+/// process does can take its pages away), of which only the pages written are ever resident.
+pub struct Holed {
+    map: Option<memmap2::MmapMut>,
+    stored: u64,
+}
+
+impl Holed {
+    /// `len` bytes of zeros.
+    pub fn new(len: u64) -> io::Result<Self> {
+        let n = usize::try_from(len)
+            .map_err(|_| io::Error::new(io::ErrorKind::FileTooLarge, format!("{len}")))?;
+        let map = if n == 0 {
+            None
+        } else {
+            Some(memmap2::MmapMut::map_anon(n)?)
+        };
+        Ok(Holed { map, stored: 0 })
+    }
+
+    /// Copies `bytes` in at `at`; false (nothing copied) when they do not fit.
+    pub fn write(&mut self, at: usize, bytes: &[u8]) -> bool {
+        let Some(map) = self.map.as_mut() else {
+            return bytes.is_empty();
+        };
+        let Some(dst) = at
+            .checked_add(bytes.len())
+            .and_then(|end| map.get_mut(at..end))
+        else {
+            return false;
+        };
+        dst.copy_from_slice(bytes);
+        self.stored = self.stored.saturating_add(bytes.len() as u64);
+        true
+    }
+
+    /// Bytes written so far.
+    pub fn stored(&self) -> u64 {
+        self.stored
+    }
+}
+
+impl std::ops::Deref for Holed {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or_default()
+    }
 }
 
 /// Maps `file` read-only.
@@ -66,7 +123,7 @@ pub fn load_file(file: &File, mode: LoadMode, max: u64) -> io::Result<Data> {
     }
     match mode {
         LoadMode::Mmap => map_file(file).map(Data::Mapped),
-        LoadMode::Read => {
+        LoadMode::Read | LoadMode::Windowed => {
             let cap = usize::try_from(len).unwrap_or(usize::MAX);
             let mut v = Vec::with_capacity(cap);
             // From the start, whatever the file's cursor (a spilled member's is at its end);

@@ -42,7 +42,7 @@ pub fn check_options(config: &Config) -> CheckOptions {
         limits: config.limits.clone(),
         format_hint: None,
         endian: None,
-        load_mode: LoadMode::Read,
+        load_mode: LoadMode::Windowed,
         fast_paths: true,
         input_name: None,
     }

@@ -124,6 +124,118 @@ pub fn check_sifted_bytes(
     }
 }
 
+/// Bytes read per step while a file is read in windows (a multiple of every page size).
+const WINDOW_BYTES: usize = 1 << 20;
+
+/// What [`check_windowed`] did.
+pub enum Windowed {
+    /// The file was checked: its findings are in the sink.
+    Checked(MapNode),
+    /// The metadata could not be told apart from the ring pages (or held more than
+    /// `max_read_bytes`): nothing was reported, the file must be checked another way.
+    NotSifted(String),
+}
+
+/// Checks the trace.dat `file` of `len` bytes without mapping it or holding it whole: it is
+/// read once in windows of 1 MiB by positioned reads through a [`PageSieve::positional`], which
+/// keeps the pages that are not ring pages (the metadata) in a [`Holed`] image, and then
+/// checked from that image with the CPU data read from the file again, window by window, as
+/// [`check_file`] does. Memory is the metadata (at most `max_read_bytes`) plus a few windows,
+/// whatever the size of the file.
+///
+/// When the sieve's guess did not hold (a left-out page was read as metadata, or lies outside
+/// the CPU data walked) the findings are dropped and [`Windowed::NotSifted`] says why.
+///
+/// # Errors
+///
+/// A failed read of the file (one cut short while read is an error of kind `UnexpectedEof`).
+///
+/// [`Holed`]: crate::input::Holed
+pub fn check_windowed(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<Windowed> {
+    let mut keep: Vec<u64> = Vec::new();
+    for _ in 0..WINDOWED_ROUNDS {
+        let sieve = PageSieve::positional().keeping(keep.clone());
+        let (image, sieve) = match sift_file(file, len, sieve, opts.limits.max_read_bytes)? {
+            Ok(done) => done,
+            Err(why) => return Ok(Windowed::NotSifted(why)),
+        };
+        let mut scratch = sink.child(opts.limits.max_findings);
+        scratch.set_file(sink.current_file().map(str::to_string));
+        let map = check_sifted(&image, file.try_clone()?, Some(&sieve), opts, &mut scratch);
+        if sieve.complete() {
+            sink.absorb(scratch);
+            return Ok(Windowed::Checked(map));
+        }
+        if sieve.spoiled() {
+            break;
+        }
+        // Keep the first page of each left-out range that was no CPU data, and try again.
+        let before = keep.len();
+        keep.extend(sieve.not_covered());
+        keep.sort_unstable();
+        keep.dedup();
+        if keep.len() == before {
+            break;
+        }
+    }
+    Ok(Windowed::NotSifted(
+        "pages that looked like ring pages were not all CPU data".into(),
+    ))
+}
+
+/// Times [`check_windowed`] reads a file before it gives up.
+const WINDOWED_ROUNDS: usize = 3;
+
+/// Reads `file` once in windows through `sieve` into a holed image of what it keeps; `Err`
+/// with the reason when the kept bytes pass `max` or cannot be stored.
+#[allow(clippy::type_complexity)]
+fn sift_file(
+    file: &std::fs::File,
+    len: u64,
+    mut sieve: PageSieve,
+    max: u64,
+) -> std::io::Result<Result<(crate::input::Holed, PageSieve), String>> {
+    use std::os::unix::fs::FileExt;
+    let mut image = crate::input::Holed::new(len)?;
+    let mut buf = vec![0u8; WINDOW_BYTES];
+    let mut drop = Vec::new();
+    let mut base = 0u64;
+    while base < len {
+        let n = usize::try_from(len.saturating_sub(base))
+            .map_or(WINDOW_BYTES, |l| l.min(WINDOW_BYTES));
+        let Some(window) = buf.get_mut(..n) else {
+            break;
+        };
+        file.read_exact_at(window, base)?;
+        drop.clear();
+        sieve.sift(base, window, &mut drop);
+        let Ok(at) = usize::try_from(base) else {
+            break;
+        };
+        // Store what the sieve kept: the gaps between the dropped ranges.
+        let mut from = 0usize;
+        for r in drop.iter().cloned().chain(std::iter::once(n..n)) {
+            let kept = window.get(from..r.start).unwrap_or_default();
+            if !kept.is_empty() && !image.write(at.saturating_add(from), kept) {
+                return Ok(Err("the metadata image could not be written".into()));
+            }
+            from = r.end;
+        }
+        if image.stored() > max {
+            return Ok(Err(format!(
+                "more than max_read_bytes = {max} bytes of it are not ring pages"
+            )));
+        }
+        base = base.saturating_add(n as u64);
+    }
+    Ok(Ok((image, sieve)))
+}
+
 /// Per-CPU results of one buffer, for tools and differential tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CpuSummary {

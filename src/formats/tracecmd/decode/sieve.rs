@@ -15,11 +15,22 @@
 //! without a sieve. A non-zero page left out anywhere else (metadata that looked like a page)
 //! is never taken by a walk, so it fails the check too.
 //!
+//! A sieve made with [`PageSieve::positional`] keeps no summaries: it serves a check that reads
+//! the CPU data from the file itself by positioned reads, so that only the metadata is kept in
+//! memory. It leaves out every page whose header looks like a ring page's (a cheap test, no
+//! walk) and keeps their ranges; the guess holds when each of those ranges lies in CPU data the
+//! check read from the file ([`PageSieve::check_covered`]) and no metadata span meets one.
+//! All-zero pages are left out by both kinds: they read back as what they were.
+//!
 //! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
 
 use crate::finding::Sink;
-use crate::formats::ftrace_ring::{summarize_page, EventTable, PageSummary, RingParams};
+use crate::formats::ftrace_ring::{
+    summarize_page, EventTable, PageSummary, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS,
+    RB_MISSED_STORED,
+};
 use crate::limits::Limits;
+use crate::reader::{u32_at, u64_at};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -57,6 +68,16 @@ pub struct PageSieve {
     taken_flags: OnceLock<Vec<AtomicBool>>,
     /// Set when a walk met a summary it could not take.
     spoiled: AtomicBool,
+    /// False for a positional sieve: ring-looking pages are left out without a summary.
+    summaries: bool,
+    /// A positional sieve's non-zero pages left out, merged, by ascending offset.
+    left_out: Vec<Range<u64>>,
+    /// Set once every range in `left_out` was found in CPU data read from the file.
+    covered: AtomicBool,
+    /// Where each part of `left_out` that was not found in CPU data starts.
+    uncovered: OnceLock<Vec<u64>>,
+    /// Pages a positional sieve keeps whatever they look like, by ascending offset.
+    keep: Vec<u64>,
 }
 
 impl Default for PageSieve {
@@ -80,7 +101,44 @@ impl PageSieve {
             taken: AtomicUsize::new(0),
             taken_flags: OnceLock::new(),
             spoiled: AtomicBool::new(false),
+            summaries: true,
+            left_out: Vec::new(),
+            covered: AtomicBool::new(false),
+            uncovered: OnceLock::new(),
+            keep: Vec::new(),
         }
+    }
+
+    /// A sieve for a check that reads the CPU data by positioned reads from the file: pages
+    /// that look like ring pages are left out with no summary, whatever their number, so what
+    /// it keeps does not grow with the file (a few ranges).
+    pub fn positional() -> Self {
+        PageSieve {
+            summaries: false,
+            ..Self::new(0)
+        }
+    }
+
+    /// This sieve keeping the pages at `keep` (offsets, ascending) whatever they look like.
+    pub fn keeping(mut self, keep: Vec<u64>) -> Self {
+        self.keep = keep;
+        self
+    }
+
+    /// After a check with a positional sieve whose guess did not hold (and that was not
+    /// spoiled): the first page of each left-out range that was not CPU data read from the
+    /// file. Kept the next time, they are typically the metadata that locates the CPU data (a
+    /// v6 instance's `flyrecord` page between two CPUs' data, options after the last).
+    pub fn not_covered(&self) -> Vec<u64> {
+        match self.uncovered.get() {
+            Some(v) => v.clone(),
+            None => self.left_out.iter().map(|r| r.start).collect(),
+        }
+    }
+
+    /// True when a page left out overlaps bytes the metadata was decoded from.
+    pub fn spoiled(&self) -> bool {
+        self.spoiled.load(Ordering::Relaxed)
     }
 
     /// The sieve guessing the page layout from the first `n` bytes (default 64 KiB) rather
@@ -128,6 +186,11 @@ impl PageSieve {
             let zero = page.iter().fold(0u8, |a, &b| a | b) == 0;
             if zero {
                 push_range(drop, start..start.saturating_add(psz));
+            } else if !self.summaries {
+                if looks_like_ring(page, &params) && self.keep.binary_search(&off).is_err() {
+                    push_range(drop, start..start.saturating_add(psz));
+                    push_range(&mut self.left_out, off..off.saturating_add(ps));
+                }
             } else if self.pages.len() < self.max {
                 let seen = &mut self.seen;
                 seen.clear();
@@ -155,6 +218,54 @@ impl PageSieve {
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
         self.pages.len()
+    }
+
+    /// Non-zero bytes a positional sieve left out.
+    pub fn left_out_bytes(&self) -> u64 {
+        self.left_out
+            .iter()
+            .map(|r| r.end.saturating_sub(r.start))
+            .sum()
+    }
+
+    /// Records whether every range a positional sieve left out lies in `read`, the CPU data
+    /// ranges the check reads from the file (not from the holed bytes).
+    pub fn check_covered(&self, read: impl IntoIterator<Item = Range<u64>>) {
+        let mut read: Vec<Range<u64>> = read.into_iter().filter(|r| r.start < r.end).collect();
+        read.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<u64>> = Vec::with_capacity(read.len());
+        for r in read {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        let all = self.left_out.iter().all(|l| {
+            let i = merged.partition_point(|m| m.end <= l.start);
+            merged
+                .get(i)
+                .is_some_and(|m| m.start <= l.start && l.end <= m.end)
+        });
+        self.covered.store(all, Ordering::Relaxed);
+        // Where each part of a left-out range outside `merged` starts.
+        let mut starts = Vec::new();
+        for l in &self.left_out {
+            let mut at = l.start;
+            let i = merged.partition_point(|m| m.end <= l.start);
+            for m in merged.get(i..).unwrap_or_default() {
+                if m.start >= l.end {
+                    break;
+                }
+                if at < m.start {
+                    starts.push(at);
+                }
+                at = at.max(m.end);
+            }
+            if at < l.end {
+                starts.push(at);
+            }
+        }
+        let _ = self.uncovered.set(starts);
     }
 
     /// The summary of the page at `off`, walked with `params`; `None` when the page was
@@ -243,11 +354,30 @@ impl PageSieve {
     pub fn complete(&self) -> bool {
         !self.spoiled.load(Ordering::Relaxed)
             && self.taken.load(Ordering::Relaxed) == self.pages.len()
+            && (self.left_out.is_empty() || self.covered.load(Ordering::Relaxed))
     }
 }
 
+/// Whether `page` starts like a ring page of `params`: its commit word gives a data size that
+/// fits after the page header. Text never does (its bytes make a large word); a page of other
+/// binary data that does is caught when the guess is checked.
+fn looks_like_ring(page: &[u8], params: &RingParams) -> bool {
+    let commit = if params.long_size == 4 {
+        u32_at(page, 8, params.endian).map(u64::from)
+    } else {
+        u64_at(page, 8, params.endian)
+    };
+    let hdr = if params.long_size == 4 { 12u64 } else { 16 };
+    // No bit outside the size and the two flags (the walker reports any other).
+    let flags = RB_MISSED_EVENTS | RB_MISSED_STORED;
+    commit.is_some_and(|c| {
+        c & !(COMMIT_SIZE_MASK | flags) == 0
+            && (c & COMMIT_SIZE_MASK) <= u64::from(params.page_size).saturating_sub(hdr)
+    })
+}
+
 /// Appends `r` to `drop`, merging it with the last range when they touch.
-fn push_range(drop: &mut Vec<Range<usize>>, r: Range<usize>) {
+fn push_range<T: PartialEq + Copy>(drop: &mut Vec<Range<T>>, r: Range<T>) {
     if let Some(last) = drop.last_mut() {
         if last.end == r.start {
             last.end = r.end;
