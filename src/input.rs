@@ -45,50 +45,31 @@ pub enum LoadMode {
 /// Bytes of one input kept in memory except for ranges left out, which read as zeros and
 /// cost no memory: an anonymous private mapping (no file behind it, so nothing another
 /// process does can take its pages away), of which only the pages written are ever resident.
-pub struct Holed {
-    map: Option<memmap2::MmapMut>,
-    stored: u64,
-}
+pub struct Holed(Option<memmap2::MmapMut>);
 
 impl Holed {
     /// `len` bytes of zeros.
     pub fn new(len: u64) -> io::Result<Self> {
         let n = usize::try_from(len)
             .map_err(|_| io::Error::new(io::ErrorKind::FileTooLarge, format!("{len}")))?;
-        let map = if n == 0 {
+        Ok(Holed(if n == 0 {
             None
         } else {
             Some(memmap2::MmapMut::map_anon(n)?)
-        };
-        Ok(Holed { map, stored: 0 })
-    }
-
-    /// Copies `bytes` in at `at`; false (nothing copied) when they do not fit.
-    pub fn write(&mut self, at: usize, bytes: &[u8]) -> bool {
-        let Some(map) = self.map.as_mut() else {
-            return bytes.is_empty();
-        };
-        let Some(dst) = at
-            .checked_add(bytes.len())
-            .and_then(|end| map.get_mut(at..end))
-        else {
-            return false;
-        };
-        dst.copy_from_slice(bytes);
-        self.stored = self.stored.saturating_add(bytes.len() as u64);
-        true
-    }
-
-    /// Bytes written so far.
-    pub fn stored(&self) -> u64 {
-        self.stored
+        }))
     }
 }
 
 impl std::ops::Deref for Holed {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or_default()
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl std::ops::DerefMut for Holed {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.0.as_deref_mut().unwrap_or_default()
     }
 }
 

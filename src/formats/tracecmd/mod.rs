@@ -159,8 +159,7 @@ pub fn check_windowed(
 ) -> std::io::Result<Windowed> {
     let mut keep: Vec<u64> = Vec::new();
     for _ in 0..WINDOWED_ROUNDS {
-        let sieve = PageSieve::positional().keeping(keep.clone());
-        let (image, sieve) = match sift_file(file, len, sieve, opts.limits.max_read_bytes)? {
+        let (image, sieve) = match sift_file(file, len, keep.clone(), opts.limits.max_read_bytes)? {
             Ok(done) => done,
             Err(why) => return Ok(Windowed::NotSifted(why)),
         };
@@ -171,10 +170,8 @@ pub fn check_windowed(
             sink.absorb(scratch);
             return Ok(Windowed::Checked(map));
         }
-        if sieve.spoiled() {
-            break;
-        }
-        // Keep the first page of each left-out range that was no CPU data, and try again.
+        // Keep the first page of each left-out range that was no CPU data, and the pages
+        // metadata was found in, and try again.
         let before = keep.len();
         keep.extend(sieve.not_covered());
         keep.sort_unstable();
@@ -191,50 +188,89 @@ pub fn check_windowed(
 /// Times [`check_windowed`] reads a file before it gives up.
 const WINDOWED_ROUNDS: usize = 3;
 
-/// Reads `file` once in windows through `sieve` into a holed image of what it keeps; `Err`
-/// with the reason when the kept bytes pass `max` or cannot be stored.
+/// Reads `file` once in windows through a positional sieve keeping the pages at `keep`, into
+/// a holed image of what it keeps; `Err` with the reason when the kept bytes pass `max`. The
+/// windows are read and sifted in parallel, each into its own part of the image.
 #[allow(clippy::type_complexity)]
 fn sift_file(
     file: &std::fs::File,
     len: u64,
-    mut sieve: PageSieve,
+    keep: Vec<u64>,
     max: u64,
 ) -> std::io::Result<Result<(crate::input::Holed, PageSieve), String>> {
+    use rayon::prelude::*;
     use std::os::unix::fs::FileExt;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let mut head = vec![0u8; usize::try_from(len).map_or(HEAD_BYTES, |l| l.min(HEAD_BYTES))];
+    file.read_exact_at(&mut head, 0)?;
+    let mut sieve = PageSieve::positional(&head).keeping(keep);
+    drop(head);
     let mut image = crate::input::Holed::new(len)?;
-    let mut buf = vec![0u8; WINDOW_BYTES];
-    let mut drop = Vec::new();
-    let mut base = 0u64;
-    while base < len {
-        let n = usize::try_from(len.saturating_sub(base))
-            .map_or(WINDOW_BYTES, |l| l.min(WINDOW_BYTES));
-        let Some(window) = buf.get_mut(..n) else {
-            break;
-        };
-        file.read_exact_at(window, base)?;
-        drop.clear();
-        sieve.sift(base, window, &mut drop);
-        let Ok(at) = usize::try_from(base) else {
-            break;
-        };
-        // Store what the sieve kept: the gaps between the dropped ranges.
-        let mut from = 0usize;
-        for r in drop.iter().cloned().chain(std::iter::once(n..n)) {
-            let kept = window.get(from..r.start).unwrap_or_default();
-            if !kept.is_empty() && !image.write(at.saturating_add(from), kept) {
-                return Ok(Err("the metadata image could not be written".into()));
-            }
-            from = r.end;
-        }
-        if image.stored() > max {
-            return Ok(Err(format!(
-                "more than max_read_bytes = {max} bytes of it are not ring pages"
-            )));
-        }
-        base = base.saturating_add(n as u64);
+    let stored = AtomicU64::new(0);
+    let over = AtomicBool::new(false);
+    let parts: std::io::Result<Vec<Vec<std::ops::Range<u64>>>> = image
+        .par_chunks_mut(WINDOW_BYTES)
+        .enumerate()
+        .map_init(
+            || (vec![0u8; WINDOW_BYTES], Vec::new()),
+            |(buf, dropped), (i, part)| {
+                let mut left = Vec::new();
+                if over.load(Ordering::Relaxed) {
+                    return Ok(left);
+                }
+                let base = (i as u64).saturating_mul(WINDOW_BYTES as u64);
+                let end = base.saturating_add(part.len() as u64);
+                // A whole window whose first and last pages look like ring pages is left out
+                // unseen: the check finds out if it held anything but CPU data.
+                if let Some(ps) = sieve.page_size().filter(|&ps| {
+                    base >= ps && part.len() == WINDOW_BYTES && !sieve.keeps_any(base..end)
+                }) {
+                    let (mut first, mut last) = ([0u8; 16], [0u8; 16]);
+                    file.read_exact_at(&mut first, base)?;
+                    file.read_exact_at(&mut last, end.saturating_sub(ps))?;
+                    if sieve.ring_header(&first) && sieve.ring_header(&last) {
+                        left.push(base..end);
+                        return Ok(left);
+                    }
+                }
+                let Some(window) = buf.get_mut(..part.len()) else {
+                    return Ok(left);
+                };
+                file.read_exact_at(window, base)?;
+                dropped.clear();
+                sieve.sift_positional(base, window, dropped, &mut left);
+                // Store what the sieve kept: the gaps between the dropped ranges.
+                let mut from = 0usize;
+                let mut kept = 0u64;
+                for r in dropped.iter().cloned().chain(std::iter::once(part.len()..part.len())) {
+                    if let (Some(src), Some(dst)) =
+                        (window.get(from..r.start), part.get_mut(from..r.start))
+                    {
+                        dst.copy_from_slice(src);
+                        kept = kept.saturating_add(src.len() as u64);
+                    }
+                    from = r.end;
+                }
+                if stored.fetch_add(kept, Ordering::Relaxed).saturating_add(kept) > max {
+                    over.store(true, Ordering::Relaxed);
+                }
+                Ok(left)
+            },
+        )
+        .collect();
+    if over.load(Ordering::Relaxed) {
+        return Ok(Err(format!(
+            "more than max_read_bytes = {max} bytes of it are not ring pages"
+        )));
+    }
+    for left in parts? {
+        sieve.record_left_out(left);
     }
     Ok(Ok((image, sieve)))
 }
+
+/// Bytes looked at for the page layout (the header and header_page are near the start).
+const HEAD_BYTES: usize = 1 << 16;
 
 /// Per-CPU results of one buffer, for tools and differential tests.
 #[derive(Clone, Debug, PartialEq, Eq)]

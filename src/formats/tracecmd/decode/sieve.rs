@@ -41,6 +41,9 @@ pub const MAX_SUMMARIES: usize = 1 << 18;
 /// Bytes looked at for the page layout (the header and header_page are at the start).
 const HEAD_BYTES: usize = 1 << 16;
 
+/// Pages of left-out ranges a positional sieve notes per span that meets them.
+const MAX_HITS: usize = 64;
+
 /// Event ids are `u16`.
 const IDS: usize = 1 << 16;
 
@@ -78,6 +81,8 @@ pub struct PageSieve {
     uncovered: OnceLock<Vec<u64>>,
     /// Pages a positional sieve keeps whatever they look like, by ascending offset.
     keep: Vec<u64>,
+    /// Pages of `left_out` that metadata or a finding was found to lie in.
+    hits: OnceLock<Vec<u64>>,
 }
 
 impl Default for PageSieve {
@@ -106,16 +111,64 @@ impl PageSieve {
             covered: AtomicBool::new(false),
             uncovered: OnceLock::new(),
             keep: Vec::new(),
+            hits: OnceLock::new(),
         }
     }
 
-    /// A sieve for a check that reads the CPU data by positioned reads from the file: pages
-    /// that look like ring pages are left out with no summary, whatever their number, so what
-    /// it keeps does not grow with the file (a few ranges).
-    pub fn positional() -> Self {
+    /// A sieve for a check that reads the CPU data by positioned reads from the file, whose
+    /// first bytes are `head` (at least the first 64 KiB when the file has them): pages that
+    /// look like ring pages are left out with no summary, whatever their number, so what it
+    /// keeps does not grow with the file (a few ranges). Its windows are looked at with
+    /// [`PageSieve::sift_positional`], in any order and from any thread.
+    pub fn positional(head: &[u8]) -> Self {
+        let head = head.get(..head.len().min(HEAD_BYTES)).unwrap_or_default();
         PageSieve {
             summaries: false,
+            started: true,
+            params: (head.len() == HEAD_BYTES).then(|| guess(head)).flatten(),
             ..Self::new(0)
+        }
+    }
+
+    /// For a positional sieve: appends to `drop` the ranges of `block` (at file offset `base`,
+    /// a multiple of the page size) that need not be kept, and to `left` the file ranges of
+    /// the non-zero pages among them.
+    pub fn sift_positional(
+        &self,
+        base: u64,
+        block: &[u8],
+        drop: &mut Vec<Range<usize>>,
+        left: &mut Vec<Range<u64>>,
+    ) {
+        let Some(params) = self.params.as_ref().filter(|_| !self.summaries) else {
+            return;
+        };
+        let ps = u64::from(params.page_size);
+        let Ok(psz) = usize::try_from(ps) else { return };
+        // The first page holds the header: never left out.
+        let mut off = base.max(ps).next_multiple_of(ps);
+        let end = base.saturating_add(block.len() as u64);
+        while off.saturating_add(ps) <= end {
+            let Some(start) = usize::try_from(off.saturating_sub(base)).ok() else {
+                return;
+            };
+            let Some(page) = block.get(start..start.saturating_add(psz)) else {
+                return;
+            };
+            if is_zero(page) {
+                push_range(drop, start..start.saturating_add(psz));
+            } else if looks_like_ring(page, params) && self.keep.binary_search(&off).is_err() {
+                push_range(drop, start..start.saturating_add(psz));
+                push_range(left, off..off.saturating_add(ps));
+            }
+            off = off.saturating_add(ps);
+        }
+    }
+
+    /// Records `left` (ascending, after the ranges recorded so far) as left out.
+    pub fn record_left_out(&mut self, left: Vec<Range<u64>>) {
+        for r in left {
+            push_range(&mut self.left_out, r);
         }
     }
 
@@ -130,10 +183,12 @@ impl PageSieve {
     /// file. Kept the next time, they are typically the metadata that locates the CPU data (a
     /// v6 instance's `flyrecord` page between two CPUs' data, options after the last).
     pub fn not_covered(&self) -> Vec<u64> {
-        match self.uncovered.get() {
+        let mut v = match self.uncovered.get() {
             Some(v) => v.clone(),
             None => self.left_out.iter().map(|r| r.start).collect(),
-        }
+        };
+        v.extend(self.hits.get().into_iter().flatten());
+        v
     }
 
     /// True when a page left out overlaps bytes the metadata was decoded from.
@@ -183,14 +238,8 @@ impl PageSieve {
             let Some(page) = block.get(start..start.saturating_add(psz)) else {
                 return;
             };
-            let zero = page.iter().fold(0u8, |a, &b| a | b) == 0;
-            if zero {
+            if is_zero(page) {
                 push_range(drop, start..start.saturating_add(psz));
-            } else if !self.summaries {
-                if looks_like_ring(page, &params) && self.keep.binary_search(&off).is_err() {
-                    push_range(drop, start..start.saturating_add(psz));
-                    push_range(&mut self.left_out, off..off.saturating_add(ps));
-                }
             } else if self.pages.len() < self.max {
                 let seen = &mut self.seen;
                 seen.clear();
@@ -308,6 +357,7 @@ impl PageSieve {
         let Some(ps) = self.params.as_ref().map(|p| u64::from(p.page_size)) else {
             return;
         };
+        let mut hits = Vec::new();
         for r in spans {
             // The first page ending after the span starts.
             let i = self
@@ -320,7 +370,48 @@ impl PageSieve {
                 self.spoil();
                 return;
             }
+            // A positional sieve's ranges: the pages of the overlap are kept the next time.
+            let i = self.left_out.partition_point(|l| l.end <= r.start);
+            let Some(l) = self.left_out.get(i) else {
+                continue;
+            };
+            let meets = l.start < r.end || (r.start == r.end && l.start <= r.start);
+            if !meets {
+                continue;
+            }
+            self.spoil();
+            let from = r.start.max(l.start);
+            let from = from.saturating_sub(from.checked_rem(ps).unwrap_or(0));
+            let to = r.end.max(from.saturating_add(1)).min(l.end);
+            let mut at = from;
+            while at < to && hits.len() < MAX_HITS {
+                hits.push(at);
+                at = at.saturating_add(ps);
+            }
         }
+        if !hits.is_empty() {
+            let _ = self.hits.set(hits);
+        }
+    }
+
+    /// For a positional sieve: the page header (first 16 bytes) of a page that will be left
+    /// out unseen, with the rest of its window, when it looks like a ring page with data.
+    pub fn ring_header(&self, header: &[u8]) -> bool {
+        let Some(params) = self.params.as_ref().filter(|_| !self.summaries) else {
+            return false;
+        };
+        header.len() >= 16 && !is_zero(header) && looks_like_ring(header, params)
+    }
+
+    /// The page size a positional sieve guessed.
+    pub fn page_size(&self) -> Option<u64> {
+        self.params.as_ref().map(|p| u64::from(p.page_size))
+    }
+
+    /// Whether a page in `r` is to be kept.
+    pub fn keeps_any(&self, r: Range<u64>) -> bool {
+        let i = self.keep.partition_point(|&k| k < r.start);
+        self.keep.get(i).is_some_and(|&k| k < r.end)
     }
 
     /// Checks the ids seen in summarised pages against the event formats: an id without a
@@ -356,6 +447,13 @@ impl PageSieve {
             && self.taken.load(Ordering::Relaxed) == self.pages.len()
             && (self.left_out.is_empty() || self.covered.load(Ordering::Relaxed))
     }
+}
+
+/// Whether `page` is all zeros. A page whose header words are set (every ring page with data)
+/// is told apart without scanning it whole.
+fn is_zero(page: &[u8]) -> bool {
+    let or = |b: &[u8]| b.iter().fold(0u8, |a, &b| a | b);
+    or(page.get(..16).unwrap_or_default()) == 0 && or(page) == 0
 }
 
 /// Whether `page` starts like a ring page of `params`: its commit word gives a data size that
