@@ -41,7 +41,7 @@ pub const MAX_SUMMARIES: usize = 1 << 18;
 /// Bytes looked at for the page layout (the header and header_page are at the start).
 const HEAD_BYTES: usize = 1 << 16;
 
-/// Pages of left-out ranges a positional sieve notes per span that meets them.
+/// Pages of left-out ranges a positional sieve notes, one per span that meets one.
 const MAX_HITS: usize = 64;
 
 /// Event ids are `u16`.
@@ -380,13 +380,11 @@ impl PageSieve {
                 continue;
             }
             self.spoil();
+            // The page where the span starts to meet the range: bytes read there as zeros
+            // are what the rest of the span was decoded from.
             let from = r.start.max(l.start);
-            let from = from.saturating_sub(from.checked_rem(ps).unwrap_or(0));
-            let to = r.end.max(from.saturating_add(1)).min(l.end);
-            let mut at = from;
-            while at < to && hits.len() < MAX_HITS {
-                hits.push(at);
-                at = at.saturating_add(ps);
+            if hits.len() < MAX_HITS {
+                hits.push(from.saturating_sub(from.checked_rem(ps).unwrap_or(0)));
             }
         }
         if !hits.is_empty() {
