@@ -80,7 +80,7 @@ impl std::ops::DerefMut for Holed {
 fn map_file(file: &File) -> io::Result<memmap2::Mmap> {
     // SAFETY: the map is read-only and private to this process. The one hazard is another
     // process truncating the file while it is mapped (SIGBUS on access); the CLI accepts that
-    // for speed, and the spool daemon never maps (it uses `LoadMode::Read`).
+    // for speed, and the spool daemon never maps (it uses `LoadMode::Windowed`).
     unsafe { memmap2::Mmap::map(file) }
 }
 
