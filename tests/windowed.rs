@@ -153,12 +153,19 @@ fn damaged_large_files_read_in_windows_give_the_mapped_findings() {
             }
         }
     }
-    assert!(with_errors > 10, "only {with_errors} damaged files had errors");
+    assert!(
+        with_errors > 10,
+        "only {with_errors} damaged files had errors"
+    );
 }
 
 #[test]
 fn real_files_read_in_windows_give_the_mapped_findings() {
-    let mut dirs = vec![common::corpus("tracecmd"), common::corpus("ktrace"), common::corpus("gdb")];
+    let mut dirs = vec![
+        common::corpus("tracecmd"),
+        common::corpus("ktrace"),
+        common::corpus("gdb"),
+    ];
     dirs.extend(common::shared("samples/wild/tracecmd"));
     dirs.extend(common::shared("samples/ktrace"));
     let mut files = Vec::new();
@@ -192,14 +199,21 @@ fn a_file_that_must_be_read_whole_past_max_read_bytes_gets_the_limit_finding() {
     let len = std::fs::metadata(&gdb).unwrap().len();
     let r = check_path(&gdb, &opts(LoadMode::Windowed, len - 1), &Config::default());
     assert!(
-        r.findings.iter().any(|f| f.rule.code == "TL003" && f.message.contains("max_read_bytes")),
+        r.findings
+            .iter()
+            .any(|f| f.rule.code == "TL003" && f.message.contains("max_read_bytes")),
         "{:?}",
         keys(&r)
     );
     // A trace.dat whose pages are not ring pages (all text) is read whole: the limit finding
     // says why it could not be read in windows.
     let (mut data, _) = Builder::new(6, Compression::None).build();
-    let text: Vec<u8> = b"ffffffff81000000 T _stext\n".iter().copied().cycle().take(1 << 20).collect();
+    let text: Vec<u8> = b"ffffffff81000000 T _stext\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(1 << 20)
+        .collect();
     data.extend(text);
     let p = tmp.path().join("texty.dat");
     std::fs::write(&p, &data).unwrap();
@@ -210,7 +224,10 @@ fn a_file_that_must_be_read_whole_past_max_read_bytes_gets_the_limit_finding() {
         .find(|f| f.rule.code == "TL003")
         .unwrap_or_else(|| panic!("{:?}", keys(&r)));
     assert!(
-        limit.notes.iter().any(|n| n.contains("could not be checked in windows")),
+        limit
+            .notes
+            .iter()
+            .any(|n| n.contains("could not be checked in windows")),
         "{limit:?}"
     );
     assert!(r.failed());

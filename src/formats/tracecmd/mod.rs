@@ -242,7 +242,11 @@ fn sift_file(
                 // Store what the sieve kept: the gaps between the dropped ranges.
                 let mut from = 0usize;
                 let mut kept = 0u64;
-                for r in dropped.iter().cloned().chain(std::iter::once(part.len()..part.len())) {
+                for r in dropped
+                    .iter()
+                    .cloned()
+                    .chain(std::iter::once(part.len()..part.len()))
+                {
                     if let (Some(src), Some(dst)) =
                         (window.get(from..r.start), part.get_mut(from..r.start))
                     {
@@ -251,7 +255,11 @@ fn sift_file(
                     }
                     from = r.end;
                 }
-                if stored.fetch_add(kept, Ordering::Relaxed).saturating_add(kept) > max {
+                if stored
+                    .fetch_add(kept, Ordering::Relaxed)
+                    .saturating_add(kept)
+                    > max
+                {
                     over.store(true, Ordering::Relaxed);
                 }
                 Ok(left)
