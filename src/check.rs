@@ -420,7 +420,7 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
     }
     if !meta.is_file() {
         sink.report(
-            &rules::NOT_A_FILE,
+            &rules::NOT_A_REGULAR_FILE,
             0..0,
             format!("{} is not a regular file", path.display()),
         );
@@ -605,6 +605,25 @@ fn check_open_file(
             let map = crate::formats::tracecmd::check_file(&data, file.try_clone()?, opts, sink);
             (format, Some(map))
         }
+        // trace.dat read in windows: the metadata kept, the ring pages read again as walked.
+        Some(Format::TraceCmd) if opts.load_mode == LoadMode::Windowed && len > 0 => {
+            use crate::formats::tracecmd::{check_windowed, Windowed};
+            match check_windowed(file, len, opts, sink)? {
+                Windowed::Checked(map) => (format, Some(map)),
+                // Read whole instead, up to max_read_bytes; past it the limit finding says why.
+                Windowed::NotSifted(why) => {
+                    let Some(data) = load(file, len, opts, sink)? else {
+                        sink.note_last(
+                            &rules::LIMIT_EXCEEDED,
+                            format!("it could not be checked in windows: {why}"),
+                        );
+                        return Ok((None, None));
+                    };
+                    let (format, map) = check_bytes(&data, opts, sink);
+                    (format, Some(map))
+                }
+            }
+        }
         _ => {
             let Some(data) = load(file, len, opts, sink)? else {
                 return Ok((None, None));
@@ -625,7 +644,9 @@ fn load(
 ) -> io::Result<Option<input::Data>> {
     let max = match opts.load_mode {
         LoadMode::Mmap => opts.limits.max_file_bytes,
-        LoadMode::Read => opts.limits.max_read_bytes.min(opts.limits.max_file_bytes),
+        LoadMode::Read | LoadMode::Windowed => {
+            opts.limits.max_read_bytes.min(opts.limits.max_file_bytes)
+        }
     };
     match input::load_file(file, opts.load_mode, max) {
         Ok(d) => Ok(Some(d)),

@@ -31,8 +31,46 @@ impl std::ops::Deref for Data {
 pub enum LoadMode {
     /// Map the file (fast, no copy; unsafe if another process truncates it meanwhile).
     Mmap,
-    /// Read the file into memory (safe against concurrent truncation; used by the daemon).
+    /// Read the file into memory (safe against concurrent truncation), at most
+    /// `max_read_bytes`.
     Read,
+    /// Read the file by positioned reads in fixed windows, never mapped: a trace.dat keeps only
+    /// its metadata in memory (the CPU data is read again window by window while it is walked),
+    /// a ktrace file is walked window by window; the inputs that must be read whole (GDB
+    /// tfiles, uftrace metadata files, a trace.dat whose metadata could not be told apart
+    /// from its ring pages) are read into memory up to `max_read_bytes`. Used by the daemon.
+    Windowed,
+}
+
+/// Bytes of one input kept in memory except for ranges left out, which read as zeros and
+/// cost no memory: an anonymous private mapping (no file behind it, so nothing another
+/// process does can take its pages away), of which only the pages written are ever resident.
+pub struct Holed(Option<memmap2::MmapMut>);
+
+impl Holed {
+    /// `len` bytes of zeros.
+    pub fn new(len: u64) -> io::Result<Self> {
+        let n = usize::try_from(len)
+            .map_err(|_| io::Error::new(io::ErrorKind::FileTooLarge, format!("{len}")))?;
+        Ok(Holed(if n == 0 {
+            None
+        } else {
+            Some(memmap2::MmapMut::map_anon(n)?)
+        }))
+    }
+}
+
+impl std::ops::Deref for Holed {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl std::ops::DerefMut for Holed {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.0.as_deref_mut().unwrap_or_default()
+    }
 }
 
 /// Maps `file` read-only.
@@ -42,7 +80,7 @@ pub enum LoadMode {
 fn map_file(file: &File) -> io::Result<memmap2::Mmap> {
     // SAFETY: the map is read-only and private to this process. The one hazard is another
     // process truncating the file while it is mapped (SIGBUS on access); the CLI accepts that
-    // for speed, and the spool daemon never maps (it uses `LoadMode::Read`).
+    // for speed, and the spool daemon never maps (it uses `LoadMode::Windowed`).
     unsafe { memmap2::Mmap::map(file) }
 }
 
@@ -66,7 +104,7 @@ pub fn load_file(file: &File, mode: LoadMode, max: u64) -> io::Result<Data> {
     }
     match mode {
         LoadMode::Mmap => map_file(file).map(Data::Mapped),
-        LoadMode::Read => {
+        LoadMode::Read | LoadMode::Windowed => {
             let cap = usize::try_from(len).unwrap_or(usize::MAX);
             let mut v = Vec::with_capacity(cap);
             // From the start, whatever the file's cursor (a spilled member's is at its end);

@@ -12,7 +12,10 @@ use serde::{Deserialize, Serialize};
 pub struct Limits {
     /// Largest input file checked (bytes). Larger files get `TL003` and are not decoded.
     pub max_file_bytes: u64,
-    /// Largest file read into memory (daemon mode reads instead of mapping; uftrace sub-files).
+    /// Largest input held whole in memory: a GDB tfile, a uftrace metadata file, the metadata
+    /// kept of a trace.dat read in windows (daemon, `--no-mmap`), or a trace.dat whose metadata
+    /// could not be told apart from its ring pages. Files read in windows (ring data, ktrace,
+    /// uftrace task files) are not capped by it.
     pub max_read_bytes: u64,
     /// Largest single decompressed block or section (bytes).
     pub max_section_bytes: u64,

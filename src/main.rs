@@ -146,7 +146,8 @@ struct CommonArgs {
     /// or ALL; comma-separated or repeated). The generic TL rules always run.
     #[arg(long, value_name = "RULE", value_delimiter = ',')]
     select: Vec<String>,
-    /// Read files instead of memory-mapping them.
+    /// Read files by positioned reads in windows instead of memory-mapping them (as the
+    /// daemon does): inputs that must be read whole are read up to max_read_bytes.
     #[arg(long)]
     no_mmap: bool,
 }
@@ -569,7 +570,7 @@ fn setup(
             EndianArg::Big => Endian::Big,
         }),
         load_mode: if common.no_mmap {
-            LoadMode::Read
+            LoadMode::Windowed
         } else {
             LoadMode::Mmap
         },

@@ -78,7 +78,7 @@ crate::declare_rules! {
     /// ## What readers do
     /// Readers open whatever path they are given; on a FIFO or device they may block forever or
     /// read other data than a capture. tracelint does not read it.
-    pub NOT_A_FILE = ("TL007", "not-a-regular-file", Error, "the input is not a regular file or directory");
+    pub NOT_A_REGULAR_FILE = ("TL007", "not-a-regular-file", Error, "the input is not a regular file or directory");
     /// ## What it checks
     /// A directory given on the command line holds at least one trace file or uftrace data
     /// directory (searched recursively by content).

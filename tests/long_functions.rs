@@ -102,8 +102,16 @@ fn long_functions() -> Vec<(String, usize)> {
             let Some(at) = s.find("fn ") else { continue };
             let before = s[..at].trim();
             let words_ok = before.split_whitespace().all(|w| {
-                ["pub", "pub(crate)", "pub(super)", "const", "unsafe", "async", "extern"]
-                    .contains(&w)
+                [
+                    "pub",
+                    "pub(crate)",
+                    "pub(super)",
+                    "const",
+                    "unsafe",
+                    "async",
+                    "extern",
+                ]
+                .contains(&w)
                     || w.starts_with("pub(")
             });
             if !words_ok {
@@ -153,10 +161,9 @@ fn long_functions_are_the_ones_the_architecture_lists() {
     for (f, n) in &found {
         println!("| `{f}` | {n} |");
     }
-    let doc = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"),
-    )
-    .unwrap();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
     let section = doc
         .split("## Functions over 200 lines")
         .nth(1)

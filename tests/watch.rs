@@ -1272,3 +1272,110 @@ fn an_unknown_log_filter_is_a_start_up_error() {
         }
     }
 }
+
+/// The inputs under `root`: files, and uftrace data directories as one input each (a folder
+/// with an `info` file); other folders are searched.
+fn inputs_under(root: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.join("info").is_file() {
+                out.push(p);
+            } else {
+                inputs_under(&p, out);
+            }
+        } else if p.is_file() && p.extension().is_none_or(|x| x != "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// (code, severity, member, file, offset, length) of every finding in a JSON finding list.
+fn finding_keys(findings: &[serde_json::Value]) -> Vec<String> {
+    findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {} {} {}+{}",
+                f["code"], f["severity"], f["member"], f["file"], f["offset"], f["length"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn daemon_findings_equal_check_findings_on_every_corpus_and_sample_file() {
+    let mut inputs = Vec::new();
+    inputs_under(&corpus(""), &mut inputs);
+    for sub in ["samples/wild", "samples/ktrace"] {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join("shared")
+            .join(sub);
+        if p.is_dir() {
+            inputs_under(&p, &mut inputs);
+        } else {
+            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+                panic!("CI=true but {} is not present", p.display());
+            }
+            eprintln!("skipping {}: not present", p.display());
+        }
+    }
+    assert!(inputs.len() > 50, "{} inputs", inputs.len());
+    let dir = tempfile::tempdir().unwrap();
+    // Each input under one unique name, the same for check and for the daemon (archive
+    // members are named after the input).
+    let stage = dir.path().join("stage");
+    let spool = dir.path().join("spool");
+    for d in [&stage, &spool.join("new"), &spool.join("tmp")] {
+        fs::create_dir_all(d).unwrap();
+    }
+    let mut names = Vec::new();
+    for (i, p) in inputs.iter().enumerate() {
+        let name = format!("{i:03}-{}", p.file_name().unwrap().to_string_lossy());
+        if p.is_dir() {
+            copy_dir(p, &stage.join(&name));
+        } else {
+            fs::copy(p, stage.join(&name)).unwrap();
+        }
+        names.push(name);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tracelint"))
+        .args(["check", "-o", "jsonl", "stage"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let mut by_check: HashMap<String, Vec<serde_json::Value>> = HashMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["kind"] == "finding" {
+            let path = v["path"].as_str().unwrap();
+            let name = path.trim_start_matches("stage/").to_string();
+            by_check.entry(name).or_default().push(v);
+        }
+    }
+    for name in &names {
+        fs::rename(stage.join(name), spool.join("new").join(name)).unwrap();
+    }
+    let mut d = Daemon::start_in(&spool, &["--once"], dir.path());
+    assert_eq!(d.wait(Duration::from_secs(300)), 0, "{}", d.stderr());
+    let placed: HashMap<String, &str> = placed(&spool).into_iter().collect();
+    let mut differ = Vec::new();
+    for name in &names {
+        let verdict = placed
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} was not placed"));
+        let s = sidecar(&spool, verdict, name);
+        let daemon = finding_keys(s["findings"].as_array().unwrap());
+        let check = finding_keys(by_check.get(name).map_or(&[][..], Vec::as_slice));
+        if daemon != check {
+            differ.push(format!("{name}:\n  daemon {daemon:?}\n  check  {check:?}"));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

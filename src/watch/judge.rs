@@ -42,7 +42,7 @@ pub fn check_options(config: &Config) -> CheckOptions {
         limits: config.limits.clone(),
         format_hint: None,
         endian: None,
-        load_mode: LoadMode::Read,
+        load_mode: LoadMode::Windowed,
         fast_paths: true,
         input_name: None,
     }
@@ -74,7 +74,7 @@ pub fn judge(
     if ft.is_symlink() {
         return made(
             display,
-            &rules::NOT_A_FILE,
+            &rules::NOT_A_REGULAR_FILE,
             "the input is a symbolic link; links are never followed".into(),
             "symlink",
             start,
@@ -90,7 +90,7 @@ pub fn judge(
         };
         return made(
             display,
-            &rules::NOT_A_FILE,
+            &rules::NOT_A_REGULAR_FILE,
             format!("the input is {what}, not a regular file or directory"),
             "not-a-file",
             start,
@@ -100,7 +100,7 @@ pub fn judge(
         if let Some(bad) = dir_special_entry(path) {
             return made(
                 display,
-                &rules::NOT_A_FILE,
+                &rules::NOT_A_REGULAR_FILE,
                 format!("the directory contains {bad}; links and special files are never followed"),
                 "symlink",
                 start,
@@ -288,7 +288,7 @@ pub fn classify(report: &Report, deny_warnings: bool) -> (Verdict, Option<String
         (rules::IO_ERROR.code, "io-error"),
         (rules::INTERNAL_ERROR.code, "internal-error"),
         (rules::LIMIT_EXCEEDED.code, "limit-exceeded"),
-        (rules::NOT_A_FILE.code, "not-a-file"),
+        (rules::NOT_A_REGULAR_FILE.code, "not-a-file"),
     ];
     for (code, label) in unjudged {
         if let Some(f) = find(code) {

@@ -124,6 +124,162 @@ pub fn check_sifted_bytes(
     }
 }
 
+/// Bytes read per step while a file is read in windows (a multiple of every page size).
+const WINDOW_BYTES: usize = 1 << 20;
+
+/// What [`check_windowed`] did.
+pub enum Windowed {
+    /// The file was checked: its findings are in the sink.
+    Checked(MapNode),
+    /// The metadata could not be told apart from the ring pages (or held more than
+    /// `max_read_bytes`): nothing was reported, the file must be checked another way.
+    NotSifted(String),
+}
+
+/// Checks the trace.dat `file` of `len` bytes without mapping it or holding it whole: it is
+/// read once in windows of 1 MiB by positioned reads through a [`PageSieve::positional`], which
+/// keeps the pages that are not ring pages (the metadata) in a [`Holed`] image, and then
+/// checked from that image with the CPU data read from the file again, window by window, as
+/// [`check_file`] does. Memory is the metadata (at most `max_read_bytes`) plus a few windows,
+/// whatever the size of the file.
+///
+/// When the sieve's guess did not hold (a left-out page was read as metadata, or lies outside
+/// the CPU data walked) the findings are dropped and [`Windowed::NotSifted`] says why.
+///
+/// # Errors
+///
+/// A failed read of the file (one cut short while read is an error of kind `UnexpectedEof`).
+///
+/// [`Holed`]: crate::input::Holed
+pub fn check_windowed(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<Windowed> {
+    let mut keep: Vec<u64> = Vec::new();
+    for _ in 0..WINDOWED_ROUNDS {
+        let (image, sieve) = match sift_file(file, len, keep.clone(), opts.limits.max_read_bytes)? {
+            Ok(done) => done,
+            Err(why) => return Ok(Windowed::NotSifted(why)),
+        };
+        let mut scratch = sink.child(opts.limits.max_findings);
+        scratch.set_file(sink.current_file().map(str::to_string));
+        let map = check_sifted(&image, file.try_clone()?, Some(&sieve), opts, &mut scratch);
+        if sieve.complete() {
+            sink.absorb(scratch);
+            return Ok(Windowed::Checked(map));
+        }
+        // Keep the first page of each left-out range that was no CPU data, and the pages
+        // metadata was found in, and try again.
+        let before = keep.len();
+        keep.extend(sieve.not_covered());
+        keep.sort_unstable();
+        keep.dedup();
+        if keep.len() == before {
+            break;
+        }
+    }
+    Ok(Windowed::NotSifted(
+        "pages that looked like ring pages were not all CPU data".into(),
+    ))
+}
+
+/// Times [`check_windowed`] reads a file before it gives up.
+const WINDOWED_ROUNDS: usize = 3;
+
+/// Reads `file` once in windows through a positional sieve keeping the pages at `keep`, into
+/// a holed image of what it keeps; `Err` with the reason when the kept bytes pass `max`. The
+/// windows are read and sifted in parallel, each into its own part of the image.
+#[allow(clippy::type_complexity)]
+fn sift_file(
+    file: &std::fs::File,
+    len: u64,
+    keep: Vec<u64>,
+    max: u64,
+) -> std::io::Result<Result<(crate::input::Holed, PageSieve), String>> {
+    use rayon::prelude::*;
+    use std::os::unix::fs::FileExt;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let mut head = vec![0u8; usize::try_from(len).map_or(HEAD_BYTES, |l| l.min(HEAD_BYTES))];
+    file.read_exact_at(&mut head, 0)?;
+    let mut sieve = PageSieve::positional(&head).keeping(keep);
+    drop(head);
+    let mut image = crate::input::Holed::new(len)?;
+    let stored = AtomicU64::new(0);
+    let over = AtomicBool::new(false);
+    let parts: std::io::Result<Vec<Vec<std::ops::Range<u64>>>> = image
+        .par_chunks_mut(WINDOW_BYTES)
+        .enumerate()
+        .map_init(
+            || (vec![0u8; WINDOW_BYTES], Vec::new()),
+            |(buf, dropped), (i, part)| {
+                let mut left = Vec::new();
+                if over.load(Ordering::Relaxed) {
+                    return Ok(left);
+                }
+                let base = (i as u64).saturating_mul(WINDOW_BYTES as u64);
+                let end = base.saturating_add(part.len() as u64);
+                // A whole window whose first and last pages look like ring pages is left out
+                // unseen: the check finds out if it held anything but CPU data.
+                if let Some(ps) = sieve.page_size().filter(|&ps| {
+                    base >= ps && part.len() == WINDOW_BYTES && !sieve.keeps_any(base..end)
+                }) {
+                    let (mut first, mut last) = ([0u8; 16], [0u8; 16]);
+                    file.read_exact_at(&mut first, base)?;
+                    file.read_exact_at(&mut last, end.saturating_sub(ps))?;
+                    if sieve.ring_header(&first) && sieve.ring_header(&last) {
+                        left.push(base..end);
+                        return Ok(left);
+                    }
+                }
+                let Some(window) = buf.get_mut(..part.len()) else {
+                    return Ok(left);
+                };
+                file.read_exact_at(window, base)?;
+                dropped.clear();
+                sieve.sift_positional(base, window, dropped, &mut left);
+                // Store what the sieve kept: the gaps between the dropped ranges.
+                let mut from = 0usize;
+                let mut kept = 0u64;
+                for r in dropped
+                    .iter()
+                    .cloned()
+                    .chain(std::iter::once(part.len()..part.len()))
+                {
+                    if let (Some(src), Some(dst)) =
+                        (window.get(from..r.start), part.get_mut(from..r.start))
+                    {
+                        dst.copy_from_slice(src);
+                        kept = kept.saturating_add(src.len() as u64);
+                    }
+                    from = r.end;
+                }
+                if stored
+                    .fetch_add(kept, Ordering::Relaxed)
+                    .saturating_add(kept)
+                    > max
+                {
+                    over.store(true, Ordering::Relaxed);
+                }
+                Ok(left)
+            },
+        )
+        .collect();
+    if over.load(Ordering::Relaxed) {
+        return Ok(Err(format!(
+            "more than max_read_bytes = {max} bytes of it are not ring pages"
+        )));
+    }
+    for left in parts? {
+        sieve.record_left_out(left);
+    }
+    Ok(Ok((image, sieve)))
+}
+
+/// Bytes looked at for the page layout (the header and header_page are near the start).
+const HEAD_BYTES: usize = 1 << 16;
+
 /// Per-CPU results of one buffer, for tools and differential tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CpuSummary {

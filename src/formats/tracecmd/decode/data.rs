@@ -185,6 +185,13 @@ fn run(
         }
         b.results = results;
     }
+    if let (Some(sv), Some(_)) = (ctx.sieve, ctx.cpu_source) {
+        // Only pages walked from the file may have been left out of the holed bytes.
+        sv.check_covered(jobs.iter().filter_map(|j| match &j.source {
+            Source::Plain(r) => Some(r.clone()),
+            Source::Chunks(_) => None,
+        }));
+    }
     let slice = SliceSource(ctx.data);
     let data: &dyn ByteSource = ctx.cpu_source.unwrap_or(&slice);
     let algo = m.header.algo.unwrap_or(Algo::None);

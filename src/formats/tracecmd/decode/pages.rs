@@ -27,7 +27,18 @@ pub struct SiftedPages {
     taken_flags: OnceLock<Vec<AtomicBool>>,
     /// Set when a walk met a summary it could not take.
     spoiled: AtomicBool,
+    /// A positional sieve's non-zero pages left out, merged, by ascending offset.
+    left_out: Vec<Range<u64>>,
+    /// Set once every range in `left_out` was found in CPU data read from the file.
+    covered: AtomicBool,
+    /// Where each part of `left_out` that was not found in CPU data starts.
+    uncovered: OnceLock<Vec<u64>>,
+    /// Pages of `left_out` that metadata or a finding was found to lie in.
+    hits: OnceLock<Vec<u64>>,
 }
+
+/// Pages of left-out ranges a positional sieve notes, one per span that meets one.
+const MAX_HITS: usize = 64;
 
 impl SiftedPages {
     /// The page layout pages are sifted with, once guessed.
@@ -58,6 +69,82 @@ impl SiftedPages {
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
         self.pages.len()
+    }
+
+    /// Records whether every range a positional sieve left out lies in `read`, the CPU data
+    /// ranges the check reads from the file (not from the holed bytes).
+    pub fn check_covered(&self, read: impl IntoIterator<Item = Range<u64>>) {
+        let mut read: Vec<Range<u64>> = read.into_iter().filter(|r| r.start < r.end).collect();
+        read.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<u64>> = Vec::with_capacity(read.len());
+        for r in read {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        let all = self.left_out.iter().all(|l| {
+            let i = merged.partition_point(|m| m.end <= l.start);
+            merged
+                .get(i)
+                .is_some_and(|m| m.start <= l.start && l.end <= m.end)
+        });
+        self.covered.store(all, Ordering::Relaxed);
+        // Where each part of a left-out range outside `merged` starts.
+        let mut starts = Vec::new();
+        for l in &self.left_out {
+            let mut at = l.start;
+            let i = merged.partition_point(|m| m.end <= l.start);
+            for m in merged.get(i..).unwrap_or_default() {
+                if m.start >= l.end {
+                    break;
+                }
+                if at < m.start {
+                    starts.push(at);
+                }
+                at = at.max(m.end);
+            }
+            if at < l.end {
+                starts.push(at);
+            }
+        }
+        let _ = self.uncovered.set(starts);
+    }
+
+    /// Records `left` (ascending, after the ranges recorded so far) as left out.
+    pub fn record_left_out(&mut self, left: Vec<Range<u64>>) {
+        for r in left {
+            match self.left_out.last_mut() {
+                Some(last) if last.end == r.start => last.end = r.end,
+                _ => self.left_out.push(r),
+            }
+        }
+    }
+
+    /// Non-zero bytes a positional sieve left out.
+    pub fn left_out_bytes(&self) -> u64 {
+        self.left_out
+            .iter()
+            .map(|r| r.end.saturating_sub(r.start))
+            .sum()
+    }
+
+    /// After a check with a positional sieve whose guess did not hold (and that was not
+    /// spoiled): the first page of each left-out range that was not CPU data read from the
+    /// file. Kept the next time, they are typically the metadata that locates the CPU data (a
+    /// v6 instance's `flyrecord` page between two CPUs' data, options after the last).
+    pub fn not_covered(&self) -> Vec<u64> {
+        let mut v = match self.uncovered.get() {
+            Some(v) => v.clone(),
+            None => self.left_out.iter().map(|r| r.start).collect(),
+        };
+        v.extend(self.hits.get().into_iter().flatten());
+        v
+    }
+
+    /// True when a page left out overlaps bytes the metadata was decoded from.
+    pub fn spoiled(&self) -> bool {
+        self.spoiled.load(Ordering::Relaxed)
     }
 
     /// The summary of the page at `off`, walked with `params`; `None` when the page was
@@ -100,6 +187,7 @@ impl SiftedPages {
         let Some(ps) = self.params.as_ref().map(|p| u64::from(p.page_size)) else {
             return;
         };
+        let mut hits = Vec::new();
         for r in spans {
             // The first page ending after the span starts.
             let i = self
@@ -112,6 +200,25 @@ impl SiftedPages {
                 self.spoil();
                 return;
             }
+            // A positional sieve's ranges: the pages of the overlap are kept the next time.
+            let i = self.left_out.partition_point(|l| l.end <= r.start);
+            let Some(l) = self.left_out.get(i) else {
+                continue;
+            };
+            let meets = l.start < r.end || (r.start == r.end && l.start <= r.start);
+            if !meets {
+                continue;
+            }
+            self.spoil();
+            // The page where the span starts to meet the range: bytes read there as zeros
+            // are what the rest of the span was decoded from.
+            let from = r.start.max(l.start);
+            if hits.len() < MAX_HITS {
+                hits.push(from.saturating_sub(from.checked_rem(ps).unwrap_or(0)));
+            }
+        }
+        if !hits.is_empty() {
+            let _ = self.hits.set(hits);
         }
     }
 
@@ -146,5 +253,6 @@ impl SiftedPages {
     pub fn complete(&self) -> bool {
         !self.spoiled.load(Ordering::Relaxed)
             && self.taken.load(Ordering::Relaxed) == self.pages.len()
+            && (self.left_out.is_empty() || self.covered.load(Ordering::Relaxed))
     }
 }

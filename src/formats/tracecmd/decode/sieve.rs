@@ -16,12 +16,22 @@
 //! is never taken by a walk, so it fails the check too.
 //!
 //! [`PageSummary`]: crate::formats::ftrace_ring::PageSummary
+//! A sieve made with [`PageSieve::positional`] keeps no summaries: it serves a check that reads
+//! the CPU data from the file itself by positioned reads, so that only the metadata is kept in
+//! memory. It leaves out every page whose header looks like a ring page's (a cheap test, no
+//! walk) and keeps their ranges; the guess holds when each of those ranges lies in CPU data the
+//! check read from the file ([`SiftedPages::check_covered`]) and no metadata span meets one.
+//! All-zero pages are left out by both kinds: they read back as what they were.
+//!
 //! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
 
 use super::pages::SiftedPages;
 use crate::finding::Sink;
-use crate::formats::ftrace_ring::{summarize_page, RingParams};
+use crate::formats::ftrace_ring::{
+    summarize_page, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
+};
 use crate::limits::Limits;
+use crate::reader::{u32_at, u64_at};
 use std::ops::Range;
 
 /// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
@@ -43,6 +53,10 @@ pub struct PageSieve {
     max: usize,
     /// The pages left out, with their summaries.
     pages: SiftedPages,
+    /// False for a positional sieve: ring-looking pages are left out without a summary.
+    summaries: bool,
+    /// Pages a positional sieve keeps whatever they look like, by ascending offset.
+    keep: Vec<u64>,
 }
 
 impl Default for PageSieve {
@@ -61,7 +75,107 @@ impl PageSieve {
             seen: Vec::new(),
             max,
             pages: SiftedPages::default(),
+            summaries: true,
+            keep: Vec::new(),
         }
+    }
+
+    /// A sieve for a check that reads the CPU data by positioned reads from the file, whose
+    /// first bytes are `head` (at least the first 64 KiB when the file has them): pages that
+    /// look like ring pages are left out with no summary, whatever their number, so what it
+    /// keeps does not grow with the file (a few ranges). Its windows are looked at with
+    /// [`PageSieve::sift_positional`], in any order and from any thread.
+    pub fn positional(head: &[u8]) -> Self {
+        let head = head.get(..head.len().min(HEAD_BYTES)).unwrap_or_default();
+        let mut s = PageSieve {
+            summaries: false,
+            started: true,
+            ..Self::new(0)
+        };
+        s.pages
+            .set_params((head.len() == HEAD_BYTES).then(|| guess(head)).flatten());
+        s
+    }
+
+    /// For a positional sieve: appends to `drop` the ranges of `block` (at file offset `base`,
+    /// a multiple of the page size) that need not be kept, and to `left` the file ranges of
+    /// the non-zero pages among them.
+    pub fn sift_positional(
+        &self,
+        base: u64,
+        block: &[u8],
+        drop: &mut Vec<Range<usize>>,
+        left: &mut Vec<Range<u64>>,
+    ) {
+        let Some(params) = self.pages.params().filter(|_| !self.summaries) else {
+            return;
+        };
+        let ps = u64::from(params.page_size);
+        let Ok(psz) = usize::try_from(ps) else { return };
+        // The first page holds the header: never left out.
+        let mut off = base.max(ps).next_multiple_of(ps);
+        let end = base.saturating_add(block.len() as u64);
+        while off.saturating_add(ps) <= end {
+            let Some(start) = usize::try_from(off.saturating_sub(base)).ok() else {
+                return;
+            };
+            let Some(page) = block.get(start..start.saturating_add(psz)) else {
+                return;
+            };
+            if is_zero(page) {
+                push_range(drop, start..start.saturating_add(psz));
+            } else if looks_like_ring(page, params) && self.keep.binary_search(&off).is_err() {
+                push_range(drop, start..start.saturating_add(psz));
+                push_range(left, off..off.saturating_add(ps));
+            }
+            off = off.saturating_add(ps);
+        }
+    }
+
+    /// Records `left` (ascending, after the ranges recorded so far) as left out.
+    pub fn record_left_out(&mut self, left: Vec<Range<u64>>) {
+        self.pages.record_left_out(left);
+    }
+
+    /// See [`SiftedPages::not_covered`].
+    pub fn not_covered(&self) -> Vec<u64> {
+        self.pages.not_covered()
+    }
+
+    /// True when a page left out overlaps bytes the metadata was decoded from.
+    pub fn spoiled(&self) -> bool {
+        self.pages.spoiled()
+    }
+
+    /// Non-zero bytes a positional sieve left out.
+    pub fn left_out_bytes(&self) -> u64 {
+        self.pages.left_out_bytes()
+    }
+
+    /// This sieve keeping the pages at `keep` (offsets, ascending) whatever they look like.
+    pub fn keeping(mut self, keep: Vec<u64>) -> Self {
+        self.keep = keep;
+        self
+    }
+
+    /// For a positional sieve: the page header (first 16 bytes) of a page that will be left
+    /// out unseen, with the rest of its window, when it looks like a ring page with data.
+    pub fn ring_header(&self, header: &[u8]) -> bool {
+        let Some(params) = self.pages.params().filter(|_| !self.summaries) else {
+            return false;
+        };
+        header.len() >= 16 && !is_zero(header) && looks_like_ring(header, params)
+    }
+
+    /// The page size a positional sieve guessed.
+    pub fn page_size(&self) -> Option<u64> {
+        self.pages.params().map(|p| u64::from(p.page_size))
+    }
+
+    /// Whether a page in `r` is to be kept.
+    pub fn keeps_any(&self, r: Range<u64>) -> bool {
+        let i = self.keep.partition_point(|&k| k < r.start);
+        self.keep.get(i).is_some_and(|&k| k < r.end)
     }
 
     /// The sieve guessing the page layout from the first `n` bytes (default 64 KiB) rather
@@ -106,8 +220,7 @@ impl PageSieve {
             let Some(page) = block.get(start..start.saturating_add(psz)) else {
                 return;
             };
-            let zero = page.iter().fold(0u8, |a, &b| a | b) == 0;
-            if zero {
+            if is_zero(page) {
                 push_range(drop, start..start.saturating_add(psz));
             } else if self.pages.summarized() < self.max {
                 let seen = &mut self.seen;
@@ -146,8 +259,33 @@ impl PageSieve {
     }
 }
 
+/// Whether `page` is all zeros. A page whose header words are set (every ring page with data)
+/// is told apart without scanning it whole.
+fn is_zero(page: &[u8]) -> bool {
+    let or = |b: &[u8]| b.iter().fold(0u8, |a, &b| a | b);
+    or(page.get(..16).unwrap_or_default()) == 0 && or(page) == 0
+}
+
+/// Whether `page` starts like a ring page of `params`: its commit word gives a data size that
+/// fits after the page header. Text never does (its bytes make a large word); a page of other
+/// binary data that does is caught when the guess is checked.
+fn looks_like_ring(page: &[u8], params: &RingParams) -> bool {
+    let commit = if params.long_size == 4 {
+        u32_at(page, 8, params.endian).map(u64::from)
+    } else {
+        u64_at(page, 8, params.endian)
+    };
+    let hdr = if params.long_size == 4 { 12u64 } else { 16 };
+    // No bit outside the size and the two flags (the walker reports any other).
+    let flags = RB_MISSED_EVENTS | RB_MISSED_STORED;
+    commit.is_some_and(|c| {
+        c & !(COMMIT_SIZE_MASK | flags) == 0
+            && (c & COMMIT_SIZE_MASK) <= u64::from(params.page_size).saturating_sub(hdr)
+    })
+}
+
 /// Appends `r` to `drop`, merging it with the last range when they touch.
-fn push_range(drop: &mut Vec<Range<usize>>, r: Range<usize>) {
+fn push_range<T: PartialEq + Copy>(drop: &mut Vec<Range<T>>, r: Range<T>) {
     if let Some(last) = drop.last_mut() {
         if last.end == r.start {
             last.end = r.end;

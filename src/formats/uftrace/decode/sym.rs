@@ -562,11 +562,7 @@ fn uftrace_view(
         if kind == b'?' || name_of(r).is_some_and(is_symbol_end) {
             continue;
         }
-        table.push((
-            addr,
-            size.map_or(0, low32),
-            i,
-        ));
+        table.push((addr, size.map_or(0, low32), i));
     }
     if !inverted && lost_lines.is_empty() && !repeated {
         return None;

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmark: the spool daemon on a trace.dat larger than max_read_bytes (1 GiB by default).
+#
+# Generates a valid v6 trace.dat of SIZE_GIB GiB (default 2) from corpus/tracecmd/v6.dat: its
+# two CPUs' ring pages repeated, each copy's page timestamps moved on by 100 ms so that the
+# data stays in order (bench/gen-large-tracedat.py). Then, in the same run and on the same
+# file (in the page cache: it is read once before), best of RUNS (default 3):
+#   - `tracelint check -o json FILE` (the file mapped, ring pages by positioned reads);
+#   - `tracelint watch --once SPOOL` with FILE in SPOOL/new (read in windows, never mapped).
+# Each measured with /usr/bin/time -v: wall time and peak RSS. Targets: the daemon accepts the
+# file, its peak RSS is at most 64 MiB, its time at most 1.5× that of check. Then once, the
+# same trace as big.dat.lz4 in the spool (when lz4 is installed): unpacked to a spill file and
+# read in windows.
+# Inputs live under $WORK (default $TMPDIR/tracelint-daemon-large) and are deleted at the end.
+# Results: bench/out/daemon-large-results.txt.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${WORK:-${TMPDIR:-/tmp}/tracelint-daemon-large}
+SIZE_GIB=${SIZE_GIB:-2}
+RUNS=${RUNS:-3}
+OUT=$ROOT/bench/out
+mkdir -p "$OUT" "$WORK"
+RES=$OUT/daemon-large-results.txt
+for t in python3 /usr/bin/time; do command -v "$t" >/dev/null || { echo "bench: $t not found" >&2; exit 1; }; done
+(cd "$ROOT" && cargo build --release --bin tracelint >/dev/null 2>&1) || { echo "bench: build failed" >&2; exit 1; }
+TL=$ROOT/target/release/tracelint
+trap 'rm -rf "$WORK"' EXIT
+# No tracelint.toml of the project or the caller: default limits (max_read_bytes = 1 GiB).
+: > "$WORK/tracelint.toml"
+export TRACELINT_CONFIG=$WORK/tracelint.toml
+: > "$RES"
+
+measure () {
+  /usr/bin/time -v -o "$WORK/time" sh -c "$1" > "$WORK/out" 2>&1 || true
+  local wall rss code
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time")
+  code=$(awk -F': ' '/Exit status/ {print $2}' "$WORK/time")
+  echo "$wall $rss $code"
+}
+note () { echo "$*" | tee -a "$RES"; }
+min () { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
+
+note "# daemon on a large trace.dat, $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+SPOOL=$WORK/spool
+mkdir -p "$SPOOL/new" "$SPOOL/tmp"
+BIG=$WORK/big.dat
+echo "generating a ${SIZE_GIB} GiB trace.dat ..." >&2
+python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$BIG" "$SIZE_GIB"
+note "input: $(stat -c %s "$BIG") bytes (v6, 2 CPUs, 4 KiB pages)"
+cat "$BIG" > /dev/null
+cw=(); cr=(); dw=(); dr=()
+for i in $(seq "$RUNS"); do
+  read -r w r c < <(measure "'$TL' check -o json '$BIG'")
+  verdict=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['files'][0] if 'files' in d else d; print(f.get('verdict'))" "$WORK/out" 2>/dev/null || echo '?')
+  note "run $i: check -o json: ${w}s, peak RSS ${r} KB, exit $c, verdict $verdict"
+  cw+=("$w"); cr+=("$r")
+  mv "$BIG" "$SPOOL/new/big.dat"
+  read -r w r c < <(measure "cd '$WORK' && '$TL' watch --once '$SPOOL'")
+  placed=$(cd "$SPOOL" && ls -d accepted/big.dat rejected/big.dat quarantine/big.dat 2>/dev/null | cut -d/ -f1 || true)
+  note "run $i: watch --once: ${w}s, peak RSS ${r} KB, exit $c, verdict ${placed:-none}"
+  dw+=("$w"); dr+=("$r")
+  mv "$SPOOL/${placed:-accepted}/big.dat" "$BIG"
+  rm -f "$SPOOL/${placed:-accepted}/big.dat.tracelint.json"
+done
+bc=$(min "${cw[@]}"); bd=$(min "${dw[@]}")
+note "best check: ${bc}s, peak RSS $(printf '%s\n' "${cr[@]}" | sort -n | tail -1) KB (max of runs)"
+note "best watch --once: ${bd}s, peak RSS $(printf '%s\n' "${dr[@]}" | sort -n | tail -1) KB (max of runs)"
+note "watch / check time: $(python3 -c "print(f'{$bd/$bc:.2f}')")"
+# The same trace as an lz4 member: unpacked through a spill file in $TMPDIR, then read in windows.
+if command -v lz4 >/dev/null; then
+  lz4 -1 -q "$BIG" "$SPOOL/tmp/big.dat.lz4"
+  note "big.dat.lz4: $(stat -c %s "$SPOOL/tmp/big.dat.lz4") bytes packed"
+  mv "$SPOOL/tmp/big.dat.lz4" "$SPOOL/new/big.dat.lz4"
+  read -r w r c < <(measure "cd '$WORK' && TMPDIR='$WORK' '$TL' watch --once '$SPOOL'")
+  placed=$(cd "$SPOOL" && ls -d accepted/big.dat.lz4 rejected/big.dat.lz4 quarantine/big.dat.lz4 2>/dev/null | cut -d/ -f1 || true)
+  note "watch --once, big.dat.lz4: ${w}s, peak RSS ${r} KB, exit $c, verdict ${placed:-none}"
+fi
