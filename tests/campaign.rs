@@ -1018,6 +1018,18 @@ fn an_overlong_build_id_word_is_an_error() {
     });
     let l = levels(&d);
     assert!(has(&l, "UF040", Severity::Error), "{l:?}");
+    // One hex digit more than a build-id: the word fits its buffer, the map entry's field
+    // does not, and uftrace 0.13 aborts although the trace never enters libcapstone.
+    let (_t2, d2) = mutant("plain", |d| {
+        let p = map_of(d);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let line = text.lines().find(|l| l.contains("libcapstone")).unwrap();
+        let long = format!("{line}0");
+        std::fs::write(&p, text.replacen(line, &long, 1)).unwrap();
+    });
+    let l2 = levels(&d2);
+    assert!(has(&l2, "UF040", Severity::Error), "{l2:?}");
+    readers_fail(&common::corpus("uftrace/plain"), &d2);
 }
 
 #[test]

@@ -265,6 +265,20 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> SessionMap {
                 Some(h) if (1..=40).contains(&h.len()) && h.iter().all(u8::is_ascii_hexdigit) => {
                     build_id = Some(String::from_utf8_lossy(h).into_owned());
                 }
+                // 41 to 50 characters still fit the word's stack buffer, but not the 41-byte
+                // build-id of the map entry: Debian's uftrace 0.13 (fortified) aborts with
+                // "buffer overflow detected" when it takes the map, whatever the trace enters
+                // (campaign); longer words are reported above.
+                Some(h) if h.len() > 40 && b.len() <= 50 => {
+                    let f = sink
+                        .make(
+                            &rules::MAP_LINE_MALFORMED,
+                            sub_span(&line, b),
+                            format!("`{}` has {} characters after `build-id:`, more than the 40 of a build-id: uftrace copies them into a 41-byte field, and uftrace 0.13 aborts (\"buffer overflow detected\")", show(b), h.len()),
+                        )
+                        .fails("uftrace", "0.13", "crash");
+                    sink.push(f);
+                }
                 _ => {
                     sink.report(
                         &rules::MAP_LINE_MALFORMED,
