@@ -465,16 +465,15 @@ pub fn decode(
         }
     }
     let inverted = raw.windows(2).any(|w| matches!(w, [a, b] if b.0 < a.0));
-    let lookup_raw = raw.clone();
-    let mut sorted = raw;
-    sorted.sort_by_key(|r| r.0);
-    let n = sorted.len();
+    // The lines in address order (`order`, a stable sort), read in place.
+    let sorted = |i: usize| order.get(i).and_then(|&ri| raw.get(ri));
+    let n = order.len();
     let mut syms = Vec::with_capacity(n);
     let mut next_greater = vec![u64::MAX; n];
     let mut nxt = u64::MAX;
     for i in (0..n).rev() {
-        let cur = sorted.get(i).map(|r| r.0);
-        let after = sorted.get(i.saturating_add(1)).map(|r| r.0);
+        let cur = sorted(i).map(|r| r.0);
+        let after = sorted(i.saturating_add(1)).map(|r| r.0);
         if let (Some(c), Some(a)) = (cur, after) {
             if a > c {
                 nxt = a;
@@ -484,7 +483,10 @@ pub fn decode(
             *slot = nxt;
         }
     }
-    for (i, (addr, size, kind, name, _)) in sorted.into_iter().enumerate() {
+    for i in 0..n {
+        let Some(&(addr, size, kind, ref name, _)) = sorted(i) else {
+            continue;
+        };
         if kind == b'?' {
             continue;
         }
@@ -504,11 +506,11 @@ pub fn decode(
             addr,
             end,
             kind,
-            name,
+            name: name.clone(),
         });
     }
     t.syms = syms;
-    t.view = uftrace_view(&t, &lookup_raw, &sym_of, &lost_lines, inverted);
+    t.view = uftrace_view(&t, &raw, &sym_of, &lost_lines, inverted);
     t
 }
 
