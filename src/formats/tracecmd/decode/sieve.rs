@@ -111,24 +111,14 @@ impl PageSieve {
             return;
         };
         let ps = u64::from(params.page_size);
-        let Ok(psz) = usize::try_from(ps) else { return };
-        // The first page holds the header: never left out.
-        let mut off = base.max(ps).next_multiple_of(ps);
-        let end = base.saturating_add(block.len() as u64);
-        while off.saturating_add(ps) <= end {
-            let Some(start) = usize::try_from(off.saturating_sub(base)).ok() else {
-                return;
-            };
-            let Some(page) = block.get(start..start.saturating_add(psz)) else {
-                return;
-            };
+        for (off, start, page) in whole_pages(base, block, ps) {
+            let psz = page.len();
             if is_zero(page) {
                 push_range(drop, start..start.saturating_add(psz));
             } else if looks_like_ring(page, params) && self.keep.binary_search(&off).is_err() {
                 push_range(drop, start..start.saturating_add(psz));
                 push_range(left, off..off.saturating_add(ps));
             }
-            off = off.saturating_add(ps);
         }
     }
 
@@ -209,17 +199,8 @@ impl PageSieve {
             return;
         };
         let ps = u64::from(params.page_size);
-        let Ok(psz) = usize::try_from(ps) else { return };
-        // The first page holds the header: never left out.
-        let mut off = base.max(ps).next_multiple_of(ps);
-        let end = base.saturating_add(block.len() as u64);
-        while off.saturating_add(ps) <= end {
-            let Some(start) = usize::try_from(off.saturating_sub(base)).ok() else {
-                return;
-            };
-            let Some(page) = block.get(start..start.saturating_add(psz)) else {
-                return;
-            };
+        for (off, start, page) in whole_pages(base, block, ps) {
+            let psz = page.len();
             if is_zero(page) {
                 push_range(drop, start..start.saturating_add(psz));
             } else if self.pages.summarized() < self.max {
@@ -233,7 +214,6 @@ impl PageSieve {
                     push_range(drop, start..start.saturating_add(psz));
                 }
             }
-            off = off.saturating_add(ps);
         }
     }
 
@@ -257,6 +237,25 @@ impl PageSieve {
     pub fn complete(&self) -> bool {
         self.pages.complete()
     }
+}
+
+/// The whole pages of `block`, which starts at stream offset `base`, as (offset, offset in
+/// `block`, bytes), for pages of `ps` bytes; the file's first page, which holds the header, is
+/// never among them.
+fn whole_pages(base: u64, block: &[u8], ps: u64) -> impl Iterator<Item = (u64, usize, &[u8])> {
+    let psz = usize::try_from(ps).unwrap_or(0);
+    let end = base.saturating_add(block.len() as u64);
+    let mut off = base.max(ps).checked_next_multiple_of(ps).unwrap_or(end);
+    std::iter::from_fn(move || {
+        if psz == 0 || off.saturating_add(ps) > end {
+            return None;
+        }
+        let start = usize::try_from(off.saturating_sub(base)).ok()?;
+        let page = block.get(start..start.saturating_add(psz))?;
+        let at = off;
+        off = off.saturating_add(ps);
+        Some((at, start, page))
+    })
 }
 
 /// Whether `page` is all zeros. A page whose header words are set (every ring page with data)
