@@ -387,6 +387,10 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             }
         }
     }
+    // Padding is read from the bytes: a sieve must not have left any of it out.
+    if let Some(s) = ctx.sieve {
+        s.check_spans(gaps.iter().cloned());
+    }
     let compressed = m.header.version >= 7 && m.header.algo.is_some_and(|a| a != model::Algo::None);
     let data = ctx.data;
     for g in gaps {

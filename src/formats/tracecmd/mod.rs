@@ -185,6 +185,9 @@ pub fn check_windowed(
     ))
 }
 
+/// Bytes read ahead while chunk streams are followed before the windows are read.
+const READ_AHEAD: u64 = 1 << 16;
+
 /// Times [`check_windowed`] reads a file before it gives up.
 const WINDOWED_ROUNDS: usize = 3;
 
@@ -203,7 +206,33 @@ fn sift_file(
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let mut head = vec![0u8; usize::try_from(len).map_or(HEAD_BYTES, |l| l.min(HEAD_BYTES))];
     file.read_exact_at(&mut head, 0)?;
-    let mut sieve = PageSieve::positional(&head).keeping(keep);
+    // Chunk headers are read through a small read-ahead buffer: one read per 64 KiB rather
+    // than one per chunk.
+    let mut ahead: (u64, Vec<u8>) = (0, Vec::new());
+    let mut read = |at: u64, buf: &mut [u8]| -> bool {
+        let want = at..at.saturating_add(buf.len() as u64);
+        let have = ahead.0..ahead.0.saturating_add(ahead.1.len() as u64);
+        if !(have.start <= want.start && want.end <= have.end) {
+            let n = len.saturating_sub(at).min(READ_AHEAD);
+            ahead.1.resize(usize::try_from(n).unwrap_or(0), 0);
+            ahead.0 = at;
+            if file.read_exact_at(&mut ahead.1, at).is_err() {
+                ahead.1.clear();
+                return false;
+            }
+        }
+        let from = usize::try_from(at.saturating_sub(ahead.0)).unwrap_or(usize::MAX);
+        match ahead.1.get(from..from.saturating_add(buf.len())) {
+            Some(src) => {
+                buf.copy_from_slice(src);
+                true
+            }
+            None => false,
+        }
+    };
+    let mut sieve = PageSieve::positional(&head)
+        .with_chunk_streams(&head, len, &mut read)
+        .keeping(keep);
     drop(head);
     let mut image = crate::input::Holed::new(len)?;
     let stored = AtomicU64::new(0);
@@ -222,9 +251,13 @@ fn sift_file(
                 let end = base.saturating_add(part.len() as u64);
                 // A whole window whose first and last pages look like ring pages is left out
                 // unseen: the check finds out if it held anything but CPU data.
-                if let Some(ps) = sieve.page_size().filter(|&ps| {
-                    base >= ps && part.len() == WINDOW_BYTES && !sieve.keeps_any(base..end)
-                }) {
+                let whole = part.len() == WINDOW_BYTES && !sieve.keeps_any(base..end);
+                // A window inside one chunk stream of a compressed file too.
+                if whole && sieve.in_streams(base..end) {
+                    left.push(base..end);
+                    return Ok(left);
+                }
+                if let Some(ps) = sieve.page_size().filter(|&ps| whole && base >= ps) {
                     let (mut first, mut last) = ([0u8; 16], [0u8; 16]);
                     file.read_exact_at(&mut first, base)?;
                     file.read_exact_at(&mut last, end.saturating_sub(ps))?;

@@ -58,7 +58,10 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
     let table = event_table(m);
     if let Some(s) = ctx.sieve {
         s.check_ids(&table);
-        s.check_spans(metadata_spans(m).chain(ctx.sink.findings().iter().map(|f| f.span())));
+        let from_file = ctx.cpu_source.is_some();
+        s.check_spans(
+            metadata_spans(m, from_file).chain(ctx.sink.findings().iter().map(|f| f.span())),
+        );
     }
     let mut quirks = Quirks::default();
     let mut bufs = std::mem::take(&mut m.buffers);
@@ -84,11 +87,12 @@ pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
 
 /// Every span the metadata was decoded from: the header, v6's sequential metadata, instance
 /// tables and CPU entries, every v7 section header and every section body but uncompressed ring
-/// data, the latency text.
-fn metadata_spans(m: &TraceDat) -> impl Iterator<Item = Range<u64>> + '_ {
+/// data (and chunk streams, when `from_file`: the CPU walk reads them from the file), the
+/// latency text.
+fn metadata_spans(m: &TraceDat, from_file: bool) -> impl Iterator<Item = Range<u64>> + '_ {
     let v6 = (m.header.version == 6).then_some(0..m.meta_end);
-    let sections = m.sections.iter().flat_map(|s| {
-        let ring = s.id == opt_id::BUFFER && !s.compressed();
+    let sections = m.sections.iter().flat_map(move |s| {
+        let ring = s.id == opt_id::BUFFER && (!s.compressed() || from_file);
         let header = s.offset..s.offset.saturating_add(16);
         std::iter::once(header).chain((!ring).then(|| s.body.clone()))
     });
@@ -189,7 +193,11 @@ fn run(
         // Only pages walked from the file may have been left out of the holed bytes.
         sv.check_covered(jobs.iter().filter_map(|j| match &j.source {
             Source::Plain(r) => Some(r.clone()),
-            Source::Chunks(_) => None,
+            // The count, then every chunk header and body, all read from the file.
+            Source::Chunks(chunks) => {
+                let first = chunks.first()?.2.start.checked_sub(4)?;
+                Some(first..chunks.last()?.2.end)
+            }
         }));
     }
     let slice = SliceSource(ctx.data);
@@ -395,7 +403,8 @@ fn chunk_table(
         .and_then(|end| data.get(..end))?;
     let mut r = Reader::new(region, m.header.endian);
     r.seek(e.offset, "chunk stream").ok()?;
-    let Ok(count) = r.u32("chunk count") else {
+    let mut hdr = Vec::new();
+    let Ok(count) = chunk_count(&mut r, ctx.cpu_source, &mut hdr) else {
         ctx.sink.report(
             &rules::CHUNK_STREAM,
             e.span.clone(),
@@ -429,7 +438,6 @@ fn chunk_table(
     let ps = u64::from(b.page_size);
     let mut chunks = Vec::new();
     let source = ctx.cpu_source;
-    let mut hdr = Vec::new();
     for i in 0..count {
         let cs = r.offset();
         let (Ok(zsize), Ok(usize_)) = chunk_header(&mut r, source, &mut hdr) else {
@@ -556,6 +564,28 @@ fn chunk_header(
         return (Err(()), Err(()));
     }
     out
+}
+
+/// Reads a chunk stream's count (`u32`), from the file when there is a file source (a
+/// positional sieve may have left the stream out of the bytes).
+fn chunk_count(
+    r: &mut Reader<'_>,
+    source: Option<&dyn ByteSource>,
+    buf: &mut Vec<u8>,
+) -> Result<u32, ()> {
+    let Some(src) = source else {
+        return r.u32("chunk count").map_err(|_| ());
+    };
+    let at = r.offset();
+    if r.remaining() < 4 {
+        return Err(());
+    }
+    let bytes = src.bytes(at..at.saturating_add(4), buf).ok_or(())?;
+    let count = Reader::with_base(bytes, at, r.endian())
+        .u32("chunk count")
+        .map_err(|_| ())?;
+    r.skip(4, "chunk count").map_err(|_| ())?;
+    Ok(count)
 }
 
 /// Moves findings raised on decompressed bytes to the file span `to`, noting where they were.

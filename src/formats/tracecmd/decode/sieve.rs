@@ -31,7 +31,8 @@ use crate::formats::ftrace_ring::{
     summarize_page, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
 };
 use crate::limits::Limits;
-use crate::reader::{u32_at, u64_at};
+use crate::formats::tracecmd::model::{opt_id, Algo};
+use crate::reader::{u16_at, u32_at, u64_at, Endian};
 use std::ops::Range;
 
 /// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
@@ -57,7 +58,16 @@ pub struct PageSieve {
     summaries: bool,
     /// Pages a positional sieve keeps whatever they look like, by ascending offset.
     keep: Vec<u64>,
+    /// A positional sieve's guess of the chunk streams of a compressed v7 file, by ascending
+    /// offset: their whole pages are left out like ring pages.
+    streams: Vec<Range<u64>>,
 }
+
+/// Sections a chunk-stream guess follows at most.
+const MAX_SECTIONS: usize = 1 << 12;
+
+/// Chunk streams a chunk-stream guess keeps at most.
+const MAX_STREAMS: usize = 1 << 16;
 
 impl Default for PageSieve {
     fn default() -> Self {
@@ -77,6 +87,7 @@ impl PageSieve {
             pages: SiftedPages::default(),
             summaries: true,
             keep: Vec::new(),
+            streams: Vec::new(),
         }
     }
 
@@ -115,7 +126,9 @@ impl PageSieve {
             let psz = page.len();
             if is_zero(page) {
                 push_range(drop, start..start.saturating_add(psz));
-            } else if looks_like_ring(page, params) && self.keep.binary_search(&off).is_err() {
+            } else if (looks_like_ring(page, params) || self.in_streams(off..off.saturating_add(ps)))
+                && self.keep.binary_search(&off).is_err()
+            {
                 push_range(drop, start..start.saturating_add(psz));
                 push_range(left, off..off.saturating_add(ps));
             }
@@ -140,6 +153,104 @@ impl PageSieve {
     /// Non-zero bytes a positional sieve left out.
     pub fn left_out_bytes(&self) -> u64 {
         self.pages.left_out_bytes()
+    }
+
+    /// For a positional sieve of a compressed v7 file whose first bytes are `head` and whose
+    /// length is `len`: guesses where the chunk streams of its compressed BUFFER sections lie,
+    /// following the section headers from the first options section and each stream's chunk
+    /// headers (`read(at, buf)` fills `buf` from file offset `at`, false when it cannot). Their
+    /// whole pages are then left out like ring pages, since the check reads chunk streams from
+    /// the file. A wrong guess is caught as any other: what was left out is then not all CPU
+    /// data the check read from the file.
+    pub fn with_chunk_streams(
+        mut self,
+        head: &[u8],
+        len: u64,
+        read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+    ) -> Self {
+        let Some(ps) = self.page_size().filter(|_| !self.summaries) else {
+            return self;
+        };
+        let limits = Limits::default();
+        let mut sink = Sink::new(1);
+        let mut ctx = super::ctx::Ctx::new(head, &limits, &mut sink);
+        let Some(h) = super::header(&mut ctx) else {
+            return self;
+        };
+        let compressed = h.version >= 7 && h.algo.is_some_and(|a| a != Algo::None);
+        let Some((mut at, _)) = h.first_options.filter(|_| compressed) else {
+            return self;
+        };
+        let e = h.endian;
+        let mut hdr = [0u8; 16];
+        for _ in 0..MAX_SECTIONS {
+            if at.saturating_add(16) > len || !read(at, &mut hdr) {
+                break;
+            }
+            let (Some(id), Some(flags), Some(size)) =
+                (u16_at(&hdr, 0, e), u16_at(&hdr, 2, e), u64_at(&hdr, 8, e))
+            else {
+                break;
+            };
+            let start = at.saturating_add(16);
+            let Some(end) = start.checked_add(size).filter(|&end| end <= len) else {
+                break;
+            };
+            if id == opt_id::BUFFER && flags & 1 != 0 {
+                self.skim_streams(start..end, ps, e, read);
+            }
+            at = end;
+        }
+        self
+    }
+
+    /// Follows the chunk streams of a compressed BUFFER section body `body`: each starts at a
+    /// page boundary with its chunk count, the chunks follow by their sizes.
+    fn skim_streams(
+        &mut self,
+        body: Range<u64>,
+        ps: u64,
+        e: Endian,
+        read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+    ) {
+        let mut buf = [0u8; 8];
+        let mut at = body.start.checked_next_multiple_of(ps).unwrap_or(u64::MAX);
+        while at.saturating_add(4) <= body.end && self.streams.len() < MAX_STREAMS {
+            let mut word = [0u8; 4];
+            if !read(at, &mut word) {
+                return;
+            }
+            let Some(count) = u32_at(&word, 0, e) else {
+                return;
+            };
+            let room = body.end.saturating_sub(at).saturating_sub(4);
+            if count == 0 || u64::from(count).saturating_mul(8) > room {
+                return;
+            }
+            let mut pos = at.saturating_add(4);
+            for _ in 0..count {
+                if pos.saturating_add(8) > body.end || !read(pos, &mut buf) {
+                    return;
+                }
+                let Some(csize) = u32_at(&buf, 0, e) else {
+                    return;
+                };
+                pos = pos.saturating_add(8).saturating_add(u64::from(csize));
+                if pos > body.end {
+                    return;
+                }
+            }
+            self.streams.push(at..pos);
+            at = pos.checked_next_multiple_of(ps).unwrap_or(u64::MAX);
+        }
+    }
+
+    /// Whether `r` lies in one chunk stream a positional sieve guessed.
+    pub fn in_streams(&self, r: Range<u64>) -> bool {
+        let i = self.streams.partition_point(|s| s.end <= r.start);
+        self.streams
+            .get(i)
+            .is_some_and(|s| s.start <= r.start && r.end <= s.end)
     }
 
     /// This sieve keeping the pages at `keep` (offsets, ascending) whatever they look like.
