@@ -131,7 +131,7 @@ def _tc_identity(out):
         m = _TC_EVENT.match(line)
         if not m:
             continue
-        key = (m.group(2),)
+        key = (m.group(1) or b"", m.group(2))
         ident.setdefault(key, []).append(m.group(3))
     return ident
 

@@ -1193,3 +1193,114 @@ fn a_map_line_uftrace_skips_too_is_a_warning_unless_records_lie_there() {
     assert!(no_error(&l2), "{l2:?}");
     readers_same(&orig, &d2);
 }
+
+/// The CPU data table of a v6 file: (offset, size) per CPU, after the top `flyrecord`.
+fn v6_cpus(b: &[u8]) -> Vec<(usize, usize)> {
+    let fly = find(b, b"flyrecord\0") + 10;
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) as usize;
+    let mut out = Vec::new();
+    let mut at = fly;
+    while out.len() < 64 {
+        let (off, size) = (word(at), word(at + 8));
+        if off == 0 || off % 4096 != 0 || off + size > b.len() {
+            break;
+        }
+        out.push((off, size));
+        at += 16;
+    }
+    out
+}
+
+/// The data records of the (64-bit, little-endian) ring page at `page`: (offset, type_len,
+/// event id), up to the first record of another kind.
+fn page_records(b: &[u8], page: usize) -> Vec<(usize, u32, u16)> {
+    let commit = u64::from_le_bytes(b[page + 8..page + 16].try_into().unwrap()) as usize & 0xfffff;
+    let (mut p, end) = (page + 16, page + 16 + commit);
+    let mut out = Vec::new();
+    while p < end {
+        let h = u32::from_le_bytes(b[p..p + 4].try_into().unwrap());
+        match h & 31 {
+            tl @ 1..=28 => {
+                out.push((p, tl, u16::from_le_bytes([b[p + 4], b[p + 5]])));
+                p += 4 + 4 * tl as usize;
+            }
+            30 => p += 8,
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Grows the first record of `b`'s CPU 0 first page whose event id is `pick`ed so that it
+/// swallows the record after it (a damaged type_len); returns nothing, edits in place.
+fn grow_over_next(b: &mut [u8], pick: impl Fn(u16) -> bool) {
+    let (off, _) = v6_cpus(b)[0];
+    let recs = page_records(b, off);
+    let i = recs
+        .windows(2)
+        .position(|w| pick(w[0].2) && w[0].0 + 4 + 4 * w[0].1 as usize == w[1].0)
+        .expect("no record to grow");
+    let ((at, tl, _), (_, tl2, _)) = (recs[i], recs[i + 1]);
+    let h = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let grown = tl + 1 + tl2;
+    assert!(grown <= 28);
+    b[at..at + 4].copy_from_slice(&((h & !31) | grown).to_le_bytes());
+}
+
+#[test]
+fn a_record_grown_over_the_next_is_an_error() {
+    // A `print` record (id 5 in these recordings) and a tracepoint record of a fixed-size event
+    // (`sched_switch`, id above the ftrace ids) each grown over the record after it: every page
+    // still walks, and readers print one event fewer.
+    for (rel, pick) in [
+        ("tracecmd/marker-v6.dat", (|id| id == 5) as fn(u16) -> bool),
+        ("tracecmd/v6.dat", |id| id > 100),
+    ] {
+        let (_t, p) = edited(rel, |b| grow_over_next(b, pick));
+        let l = levels(&p);
+        assert!(has(&l, "TD115", Severity::Error), "{rel}: {l:?}");
+        let base = reports(&common::corpus(rel), false, false);
+        for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+            assert_eq!(event_lines(&o1) + 1, event_lines(o0), "{name} on {rel}");
+        }
+    }
+}
+
+#[test]
+fn a_record_header_turned_into_an_absolute_time_stamp_is_an_error() {
+    // A data record's header set to all ones: an absolute time stamp of a time far past the
+    // next page's, and the records after it misframed.
+    let rel = "tracecmd/kernel-stack-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let (off, size) = v6_cpus(b)[0];
+        assert!(size > 4096, "CPU 0 has one page");
+        let recs = page_records(b, off);
+        let (at, _, _) = recs[recs.len() / 2];
+        b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD112", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert_ne!(o0, &o1, "{name} reads {} as the original", p.display());
+    }
+}
+
+#[test]
+fn a_cpu_size_cut_to_zero_before_the_end_is_an_error() {
+    // The last CPU's size set to 0: its pages follow the last CPU data as trailing bytes,
+    // which no reader reads.
+    let rel = "tracecmd/subbuf-8k-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let fly = find(b, b"flyrecord\0") + 10;
+        let n = v6_cpus(b).len();
+        let at = fly + 16 * (n - 1) + 8;
+        b[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD040", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(event_lines(&o1) < event_lines(o0), "{name}");
+    }
+}

@@ -138,7 +138,6 @@ const NOT_RAISED_HERE: &[(&str, &str)] = &[
     ("TD109", "ring-null-padding-in-data: a mutant built in tests/ftrace_ring.rs (td109_null_padding_in_data)"),
     ("TD110", "ring-payload-too-short: a mutant built in tests/ftrace_ring.rs (td110_payload_too_short)"),
     ("TD111", "ring-unknown-event-id: a mutant built in tests/ftrace_ring.rs (td111_unknown_event_id)"),
-    ("TD112", "ring-timestamp-backwards: a mutant built in tests/ftrace_ring.rs (td112_timestamp_backwards)"),
     ("TD114", "ring-timestamp-all-ones: a mutant built in tests/campaign.rs (a_record_at_the_all_ones_time_is_an_error)"),
     ("TL001", "io-error: needs an unreadable path; tests/cli.rs (unreadable_path_exits_3)"),
     ("TL003", "limit-exceeded: needs a resource limit set low; tests/archive.rs (hostile_archives_get_findings_and_never_harm)"),

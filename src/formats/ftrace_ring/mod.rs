@@ -66,7 +66,48 @@ pub struct EventInfo {
     /// Smallest payload length the format allows: the end (`offset + size`) of its last static
     /// field, common fields included.
     pub min_payload: u32,
+    /// What the payload may hold past the static fields.
+    pub tail: Tail,
 }
+
+/// What a record's payload may hold past its format's static fields: how long a record of the
+/// event can be as the kernel writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tail {
+    /// Data of a length the format does not give (`__data_loc` fields, trailing arrays).
+    #[default]
+    Open,
+    /// Nothing but the entry's alignment: the kernel reserves `sizeof` the entry, at most
+    /// this many bytes (the static fields' end rounded up to 8).
+    Fixed(u32),
+    /// NUL-terminated text from this offset (ftrace `print`): the kernel reserves the text, a
+    /// newline and the NUL, at least `FAULTED_SIZE` (10) bytes of text, rounded up to 4.
+    Text(u32),
+    /// A fixed entry (as `Fixed`) followed by the data of its `__data_loc` fields (bit `k` of
+    /// `abs`: a field at offset `4k`, its word `len << 16 | offset`) and `__rel_loc` fields
+    /// (bit `k` of `rel`: the offset counts from the field's end): the kernel reserves the
+    /// entry and that data, rounded up to 4.
+    Loc {
+        /// The entry's size.
+        fixed: u32,
+        /// Word positions of the `__data_loc` fields.
+        abs: u64,
+        /// Word positions of the `__rel_loc` fields.
+        rel: u64,
+    },
+}
+
+/// Bytes past a [`Tail::Fixed`] size from which a record is reported: a padding or time record
+/// (8 bytes) could lie there. From [`SWALLOWED_RECORD`] bytes a whole data record could.
+pub const TAIL_EXCESS: u32 = 8;
+
+/// Bytes of the smallest data record (header and common fields): a record longer than its
+/// event by this much may have swallowed one.
+pub const SWALLOWED_RECORD: u32 = 12;
+
+/// Bytes past a [`Tail::Text`] record's NUL the kernel may leave: the newline, the rest of its
+/// 10-byte minimum and alignment.
+pub const TEXT_SLACK: u32 = 16;
 
 /// Event id → [`EventInfo`], built by the caller from the event formats.
 ///
@@ -77,6 +118,8 @@ pub struct EventInfo {
 pub struct EventTable {
     /// `min_payload` per id, `u32::MAX` for no event (the hot lookup).
     min: Vec<u32>,
+    /// `tail` per id.
+    tails: Vec<Tail>,
     infos: Vec<Option<EventInfo>>,
     len: usize,
 }
@@ -90,6 +133,17 @@ impl EventTable {
     /// Adds (or replaces) event `id`. Returns `false` (and stores nothing) when `id` does not
     /// fit the 16-bit `common_type` field, since no record can refer to it.
     pub fn insert(&mut self, id: u32, name: impl Into<String>, min_payload: u32) -> bool {
+        self.insert_with_tail(id, name, min_payload, Tail::Open)
+    }
+
+    /// [`EventTable::insert`] with what the payload may hold past its static fields.
+    pub fn insert_with_tail(
+        &mut self,
+        id: u32,
+        name: impl Into<String>,
+        min_payload: u32,
+        tail: Tail,
+    ) -> bool {
         let Ok(id16) = u16::try_from(id) else {
             return false;
         };
@@ -97,17 +151,24 @@ impl EventTable {
         if self.min.len() <= i {
             let n = i.saturating_add(1);
             self.min.resize(n, u32::MAX);
+            self.tails.resize(n, Tail::Open);
             self.infos.resize(n, None);
         }
-        if let (Some(m), Some(slot)) = (self.min.get_mut(i), self.infos.get_mut(i)) {
+        if let (Some(m), Some(t), Some(slot)) = (
+            self.min.get_mut(i),
+            self.tails.get_mut(i),
+            self.infos.get_mut(i),
+        ) {
             if slot.is_none() {
                 self.len = self.len.saturating_add(1);
             }
             // u32::MAX is the "absent" marker; a real format is never that long.
             *m = min_payload.min(u32::MAX - 1);
+            *t = tail;
             *slot = Some(EventInfo {
                 name: name.into(),
                 min_payload,
+                tail,
             });
         }
         true
@@ -157,6 +218,12 @@ impl EventTable {
     /// True when the table has no event (id checks are then skipped).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// `tail` of `id` (`Open` when unknown).
+    #[inline]
+    fn tail(&self, id: u16) -> Tail {
+        self.tails.get(usize::from(id)).copied().unwrap_or_default()
     }
 
     /// Hot-path lookup: `min_payload` of `id`, `None` when unknown.
@@ -274,22 +341,64 @@ pub struct Walker<'t> {
     first_missed: Option<Range<u64>>,
     /// A record with the all-ones timestamp was reported (once per CPU).
     sentinel: bool,
+    /// Offset of the last absolute time stamp of the page walked last, and the time it set.
+    stamp: Option<(u64, u64)>,
     /// Per-event findings of the capped rules (see [`PER_CPU_REPORT_CAP`]).
     capped: [Capped; CAP_SLOTS],
 }
 
 /// Rules whose per-event findings are capped per CPU.
-const CAP_SLOTS: usize = 4;
+const CAP_SLOTS: usize = 5;
 const CAP_BACKWARDS: usize = 0;
 const CAP_UNKNOWN_ID: usize = 1;
 const CAP_SHORT: usize = 2;
 const CAP_UNALIGNED: usize = 3;
+const CAP_LONG: usize = 4;
 const CAPPED: [Capped; CAP_SLOTS] = [
     Capped::new(&rules::RING_TIMESTAMP_BACKWARDS, PER_CPU_REPORT_CAP),
     Capped::new(&rules::RING_UNKNOWN_EVENT_ID, PER_CPU_REPORT_CAP),
     Capped::new(&rules::RING_PAYLOAD_TOO_SHORT, PER_CPU_REPORT_CAP),
     Capped::new(&rules::RING_DATA_LENGTH_UNALIGNED, PER_CPU_REPORT_CAP),
+    Capped::new(&rules::RING_RECORD_LONGER_THAN_EVENT, PER_CPU_REPORT_CAP),
 ];
+
+/// How many bytes `payload` holds past what `tail` allows (at least [`TAIL_EXCESS`]), if any.
+pub fn tail_excess(tail: Tail, payload: &[u8], e: Endian) -> Option<u32> {
+    let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
+    let excess = match tail {
+        Tail::Open => 0,
+        Tail::Fixed(max) => len.saturating_sub(max),
+        Tail::Loc { fixed, abs, rel } => {
+            let mut end = fixed;
+            for (mask, from_end) in [(abs, false), (rel, true)] {
+                let mut m = mask;
+                while m != 0 {
+                    let k = m.trailing_zeros();
+                    m &= m.wrapping_sub(1);
+                    let at = k.saturating_mul(4);
+                    // A location past the payload is another finding's: nothing to bound.
+                    let w = u32_at(payload, usize::try_from(at).ok()?, e)?;
+                    let base = if from_end { at.saturating_add(4) } else { 0 };
+                    end = end.max(base.saturating_add(w & 0xffff).saturating_add(w >> 16));
+                }
+            }
+            len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX))
+        }
+        Tail::Text(off) => {
+            let text = payload.get(usize::try_from(off).ok()?..)?;
+            // No NUL: readers print up to the record's end, nothing is swallowed.
+            let nul = memchr_nul(text)?;
+            let end = off.saturating_add(u32::try_from(nul).ok()?).saturating_add(1);
+            len.saturating_sub(end).saturating_sub(TEXT_SLACK)
+        }
+    };
+    (excess >= TAIL_EXCESS).then_some(excess)
+}
+
+/// Position of the first NUL byte of `b`.
+fn memchr_nul(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&x| x == 0)
+}
 
 /// Per-event findings of one rule reported per CPU; further ones are only counted and
 /// summarised by [`Walker::finish`].
@@ -329,6 +438,7 @@ impl<'t> Walker<'t> {
             last_ts: 0,
             first_missed: None,
             sentinel: false,
+            stamp: None,
             capped: CAPPED,
         }
     }
@@ -638,9 +748,32 @@ impl<'t> Walker<'t> {
 
     /// Compares the timestamp of the page at `base` with the previous page or record.
     fn page_timestamp(&mut self, sink: &mut Sink, base: u64, page_ts: u64) {
+        let stamp = self.stamp.take();
         if page_ts < self.last_ts {
             let span = at(base, 0)..at(base, 8);
-            if self.cap(CAP_BACKWARDS, &span) {
+            if let Some((off, value)) = stamp.filter(|&(_, v)| page_ts < v) {
+                // The kernel writes an absolute time stamp with the time it writes the next
+                // record at, never a time later than the next page's.
+                let f = sink
+                    .make(
+                        &rules::RING_TIMESTAMP_BACKWARDS,
+                        span,
+                        format!(
+                            "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
+                             time {value} the absolute time stamp at 0x{off:x} of the page before \
+                             set: no time the kernel wrote, so that record's header is damaged and \
+                             the records after it are misframed; trace-cmd 2.4–3.3.4 read other \
+                             records there than were written",
+                            self.cpu_name()
+                        ),
+                    )
+                    .fails("trace-cmd report", "2.4–3.3.4", "loss");
+                let f = match &self.context {
+                    Some(c) => f.note(c.clone()),
+                    None => f,
+                };
+                sink.push(f);
+            } else if self.cap(CAP_BACKWARDS, &span) {
                 self.emit(
                     sink,
                     &rules::RING_TIMESTAMP_BACKWARDS,
@@ -798,6 +931,7 @@ impl<'t> Walker<'t> {
                     } else {
                         ts = ((u64::from(arr) << TS_SHIFT) | u64::from(delta)) | (ts & TS_MSB);
                         self.stats.time_stamps = self.stats.time_stamps.saturating_add(1);
+                        self.stamp = Some((at(data_base, p), ts));
                     }
                     p = p.saturating_add(8);
                     continue;
@@ -831,7 +965,14 @@ impl<'t> Walker<'t> {
                     Some(m) if (payload.len() as u64) < u64::from(m) => {
                         self.short_payload(sink, data_base, start, payload.len(), Some((id, m)))
                     }
-                    Some(_) => {}
+                    Some(_) => match self.table.tail(id) {
+                        Tail::Open => {}
+                        tail => {
+                            if let Some(excess) = tail_excess(tail, payload, e) {
+                                self.long_payload(sink, data_base, start, payload.len(), id, tail, excess);
+                            }
+                        }
+                    },
                 },
                 Some(_) => {}
             }
@@ -950,6 +1091,62 @@ impl<'t> Walker<'t> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn long_payload(
+        &mut self,
+        sink: &mut Sink,
+        data_base: u64,
+        start: usize,
+        len: usize,
+        id: u16,
+        tail: Tail,
+        excess: u32,
+    ) {
+        let span = at(data_base, start)..at(data_base, start.saturating_add(len));
+        if !self.cap(CAP_LONG, &span) {
+            return;
+        }
+        let name = self
+            .table
+            .get(u32::from(id))
+            .map_or("?", |i| i.name.as_str());
+        let what = match tail {
+            Tail::Text(off) => format!(
+                "{} bytes after the NUL that ends its text (from offset {off}), where the kernel leaves at most {TEXT_SLACK}",
+                excess.saturating_add(TEXT_SLACK)
+            ),
+            _ => format!("{excess} bytes past the {}-byte entry its format describes", len.saturating_sub(excess as usize)),
+        };
+        let msg = format!(
+            "the record at 0x{:x} of {} is a {name} event (id {id}) with a {len}-byte payload, \
+             {what}",
+            at(data_base, start),
+            self.cpu_name()
+        );
+        let f = if excess >= SWALLOWED_RECORD {
+            sink.make(
+                &rules::RING_RECORD_LONGER_THAN_EVENT,
+                span,
+                format!("{msg}: its length is damaged and it swallows the records after it, which trace-cmd 2.4–3.3.4 never show"),
+            )
+            .fails("trace-cmd report", "2.4–3.3.4", "loss")
+        } else {
+            sink.make(
+                &rules::RING_RECORD_LONGER_THAN_EVENT,
+                span,
+                format!("{msg}: too little for another record, so readers read the same events"),
+            )
+            .read_same("trace-cmd report", "2.4–3.3.4")
+        };
+        let f = match &self.context {
+            Some(c) => f.note(c.clone()),
+            None => f,
+        };
+        sink.push(f);
+    }
+
     /// Ends the walk: reports the lost-events summary and the counts of capped findings, and
     /// returns the statistics.
     pub fn finish(self, sink: &mut Sink) -> CpuStats {
@@ -1037,13 +1234,13 @@ pub struct PageSummary {
 }
 
 /// Walks `page` (a whole page at `base`) on its own, without an event table; `Some` when it is
-/// clean: no finding and no lost events. `on_id` gets the event id and payload length of every
+/// clean: no finding and no lost events. `on_id` gets the event id and payload of every
 /// data record, for the caller to check against the event formats once they are known.
 pub fn summarize_page(
     page: &[u8],
     base: u64,
     params: &RingParams,
-    on_id: &mut dyn FnMut(u16, usize),
+    on_id: &mut dyn FnMut(u16, &[u8]),
 ) -> Option<PageSummary> {
     if page.len() as u64 != u64::from(params.page_size) {
         return None;
@@ -1062,11 +1259,17 @@ pub fn summarize_page(
             }
             last = r.ts;
             if let Some(id) = r.id {
-                on_id(id, r.payload.len());
+                on_id(id, r.payload);
             }
         },
     );
-    if !sink.findings().is_empty() || sink.dropped() > 0 || w.first_missed.is_some() {
+    // A page with an absolute time stamp is walked for real: the next page's timestamp is
+    // checked against the time it set.
+    if !sink.findings().is_empty()
+        || sink.dropped() > 0
+        || w.first_missed.is_some()
+        || w.stats.time_stamps > 0
+    {
         return None;
     }
     let st = &w.stats;

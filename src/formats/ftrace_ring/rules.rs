@@ -236,4 +236,26 @@ crate::declare_rules! {
     /// ## Spec
     /// trace-cmd 3.3.4 `lib/trace-cmd/trace-input.c` (`timestamps[cpu] = record ? record->ts : -1ULL`).
     pub RING_TIMESTAMP_ALL_ONES = ("TD114", "ring-timestamp-all-ones", Error, "a record's timestamp is the all-ones value readers use as an end mark");
+    /// ## What it checks
+    /// A record of an event whose format has no data of its own length (no `__data_loc` field,
+    /// no trailing array) is no longer than the entry the kernel reserves: the static fields'
+    /// end rounded up to 8. A `print` record holds its text, then at most 16 bytes (newline,
+    /// the kernel's 10-byte minimum, alignment) after the NUL.
+    ///
+    /// ## Why it matters
+    /// The ring buffer does not store an event's size apart from the record length in its header.
+    /// A damaged length that makes a record longer than its event swallows the records after it:
+    /// the page still walks to its end, each record well formed, but those records are gone.
+    ///
+    /// ## What readers do
+    /// trace-cmd 2.4–3.3.4 take the length from the header, print the event's fields (a
+    /// `print`'s text up to its NUL) and go on after the swallowed bytes: the records there are
+    /// never shown (campaign: a `print` record's header changed from 40 to 84 bytes loses the
+    /// record after it). An excess of 12 bytes or more (room for a record) is an error; 8 to 11
+    /// bytes (room only for a time or padding record) a warning.
+    ///
+    /// ## Spec
+    /// kernel `trace_event_buffer_reserve` (`sizeof(*entry)` plus dynamic data),
+    /// `tracing_mark_write` (`cnt + 2`, at least `FAULTED_SIZE`); tracefs `format` files.
+    pub RING_RECORD_LONGER_THAN_EVENT = ("TD115", "ring-record-longer-than-event", Error, "a record is longer than its event: it swallows the records after it");
 }

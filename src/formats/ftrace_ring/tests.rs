@@ -29,7 +29,8 @@ fn format_text_gives_id_name_and_static_size() {
         t.get(316),
         Some(&EventInfo {
             name: "sched_switch".into(),
-            min_payload: 28
+            min_payload: 28,
+            tail: Tail::Open
         })
     );
     assert_eq!(t.insert_format_text(b"name: x\nID: 99999\n"), None);

@@ -411,8 +411,7 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             // cut to 0 or short. Every reader reads only the declared ranges.
             let ps = u64::from(m.header.page_size.max(1));
             let page = at.checked_div(ps).unwrap_or(0).saturating_mul(ps);
-            let holds_page =
-                page >= g.start && at < page.saturating_add(16) && page.saturating_add(ps) <= g.end;
+            let holds_page = page_header_at(data, m, at, &g);
             // A compressed CPU's data starts with its chunk count and first chunk sizes.
             let holds_chunks = compressed && page >= g.start && at < page.saturating_add(12) && {
                 let word = |o: u64| {
@@ -451,6 +450,25 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     }
 }
 
+/// Whether the first non-zero byte `at` of `region` in `data` lies in the header (first 16
+/// bytes) of a whole page inside `region` whose commit word gives a data size that fits the
+/// page: the start of a ring page with events.
+fn page_header_at(data: &[u8], m: &TraceDat, at: u64, region: &Range<u64>) -> bool {
+    let ps = u64::from(m.header.page_size.max(1));
+    let page = at.checked_div(ps).unwrap_or(0).saturating_mul(ps);
+    let whole =
+        page >= region.start && at < page.saturating_add(16) && page.saturating_add(ps) <= region.end;
+    let Some(commit_at) = usize::try_from(page.saturating_add(8)).ok().filter(|_| whole) else {
+        return false;
+    };
+    let e = m.header.endian;
+    let size = crate::formats::ftrace_ring::COMMIT_SIZE_MASK;
+    // The kernel's long is 8 bytes (or 4): either commit word may hold the data size.
+    let fits = |c: u64, hdr: u64| (1..=ps.saturating_sub(hdr)).contains(&(c & size));
+    crate::reader::u64_at(data, commit_at, e).is_some_and(|c| c >> 32 == 0 && fits(c, 16))
+        || crate::reader::u32_at(data, commit_at, e).is_some_and(|c| fits(u64::from(c), 12))
+}
+
 fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     if m.header.version != 6 || m.meta_end == 0 {
         return;
@@ -479,7 +497,29 @@ fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                     format!("{msg}: they hold an instance's CPU table (`flyrecord\\0` at 0x{at:x}) with {bytes} bytes of CPU data that no BUFFER option points at; trace-cmd 2.4–3.3.4 never read those events"),
                 )
                 .fails("trace-cmd report", "2.4–3.3.4", "loss"),
-            None => ctx.sink.make(&rules::TRAILING_DATA, end..len, msg),
+            None => {
+                // A ring page after the last CPU's data: a CPU whose size was cut (to 0 or
+                // short) leaves its pages there, and no reader reads them.
+                if let Some(s) = ctx.sieve {
+                    s.check_spans(std::iter::once(end..len));
+                }
+                let first = usize::try_from(end)
+                    .ok()
+                    .and_then(|e| ctx.data.get(e..))
+                    .and_then(|rest| rest.iter().position(|&b| b != 0))
+                    .map(|i| end.saturating_add(i as u64));
+                match first.filter(|&at| page_header_at(ctx.data, m, at, &(end..len))) {
+                    Some(at) => ctx
+                        .sink
+                        .make(
+                            &rules::TRAILING_DATA,
+                            end..len,
+                            format!("{msg}: the page at 0x{at:x} is a ring page no CPU entry covers (a CPU data size cut to 0 or short), and trace-cmd 2.4–3.3.4 never read its events"),
+                        )
+                        .fails("trace-cmd report", "2.4–3.3.4", "loss"),
+                    None => ctx.sink.make(&rules::TRAILING_DATA, end..len, msg),
+                }
+            }
         };
         ctx.sink.push(f);
     }

@@ -250,6 +250,59 @@ pub struct EventFormat {
 }
 
 impl EventFormat {
+    /// How long a record of this event can be as the kernel writes it: `Fixed` for a format
+    /// without data of its own length (its entry's `sizeof`, the fields' end rounded up to 8),
+    /// `Loc` with `__data_loc`/`__rel_loc` fields (the entry, then their data), `Text` for
+    /// ftrace `print`, `Open` otherwise (trailing arrays, ftrace's own entries).
+    pub fn tail(&self) -> crate::formats::ftrace_ring::Tail {
+        use crate::formats::ftrace_ring::Tail;
+        if self.system == "ftrace" {
+            // The kernel's own entries end with arrays it sizes by what it stored; `print`
+            // holds NUL-terminated text.
+            return match self.fields.iter().find(|f| f.name == "buf") {
+                Some(f) if self.name == "print" && f.decl.trim_end().ends_with(']') => {
+                    Tail::Text(f.offset)
+                }
+                _ => Tail::Open,
+            };
+        }
+        let (mut abs, mut rel) = (0u64, 0u64);
+        for f in &self.fields {
+            let d = f.decl.trim_end();
+            let loc = if d.contains("__data_loc") {
+                Some(&mut abs)
+            } else if d.contains("__rel_loc") {
+                Some(&mut rel)
+            } else {
+                None
+            };
+            match loc {
+                // A location word: 4 bytes at a word position the masks can hold.
+                Some(mask) if f.size == 4 && f.offset % 4 == 0 && f.offset < 256 => {
+                    *mask |= 1u64 << (f.offset / 4);
+                }
+                Some(_) => return Tail::Open,
+                None if f.size == 0 || d.ends_with("[]") => return Tail::Open,
+                None => {}
+            }
+        }
+        if self.fields.is_empty() {
+            return Tail::Open;
+        }
+        let end = self
+            .fields
+            .iter()
+            .map(|f| f.offset.saturating_add(f.size))
+            .max()
+            .unwrap_or(0);
+        let fixed = end.checked_next_multiple_of(8).unwrap_or(u32::MAX);
+        if abs == 0 && rel == 0 {
+            Tail::Fixed(fixed)
+        } else {
+            Tail::Loc { fixed, abs, rel }
+        }
+    }
+
     /// The shortest payload a record of this event can have: the end of the last static
     /// field. The kernel's own ftrace entries (`ftrace:kernel_stack`, `user_stack`, `print`,
     /// `bprint`, `raw_data`, `function` with arguments) end with an array it sizes by what it

@@ -3,10 +3,69 @@
 //!
 //! [`PageSieve`]: super::sieve::PageSieve
 
-use crate::formats::ftrace_ring::{EventTable, PageSummary, RingParams};
+use crate::formats::ftrace_ring::{tail_excess, EventTable, PageSummary, RingParams, Tail};
+use crate::reader::Endian;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
+
+/// What a summarised page's record tells of its event: what [`SiftedPages::check_ids`] checks
+/// against the formats once they are known.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    id: u16,
+    len: u32,
+    /// Excess of the payload read as `print` text at offset 12 and 16 (32- and 64-bit ip).
+    text: [u32; 2],
+    /// Excess of the payload past the data of every word from offset 8 to 64 read as a
+    /// `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields.
+    loc: u32,
+}
+
+impl Seen {
+    /// The record of event `id` with `payload` (in byte order `e`).
+    pub fn of(id: u16, payload: &[u8], e: Endian) -> Self {
+        let text = |off| tail_excess(Tail::Text(off), payload, e).unwrap_or(0);
+        let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
+        // Any word may be a location: take the furthest end that fits the payload.
+        let fits = |end: u32| end <= len;
+        let mut end = 0u32;
+        for at in (8u32..len.min(64)).step_by(4) {
+            let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
+                break;
+            };
+            let data = (w & 0xffff).saturating_add(w >> 16);
+            for cand in [data, at.saturating_add(4).saturating_add(data)] {
+                if fits(cand) {
+                    end = end.max(cand);
+                }
+            }
+        }
+        let loc = len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX));
+        Seen {
+            id,
+            len,
+            text: [text(12), text(16)],
+            loc,
+        }
+    }
+}
+
+/// Per event id, what the summarised records held.
+#[derive(Clone, Copy)]
+struct SeenId {
+    min: u32,
+    max: u32,
+    text: [u32; 2],
+    loc: u32,
+}
+
+const NOT_SEEN: SeenId = SeenId {
+    min: u32::MAX,
+    max: 0,
+    text: [0; 2],
+    loc: 0,
+};
 
 /// Event ids are `u16`.
 const IDS: usize = 1 << 16;
@@ -19,8 +78,8 @@ pub struct SiftedPages {
     params: Option<RingParams>,
     /// Summaries of the pages left out, by ascending offset.
     pages: Vec<(u64, PageSummary)>,
-    /// Shortest payload seen per event id in a summarised page (`u32::MAX`: not seen).
-    min_payload: Vec<u32>,
+    /// What the records of each event id in summarised pages held.
+    seen: Vec<SeenId>,
     /// Summaries taken by CPU walks.
     taken: AtomicUsize,
     /// Which summaries were taken (made at the first take, once sifting is over).
@@ -53,14 +112,17 @@ impl SiftedPages {
 
     /// Records the page at `off` as left out, with its summary and the (event id, payload
     /// length) of its records.
-    pub fn push(&mut self, off: u64, summary: PageSummary, seen: &[(u16, u32)]) {
+    pub fn push(&mut self, off: u64, summary: PageSummary, seen: &[Seen]) {
         // Only a page left out counts: a stored page is walked for real.
-        if self.min_payload.is_empty() {
-            self.min_payload.resize(IDS, u32::MAX);
+        if self.seen.is_empty() {
+            self.seen.resize(IDS, NOT_SEEN);
         }
-        for &(id, len) in seen {
-            if let Some(m) = self.min_payload.get_mut(usize::from(id)) {
-                *m = (*m).min(len);
+        for s in seen {
+            if let Some(m) = self.seen.get_mut(usize::from(s.id)) {
+                m.min = m.min.min(s.len);
+                m.max = m.max.max(s.len);
+                m.text = [m.text[0].max(s.text[0]), m.text[1].max(s.text[1])];
+                m.loc = m.loc.max(s.loc);
             }
         }
         self.pages.push((off, summary));
@@ -223,19 +285,32 @@ impl SiftedPages {
     }
 
     /// Checks the ids seen in summarised pages against the event formats: an id without a
-    /// format, or a payload shorter than its format, would have given a finding.
+    /// format, or a payload shorter or longer than its format, would have given a finding.
     pub fn check_ids(&self, table: &EventTable) {
         if table.is_empty() {
             return;
         }
-        for (id, &m) in self.min_payload.iter().enumerate() {
-            if m == u32::MAX {
+        for (id, m) in self.seen.iter().enumerate() {
+            if m.min == u32::MAX {
                 continue;
             }
+            let fits = |tail: Tail| match tail {
+                Tail::Open => true,
+                Tail::Fixed(max) => m.max.saturating_sub(max) < crate::formats::ftrace_ring::TAIL_EXCESS,
+                Tail::Text(12) => m.text[0] == 0,
+                Tail::Text(16) => m.text[1] == 0,
+                Tail::Text(_) => false,
+                // Every location read from the records' words: what is past the furthest is
+                // past the event's own data too (a record the check might report spoils).
+                Tail::Loc { fixed, .. } => {
+                    m.loc < crate::formats::ftrace_ring::TAIL_EXCESS
+                        || m.max.saturating_sub(fixed) < crate::formats::ftrace_ring::TAIL_EXCESS
+                }
+            };
             let ok = u32::try_from(id)
                 .ok()
                 .and_then(|id| table.get(id))
-                .is_some_and(|info| m >= info.min_payload);
+                .is_some_and(|info| m.min >= info.min_payload && fits(info.tail));
             if !ok {
                 self.spoiled.store(true, Ordering::Relaxed);
                 return;

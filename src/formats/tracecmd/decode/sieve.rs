@@ -25,7 +25,7 @@
 //!
 //! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
 
-use super::pages::SiftedPages;
+use super::pages::{Seen, SiftedPages};
 use crate::finding::Sink;
 use crate::formats::ftrace_ring::{
     summarize_page, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
@@ -50,7 +50,7 @@ pub struct PageSieve {
     /// How many first bytes to look at.
     head_bytes: usize,
     /// (id, payload length) of the records of the page being summarised.
-    seen: Vec<(u16, u32)>,
+    seen: Vec<Seen>,
     max: usize,
     /// The pages left out, with their summaries.
     pages: SiftedPages,
@@ -317,8 +317,8 @@ impl PageSieve {
             } else if self.pages.summarized() < self.max {
                 let seen = &mut self.seen;
                 seen.clear();
-                let summary = summarize_page(page, off, &params, &mut |id, len| {
-                    seen.push((id, u32::try_from(len).unwrap_or(u32::MAX)));
+                let summary = summarize_page(page, off, &params, &mut |id, payload| {
+                    seen.push(Seen::of(id, payload, params.endian));
                 });
                 if let Some(s) = summary {
                     self.pages.push(off, s, &self.seen);
