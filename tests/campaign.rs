@@ -1304,3 +1304,55 @@ fn a_cpu_size_cut_to_zero_before_the_end_is_an_error() {
         assert!(event_lines(&o1) < event_lines(o0), "{name}");
     }
 }
+
+/// What GDB 13 reads of a tfile: `tstatus` and every frame's registers and collected
+/// memory as `tdump` shows them; warning lines left out (GDB warns about lines it ignores).
+fn gdb_reads(p: &Path) -> Option<String> {
+    let script = "python exec(\"n=0\\nwhile True:\\n try:\\n  out=gdb.execute('tfind %d'%n,to_string=True)\\n except gdb.error: break\\n if 'Found trace frame' not in out: break\\n print(out)\\n print(gdb.execute('tdump',to_string=True))\\n n+=1\")";
+    let out = std::process::Command::new("timeout")
+        .args(["60", "gdb", "-nx", "-batch", "-ex"])
+        .arg(format!("target tfile {}", p.display()))
+        .args(["-ex", "tstatus", "-ex", script])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    Some(
+        text.lines()
+            .filter(|l| !l.contains("warning") && !l.contains(&p.display().to_string()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+#[test]
+fn a_bad_byte_gdb_never_uses_is_a_warning() {
+    // A target description line whose `tdesc` prefix is damaged (GDB ignores the line, cannot
+    // parse the XML, falls back to its default description), and a byte in a `tp A` action
+    // string (kept as text, never parsed when the file is opened): GDB reads the same frames.
+    let tdesc = |b: &mut Vec<u8>| {
+        let at = find(b, b"\ntdesc ") + 1 + 40 * 60;
+        let at = at + find(&b[at..], b"\ntdesc ") + 1;
+        b[at + 2] = 0x10;
+    };
+    let action = |b: &mut Vec<u8>| {
+        let at = find(b, b"\ntp A") + 1;
+        let second = at + find(&b[at..], b":") + 1;
+        let second = second + find(&b[second..], b":") + 1;
+        b[second + 3] = 0xb2;
+    };
+    for (rel, edit) in [
+        ("gdb/regs.tf", &tdesc as &dyn Fn(&mut Vec<u8>)),
+        ("gdb/multi.tf", &action),
+    ] {
+        let (_t, p) = edited(rel, |b| edit(b));
+        let l = levels(&p);
+        assert!(has(&l, "GT004", Severity::Warning), "{rel}: {l:?}");
+        assert!(no_error(&l), "{rel}: {l:?}");
+        match (gdb_reads(&common::corpus(rel)), gdb_reads(&p)) {
+            (Some(a), Some(b)) if a.contains("Found trace frame") => {
+                assert_eq!(a, b, "GDB reads the {rel} mutant otherwise")
+            }
+            _ => common::skip_or_fail("gdb is not installed"),
+        }
+    }
+}

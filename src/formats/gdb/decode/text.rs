@@ -217,6 +217,8 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
     let mut pos = 8usize;
     let mut tdesc_full = false;
     let mut tp_index = TpIndex::default();
+    // Whether the line before was a target description line.
+    let mut prev_tdesc = false;
     let end_of_section;
     loop {
         let rest = data.get(pos..).unwrap_or(&[]);
@@ -307,12 +309,33 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
                 sp(base, i, i.saturating_add(1)),
                 format!("definition line contains {what} at column {i}"),
             );
-            // In the target description (or a line that was one): GDB 13 cannot parse the XML
-            // then, warns and falls back to its default description of the architecture; the
-            // campaign reads the same frames, registers and memory in that case.
-            let f = if line.starts_with(b"tdes") {
+            // In the target description (or a line that was one: a line GDB does not know,
+            // between target description lines): GDB 13 cannot parse the XML then, warns and
+            // falls back to its default description of the architecture; the campaign reads
+            // the same frames, registers and memory in that case.
+            let known = [&b"R "[..], b"status ", b"tp ", b"tsv ", b"tdesc "];
+            let unknown = !known.iter().any(|k| line.starts_with(k));
+            let after = data.get(next..).unwrap_or_default();
+            let was_tdesc = unknown && (prev_tdesc || after.starts_with(b"tdesc "));
+            // In an action string (`tp A`/`tp S`, after the address): GDB 13 keeps it as text
+            // and never parses it when it opens the file (it re-creates actions from the `tp Z`
+            // command lines).
+            let in_action = (line.starts_with(b"tp A") || line.starts_with(b"tp S"))
+                && line
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b == b':')
+                    .nth(1)
+                    .is_some_and(|(c, _)| c < i);
+            let f = if line.starts_with(b"tdes") || was_tdesc {
                 Finding {
                     message: format!("{}; it is in the target description: GDB 13 cannot parse the XML then, warns and falls back to its default description of the architecture, and reads the frames the same", f.message),
+                    ..f
+                }
+                .read_same("GDB", "13")
+            } else if in_action {
+                Finding {
+                    message: format!("{}; it is in an action string, which GDB 13 keeps as text and never parses when it opens the file (it re-creates actions from the `tp Z` command lines), so it reads the file the same", f.message),
                     ..f
                 }
                 .read_same("GDB", "13")
@@ -321,6 +344,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
             };
             sink.push(f);
         }
+        prev_tdesc = is_tdesc;
         let entry = if let Some(p) = line.strip_prefix(b"R ") {
             let value = decode_register(p, at(base, 2), &span, sink);
             if let Some(v) = value {
