@@ -722,6 +722,20 @@ fn a_long_size_above_eight_is_an_error() {
     let (_t2, p2) = edited("tracecmd/v7-zstd.dat", |b| b[13] = 7);
     let l2 = levels(&p2);
     assert!(has(&l2, "TD004", Severity::Warning), "{l2:?}");
+    // Without stack trace records, every reader reads the same events whatever the size.
+    for (rel, v7) in [("tracecmd/v7-zstd.dat", true), ("tracecmd/subbuf-8k-v6.dat", false)] {
+        for size in [0u8, 0xff] {
+            let (_t3, p3) = edited(rel, |b| b[13] = size);
+            let l3 = levels(&p3);
+            assert!(has(&l3, "TD004", Severity::Warning) && no_error(&l3), "{rel} {size}: {l3:?}");
+            let base = reports(&common::corpus(rel), v7, false);
+            for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p3, v7, false)) {
+                if name.starts_with("trace-cmd 3.") {
+                    assert_eq!(o0, &o1, "{name} on {rel} with long size {size}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -1354,5 +1368,55 @@ fn a_bad_byte_gdb_never_uses_is_a_warning() {
             }
             _ => common::skip_or_fail("gdb is not installed"),
         }
+    }
+}
+
+#[test]
+fn a_cpu_size_that_wraps_is_an_error_only_when_more_than_a_page_is_lost() {
+    // `offset + size` wraps past 2^64: trace-cmd's range check passes and it reads one page.
+    // CPU 0 of clock-x86-tsc-v6.dat has one page (read the same), CPU 0 of
+    // kernel-stack-v6.dat three.
+    for (rel, one_page) in [
+        ("tracecmd/clock-x86-tsc-v6.dat", true),
+        ("tracecmd/kernel-stack-v6.dat", false),
+    ] {
+        let (_t, p) = edited(rel, |b| {
+            let (_, size) = v6_cpus(b)[0];
+            assert_eq!(size == 4096, one_page, "{rel}: CPU 0 has {size} bytes");
+            let at = find(b, b"flyrecord\0") + 10 + 8;
+            b[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        });
+        let l = levels(&p);
+        let base = reports(&common::corpus(rel), false, false);
+        let got = reports(&p, false, false);
+        if one_page {
+            // Written by 3.1.6: 2.4 and 2.9.5, older than the writer, lose records.
+            assert!(has(&l, "TD033", Severity::Warning) && no_error(&l), "{rel}: {l:?}");
+            for ((name, _, o0), (_, _, o1)) in base.iter().zip(&got) {
+                if name.starts_with("trace-cmd 3.") {
+                    assert_eq!(event_lines(o0), event_lines(o1), "{name} on {rel}");
+                }
+            }
+        } else {
+            assert!(has(&l, "TD033", Severity::Error), "{rel}: {l:?}");
+            for ((name, _, o0), (_, _, o1)) in base.iter().zip(&got) {
+                assert!(event_lines(o1) < event_lines(o0), "{name} on {rel}");
+            }
+        }
+    }
+    // A compressed stream is read by its chunk count whatever the size: the instance's
+    // BUFFER option (`u64 offset · name · clock · u32 page size · u32 cpus · (u32 cpu · u64
+    // offset · u64 size)*`), CPU 0's size.
+    let rel = "tracecmd/instances-v7-zstd.dat";
+    let (_t, p) = edited(rel, |b| {
+        let key = b"tracelint-foo\0local\0";
+        let at = find(b, key) + key.len() + 4 + 4 + 4 + 8;
+        b[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD033", Severity::Warning) && no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, true, false)) {
+        assert_eq!(o0, &o1, "{name}");
     }
 }

@@ -300,6 +300,48 @@ pub struct CpuStats {
     pub missed_pages: u64,
     /// Pages flagged `RB_MISSED_EVENTS` without a stored count (lost count unknown).
     pub missed_unknown_pages: u64,
+    /// Event ids of the data records walked.
+    pub ids: IdSet,
+}
+
+/// A set of event ids (`u16`): a bitmap, allocated (8 KiB) at the first id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IdSet(Vec<u64>);
+
+impl IdSet {
+    /// Adds `id`.
+    #[inline]
+    pub fn insert(&mut self, id: u16) {
+        if self.0.is_empty() {
+            self.0.resize(1 << 10, 0);
+        }
+        if let Some(w) = self.0.get_mut(usize::from(id >> 6)) {
+            *w |= 1u64 << (id & 63);
+        }
+    }
+
+    /// Whether `id` is in the set.
+    pub fn contains(&self, id: u32) -> bool {
+        let Ok(id) = u16::try_from(id) else {
+            return false;
+        };
+        self.0
+            .get(usize::from(id >> 6))
+            .is_some_and(|w| w & (1u64 << (id & 63)) != 0)
+    }
+
+    /// Adds every id of `other`.
+    pub fn extend(&mut self, other: &IdSet) {
+        if other.0.is_empty() {
+            return;
+        }
+        if self.0.is_empty() {
+            self.0.resize(1 << 10, 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= *b;
+        }
+    }
 }
 
 /// One data record, as passed to the callback of [`Walker::page_with`].
@@ -958,6 +1000,9 @@ impl<'t> Walker<'t> {
             }
             self.stats.events = self.stats.events.saturating_add(1);
             let id = u16_at(payload, 0, e);
+            if let Some(id) = id {
+                self.stats.ids.insert(id);
+            }
             match id {
                 None => self.short_payload(sink, data_base, start, payload.len(), None),
                 Some(id) if check_ids => match self.table.min_payload(id) {

@@ -65,9 +65,60 @@ fn writer_quirks(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
 
 /// Checks that need the CPU results (stored stream lengths).
 pub fn after_data(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    long_size(ctx, m);
     top_clock(ctx, m);
     overlaps_and_padding(ctx, m);
     trailing(ctx, m);
+}
+
+/// The event ids of the records in the CPU data.
+fn ids_in_data(ctx: &Ctx<'_, '_>, m: &TraceDat) -> crate::formats::ftrace_ring::IdSet {
+    let mut ids = crate::formats::ftrace_ring::IdSet::default();
+    for r in m.buffers.iter().flat_map(|b| b.results.iter()) {
+        ids.extend(&r.stats.ids);
+    }
+    if let Some(s) = ctx.sieve {
+        s.add_ids(&mut ids);
+    }
+    ids
+}
+
+/// A long size of 0 or above 8: libtraceevent reads the entries of `ftrace:kernel_stack` and
+/// `ftrace:user_stack` records with it, past their ends; every other record reads the same.
+fn long_size(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+    let ls = m.header.long_size;
+    if ls != 0 && ls <= 8 {
+        return;
+    }
+    let at = m.header.long_size_at;
+    let ids = ids_in_data(ctx, m);
+    let stacks: Vec<&str> = m
+        .meta
+        .formats
+        .iter()
+        .filter(|f| f.system == "ftrace" && matches!(f.name.as_str(), "kernel_stack" | "user_stack"))
+        .filter(|f| ids.contains(f.id))
+        .map(|f| f.name.as_str())
+        .collect();
+    let msg = format!("long size is {ls}, expected 4 or 8");
+    let f = if stacks.is_empty() {
+        ctx.sink
+            .make(
+                &rules::BAD_LONG_SIZE,
+                at..at.saturating_add(1),
+                format!("{msg}; libtraceevent reads only stack trace entries with it, and the data has no kernel_stack or user_stack record, so trace-cmd 3.1.6–3.3.4 read the same events"),
+            )
+            .read_same("trace-cmd report", "3.1.6–3.3.4")
+    } else {
+        ctx.sink
+            .make(
+                &rules::BAD_LONG_SIZE,
+                at..at.saturating_add(1),
+                format!("{msg}; libtraceevent reads the entries of the data's {} records with it, past their ends: trace-cmd 3.1.6–3.3.4 hang on them", stacks.join(" and ")),
+            )
+            .fails("trace-cmd report", "3.1.6–3.3.4", "hang")
+    };
+    ctx.sink.push(f);
 }
 
 fn header_page(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {

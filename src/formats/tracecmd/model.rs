@@ -43,6 +43,8 @@ pub struct Header {
     pub compression: Option<(String, String)>,
     /// v7 offset of the first OPTIONS section.
     pub first_options: Option<(u64, Range<u64>)>,
+    /// Offset of the long-size byte.
+    pub long_size_at: u64,
     /// Span of the whole header.
     pub span: Range<u64>,
 }
@@ -446,6 +448,13 @@ impl TraceDat {
                 _ => None,
             })
     }
+    /// The major version of the writer from the VERSION option (`3` of `3.1.6`).
+    pub fn writer_major(&self) -> Option<u32> {
+        self.writer_version()
+            .and_then(|v| v.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|d| d.parse::<u32>().ok())
+    }
+
     /// The VERSION option text.
     pub fn writer_version(&self) -> Option<&str> {
         self.options.iter().find_map(|o| match (o.id, &o.value) {

@@ -33,6 +33,9 @@ struct Quirks {
     /// start → (end, label) of every CPU range claimed so far: a range overlapping one of them
     /// is reported and not walked again (no amplification by aliased ranges).
     walked: std::collections::BTreeMap<u64, (u64, String)>,
+    /// Where each CPU's data starts (every buffer): where a CPU's data with a wrapped size can
+    /// run to.
+    starts: Vec<u64>,
 }
 
 impl Quirks {
@@ -167,6 +170,10 @@ fn run(
     quirks: &mut Quirks,
 ) {
     let mut jobs = Vec::new();
+    quirks.starts = bufs
+        .iter()
+        .flat_map(|b| b.cpus.iter().map(|c| c.offset))
+        .collect();
     for (bi, b) in bufs.iter_mut().enumerate() {
         let sec = b
             .section
@@ -256,6 +263,12 @@ fn plan(
         return None;
     }
     let end = e.offset.checked_add(e.size);
+    // trace-cmd checks `offset + size > file size` in unsigned arithmetic: a size that wraps
+    // passes, and the data is then read another way (below).
+    let wraps = end.is_none() && e.offset < len && e.offset.wrapping_add(e.size) <= len;
+    if wraps {
+        return wrapped(ctx, m, b, e, res, quirks);
+    }
     if end.is_none_or(|x| x > len) || e.offset >= len {
         ctx.sink.report(
             &rules::CPU_DATA_RANGE,
@@ -384,6 +397,108 @@ fn plan(
     Some(Source::Plain(e.offset..end))
 }
 
+/// A CPU whose size makes `offset + size` wrap past 2^64 (all ones, typically): trace-cmd's
+/// range check passes. A compressed stream is then read by its chunk count (trace-cmd
+/// 3.1.6–3.3.4 `init_cpu_zfile` sums the chunks' sizes): the same events. Plain data is read
+/// one page: `nr_pages` wraps to 1 and the next page's offset fails `get_page`'s bound, so a
+/// CPU with more than one page there loses the rest.
+fn wrapped(
+    ctx: &mut Ctx<'_, '_>,
+    m: &TraceDat,
+    b: &BufferInfo,
+    e: &CpuEntry,
+    res: &mut CpuResult,
+    quirks: &mut Quirks,
+) -> Option<Source> {
+    let what = label(b, e);
+    let len = ctx.len();
+    let ps = u64::from(b.page_size);
+    let msg = format!(
+        "{what} data size {} makes 0x{:x} + size wrap past 2^64",
+        e.size, e.offset
+    );
+    if b.compressed {
+        quirks.streams = quirks.streams.saturating_add(1);
+        let mut whole = e.clone();
+        whole.size = 0;
+        let chunks = chunk_table(ctx, m, b, &whole, len, res, quirks)?;
+        let stop = e.offset.saturating_add(res.stored);
+        if let Some((other, r)) = quirks.claim(e.offset..stop, &what) {
+            ctx.sink.report(
+                &rules::CPU_DATA_OVERLAP,
+                e.span.clone(),
+                format!(
+                    "{what} data 0x{:x}..0x{stop:x} overlaps {other} data 0x{:x}..0x{:x}; it was not walked again",
+                    e.offset, r.start, r.end
+                ),
+            );
+            return None;
+        }
+        let f = ctx
+            .sink
+            .make(
+                &rules::CPU_DATA_RANGE,
+                e.span.clone(),
+                format!("{msg}: trace-cmd's range check passes, and trace-cmd 3.1.6–3.3.4 read the chunk stream by its count and the chunks' sizes, the same events"),
+            )
+            .read_same("trace-cmd report", "3.1.6–3.3.4");
+        ctx.sink.push(f);
+        return Some(Source::Chunks(chunks));
+    }
+    // Where the CPU's data can run to: the next CPU's data or section, or the file end.
+    let next = quirks
+        .starts
+        .iter()
+        .copied()
+        .chain(m.sections.iter().map(|s| s.offset))
+        .filter(|&o| o > e.offset)
+        .min()
+        .unwrap_or(len)
+        .min(len);
+    let page_end = e.offset.saturating_add(ps).min(len);
+    // Beyond the first page: only zeros there, or pages the readers never reach.
+    let rest_zero = usize::try_from(page_end)
+        .ok()
+        .zip(usize::try_from(next).ok())
+        .and_then(|(a, z)| ctx.data.get(a..z))
+        .is_some_and(|rest| rest.iter().all(|&x| x == 0));
+    if let Some(sv) = ctx.sieve {
+        sv.check_spans(std::iter::once(page_end..next));
+    }
+    let _ = quirks.claim(e.offset..next, &what);
+    res.stored = next.saturating_sub(e.offset);
+    // trace-cmd 2.4 and 2.9.5 also try the next page ("bad page offset") and lose other CPUs'
+    // records: for a file of a 3.x writer those readers are older than the writer.
+    let writer_3x = m.writer_major().is_some_and(|v| v >= 3);
+    let f = if (next <= page_end || rest_zero) && writer_3x {
+        ctx.sink
+            .make(
+                &rules::CPU_DATA_RANGE,
+                e.span.clone(),
+                format!("{msg}: trace-cmd's range check passes and trace-cmd 3.1.6–3.3.4 read one page, which is all the data there (2.4 and 2.9.5, older than this file's writer, then fail on the next page and lose records of other CPUs)"),
+            )
+            .read_same("trace-cmd report", "3.1.6–3.3.4")
+    } else if next <= page_end || rest_zero {
+        ctx.sink
+            .make(
+                &rules::CPU_DATA_RANGE,
+                e.span.clone(),
+                format!("{msg}: trace-cmd's range check passes; 3.1.6–3.3.4 read one page, which is all the data there, but 2.4 and 2.9.5 then fail on the next page (\"bad page offset\") and lose records of other CPUs"),
+            )
+            .fails("trace-cmd report", "2.4–2.9.5", "loss")
+    } else {
+        ctx.sink
+            .make(
+                &rules::CPU_DATA_RANGE,
+                e.span.clone(),
+                format!("{msg}: trace-cmd's range check passes, but trace-cmd 2.4–3.3.4 read only the page at 0x{:x} and lose the data up to 0x{next:x}", e.offset),
+            )
+            .fails("trace-cmd report", "2.4–3.3.4", "loss")
+    };
+    ctx.sink.push(f);
+    Some(Source::Plain(e.offset..page_end))
+}
+
 /// Reads a chunk stream's table: `u32 count · count × (u32 zsize · u32 usize · zsize bytes)`,
 /// reserving the decompression budget. Returns the chunks (possibly fewer after an error).
 fn chunk_table(
@@ -477,7 +592,8 @@ fn chunk_table(
     }
     let stream = r.offset().saturating_sub(e.offset);
     res.stored = stream;
-    if stream == e.size {
+    // Size 0 here: a wrapped size, whose stream is read by its count.
+    if stream == e.size || e.size == 0 {
         return Some(chunks);
     }
     if stream == e.size.saturating_add(4) {

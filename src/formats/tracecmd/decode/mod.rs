@@ -125,26 +125,15 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     r.set_endian(endian);
     let ls = r.offset();
     let long_size = rd(ctx, r.u8("long size"))?;
-    if long_size != 4 && long_size != 8 {
-        // Ring pages are decoded with header_page's commit size, but libtraceevent reads
-        // `long` fields and kernel stack entries with this size: larger than any long, it
-        // reads past the fields (trace-cmd 3.1.6–3.3.4 hang on ftrace:kernel_stack records,
-        // campaign); a smaller one only misprints `long` values.
-        let f = ctx.sink.make(
+    // Ring pages are decoded with header_page's commit size, but libtraceevent reads kernel
+    // stack entries with this size: 0 or larger than any long is leveled once the records
+    // are known (`lint::long_size`); a smaller one only misprints `long` values.
+    if long_size != 4 && long_size != 8 && long_size != 0 && long_size <= 8 {
+        ctx.sink.report(
             &rules::BAD_LONG_SIZE,
             ls..ls.saturating_add(1),
             format!("long size is {long_size}, expected 4 or 8"),
         );
-        let f = if long_size > 8 || long_size == 0 {
-            crate::finding::Finding {
-                message: format!("{}; libtraceevent reads `long` fields and kernel stack entries with it, past their ends: trace-cmd 3.1.6–3.3.4 hang on ftrace:kernel_stack records", f.message),
-                ..f
-            }
-            .fails("trace-cmd report", "3.1.6–3.3.4", "hang")
-        } else {
-            f
-        };
-        ctx.sink.push(f);
     }
     let ps = r.offset();
     let page_size = rd(ctx, r.u32("page size"))?;
@@ -166,6 +155,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
         algo: None,
         compression: None,
         first_options: None,
+        long_size_at: ls,
         span: 0..r.offset(),
     };
     if version == 7 {
@@ -269,10 +259,7 @@ pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     set_kernel_long(&mut m);
     // Broken event formats of a v6 file crash trace-cmd 2.4 and 2.9.5 in some cases, while
     // 3.x skips them: an error unless the file's writer is newer than 2.x.
-    let writer_major = m
-        .writer_version()
-        .and_then(|v| v.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|d| d.parse::<u32>().ok());
+    let writer_major = m.writer_major();
     for f in std::mem::take(&mut ctx.v6_formats) {
         let f = match writer_major {
             Some(major) if major >= 3 => {

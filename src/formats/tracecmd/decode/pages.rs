@@ -128,6 +128,15 @@ impl SiftedPages {
         self.pages.push((off, summary));
     }
 
+    /// Adds to `ids` the event ids of the records in summarised pages.
+    pub fn add_ids(&self, ids: &mut crate::formats::ftrace_ring::IdSet) {
+        for (id, m) in self.seen.iter().enumerate() {
+            if let (true, Ok(id)) = (m.min != u32::MAX, u16::try_from(id)) {
+                ids.insert(id);
+            }
+        }
+    }
+
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
         self.pages.len()
