@@ -1420,3 +1420,33 @@ fn a_cpu_size_that_wraps_is_an_error_only_when_more_than_a_page_is_lost() {
         assert_eq!(o0, &o1, "{name}");
     }
 }
+
+#[test]
+fn options_readers_do_not_use_as_written_are_warnings() {
+    // An instance's BUFFER offset pointing at no section: readers take only the flags of the
+    // 16 bytes there (the instance stays compressed, as the top buffer is) and read its CPU
+    // data at the entries' offsets.
+    let rel = "tracecmd/instances-v7-zstd.dat";
+    let (_t, p) = edited(rel, |b| {
+        let at = find(b, b"tracelint-foo\0local\0") - 8;
+        b[at..at + 8].copy_from_slice(&1u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD015", Severity::Warning) && no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, true, false)) {
+        assert_eq!(o0, &o1, "{name} on the BUFFER offset mutant");
+    }
+    // The KALLSYMS option's id made PRINTK: readers keep the last PRINTK option's section.
+    let rel = "tracecmd/v7-none.dat";
+    let (_t2, p2) = edited(rel, |b| {
+        let at = find(b, b"\x13\x00\x08\x00\x00\x00");
+        b[at] = 0x14;
+    });
+    let l2 = levels(&p2);
+    assert!(has(&l2, "TD027", Severity::Warning) && no_error(&l2), "{l2:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p2, true, false)) {
+        assert_eq!(o0, &o1, "{name} on the option id mutant");
+    }
+}

@@ -1419,18 +1419,33 @@ impl V7<'_> {
     fn metadata(&mut self, ctx: &mut Ctx<'_, '_>) {
         let opts: Vec<Opt> = self.m.options.clone();
         let mut seen: HashMap<u16, Range<u64>> = HashMap::new();
-        for o in &opts {
+        let is_meta = |id: u16| {
+            (opt_id::HEADER_INFO..=opt_id::CMDLINES).contains(&id)
+                || id == opt_id::BTF_FILE
+                || id == opt_id::MODULES_FILE
+        };
+        // trace-cmd 3.1.6–3.3.4 (`section_add_or_update`) keep one offset per id, the last
+        // non-zero one, and read only that section.
+        let mut last: HashMap<u16, usize> = HashMap::new();
+        for (i, o) in opts.iter().enumerate() {
+            if let (OptValue::U64(off), true) = (&o.value, is_meta(o.id)) {
+                if *off != 0 || !last.contains_key(&o.id) {
+                    last.insert(o.id, i);
+                }
+            }
+        }
+        for (i, o) in opts.iter().enumerate() {
             let OptValue::U64(off) = o.value else {
                 continue;
             };
-            if !(opt_id::HEADER_INFO..=opt_id::CMDLINES).contains(&o.id)
-                && o.id != opt_id::BTF_FILE
-                && o.id != opt_id::MODULES_FILE
-            {
+            if !is_meta(o.id) {
                 continue;
             }
             if let Some(prev) = seen.insert(o.id, o.span.clone()) {
                 options::duplicate_option(ctx, o, &prev);
+            }
+            if last.get(&o.id).is_some_and(|&l| l != i) {
+                continue;
             }
             let Some(idx) = self.referenced(ctx, o, off, o.id) else {
                 continue;
@@ -1552,6 +1567,8 @@ impl V7<'_> {
         let mut names: HashMap<String, Range<u64>> = HashMap::new();
         let page_size = self.m.header.page_size;
         let mut any = false;
+        // BUFFER options whose offset is no section start: (buffer, option span, offset).
+        let mut loose: Vec<(usize, Range<u64>, u64)> = Vec::new();
         for o in &opts {
             let OptValue::Buffer {
                 offset,
@@ -1585,10 +1602,22 @@ impl V7<'_> {
                 ctx.sink.push(f);
                 continue;
             }
-            let section = self.referenced(ctx, o, *offset, opt_id::BUFFER);
-            let compressed = section
-                .and_then(|i| self.m.sections.get(i))
-                .is_some_and(Section::compressed);
+            // trace-cmd 3.1.6–3.3.4 (`init_buffer_cpu_data`) read a section header at the
+            // option's offset only for its flags: bit 0 makes the buffer compressed.
+            let at_section = self.section_at(ctx, *offset).is_some();
+            let section = if at_section {
+                self.referenced(ctx, o, *offset, opt_id::BUFFER)
+            } else {
+                loose.push((self.m.buffers.len(), o.span.clone(), *offset));
+                None
+            };
+            let compressed = match section.and_then(|i| self.m.sections.get(i)) {
+                Some(sec) => sec.compressed(),
+                None => usize::try_from(offset.saturating_add(2))
+                    .ok()
+                    .and_then(|at| crate::reader::u16_at(ctx.data, at, self.m.header.endian))
+                    .is_some_and(|fl| fl & 1 != 0),
+            };
             let bps = ps.unwrap_or(page_size);
             if name.is_empty() && bps != page_size {
                 let f = ctx
@@ -1612,6 +1641,17 @@ impl V7<'_> {
                 results: Vec::new(),
             });
         }
+        // An instance's handle is a copy of the top buffer's, so it stays compressed when
+        // the top buffer is (trace-cmd 3.1.6–3.3.4 only ever set the flag).
+        let top = self
+            .m
+            .buffers
+            .iter()
+            .any(|b| b.name.is_empty() && b.compressed);
+        for b in self.m.buffers.iter_mut().filter(|b| !b.name.is_empty()) {
+            b.compressed |= top;
+        }
+        self.loose_buffers(ctx, loose);
         if !any && !self.m.options_chain.is_empty() {
             let anchor = self
                 .m
@@ -1625,6 +1665,55 @@ impl V7<'_> {
                 anchor,
                 "no BUFFER or BUFFER_TEXT option: the file has no trace data",
             );
+        }
+    }
+
+    /// BUFFER options whose offset is not the start of a section: trace-cmd 3.1.6–3.3.4 read
+    /// 16 bytes there as a section header, for its flags only, and the CPU data at the
+    /// entries' offsets. The same events when those 16 bytes are in the file and the data is
+    /// read as it was written (compressed or not).
+    fn loose_buffers(&mut self, ctx: &mut Ctx<'_, '_>, loose: Vec<(usize, Range<u64>, u64)>) {
+        for (bi, span, off) in loose {
+            let Some(b) = self.m.buffers.get(bi) else {
+                continue;
+            };
+            let msg = format!(
+                "option BUFFER points at 0x{off:x}, which is not the start of a section"
+            );
+            let in_file = off.checked_add(16).is_some_and(|end| end <= ctx.len());
+            // The section the buffer's CPU data lies in, as written.
+            let written = b.cpus.first().and_then(|e| {
+                self.m
+                    .sections
+                    .iter()
+                    .find(|s| s.id == opt_id::BUFFER && s.body.contains(&e.offset))
+            });
+            let same = in_file && written.is_none_or(|s| s.compressed() == b.compressed);
+            let how = if b.compressed { "compressed" } else { "uncompressed" };
+            let f = if same {
+                ctx.sink
+                    .make(
+                        &rules::SECTION_MISMATCH,
+                        span,
+                        format!("{msg}; trace-cmd 3.1.6–3.3.4 take only the flags of the 16 bytes there and read the buffer's CPU data at the entries' offsets, {how} as it was written: the same events"),
+                    )
+                    .read_same("trace-cmd report", "3.1.6–3.3.4")
+            } else if in_file {
+                ctx.sink
+                    .make(
+                        &rules::SECTION_MISMATCH,
+                        span,
+                        format!("{msg}; trace-cmd 3.1.6–3.3.4 take the flags of the 16 bytes there and read the buffer's CPU data as {how}, which it was not written as"),
+                    )
+                    .fails("trace-cmd report", "3.1.6–3.3.4", "misread")
+            } else {
+                ctx.sink.make(
+                    &rules::SECTION_MISMATCH,
+                    span,
+                    format!("{msg}, and no 16-byte section header fits there: trace-cmd 3.1.6–3.3.4 cannot read the buffer"),
+                )
+            };
+            ctx.sink.push(f);
         }
     }
 
@@ -1642,7 +1731,26 @@ impl V7<'_> {
                     continue;
                 }
             }
-            if refs == 0 && s.id == opt_id::BUFFER && s.size > 0 {
+            let read_by = (refs == 0 && s.id == opt_id::BUFFER)
+                .then(|| {
+                    self.m
+                        .buffers
+                        .iter()
+                        .find(|b| b.cpus.iter().any(|e| s.body.contains(&e.offset)))
+                })
+                .flatten();
+            if let Some(b) = read_by {
+                // Readers read CPU data at the BUFFER option's CPU entries, not by the section.
+                let f = ctx
+                    .sink
+                    .make(
+                        &rules::SECTION_REFERENCES,
+                        s.header_span(),
+                        format!("flyrecord section at 0x{:x} ({} bytes of CPU data) is not referenced by any BUFFER option, but the CPU entries of buffer {:?} point into it: trace-cmd 3.1.6–3.3.4 read its data through them", s.offset, s.size, b.name),
+                    )
+                    .read_same("trace-cmd report", "3.1.6–3.3.4");
+                ctx.sink.push(f);
+            } else if refs == 0 && s.id == opt_id::BUFFER && s.size > 0 {
                 // Ring-buffer data only a BUFFER option leads readers to: its events are lost.
                 let f = ctx
                     .sink
