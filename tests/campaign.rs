@@ -722,7 +722,16 @@ fn a_long_size_above_eight_is_an_error() {
     let (_t2, p2) = edited("tracecmd/v7-zstd.dat", |b| b[13] = 7);
     let l2 = levels(&p2);
     assert!(has(&l2, "TD004", Severity::Warning), "{l2:?}");
-    // Without stack trace records, every reader reads the same events whatever the size.
+    // `raw_data` records are misprinted for any size but 8.
+    let (_t5, p5) = edited("tracecmd/marker-v6.dat", |b| b[13] = 7);
+    let l5 = levels(&p5);
+    assert!(has(&l5, "TD004", Severity::Error), "{l5:?}");
+    // `raw_data` records (ftrace): trace-cmd 3.x crash.
+    let (_t4, p4) = edited("tracecmd/marker-v6.dat", |b| b[13] = 0xff);
+    let l4 = levels(&p4);
+    assert!(has(&l4, "TD004", Severity::Error), "{l4:?}");
+    // Without records of ftrace events or of events printing pointers, every reader reads the
+    // same events whatever the size.
     for (rel, v7) in [("tracecmd/v7-zstd.dat", true), ("tracecmd/subbuf-8k-v6.dat", false)] {
         for size in [0u8, 0xff] {
             let (_t3, p3) = edited(rel, |b| b[13] = size);
@@ -1402,6 +1411,20 @@ fn a_cpu_size_that_wraps_is_an_error_only_when_more_than_a_page_is_lost() {
             for ((name, _, o0), (_, _, o1)) in base.iter().zip(&got) {
                 assert!(event_lines(o1) < event_lines(o0), "{name} on {rel}");
             }
+        }
+    }
+    // The last CPU's size wrapped: its data runs to the file's end, and trace-cmd 3.x cannot
+    // map its page.
+    let rel = "tracecmd/clock-x86-tsc-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let at = find(b, b"flyrecord\0") + 10 + 16 + 8;
+        b[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD033", Severity::Error), "{l:?}");
+    for (name, ok, _) in reports(&p, false, false) {
+        if name.starts_with("trace-cmd 3.") {
+            assert!(!ok, "{name} reads the last CPU with a wrapped size");
         }
     }
     // A compressed stream is read by its chunk count whatever the size: the instance's

@@ -54,11 +54,12 @@ crate::declare_rules! {
     /// size of 5 trace-cmd 3.1.6 prints the same report (verified). The byte still sets the long
     /// size libtraceevent prints `long` values with.
     ///
-    /// The level follows the case:
-    /// - **warning**: a size below 8 other than 4: pages decode the same, `long` values may print
-    ///   wrong;
-    /// - **error**: 0 or a size above 8: libtraceevent reads `long` fields and kernel stack entries past
-    ///   their ends, and trace-cmd 3.1.6–3.3.4 hang on `ftrace:kernel_stack` records (campaign).
+    /// The level follows the records in the data (trace-cmd 3.1.6, every size from 0 to 255):
+    /// - **error** with records of the kernel's own entries other than `print`
+    ///   (`ftrace:kernel_stack`, `user_stack`, `raw_data`, …): trace-cmd 3.1.6–3.3.4 misprint
+    ///   them for any size other than 8, crash (128, 255) or hang (0, 128 on stack traces);
+    /// - **warning** otherwise: `ftrace:print` and tracepoint records, whose fields have their
+    ///   own sizes, read the same whatever the byte.
     pub BAD_LONG_SIZE = ("TD004", "bad-long-size", Warning, "the long-size byte is neither 4 nor 8");
     /// ## What it checks
     /// The page size is a power of two between 4096 and 16 MiB.

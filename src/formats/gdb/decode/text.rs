@@ -208,6 +208,64 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
     }
 }
 
+/// Reports the first control or non-ASCII byte of the definition line `line` at `base`,
+/// leveled by what GDB 13 does with that line (`prev_tdesc`: the line before was a target
+/// description line; `after`: the bytes after the line).
+fn bad_byte(line: &[u8], base: u64, prev_tdesc: bool, after: &[u8], sink: &mut Sink) {
+    let is_tdesc = line.starts_with(b"tdesc ");
+    let Some(i) = line
+        .iter()
+        .position(|&b| b < 0x20 || b == 0x7f || (b >= 0x80 && !is_tdesc))
+    else {
+        return;
+    };
+    let b = line.get(i).copied().unwrap_or(0);
+    let what = match b {
+        0 => "a NUL byte (GDB cuts the line there)".to_string(),
+        b'\r' => "a carriage return (`\\r` stays part of the value for GDB)".to_string(),
+        0x80.. => format!("the non-ASCII byte 0x{b:02x}"),
+        _ => format!("the control byte 0x{b:02x}"),
+    };
+    let f = sink.make(
+        &rules::LINE_BAD_BYTE,
+        sp(base, i, i.saturating_add(1)),
+        format!("definition line contains {what} at column {i}"),
+    );
+    // In the target description (or a line that was one: a line GDB does not know, between
+    // target description lines): GDB 13 cannot parse the XML then, warns and falls back to
+    // its default description of the architecture; the campaign reads the same frames,
+    // registers and memory in that case.
+    let known = [&b"R "[..], b"status ", b"tp ", b"tsv ", b"tdesc "];
+    let unknown = !known.iter().any(|k| line.starts_with(k));
+    let was_tdesc = unknown && (prev_tdesc || after.starts_with(b"tdesc "));
+    // In an action string (`tp A`/`tp S`, after the address): GDB 13 keeps it as text and
+    // never parses it when it opens the file (it re-creates actions from the `tp Z` command
+    // lines).
+    let in_action = (line.starts_with(b"tp A") || line.starts_with(b"tp S"))
+        && line
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b':')
+            .nth(1)
+            .is_some_and(|(c, _)| c < i);
+    let f = if line.starts_with(b"tdes") || was_tdesc {
+        Finding {
+            message: format!("{}; it is in the target description: GDB 13 cannot parse the XML then, warns and falls back to its default description of the architecture, and reads the frames the same", f.message),
+            ..f
+        }
+        .read_same("GDB", "13")
+    } else if in_action {
+        Finding {
+            message: format!("{}; it is in an action string, which GDB 13 keeps as text and never parses when it opens the file (it re-creates actions from the `tp Z` command lines), so it reads the file the same", f.message),
+            ..f
+        }
+        .read_same("GDB", "13")
+    } else {
+        f
+    };
+    sink.push(f);
+}
+
 /// Decodes the definition section that starts at offset 8.
 pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Description {
     let limits = &opts.limits;
@@ -293,57 +351,8 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
             sink.push(f);
         }
         let is_tdesc = line.starts_with(b"tdesc ");
-        if let Some(i) = line
-            .iter()
-            .position(|&b| b < 0x20 || b == 0x7f || (b >= 0x80 && !is_tdesc))
-        {
-            let b = line.get(i).copied().unwrap_or(0);
-            let what = match b {
-                0 => "a NUL byte (GDB cuts the line there)".to_string(),
-                b'\r' => "a carriage return (`\\r` stays part of the value for GDB)".to_string(),
-                0x80.. => format!("the non-ASCII byte 0x{b:02x}"),
-                _ => format!("the control byte 0x{b:02x}"),
-            };
-            let f = sink.make(
-                &rules::LINE_BAD_BYTE,
-                sp(base, i, i.saturating_add(1)),
-                format!("definition line contains {what} at column {i}"),
-            );
-            // In the target description (or a line that was one: a line GDB does not know,
-            // between target description lines): GDB 13 cannot parse the XML then, warns and
-            // falls back to its default description of the architecture; the campaign reads
-            // the same frames, registers and memory in that case.
-            let known = [&b"R "[..], b"status ", b"tp ", b"tsv ", b"tdesc "];
-            let unknown = !known.iter().any(|k| line.starts_with(k));
-            let after = data.get(next..).unwrap_or_default();
-            let was_tdesc = unknown && (prev_tdesc || after.starts_with(b"tdesc "));
-            // In an action string (`tp A`/`tp S`, after the address): GDB 13 keeps it as text
-            // and never parses it when it opens the file (it re-creates actions from the `tp Z`
-            // command lines).
-            let in_action = (line.starts_with(b"tp A") || line.starts_with(b"tp S"))
-                && line
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &b)| b == b':')
-                    .nth(1)
-                    .is_some_and(|(c, _)| c < i);
-            let f = if line.starts_with(b"tdes") || was_tdesc {
-                Finding {
-                    message: format!("{}; it is in the target description: GDB 13 cannot parse the XML then, warns and falls back to its default description of the architecture, and reads the frames the same", f.message),
-                    ..f
-                }
-                .read_same("GDB", "13")
-            } else if in_action {
-                Finding {
-                    message: format!("{}; it is in an action string, which GDB 13 keeps as text and never parses when it opens the file (it re-creates actions from the `tp Z` command lines), so it reads the file the same", f.message),
-                    ..f
-                }
-                .read_same("GDB", "13")
-            } else {
-                f
-            };
-            sink.push(f);
-        }
+        let after = data.get(next..).unwrap_or_default();
+        bad_byte(line, base, prev_tdesc, after, sink);
         prev_tdesc = is_tdesc;
         let entry = if let Some(p) = line.strip_prefix(b"R ") {
             let value = decode_register(p, at(base, 2), &span, sink);

@@ -470,7 +470,23 @@ fn wrapped(
     // trace-cmd 2.4 and 2.9.5 also try the next page ("bad page offset") and lose other CPUs'
     // records: for a file of a 3.x writer those readers are older than the writer.
     let writer_3x = m.writer_major().is_some_and(|v| v >= 3);
-    let f = if (next <= page_end || rest_zero) && writer_3x {
+    // Data running to the file's end: trace-cmd 3.1.6–3.3.4 size the page's mapping from the
+    // wrapped end and fail ("failed to init data", campaign); followed by another CPU's data
+    // they read the page.
+    let one_page = (next <= page_end || rest_zero) && next < len;
+    if next >= len && (next <= page_end || rest_zero) {
+        let f = ctx
+            .sink
+            .make(
+                &rules::CPU_DATA_RANGE,
+                e.span.clone(),
+                format!("{msg}: trace-cmd's range check passes, but the data runs to the end of the file and trace-cmd 3.1.6–3.3.4 cannot map its page (\"failed to init data\")"),
+            )
+            .fails("trace-cmd report", "3.1.6–3.3.4", "reject");
+        ctx.sink.push(f);
+        return Some(Source::Plain(e.offset..page_end));
+    }
+    let f = if one_page && writer_3x {
         ctx.sink
             .make(
                 &rules::CPU_DATA_RANGE,
@@ -478,7 +494,7 @@ fn wrapped(
                 format!("{msg}: trace-cmd's range check passes and trace-cmd 3.1.6–3.3.4 read one page, which is all the data there (2.4 and 2.9.5, older than this file's writer, then fail on the next page and lose records of other CPUs)"),
             )
             .read_same("trace-cmd report", "3.1.6–3.3.4")
-    } else if next <= page_end || rest_zero {
+    } else if one_page {
         ctx.sink
             .make(
                 &rules::CPU_DATA_RANGE,

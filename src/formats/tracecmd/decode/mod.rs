@@ -125,16 +125,9 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     r.set_endian(endian);
     let ls = r.offset();
     let long_size = rd(ctx, r.u8("long size"))?;
-    // Ring pages are decoded with header_page's commit size, but libtraceevent reads kernel
-    // stack entries with this size: 0 or larger than any long is leveled once the records
-    // are known (`lint::long_size`); a smaller one only misprints `long` values.
-    if long_size != 4 && long_size != 8 && long_size != 0 && long_size <= 8 {
-        ctx.sink.report(
-            &rules::BAD_LONG_SIZE,
-            ls..ls.saturating_add(1),
-            format!("long size is {long_size}, expected 4 or 8"),
-        );
-    }
+    // Ring pages are decoded with header_page's commit size, but the kernel's own entries are
+    // read with this size: a size other than 4 or 8 is leveled once the records are known
+    // (`lint::long_size`).
     let ps = r.offset();
     let page_size = rd(ctx, r.u32("page size"))?;
     if !(4096..=MAX_PAGE_SIZE).contains(&page_size) || !page_size.is_power_of_two() {
