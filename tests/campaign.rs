@@ -732,11 +732,17 @@ fn a_long_size_above_eight_is_an_error() {
     assert!(has(&l4, "TD004", Severity::Error), "{l4:?}");
     // Without records of ftrace events or of events printing pointers, every reader reads the
     // same events whatever the size.
-    for (rel, v7) in [("tracecmd/v7-zstd.dat", true), ("tracecmd/subbuf-8k-v6.dat", false)] {
+    for (rel, v7) in [
+        ("tracecmd/v7-zstd.dat", true),
+        ("tracecmd/subbuf-8k-v6.dat", false),
+    ] {
         for size in [0u8, 0xff] {
             let (_t3, p3) = edited(rel, |b| b[13] = size);
             let l3 = levels(&p3);
-            assert!(has(&l3, "TD004", Severity::Warning) && no_error(&l3), "{rel} {size}: {l3:?}");
+            assert!(
+                has(&l3, "TD004", Severity::Warning) && no_error(&l3),
+                "{rel} {size}: {l3:?}"
+            );
             let base = reports(&common::corpus(rel), v7, false);
             for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p3, v7, false)) {
                 if name.starts_with("trace-cmd 3.") {
@@ -1400,7 +1406,10 @@ fn a_cpu_size_that_wraps_is_an_error_only_when_more_than_a_page_is_lost() {
         let got = reports(&p, false, false);
         if one_page {
             // Written by 3.1.6: 2.4 and 2.9.5, older than the writer, lose records.
-            assert!(has(&l, "TD033", Severity::Warning) && no_error(&l), "{rel}: {l:?}");
+            assert!(
+                has(&l, "TD033", Severity::Warning) && no_error(&l),
+                "{rel}: {l:?}"
+            );
             for ((name, _, o0), (_, _, o1)) in base.iter().zip(&got) {
                 if name.starts_with("trace-cmd 3.") {
                     assert_eq!(event_lines(o0), event_lines(o1), "{name} on {rel}");
@@ -1467,9 +1476,24 @@ fn options_readers_do_not_use_as_written_are_warnings() {
         b[at] = 0x14;
     });
     let l2 = levels(&p2);
-    assert!(has(&l2, "TD027", Severity::Warning) && no_error(&l2), "{l2:?}");
+    assert!(
+        has(&l2, "TD027", Severity::Warning) && no_error(&l2),
+        "{l2:?}"
+    );
     let base = reports(&common::corpus(rel), true, false);
     for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p2, true, false)) {
         assert_eq!(o0, &o1, "{name} on the option id mutant");
     }
+}
+
+#[test]
+fn a_ktrace_file_cut_inside_its_header_padding_is_an_error() {
+    // Cut 4 bytes into the 8-byte padding after the V3 header (campaign, `full17`): a header
+    // and no chunk.
+    let (_t, p) = edited("ktrace/v3-lldbmacros-style.ktrace", |b| b.truncate(0x5f));
+    let l = levels(&p);
+    assert!(has(&l, "KT007", Severity::Error), "{l:?}");
+    // The whole file has no such finding.
+    let l2 = levels(&common::corpus("ktrace/v3-lldbmacros-style.ktrace"));
+    assert!(no_error(&l2), "{l2:?}");
 }

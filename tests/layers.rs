@@ -4,8 +4,10 @@
 //!
 //! Test code (`*tests.rs`, `#[cfg(test)]` modules) is left out: tests may reach anywhere.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Module path of a source file: `src/a/b.rs` and `src/a/b/mod.rs` are `["a", "b"]`.
 fn module_of(src: &Path, file: &Path) -> Vec<String> {
@@ -20,17 +22,6 @@ fn module_of(src: &Path, file: &Path) -> Vec<String> {
         parts.push(stem.to_string());
     }
     parts
-}
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 /// The source without comments, string literals and `#[cfg(test)]` items.
@@ -281,7 +272,7 @@ impl Graph {
 fn graphs() -> (Graph, Graph) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rs_files(&src, &mut files);
+    common::rs_files(&src, &mut files);
     let mut top = Graph {
         edges: BTreeMap::new(),
     };

@@ -2,20 +2,11 @@
 //! (with the reason each stays long) under "Functions over 200 lines". Run with `--nocapture`
 //! to see the current list.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 const LIMIT: usize = 200;
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// The text with comments, strings and character literals blanked (newlines kept), so that
 /// braces count blocks only.
@@ -89,7 +80,7 @@ fn blank(text: &str) -> Vec<u8> {
 fn long_functions() -> Vec<(String, usize)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rs_files(&src, &mut files);
+    common::rs_files(&src, &mut files);
     files.sort();
     let mut out = Vec::new();
     for f in files {

@@ -2,18 +2,9 @@
 //! fast reads `u16_at`/`u32_at`/`u64_at` and the `Endianity` byte orders): no other product
 //! source converts bytes to integers by hand. Writers, fuzz support and tests are left out.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
+use std::path::Path;
 
 /// Ways of turning bytes into integers (or byte slices into arrays to convert).
 const PATTERNS: &[&str] = &[
@@ -28,7 +19,7 @@ const PATTERNS: &[&str] = &[
 fn integers_are_read_only_through_the_reader() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rs_files(&src, &mut files);
+    common::rs_files(&src, &mut files);
     let mut hits = Vec::new();
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();

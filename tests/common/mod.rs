@@ -4,6 +4,18 @@
 use std::path::{Path, PathBuf};
 use tracelint::{check_bytes, CheckOptions, Finding, Limits, Sink};
 
+/// Every `.rs` file under `dir`, recursively, appended to `out`.
+pub fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
 /// The project's corpus folder.
 pub fn corpus(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

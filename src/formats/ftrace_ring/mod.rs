@@ -430,7 +430,9 @@ pub fn tail_excess(tail: Tail, payload: &[u8], e: Endian) -> Option<u32> {
             let text = payload.get(usize::try_from(off).ok()?..)?;
             // No NUL: readers print up to the record's end, nothing is swallowed.
             let nul = memchr_nul(text)?;
-            let end = off.saturating_add(u32::try_from(nul).ok()?).saturating_add(1);
+            let end = off
+                .saturating_add(u32::try_from(nul).ok()?)
+                .saturating_add(1);
             len.saturating_sub(end).saturating_sub(TEXT_SLACK)
         }
     };
@@ -1014,7 +1016,15 @@ impl<'t> Walker<'t> {
                         Tail::Open => {}
                         tail => {
                             if let Some(excess) = tail_excess(tail, payload, e) {
-                                self.long_payload(sink, data_base, start, payload.len(), id, tail, excess);
+                                self.long_payload(
+                                    sink,
+                                    data_base,
+                                    start,
+                                    payload.len(),
+                                    id,
+                                    tail,
+                                    excess,
+                                );
                             }
                         }
                     },

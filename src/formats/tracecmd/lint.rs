@@ -114,7 +114,11 @@ fn long_size(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     } else {
         let more = users.len().saturating_sub(3);
         users.truncate(3);
-        let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
         ctx.sink
             .make(
                 &rules::BAD_LONG_SIZE,
@@ -512,9 +516,13 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
 fn page_header_at(data: &[u8], m: &TraceDat, at: u64, region: &Range<u64>) -> bool {
     let ps = u64::from(m.header.page_size.max(1));
     let page = at.checked_div(ps).unwrap_or(0).saturating_mul(ps);
-    let whole =
-        page >= region.start && at < page.saturating_add(16) && page.saturating_add(ps) <= region.end;
-    let Some(commit_at) = usize::try_from(page.saturating_add(8)).ok().filter(|_| whole) else {
+    let whole = page >= region.start
+        && at < page.saturating_add(16)
+        && page.saturating_add(ps) <= region.end;
+    let Some(commit_at) = usize::try_from(page.saturating_add(8))
+        .ok()
+        .filter(|_| whole)
+    else {
         return false;
     };
     let e = m.header.endian;

@@ -769,6 +769,18 @@ impl<S: ByteSource + ?Sized> Decoder<'_, S> {
         }
         let body = round_up(header_end, 8)?;
         self.check_zero(header_end..body.min(self.size), "header padding", sink);
+        // Writers pad the header to 8 bytes before the first chunk: a file that ends inside
+        // that padding was cut after its header, and its chunks are gone.
+        if body > self.size && header_end < self.size {
+            sink.report(
+                &rules::CHUNK_TRUNCATED,
+                header_end..self.size,
+                format!(
+                    "the file ends at 0x{:x}, inside the header's padding to 0x{body:x}: it was cut after its header, and no chunk follows",
+                    self.size
+                ),
+            );
+        }
         Some(body)
     }
 

@@ -19,7 +19,12 @@ const WINDOW_PAGES: u64 = 256;
 pub fn event_table(m: &TraceDat) -> EventTable {
     let mut t = EventTable::new();
     for f in &m.meta.formats {
-        t.insert_with_tail(f.id, format!("{}:{}", f.system, f.name), f.min_size(), f.tail());
+        t.insert_with_tail(
+            f.id,
+            format!("{}:{}", f.system, f.name),
+            f.min_size(),
+            f.tail(),
+        );
     }
     t
 }

@@ -1670,9 +1670,8 @@ impl V7<'_> {
             let Some(b) = self.m.buffers.get(bi) else {
                 continue;
             };
-            let msg = format!(
-                "option BUFFER points at 0x{off:x}, which is not the start of a section"
-            );
+            let msg =
+                format!("option BUFFER points at 0x{off:x}, which is not the start of a section");
             let in_file = off.checked_add(16).is_some_and(|end| end <= ctx.len());
             // The section the buffer's CPU data lies in, as written.
             let written = b.cpus.first().and_then(|e| {
@@ -1682,7 +1681,11 @@ impl V7<'_> {
                     .find(|s| s.id == opt_id::BUFFER && s.body.contains(&e.offset))
             });
             let same = in_file && written.is_none_or(|s| s.compressed() == b.compressed);
-            let how = if b.compressed { "compressed" } else { "uncompressed" };
+            let how = if b.compressed {
+                "compressed"
+            } else {
+                "uncompressed"
+            };
             let f = if same {
                 ctx.sink
                     .make(

@@ -305,7 +305,9 @@ impl SiftedPages {
             }
             let fits = |tail: Tail| match tail {
                 Tail::Open => true,
-                Tail::Fixed(max) => m.max.saturating_sub(max) < crate::formats::ftrace_ring::TAIL_EXCESS,
+                Tail::Fixed(max) => {
+                    m.max.saturating_sub(max) < crate::formats::ftrace_ring::TAIL_EXCESS
+                }
                 Tail::Text(12) => m.text[0] == 0,
                 Tail::Text(16) => m.text[1] == 0,
                 Tail::Text(_) => false,

@@ -30,8 +30,8 @@ use crate::finding::Sink;
 use crate::formats::ftrace_ring::{
     summarize_page, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
 };
-use crate::limits::Limits;
 use crate::formats::tracecmd::model::{opt_id, Algo};
+use crate::limits::Limits;
 use crate::reader::{u16_at, u32_at, u64_at, Endian};
 use std::ops::Range;
 
@@ -126,7 +126,8 @@ impl PageSieve {
             let psz = page.len();
             if is_zero(page) {
                 push_range(drop, start..start.saturating_add(psz));
-            } else if (looks_like_ring(page, params) || self.in_streams(off..off.saturating_add(ps)))
+            } else if (looks_like_ring(page, params)
+                || self.in_streams(off..off.saturating_add(ps)))
                 && self.keep.binary_search(&off).is_err()
             {
                 push_range(drop, start..start.saturating_add(psz));
