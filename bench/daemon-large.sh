@@ -50,25 +50,33 @@ BIG=$WORK/big.dat
 echo "generating a ${SIZE_GIB} GiB trace.dat ..." >&2
 python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$BIG" "$SIZE_GIB"
 note "input: $(stat -c %s "$BIG") bytes (v6, 2 CPUs, 4 KiB pages)"
-cat "$BIG" > /dev/null
-cw=(); cr=(); dw=(); dr=()
-for i in $(seq "$RUNS"); do
-  read -r w r c < <(measure "'$TL' check -o json '$BIG'")
-  verdict=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['files'][0] if 'files' in d else d; print(f.get('verdict'))" "$WORK/out" 2>/dev/null || echo '?')
-  note "run $i: check -o json: ${w}s, peak RSS ${r} KB, exit $c, verdict $verdict"
-  cw+=("$w"); cr+=("$r")
-  mv "$BIG" "$SPOOL/new/big.dat"
-  read -r w r c < <(measure "cd '$WORK' && '$TL' watch --once '$SPOOL'")
-  placed=$(cd "$SPOOL" && ls -d accepted/big.dat rejected/big.dat quarantine/big.dat 2>/dev/null | cut -d/ -f1 || true)
-  note "run $i: watch --once: ${w}s, peak RSS ${r} KB, exit $c, verdict ${placed:-none}"
-  dw+=("$w"); dr+=("$r")
-  mv "$SPOOL/${placed:-accepted}/big.dat" "$BIG"
-  rm -f "$SPOOL/${placed:-accepted}/big.dat.tracelint.json"
-done
-bc=$(min "${cw[@]}"); bd=$(min "${dw[@]}")
-note "best check: ${bc}s, peak RSS $(printf '%s\n' "${cr[@]}" | sort -n | tail -1) KB (max of runs)"
-note "best watch --once: ${bd}s, peak RSS $(printf '%s\n' "${dr[@]}" | sort -n | tail -1) KB (max of runs)"
-note "watch / check time: $(python3 -c "print(f'{$bd/$bc:.2f}')")"
+# compare FILE LABEL: best of RUNS, alternating, `check -o json FILE` and `watch --once` with
+# FILE in the spool's new/ (moved back after each run); notes each run, the best times, the
+# largest peak RSS and the ratio, each line prefixed with LABEL.
+compare () {
+  local file=$1 label=$2 name
+  name=$(basename "$file")
+  cat "$file" > /dev/null
+  local cw=() cr=() dw=() dr=() i w r c verdict placed bc bd
+  for i in $(seq "$RUNS"); do
+    read -r w r c < <(measure "'$TL' check -o json '$file'")
+    verdict=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['files'][0].get('verdict'))" "$WORK/out" 2>/dev/null || echo '?')
+    note "run $i: ${label}check -o json: ${w}s, peak RSS ${r} KB, exit $c, verdict $verdict"
+    cw+=("$w"); cr+=("$r")
+    mv "$file" "$SPOOL/new/$name"
+    read -r w r c < <(measure "cd '$WORK' && '$TL' watch --once '$SPOOL'")
+    placed=$(cd "$SPOOL" && ls -d "accepted/$name" "rejected/$name" "quarantine/$name" 2>/dev/null | cut -d/ -f1 || true)
+    note "run $i: ${label}watch --once: ${w}s, peak RSS ${r} KB, exit $c, verdict ${placed:-none}"
+    dw+=("$w"); dr+=("$r")
+    mv "$SPOOL/${placed:-accepted}/$name" "$file"
+    rm -f "$SPOOL/${placed:-accepted}/$name.tracelint.json"
+  done
+  bc=$(min "${cw[@]}"); bd=$(min "${dw[@]}")
+  note "${label}best check: ${bc}s, peak RSS $(printf '%s\n' "${cr[@]}" | sort -n | tail -1) KB (max of runs)"
+  note "${label}best watch --once: ${bd}s, peak RSS $(printf '%s\n' "${dr[@]}" | sort -n | tail -1) KB (max of runs)"
+  note "${label}watch / check time: $(python3 -c "print(f'{$bd/$bc:.2f}')")"
+}
+compare "$BIG" ""
 # A compressed v7 file of the same size class: the events' payloads made random (so that the
 # file stays large), converted with trace-cmd's zstd. Its chunk streams are found by their
 # section and chunk headers and read from the file, never held.
@@ -76,28 +84,9 @@ if command -v trace-cmd >/dev/null; then
   python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$WORK/rand6.dat" "$SIZE_GIB" --random-payload
   trace-cmd convert -i "$WORK/rand6.dat" -o "$WORK/big7.dat" --compression zstd >/dev/null 2>&1
   rm -f "$WORK/rand6.dat"
-  BIG7=$WORK/big7.dat
-  note "input: $(stat -c %s "$BIG7") bytes (v7 zstd, ${SIZE_GIB} GiB of ring data, trace-cmd $(trace-cmd -h 2>&1 | awk '/version/ {print $3; exit}'))"
-  cat "$BIG7" > /dev/null
-  zw=(); zr=(); ww=(); wr=()
-  for i in $(seq "$RUNS"); do
-    read -r w r c < <(measure "'$TL' check -o json '$BIG7'")
-    verdict=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['files'][0].get('verdict'))" "$WORK/out" 2>/dev/null || echo '?')
-    note "run $i: v7 check -o json: ${w}s, peak RSS ${r} KB, exit $c, verdict $verdict"
-    zw+=("$w"); zr+=("$r")
-    mv "$BIG7" "$SPOOL/new/big7.dat"
-    read -r w r c < <(measure "cd '$WORK' && '$TL' watch --once '$SPOOL'")
-    placed=$(cd "$SPOOL" && ls -d accepted/big7.dat rejected/big7.dat quarantine/big7.dat 2>/dev/null | cut -d/ -f1 || true)
-    note "run $i: v7 watch --once: ${w}s, peak RSS ${r} KB, exit $c, verdict ${placed:-none}"
-    ww+=("$w"); wr+=("$r")
-    mv "$SPOOL/${placed:-accepted}/big7.dat" "$BIG7"
-    rm -f "$SPOOL/${placed:-accepted}/big7.dat.tracelint.json"
-  done
-  bc=$(min "${zw[@]}"); bd=$(min "${ww[@]}")
-  note "v7 best check: ${bc}s, peak RSS $(printf '%s\n' "${zr[@]}" | sort -n | tail -1) KB (max of runs)"
-  note "v7 best watch --once: ${bd}s, peak RSS $(printf '%s\n' "${wr[@]}" | sort -n | tail -1) KB (max of runs)"
-  note "v7 watch / check time: $(python3 -c "print(f'{$bd/$bc:.2f}')")"
-  rm -f "$BIG7"
+  note "input: $(stat -c %s "$WORK/big7.dat") bytes (v7 zstd, ${SIZE_GIB} GiB of ring data, trace-cmd $(trace-cmd -h 2>&1 | awk '/version/ {print $3; exit}'))"
+  compare "$WORK/big7.dat" "v7 "
+  rm -f "$WORK/big7.dat"
 fi
 # The same trace as an lz4 member: unpacked through a spill file in $TMPDIR, then read in windows.
 if command -v lz4 >/dev/null; then

@@ -326,15 +326,7 @@ fn plan(
     } else {
         e.size
     };
-    if let Some((other, r)) = quirks.claim(e.offset..e.offset.saturating_add(claim_len), &what) {
-        ctx.sink.report(
-            &rules::CPU_DATA_OVERLAP,
-            e.span.clone(),
-            format!(
-                "{what} data 0x{:x}..0x{end:x} overlaps {other} data 0x{:x}..0x{:x}; it was not walked again",
-                e.offset, r.start, r.end
-            ),
-        );
+    if !claim(ctx, quirks, e, &what, claim_len, end) {
         return None;
     }
     // trace-cmd 3.1.6–3.3.4 read CPU data (and a compressed stream's chunks) from the file
@@ -402,6 +394,30 @@ fn plan(
     Some(Source::Plain(e.offset..end))
 }
 
+/// Claims `len` bytes of `e`'s data (shown as ending at `end`); false, with the finding, when
+/// they overlap data claimed before: that CPU is not walked again.
+fn claim(
+    ctx: &mut Ctx<'_, '_>,
+    quirks: &mut Quirks,
+    e: &CpuEntry,
+    what: &str,
+    len: u64,
+    end: u64,
+) -> bool {
+    let Some((other, r)) = quirks.claim(e.offset..e.offset.saturating_add(len), what) else {
+        return true;
+    };
+    ctx.sink.report(
+        &rules::CPU_DATA_OVERLAP,
+        e.span.clone(),
+        format!(
+            "{what} data 0x{:x}..0x{end:x} overlaps {other} data 0x{:x}..0x{:x}; it was not walked again",
+            e.offset, r.start, r.end
+        ),
+    );
+    false
+}
+
 /// A CPU whose size makes `offset + size` wrap past 2^64 (all ones, typically): trace-cmd's
 /// range check passes. A compressed stream is then read by its chunk count (trace-cmd
 /// 3.1.6–3.3.4 `init_cpu_zfile` sums the chunks' sizes): the same events. Plain data is read
@@ -428,15 +444,7 @@ fn wrapped(
         whole.size = 0;
         let chunks = chunk_table(ctx, m, b, &whole, len, res, quirks)?;
         let stop = e.offset.saturating_add(res.stored);
-        if let Some((other, r)) = quirks.claim(e.offset..stop, &what) {
-            ctx.sink.report(
-                &rules::CPU_DATA_OVERLAP,
-                e.span.clone(),
-                format!(
-                    "{what} data 0x{:x}..0x{stop:x} overlaps {other} data 0x{:x}..0x{:x}; it was not walked again",
-                    e.offset, r.start, r.end
-                ),
-            );
+        if !claim(ctx, quirks, e, &what, res.stored, stop) {
             return None;
         }
         let f = ctx
