@@ -55,7 +55,15 @@ impl Holed {
         Ok(Holed(if n == 0 {
             None
         } else {
-            Some(memmap2::MmapMut::map_anon(n)?)
+            // No swap is reserved for it: only the pages written are ever backed, so a
+            // mapping the size of a file far larger than memory is taken under the kernel's
+            // default overcommit heuristic.
+            Some(
+                memmap2::MmapOptions::new()
+                    .len(n)
+                    .no_reserve_swap()
+                    .map_anon()?,
+            )
         }))
     }
 }

@@ -533,6 +533,9 @@ fn page_header_at(data: &[u8], m: &TraceDat, at: u64, region: &Range<u64>) -> bo
         || crate::reader::u32_at(data, commit_at, e).is_some_and(|c| fits(u64::from(c), 12))
 }
 
+/// Bytes of trailing data looked at for a ring page (a sparse tail of any size is not read).
+const LOOK_BYTES: usize = 1 << 20;
+
 fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     if m.header.version != 6 || m.meta_end == 0 {
         return;
@@ -567,9 +570,10 @@ fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 if let Some(s) = ctx.sieve {
                     s.check_spans(std::iter::once(end..len));
                 }
+                // Only the first bytes are looked at: a lost CPU's pages start right there.
                 let first = usize::try_from(end)
                     .ok()
-                    .and_then(|e| ctx.data.get(e..))
+                    .and_then(|e| ctx.data.get(e..e.saturating_add(LOOK_BYTES).min(ctx.data.len())))
                     .and_then(|rest| rest.iter().position(|&b| b != 0))
                     .map(|i| end.saturating_add(i as u64));
                 match first.filter(|&at| page_header_at(ctx.data, m, at, &(end..len))) {

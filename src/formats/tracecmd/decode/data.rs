@@ -470,11 +470,13 @@ fn wrapped(
         .min(len);
     let page_end = e.offset.saturating_add(ps).min(len);
     // Beyond the first page: only zeros there, or pages the readers never reach.
-    let rest_zero = usize::try_from(page_end)
-        .ok()
-        .zip(usize::try_from(next).ok())
-        .and_then(|(a, z)| ctx.data.get(a..z))
-        .is_some_and(|rest| rest.iter().all(|&x| x == 0));
+    // At most 1 MiB is looked at; past it the rest counts as data.
+    let rest_zero = next.saturating_sub(page_end) <= 1 << 20
+        && usize::try_from(page_end)
+            .ok()
+            .zip(usize::try_from(next).ok())
+            .and_then(|(a, z)| ctx.data.get(a..z))
+            .is_some_and(|rest| rest.iter().all(|&x| x == 0));
     if let Some(sv) = ctx.sieve {
         sv.check_spans(std::iter::once(page_end..next));
     }
