@@ -10,11 +10,12 @@
 //!   reason; the test fails for a rule neither raised nor listed, and for a listed rule that is
 //!   raised (so the list only shrinks).
 
+mod common;
 #[path = "common/gdb_cases.rs"]
 mod gdb_cases;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tracelint::config::Config;
 use tracelint::detect::Format;
 use tracelint::{check_bytes, check_dir, check_path, fuzzing, registry, CheckOptions, Sink};
@@ -188,34 +189,13 @@ const NOT_RAISED_HERE: &[(&str, &str)] = &[
     ("UF096", "default-opts: a mutant built in tests/uftrace.rs (uf096_default_opts_foreign_option)"),
 ];
 
-/// Every file under `dir` (sorted), with uftrace directories (those holding `info`) as one
-/// entry.
-fn inputs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if p.join("info").is_file() {
-                out.push(p);
-            } else {
-                inputs(&p, out);
-            }
-        } else if p.file_name().is_some_and(|n| n != "README.md") {
-            out.push(p);
-        }
-    }
-}
-
 /// The codes the checker raises on the fixtures (including findings dropped by the cap).
 fn raised() -> BTreeSet<&'static str> {
     let mut codes = BTreeSet::new();
     let opts = CheckOptions::default();
     let config = Config::default();
     let mut files = Vec::new();
-    inputs(&root().join("corpus"), &mut files);
+    common::inputs(&root().join("corpus"), &mut files);
     for target in [
         "archive",
         "detect_and_check",
@@ -223,7 +203,7 @@ fn raised() -> BTreeSet<&'static str> {
         "ktrace",
         "tracecmd",
     ] {
-        inputs(&root().join("fuzz/seeds").join(target), &mut files);
+        common::inputs(&root().join("fuzz/seeds").join(target), &mut files);
     }
     for p in &files {
         let r = check_path(p, &opts, &config);
@@ -232,7 +212,7 @@ fn raised() -> BTreeSet<&'static str> {
     }
     // uftrace seeds are directory images (the fuzz target's input).
     let mut images = Vec::new();
-    inputs(&root().join("fuzz/seeds/uftrace"), &mut images);
+    common::inputs(&root().join("fuzz/seeds/uftrace"), &mut images);
     for p in images {
         let dir = fuzzing::decode_dir_image(&std::fs::read(&p).unwrap());
         let mut sink = Sink::new(10_000);

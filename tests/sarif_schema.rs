@@ -3,6 +3,8 @@
 //! `@microsoft/jest-sarif` npm package, `lib/schemas/sarif-2.1.0-rtm.5.json`), for every
 //! corpus input, and carries invocations, notifications and documentation links.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -46,29 +48,8 @@ fn assert_valid(v: &jsonschema::Validator, doc: &serde_json::Value, what: &str) 
 
 /// Every input the CLI would find in the corpus: trace files and uftrace directories.
 fn corpus_inputs() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                if p.join("info").is_file() {
-                    out.push(p);
-                } else {
-                    walk(&p, out);
-                }
-            } else if p.extension().is_none_or(|e| e != "md") {
-                out.push(p);
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
-        &mut out,
-    );
+    common::inputs(&common::corpus(""), &mut out);
     out
 }
 

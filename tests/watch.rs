@@ -2,6 +2,8 @@
 //!
 //! Every test bounds its waits; a daemon left running is killed when its handle drops.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::fs;
@@ -1273,28 +1275,6 @@ fn an_unknown_log_filter_is_a_start_up_error() {
     }
 }
 
-/// The inputs under `root`: files, and uftrace data directories as one input each (a folder
-/// with an `info` file); other folders are searched.
-fn inputs_under(root: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if p.join("info").is_file() {
-                out.push(p);
-            } else {
-                inputs_under(&p, out);
-            }
-        } else if p.is_file() && p.extension().is_none_or(|x| x != "md") {
-            out.push(p);
-        }
-    }
-}
-
 /// (code, severity, member, file, offset, length) of every finding in a JSON finding list.
 fn finding_keys(findings: &[serde_json::Value]) -> Vec<String> {
     findings
@@ -1311,14 +1291,14 @@ fn finding_keys(findings: &[serde_json::Value]) -> Vec<String> {
 #[test]
 fn daemon_findings_equal_check_findings_on_every_corpus_and_sample_file() {
     let mut inputs = Vec::new();
-    inputs_under(&corpus(""), &mut inputs);
+    common::inputs(&corpus(""), &mut inputs);
     for sub in ["samples/wild", "samples/ktrace"] {
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("..")
             .join("shared")
             .join(sub);
         if p.is_dir() {
-            inputs_under(&p, &mut inputs);
+            common::inputs(&p, &mut inputs);
         } else {
             if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
                 panic!("CI=true but {} is not present", p.display());

@@ -4,6 +4,28 @@
 use std::path::{Path, PathBuf};
 use tracelint::{check_bytes, CheckOptions, Finding, Limits, Sink};
 
+/// Every input under `dir` as the CLI finds them, sorted: files (but Markdown notes) and
+/// uftrace data directories (a folder holding `info`) as one input each; other folders are
+/// searched. A folder that cannot be read adds nothing.
+pub fn inputs(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.join("info").is_file() {
+                out.push(p);
+            } else {
+                inputs(&p, out);
+            }
+        } else if p.is_file() && p.extension().is_none_or(|x| x != "md") {
+            out.push(p);
+        }
+    }
+}
+
 /// Every `.rs` file under `dir`, recursively, appended to `out`.
 pub fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
