@@ -2,8 +2,9 @@
 
 use crate::archive;
 use crate::config::Config;
-use crate::detect::{self, Format};
+use crate::detect::Format;
 use crate::finding::{Counts, Finding, Sink};
+use crate::formats::{self, FileCheck};
 use crate::input::{self, DirSource, FsDir, LoadMode};
 use crate::map::MapNode;
 pub use crate::options::CheckOptions;
@@ -102,22 +103,23 @@ pub fn check_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> (Option
     }
     let format = match opts.format_hint {
         Some(f) => Some(f),
-        None => detect::detect_bytes(data),
+        None => formats::detect_bytes(data),
     };
-    let map = match format {
-        Some(Format::GdbTfile) => crate::formats::gdb::check(data, opts, sink),
-        Some(Format::TraceCmd) => crate::formats::tracecmd::check(data, opts, sink),
-        Some(Format::Ktrace) | Some(Format::KtraceV0) => {
-            crate::formats::ktrace::check(data, opts, sink)
-        }
-        Some(Format::Uftrace) => {
-            sink.report(
-                &rules::UNKNOWN_FORMAT,
-                0..0,
-                "a uftrace recording is a directory; pass the directory, not one of its files",
-            );
-            MapNode::new("file", 0, len)
-        }
+    let map = match format.and_then(formats::spec) {
+        Some(spec) => match spec.bytes {
+            Some(check) => check(data, opts, sink),
+            None => {
+                sink.report(
+                    &rules::UNKNOWN_FORMAT,
+                    0..0,
+                    format!(
+                        "a {} recording is a directory; pass the directory, not one of its files",
+                        spec.format
+                    ),
+                );
+                MapNode::new("file", 0, len)
+            }
+        },
         None => {
             let shown: Vec<String> = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
             let f = sink
@@ -137,9 +139,25 @@ pub fn check_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> (Option
     (format, map)
 }
 
-/// Checks a uftrace-style directory image.
+/// The directory format a directory is checked as: the hinted one (when the hint names one),
+/// else the one the table's detection finds (`path`, for a directory on disk), else the table's first directory format.
+fn dir_spec(opts: &CheckOptions, path: Option<&Path>) -> Option<&'static formats::FormatSpec> {
+    let dir_format = |f: Format| formats::spec(f).filter(|s| s.dir.is_some());
+    opts.format_hint
+        .and_then(dir_format)
+        .or_else(|| match path {
+            Some(p) => formats::detect_dir(p).and_then(dir_format),
+            None => formats::FORMATS.iter().copied().find(|s| s.dir.is_some()),
+        })
+}
+
+/// Checks a directory image (a uftrace recording unless a hint names another directory
+/// format).
 pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
-    crate::formats::uftrace::check_dir(dir, opts, sink)
+    match dir_spec(opts, None).and_then(|s| s.dir.as_ref()) {
+        Some(d) => (d.check)(dir, opts, sink),
+        None => MapNode::new("directory", 0, 0),
+    }
 }
 
 /// Checks one path (file or uftrace data directory), applying `config`'s rule levels.
@@ -348,7 +366,7 @@ fn drop_follow_ons_of_limits(findings: &mut Vec<Finding>) {
             keep.push(true);
             continue;
         }
-        let follow_on = f.rule.family != Family::Generic
+        let follow_on = f.rule.family != Family::GENERIC
             && f.severity != Severity::Info
             && limited.iter().any(|(place, _, _)| place_of(f) == *place);
         if follow_on {
@@ -400,10 +418,11 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         if let Err(e) = std::fs::read_dir(path) {
             return io_finding(sink, report, path, &e);
         }
-        if opts.format_hint == Some(Format::Uftrace) || detect::is_uftrace_dir(path) {
-            report.format = Some(Format::Uftrace);
+        let spec = dir_spec(opts, Some(path));
+        if let Some((spec, dspec)) = spec.and_then(|s| Some((s, s.dir.as_ref()?))) {
+            report.format = Some(spec.format);
             let dir = FsDir::new(path, opts.load_mode);
-            let map = check_dir(&dir, opts, sink);
+            let map = (dspec.check)(&dir, opts, sink);
             report.size = dir
                 .list()
                 .map(|l| l.iter().map(|e| e.len).sum())
@@ -517,7 +536,7 @@ fn check_open_path(
                 file,
                 // Sifted members are mapped, and are trace.dat whatever the hint says.
                 sift: opts.load_mode == LoadMode::Mmap
-                    && matches!(opts.format_hint, None | Some(Format::TraceCmd)),
+                    && matches!(opts.format_hint, None | Some(formats::tracecmd::FORMAT)),
             },
             &name,
             &opts.limits,
@@ -546,7 +565,7 @@ fn check_leaf(
     match leaf {
         archive::Leaf::Bytes(b) => check_bytes(b, opts, sink),
         archive::Leaf::Dir(d, runs) => (
-            Some(Format::Uftrace),
+            Some(formats::uftrace::FORMAT),
             crate::formats::uftrace::check_dir_with_runs(d, runs, opts, sink),
         ),
         archive::Leaf::Sifted(f, len, sieve) => {
@@ -556,7 +575,7 @@ fn check_leaf(
                     crate::formats::tracecmd::check_sifted(&data, file, Some(sieve), opts, sink)
                 });
             match map {
-                Ok(map) => (Some(Format::TraceCmd), map),
+                Ok(map) => (Some(formats::tracecmd::FORMAT), map),
                 // Not taken: the input is checked again without a sieve.
                 Err(_) => {
                     sieve.spoil();
@@ -588,72 +607,17 @@ fn check_open_file(
 ) -> io::Result<(Option<Format>, Option<MapNode>)> {
     let format = match opts.format_hint {
         Some(f) => Some(f),
-        None => detect::detect_file(file, len)?,
+        None => formats::detect_file(file, len)?,
     };
     // Each format reads the file the way that keeps memory flat for multi-GiB inputs.
-    Ok(match format {
-        // ktrace: mostly event records walked once, read window by window.
-        Some(Format::Ktrace | Format::KtraceV0) if len > 0 => (
-            format,
-            Some(crate::formats::ktrace::check_file(file, len, opts, sink)),
-        ),
-        // trace.dat: metadata from the mapping, ring data (the bulk) by positioned reads.
-        Some(Format::TraceCmd) if opts.load_mode == LoadMode::Mmap => {
-            let Some(data) = load(file, len, opts, sink)? else {
-                return Ok((None, None));
-            };
-            let map = crate::formats::tracecmd::check_file(&data, file.try_clone()?, opts, sink);
-            (format, Some(map))
+    if let Some(read) = format.and_then(formats::spec).and_then(|s| s.file) {
+        if let FileCheck::Done(map) = read(file, len, opts, sink)? {
+            return Ok((map.is_some().then_some(format).flatten(), map));
         }
-        // trace.dat read in windows: the metadata kept, the ring pages read again as walked.
-        Some(Format::TraceCmd) if opts.load_mode == LoadMode::Windowed && len > 0 => {
-            use crate::formats::tracecmd::{check_windowed, Windowed};
-            match check_windowed(file, len, opts, sink)? {
-                Windowed::Checked(map) => (format, Some(map)),
-                // Read whole instead, up to max_read_bytes; past it the limit finding says why.
-                Windowed::NotSifted(why) => {
-                    let Some(data) = load(file, len, opts, sink)? else {
-                        sink.note_last(
-                            &rules::LIMIT_EXCEEDED,
-                            format!("it could not be checked in windows: {why}"),
-                        );
-                        return Ok((None, None));
-                    };
-                    let (format, map) = check_bytes(&data, opts, sink);
-                    (format, Some(map))
-                }
-            }
-        }
-        _ => {
-            let Some(data) = load(file, len, opts, sink)? else {
-                return Ok((None, None));
-            };
-            let (format, map) = check_bytes(&data, opts, sink);
-            (format, Some(map))
-        }
-    })
-}
-
-/// Brings the whole open `file` into memory as `opts.load_mode` says; `None` after reporting
-/// a limit.
-fn load(
-    file: &std::fs::File,
-    len: u64,
-    opts: &CheckOptions,
-    sink: &mut Sink,
-) -> io::Result<Option<input::Data>> {
-    let max = match opts.load_mode {
-        LoadMode::Mmap => opts.limits.max_file_bytes,
-        LoadMode::Read | LoadMode::Windowed => {
-            opts.limits.max_read_bytes.min(opts.limits.max_file_bytes)
-        }
-    };
-    match input::load_file(file, opts.load_mode, max) {
-        Ok(d) => Ok(Some(d)),
-        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
-            sink.limit(0..0, "file size", len, "max_read_bytes", max);
-            Ok(None)
-        }
-        Err(e) => Err(e),
     }
+    let Some(data) = formats::spec::load_whole(file, len, opts, sink)? else {
+        return Ok((None, None));
+    };
+    let (format, map) = check_bytes(&data, opts, sink);
+    Ok((format, Some(map)))
 }

@@ -472,7 +472,7 @@ impl Config {
         // `select` decides which rules run; levels only set how those report.
         if let Some(selected) = &self.check.select {
             for r in registry::all() {
-                if r.family != Family::Generic && !selected.contains(&r.code) {
+                if r.family != Family::GENERIC && !selected.contains(&r.code) {
                     levels.insert(r.code, Level::Allow);
                 }
             }

@@ -32,7 +32,7 @@ fn selectors_by_prefix_and_format_with_specificity() {
     .unwrap();
     assert_eq!(c.levels.get("GT047"), Some(&Level::Deny));
     assert_eq!(c.levels.get("GT001"), Some(&Level::Allow));
-    assert!(registry::rules_of(Family::Uftrace)
+    assert!(registry::rules_of(crate::formats::uftrace::rules::FAMILY)
         .iter()
         .all(|r| c.levels.get(r.code) == Some(&Level::Warn)));
     assert_eq!(c.levels.get("TD100"), Some(&Level::Info));

@@ -18,6 +18,7 @@
 use crate::check::{check_bytes, check_dir, CheckOptions};
 use crate::detect::Format;
 use crate::finding::{Finding, Sink};
+use crate::formats::{FormatSpec, FORMATS};
 use crate::input::MemDir;
 use crate::limits::Limits;
 use crate::map::MapNode;
@@ -243,7 +244,7 @@ pub fn check_dir_invariants(dir: &MemDir, opts: &CheckOptions) {
 
 /// trace-cmd `trace.dat` bytes, checked whole and sifted.
 pub fn run_tracecmd(data: &[u8]) {
-    let opts = fuzz_options(Some(Format::TraceCmd));
+    let opts = fuzz_options(Some(crate::formats::tracecmd::FORMAT));
     check_file_invariants(data, &opts);
     check_sieve_invariant(data, &opts);
 }
@@ -319,22 +320,22 @@ pub fn check_sieve_invariant(data: &[u8], opts: &CheckOptions) {
 
 /// GDB tfile bytes, read little-endian (the default) and big-endian.
 pub fn run_gdb_tfile(data: &[u8]) {
-    check_file_invariants(data, &fuzz_options(Some(Format::GdbTfile)));
-    let mut big = fuzz_options(Some(Format::GdbTfile));
+    check_file_invariants(data, &fuzz_options(Some(crate::formats::gdb::FORMAT)));
+    let mut big = fuzz_options(Some(crate::formats::gdb::FORMAT));
     big.endian = Some(Endian::Big);
     let _ = check_file_once(data, &big);
 }
 
 /// Darwin ktrace bytes, checked as a file with a magic and as raw V0.
 pub fn run_ktrace(data: &[u8]) {
-    check_file_invariants(data, &fuzz_options(Some(Format::Ktrace)));
-    let _ = check_file_once(data, &fuzz_options(Some(Format::KtraceV0)));
+    check_file_invariants(data, &fuzz_options(Some(crate::formats::ktrace::FORMAT)));
+    let _ = check_file_once(data, &fuzz_options(Some(crate::formats::ktrace::FORMAT_V0)));
 }
 
 /// A uftrace data directory given as a directory image (see [`decode_dir_image`]).
 pub fn run_uftrace(data: &[u8]) {
     let dir = decode_dir_image(data);
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(crate::formats::uftrace::FORMAT));
     check_dir_invariants(&dir, &opts);
     let _ = check_runs_invariant(&dir, &opts, 1);
     check_archived_dir_invariant(&dir, &opts);
@@ -350,7 +351,7 @@ pub fn check_archived_dir_invariant(dir: &MemDir, opts: &CheckOptions) {
     let is_uftrace = dir
         .files()
         .iter()
-        .any(|(n, d)| n == "info" && d.starts_with(crate::detect::UFTRACE_MAGIC));
+        .any(|(n, d)| n == "info" && d.starts_with(crate::formats::uftrace::MAGIC));
     // A `\\` would be a path separator in the archive.
     if !is_uftrace || dir.files().iter().any(|(n, _)| n.contains('\\')) {
         return;
@@ -456,7 +457,7 @@ pub fn run_detect(data: &[u8]) {
 pub fn run_ktrace_roundtrip_bytes(bytes: &[u8]) {
     use crate::finding::Severity;
     use crate::formats::ktrace::writer as kw;
-    let opts = fuzz_options(Some(Format::Ktrace));
+    let opts = fuzz_options(Some(crate::formats::ktrace::FORMAT));
     let worst = |b: &[u8]| {
         let mut sink = Sink::with_limits(&opts.limits);
         let _ = check_bytes(b, &opts, &mut sink);
@@ -608,15 +609,49 @@ pub fn run_archive(data: &[u8]) {
     );
 }
 
-/// The `run_*` function for a regression folder name (`corpus/<name>/regressions/`).
+/// Bytes of one format of the table, checked with the invariants every format gets: a file
+/// format's bytes as a file with the format hinted, a directory format's as a directory image
+/// (see [`decode_dir_image`]).
+pub fn run_format(spec: &FormatSpec, data: &[u8]) {
+    let opts = fuzz_options(Some(spec.format));
+    if spec.dir.is_some() {
+        check_dir_invariants(&decode_dir_image(data), &opts);
+    } else {
+        check_file_invariants(data, &opts);
+    }
+}
+
+/// Any format of the table: the first byte picks the format, the rest is its input for the
+/// format's own runner ([`runner_for`] of its corpus folder).
+pub fn run_formats(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Some(spec) = FORMATS.get(usize::from(pick) % FORMATS.len().max(1)) else {
+        return;
+    };
+    match runner_for(spec.corpus) {
+        Some(run) => run(rest),
+        None => run_format(spec, rest),
+    }
+}
+
+/// The `run_*` function for a regression folder name (`corpus/<name>/regressions/`): the
+/// containers' and detection's, and for a format of the table (by its `corpus` name) the
+/// runner that adds the format's own invariants to [`run_format`]'s; `None` for a format that
+/// has none of its own yet ([`run_formats`] gives it [`run_format`]).
 pub fn runner_for(corpus_dir: &str) -> Option<fn(&[u8])> {
     match corpus_dir {
-        "tracecmd" => Some(run_tracecmd),
-        "archive" => Some(run_archive),
-        "gdb" => Some(run_gdb_tfile),
+        "archive" => return Some(run_archive),
+        "detect" => return Some(run_detect),
+        _ => {}
+    }
+    let spec = FORMATS.iter().find(|s| s.corpus == corpus_dir)?;
+    match spec.format.name() {
+        "trace-cmd" => Some(run_tracecmd),
+        "gdb-tfile" => Some(run_gdb_tfile),
         "ktrace" => Some(run_ktrace),
         "uftrace" => Some(run_uftrace),
-        "detect" => Some(run_detect),
         _ => None,
     }
 }
@@ -878,7 +913,7 @@ pub mod structured {
         let Some(want) = ktrace_expected(file) else {
             return;
         };
-        let opts = fuzz_options(Some(Format::Ktrace));
+        let opts = fuzz_options(Some(crate::formats::ktrace::FORMAT));
         let mut sink = Sink::with_limits(&opts.limits);
         let t = crate::formats::ktrace::decode_bytes(bytes, &opts, &mut sink);
         let size = t.event_size();
@@ -1251,7 +1286,7 @@ pub mod structured {
     /// Checks a GDB tfile written from a sound model (see [`gdb_sound`]) with the model's
     /// byte order and asserts that the frames and their blocks are where the writer put them.
     pub fn gdb_differential(built: &gw::Built, endian: Endian) {
-        let mut opts = fuzz_options(Some(Format::GdbTfile));
+        let mut opts = fuzz_options(Some(crate::formats::gdb::FORMAT));
         opts.endian = Some(endian);
         let mut sink = Sink::with_limits(&opts.limits);
         let (_, map) = check_bytes(&built.bytes, &opts, &mut sink);
@@ -1651,7 +1686,7 @@ pub mod structured {
     /// the model gives ([`uftrace_expected`]).
     pub fn uftrace_differential(image: &[u8], want: &[TaskCounts]) {
         let dir = decode_dir_image(image);
-        let opts = fuzz_options(Some(Format::Uftrace));
+        let opts = fuzz_options(Some(crate::formats::uftrace::FORMAT));
         let mut sink = Sink::with_limits(&opts.limits);
         let map = check_dir(&dir, &opts, &mut sink);
         for &(tid, records, entry, exit, event, lost) in want {
@@ -2043,7 +2078,7 @@ pub mod structured {
     /// pages the model wrote (`want`, from [`tracecmd_build`]). A CPU without data (no page)
     /// may be left out of the summary.
     pub fn tracecmd_differential(bytes: &[u8], want: &[CpuCounts]) {
-        let opts = fuzz_options(Some(Format::TraceCmd));
+        let opts = fuzz_options(Some(crate::formats::tracecmd::FORMAT));
         let got: Vec<CpuCounts> = crate::formats::tracecmd::summarize(bytes, &opts)
             .into_iter()
             .map(|c| (c.buffer, c.cpu, c.events, c.pages))
@@ -2473,7 +2508,7 @@ pub mod structured {
             if crate::archive::sniff(plain).is_some() || plain.is_empty() {
                 continue;
             }
-            if crate::detect::detect_bytes(plain).is_none() {
+            if crate::formats::detect_bytes(plain).is_none() {
                 continue;
             }
             let alone = check_file_once(plain, &opts);

@@ -54,7 +54,13 @@ fn structured_runners_accept_patterned_inputs() {
 fn check_path_runner_on_the_corpus() {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut files = Vec::new();
-    for fmt in ["tracecmd", "ktrace", "gdb"] {
+    let mut folders: Vec<&str> = crate::formats::FORMATS
+        .iter()
+        .filter(|s| s.dir.is_none())
+        .map(|s| s.corpus)
+        .collect();
+    folders.dedup();
+    for fmt in folders {
         for sub in ["", "defects", "regressions"] {
             let Ok(rd) = std::fs::read_dir(corpus.join(fmt).join(sub)) else {
                 continue;

@@ -10,8 +10,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::{Config, ConfigError, Level};
-use tracelint::detect::{self, Format};
+use tracelint::detect::Format;
 use tracelint::finding::Severity;
+use tracelint::formats;
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
 use tracelint::reader::Endian;
@@ -224,7 +225,7 @@ struct RulesArgs {
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
+    formats::by_name(s)
 }
 
 /// `-D warnings` is the `--deny warnings` switch; anything else is a rule.
@@ -609,7 +610,10 @@ fn collect_inputs(
             }
             continue;
         }
-        if p.is_dir() && !(hint == Some(Format::Uftrace) || detect::is_uftrace_dir(p)) {
+        let dir_format = hint
+            .and_then(formats::spec)
+            .is_some_and(|s| s.dir.is_some());
+        if p.is_dir() && !(dir_format || formats::detect_dir(p).is_some()) {
             let before = out.len();
             walk(p, &mut out, verbose, Some(config));
             if !out[before..].iter().any(|i| matches!(i, Input::Check(_))) {
@@ -645,7 +649,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool, config: Option<&Config>
         if ft.is_symlink() {
             out.push(Input::NotFollowed(p, "a symbolic link"));
         } else if ft.is_dir() {
-            if detect::is_uftrace_dir(&p) {
+            if formats::detect_dir(&p).is_some() {
                 out.push(Input::Check(p));
             } else {
                 walk(&p, out, verbose, config);
@@ -677,9 +681,6 @@ fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
     }
 }
 
-/// File names traces are saved under.
-const TRACE_EXTENSIONS: &[&str] = &["dat", "tf", "ktrace", "trace", "kdbg", "atrc"];
-
 /// Whether a file met while searching a directory is checked: it holds a trace (or an archive
 /// or compressed stream of one), it cannot be opened (checked, it fails with `TL001`), it is
 /// named like a trace, or its first bytes are a cut or damaged trace magic (checked, it fails
@@ -694,7 +695,7 @@ fn trace_candidate(p: &Path) -> Result<(), &'static str> {
     let named = p
         .extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| TRACE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+        .is_some_and(formats::is_trace_extension);
     if named {
         return Ok(());
     }
@@ -711,7 +712,7 @@ fn trace_candidate(p: &Path) -> Result<(), &'static str> {
         }
         n
     };
-    if detect::near_magic(&head[..n]) {
+    if formats::near_magic(&head[..n]) {
         return Ok(());
     }
     Err("not a trace: no trace magic and not named like one")
@@ -955,15 +956,6 @@ fn terminal_width() -> usize {
         .unwrap_or(100)
 }
 
-/// The format column of `tracelint rules`: the format's name as `--format-hint` and the
-/// outputs write it.
-fn family_format_name(f: registry::Family) -> &'static str {
-    match f {
-        registry::Family::TraceCmd => Format::TraceCmd.name(),
-        other => other.slug(),
-    }
-}
-
 fn run_rules(a: &RulesArgs) -> ExitCode {
     if let Some(dir) = &a.write_docs {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -998,7 +990,7 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
             r.code,
             r.name,
             r.default_severity.to_string(),
-            family_format_name(r.family),
+            r.family.name,
             r.summary
         ));
     }

@@ -7,19 +7,28 @@
 
 pub use crate::rule::{Family, Rule, Severity};
 
+/// Every family, in documentation order: the generic rules, then each format's (from the
+/// format table, a family shared by two formats once).
+pub fn families() -> Vec<Family> {
+    let mut out = vec![Family::GENERIC];
+    for s in crate::formats::FORMATS {
+        if !out.contains(&s.family) {
+            out.push(s.family);
+        }
+    }
+    out
+}
+
 /// Rules of `family`, in code order of their declaring modules.
 pub fn rules_of(family: Family) -> Vec<&'static Rule> {
-    let parts: &[&[&'static Rule]] = match family {
-        Family::Generic => &[crate::rules::RULES],
-        Family::GdbTfile => &[crate::formats::gdb::rules::RULES],
-        Family::TraceCmd => &[
-            crate::formats::tracecmd::rules::RULES,
-            crate::formats::ftrace_ring::rules::RULES,
-        ],
-        Family::Uftrace => &[crate::formats::uftrace::rules::RULES],
-        Family::Ktrace => &[crate::formats::ktrace::rules::RULES],
-    };
-    parts.iter().flat_map(|p| p.iter().copied()).collect()
+    if family == Family::GENERIC {
+        return crate::rules::RULES.to_vec();
+    }
+    crate::formats::FORMATS
+        .iter()
+        .find(|s| s.family == family)
+        .map(|s| s.rules.iter().flat_map(|p| p.iter().copied()).collect())
+        .unwrap_or_default()
 }
 
 include!(concat!(env!("OUT_DIR"), "/raised_in.rs"));
@@ -49,7 +58,7 @@ pub fn raised_in_text(rule: &Rule) -> String {
 
 /// Every rule of every family, in family then declaration order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    Family::ALL.into_iter().flat_map(rules_of)
+    families().into_iter().flat_map(rules_of)
 }
 
 /// Finds a rule by code (`GT012`, case-insensitive) or name (`frame-size-mismatch`).
@@ -121,7 +130,7 @@ pub fn render_index_doc() -> String {
     );
     out.push_str(SEVERITY_PRINCIPLE);
     out.push_str("| family | prefix | document |\n|---|---|---|\n");
-    for f in Family::ALL {
+    for f in families() {
         out.push_str(&format!(
             "| {} | `{}` | [{}.md]({}.md) |\n",
             f.title(),
@@ -166,7 +175,7 @@ their source. What each writer version writes differently is in the format notes
 /// Every generated document: (file name under `rules/`, content).
 pub fn rendered_docs() -> Vec<(String, String)> {
     let mut v = vec![("README.md".to_string(), render_index_doc())];
-    for f in Family::ALL {
+    for f in families() {
         v.push((format!("{}.md", f.slug()), render_family_doc(f)));
     }
     v
@@ -185,11 +194,7 @@ pub fn select(selector: &str) -> Option<(Vec<&'static Rule>, usize)> {
     if selector.eq_ignore_ascii_case("all") {
         return Some((all().collect(), 0));
     }
-    let family = Family::ALL.into_iter().find(|f| {
-        f.slug() == selector
-            || (*f == Family::TraceCmd && selector == "trace-cmd")
-            || (*f == Family::GdbTfile && selector == "gdb")
-    });
+    let family = families().into_iter().find(|f| f.is_named(selector));
     if let Some(f) = family {
         return Some((rules_of(f), f.prefix().len()));
     }

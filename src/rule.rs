@@ -52,63 +52,57 @@ impl fmt::Display for Severity {
     }
 }
 
-/// Which part of tracelint a rule belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "kebab-case")]
-pub enum Family {
-    /// `TL`: input/output, limits, detection, internal errors.
-    Generic,
-    /// `GT`: GDB tracepoint files.
-    GdbTfile,
-    /// `TD`: trace-cmd `trace.dat`.
-    TraceCmd,
-    /// `UF`: uftrace data directories.
-    Uftrace,
-    /// `KT`: Darwin ktrace / kdebug.
-    Ktrace,
+/// Which part of tracelint a rule belongs to: the generic rules ([`Family::GENERIC`]) or one
+/// format's. A format declares its family next to its rules (`formats/<fmt>/rules.rs`); the
+/// list of every family is the format table's (`registry::families`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Family {
+    /// The name in JSON and in the format column of `tracelint rules` (`trace-cmd`).
+    pub name: &'static str,
+    /// Code prefix of the family's rules (`TD`).
+    pub prefix: &'static str,
+    /// Short name used for `rules/<slug>.md` and in tables (`tracecmd`).
+    pub slug: &'static str,
+    /// Human title.
+    pub title: &'static str,
+    /// Other names a rule selector may give the family (`gdb` for `gdb-tfile`).
+    pub aliases: &'static [&'static str],
 }
 
 impl Family {
-    /// Every family, in documentation order.
-    pub const ALL: [Family; 5] = [
-        Family::Generic,
-        Family::GdbTfile,
-        Family::TraceCmd,
-        Family::Uftrace,
-        Family::Ktrace,
-    ];
+    /// `TL`: input/output, limits, detection, internal errors.
+    pub const GENERIC: Family = Family {
+        name: "generic",
+        prefix: "TL",
+        slug: "generic",
+        title: "Generic: input, limits, detection",
+        aliases: &[],
+    };
 
     /// Code prefix of the family's rules.
     pub fn prefix(self) -> &'static str {
-        match self {
-            Family::Generic => "TL",
-            Family::GdbTfile => "GT",
-            Family::TraceCmd => "TD",
-            Family::Uftrace => "UF",
-            Family::Ktrace => "KT",
-        }
+        self.prefix
     }
 
     /// Short name used for `rules/<slug>.md` and in tables.
     pub fn slug(self) -> &'static str {
-        match self {
-            Family::Generic => "generic",
-            Family::GdbTfile => "gdb-tfile",
-            Family::TraceCmd => "tracecmd",
-            Family::Uftrace => "uftrace",
-            Family::Ktrace => "ktrace",
-        }
+        self.slug
     }
 
     /// Human title.
     pub fn title(self) -> &'static str {
-        match self {
-            Family::Generic => "Generic: input, limits, detection",
-            Family::GdbTfile => "GDB tracepoint file (tfile)",
-            Family::TraceCmd => "trace-cmd trace.dat (v6, v7)",
-            Family::Uftrace => "uftrace data directory",
-            Family::Ktrace => "Darwin ktrace / kdebug",
-        }
+        self.title
+    }
+
+    /// Whether a rule selector (`trace-cmd`, `tracecmd`, `gdb`) names this family.
+    pub fn is_named(self, selector: &str) -> bool {
+        self.slug == selector || self.name == selector || self.aliases.contains(&selector)
+    }
+}
+
+impl Serialize for Family {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name)
     }
 }
 
@@ -147,7 +141,7 @@ impl std::fmt::Display for Rule {
 ///
 /// ```ignore
 /// declare_rules! {
-///     family: GdbTfile;
+///     family: FAMILY;
 ///     /// ## What it checks
 ///     /// ...
 ///     pub BAD_MAGIC = ("GT001", "bad-magic", Error, "the file does not start with ...");
@@ -158,7 +152,7 @@ impl std::fmt::Display for Rule {
 #[macro_export]
 macro_rules! declare_rules {
     (
-        family: $family:ident;
+        family: $family:expr;
         $(
             $(#[doc = $doc:literal])*
             pub $ident:ident = ($code:literal, $name:literal, $sev:ident, $summary:literal);
@@ -169,7 +163,7 @@ macro_rules! declare_rules {
             pub static $ident: $crate::rule::Rule = $crate::rule::Rule {
                 code: $code,
                 name: $name,
-                family: $crate::rule::Family::$family,
+                family: $family,
                 default_severity: $crate::rule::Severity::$sev,
                 summary: $summary,
                 docs: concat!($($doc, "\n",)*),

@@ -2,7 +2,7 @@
 //! Format rules live with their decoders under `src/formats/<fmt>/rules.rs`.
 
 crate::declare_rules! {
-    family: Generic;
+    family: crate::rule::Family::GENERIC;
     /// ## What it checks
     /// The path could be opened and read (or, for a directory, listed).
     ///

@@ -110,7 +110,7 @@ fn readers_same(orig: &Path, mutant: &Path) {
 #[test]
 fn a_recording_without_info_is_an_error() {
     let (_t, d) = mutant("plain", |d| std::fs::remove_file(d.join("info")).unwrap());
-    assert!(tracelint::detect::is_uftrace_dir(&d));
+    assert!(tracelint::formats::uftrace::is_data_dir(&d));
     let l = levels(&d);
     assert!(has(&l, "UF001", Severity::Error), "{l:?}");
     readers_fail(&common::corpus("uftrace/plain"), &d);

@@ -199,7 +199,7 @@ fn sweep_corpus() {
 #[test]
 fn fixture_per_rule_exact_span() {
     let opts = CheckOptions {
-        format_hint: Some(tracelint::detect::Format::GdbTfile),
+        format_hint: Some(tracelint::formats::gdb::FORMAT),
         ..CheckOptions::default()
     };
     let mut failed = String::new();

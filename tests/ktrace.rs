@@ -4,7 +4,6 @@
 
 mod common;
 
-use tracelint::detect::Format;
 use tracelint::formats::ktrace::writer::*;
 use tracelint::formats::ktrace::{decode_bytes, writer};
 use tracelint::{check_bytes, CheckOptions, Finding, Severity, Sink};
@@ -94,7 +93,7 @@ fn v0_only_by_hint() {
     // Without the hint, a thread count of 2 is no magic.
     assert!(check(&bytes).iter().any(|f| f.rule.code == "TL002"));
     let opts = CheckOptions {
-        format_hint: Some(Format::KtraceV0),
+        format_hint: Some(tracelint::formats::ktrace::FORMAT_V0),
         ..CheckOptions::default()
     };
     let f = check_with(&bytes, &opts);
@@ -222,7 +221,11 @@ fn check_path_reads_ktrace_in_windows_with_the_same_findings() {
         std::fs::write(&p, &bytes).unwrap();
         let opts = CheckOptions::default();
         let report = tracelint::check_path(&p, &opts, &tracelint::config::Config::default());
-        assert_eq!(report.format, Some(Format::Ktrace), "{name}");
+        assert_eq!(
+            report.format,
+            Some(tracelint::formats::ktrace::FORMAT),
+            "{name}"
+        );
         let got: Vec<_> = report
             .findings
             .iter()

@@ -2,7 +2,6 @@
 //! must carry the rule's code and the span of the defect.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::expect_used)]
 
-use tracelint::detect::Format;
 use tracelint::formats::ktrace::model::{
     Event, TAG_COMPRESSED_EVENTS, TAG_CONFIG, TAG_CPU_MAP, TAG_EVENTS, TAG_HW_MODEL, TAG_NULL,
     TAG_THREAD_MAP,
@@ -95,7 +94,7 @@ fn kt001_truncated_header() {
 fn kt002_v0_by_hint() {
     let b = wr(sample_raw(RawVersion::V0));
     let opts = CheckOptions {
-        format_hint: Some(Format::KtraceV0),
+        format_hint: Some(tracelint::formats::ktrace::FORMAT_V0),
         ..CheckOptions::default()
     };
     let f = expect_with(&b, &opts, "KT002", 0..4);

@@ -15,14 +15,14 @@ fn inputs() -> Vec<PathBuf> {
         v.sort();
         for p in v {
             if p.is_dir() {
-                if tracelint::detect::is_uftrace_dir(&p) {
+                if tracelint::formats::uftrace::is_data_dir(&p) {
                     out.push(p);
                 } else {
                     walk(&p, out);
                 }
             } else {
                 let head = std::fs::read(&p).unwrap_or_default();
-                if tracelint::detect::detect_bytes(&head).is_some() {
+                if tracelint::formats::detect_bytes(&head).is_some() {
                     out.push(p);
                 }
             }

@@ -17,7 +17,6 @@ mod gdb_cases;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use tracelint::config::Config;
-use tracelint::detect::Format;
 use tracelint::{check_bytes, check_dir, check_path, fuzzing, registry, CheckOptions, Sink};
 
 fn root() -> &'static Path {
@@ -220,7 +219,7 @@ fn raised() -> BTreeSet<&'static str> {
         codes.extend(sink.findings().iter().map(|f| f.rule.code));
     }
     let gdb = CheckOptions {
-        format_hint: Some(Format::GdbTfile),
+        format_hint: Some(tracelint::formats::gdb::FORMAT),
         ..CheckOptions::default()
     };
     for (_, bytes, _) in gdb_cases::fixtures() {

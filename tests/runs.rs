@@ -7,7 +7,6 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use tracelint::detect::Format;
 use tracelint::fuzzing::{check_runs_invariant, fuzz_options};
 use tracelint::input::MemDir;
 
@@ -55,7 +54,7 @@ fn is_task(n: &str) -> bool {
 
 #[test]
 fn runs_change_no_finding_on_real_recordings() {
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(tracelint::formats::uftrace::FORMAT));
     let mut with_runs = Vec::new();
     let mut with_payloads = Vec::new();
     for d in recordings() {
@@ -103,7 +102,7 @@ impl Lcg {
 
 #[test]
 fn runs_change_no_finding_on_damaged_recordings() {
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(tracelint::formats::uftrace::FORMAT));
     let mut rng = Lcg(0x5eed);
     let mut cases = 0usize;
     let mut taken = 0u64;
@@ -179,7 +178,7 @@ fn corpus_dir(name: &str) -> (PathBuf, Vec<(String, Vec<u8>)>) {
 }
 
 fn codes(dir: &MemDir) -> Vec<&'static str> {
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(tracelint::formats::uftrace::FORMAT));
     let mut sink = tracelint::Sink::with_limits(&opts.limits);
     tracelint::formats::uftrace::check_dir(dir, &opts, &mut sink);
     sink.into_parts().0.iter().map(|f| f.rule.code).collect()
@@ -215,7 +214,7 @@ fn a_run_over_a_session_start_is_not_taken() {
         "the calls after the exec should not resolve: {:?}",
         codes(&dir)
     );
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(tracelint::formats::uftrace::FORMAT));
     check_runs_invariant(&dir, &opts, 1);
 }
 
@@ -243,7 +242,7 @@ fn a_run_framed_otherwise_than_the_spec_is_not_taken() {
         codes(&MemDir::new(&plain_dir, plain_files)),
         "the longer spec should change what the walk finds"
     );
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(tracelint::formats::uftrace::FORMAT));
     check_runs_invariant(&dir, &opts, 1);
 }
 
@@ -399,7 +398,7 @@ fn runs_after_one_that_is_not_taken_are_taken() {
     }
     *dat = v;
     let dir = MemDir::new(&d, files);
-    let opts = fuzz_options(Some(Format::Uftrace));
+    let opts = fuzz_options(Some(tracelint::formats::uftrace::FORMAT));
     check_runs_invariant(&dir, &opts, 16);
     let sieves = record_sieves(&dir, 1 << 20, 16);
     let refs: Vec<_> = sieves.iter().map(|(n, s)| (n.as_str(), s)).collect();

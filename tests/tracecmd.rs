@@ -63,7 +63,7 @@ fn corpus_has_no_errors() {
 
 fn run_tc(data: &[u8]) -> Vec<Finding> {
     let opts = CheckOptions {
-        format_hint: Some(tracelint::detect::Format::TraceCmd),
+        format_hint: Some(tracelint::formats::tracecmd::FORMAT),
         ..CheckOptions::default()
     };
     let mut sink = Sink::with_limits(&opts.limits);

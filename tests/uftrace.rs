@@ -129,7 +129,7 @@ fn real_recordings_have_no_errors() {
     assert!(dirs.len() >= 7, "corpus/uftrace has the real recordings");
     for d in dirs {
         let report = tracelint::check_path(&d, &CheckOptions::default(), &Default::default());
-        assert_eq!(report.format, Some(tracelint::detect::Format::Uftrace));
+        assert_eq!(report.format, Some(tracelint::formats::uftrace::FORMAT));
         let errs = errors(&report.findings);
         assert!(errs.is_empty(), "{}: {errs:#?}", d.display());
         let warns: Vec<_> = report

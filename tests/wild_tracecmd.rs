@@ -11,7 +11,7 @@ use tracelint::{CheckOptions, Finding, Severity};
 
 fn run(data: &[u8]) -> Vec<Finding> {
     let opts = CheckOptions {
-        format_hint: Some(tracelint::detect::Format::TraceCmd),
+        format_hint: Some(tracelint::formats::tracecmd::FORMAT),
         ..CheckOptions::default()
     };
     common::check(data, &opts)

@@ -15,8 +15,9 @@ mod stash;
 pub use codec::{inner_name, sniff, Layer, SNIFF_BYTES};
 pub use stash::{ArchiveDir, Stash};
 
-use crate::detect::{self, Format};
+use crate::detect::Format;
 use crate::finding::Sink;
+use crate::formats;
 use crate::formats::tracecmd::PageSieve;
 use crate::formats::uftrace::{classify, is_task_file, FileKind, RecordSieve, RUNS_BUDGET};
 use crate::input::DirSource;
@@ -177,7 +178,7 @@ fn holds_traces_at(r: &mut dyn Read, depth: u64) -> bool {
     let Ok(head) = read_head(r) else {
         return false;
     };
-    if detect::detect_bytes(&head).is_some() {
+    if formats::detect_bytes(&head).is_some() {
         return true;
     }
     match sniff(&head) {
@@ -289,7 +290,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             }
         };
         let layer = sniff(&head);
-        let format = detect::detect_bytes(&head);
+        let format = formats::detect_bytes(&head);
         let mut r: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r));
         let Some(layer) = layer else {
             let shown = if top_unnamed && alias.is_none() {
@@ -404,7 +405,7 @@ impl<'c, 'l> Walker<'c, 'l> {
         if format.is_none() && !self.hinted {
             return self.not_a_trace(r, shown, member, sink, map);
         }
-        let tracedat = format == Some(Format::TraceCmd);
+        let tracedat = format == Some(formats::tracecmd::FORMAT);
         let mut sieve = (self.sift && tracedat).then(PageSieve::default);
         let s = match stash::stash_sifted(
             r.as_mut(),
@@ -545,7 +546,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                 return;
             }
         };
-        let format = detect::detect_bytes(&head);
+        let format = formats::detect_bytes(&head);
         let is_container = sniff(&head).is_some();
         let r: Box<dyn Read + '_> = Box::new(io::Cursor::new(head).chain(r));
         if is_container {
@@ -831,7 +832,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                     let (d, b) = split(&k.path);
                     d == dir && (b == "task.txt" || b.ends_with(".dat"))
                 });
-                if s.head(8) == detect::UFTRACE_MAGIC || has_task {
+                if s.head(8) == formats::uftrace::MAGIC || has_task {
                     dirs.insert(dir.to_string());
                 }
             }
@@ -875,7 +876,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             sink.set_file(None);
             self.members.push(MemberInfo {
                 path: member.clone(),
-                format: Some(Format::Uftrace),
+                format: Some(formats::uftrace::FORMAT),
                 size,
             });
             map.children.push(member_node(Some(&member), size, node));

@@ -66,7 +66,7 @@ fn has_span(f: &Finding) -> bool {
         && f.length == 0
         && f.file.is_none()
         && f.member.is_none()
-        && f.rule.family == crate::registry::Family::Generic)
+        && f.rule.family == crate::registry::Family::GENERIC)
 }
 
 /// Renders one finding of `report`, greppable like rustc's diagnostics:

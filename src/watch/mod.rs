@@ -1280,7 +1280,7 @@ fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Placed) {
     let format = r
         .get("format")
         .and_then(|f| f.as_str())
-        .and_then(|f| f.parse::<Format>().ok());
+        .and_then(|f| crate::formats::by_name(f).ok());
     let shown = claim.name.to_string_lossy();
     let reason = r
         .get("watch")

@@ -1,7 +1,7 @@
 //! Rules of the ftrace ring-buffer page walker (shared by trace.dat and uftrace kernel data).
 
 crate::declare_rules! {
-    family: TraceCmd;
+    family: crate::formats::tracecmd::rules::FAMILY;
     /// ## What it checks
     /// Per-CPU ring-buffer data is a whole number of pages, and every page is at least as long
     /// as its header (timestamp and commit word).

@@ -25,7 +25,9 @@ pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
+use crate::detect::Format;
 use crate::finding::Sink;
+use crate::formats::spec::FormatSpec;
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 use crate::reader::Endian;
@@ -41,6 +43,26 @@ const MAX_BLOCK_NODES: usize = 16;
 const MAX_DEF_NODES: usize = 64;
 /// Frames walked per byte order when choosing the byte order.
 const PROBE_FRAMES: u64 = 256;
+
+/// The GDB tracepoint file format.
+pub const FORMAT: Format = Format::new("gdb-tfile");
+
+/// The magic a tfile starts with.
+pub const MAGIC: &[u8] = b"\x7fTRACE0\n";
+
+/// The format table's entry (`formats::FORMATS`).
+pub static SPEC: FormatSpec = FormatSpec {
+    format: FORMAT,
+    aliases: &["gdb", "tfile"],
+    family: rules::FAMILY,
+    rules: &[rules::RULES],
+    magics: &[MAGIC],
+    extensions: &["tf"],
+    bytes: Some(check),
+    file: None,
+    dir: None,
+    corpus: "gdb",
+};
 
 /// Checks one tfile.
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {

@@ -3,8 +3,17 @@
 //! `## Spec` sections cite GDB's source (`gdb/tracefile-tfile.c`, `tracepoint.c`, ...); the
 //! layout and writer history are in `docs/gdb-tfile.md`.
 
+/// The family of this format's rules.
+pub const FAMILY: crate::rule::Family = crate::rule::Family {
+    name: "gdb-tfile",
+    prefix: "GT",
+    slug: "gdb-tfile",
+    title: "GDB tracepoint file (tfile)",
+    aliases: &["gdb"],
+};
+
 crate::declare_rules! {
-    family: GdbTfile;
+    family: FAMILY;
     /// ## What it checks
     /// The file starts with the 8 bytes `7f 54 52 41 43 45 30 0a` (`\x7fTRACE0\n`).
     ///

@@ -28,10 +28,67 @@ pub mod writer;
 
 use crate::detect::Format;
 use crate::finding::Sink;
+use crate::formats::spec::{FileCheck, FormatSpec};
 use crate::input::{ByteSource, FileSource, SliceSource};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 use model::*;
+
+/// Darwin ktrace / kdebug with a magic (V3 chunked, raw V1/V1+/V2).
+pub const FORMAT: Format = Format::new("ktrace");
+
+/// Darwin raw kdebug V0 (no magic: only by `--format ktrace-v0`).
+pub const FORMAT_V0: Format = Format::new("ktrace-v0");
+
+/// The magics of a ktrace file as its first bytes (little-endian `0x55aa0300`, the kernel's
+/// `0x00001000`, `0x55aa0200`, `0x55aa0101`).
+pub const MAGICS: &[&[u8]] = &[
+    &[0x00, 0x03, 0xaa, 0x55],
+    &[0x00, 0x10, 0x00, 0x00],
+    &[0x00, 0x02, 0xaa, 0x55],
+    &[0x01, 0x01, 0xaa, 0x55],
+];
+
+/// The format table's entry (`formats::FORMATS`).
+pub static SPEC: FormatSpec = FormatSpec {
+    format: FORMAT,
+    aliases: &[],
+    family: rules::FAMILY,
+    rules: &[rules::RULES],
+    magics: MAGICS,
+    extensions: &["ktrace", "trace", "kdbg", "atrc"],
+    bytes: Some(check),
+    file: Some(check_open),
+    dir: None,
+    corpus: "ktrace",
+};
+
+/// The table's entry of raw kdebug V0, which only a hint selects.
+pub static SPEC_V0: FormatSpec = FormatSpec {
+    format: FORMAT_V0,
+    aliases: &[],
+    family: rules::FAMILY,
+    rules: &[rules::RULES],
+    magics: &[],
+    extensions: &[],
+    bytes: Some(check),
+    file: Some(check_open),
+    dir: None,
+    corpus: "ktrace",
+};
+
+/// Mostly event records walked once: read window by window.
+fn check_open(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<FileCheck> {
+    if len == 0 {
+        return Ok(FileCheck::Whole);
+    }
+    Ok(FileCheck::Done(Some(check_file(file, len, opts, sink))))
+}
 
 /// Checks one file held in memory.
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
@@ -55,7 +112,7 @@ pub fn check_file(file: &std::fs::File, len: u64, opts: &CheckOptions, sink: &mu
 
 /// Decodes `data` into the model (findings go to `sink`), without the entry and event checks.
 pub fn decode_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Trace {
-    let v0 = opts.format_hint == Some(Format::KtraceV0);
+    let v0 = opts.format_hint == Some(FORMAT_V0);
     decode::decode(&SliceSource::new(data), v0, &opts.limits, sink)
 }
 
@@ -85,7 +142,7 @@ pub fn collect_events(data: &[u8], trace: &Trace) -> Vec<Event> {
 }
 
 fn check_source<S: ByteSource + ?Sized>(src: &S, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
-    let v0 = opts.format_hint == Some(Format::KtraceV0);
+    let v0 = opts.format_hint == Some(FORMAT_V0);
     let trace = decode::decode(src, v0, &opts.limits, sink);
     lint::check_threads(&trace, sink);
     lint::check_cpus(&trace, sink);

@@ -4,8 +4,17 @@
 //! `bsd/kern/kdebug.c` (`kdbg_write_v1_header`, `kdbg_write_v3_header`, event chunks);
 //! `system_cmds` `trace.tproj/trace.c` and `KDBG/TraceFile.hpp` (readers).
 
+/// The family of this format's rules.
+pub const FAMILY: crate::rule::Family = crate::rule::Family {
+    name: "ktrace",
+    prefix: "KT",
+    slug: "ktrace",
+    title: "Darwin ktrace / kdebug",
+    aliases: &[],
+};
+
 crate::declare_rules! {
-    family: Ktrace;
+    family: FAMILY;
     /// ## What it checks
     /// The file is long enough for the fixed header of its version: 4 bytes (V0 thread count),
     /// 24 bytes (`RAW_header` of V1/V1+), 288 bytes (V2 header with its 256 reserved bytes) or

@@ -23,7 +23,9 @@ pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
 
+use crate::detect::Format;
 use crate::finding::Sink;
+use crate::formats::spec::{load_whole, FileCheck, FormatSpec};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 pub use decode::sieve::PageSieve;
@@ -67,6 +69,67 @@ fn analyze_with(
     decode::data::check(&mut ctx, &mut m);
     lint::after_data(&mut ctx, &m);
     Some(m)
+}
+
+/// The trace-cmd `trace.dat` format.
+pub const FORMAT: Format = Format::new("trace-cmd");
+
+/// The magic a trace.dat starts with (`\x17\x08\x44` then `tracing`).
+pub const MAGIC: &[u8] = b"\x17\x08\x44tracing";
+
+/// The format table's entry (`formats::FORMATS`).
+pub static SPEC: FormatSpec = FormatSpec {
+    format: FORMAT,
+    aliases: &["tracecmd", "trace.dat"],
+    family: rules::FAMILY,
+    rules: &[rules::RULES, crate::formats::ftrace_ring::rules::RULES],
+    magics: &[MAGIC],
+    extensions: &["dat"],
+    bytes: Some(check),
+    file: Some(check_open),
+    dir: None,
+    corpus: "tracecmd",
+};
+
+/// Reads an open trace.dat the way that keeps memory flat: mapped, the metadata from the
+/// mapping and the ring data (the bulk) by positioned reads; read in windows
+/// ([`LoadMode::Windowed`](crate::input::LoadMode)), the metadata kept and the ring pages read
+/// again as walked.
+fn check_open(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<FileCheck> {
+    use crate::input::LoadMode;
+    match opts.load_mode {
+        LoadMode::Mmap => {
+            let Some(data) = load_whole(file, len, opts, sink)? else {
+                return Ok(FileCheck::Done(None));
+            };
+            Ok(FileCheck::Done(Some(check_file(
+                &data,
+                file.try_clone()?,
+                opts,
+                sink,
+            ))))
+        }
+        LoadMode::Windowed if len > 0 => match check_windowed(file, len, opts, sink)? {
+            Windowed::Checked(map) => Ok(FileCheck::Done(Some(map))),
+            // Read whole instead, up to max_read_bytes; past it the limit finding says why.
+            Windowed::NotSifted(why) => {
+                let Some(data) = load_whole(file, len, opts, sink)? else {
+                    sink.note_last(
+                        &crate::rules::LIMIT_EXCEEDED,
+                        format!("it could not be checked in windows: {why}"),
+                    );
+                    return Ok(FileCheck::Done(None));
+                };
+                Ok(FileCheck::Done(Some(check(&data, opts, sink))))
+            }
+        },
+        _ => Ok(FileCheck::Whole),
+    }
 }
 
 /// Checks one file.

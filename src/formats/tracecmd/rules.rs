@@ -3,8 +3,17 @@
 //! `## Spec` sections cite trace-cmd, libtraceevent and kernel sources; the layout and writer
 //! history are in `docs/tracecmd.md`.
 
+/// The family of this format's rules.
+pub const FAMILY: crate::rule::Family = crate::rule::Family {
+    name: "trace-cmd",
+    prefix: "TD",
+    slug: "tracecmd",
+    title: "trace-cmd trace.dat (v6, v7)",
+    aliases: &[],
+};
+
 crate::declare_rules! {
-    family: TraceCmd;
+    family: FAMILY;
     /// ## What it checks
     /// The file starts with the bytes `17 08 44` followed by the ASCII text `tracing`.
     ///

@@ -33,10 +33,36 @@ pub mod writer;
 pub use decode::runs::{RecordSieve, RUNS_BUDGET};
 pub use model::{classify, FileKind};
 
+use crate::detect::Format;
 use crate::finding::Sink;
+use crate::formats::spec::{DirSpec, FormatSpec};
 use crate::input::{DirSource, EntryKind};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
+
+/// The uftrace data directory format.
+pub const FORMAT: Format = Format::new("uftrace");
+
+/// The magic the `info` file starts with.
+pub const MAGIC: &[u8] = b"Ftrace!\0";
+
+/// The format table's entry (`formats::FORMATS`).
+pub static SPEC: FormatSpec = FormatSpec {
+    format: FORMAT,
+    aliases: &[],
+    family: rules::FAMILY,
+    rules: &[rules::RULES],
+    magics: &[],
+    extensions: &[],
+    bytes: None,
+    file: None,
+    dir: Some(DirSpec {
+        detect: is_data_dir,
+        magic: MAGIC,
+        check: check_dir,
+    }),
+    corpus: "uftrace",
+};
 
 /// Whether `name` is a task data file (`<TID>.dat`), whose records [`RecordSieve`] can scan
 /// before the rest of the directory is known.
@@ -91,4 +117,41 @@ pub fn check_dir_with_runs(
     checks::check_all(dir, &files, runs, opts, sink, &mut root);
     sink.set_file(None);
     root
+}
+
+/// True when `dir` looks like a uftrace data directory: an `info` file with the uftrace magic,
+/// or an `info` file (magic damaged or truncated) next to `task.txt` or a `<TID>.dat` file, the
+/// shape `uftrace record` writes, or no `info` next to `task.txt` and a `<TID>.dat` file. The
+/// second and third kinds are checked as uftrace and fail on their `info`, as uftrace itself
+/// does ("invalid magic string found!", or exit 255 without `info`).
+pub fn is_data_dir(dir: &std::path::Path) -> bool {
+    use std::io::Read;
+    let info = dir.join("info");
+    let Ok(mut f) = std::fs::File::open(&info) else {
+        // No `info` at all, but `task.txt` and a `<TID>.dat`: a recording whose `info` was
+        // lost, which every uftrace refuses; it is checked (and fails) as one.
+        return !info.exists() && dir.join("task.txt").is_file() && has_task_file(dir);
+    };
+    let mut magic = [0u8; 8];
+    if f.read_exact(&mut magic).is_ok() && magic == MAGIC {
+        return true;
+    }
+    if !info.is_file() {
+        return false;
+    }
+    dir.join("task.txt").is_file() || has_task_file(dir)
+}
+
+/// Whether `dir` holds a `<TID>.dat` file.
+fn has_task_file(dir: &std::path::Path) -> bool {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    rd.filter_map(Result::ok).any(|e| {
+        let name = e.file_name();
+        let name = name.as_encoded_bytes();
+        name.strip_suffix(b".dat")
+            .is_some_and(|tid| !tid.is_empty() && tid.iter().all(u8::is_ascii_digit))
+            && e.file_type().is_ok_and(|t| t.is_file())
+    })
 }

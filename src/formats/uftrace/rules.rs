@@ -3,8 +3,17 @@
 //! `## Spec` sections cite uftrace's source and `docs/uftrace.md`, which has the layout and the
 //! writer history.
 
+/// The family of this format's rules.
+pub const FAMILY: crate::rule::Family = crate::rule::Family {
+    name: "uftrace",
+    prefix: "UF",
+    slug: "uftrace",
+    title: "uftrace data directory",
+    aliases: &[],
+};
+
 crate::declare_rules! {
-    family: Uftrace;
+    family: FAMILY;
     /// ## What it checks
     /// The files every recording has are present: `info` and `task.txt`.
     ///
