@@ -118,3 +118,169 @@ pub fn minimal(body: Option<&[Record]>) -> MemDir {
         ],
     )
 }
+
+/// A line of `task.txt`.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
+pub enum TaskLine {
+    /// `SESS`.
+    Sess {
+        /// Seconds.
+        ts: u32,
+        /// Pid.
+        pid: u16,
+        /// Session id (hex, 16 digits).
+        sid: u64,
+    },
+    /// `TASK`.
+    Task {
+        /// Seconds.
+        ts: u32,
+        /// Tid.
+        tid: u16,
+        /// Pid.
+        pid: u16,
+    },
+    /// `FORK`.
+    Fork {
+        /// Seconds.
+        ts: u32,
+        /// Pid.
+        pid: u16,
+        /// Parent.
+        ppid: u16,
+    },
+    /// `EXEC`.
+    Exec {
+        /// Seconds.
+        ts: u32,
+        /// Pid.
+        pid: u16,
+    },
+    /// Anything.
+    Raw(String),
+}
+
+impl TaskLine {
+    /// The line as `task.txt` holds it, newline included.
+    pub fn text(&self) -> String {
+        match self {
+            TaskLine::Sess { ts, pid, sid } => {
+                format!(
+                    "SESS timestamp={ts}.000000000 pid={pid} sid={sid:016x} exename=\"/bin/t\"\n"
+                )
+            }
+            TaskLine::Task { ts, tid, pid } => {
+                format!("TASK timestamp={ts}.000000000 tid={tid} pid={pid}\n")
+            }
+            TaskLine::Fork { ts, pid, ppid } => {
+                format!("FORK timestamp={ts}.000000000 pid={pid} ppid={ppid}\n")
+            }
+            TaskLine::Exec { ts, pid } => {
+                format!("EXEC timestamp={ts}.000000000 pid={pid} exename=\"/bin/u\"\n")
+            }
+            TaskLine::Raw(s) => format!("{s}\n"),
+        }
+    }
+}
+
+/// The kernel side of a uftrace recording (`uftrace record -k`): `kernel_header` (page
+/// size, long size and byte order lines, then `TRACEFS: <path>: <length>` blocks holding
+/// the tracefs header and event format files) and one `kernel-cpuN.dat` of ring-buffer
+/// pages per CPU.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
+pub struct Kernel {
+    /// Page size 2^(10 + n % 6).
+    pub page_shift: u8,
+    /// 4-byte longs.
+    pub long4: bool,
+    /// Big-endian.
+    pub big_endian: bool,
+    /// Event formats besides funcgraph entry/exit: (name, id, fields as (offset, size)).
+    pub events: Vec<KernelEvent>,
+    /// Pages of each CPU.
+    pub cpus: Vec<Vec<crate::formats::ftrace_ring::writer::PageBuilder>>,
+}
+
+/// A kernel event format: (name, id, fields as (offset, size)).
+pub type KernelEvent = (String, u16, Vec<(u8, u8)>);
+
+impl Kernel {
+    /// The page size, 2^(10 + `page_shift` % 6).
+    pub fn page_size(&self) -> u32 {
+        1u32 << (10 + u32::from(self.page_shift % 6))
+    }
+
+    /// The files of the kernel recording: `kernel_header` and one `kernel-cpuN.dat` per CPU.
+    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
+        use crate::formats::ftrace_ring::writer as rw;
+        use crate::formats::tracecmd::writer as tw;
+        use crate::reader::Endian;
+        let k = self;
+        let ps = k.page_size();
+        let long: u8 = if k.long4 { 4 } else { 8 };
+        let endian = if k.big_endian {
+            Endian::Big
+        } else {
+            Endian::Little
+        };
+        let mut h = format!(
+            "PAGE_SIZE: {ps}\nLONG_SIZE: {long}\nENDIAN: {}\n",
+            if k.big_endian { "BE" } else { "LE" }
+        )
+        .into_bytes();
+        let mut blocks = vec![
+            (
+                "events/header_page".to_string(),
+                tw::header_page_text(u32::from(long), ps),
+            ),
+            ("events/header_event".to_string(), tw::header_event_text()),
+            (
+                "events/ftrace/funcgraph_entry/format".to_string(),
+                tw::format_text("funcgraph_entry", 11, &[("func", 8, 8), ("depth", 16, 4)]),
+            ),
+            (
+                "events/ftrace/funcgraph_exit/format".to_string(),
+                tw::format_text(
+                    "funcgraph_exit",
+                    10,
+                    &[("func", 8, 8), ("depth", 16, 4), ("calltime", 24, 8)],
+                ),
+            ),
+        ];
+        for (name, id, fields) in &k.events {
+            let name: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .take(16)
+                .collect();
+            let fields: Vec<(String, u32, u32)> = fields
+                .iter()
+                .take(4)
+                .enumerate()
+                .map(|(i, (o, sz))| (format!("f{i}"), u32::from(*o), u32::from(*sz)))
+                .collect();
+            let refs: Vec<(&str, u32, u32)> = fields
+                .iter()
+                .map(|(n, o, sz)| (n.as_str(), *o, *sz))
+                .collect();
+            blocks.push((
+                format!("events/sys/{name}/format"),
+                tw::format_text(&name, u32::from(*id), &refs),
+            ));
+        }
+        for (path, text) in blocks {
+            h.extend_from_slice(format!("TRACEFS: {path}: {}\n", text.len()).as_bytes());
+            h.extend_from_slice(&text);
+        }
+        let mut files = vec![("kernel_header".to_string(), h)];
+        for (cpu, pages) in k.cpus.iter().enumerate() {
+            files.push((
+                format!("kernel-cpu{cpu}.dat"),
+                rw::pages(pages, ps, long, endian),
+            ));
+        }
+        files
+    }
+}

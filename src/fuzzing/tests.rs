@@ -90,7 +90,7 @@ fn differential_checks_agree_with_the_writers() {
         ktrace_differential(&file, &kw::write(&file));
     }
     for n in 0..4 {
-        for endian in [Endian::Little, Endian::Big] {
+        for endian in [crate::reader::Endian::Little, crate::reader::Endian::Big] {
             let mut s = crate::formats::gdb::writer::Sample::new(n);
             s.endian = endian;
             gdb_differential(&s.build(), endian);
