@@ -169,6 +169,11 @@ pub enum ReadErrorKind {
         /// Bytes looked at from `offset`.
         scanned: u64,
     },
+    /// Bytes were left after a structure that should have used them all ([`Reader::finish`]).
+    Trailing {
+        /// Bytes left from `offset`.
+        left: u64,
+    },
 }
 
 /// A failed read: where, what, and why.
@@ -212,6 +217,7 @@ impl ReadError {
             ReadErrorKind::Unterminated { scanned } => {
                 self.offset..self.offset.saturating_add(scanned)
             }
+            ReadErrorKind::Trailing { left } => self.offset..self.offset.saturating_add(left),
         }
     }
 }
@@ -236,6 +242,14 @@ impl fmt::Display for ReadError {
             ReadErrorKind::Unterminated { scanned } => fmt::Display::fmt(
                 &ReadError::eof(self.offset, self.what, scanned.saturating_add(1), scanned),
                 f,
+            ),
+            ReadErrorKind::Trailing { left } => write!(
+                f,
+                "{} byte{} left after the {} at 0x{:x}",
+                left,
+                if left == 1 { "" } else { "s" },
+                self.what,
+                self.offset
             ),
         }
     }
@@ -530,13 +544,23 @@ impl<'a, E: Endianity> Reader<'a, E> {
         })
     }
 
-    /// Checks that every byte was consumed; on failure returns the leftover span.
-    pub fn finish(&self) -> Result<(), Range<u64>> {
+    /// Checks that every byte of `what` (the structure the reader holds, such as `"option
+    /// body"`) was consumed; the error's [`ReadError::span`] is what is left.
+    ///
+    /// # Errors
+    ///
+    /// [`ReadErrorKind::Trailing`] when bytes are left.
+    pub fn finish(&self, what: &'static str) -> ReadResult<()> {
         if self.is_empty() {
-            Ok(())
-        } else {
-            Err(self.offset()..self.end_offset())
+            return Ok(());
         }
+        Err(ReadError {
+            offset: self.offset(),
+            what,
+            kind: ReadErrorKind::Trailing {
+                left: self.end_offset().saturating_sub(self.offset()),
+            },
+        })
     }
 }
 

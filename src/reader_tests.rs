@@ -26,7 +26,10 @@ fn reads_keep_absolute_offsets() {
         "truncated c: need 4 bytes at 0x6, only 2 available"
     );
     assert_eq!(r.offset(), 8);
-    assert!(r.finish().is_err());
+    let left = r.finish("record").unwrap_err();
+    assert_eq!(left.kind, ReadErrorKind::Trailing { left: 1 });
+    assert_eq!(left.span(), 8..9);
+    assert_eq!(left.to_string(), "1 byte left after the record at 0x8");
 }
 
 #[test]
