@@ -367,7 +367,7 @@ fn plan(
     };
     if b.compressed {
         quirks.streams = quirks.streams.saturating_add(1);
-        let chunks = chunk_table(ctx, m, b, e, len, res, quirks);
+        let chunks = chunk_table(ctx, m, b, e, Some(e.size), res, quirks);
         if chunks.is_some() {
             let stored = if res.stored > 0 { res.stored } else { e.size };
             let stop = e.offset.saturating_add(stored);
@@ -440,9 +440,7 @@ fn wrapped(
     );
     if b.compressed {
         quirks.streams = quirks.streams.saturating_add(1);
-        let mut whole = e.clone();
-        whole.size = 0;
-        let chunks = chunk_table(ctx, m, b, &whole, len, res, quirks)?;
+        let chunks = chunk_table(ctx, m, b, e, None, res, quirks)?;
         let stop = e.offset.saturating_add(res.stored);
         if !claim(ctx, quirks, e, &what, res.stored, stop) {
             return None;
@@ -531,20 +529,21 @@ fn wrapped(
 }
 
 /// Reads a chunk stream's table: `u32 count · count × (u32 zsize · u32 usize · zsize bytes)`,
-/// reserving the decompression budget. Returns the chunks (possibly fewer after an error).
+/// reserving the decompression budget, and the stream's length against `declared` (`None`: a
+/// wrapped size, read by the count alone). Returns the chunks (possibly fewer after an error).
 fn chunk_table(
     ctx: &mut Ctx<'_, '_>,
     m: &TraceDat,
     b: &BufferInfo,
     e: &CpuEntry,
-    limit_end: u64,
+    declared: Option<u64>,
     res: &mut CpuResult,
     quirks: &mut Quirks,
 ) -> Option<Vec<Chunk>> {
     let what = label(b, e);
     m.header.algo.filter(|a| *a != Algo::None)?;
     let data = ctx.data;
-    let region = usize::try_from(limit_end)
+    let region = usize::try_from(ctx.len())
         .ok()
         .and_then(|end| data.get(..end))?;
     let mut r = Reader::new(region, m.header.endian);
@@ -623,11 +622,14 @@ fn chunk_table(
     }
     let stream = r.offset().saturating_sub(e.offset);
     res.stored = stream;
-    // Size 0 here: a wrapped size, whose stream is read by its count.
-    if stream == e.size || e.size == 0 {
+    // No size to compare (a wrapped size): the stream is read by its count.
+    let Some(size) = declared else {
+        return Some(chunks);
+    };
+    if stream == size {
         return Some(chunks);
     }
-    if stream == e.size.saturating_add(4) {
+    if stream == size.saturating_add(4) {
         quirks.short4 = quirks.short4.saturating_add(1);
         if quirks.first.is_none() {
             quirks.first = Some(e.span.clone());
@@ -636,9 +638,9 @@ fn chunk_table(
     }
     // Fewer chunks than the declared size holds: another chunk follows the last one counted,
     // and readers, which go by the count, never read its events.
-    if stream < e.size {
+    if stream < size {
         // trace-cmd 3.0–3.1 declare 4 bytes fewer than the stream (the count), see `short4`.
-        let rest = e.size.saturating_add(4).saturating_sub(stream);
+        let rest = size.saturating_add(4).saturating_sub(stream);
         let mut peek = r.clone();
         if let (Ok(zsize), Ok(_)) = chunk_header(&mut peek, source, &mut hdr) {
             if rest >= 8 && u64::from(zsize).saturating_add(8) <= rest {
@@ -649,7 +651,7 @@ fn chunk_table(
                         e.span.clone(),
                         format!(
                             "{what}: declared size {} but the {count} chunk(s) counted at 0x{:x} end after {stream} bytes, and another chunk header follows: trace-cmd 3.1.6–3.3.4 read only the counted chunks and lose the rest",
-                            e.size, e.offset
+                            size, e.offset
                         ),
                     )
                     .fails("trace-cmd report", "3.1.6–3.3.4", "loss");
@@ -662,9 +664,9 @@ fn chunk_table(
     // the chunks by their own headers and use the declared size only to skip an empty CPU.
     let msg = format!(
         "{what}: declared size {} but the chunk stream at 0x{:x} is {stream} bytes",
-        e.size, e.offset
+        size, e.offset
     );
-    let f = if e.size > 0 {
+    let f = if size > 0 {
         ctx.sink
             .make(
                 &rules::CHUNK_STREAM,
