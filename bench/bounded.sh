@@ -26,17 +26,8 @@ printf '[limits]\nmax_spill_bytes = 67108864\n' > "$WORK/tracelint.toml"
 export TRACELINT_CONFIG=$WORK/tracelint.toml TMPDIR=$WORK
 : > "$RES"
 
-# /usr/bin/time -v of a shell command: "wall_s rss_kb exit" on stdout, its output in $WORK/out.
-measure () {
-  /usr/bin/time -v -o "$WORK/time" sh -c "$1" > "$WORK/out" 2>&1 || true
-  local wall rss code
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time")
-  code=$(awk -F': ' '/Exit status/ {print $2}' "$WORK/time")
-  echo "$wall $rss $code"
-}
-
-note () { echo "$*" | tee -a "$RES"; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 
 note "# bounded inputs, $(date -u +%F), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -32,15 +32,8 @@ trap 'rm -rf "$WORK"' EXIT
 export TRACELINT_CONFIG=$WORK/tracelint.toml
 : > "$RES"
 
-measure () {
-  /usr/bin/time -v -o "$WORK/time" sh -c "$1" > "$WORK/out" 2>&1 || true
-  local wall rss code
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/time" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time")
-  code=$(awk -F': ' '/Exit status/ {print $2}' "$WORK/time")
-  echo "$wall $rss $code"
-}
-note () { echo "$*" | tee -a "$RES"; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 min () { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
 
 note "# daemon on a large trace.dat, $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"

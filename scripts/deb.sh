@@ -7,14 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "deb.sh: CI=true but $1" >&2
-    exit 1
-  fi
-  echo "deb.sh: skipping: $1"
-  exit 0
-}
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 if ! command -v cargo-deb >/dev/null 2>&1; then
   cargo install cargo-deb --locked --quiet || skip "cargo-deb cannot be installed"

@@ -10,14 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "pre-commit-check: CI=true but $1" >&2
-    exit 1
-  fi
-  echo "pre-commit-check: skipping: $1"
-  exit 0
-}
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 if ! command -v pre-commit >/dev/null 2>&1; then
   if [ -x target/pre-commit-venv/bin/pre-commit ]; then
