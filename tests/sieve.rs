@@ -4,16 +4,14 @@
 //! pages, timestamps that go back across pages, unknown event ids and lost events.
 
 mod common;
+#[path = "common/ring_files.rs"]
+mod ring_files;
 
 use std::path::Path;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::Config;
-use tracelint::formats::tracecmd::writer::{
-    header_page_text, page, Builder, Compression, DEFAULT_EVENT_ID,
-};
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
-use tracelint::reader::Endian;
 use tracelint::Limits;
 
 use common::{keys, Key};
@@ -111,36 +109,7 @@ impl Rng {
 /// Files with many ring pages: v6 and v7, 64- and 32-bit (and 32 on 64), little- and big-endian, 4 and 8 KiB
 /// pages, two CPUs of 48 pages each with ten events per page.
 fn many_pages() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for version in [6u8, 7] {
-        // (header long size, kernel long size, byte order, page size)
-        for (ulong, long, endian, ps) in [
-            (8u8, 8u8, Endian::Little, 4096u32),
-            (4, 4, Endian::Little, 4096),
-            // A 32-bit trace-cmd on a 64-bit kernel.
-            (4, 8, Endian::Little, 4096),
-            (8, 8, Endian::Big, 4096),
-            (8, 8, Endian::Little, 8192),
-        ] {
-            let mut b = Builder::new(version, Compression::None);
-            b.long_size = ulong;
-            b.endian = endian;
-            b.page_size = ps;
-            b.header_page = header_page_text(u32::from(long), ps);
-            let cpu = |c: u64| {
-                let mut data = Vec::new();
-                for k in 0..48u64 {
-                    let ts = 1_000_000 + c * 7 + k * 10_000;
-                    data.extend(page(ps, long, endian, ts, &[(DEFAULT_EVENT_ID, 12); 10]));
-                }
-                data
-            };
-            b.buffers[0].cpus = vec![(0, cpu(0)), (1, cpu(1))];
-            let name = format!("v{version}-long{ulong}-klong{long}-{endian:?}-{ps}.dat");
-            out.push((name, b.build().0));
-        }
-    }
-    out
+    ring_files::ring_files(48, 0)
 }
 
 #[test]

@@ -8,12 +8,14 @@
 //! would differ from the mapped check's findings.
 
 mod common;
+#[path = "common/ring_files.rs"]
+mod ring_files;
 
 use std::path::Path;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::Config;
 use tracelint::formats::tracecmd::writer::{
-    header_page_text, page, BufferSpec, Builder, Compression, DEFAULT_EVENT_ID,
+    page, BufferSpec, Builder, Compression, DEFAULT_EVENT_ID,
 };
 use tracelint::input::LoadMode;
 use tracelint::reader::Endian;
@@ -50,42 +52,7 @@ fn same_findings(path: &Path, max_read: u64) -> Report {
 /// CPUs of `pages / 2` pages (in v6 its `flyrecord` page lies between the top buffer's data
 /// and its own).
 fn large_files(pages: u64) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for version in [6u8, 7] {
-        // (header long size, kernel long size, byte order, page size)
-        for (ulong, long, endian, ps) in [
-            (8u8, 8u8, Endian::Little, 4096u32),
-            (4, 4, Endian::Little, 4096),
-            (4, 8, Endian::Little, 4096),
-            (8, 8, Endian::Big, 4096),
-            (8, 8, Endian::Little, 8192),
-        ] {
-            let mut b = Builder::new(version, Compression::None);
-            b.long_size = ulong;
-            b.endian = endian;
-            b.page_size = ps;
-            b.header_page = header_page_text(u32::from(long), ps);
-            let cpu = |c: u64, n: u64, t0: u64| {
-                let mut data = Vec::new();
-                for k in 0..n {
-                    let ts = t0 + c * 7 + k * 10_000;
-                    data.extend(page(ps, long, endian, ts, &[(DEFAULT_EVENT_ID, 12); 10]));
-                }
-                data
-            };
-            b.buffers[0].cpus = vec![(0, cpu(0, pages, 1_000_000)), (1, cpu(1, pages, 1_000_000))];
-            b.buffers.push(BufferSpec {
-                name: "inst".into(),
-                cpus: vec![
-                    (0, cpu(0, pages / 2, 9_000_000_000)),
-                    (1, cpu(1, pages / 2, 9_000_000_000)),
-                ],
-            });
-            let name = format!("v{version}-long{ulong}-klong{long}-{endian:?}-{ps}.dat");
-            out.push((name, b.build().0));
-        }
-    }
-    out
+    ring_files::ring_files(pages, pages / 2)
 }
 
 /// Compressed v7 files of several 1 MiB windows of chunk streams: two CPUs of `pages` full
