@@ -253,10 +253,33 @@ fn every_rule_is_raised_by_a_fixture_or_listed() {
             _ => {}
         }
     }
-    for code in listed.keys() {
+    for (code, why) in &listed {
         if registry::all().all(|r| r.code != *code) {
             problems.push(format!("{code} on NOT_RAISED_HERE is no rule"));
         }
+        if let Some(p) = mutant_test_missing(code, why) {
+            problems.push(p);
+        }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// For a reason "a mutant built in tests/FILE.rs (TEST)": a problem when FILE has no test
+/// function TEST that names the rule (by code or by its constant).
+fn mutant_test_missing(code: &str, why: &str) -> Option<String> {
+    let rest = why.split_once("a mutant built in ")?.1;
+    let (file, test) = rest.split_once(" (")?;
+    let test = test.split(')').next().unwrap_or_default();
+    let text = std::fs::read_to_string(root().join(file))
+        .unwrap_or_else(|e| panic!("{code}: {file}: {e}"));
+    let Some(at) = text.find(&format!("fn {test}(")) else {
+        return Some(format!("{code}: {file} has no test `{test}`"));
+    };
+    let rule = registry::lookup(code)?;
+    let constant = constant_of(rule.name);
+    // The test's body: up to the next `#[test]`.
+    let body = &text[at..];
+    let body = &body[..body.find("#[test]").unwrap_or(body.len())];
+    (!body.contains(code) && !body.contains(&constant) && !body.contains(rule.name))
+        .then(|| format!("{code}: the test `{test}` of {file} names neither {code} nor {constant}"))
 }
