@@ -594,7 +594,7 @@ fn build_lookup(t: &mut SymTable, raw: &[RawSym], lost_lines: &[(usize, Option<u
         });
     }
     t.syms = syms;
-    t.view = uftrace_view(&t, &raw, &sym_of, &lost_lines, inverted);
+    t.view = uftrace_view(t, raw, &sym_of, lost_lines, inverted);
 }
 
 /// The low 32 bits of `v`: what C stores of it in an `unsigned`.
