@@ -7,6 +7,9 @@
 use super::super::decode::argspec::{align4, align8, Item};
 use super::super::decode::info::feat;
 use super::super::decode::maps::SessionMap;
+use super::super::decode::record::{
+    self, record_at, truncated_payload, Head, RecordWord, ENTRY, EVENT, EXIT, LOST, RECORD_LEN,
+};
 use super::super::decode::runs::{RecordRun, RecordSieve, NO_PAYLOAD};
 use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
@@ -16,6 +19,7 @@ use crate::input::SeqRead;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use std::collections::HashMap;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Largest argument payload libmcount can write (`ARGBUF_SIZE - 4`).
@@ -23,15 +27,6 @@ pub const MAX_ARG_PAYLOAD: u64 = 1020;
 const CHUNK: usize = 1 << 20;
 /// Bytes the window keeps beyond a record before the fast path runs (largest fixed payload).
 const FAST_SLACK: usize = 1024;
-
-/// Record types.
-pub const ENTRY: u8 = 0;
-/// EXIT.
-pub const EXIT: u8 = 1;
-/// LOST.
-pub const LOST: u8 = 2;
-/// EVENT.
-pub const EVENT: u8 = 3;
 
 /// One session as the walker sees it.
 #[derive(Debug, Default)]
@@ -594,17 +589,17 @@ fn fast_run<E: Endianity + Default>(
     let mut last = Cache::EMPTY;
     let mut len = stack.len;
     let frames = stack.buf.as_mut_slice();
-    while let Some(rec) = win.get(p..).and_then(|w| w.first_chunk::<16>()) {
-        let (a, b) = split16(rec);
-        let time = e.read_u64(a);
-        let w1 = e.read_u64(b);
-        let typ = w1 & 3;
-        if (w1 >> 3) & 7 != 5 || typ > 1 || time < prev || time >= lim.time {
+    while let Some((time, w)) = win.get(p..).and_then(|v| record_at(e, v)) {
+        let RecordWord {
+            typ,
+            more,
+            depth,
+            addr,
+            ..
+        } = w;
+        if !w.magic_ok() || typ > EXIT || time < prev || time >= lim.time {
             break;
         }
-        let depth = ((w1 >> 6) & 0x3ff) as u16;
-        let addr = w1 >> 16;
-        let more = w1 & 4 != 0;
         if depth >= lim.max_stack || (more && !lim.payload_ok) {
             break;
         }
@@ -612,7 +607,7 @@ fn fast_run<E: Endianity + Default>(
         // The frame this record opens (ENTRY) or closes (EXIT) must nest as expected. A frame
         // pushed here had its address resolved in this session since the last flush, so its
         // EXIT needs the function again only for a payload.
-        let need_fn = if typ == 0 {
+        let need_fn = if typ == ENTRY {
             if cur != u32::from(depth)
                 || top.is_some_and(|f| f.depth >= depth)
                 || len >= frames.len()
@@ -635,13 +630,13 @@ fn fast_run<E: Endianity + Default>(
         }
         let plen = match (more, typ) {
             (false, _) => 0,
-            (true, 0) => last.fixed[0],
+            (true, ENTRY) => last.fixed[0],
             (true, _) => last.fixed[1],
         };
-        if plen == NONE || p.saturating_add(16).saturating_add(plen as usize) > win.len() {
+        if plen == NONE || p.saturating_add(RECORD_LEN).saturating_add(plen as usize) > win.len() {
             break;
         }
-        if typ == 0 {
+        if typ == ENTRY {
             if let Some(f) = frames.get_mut(len) {
                 *f = Frame {
                     depth,
@@ -663,7 +658,7 @@ fn fast_run<E: Endianity + Default>(
         }
         max_depth = max_depth.max(depth);
         prev = time;
-        p = p.saturating_add(16).saturating_add(plen as usize);
+        p = p.saturating_add(RECORD_LEN).saturating_add(plen as usize);
     }
     stack.len = len;
     run.prev = prev;
@@ -676,7 +671,6 @@ fn fast_run<E: Endianity + Default>(
 }
 
 /// Walks one task file.
-#[allow(clippy::too_many_lines)]
 pub fn walk(
     tid: u64,
     src: &mut dyn SeqRead,
@@ -722,233 +716,421 @@ fn walk_in(
     sink: &mut Sink,
 ) -> DatStats {
     if ctx.endian == Endian::Little {
-        walk_impl::<LittleEndian>(tid, ch, file_len, ctx, runs, sink)
+        Walk::<LittleEndian>::new(tid, ch, file_len, ctx, runs, sink).run()
     } else {
-        walk_impl::<BigEndian>(tid, ch, file_len, ctx, None, sink)
+        Walk::<BigEndian>::new(tid, ch, file_len, ctx, None, sink).run()
     }
 }
 
-/// [`walk`] for one byte order, fixed by type.
-#[allow(clippy::too_many_lines)]
-fn walk_impl<E: Endianity + Default>(
-    tid: u64,
-    mut ch: Chunks<'_>,
-    file_len: u64,
-    ctx: &DatCtx<'_>,
-    sieve: Option<&RecordSieve>,
-    sink: &mut Sink,
-) -> DatStats {
-    let mut st = DatStats::default();
-    let e = E::default();
+/// The per-rule caps of the walk's findings ([`CAP`] each per file).
+struct Caps {
+    time: Capped,
+    nest: Capped,
+    exit: Capped,
+    depth: Capped,
+    unres: Capped,
+    lost: Capped,
+    evid: Capped,
+    more: Capped,
+    evpl: Capped,
+}
 
-    let timeline: &[(u64, usize)] = ctx.timelines.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
-    let mut counts = [0u64; 4];
-    let mut tl_idx: Option<usize> = None; // index into timeline of the active session
-    let mut next_start: u64 = timeline.first().map_or(u64::MAX, |&(t, _)| t);
-    let mut sess: Option<&SessCtx> = None;
-    let mut last_ts: Option<u64> = None;
-    // Nesting: open frames; `cur` = expected depth of the next ENTRY.
-    let mut stack = Frames::new();
-    let mut cur: Option<u16> = None;
-    // Resolved functions; cleared when the session changes or a library is dlopen'ed.
-    let mut fcache: Vec<Cache> = vec![Cache::EMPTY; CACHE_SLOTS];
-    let mut next_dl: u64 = u64::MAX;
-    let mut spec_index: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut spec_list: Vec<FuncArgs> = Vec::new();
-
-    let mut c_time = Capped::new(&rules::TIME_BACKWARDS, CAP);
-    let mut c_nest = Capped::new(&rules::NESTING_MISMATCH, CAP);
-    let mut c_exit = Capped::new(&rules::EXIT_ADDRESS_MISMATCH, CAP);
-    let mut c_depth = Capped::new(&rules::DEPTH_EXCEEDS_MAX_STACK, CAP);
-    let mut c_unres = Capped::new(&rules::UNRESOLVED_ADDRESS, CAP);
-    let mut c_lost = Capped::new(&rules::LOST_RECORDS, CAP);
-    let mut c_evid = Capped::new(&rules::UNKNOWN_EVENT_ID, CAP);
-    let mut c_more = Capped::new(&rules::UNEXPECTED_PAYLOAD_FLAG, CAP);
-    let mut c_evpl = Capped::new(&rules::EVENT_PAYLOAD, CAP);
-    let mut feat_arg_reported = false;
-    let runs: &[RecordRun] = sieve.map_or(&[], RecordSieve::runs);
-    let mut next_run = 0usize;
-
-    loop {
-        // A run of the first pass that starts here is taken whole if what it assumed holds.
-        let mut run_at = u64::MAX;
-        if !runs.is_empty() {
-            let off = ch.offset();
-            while runs.get(next_run).is_some_and(|r| r.start < off) {
-                next_run = next_run.saturating_add(1);
-            }
-            if let Some(r) = runs.get(next_run).filter(|r| r.start == off) {
-                next_run = next_run.saturating_add(1);
-                let state = RunState {
-                    cur,
-                    last_ts,
-                    stack: &stack,
-                    sess,
-                    limit: next_start.min(next_dl),
-                    payload_ok: payloads_allowed(ctx, feat_arg_reported),
-                };
-                if run_holds(r, &state, ctx, &mut fcache, &mut spec_index, &mut spec_list) {
-                    let [e, x, _, _] = &mut counts;
-                    *e = e.wrapping_add(r.entries);
-                    *x = x.wrapping_add(r.exits);
-                    st.arg_payloads = st.arg_payloads.saturating_add(r.payloads);
-                    st.max_depth = st.max_depth.max(r.max_depth);
-                    last_ts = Some(r.last_time);
-                    cur = Some(r.end_cur);
-                    stack.clear();
-                    for &(depth, addr) in &r.end_stack {
-                        stack.push(Frame {
-                            depth,
-                            resolved: false,
-                            addr,
-                        });
-                    }
-                    ch.skip(r.end.saturating_sub(r.start));
-                    if let Some(sv) = sieve {
-                        sv.note_taken(r);
-                    }
-                    continue;
-                }
-            }
-            run_at = runs.get(next_run).map_or(u64::MAX, |r| r.start);
+impl Caps {
+    fn new() -> Self {
+        Caps {
+            time: Capped::new(&rules::TIME_BACKWARDS, CAP),
+            nest: Capped::new(&rules::NESTING_MISMATCH, CAP),
+            exit: Capped::new(&rules::EXIT_ADDRESS_MISMATCH, CAP),
+            depth: Capped::new(&rules::DEPTH_EXCEEDS_MAX_STACK, CAP),
+            unres: Capped::new(&rules::UNRESOLVED_ADDRESS, CAP),
+            lost: Capped::new(&rules::LOST_RECORDS, CAP),
+            evid: Capped::new(&rules::UNKNOWN_EVENT_ID, CAP),
+            more: Capped::new(&rules::UNEXPECTED_PAYLOAD_FLAG, CAP),
+            evpl: Capped::new(&rules::EVENT_PAYLOAD, CAP),
         }
-        // Fast path: well-formed ENTRY/EXIT records of the cached function, in time order,
-        // nested as expected, with fixed-length payloads, all inside the buffered window.
-        // Anything else (including every record that could give a finding) leaves the fast
-        // loop and goes through the full path below, one record at a time.
-        if ctx.fast {
-            ch.fill(16 + FAST_SLACK);
-            let payload_ok = payloads_allowed(ctx, feat_arg_reported);
-            let mut run = Run {
-                prev: last_ts.unwrap_or(u64::MAX),
-                cur: cur.map_or(u32::MAX, u32::from),
-                max_depth: st.max_depth,
-                entries: 0,
-                exits: 0,
-                payloads: 0,
+    }
+
+    /// Reports the findings held back, rule by rule.
+    fn finish(&self, sink: &mut Sink, file_len: u64) {
+        for c in [
+            &self.time,
+            &self.nest,
+            &self.exit,
+            &self.depth,
+            &self.unres,
+            &self.lost,
+            &self.evid,
+            &self.more,
+            &self.evpl,
+        ] {
+            finish_capped(c, sink, file_len);
+        }
+    }
+}
+
+/// Argument specs resolved so far, by (table, symbol).
+#[derive(Default)]
+struct Specs {
+    index: HashMap<(usize, usize), usize>,
+    list: Vec<FuncArgs>,
+}
+
+impl Specs {
+    /// The index of the specs of `key` in `list`, resolved on first use.
+    fn lookup(&mut self, ctx: &DatCtx<'_>, key: (usize, usize)) -> usize {
+        let list = &mut self.list;
+        *self.index.entry(key).or_insert_with(|| {
+            list.push((ctx.specs)(key.0, key.1));
+            list.len().saturating_sub(1)
+        })
+    }
+}
+
+/// Where the next run of the first pass starts, unless one was taken.
+enum RunAt {
+    /// A run was taken: the walk goes on at its end.
+    Taken,
+    /// Offset of the next run (`u64::MAX`: none).
+    Next(u64),
+}
+
+/// The walk over one task file, for one byte order (fixed by type): a state machine over
+/// records (call stack, depth, time order, payloads), one method per record type. Records
+/// the fast path ([`fast_run`]) or a run of the first pass cannot take go through
+/// [`Walk::record`] one at a time.
+struct Walk<'c, 'r, 's, E> {
+    e: E,
+    tid: u64,
+    ch: Chunks<'r>,
+    file_len: u64,
+    ctx: &'c DatCtx<'c>,
+    sieve: Option<&'c RecordSieve>,
+    /// The runs of `sieve`.
+    runs: &'c [RecordRun],
+    /// Index into `runs` of the next run that may start here or later.
+    next_run: usize,
+    sink: &'s mut Sink,
+    st: DatStats,
+    /// Records by type.
+    counts: [u64; 4],
+    /// Per start time, the session in force for the task.
+    timeline: &'c [(u64, usize)],
+    /// Index into `timeline` of the active session.
+    tl_idx: Option<usize>,
+    /// Start of the next session of `timeline`.
+    next_start: u64,
+    sess: Option<&'c SessCtx>,
+    last_ts: Option<u64>,
+    /// Open frames.
+    stack: Frames,
+    /// Expected depth of the next ENTRY.
+    cur: Option<u16>,
+    /// Resolved functions; cleared when the session changes or a library is dlopen'ed.
+    fcache: Vec<Cache>,
+    /// Next dlopen of the session.
+    next_dl: u64,
+    specs: Specs,
+    caps: Caps,
+    feat_arg_reported: bool,
+}
+
+impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
+    fn new(
+        tid: u64,
+        ch: Chunks<'r>,
+        file_len: u64,
+        ctx: &'c DatCtx<'c>,
+        sieve: Option<&'c RecordSieve>,
+        sink: &'s mut Sink,
+    ) -> Self {
+        let timeline: &[(u64, usize)] = ctx.timelines.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
+        Walk {
+            e: E::default(),
+            tid,
+            ch,
+            file_len,
+            ctx,
+            sieve,
+            runs: sieve.map_or(&[], RecordSieve::runs),
+            next_run: 0,
+            sink,
+            st: DatStats::default(),
+            counts: [0; 4],
+            timeline,
+            tl_idx: None,
+            next_start: timeline.first().map_or(u64::MAX, |&(t, _)| t),
+            sess: None,
+            last_ts: None,
+            stack: Frames::new(),
+            cur: None,
+            fcache: vec![Cache::EMPTY; CACHE_SLOTS],
+            next_dl: u64::MAX,
+            specs: Specs::default(),
+            caps: Caps::new(),
+            feat_arg_reported: false,
+        }
+    }
+
+    fn run(mut self) -> DatStats {
+        loop {
+            let run_at = match self.take_run() {
+                RunAt::Taken => continue,
+                RunAt::Next(at) => at,
             };
-            let limits = RunLimits {
-                time: next_start.min(next_dl),
-                max_stack: ctx.max_stack,
-                payload_ok,
-            };
-            // The fast path stops where the next run starts, so that the walk can take it.
-            let win = ch.window();
-            let room = usize::try_from(run_at.saturating_sub(ch.offset())).unwrap_or(usize::MAX);
-            let win = win.get(..room.min(win.len())).unwrap_or(win);
-            let p = fast_run::<E>(win, &fcache, &mut stack, &limits, &mut run);
-            if p > 0 {
-                let [e, x, _, _] = &mut counts;
-                *e = e.wrapping_add(run.entries);
-                *x = x.wrapping_add(run.exits);
-                st.arg_payloads = st.arg_payloads.saturating_add(run.payloads);
-                st.max_depth = run.max_depth;
-                last_ts = Some(run.prev);
-                cur = u16::try_from(run.cur).ok();
-                ch.consume(p);
-            }
-            if ch.offset() == run_at {
+            // Fast path: well-formed ENTRY/EXIT records of the cached function, in time order,
+            // nested as expected, with fixed-length payloads, all inside the buffered window.
+            // Anything else (including every record that could give a finding) leaves the fast
+            // loop and goes through the full path, one record at a time.
+            if self.ctx.fast && self.fast(run_at) {
                 // Stopped where a run starts: back to the top, which may take it.
                 continue;
             }
-        }
-        if ch.avail() < 16 {
-            ch.fill(16);
-        }
-        let off = ch.offset();
-        let (w0, w1) = {
-            let win = ch.window();
-            match win.split_first_chunk::<16>() {
-                Some((rec, _)) => {
-                    let (a, b) = split16(rec);
-                    (e.read_u64(a), e.read_u64(b))
-                }
-                None => {
-                    if !win.is_empty() {
-                        let n = win.len() as u64;
-                        sink.report(
-                            &rules::DAT_TRUNCATED,
-                            off..off.saturating_add(n),
-                            format!(
-                                "the file ends with {n} byte(s) of a partial 16-byte record; uftrace drops it silently"
-                            ),
-                        );
-                    }
-                    break;
-                }
+            if self.record().is_break() {
+                break;
             }
-        };
-        ch.consume(16);
-        let time = w0;
-        let typ = (w1 & 3) as u8;
-        let more = (w1 >> 2) & 1 == 1;
-        let magic = (w1 >> 3) & 7;
-        let depth = ((w1 >> 6) & 0x3ff) as u16;
-        let addr = w1 >> 16;
-        let span = off..off.saturating_add(16);
-        if magic != 5 {
-            let f = sink
-                .make(
-                    &rules::BAD_RECORD_MAGIC,
-                    off.saturating_add(8)..off.saturating_add(9),
-                    format!(
-                        "record at 0x{off:x} has magic {magic}, expected 5; uftrace stops reading this task here (\"invalid rstack read\")"
-                    ),
-                )
-                .note(format!(
-                    "{} byte(s) from here on were not checked",
-                    file_len.saturating_sub(off)
-                ));
-            sink.push(f);
-            st.stopped = true;
-            break;
         }
-        if let Some(c) = counts.get_mut(usize::from(typ)) {
+        self.finish()
+    }
+
+    /// Takes the run of the first pass that starts here, if what it assumed holds.
+    fn take_run(&mut self) -> RunAt {
+        let runs = self.runs;
+        if runs.is_empty() {
+            return RunAt::Next(u64::MAX);
+        }
+        let off = self.ch.offset();
+        while runs.get(self.next_run).is_some_and(|r| r.start < off) {
+            self.next_run = self.next_run.saturating_add(1);
+        }
+        if let Some(r) = runs.get(self.next_run).filter(|r| r.start == off) {
+            self.next_run = self.next_run.saturating_add(1);
+            if self.run_holds(r) {
+                self.take(r);
+                return RunAt::Taken;
+            }
+        }
+        RunAt::Next(runs.get(self.next_run).map_or(u64::MAX, |r| r.start))
+    }
+
+    /// Whether the walker, in its state, would read the records of `r` without a finding
+    /// and end in the run's end state: the run starts from exactly this state, no session
+    /// start or dlopen falls inside, its depths stay below `max_stack`, every address
+    /// resolves in the session in effect (resolving them fills the function cache, as
+    /// reading the records would), and every payload length it was framed with is the fixed
+    /// length of the function's spec.
+    fn run_holds(&mut self, r: &RecordRun) -> bool {
+        let ctx = self.ctx;
+        let same_stack = self.stack.len == r.start_stack.len()
+            && self
+                .stack
+                .buf
+                .iter()
+                .zip(r.start_stack.iter())
+                .all(|(f, &(d, a))| f.depth == d && f.addr == a);
+        let Some(s) = self.sess else { return false };
+        if self.cur != Some(r.start_cur)
+            || self.last_ts.is_none_or(|t| t > r.first_time)
+            || !same_stack
+            || r.last_time >= self.next_start.min(self.next_dl)
+            || r.max_depth >= ctx.max_stack
+            || (r.payloads > 0 && !payloads_allowed(ctx, self.feat_arg_reported))
+        {
+            return false;
+        }
+        for f in &r.funcs {
+            let si = slot(f.addr);
+            let key = match self.fcache.get(si) {
+                Some(c) if c.covers(f.addr) => (c.table as usize, c.sym as usize),
+                _ => match resolve(s, ctx, f.addr, r.first_time) {
+                    Ok((table, sym, lo, hi)) => {
+                        if let (Some(c), Some(new)) =
+                            (self.fcache.get_mut(si), Cache::new(table, sym, lo, hi))
+                        {
+                            *c = new;
+                        }
+                        (table, sym)
+                    }
+                    Err(_) => return false,
+                },
+            };
+            if f.len == [NO_PAYLOAD; 2] {
+                continue;
+            }
+            let i = self.specs.lookup(ctx, key);
+            let Some(fa) = self.specs.list.get(i) else {
+                return false;
+            };
+            let fits = |len: u32, fixed: Option<usize>| {
+                len == NO_PAYLOAD || fixed.is_some_and(|n| n as u64 == u64::from(len))
+            };
+            let [le, lx] = f.len;
+            if !fits(le, fa.entry_fixed) || !fits(lx, fa.exit_fixed) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Takes run `r` whole: its counts and end state, without reading its bytes.
+    fn take(&mut self, r: &RecordRun) {
+        let [e, x, _, _] = &mut self.counts;
+        *e = e.wrapping_add(r.entries);
+        *x = x.wrapping_add(r.exits);
+        self.st.arg_payloads = self.st.arg_payloads.saturating_add(r.payloads);
+        self.st.max_depth = self.st.max_depth.max(r.max_depth);
+        self.last_ts = Some(r.last_time);
+        self.cur = Some(r.end_cur);
+        self.stack.clear();
+        for &(depth, addr) in &r.end_stack {
+            self.stack.push(Frame {
+                depth,
+                resolved: false,
+                addr,
+            });
+        }
+        self.ch.skip(r.end.saturating_sub(r.start));
+        if let Some(sv) = self.sieve {
+            sv.note_taken(r);
+        }
+    }
+
+    /// Runs the fast path over the buffered window, up to `run_at` (where the next run starts,
+    /// so that the walk can take it); returns whether it stopped there.
+    fn fast(&mut self, run_at: u64) -> bool {
+        self.ch.fill(RECORD_LEN + FAST_SLACK);
+        let mut run = Run {
+            prev: self.last_ts.unwrap_or(u64::MAX),
+            cur: self.cur.map_or(u32::MAX, u32::from),
+            max_depth: self.st.max_depth,
+            entries: 0,
+            exits: 0,
+            payloads: 0,
+        };
+        let limits = RunLimits {
+            time: self.next_start.min(self.next_dl),
+            max_stack: self.ctx.max_stack,
+            payload_ok: payloads_allowed(self.ctx, self.feat_arg_reported),
+        };
+        let win = self.ch.window();
+        let room = usize::try_from(run_at.saturating_sub(self.ch.offset())).unwrap_or(usize::MAX);
+        let win = win.get(..room.min(win.len())).unwrap_or(win);
+        let p = fast_run::<E>(win, &self.fcache, &mut self.stack, &limits, &mut run);
+        if p > 0 {
+            let [e, x, _, _] = &mut self.counts;
+            *e = e.wrapping_add(run.entries);
+            *x = x.wrapping_add(run.exits);
+            self.st.arg_payloads = self.st.arg_payloads.saturating_add(run.payloads);
+            self.st.max_depth = run.max_depth;
+            self.last_ts = Some(run.prev);
+            self.cur = u16::try_from(run.cur).ok();
+            self.ch.consume(p);
+        }
+        self.ch.offset() == run_at
+    }
+
+    /// The full path: one record and its payload. Breaks where the walk stops.
+    fn record(&mut self) -> ControlFlow<()> {
+        if self.ch.avail() < RECORD_LEN {
+            self.ch.fill(RECORD_LEN);
+        }
+        let off = self.ch.offset();
+        let head = record::head(self.e, self.ch.window(), off, self.file_len, self.sink);
+        let (time, w) = match head {
+            Head::Record(time, w) => (time, w),
+            Head::BadMagic => {
+                self.ch.consume(RECORD_LEN);
+                self.st.stopped = true;
+                return ControlFlow::Break(());
+            }
+            Head::End => return ControlFlow::Break(()),
+        };
+        self.ch.consume(RECORD_LEN);
+        if let Some(c) = self.counts.get_mut(usize::from(w.typ)) {
             *c = c.wrapping_add(1);
         }
-        if typ == LOST {
-            st.lost_count = st.lost_count.saturating_add(addr);
-            if c_lost.hit(&(off..off)) {
-                // libmcount (record.c, 0.9.4–0.18.1) writes a LOST record with time 0 and
-                // more 0 (it leaves the depth as the buffer had it). One with a time or a
-                // payload flag is a damaged ENTRY/EXIT: readers take it for lost records and
-                // drop the call it was.
-                let damaged = time != 0 || more;
-                let odd = damaged || addr == 0;
-                let mut msg = format!("the recorder lost {addr} record(s) here");
-                if odd {
-                    msg.push_str(&format!(
-                        "; a LOST record should have time 0, more 0 and a positive count (time {time}, depth {depth}, more {})",
-                        u8::from(more)
-                    ));
-                }
-                let f = if damaged {
-                    msg.push_str(": libmcount never writes one like this, so this is a damaged record, and uftrace 0.9.4–0.18.1 print `LOST` in place of the call it was");
-                    sink.make(&rules::LOST_RECORDS, span.clone(), msg).fails(
-                        "uftrace",
-                        "0.9.4–0.18.1",
-                        "loss",
-                    )
-                } else {
-                    sink.make(&rules::LOST_RECORDS, span.clone(), msg)
-                };
-                sink.push(f);
-            }
-            if more && c_more.hit(&(off..off)) {
-                sink.report(
-                    &rules::UNEXPECTED_PAYLOAD_FLAG,
-                    off.saturating_add(8)..off.saturating_add(9),
-                    "a LOST record has more=1; uftrace reads no payload after it",
-                );
-            }
-            stack.clear();
-            cur = None;
-            continue;
+        if w.typ == LOST {
+            self.lost(off, time, w);
+            return ControlFlow::Continue(());
         }
-        // Time order.
-        if let Some(prev) = last_ts {
-            if time < prev && c_time.hit(&(off..off)) {
-                sink.report(
+        self.advance(off, time);
+        if w.depth > self.st.max_depth {
+            self.st.max_depth = w.depth;
+        }
+        if w.typ == EVENT {
+            return self.event(off, w);
+        }
+        if w.depth >= self.ctx.max_stack && self.caps.depth.hit(&(off..off)) {
+            self.sink.report(
+                &rules::DEPTH_EXCEEDS_MAX_STACK,
+                off.saturating_add(8)..off.saturating_add(16),
+                format!(
+                    "depth {} is not below max_stack {}",
+                    w.depth, self.ctx.max_stack
+                ),
+            );
+        }
+        if w.typ == ENTRY {
+            self.entry(off, w);
+        } else {
+            self.exit(off, time, w);
+        }
+        let func = self.function(off, time, w);
+        if !w.more {
+            return ControlFlow::Continue(());
+        }
+        self.payload(off, w, func)
+    }
+
+    /// A LOST record: the open frames are forgotten.
+    fn lost(&mut self, off: u64, time: u64, w: RecordWord) {
+        let RecordWord {
+            more, depth, addr, ..
+        } = w;
+        self.st.lost_count = self.st.lost_count.saturating_add(addr);
+        if self.caps.lost.hit(&(off..off)) {
+            // libmcount (record.c, 0.9.4–0.18.1) writes a LOST record with time 0 and
+            // more 0 (it leaves the depth as the buffer had it). One with a time or a
+            // payload flag is a damaged ENTRY/EXIT: readers take it for lost records and
+            // drop the call it was.
+            let damaged = time != 0 || more;
+            let odd = damaged || addr == 0;
+            let mut msg = format!("the recorder lost {addr} record(s) here");
+            if odd {
+                msg.push_str(&format!(
+                    "; a LOST record should have time 0, more 0 and a positive count (time {time}, depth {depth}, more {})",
+                    u8::from(more)
+                ));
+            }
+            let span = off..off.saturating_add(16);
+            let f = if damaged {
+                msg.push_str(": libmcount never writes one like this, so this is a damaged record, and uftrace 0.9.4–0.18.1 print `LOST` in place of the call it was");
+                self.sink.make(&rules::LOST_RECORDS, span, msg).fails(
+                    "uftrace",
+                    "0.9.4–0.18.1",
+                    "loss",
+                )
+            } else {
+                self.sink.make(&rules::LOST_RECORDS, span, msg)
+            };
+            self.sink.push(f);
+        }
+        if more && self.caps.more.hit(&(off..off)) {
+            self.sink.report(
+                &rules::UNEXPECTED_PAYLOAD_FLAG,
+                off.saturating_add(8)..off.saturating_add(9),
+                "a LOST record has more=1; uftrace reads no payload after it",
+            );
+        }
+        self.stack.clear();
+        self.cur = None;
+    }
+
+    /// The time of a record other than LOST: its order, and the session and dlopens in
+    /// force from it on.
+    fn advance(&mut self, off: u64, time: u64) {
+        if let Some(prev) = self.last_ts {
+            if time < prev && self.caps.time.hit(&(off..off)) {
+                self.sink.report(
                     &rules::TIME_BACKWARDS,
                     off..off.saturating_add(8),
                     format!(
@@ -959,483 +1141,570 @@ fn walk_impl<E: Endianity + Default>(
                 );
             }
         }
-        last_ts = Some(time);
-        if st.first_ts.is_none() {
-            st.first_ts = Some(time);
+        self.last_ts = Some(time);
+        if self.st.first_ts.is_none() {
+            self.st.first_ts = Some(time);
         }
         // Session for this time (re-evaluated only when the next session's start is reached).
-        if time >= next_start {
-            let prev_idx = tl_idx;
-            while let Some(&(start, _)) = timeline.get(tl_idx.map_or(0, |i| i.saturating_add(1))) {
-                if start <= time {
-                    tl_idx = Some(tl_idx.map_or(0, |i| i.saturating_add(1)));
-                } else {
-                    break;
-                }
+        if time >= self.next_start {
+            self.enter_session(time);
+        }
+        if time >= self.next_dl {
+            self.fcache.fill(Cache::EMPTY);
+            self.stack.forget_resolved();
+            self.next_dl = next_dlopen(self.sess, time);
+        }
+    }
+
+    /// Moves to the session of the timeline in force at `time`.
+    fn enter_session(&mut self, time: u64) {
+        let timeline = self.timeline;
+        let prev_idx = self.tl_idx;
+        let next = |i: Option<usize>| i.map_or(0, |i| i.saturating_add(1));
+        while let Some(&(start, _)) = timeline.get(next(self.tl_idx)) {
+            if start <= time {
+                self.tl_idx = Some(next(self.tl_idx));
+            } else {
+                break;
             }
-            next_start = timeline
-                .get(tl_idx.map_or(0, |i| i.saturating_add(1)))
-                .map_or(u64::MAX, |&(t, _)| t);
-            if prev_idx.is_some() && tl_idx != prev_idx {
-                // exec (or a new session): depths restart.
-                stack.clear();
-                cur = None;
-                fcache.fill(Cache::EMPTY);
-            }
-            sess = tl_idx
-                .and_then(|i| timeline.get(i))
-                .and_then(|&(_, s)| ctx.sessions.get(s));
-            next_dl = next_dlopen(sess, time);
         }
-        if time >= next_dl {
-            fcache.fill(Cache::EMPTY);
-            stack.forget_resolved();
-            next_dl = next_dlopen(sess, time);
+        self.next_start = timeline
+            .get(next(self.tl_idx))
+            .map_or(u64::MAX, |&(t, _)| t);
+        if prev_idx.is_some() && self.tl_idx != prev_idx {
+            // exec (or a new session): depths restart.
+            self.stack.clear();
+            self.cur = None;
+            self.fcache.fill(Cache::EMPTY);
         }
-        if depth > st.max_depth {
-            st.max_depth = depth;
-        }
-        if typ != EVENT && depth >= ctx.max_stack && c_depth.hit(&(off..off)) {
-            sink.report(
-                &rules::DEPTH_EXCEEDS_MAX_STACK,
+        self.sess = self
+            .tl_idx
+            .and_then(|i| timeline.get(i))
+            .and_then(|&(_, s)| self.ctx.sessions.get(s));
+        self.next_dl = next_dlopen(self.sess, time);
+    }
+
+    /// An EVENT record and its payload.
+    fn event(&mut self, off: u64, w: RecordWord) -> ControlFlow<()> {
+        let RecordWord {
+            more, depth, addr, ..
+        } = w;
+        if depth != 0 && self.caps.evid.hit(&(off..off)) {
+            self.sink.report(
+                &rules::UNKNOWN_EVENT_ID,
                 off.saturating_add(8)..off.saturating_add(16),
-                format!("depth {depth} is not below max_stack {}", ctx.max_stack),
+                format!("EVENT record has depth {depth}; events are written with depth 0"),
             );
         }
-        if typ == EVENT {
-            if depth != 0 && c_evid.hit(&(off..off)) {
-                sink.report(
-                    &rules::UNKNOWN_EVENT_ID,
+        check_event_id(addr, off, self.ctx, self.sink, &mut self.caps.evid);
+        if !more {
+            return ControlFlow::Continue(());
+        }
+        if self.ctx.version < 4 && self.caps.more.hit(&(off..off)) {
+            self.sink.report(
+                &rules::UNEXPECTED_PAYLOAD_FLAG,
+                off.saturating_add(8)..off.saturating_add(9),
+                "a version 3 recording cannot have payloads (more=1)",
+            );
+        }
+        self.st.event_payloads = self.st.event_payloads.saturating_add(1);
+        let pstart = self.ch.offset();
+        if self.ch.fill(2) < 2 {
+            truncated_payload(self.sink, pstart, self.ch.avail(), "event payload length");
+            return ControlFlow::Break(());
+        }
+        let len = match self.ch.window().split_first_chunk::<2>() {
+            Some((b, _)) => self.e.read_u16(*b),
+            None => 0,
+        };
+        let total = align8(u64::from(len).saturating_add(2));
+        self.event_len(off, pstart, addr, len);
+        let need = usize::try_from(total).unwrap_or(usize::MAX);
+        if self.ch.fill(need) < need {
+            truncated_payload(self.sink, pstart, self.ch.avail(), "event payload");
+            return ControlFlow::Break(());
+        }
+        self.ch.consume(need);
+        ControlFlow::Continue(())
+    }
+
+    /// The payload length `len` of event `id` (record at `off`, payload at `pstart`) against
+    /// what uftrace expects.
+    fn event_len(&mut self, off: u64, pstart: u64, id: u64, len: u16) {
+        if let Some(expected) = expected_event_len(id) {
+            if u64::from(len) != expected && self.caps.evpl.hit(&(off..off)) {
+                let f = self
+                    .sink
+                    .make(
+                        &rules::EVENT_PAYLOAD,
+                        pstart..pstart.saturating_add(2),
+                        format!(
+                            "event {id} ({}) has payload length {len}, expected {expected}",
+                            event_name(id)
+                        ),
+                    )
+                    .note("uftrace 0.13 aborts on `ASSERT(len == buflen)`");
+                self.sink.push(f);
+            }
+        } else if self.caps.evpl.hit(&(off..off)) {
+            self.sink.report(
+                &rules::EVENT_PAYLOAD,
+                off..off.saturating_add(16),
+                format!(
+                    "event {id} has a payload but uftrace knows no payload for this id (\"unknown event has data\")"
+                ),
+            );
+        }
+    }
+
+    /// An ENTRY record: a frame opens at its depth.
+    fn entry(&mut self, off: u64, w: RecordWord) {
+        let RecordWord { depth, addr, .. } = w;
+        if let Some(c) = self.cur {
+            if depth != c && self.caps.nest.hit(&(off..off)) {
+                report_nesting(
+                    self.sink,
                     off.saturating_add(8)..off.saturating_add(16),
-                    format!("EVENT record has depth {depth}; events are written with depth 0"),
+                    format!("ENTRY at depth {depth}, but the current depth is {c}"),
                 );
             }
-            check_event_id(addr, off, ctx, sink, &mut c_evid);
-            if more {
-                if ctx.version < 4 && c_more.hit(&(off..off)) {
-                    sink.report(
-                        &rules::UNEXPECTED_PAYLOAD_FLAG,
-                        off.saturating_add(8)..off.saturating_add(9),
-                        "a version 3 recording cannot have payloads (more=1)",
-                    );
+        }
+        while self.stack.last().is_some_and(|f| f.depth >= depth) {
+            self.stack.pop();
+        }
+        self.stack.push(Frame {
+            depth,
+            addr,
+            resolved: false,
+        });
+        self.cur = Some(depth.saturating_add(1));
+    }
+
+    /// An EXIT record: the frame at its depth closes.
+    fn exit(&mut self, off: u64, time: u64, w: RecordWord) {
+        let RecordWord { depth, addr, .. } = w;
+        let span = off.saturating_add(8)..off.saturating_add(16);
+        match self.stack.last().map(|f| (f.depth, f.addr)) {
+            Some((d, a)) if d == depth => {
+                self.stack.pop();
+                if a != addr && self.caps.exit.hit(&(off..off)) {
+                    self.exit_mismatch(off, time, w, a);
                 }
-                st.event_payloads = st.event_payloads.saturating_add(1);
-                let pstart = ch.offset();
-                if ch.fill(2) < 2 {
-                    truncated_payload(sink, pstart, ch.avail(), "event payload length");
-                    break;
-                }
-                let len = match ch.window().split_first_chunk::<2>() {
-                    Some((b, _)) => e.read_u16(*b),
-                    None => 0,
-                };
-                let total = align8(u64::from(len).saturating_add(2));
-                if let Some(expected) = expected_event_len(addr) {
-                    if u64::from(len) != expected && c_evpl.hit(&(off..off)) {
-                        let f = sink
-                            .make(
-                                &rules::EVENT_PAYLOAD,
-                                pstart..pstart.saturating_add(2),
-                                format!(
-                                    "event {addr} ({}) has payload length {len}, expected {expected}",
-                                    event_name(addr)
-                                ),
-                            )
-                            .note("uftrace 0.13 aborts on `ASSERT(len == buflen)`");
-                        sink.push(f);
-                    }
-                } else if c_evpl.hit(&(off..off)) {
-                    sink.report(
-                        &rules::EVENT_PAYLOAD,
-                        span.clone(),
+            }
+            Some((d, inner)) if depth < d => self.unwind(off, time, w, d, inner),
+            Some((d, _)) => {
+                if self.caps.nest.hit(&(off..off)) {
+                    report_nesting(
+                        self.sink,
+                        span,
                         format!(
-                            "event {addr} has a payload but uftrace knows no payload for this id (\"unknown event has data\")"
+                            "EXIT at depth {depth} but the innermost open frame is at depth {d}"
                         ),
                     );
                 }
-                let need = usize::try_from(total).unwrap_or(usize::MAX);
-                if ch.fill(need) < need {
-                    truncated_payload(sink, pstart, ch.avail(), "event payload");
-                    break;
-                }
-                ch.consume(need);
             }
-            continue;
+            None => {
+                if let Some(c) = self.cur {
+                    if depth >= c && self.caps.nest.hit(&(off..off)) {
+                        report_nesting(
+                            self.sink,
+                            span,
+                            format!("EXIT at depth {depth} but no frame at that depth is open"),
+                        );
+                    }
+                }
+            }
         }
-        // ENTRY / EXIT: nesting.
-        if typ == ENTRY {
-            if let Some(c) = cur {
-                if depth != c && c_nest.hit(&(off..off)) {
-                    report_nesting(
-                        sink,
-                        off.saturating_add(8)..off.saturating_add(16),
-                        format!("ENTRY at depth {depth}, but the current depth is {c}"),
-                    );
-                }
-            }
-            while stack.last().is_some_and(|f| f.depth >= depth) {
-                stack.pop();
-            }
-            stack.push(Frame {
-                depth,
-                addr,
-                resolved: false,
-            });
-            cur = Some(depth.saturating_add(1));
+        self.cur = Some(depth);
+    }
+
+    /// The function (table, symbol) of `addr` at `time` in the session in force.
+    fn func_of(&self, addr: u64, time: u64) -> Option<(usize, usize)> {
+        self.sess
+            .and_then(|s| resolve(s, self.ctx, addr, time).ok())
+            .map(|(t, i, _, _)| (t, i))
+    }
+
+    /// The name of the function of `addr` at `time`.
+    fn name_of(&self, addr: u64, time: u64) -> Option<&'c str> {
+        let ctx = self.ctx;
+        self.func_of(addr, time)
+            .and_then(|(t, i)| ctx.syms.get(t).map(|t| t.name(i)))
+    }
+
+    /// An EXIT whose address is not its ENTRY's (`entry_addr`).
+    fn exit_mismatch(&mut self, off: u64, time: u64, w: RecordWord, entry_addr: u64) {
+        let RecordWord { depth, addr, .. } = w;
+        let a = entry_addr;
+        // uftrace names an EXIT by its own address: another function there is a call shown
+        // under two names.
+        let (fe, fx) = (self.func_of(a, time), self.func_of(addr, time));
+        let f = self.sink.make(
+            &rules::EXIT_ADDRESS_MISMATCH,
+            off.saturating_add(8)..off.saturating_add(16),
+            format!("EXIT address 0x{addr:x} differs from its ENTRY's 0x{a:x} at depth {depth}"),
+        );
+        let f = if fe.is_some() && fe == fx {
+            f.impact("uftrace", "0.9.4–0.18.1", "same")
         } else {
-            match stack.last().map(|f| (f.depth, f.addr)) {
-                Some((d, a)) if d == depth => {
-                    stack.pop();
-                    if a != addr && c_exit.hit(&(off..off)) {
-                        // uftrace names an EXIT by its own address: another function there
-                        // is a call shown under two names.
-                        let func_of = |a: u64| {
-                            sess.and_then(|s| resolve(s, ctx, a, time).ok())
-                                .map(|(t, i, _, _)| (t, i))
-                        };
-                        let (fe, fx) = (func_of(a), func_of(addr));
-                        let f = sink.make(
-                            &rules::EXIT_ADDRESS_MISMATCH,
-                            off.saturating_add(8)..off.saturating_add(16),
-                            format!(
-                                "EXIT address 0x{addr:x} differs from its ENTRY's 0x{a:x} at depth {depth}"
-                            ),
-                        );
-                        let f = if fe.is_some() && fe == fx {
-                            f.impact("uftrace", "0.9.4–0.18.1", "same")
-                        } else {
-                            let name = |x: Option<(usize, usize)>| {
-                                x.and_then(|(t, i)| ctx.syms.get(t).map(|t| t.name(i).to_string()))
-                                    .unwrap_or_else(|| "no symbol".to_string())
-                            };
-                            Finding {
-                                message: format!(
-                                    "{}: the ENTRY is `{}` and the EXIT `{}`, and uftrace 0.9.4–0.18.1 print each under its own name",
-                                    f.message,
-                                    name(fe),
-                                    name(fx)
-                                ),
-                                ..f
-                            }
-                            .fails("uftrace", "0.9.4–0.18.1", "loss")
-                        };
-                        sink.push(f);
-                    }
-                }
-                Some((d, inner)) if depth < d => {
-                    // longjmp: libmcount records the EXIT of the setjmp frame it returns to
-                    // while the longjmp call and the frames it skips are open.
-                    let name_of = |a: u64| {
-                        sess.and_then(|s| resolve(s, ctx, a, time).ok())
-                            .and_then(|(t, i, _, _)| ctx.syms.get(t).map(|t| t.name(i)))
-                    };
-                    let long_jump = name_of(inner).is_some_and(is_longjmp)
-                        && name_of(addr).is_some_and(is_setjmp);
-                    if !long_jump && c_nest.hit(&(off..off)) {
-                        report_nesting(
-sink,
-                            off.saturating_add(8)..off.saturating_add(16),
-                            format!(
-                                "EXIT at depth {depth} while the innermost open frame is at depth {d}: inner frames never exited"
-                            ),
-                        );
-                    }
-                    while stack.last().is_some_and(|f| f.depth > depth) {
-                        stack.pop();
-                    }
-                    if stack.last().is_some_and(|f| f.depth == depth) {
-                        stack.pop();
-                    }
-                }
-                Some((d, _)) => {
-                    if c_nest.hit(&(off..off)) {
-                        report_nesting(
-                            sink,
-                            off.saturating_add(8)..off.saturating_add(16),
-                            format!(
-                                "EXIT at depth {depth} but the innermost open frame is at depth {d}"
-                            ),
-                        );
-                    }
-                }
-                None => {
-                    if let Some(c) = cur {
-                        if depth >= c && c_nest.hit(&(off..off)) {
-                            report_nesting(
-                                sink,
-                                off.saturating_add(8)..off.saturating_add(16),
-                                format!("EXIT at depth {depth} but no frame at that depth is open"),
-                            );
-                        }
-                    }
-                }
+            let ctx = self.ctx;
+            let name = |x: Option<(usize, usize)>| {
+                x.and_then(|(t, i)| ctx.syms.get(t).map(|t| t.name(i).to_string()))
+                    .unwrap_or_else(|| "no symbol".to_string())
+            };
+            Finding {
+                message: format!(
+                    "{}: the ENTRY is `{}` and the EXIT `{}`, and uftrace 0.9.4–0.18.1 print each under its own name",
+                    f.message,
+                    name(fe),
+                    name(fx)
+                ),
+                ..f
             }
-            cur = Some(depth);
+            .fails("uftrace", "0.9.4–0.18.1", "loss")
+        };
+        self.sink.push(f);
+    }
+
+    /// An EXIT below the innermost open frame (at depth `d`, address `inner`): the frames
+    /// above it close without their EXIT.
+    fn unwind(&mut self, off: u64, time: u64, w: RecordWord, d: u16, inner: u64) {
+        let RecordWord { depth, addr, .. } = w;
+        // longjmp: libmcount records the EXIT of the setjmp frame it returns to while the
+        // longjmp call and the frames it skips are open.
+        let long_jump = self.name_of(inner, time).is_some_and(is_longjmp)
+            && self.name_of(addr, time).is_some_and(is_setjmp);
+        if !long_jump && self.caps.nest.hit(&(off..off)) {
+            report_nesting(
+                self.sink,
+                off.saturating_add(8)..off.saturating_add(16),
+                format!(
+                    "EXIT at depth {depth} while the innermost open frame is at depth {d}: inner frames never exited"
+                ),
+            );
         }
-        // Address resolution.
-        let mut func: Option<(usize, usize)> = None;
+        while self.stack.last().is_some_and(|f| f.depth > depth) {
+            self.stack.pop();
+        }
+        if self.stack.last().is_some_and(|f| f.depth == depth) {
+            self.stack.pop();
+        }
+    }
+
+    /// Resolves the record's address (through the function cache): its function, if any.
+    fn function(&mut self, off: u64, time: u64, w: RecordWord) -> Option<(usize, usize)> {
+        let addr = w.addr;
         let si = slot(addr);
-        match fcache.get(si) {
-            Some(c) if c.covers(addr) => func = Some((c.table as usize, c.sym as usize)),
-            _ => {
-                if let Some(s) = sess {
-                    match resolve(s, ctx, addr, time) {
-                        Ok((table, sym, lo, hi)) => {
-                            if let (Some(c), Some(new)) =
-                                (fcache.get_mut(si), Cache::new(table, sym, lo, hi))
-                            {
-                                *c = new;
-                            }
-                            func = Some((table, sym));
-                        }
-                        Err(why) => {
-                            if let Unresolved::InsidePlt { table, sym, .. } = why {
-                                // uftrace finds the entry all the same: its payload is framed by
-                                // that function's spec.
-                                func = Some((table, sym));
-                            }
-                            if c_unres.hit(&(off..off)) {
-                                // A module whose `.sym` file is missing: uftrace falls back to
-                                // the ELF file at the recorded path, which the machine reading
-                                // the recording rarely has, and prints `<addr>` without it.
-                                let level = if matches!(
-                                    why,
-                                    Unresolved::WithoutSymFile(_)
-                                        | Unresolved::OutsideSymbols { .. }
-                                        | Unresolved::OutsideMaps
-                                        | Unresolved::InsidePlt { .. }
-                                ) {
-                                    crate::finding::Severity::Error
-                                } else {
-                                    crate::finding::Severity::Warning
-                                };
-                                let tail = match why {
-                                    Unresolved::WithoutSymFile(_) => "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine",
-                                    Unresolved::OutsideSymbols { .. } => "; the module's `.sym` has no symbol for it, so uftrace 0.9.4–0.18.1 print it as `<addr>` (its name is lost)",
-                                    Unresolved::OutsideMaps => "; uftrace 0.9.4–0.18.1 find no module for it and print it as `<addr>` (its name is lost)",
-                                    Unresolved::InsidePlt { .. } => "; the `.sym` file does not belong to these records (a PLT entry moved), and uftrace 0.9.4–0.18.1 print the call under the entry that covers the address, another function than was called",
-                                    _ => "",
-                                };
-                                let f = sink
-                                    .make(
-                                        &rules::UNRESOLVED_ADDRESS,
-                                        off.saturating_add(8)..off.saturating_add(16),
-                                        format!(
-                                            "address 0x{addr:x} {why} (session {}){tail}",
-                                            s.sid
-                                        ),
-                                    )
-                                    .level(level);
-                                let f = if level == crate::finding::Severity::Error {
-                                    f.impact("uftrace", "0.9.4–0.18.1", "loss")
-                                } else {
-                                    f
-                                };
-                                sink.push(f);
-                            }
-                        }
-                    }
-                } else if c_unres.hit(&(off..off)) {
-                    let f = sink
-                        .make(
-                            &rules::UNRESOLVED_ADDRESS,
-                            span.clone(),
-                            format!(
-                                "record at {} has no session of task {tid} in force (none of its TASK/FORK lines, nor its parent's, gives one that early): its address cannot resolve, and uftrace 0.9.4–0.18.1 print its function as `<addr>`",
-                                fmt_ts(time)
-                            ),
-                        )
-                        .fails("uftrace", "0.9.4–0.18.1", "loss");
-                    sink.push(f);
+        if let Some(c) = self.fcache.get(si).filter(|c| c.covers(addr)) {
+            return Some((c.table as usize, c.sym as usize));
+        }
+        let Some(s) = self.sess else {
+            if self.caps.unres.hit(&(off..off)) {
+                let f = self
+                    .sink
+                    .make(
+                        &rules::UNRESOLVED_ADDRESS,
+                        off..off.saturating_add(16),
+                        format!(
+                            "record at {} has no session of task {} in force (none of its TASK/FORK lines, nor its parent's, gives one that early): its address cannot resolve, and uftrace 0.9.4–0.18.1 print its function as `<addr>`",
+                            fmt_ts(time),
+                            self.tid
+                        ),
+                    )
+                    .fails("uftrace", "0.9.4–0.18.1", "loss");
+                self.sink.push(f);
+            }
+            return None;
+        };
+        match resolve(s, self.ctx, addr, time) {
+            Ok((table, sym, lo, hi)) => {
+                if let (Some(c), Some(new)) =
+                    (self.fcache.get_mut(si), Cache::new(table, sym, lo, hi))
+                {
+                    *c = new;
                 }
+                Some((table, sym))
+            }
+            Err(why) => {
+                // uftrace finds a PLT entry all the same: its payload is framed by that
+                // function's spec.
+                let func = match why {
+                    Unresolved::InsidePlt { table, sym, .. } => Some((table, sym)),
+                    _ => None,
+                };
+                if self.caps.unres.hit(&(off..off)) {
+                    report_unresolved(self.sink, off, addr, s, &why);
+                }
+                func
             }
         }
-        if !more {
-            continue;
-        }
-        // Argument / return value payload.
-        if ctx.version < 4 {
-            if c_more.hit(&(off..off)) {
-                sink.report(
+    }
+
+    /// The argument or return value payload of an ENTRY or EXIT of function `func`.
+    fn payload(
+        &mut self,
+        off: u64,
+        w: RecordWord,
+        func: Option<(usize, usize)>,
+    ) -> ControlFlow<()> {
+        let entry = w.typ == ENTRY;
+        if self.ctx.version < 4 {
+            if self.caps.more.hit(&(off..off)) {
+                self.sink.report(
                     &rules::UNEXPECTED_PAYLOAD_FLAG,
                     off.saturating_add(8)..off.saturating_add(9),
                     "a version 3 recording cannot have payloads (more=1)",
                 );
             }
-            continue;
+            return ControlFlow::Continue(());
         }
-        let need_feat = if typ == ENTRY {
-            feat::ARGUMENT
-        } else {
-            feat::RETVAL
+        self.payload_feature(off, entry);
+        self.st.arg_payloads = self.st.arg_payloads.saturating_add(1);
+        let Some(key) = func else {
+            let f = self
+                .sink
+                .make(
+                    &rules::PAYLOAD_WITHOUT_SPEC,
+                    off..off.saturating_add(16),
+                    format!(
+                        "{} record at 0x{off:x} has a payload but its address 0x{:x} resolves to no function, so no argument spec frames it",
+                        if entry { "ENTRY" } else { "EXIT" },
+                        w.addr
+                    ),
+                )
+                .note("the rest of the file was not checked: the payload length is unknown");
+            self.sink.push(f);
+            self.st.stopped = true;
+            return ControlFlow::Break(());
         };
-        if ctx.feat & need_feat == 0 && ctx.feat & feat::AUTO_ARGS == 0 && !feat_arg_reported {
-            feat_arg_reported = true;
-            let f = sink
+        let idx = self.spec_of(key, w.addr);
+        let Some(fa) = self.specs.list.get(idx) else {
+            return ControlFlow::Break(());
+        };
+        let (items, fixed) = if entry {
+            (&fa.entry, fa.entry_fixed)
+        } else {
+            (&fa.exit, fa.exit_fixed)
+        };
+        if items.is_empty() {
+            // With a spec pattern this checker cannot evaluate, the payload length is unknown
+            // here, but not to uftrace: the file is left without a verdict.
+            if !fa.unsupported {
+                no_spec(self.sink, self.ctx, off, entry, key);
+            }
+            self.st.stopped = true;
+            return ControlFlow::Break(());
+        }
+        let pstart = self.ch.offset();
+        // A payload without strings has a fixed length.
+        let total = if let Some(total) = fixed {
+            if self.ch.fill(total) < total {
+                truncated_payload(self.sink, pstart, self.ch.avail(), "argument payload");
+                return ControlFlow::Break(());
+            }
+            total
+        } else {
+            let want = usize::try_from(MAX_ARG_PAYLOAD.saturating_add(8)).unwrap_or(1028);
+            self.ch.fill(want);
+            let win = self.ch.window();
+            match frame_payload(self.e, win, items, pstart) {
+                Framed::Len(total) => usize::try_from(total).unwrap_or(usize::MAX),
+                Framed::Short => {
+                    truncated_payload(self.sink, pstart, win.len(), "argument payload");
+                    return ControlFlow::Break(());
+                }
+                Framed::TooBig(what, pos) => {
+                    let f = self
+                        .sink
+                        .make(
+                            &rules::PAYLOAD_SIZE,
+                            pstart..pstart.saturating_add(pos.min(win.len() as u64)),
+                            format!(
+                                "{what} exceeds the {MAX_ARG_PAYLOAD}-byte argument buffer of the recorder"
+                            ),
+                        )
+                        .note("the stream is out of step; the rest of the file was not checked");
+                    self.sink.push(f);
+                    self.st.stopped = true;
+                    return ControlFlow::Break(());
+                }
+            }
+        };
+        self.ch.consume(total);
+        ControlFlow::Continue(())
+    }
+
+    /// A payload without the feature bit for it (ARGUMENT for an ENTRY, RETVAL for an
+    /// EXIT, or AUTO_ARGS): reported once per file.
+    fn payload_feature(&mut self, off: u64, entry: bool) {
+        let ctx = self.ctx;
+        let need_feat = if entry { feat::ARGUMENT } else { feat::RETVAL };
+        if ctx.feat & need_feat == 0 && ctx.feat & feat::AUTO_ARGS == 0 && !self.feat_arg_reported {
+            self.feat_arg_reported = true;
+            let f = self
+                .sink
                 .make(
                     &rules::FEATURE_FILE_MISMATCH,
-                    span.clone(),
+                    off..off.saturating_add(16),
                     format!(
                         "{} record has a payload but neither the {} nor the AUTO_ARGS feature is set: uftrace 0.9.4–0.18.1 stop with `record missing argument info`",
-                        if typ == ENTRY { "an ENTRY" } else { "an EXIT" },
-                        if typ == ENTRY { "ARGUMENT" } else { "RETVAL" }
+                        if entry { "an ENTRY" } else { "an EXIT" },
+                        if entry { "ARGUMENT" } else { "RETVAL" }
                     ),
                 )
                 .fails("uftrace", "0.9.4–0.18.1", "reject");
-            sink.push(f);
+            self.sink.push(f);
         }
-        st.arg_payloads = st.arg_payloads.saturating_add(1);
-        let Some(key) = func else {
-            let f = sink
-                .make(
-                    &rules::PAYLOAD_WITHOUT_SPEC,
-                    span.clone(),
-                    format!(
-                        "{} record at 0x{off:x} has a payload but its address 0x{addr:x} resolves to no function, so no argument spec frames it",
-                        if typ == ENTRY { "ENTRY" } else { "EXIT" }
-                    ),
-                )
-                .note("the rest of the file was not checked: the payload length is unknown");
-            sink.push(f);
-            st.stopped = true;
-            break;
-        };
-        let idx = match fcache.get(si) {
-            Some(c) if c.covers(addr) && c.spec != NONE => c.spec as usize,
-            _ => {
-                let i = *spec_index.entry(key).or_insert_with(|| {
-                    spec_list.push((ctx.specs)(key.0, key.1));
-                    spec_list.len().saturating_sub(1)
-                });
-                if let Some(c) = fcache.get_mut(si).filter(|c| c.covers(addr)) {
-                    let fixed = |f: Option<usize>| {
-                        f.and_then(|n| u32::try_from(n).ok())
-                            .filter(|&n| n != NONE)
-                            .unwrap_or(NONE)
-                    };
-                    if let Some(fa) = spec_list.get(i) {
-                        c.spec = u32::try_from(i).ok().filter(|&i| i != NONE).unwrap_or(NONE);
-                        c.fixed = [fixed(fa.entry_fixed), fixed(fa.exit_fixed)];
-                    }
-                }
-                i
+    }
+
+    /// The index of the argument specs of function `key` (record address `addr`), through
+    /// the function cache, which learns the fixed payload lengths.
+    fn spec_of(&mut self, key: (usize, usize), addr: u64) -> usize {
+        let si = slot(addr);
+        if let Some(c) = self
+            .fcache
+            .get(si)
+            .filter(|c| c.covers(addr) && c.spec != NONE)
+        {
+            return c.spec as usize;
+        }
+        let i = self.specs.lookup(self.ctx, key);
+        if let Some(c) = self.fcache.get_mut(si).filter(|c| c.covers(addr)) {
+            let fixed = |f: Option<usize>| {
+                f.and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| n != NONE)
+                    .unwrap_or(NONE)
+            };
+            if let Some(fa) = self.specs.list.get(i) {
+                c.spec = u32::try_from(i).ok().filter(|&i| i != NONE).unwrap_or(NONE);
+                c.fixed = [fixed(fa.entry_fixed), fixed(fa.exit_fixed)];
             }
-        };
-        let Some(fa) = spec_list.get(idx) else { break };
-        let items = if typ == ENTRY { &fa.entry } else { &fa.exit };
-        if items.is_empty() && fa.unsupported {
-            // A spec pattern this checker cannot evaluate may apply: the payload length is
-            // unknown here, but not to uftrace. Stop checking the file without a verdict.
-            st.stopped = true;
-            break;
         }
-        if items.is_empty() {
-            let name = ctx.syms.get(key.0).map(|t| t.name(key.1)).unwrap_or("?");
-            let f = sink
-                .make(
-                    &rules::PAYLOAD_WITHOUT_SPEC,
-                    span.clone(),
-                    format!(
-                        "{} of `{name}` has a payload but no {} spec matches `{name}` (uftrace: \"record missing argument info for {name}\")",
-                        if typ == ENTRY { "ENTRY" } else { "EXIT" },
-                        if typ == ENTRY { "argument" } else { "return value" }
-                    ),
-                )
-                .note("the rest of the file was not checked: the payload length is unknown");
-            sink.push(f);
-            st.stopped = true;
-            break;
+        i
+    }
+
+    /// The statistics, and the findings held back or pending.
+    fn finish(mut self) -> DatStats {
+        let mut st = std::mem::take(&mut self.st);
+        st.last_ts = self.last_ts;
+        let [entries, exits, lost, events] = self.counts;
+        st.entries = entries;
+        st.exits = exits;
+        st.lost = lost;
+        st.events = events;
+        st.bytes = self.ch.offset();
+        st.open_at_end = self.stack.len as u64;
+        if let Some(e) = self.ch.io_error.take() {
+            self.sink.report(
+                &rules::UNREADABLE_FILE,
+                self.ch.offset()..self.ch.offset(),
+                format!("read error at 0x{:x}: {e}", self.ch.offset()),
+            );
         }
-        let pstart = ch.offset();
-        // Fast path: a payload without strings has a fixed length.
-        let fixed = if typ == ENTRY {
-            fa.entry_fixed
+        self.caps.finish(self.sink, self.file_len);
+        st
+    }
+}
+
+/// How [`frame_payload`] framed a payload with strings.
+enum Framed {
+    /// Its padded length, all of it in view.
+    Len(u64),
+    /// The file ends inside it.
+    Short,
+    /// It is larger than the recorder can write: what, and where framing stopped.
+    TooBig(String, u64),
+}
+
+/// Frames the payload at the start of `win` (at offset `pstart`) by `items`, which have a
+/// string: each string is a `u16` length and its bytes, padded to 4.
+fn frame_payload<E: Endianity>(e: E, win: &[u8], items: &[Item], pstart: u64) -> Framed {
+    let mut pos: u64 = 0;
+    for it in items {
+        if it.string {
+            let p = usize::try_from(pos).unwrap_or(usize::MAX);
+            let Some(b) = win.get(p..p.saturating_add(2)) else {
+                return Framed::Short;
+            };
+            let len = e.read_u16([
+                b.first().copied().unwrap_or(0),
+                b.get(1).copied().unwrap_or(0),
+            ]);
+            pos = pos.saturating_add(u64::from(align4(u32::from(len).saturating_add(2))));
+            if u64::from(len) > MAX_ARG_PAYLOAD {
+                let what = format!(
+                    "string argument length {len} at 0x{:x}",
+                    pstart.saturating_add(pos)
+                );
+                return Framed::TooBig(what, pos);
+            }
         } else {
-            fa.exit_fixed
-        };
-        if let Some(total) = fixed {
-            if ch.fill(total) < total {
-                truncated_payload(sink, pstart, ch.avail(), "argument payload");
-                break;
-            }
-            ch.consume(total);
-            continue;
+            pos = pos.saturating_add(u64::from(align4(it.size)));
         }
-        let want = usize::try_from(MAX_ARG_PAYLOAD.saturating_add(8)).unwrap_or(1028);
-        ch.fill(want);
-        let win = ch.window();
-        let mut pos: u64 = 0;
-        let mut short = false;
-        let mut too_big = None;
-        for it in items {
-            if it.string {
-                let p = usize::try_from(pos).unwrap_or(usize::MAX);
-                let Some(b) = win.get(p..p.saturating_add(2)) else {
-                    short = true;
-                    break;
-                };
-                let len = e.read_u16([
-                    b.first().copied().unwrap_or(0),
-                    b.get(1).copied().unwrap_or(0),
-                ]);
-                pos = pos.saturating_add(u64::from(align4(u32::from(len).saturating_add(2))));
-                if u64::from(len) > MAX_ARG_PAYLOAD {
-                    too_big = Some(format!(
-                        "string argument length {len} at 0x{:x}",
-                        pstart.saturating_add(pos)
-                    ));
-                    break;
-                }
-            } else {
-                pos = pos.saturating_add(u64::from(align4(it.size)));
-            }
-            if pos > MAX_ARG_PAYLOAD {
-                too_big.get_or_insert_with(|| format!("payload of {pos} bytes"));
-                break;
-            }
+        if pos > MAX_ARG_PAYLOAD {
+            return Framed::TooBig(format!("payload of {pos} bytes"), pos);
         }
-        if let Some(what) = too_big {
-            let f = sink
-                .make(
-                    &rules::PAYLOAD_SIZE,
-                    pstart..pstart.saturating_add(pos.min(win.len() as u64)),
-                    format!(
-                        "{what} exceeds the {MAX_ARG_PAYLOAD}-byte argument buffer of the recorder"
-                    ),
-                )
-                .note("the stream is out of step; the rest of the file was not checked");
-            sink.push(f);
-            st.stopped = true;
-            break;
-        }
-        let total = align8(pos);
-        if short || total > win.len() as u64 {
-            truncated_payload(sink, pstart, win.len(), "argument payload");
-            break;
-        }
-        ch.consume(usize::try_from(total).unwrap_or(usize::MAX));
     }
-    st.last_ts = last_ts;
-    let [entries, exits, lost, events] = counts;
-    st.entries = entries;
-    st.exits = exits;
-    st.lost = lost;
-    st.events = events;
-    st.bytes = ch.offset();
-    st.open_at_end = stack.len as u64;
-    if let Some(e) = ch.io_error.take() {
-        sink.report(
-            &rules::UNREADABLE_FILE,
-            ch.offset()..ch.offset(),
-            format!("read error at 0x{:x}: {e}", ch.offset()),
-        );
+    let total = align8(pos);
+    if total > win.len() as u64 {
+        return Framed::Short;
     }
-    for c in [
-        &c_time, &c_nest, &c_exit, &c_depth, &c_unres, &c_lost, &c_evid, &c_more, &c_evpl,
-    ] {
-        finish_capped(c, sink, file_len);
-    }
-    st
+    Framed::Len(total)
+}
+
+/// An address that resolves to no function of session `s` (`why`).
+fn report_unresolved(sink: &mut Sink, off: u64, addr: u64, s: &SessCtx, why: &Unresolved<'_>) {
+    // A module whose `.sym` file is missing: uftrace falls back to the ELF file at the
+    // recorded path, which the machine reading the recording rarely has, and prints `<addr>`
+    // without it.
+    let level = if matches!(
+        why,
+        Unresolved::WithoutSymFile(_)
+            | Unresolved::OutsideSymbols { .. }
+            | Unresolved::OutsideMaps
+            | Unresolved::InsidePlt { .. }
+    ) {
+        crate::finding::Severity::Error
+    } else {
+        crate::finding::Severity::Warning
+    };
+    let tail = match why {
+        Unresolved::WithoutSymFile(_) => "; uftrace 0.9.4–0.18.1 print it as `<addr>` unless the ELF file at that path is on the reading machine",
+        Unresolved::OutsideSymbols { .. } => "; the module's `.sym` has no symbol for it, so uftrace 0.9.4–0.18.1 print it as `<addr>` (its name is lost)",
+        Unresolved::OutsideMaps => "; uftrace 0.9.4–0.18.1 find no module for it and print it as `<addr>` (its name is lost)",
+        Unresolved::InsidePlt { .. } => "; the `.sym` file does not belong to these records (a PLT entry moved), and uftrace 0.9.4–0.18.1 print the call under the entry that covers the address, another function than was called",
+        _ => "",
+    };
+    let f = sink
+        .make(
+            &rules::UNRESOLVED_ADDRESS,
+            off.saturating_add(8)..off.saturating_add(16),
+            format!("address 0x{addr:x} {why} (session {}){tail}", s.sid),
+        )
+        .level(level);
+    let f = if level == crate::finding::Severity::Error {
+        f.impact("uftrace", "0.9.4–0.18.1", "loss")
+    } else {
+        f
+    };
+    sink.push(f);
+}
+
+/// A payload of function `key` that no argument spec frames.
+fn no_spec(sink: &mut Sink, ctx: &DatCtx<'_>, off: u64, entry: bool, key: (usize, usize)) {
+    let name = ctx.syms.get(key.0).map(|t| t.name(key.1)).unwrap_or("?");
+    let f = sink
+        .make(
+            &rules::PAYLOAD_WITHOUT_SPEC,
+            off..off.saturating_add(16),
+            format!(
+                "{} of `{name}` has a payload but no {} spec matches `{name}` (uftrace: \"record missing argument info for {name}\")",
+                if entry { "ENTRY" } else { "EXIT" },
+                if entry { "argument" } else { "return value" }
+            ),
+        )
+        .note("the rest of the file was not checked: the payload length is unknown");
+    sink.push(f);
 }
 
 /// Whether a payload can pass without a finding: version 4 or later, and the ARGUMENT and
@@ -1445,106 +1714,6 @@ fn payloads_allowed(ctx: &DatCtx<'_>, feat_arg_reported: bool) -> bool {
         && (feat_arg_reported
             || (ctx.feat & (feat::ARGUMENT | feat::AUTO_ARGS) != 0
                 && ctx.feat & (feat::RETVAL | feat::AUTO_ARGS) != 0))
-}
-
-/// The walker's state where a run starts.
-struct RunState<'a, 's> {
-    cur: Option<u16>,
-    last_ts: Option<u64>,
-    stack: &'a Frames,
-    sess: Option<&'s SessCtx>,
-    /// Next session start or dlopen.
-    limit: u64,
-    /// Payloads are allowed by version and feature bits.
-    payload_ok: bool,
-}
-
-/// Whether the walker, in `state`, would read the records of `r` without a finding and end
-/// in the run's end state: the run starts from exactly this state, no session start or dlopen
-/// falls inside, its depths stay below `max_stack`, every address resolves in the session in
-/// effect (resolving them fills the function cache, as reading the records would), and every
-/// payload length it was framed with is the fixed length of the function's spec.
-fn run_holds<'s>(
-    r: &RecordRun,
-    state: &RunState<'_, 's>,
-    ctx: &DatCtx<'s>,
-    fcache: &mut [Cache],
-    spec_index: &mut HashMap<(usize, usize), usize>,
-    spec_list: &mut Vec<FuncArgs>,
-) -> bool {
-    let same_stack = state.stack.len == r.start_stack.len()
-        && state
-            .stack
-            .buf
-            .iter()
-            .zip(r.start_stack.iter())
-            .all(|(f, &(d, a))| f.depth == d && f.addr == a);
-    let Some(s) = state.sess else { return false };
-    if state.cur != Some(r.start_cur)
-        || state.last_ts.is_none_or(|t| t > r.first_time)
-        || !same_stack
-        || r.last_time >= state.limit
-        || r.max_depth >= ctx.max_stack
-        || (r.payloads > 0 && !state.payload_ok)
-    {
-        return false;
-    }
-    for f in &r.funcs {
-        let si = slot(f.addr);
-        let key = match fcache.get(si) {
-            Some(c) if c.covers(f.addr) => (c.table as usize, c.sym as usize),
-            _ => match resolve(s, ctx, f.addr, r.first_time) {
-                Ok((table, sym, lo, hi)) => {
-                    if let (Some(c), Some(new)) =
-                        (fcache.get_mut(si), Cache::new(table, sym, lo, hi))
-                    {
-                        *c = new;
-                    }
-                    (table, sym)
-                }
-                Err(_) => return false,
-            },
-        };
-        if f.len == [NO_PAYLOAD; 2] {
-            continue;
-        }
-        let i = *spec_index.entry(key).or_insert_with(|| {
-            spec_list.push((ctx.specs)(key.0, key.1));
-            spec_list.len().saturating_sub(1)
-        });
-        let Some(fa) = spec_list.get(i) else {
-            return false;
-        };
-        let fits = |len: u32, fixed: Option<usize>| {
-            len == NO_PAYLOAD || fixed.is_some_and(|n| n as u64 == u64::from(len))
-        };
-        let [le, lx] = f.len;
-        if !fits(le, fa.entry_fixed) || !fits(lx, fa.exit_fixed) {
-            return false;
-        }
-    }
-    true
-}
-
-/// The two words of a record.
-#[inline]
-fn split16(rec: &[u8; 16]) -> ([u8; 8], [u8; 8]) {
-    let mut a = [0u8; 8];
-    let mut b = [0u8; 8];
-    let (x, y) = rec.split_at(8);
-    a.copy_from_slice(x);
-    b.copy_from_slice(y);
-    (a, b)
-}
-
-fn truncated_payload(sink: &mut Sink, start: u64, avail: usize, what: &str) {
-    sink.report(
-        &rules::DAT_TRUNCATED,
-        start..start.saturating_add(avail as u64),
-        format!(
-            "the file ends inside an {what} at 0x{start:x} ({avail} byte(s) left); uftrace drops the record silently"
-        ),
-    );
 }
 
 /// Why an address did not resolve (formatted only when reported).

@@ -20,6 +20,7 @@ use crate::options::CheckOptions;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `.dbg` argument specs of one module: relative function address → (ENTRY items, EXIT items).
 type DbgSpecs = HashMap<u64, (Vec<Item>, Vec<Item>)>;
@@ -117,7 +118,42 @@ impl SpecResolver<'_> {
     }
 }
 
-#[allow(clippy::too_many_lines)]
+/// The files of a directory being checked, by kind, with what decoding them needs (the
+/// source and the options) and the structure map node of each file decoded so far.
+struct Files<'a> {
+    dir: &'a dyn DirSource,
+    kinds: Vec<(FileKind, &'a DirEntry)>,
+    opts: &'a CheckOptions,
+    /// Map nodes by file name.
+    nodes: HashMap<String, MapNode>,
+}
+
+impl<'a> Files<'a> {
+    fn new(dir: &'a dyn DirSource, files: &'a [DirEntry], opts: &'a CheckOptions) -> Self {
+        Files {
+            dir,
+            kinds: files.iter().map(|e| (classify(&e.name), e)).collect(),
+            opts,
+            nodes: HashMap::new(),
+        }
+    }
+
+    /// Whether a file of kind `k` is present.
+    fn has(&self, k: &FileKind) -> bool {
+        has_kind(&self.kinds, k)
+    }
+
+    /// The bytes of file `name` (a finding when it cannot be read).
+    fn load(&self, name: &str, sink: &mut Sink) -> Option<crate::input::Data> {
+        load(self.dir, name, self.opts, sink)
+    }
+}
+
+/// Decodes the files of a recording in the order each step needs the ones before (`info`,
+/// `task.txt`, the small text files, symbol and debug files, session maps), checks the
+/// relations between them, walks the task data files against the decoded sessions, levels
+/// the findings that depend on what the walks entered, decodes the perf and kernel files, and
+/// fills the structure map in directory order.
 pub(crate) fn check_all(
     dir: &dyn DirSource,
     files: &[DirEntry],
@@ -126,52 +162,94 @@ pub(crate) fn check_all(
     sink: &mut Sink,
     root: &mut MapNode,
 ) {
-    let kinds: Vec<(FileKind, &DirEntry)> = files.iter().map(|e| (classify(&e.name), e)).collect();
-    let has = |k: &FileKind| kinds.iter().any(|(kk, _)| kk == k);
-    let mut nodes: HashMap<String, MapNode> = HashMap::new();
-
-    let info = decode_info(dir, has(&FileKind::Info), opts, sink, &mut nodes);
-    let feat = info.feat();
+    let mut fs = Files::new(dir, files, opts);
+    let info = decode_info(&mut fs, sink);
     let producer = info.producer();
-    let endian = info.endian();
-    let long = info.long_size();
-
-    let tf = decode_task_txt(dir, &kinds, opts, &producer, sink, &mut nodes);
-
-    let user_events = decode_small_files(dir, &kinds, opts, sink, &mut nodes);
+    let tf = decode_task_txt(&mut fs, &producer, sink);
+    let user_events = decode_small_files(&mut fs, sink);
 
     // Symbol tables and debug files.
-    let (syms, sym_by_name) = decode_syms(dir, &kinds, opts, &info, &producer, sink, &mut nodes);
-    let (dbgs, n_dbg) = decode_dbgs(
-        dir,
-        &kinds,
-        opts,
-        long,
-        &syms,
-        &sym_by_name,
-        sink,
-        &mut nodes,
-    );
+    let (syms, sym_by_name) = decode_syms(&mut fs, &info, &producer, sink);
+    let (dbgs, n_dbg) = decode_dbgs(&mut fs, info.long_size(), &syms, &sym_by_name, sink);
 
     // Session maps and sessions.
-    let (sessions, mismatched, malformed_map_lines) = build_sessions(
-        dir,
-        &kinds,
-        opts,
-        &tf,
-        &syms,
-        &sym_by_name,
-        sink,
-        &mut nodes,
-    );
+    let (sessions, mismatched, malformed_map_lines) =
+        build_sessions(&mut fs, &tf, &syms, &sym_by_name, sink);
 
     // Task relations.
-    let (tids, task_set) = task_relations(&tf, has(&FileKind::TaskTxt), sink);
+    let task_txt = fs.has(&FileKind::TaskTxt);
+    let (tids, task_set) = task_relations(&tf, task_txt, sink);
+    taskinfo_vs_task_txt(&info, &task_set, task_txt, sink);
+    feature_bits_vs_files(&info, &fs.kinds, n_dbg, sink);
+    let resolver = spec_resolver(&info, &producer, dbgs, &syms, sink);
 
-    taskinfo_vs_task_txt(&info, &task_set, has(&FileKind::TaskTxt), sink);
+    // Timelines: for each tid, the sessions in force over time.
+    let timelines = build_timelines(&tf);
 
-    feature_bits_vs_files(&info, &kinds, n_dbg, sink);
-    // Spec lines.
+    // Task data files.
+    let dats = task_files(&fs.kinds);
+    task_files_vs_tasks(&dats, &info, &tids, &tf, task_txt, sink);
+    let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
+    let flags = || -> Vec<AtomicBool> { syms.iter().map(|_| AtomicBool::new(false)).collect() };
+    let (entered, misread) = (flags(), flags());
+    let ctx = DatCtx {
+        entered: &entered,
+        misread: &misread,
+        endian: info.endian(),
+        version: info.version(),
+        feat: info.feat(),
+        max_stack: info.max_stack(),
+        sessions: &sessions,
+        syms: &syms,
+        timelines: &timelines,
+        specs: &spec_fn,
+        user_events: user_events.as_deref(),
+        fast: opts.fast_paths,
+    };
+    let results = walk_task_files(dir, &dats, runs, &ctx, opts, sink);
+    let mut total_records = absorb_walks(&mut fs, &dats, results, &tids, sink);
+
+    // Findings whose level depends on whether the trace enters a module.
+    level_skipped_sym_lines(&syms, &entered, &misread, sink);
+    level_foreign_syms(mismatched, &entered, sink);
+    level_malformed_map_lines(malformed_map_lines, &entered, sink);
+
+    // perf and kernel files.
+    total_records =
+        total_records.saturating_add(decode_perf_and_kernel(&mut fs, info.endian(), sink));
+    if total_records == 0 && info.header.is_some() {
+        sink.set_file(None);
+        sink.report(
+            &rules::NO_TASK_DATA,
+            0..0,
+            "no <TID>.dat file holds a record; uftrace refuses the recording",
+        );
+    }
+
+    // The map, in directory order.
+    root.set("sessions", tf.sessions.len());
+    root.set("tasks", task_set.len());
+    root.set("symbol tables", syms.len());
+    root.set("symbols", syms.iter().map(|t| t.syms.len()).sum::<usize>());
+    for e in files {
+        let n = fs
+            .nodes
+            .remove(&e.name)
+            .unwrap_or_else(|| MapNode::new(e.name.clone(), 0, e.len));
+        root.push(n.in_file(e.name.clone()));
+    }
+}
+
+/// The argument specs of `info` (auto, user) with those of the `.dbg` files, merged per
+/// function as uftrace merges them; reports the spec items uftrace skips.
+fn spec_resolver<'s>(
+    info: &Info,
+    producer: &Producer,
+    dbgs: Vec<DbgSpecs>,
+    syms: &'s [SymTable],
+    sink: &mut Sink,
+) -> SpecResolver<'s> {
+    let long = info.long_size();
     let mut auto = Vec::new();
     let mut user = Vec::new();
     sink.set_file(Some("info".into()));
@@ -207,35 +285,46 @@ pub(crate) fn check_all(
             });
         }
     }
-    let resolver = SpecResolver {
+    SpecResolver {
         auto,
         user,
         dbg: dbgs,
-        use_dbg: feat & feat::DEBUG_INFO != 0,
+        use_dbg: info.feat() & feat::DEBUG_INFO != 0,
         pattern: info.pattern,
-        syms: &syms,
+        syms,
         sorted_args: producer.older_than(0, 9) == Some(true),
-    };
+    }
+}
 
-    // Timelines: for each tid, the sessions in force over time.
-    let timelines = build_timelines(&tf);
-
-    // Task data files.
-    let dats: Vec<(&str, u64, u64)> = kinds
+/// The task data files: (name, tid, length).
+fn task_files<'k>(kinds: &Kinds<'k>) -> Vec<(&'k str, u64, u64)> {
+    kinds
         .iter()
         .filter_map(|(k, e)| match k {
             FileKind::Dat(tid) => Some((e.name.as_str(), *tid, e.len)),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+/// The task data files against the tasks of `taskinfo:tids` and `task.txt`: files of tasks
+/// uftrace does not read, tasks without a file.
+fn task_files_vs_tasks(
+    dats: &[(&str, u64, u64)],
+    info: &Info,
+    tids: &HashMap<u64, &task::Task>,
+    tf: &TaskFile,
+    task_txt: bool,
+    sink: &mut Sink,
+) {
     let mut dat_tids: HashSet<u64> = HashSet::new();
     let has_taskinfo = info.nr_tid.is_some();
-    for (name, tid, len) in &dats {
+    for (name, tid, len) in dats {
         dat_tids.insert(*tid);
         let listed = info.tids.contains(tid);
         let known = tids.contains_key(tid);
         sink.set_file(Some((*name).to_string()));
-        if has(&FileKind::TaskTxt) && listed && !known {
+        if task_txt && listed && !known {
             let f = sink
                 .make(
                     &rules::STRAY_TASK_DATA,
@@ -261,7 +350,7 @@ pub(crate) fn check_all(
                     "task.txt does not know the task either: the file may be left over from another recording"
                 });
             sink.push(f);
-        } else if has(&FileKind::TaskTxt) && !known {
+        } else if task_txt && !known {
             sink.report(
                 &rules::UNKNOWN_FILE,
                 0..0,
@@ -296,41 +385,29 @@ pub(crate) fn check_all(
             sink.push(f);
         }
     }
-    let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
-    let entered: Vec<std::sync::atomic::AtomicBool> = syms
-        .iter()
-        .map(|_| std::sync::atomic::AtomicBool::new(false))
-        .collect();
-    let misread: Vec<std::sync::atomic::AtomicBool> = syms
-        .iter()
-        .map(|_| std::sync::atomic::AtomicBool::new(false))
-        .collect();
-    let ctx = DatCtx {
-        entered: &entered,
-        misread: &misread,
-        endian,
-        version: info.version(),
-        feat,
-        max_stack: info.max_stack(),
-        sessions: &sessions,
-        syms: &syms,
-        timelines: &timelines,
-        specs: &spec_fn,
-        user_events: user_events.as_deref(),
-        fast: opts.fast_paths,
-    };
+}
+
+/// Walks the task data files in parallel, each into a sink of its own: (findings, stats)
+/// per file, in the order of `dats`.
+fn walk_task_files(
+    dir: &dyn DirSource,
+    dats: &[(&str, u64, u64)],
+    runs: &[(&str, &RecordSieve)],
+    ctx: &DatCtx<'_>,
+    opts: &CheckOptions,
+    sink: &Sink,
+) -> Vec<(Sink, Option<DatStats>)> {
     let max_findings = opts.limits.max_findings;
     let max_bytes = opts.limits.max_file_bytes;
     let levels = sink.levels().clone();
-    let results: Vec<(Sink, Option<DatStats>)> = dats
-        .par_iter()
+    dats.par_iter()
         .map(|&(name, tid, len)| {
             let mut s = Sink::new(max_findings).with_levels(levels.clone());
             s.set_file(Some(name.to_string()));
             let stats = match dir.open_seq(name, max_bytes) {
                 Ok(mut src) => {
                     let sieve = runs.iter().find(|(n, _)| *n == name).map(|&(_, sv)| sv);
-                    Some(dat::walk(tid, &mut *src, len, &ctx, sieve, &mut s))
+                    Some(dat::walk(tid, &mut *src, len, ctx, sieve, &mut s))
                 }
                 Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
                     s.limit(
@@ -353,7 +430,18 @@ pub(crate) fn check_all(
             };
             (s, stats)
         })
-        .collect();
+        .collect()
+}
+
+/// Takes the findings of the task walks in directory order, checks each task's first record
+/// against its start in `task.txt`, and makes each file's map node; returns the records.
+fn absorb_walks(
+    fs: &mut Files<'_>,
+    dats: &[(&str, u64, u64)],
+    results: Vec<(Sink, Option<DatStats>)>,
+    tids: &HashMap<u64, &task::Task>,
+    sink: &mut Sink,
+) -> u64 {
     let mut total_records = 0u64;
     for ((name, tid, len), (findings, stats)) in dats.iter().zip(results) {
         sink.absorb(findings);
@@ -393,17 +481,25 @@ pub(crate) fn check_all(
                 );
             }
         }
-        nodes.insert((*name).to_string(), n);
+        fs.nodes.insert((*name).to_string(), n);
     }
+    total_records
+}
 
-    // Symbol lines uftrace skips: names are lost where the trace enters the module.
-    for ((t, entered), misread) in syms.iter().zip(&entered).zip(&misread) {
+/// Symbol lines uftrace skips: names are lost where the trace enters the module.
+fn level_skipped_sym_lines(
+    syms: &[SymTable],
+    entered: &[AtomicBool],
+    misread: &[AtomicBool],
+    sink: &mut Sink,
+) {
+    for ((t, entered), misread) in syms.iter().zip(entered).zip(misread) {
         if t.skipped_lines.is_empty() {
             continue;
         }
         sink.set_file(Some(t.file.clone()));
-        let entered = entered.load(std::sync::atomic::Ordering::Relaxed);
-        let misread = misread.load(std::sync::atomic::Ordering::Relaxed);
+        let entered = entered.load(Ordering::Relaxed);
+        let misread = misread.load(Ordering::Relaxed);
         for f in &t.skipped_lines {
             // Where the lost or moved lines are is known (uftrace's own table, rebuilt), except
             // for lines missing by the count alone.
@@ -442,13 +538,13 @@ pub(crate) fn check_all(
             sink.push(f);
         }
     }
+}
 
-    // Symbol files uftrace 0.13 and later do not take for their module (`check_symbol_file`
-    // compares the path name and build-id with the session map's).
+/// Symbol files uftrace 0.13 and later do not take for their module (`check_symbol_file`
+/// compares the path name and build-id with the session map's).
+fn level_foreign_syms(mismatched: Vec<(usize, Finding)>, entered: &[AtomicBool], sink: &mut Sink) {
     for (ti, f) in mismatched {
-        let entered = entered
-            .get(ti)
-            .is_some_and(|e| e.load(std::sync::atomic::Ordering::Relaxed));
+        let entered = entered.get(ti).is_some_and(|e| e.load(Ordering::Relaxed));
         let f = if entered {
             Finding {
                 message: format!("{}; the trace enters this module, and uftrace 0.13–0.18.1 then look for `<name>-<build-id>.sym` instead, find none and print its functions as `<addr>` unless the ELF file at the recorded path is on the reading machine (uftrace 0.9.4 does not compare)", f.message),
@@ -465,16 +561,22 @@ pub(crate) fn check_all(
         sink.set_file(f.file.clone());
         sink.push(f);
     }
+}
 
-    // Map lines uftrace skips or reads otherwise: they matter where the trace enters the
-    // module they name.
+/// Map lines uftrace skips or reads otherwise: they matter where the trace enters the module
+/// they name.
+fn level_malformed_map_lines(
+    malformed: Vec<(Option<usize>, Finding)>,
+    entered: &[AtomicBool],
+    sink: &mut Sink,
+) {
     // A record in no module may belong to a module whose line was lost: then no module counts
     // as not entered.
     let unresolved = dat::any_unresolved(sink);
-    for (ti, f) in malformed_map_lines {
+    for (ti, f) in malformed {
         let entered = ti
             .and_then(|ti| entered.get(ti))
-            .map(|e| e.load(std::sync::atomic::Ordering::Relaxed) || unresolved);
+            .map(|e| e.load(Ordering::Relaxed) || unresolved);
         let f = match entered {
             Some(false) => Finding {
                 message: format!("{}; no record of the trace lies in this module, so every reader reads the same", f.message),
@@ -491,31 +593,6 @@ pub(crate) fn check_all(
         sink.set_file(f.file.clone());
         sink.push(f);
     }
-
-    // perf and kernel files.
-    total_records = total_records.saturating_add(decode_perf_and_kernel(
-        dir, &kinds, opts, endian, sink, &mut nodes,
-    ));
-    if total_records == 0 && info.header.is_some() {
-        sink.set_file(None);
-        sink.report(
-            &rules::NO_TASK_DATA,
-            0..0,
-            "no <TID>.dat file holds a record; uftrace refuses the recording",
-        );
-    }
-
-    // The map, in directory order.
-    root.set("sessions", tf.sessions.len());
-    root.set("tasks", task_set.len());
-    root.set("symbol tables", syms.len());
-    root.set("symbols", syms.iter().map(|t| t.syms.len()).sum::<usize>());
-    for e in files {
-        let n = nodes
-            .remove(&e.name)
-            .unwrap_or_else(|| MapNode::new(e.name.clone(), 0, e.len));
-        root.push(n.in_file(e.name.clone()));
-    }
 }
 
 /// The files of a directory with their kinds, as [`check_all`] passes them on.
@@ -526,21 +603,15 @@ fn has_kind(kinds: &Kinds<'_>, k: &FileKind) -> bool {
 }
 
 /// Decodes `info` (or reports that it is missing).
-fn decode_info(
-    dir: &dyn DirSource,
-    present: bool,
-    opts: &CheckOptions,
-    sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
-) -> Info {
+fn decode_info(fs: &mut Files<'_>, sink: &mut Sink) -> Info {
     let mut info = Info::default();
-    if present {
+    if fs.has(&FileKind::Info) {
         sink.set_file(Some("info".into()));
-        if let Some(d) = load(dir, "info", opts, sink) {
+        if let Some(d) = fs.load("info", sink) {
             let (i, mut n) = info::decode(&d, sink);
             info = i;
             n.set("producer", info.producer().describe());
-            nodes.insert("info".into(), n);
+            fs.nodes.insert("info".into(), n);
         }
     } else {
         sink.set_file(None);
@@ -554,22 +625,13 @@ fn decode_info(
 }
 
 /// Decodes `task.txt` (or reports that it is missing when there is no legacy task file either).
-fn decode_task_txt(
-    dir: &dyn DirSource,
-    kinds: &Kinds<'_>,
-    opts: &CheckOptions,
-    producer: &Producer,
-    sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
-) -> TaskFile {
-    let limits = &opts.limits;
-    // task.txt
+fn decode_task_txt(fs: &mut Files<'_>, producer: &Producer, sink: &mut Sink) -> TaskFile {
     let mut tf = TaskFile::default();
-    if has_kind(kinds, &FileKind::TaskTxt) {
+    if fs.has(&FileKind::TaskTxt) {
         sink.set_file(Some("task.txt".into()));
-        if let Some(d) = load(dir, "task.txt", opts, sink) {
-            tf = task::decode(&d, limits, producer, sink);
-            nodes.insert(
+        if let Some(d) = fs.load("task.txt", sink) {
+            tf = task::decode(&d, &fs.opts.limits, producer, sink);
+            fs.nodes.insert(
                 "task.txt".into(),
                 MapNode::new("task.txt", 0, d.len() as u64)
                     .value("sessions", tf.sessions.len())
@@ -577,7 +639,7 @@ fn decode_task_txt(
                     .value("dlopens", tf.dlopens.len()),
             );
         }
-    } else if !has_kind(kinds, &FileKind::TaskLegacy) {
+    } else if !fs.has(&FileKind::TaskLegacy) {
         sink.set_file(None);
         sink.report(
             &rules::MISSING_FILE,
@@ -589,21 +651,14 @@ fn decode_task_txt(
 }
 
 /// Decodes `events.txt`, `extern.dat` and `default.opts`; returns the user event ids.
-fn decode_small_files(
-    dir: &dyn DirSource,
-    kinds: &Kinds<'_>,
-    opts: &CheckOptions,
-    sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
-) -> Option<Vec<u64>> {
-    // events.txt, extern.dat, default.opts
+fn decode_small_files(fs: &mut Files<'_>, sink: &mut Sink) -> Option<Vec<u64>> {
     let mut user_events: Option<Vec<u64>> = None;
-    for (k, e) in kinds {
+    for (k, e) in &fs.kinds {
         let name = e.name.as_str();
         match k {
             FileKind::Events | FileKind::Extern | FileKind::DefaultOpts => {
                 sink.set_file(Some(name.into()));
-                let Some(d) = load(dir, name, opts, sink) else {
+                let Some(d) = load(fs.dir, name, fs.opts, sink) else {
                     continue;
                 };
                 let mut n = MapNode::new(name, 0, d.len() as u64);
@@ -616,7 +671,7 @@ fn decode_small_files(
                     FileKind::Extern => n.set("lines", kernel::extern_dat(&d, sink)),
                     _ => kernel::default_opts(&d, sink),
                 }
-                nodes.insert(name.into(), n);
+                fs.nodes.insert(name.into(), n);
             }
             _ => {}
         }
@@ -627,24 +682,21 @@ fn decode_small_files(
 /// Decodes the `.sym` files (one `UF057` per legacy layout for the whole directory); returns
 /// the tables and their index by file name.
 fn decode_syms(
-    dir: &dyn DirSource,
-    kinds: &Kinds<'_>,
-    opts: &CheckOptions,
+    fs: &mut Files<'_>,
     info: &Info,
     producer: &Producer,
     sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
 ) -> (Vec<SymTable>, HashMap<String, usize>) {
-    let limits = &opts.limits;
+    let limits = &fs.opts.limits;
     let feat = info.feat();
     let mut syms: Vec<SymTable> = Vec::new();
     let mut sym_by_name: HashMap<String, usize> = HashMap::new();
-    for (k, e) in kinds {
+    for (k, e) in &fs.kinds {
         if *k != FileKind::Sym {
             continue;
         }
         sink.set_file(Some(e.name.clone()));
-        let Some(d) = load(dir, &e.name, opts, sink) else {
+        let Some(d) = load(fs.dir, &e.name, fs.opts, sink) else {
             continue;
         };
         let t = sym::decode(&e.name, &d, limits, producer, sink);
@@ -663,7 +715,7 @@ fn decode_syms(
                 ),
             );
         }
-        nodes.insert(
+        fs.nodes.insert(
             e.name.clone(),
             MapNode::new("symbol table", 0, d.len() as u64)
                 .value("symbols", t.syms.len())
@@ -697,28 +749,24 @@ fn decode_syms(
 
 /// Decodes the `.dbg` files against their symbol tables; returns the argument specs per table
 /// and how many `.dbg` files there are.
-#[allow(clippy::too_many_arguments)]
 fn decode_dbgs(
-    dir: &dyn DirSource,
-    kinds: &Kinds<'_>,
-    opts: &CheckOptions,
+    fs: &mut Files<'_>,
     long: u32,
     syms: &[SymTable],
     sym_by_name: &HashMap<String, usize>,
     sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
 ) -> (Vec<DbgSpecs>, usize) {
-    let limits = &opts.limits;
+    let limits = &fs.opts.limits;
     let mut dbgs: Vec<DbgSpecs> = vec![HashMap::new(); syms.len()];
     let mut n_dbg = 0usize;
     let mut seen_dbg: HashMap<(Option<usize>, u64), (bool, bool)> = HashMap::new();
-    for (k, e) in kinds {
+    for (k, e) in &fs.kinds {
         if *k != FileKind::Dbg {
             continue;
         }
         n_dbg = n_dbg.saturating_add(1);
         sink.set_file(Some(e.name.clone()));
-        let Some(d) = load(dir, &e.name, opts, sink) else {
+        let Some(d) = load(fs.dir, &e.name, fs.opts, sink) else {
             continue;
         };
         let df = dbg::decode(&d, limits, sink);
@@ -740,7 +788,7 @@ fn decode_dbgs(
                 format!("{} names another build of its module than {stem}.sym: uftrace 0.13–0.18.1 then look for `<name>-<build-id>.dbg` and use none of its argument specs", e.name),
             );
         }
-        nodes.insert(
+        fs.nodes.insert(
             e.name.clone(),
             MapNode::new("debug info", 0, d.len() as u64).value("functions", df.funcs.len()),
         );
@@ -985,13 +1033,11 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
 /// Decodes the perf and kernel files (and reports files of no known kind); returns the number
 /// of kernel events.
 fn decode_perf_and_kernel(
-    dir: &dyn DirSource,
-    kinds: &Kinds<'_>,
-    opts: &CheckOptions,
+    fs: &mut Files<'_>,
     endian: crate::reader::Endian,
     sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
 ) -> u64 {
+    let (dir, opts, kinds, nodes) = (fs.dir, fs.opts, &fs.kinds, &mut fs.nodes);
     let mut kernel_events = 0u64;
     let mut kparams = None;
     if has_kind(kinds, &FileKind::KernelHeader) {
@@ -1081,17 +1127,15 @@ type Sessions = (
 
 /// Decodes the session maps, then builds each session of `task.txt`: its map, each module's
 /// symbol table, its dlopen'ed libraries.
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+#[allow(clippy::too_many_lines)]
 fn build_sessions(
-    dir: &dyn DirSource,
-    kinds: &Kinds<'_>,
-    opts: &CheckOptions,
+    fs: &mut Files<'_>,
     tf: &TaskFile,
     syms: &[SymTable],
     sym_by_name: &HashMap<String, usize>,
     sink: &mut Sink,
-    nodes: &mut HashMap<String, MapNode>,
 ) -> Sessions {
+    let (dir, opts, kinds, nodes) = (fs.dir, fs.opts, &fs.kinds, &mut fs.nodes);
     let limits = &opts.limits;
     let mut mismatched: Vec<(usize, Finding)> = Vec::new();
     let mut malformed: Vec<(Option<String>, Finding)> = Vec::new();

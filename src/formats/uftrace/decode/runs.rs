@@ -18,6 +18,7 @@
 //! blocks are a few KiB, the summaries together stay under [`RUNS_BUDGET`].
 
 use super::argspec::align8;
+use super::record::{record_at, RecordWord, ENTRY, EVENT, EXIT, LOST};
 use crate::reader::{Endianity, LittleEndian};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -325,16 +326,15 @@ impl RecordSieve {
         let mut hit = usize::MAX;
         let mut p = 0usize;
         while p < starts && n < room {
-            let Some((time, w1)) = view.get(p..).and_then(words) else {
+            let Some((time, w)) = view.get(p..).and_then(|v| record_at(LittleEndian, v)) else {
                 break;
             };
-            if (w1 >> 3) & 7 != 5 || w1 & 4 != 0 || w1 & 3 > 1 || time < prev {
+            if !w.magic_ok() || w.more || w.typ > EXIT || time < prev {
                 break;
             }
-            let depth = ((w1 >> 6) & 0x3ff) as u16;
-            let addr = w1 >> 16;
+            let (depth, addr) = (w.depth, w.addr);
             let top = stack.last().copied();
-            if w1 & 3 == 0 {
+            if w.typ == ENTRY {
                 if cur != depth || top.is_some_and(|(d, _)| d >= depth) {
                     break;
                 }
@@ -354,7 +354,7 @@ impl RecordSieve {
                     None => break,
                 }
             }
-            if w1 & 3 == 0 {
+            if w.typ == ENTRY {
                 stack.push((depth, addr));
                 cur = depth.saturating_add(1);
                 entries = entries.saturating_add(1);
@@ -379,24 +379,26 @@ impl RecordSieve {
 
     /// One record at the start of `view`.
     fn step(&mut self, view: &[u8], last: bool) -> Step {
-        let Some((w0, w1)) = words(view) else {
+        let Some((time, w)) = record_at(LittleEndian, view) else {
             return if last { Step::Stop } else { Step::Wait };
         };
-        let time = w0;
-        let typ = (w1 & 3) as u8;
-        let more = w1 & 4 != 0;
-        let depth = ((w1 >> 6) & 0x3ff) as u16;
-        let addr = w1 >> 16;
-        if (w1 >> 3) & 7 != 5 {
+        let RecordWord {
+            typ,
+            more,
+            depth,
+            addr,
+            ..
+        } = w;
+        if !w.magic_ok() {
             return Step::Stop;
         }
         let at = self.next;
         // Payload length. The first payload of a function is left to the walker: a function
         // met once may have string arguments, which would spoil the whole run.
-        let first_sight = more && typ <= 1 && !self.lens.contains_key(&(addr, typ));
-        let plen = if !more || typ == 2 {
+        let first_sight = more && typ <= EXIT && !self.lens.contains_key(&(addr, typ));
+        let plen = if !more || typ == LOST {
             0
-        } else if typ == 3 {
+        } else if typ == EVENT {
             let Some(&[a, b]) = view.get(16..18) else {
                 return Step::Stop;
             };
@@ -436,13 +438,13 @@ impl RecordSieve {
         }
         // Could the walker take this record in a run? Mirrors its fast path.
         let top = self.stack.last().copied();
-        let runnable = typ <= 1
+        let runnable = typ <= EXIT
             && !variable
             && !first_sight
             && self.prev.is_some_and(|p| time >= p)
             && match (typ, self.cur, top) {
-                (0, Some(c), t) => c == depth && t.is_none_or(|(d, _)| d < depth),
-                (1, Some(_), Some((d, a))) => d == depth && a == addr,
+                (ENTRY, Some(c), t) => c == depth && t.is_none_or(|(d, _)| d < depth),
+                (EXIT, Some(_), Some((d, a))) => d == depth && a == addr,
                 _ => false,
             };
         if runnable {
@@ -463,7 +465,7 @@ impl RecordSieve {
             let mut full = false;
             if let Some(b) = self.building.as_mut() {
                 b.records = b.records.saturating_add(1);
-                if typ == 0 {
+                if typ == ENTRY {
                     b.entries = b.entries.saturating_add(1);
                 } else {
                     b.exits = b.exits.saturating_add(1);
@@ -505,13 +507,13 @@ impl RecordSieve {
     /// The walker's state change for a record (its full path, findings aside).
     fn transition(&mut self, typ: u8, depth: u16, addr: u64, time: u64) {
         match typ {
-            2 => {
+            LOST => {
                 self.stack.clear();
                 self.cur = None;
                 return;
             }
-            3 => {}
-            0 => {
+            EVENT => {}
+            ENTRY => {
                 while self.stack.last().is_some_and(|&(d, _)| d >= depth) {
                     self.stack.pop();
                 }
@@ -542,25 +544,27 @@ impl RecordSieve {
     /// Whether, after this record and a payload of `l` bytes, a record follows that the walker
     /// could take next (in time order, nested as the state after this record says).
     fn fits_after(&self, view: &[u8], l: usize, time: u64, typ: u8, depth: u16, addr: u64) -> bool {
-        let Some((n0, n1)) = view.get(l.saturating_add(16)..).and_then(words) else {
+        let Some((ntime, n)) = view
+            .get(l.saturating_add(16)..)
+            .and_then(|v| record_at(LittleEndian, v))
+        else {
             return false;
         };
-        let ndepth = ((n1 >> 6) & 0x3ff) as u16;
-        let naddr = n1 >> 16;
-        if (n1 >> 3) & 7 != 5 || n0 < time {
+        let (ndepth, naddr) = (n.depth, n.addr);
+        if !n.magic_ok() || ntime < time {
             return false;
         }
-        match n1 & 3 {
-            0 => {
-                let cur = if typ == 0 {
+        match n.typ {
+            ENTRY => {
+                let cur = if typ == ENTRY {
                     depth.saturating_add(1)
                 } else {
                     depth
                 };
                 ndepth == cur
             }
-            1 => {
-                let top = if typ == 0 {
+            EXIT => {
+                let top = if typ == ENTRY {
                     Some((depth, addr))
                 } else {
                     self.stack
@@ -609,14 +613,6 @@ impl RecordSieve {
         self.bytes = self.bytes.saturating_add(n);
         self.runs.push(run);
     }
-}
-
-/// The two words of the record at the start of `v` (little-endian).
-#[inline]
-fn words(v: &[u8]) -> Option<(u64, u64)> {
-    let (a, rest) = v.split_first_chunk::<8>()?;
-    let (b, _) = rest.split_first_chunk::<8>()?;
-    Some((LittleEndian.read_u64(*a), LittleEndian.read_u64(*b)))
 }
 
 #[cfg(test)]

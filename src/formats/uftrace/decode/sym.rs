@@ -149,149 +149,170 @@ pub fn decode(
     producer: &Producer,
     sink: &mut Sink,
 ) -> SymTable {
-    let mut t = SymTable {
-        file: file.to_string(),
-        ..Default::default()
-    };
-    let mut count_span = 0..0;
-    // (addr, size, kind, name, span); markers are kept to derive v0.13 sizes.
-    let mut raw: Vec<RawSym> = Vec::new();
-    // Lines uftrace skips: (symbols read before it, its address if it survived).
-    let mut lost_lines: Vec<(usize, Option<u64>)> = Vec::new();
-    let mut skipped: Vec<Finding> = Vec::new();
-    let mut in_header = true;
-    let mut header_lines = 0u32;
-    let mut sized_seen = (false, false);
-    let mut empty_names: Vec<Range<u64>> = Vec::new();
-    // What uftrace's `check_symbol_file` may copy of the next repeated header line.
-    let mut path_cap = PATH_MAX;
-    let mut id_cap = BUILD_ID_CHARS;
+    let mut r = Lines::new(file);
     for line in text::lines(data) {
-        let s = line.text;
-        if let Some(h) = s.strip_prefix(b"#") {
-            if !in_header {
-                continue;
-            }
-            header_lines = header_lines.saturating_add(1);
-            if let Some(n) = h.strip_prefix(b" symbols: ") {
-                count_span = line.span();
-                match parse_u64(n) {
-                    Some(v) => t.declared = Some(v),
-                    None => {
-                        sink.report(
-                            &rules::SYM_HEADER,
-                            line.span(),
-                            format!("`{}` is not `# symbols: <count>`", show(s)),
-                        );
-                        // uftrace reads the count with `strtoul`: `-1` is ULONG_MAX.
-                        t.declared = strtoul(n);
-                    }
-                }
-            } else if let Some(p) = h.strip_prefix(b" path name: ") {
-                let v = check_symbol_file_copy(p, line.terminated, &mut path_cap, 0);
-                if t.path.is_some() {
-                    repeated_header(sink, &line, "path name", &v);
-                }
-                t.path = Some(String::from_utf8_lossy(&v).into_owned());
-            } else if let Some(b) = h.strip_prefix(b" build-id: ") {
-                if t.build_id.is_some() {
-                    let v = check_symbol_file_copy(b, line.terminated, &mut id_cap, 1);
-                    repeated_header(sink, &line, "build-id", &v);
-                    t.build_id = Some(String::from_utf8_lossy(&v).into_owned());
-                } else {
-                    // Kept as uftrace keeps it: a damaged build-id no longer matches the
-                    // module's, which decides whether uftrace takes this file.
-                    let v = check_symbol_file_copy(b, line.terminated, &mut id_cap, 1);
-                    t.build_id = Some(String::from_utf8_lossy(&v).into_owned());
-                }
-                if !((1..=40).contains(&b.len()) && b.iter().all(u8::is_ascii_hexdigit)) {
-                    sink.report(
-                        &rules::SYM_HEADER,
-                        line.span(),
-                        format!("`{}` is not `# build-id: <up to 40 hex digits>`", show(s)),
-                    );
-                }
+        if let Some(h) = line.text.strip_prefix(b"#") {
+            if r.in_header {
+                r.header_line(&line, h, sink);
             }
             continue;
         }
-        in_header = false;
-        if raw.len() as u64 >= limits.max_entries {
+        r.in_header = false;
+        if r.raw.len() as u64 >= limits.max_entries {
             sink.limit(
                 line.span(),
                 "symbol count",
-                raw.len() as u64,
+                r.raw.len() as u64,
                 "max_entries",
                 limits.max_entries,
             );
             break;
         }
-        let mut bad = |sink: &mut Sink, what: &str| {
-            let (level, readers) = match uftrace_reads(s) {
-                UftraceSym::Reads => (
-                    Severity::Warning,
-                    "uftrace 0.9.4–0.18.1 read it all the same (their parser takes any hex address and type)",
+        r.symbol_line(&line, sink);
+    }
+    let Lines {
+        mut t,
+        count_span,
+        raw,
+        lost_lines,
+        skipped,
+        header_lines,
+        sized_seen,
+        empty_names,
+        ..
+    } = r;
+    let who = producer.describe();
+    header_layout(&mut t, header_lines, &count_span, producer, sink);
+    if let Some(first) = empty_names.first() {
+        let f = sink
+            .make(
+                &rules::SYM_EMPTY_NAME,
+                first.clone(),
+                format!(
+                    "{} symbol line(s) of `{file}` have an empty name: written by {who}; uftrace before 0.9 saves PLT entries of relocations without a symbol name this way",
+                    empty_names.len()
                 ),
-                UftraceSym::SkipsData => (
-                    Severity::Warning,
-                    "uftrace 0.9.4–0.18.1 skip it as a symbol of a type that is never a function",
-                ),
-                UftraceSym::Skips => (
-                    Severity::Error,
-                    "uftrace 0.9.4–0.18.1 skip it without a word",
-                ),
-            };
-            let f = sink
-                .make(
-                    &rules::SYM_LINE_MALFORMED,
-                    line.span(),
-                    format!(
-                        "symbol line `{}` {what}; expected `<16 hex addr> [<8 hex size> ]<type {}> <name>`; {readers}",
-                        show(s),
-                        String::from_utf8_lossy(TYPES)
-                    ),
-                )
-                .level(level)
-                .impact(
-                    "uftrace",
-                    "0.9.4–0.18.1",
-                    if level == Severity::Error { "loss" } else { "same" },
-                );
-            if level == Severity::Error {
-                skipped.push(f);
-            } else {
-                sink.push(f);
-            }
-        };
-        if !line.terminated {
-            bad(sink, "has no terminating newline");
+            )
+            .note("uftrace loads them as symbols without a name");
+        sink.push(f);
+    }
+    t.skipped_lines = skipped;
+    t.sized = sized_seen.0 && !sized_seen.1;
+    if sized_seen.0 && sized_seen.1 {
+        sink.report(
+            &rules::SYM_LINE_MALFORMED,
+            0..data.len() as u64,
+            "some symbol lines have a size column and others do not",
+        );
+    }
+    order(&mut t, &raw, sink);
+    count(&mut t, &raw, count_span, sink);
+    build_lookup(&mut t, &raw, &lost_lines);
+    t
+}
+
+/// The state of [`decode`] while it reads the lines of a `.sym` file.
+struct Lines {
+    t: SymTable,
+    /// Span of the `# symbols:` line.
+    count_span: Range<u64>,
+    /// (addr, size, kind, name, span); markers are kept to derive v0.13 sizes.
+    raw: Vec<RawSym>,
+    /// Lines uftrace skips: (symbols read before it, its address if it survived).
+    lost_lines: Vec<(usize, Option<u64>)>,
+    /// Findings on lines uftrace skips, leveled by the caller.
+    skipped: Vec<Finding>,
+    in_header: bool,
+    header_lines: u32,
+    /// Lines with a size column, lines without.
+    sized_seen: (bool, bool),
+    empty_names: Vec<Range<u64>>,
+    /// What uftrace's `check_symbol_file` may copy of the next repeated header line.
+    path_cap: usize,
+    id_cap: usize,
+}
+
+impl Lines {
+    fn new(file: &str) -> Self {
+        Lines {
+            t: SymTable {
+                file: file.to_string(),
+                ..Default::default()
+            },
+            count_span: 0..0,
+            raw: Vec::new(),
+            lost_lines: Vec::new(),
+            skipped: Vec::new(),
+            in_header: true,
+            header_lines: 0,
+            sized_seen: (false, false),
+            empty_names: Vec::new(),
+            path_cap: PATH_MAX,
+            id_cap: BUILD_ID_CHARS,
         }
-        // A line uftrace reads although it breaks the layout is kept as uftrace reads it, so
-        // that the order check and the lookup table see what the reader sees.
-        let as_uftrace =
-            |raw: &mut Vec<RawSym>, names: &mut String, lost: &mut Vec<(usize, Option<u64>)>| {
-                if uftrace_parse(s).is_none() {
-                    // uftrace skips the line: where its symbol was, if the address survived.
-                    let addr = s.get(..16).and_then(parse_hex);
-                    lost.push((raw.len(), addr));
+    }
+
+    /// A `#` line of the header (`h`: after the `#`).
+    fn header_line(&mut self, line: &Line<'_>, h: &[u8], sink: &mut Sink) {
+        let s = line.text;
+        let t = &mut self.t;
+        self.header_lines = self.header_lines.saturating_add(1);
+        if let Some(n) = h.strip_prefix(b" symbols: ") {
+            self.count_span = line.span();
+            match parse_u64(n) {
+                Some(v) => t.declared = Some(v),
+                None => {
+                    sink.report(
+                        &rules::SYM_HEADER,
+                        line.span(),
+                        format!("`{}` is not `# symbols: <count>`", show(s)),
+                    );
+                    // uftrace reads the count with `strtoul`: `-1` is ULONG_MAX.
+                    t.declared = strtoul(n);
                 }
-                if let Some((addr, size, kind, name)) = uftrace_parse(s) {
-                    if TYPES.contains(&kind) {
-                        let start = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                        names.push_str(&String::from_utf8_lossy(name));
-                        let end = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                        raw.push((addr, size, kind, start..end, line.span()));
-                    }
-                }
-            };
+            }
+        } else if let Some(p) = h.strip_prefix(b" path name: ") {
+            let v = check_symbol_file_copy(p, line.terminated, &mut self.path_cap, 0);
+            if t.path.is_some() {
+                repeated_header(sink, line, "path name", &v);
+            }
+            t.path = Some(String::from_utf8_lossy(&v).into_owned());
+        } else if let Some(b) = h.strip_prefix(b" build-id: ") {
+            if t.build_id.is_some() {
+                let v = check_symbol_file_copy(b, line.terminated, &mut self.id_cap, 1);
+                repeated_header(sink, line, "build-id", &v);
+                t.build_id = Some(String::from_utf8_lossy(&v).into_owned());
+            } else {
+                // Kept as uftrace keeps it: a damaged build-id no longer matches the
+                // module's, which decides whether uftrace takes this file.
+                let v = check_symbol_file_copy(b, line.terminated, &mut self.id_cap, 1);
+                t.build_id = Some(String::from_utf8_lossy(&v).into_owned());
+            }
+            if !((1..=40).contains(&b.len()) && b.iter().all(u8::is_ascii_hexdigit)) {
+                sink.report(
+                    &rules::SYM_HEADER,
+                    line.span(),
+                    format!("`{}` is not `# build-id: <up to 40 hex digits>`", show(s)),
+                );
+            }
+        }
+    }
+
+    /// A symbol line.
+    fn symbol_line(&mut self, line: &Line<'_>, sink: &mut Sink) {
+        let s = line.text;
+        if !line.terminated {
+            self.bad(line, "has no terminating newline", sink);
+        }
         let (Some(a), Some(b' ')) = (s.get(..16), s.get(16)) else {
-            bad(sink, "does not start with a 16-digit address");
-            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
-            continue;
+            self.bad(line, "does not start with a 16-digit address", sink);
+            self.as_uftrace(line);
+            return;
         };
         let Some(addr) = parse_hex(a) else {
-            bad(sink, "has a non-hex address");
-            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
-            continue;
+            self.bad(line, "has a non-hex address", sink);
+            self.as_uftrace(line);
+            return;
         };
         let rest = s.get(17..).unwrap_or(&[]);
         let (size, rest) = match (rest.get(..8), rest.get(8)) {
@@ -301,30 +322,104 @@ pub fn decode(
             _ => (None, rest),
         };
         if size.is_some() {
-            sized_seen.0 = true;
+            self.sized_seen.0 = true;
         } else {
-            sized_seen.1 = true;
+            self.sized_seen.1 = true;
         }
         let (Some(&kind), Some(b' ')) = (rest.first(), rest.get(1)) else {
-            bad(sink, "has no `<type> <name>`");
-            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
-            continue;
+            self.bad(line, "has no `<type> <name>`", sink);
+            self.as_uftrace(line);
+            return;
         };
         if !TYPES.contains(&kind) {
-            bad(sink, &format!("has unknown type `{}`", kind as char));
-            as_uftrace(&mut raw, &mut t.names, &mut lost_lines);
-            continue;
+            self.bad(line, &format!("has unknown type `{}`", kind as char), sink);
+            self.as_uftrace(line);
+            return;
         }
         let name = rest.get(2..).unwrap_or(&[]);
         if name.is_empty() {
-            empty_names.push(line.span());
+            self.empty_names.push(line.span());
         }
-        let start = u32::try_from(t.names.len()).unwrap_or(u32::MAX);
-        t.names.push_str(&String::from_utf8_lossy(name));
-        let end = u32::try_from(t.names.len()).unwrap_or(u32::MAX);
-        raw.push((addr, size, kind, start..end, line.span()));
+        self.push(addr, size, kind, name, line);
     }
+
+    /// Adds a symbol as read.
+    fn push(&mut self, addr: u64, size: Option<u64>, kind: u8, name: &[u8], line: &Line<'_>) {
+        let names = &mut self.t.names;
+        let start = u32::try_from(names.len()).unwrap_or(u32::MAX);
+        names.push_str(&String::from_utf8_lossy(name));
+        let end = u32::try_from(names.len()).unwrap_or(u32::MAX);
+        self.raw.push((addr, size, kind, start..end, line.span()));
+    }
+
+    /// A line that breaks the layout (`what`), leveled by how uftrace reads it.
+    fn bad(&mut self, line: &Line<'_>, what: &str, sink: &mut Sink) {
+        let s = line.text;
+        let (level, readers) = match uftrace_reads(s) {
+            UftraceSym::Reads => (
+                Severity::Warning,
+                "uftrace 0.9.4–0.18.1 read it all the same (their parser takes any hex address and type)",
+            ),
+            UftraceSym::SkipsData => (
+                Severity::Warning,
+                "uftrace 0.9.4–0.18.1 skip it as a symbol of a type that is never a function",
+            ),
+            UftraceSym::Skips => (
+                Severity::Error,
+                "uftrace 0.9.4–0.18.1 skip it without a word",
+            ),
+        };
+        let f = sink
+            .make(
+                &rules::SYM_LINE_MALFORMED,
+                line.span(),
+                format!(
+                    "symbol line `{}` {what}; expected `<16 hex addr> [<8 hex size> ]<type {}> <name>`; {readers}",
+                    show(s),
+                    String::from_utf8_lossy(TYPES)
+                ),
+            )
+            .level(level)
+            .impact(
+                "uftrace",
+                "0.9.4–0.18.1",
+                if level == Severity::Error { "loss" } else { "same" },
+            );
+        if level == Severity::Error {
+            self.skipped.push(f);
+        } else {
+            sink.push(f);
+        }
+    }
+
+    /// A line uftrace reads although it breaks the layout is kept as uftrace reads it, so
+    /// that the order check and the lookup table see what the reader sees.
+    fn as_uftrace(&mut self, line: &Line<'_>) {
+        let s = line.text;
+        if uftrace_parse(s).is_none() {
+            // uftrace skips the line: where its symbol was, if the address survived.
+            let addr = s.get(..16).and_then(parse_hex);
+            self.lost_lines.push((self.raw.len(), addr));
+        }
+        if let Some((addr, size, kind, name)) = uftrace_parse(s) {
+            if TYPES.contains(&kind) {
+                self.push(addr, size, kind, name, line);
+            }
+        }
+    }
+}
+
+/// The header lines present against the layouts uftrace writers use (`SYM_LEGACY_LAYOUT` is
+/// kept in `t.legacy` for the caller, which reports one per directory).
+fn header_layout(
+    t: &mut SymTable,
+    header_lines: u32,
+    count_span: &Range<u64>,
+    producer: &Producer,
+    sink: &mut Sink,
+) {
     let who = producer.describe();
+    let file = t.file.clone();
     match (t.declared.is_some(), t.path.is_some()) {
         (true, true) => {}
         // No header at all: the layout of uftrace up to 0.9.2.
@@ -371,29 +466,10 @@ pub fn decode(
             );
         }
     }
-    if let Some(first) = empty_names.first() {
-        let f = sink
-            .make(
-                &rules::SYM_EMPTY_NAME,
-                first.clone(),
-                format!(
-                    "{} symbol line(s) of `{file}` have an empty name: written by {who}; uftrace before 0.9 saves PLT entries of relocations without a symbol name this way",
-                    empty_names.len()
-                ),
-            )
-            .note("uftrace loads them as symbols without a name");
-        sink.push(f);
-    }
-    t.skipped_lines = skipped;
-    t.sized = sized_seen.0 && !sized_seen.1;
-    if sized_seen.0 && sized_seen.1 {
-        sink.report(
-            &rules::SYM_LINE_MALFORMED,
-            0..data.len() as u64,
-            "some symbol lines have a size column and others do not",
-        );
-    }
-    // Order and overlap.
+}
+
+/// Symbols out of order: uftrace looks symbols up by binary search in file order.
+fn order(t: &mut SymTable, raw: &[RawSym], sink: &mut Sink) {
     let mut reported_order = false;
     for w in raw.windows(2) {
         if let [a, b] = w {
@@ -415,6 +491,10 @@ pub fn decode(
             // and hand-written assembly in real libraries (libgmp) has functions inside others.
         }
     }
+}
+
+/// The `# symbols:` count against the symbol lines.
+fn count(t: &mut SymTable, raw: &[RawSym], count_span: Range<u64>, sink: &mut Sink) {
     let real = raw.iter().filter(|r| r.2 != b'?').count() as u64;
     t.markers = (raw.len() as u64).saturating_sub(real);
     if let Some(n) = t.declared {
@@ -451,7 +531,11 @@ pub fn decode(
             }
         }
     }
-    // Build the lookup table.
+}
+
+/// Builds the lookup table (`t.syms`, sorted, with ends from the size column or the next
+/// symbol) and uftrace's own table where it differs (`t.view`).
+fn build_lookup(t: &mut SymTable, raw: &[RawSym], lost_lines: &[(usize, Option<u64>)]) {
     let mut order: Vec<usize> = (0..raw.len()).collect();
     order.sort_by_key(|&i| raw.get(i).map_or(0, |r| r.0));
     let mut sym_of: Vec<Option<usize>> = vec![None; raw.len()];
@@ -510,8 +594,7 @@ pub fn decode(
         });
     }
     t.syms = syms;
-    t.view = uftrace_view(&t, &raw, &sym_of, &lost_lines, inverted);
-    t
+    t.view = uftrace_view(t, raw, &sym_of, lost_lines, inverted);
 }
 
 /// The low 32 bits of `v`: what C stores of it in an `unsigned`.

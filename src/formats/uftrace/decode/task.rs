@@ -6,6 +6,7 @@ use super::text::{self, parse_hex, parse_ts, parse_u64, show, sub_span};
 use crate::finding::Sink;
 use crate::limits::Limits;
 use crate::reader::Line;
+use std::cell::Cell;
 use std::ops::Range;
 
 /// A SESS line.
@@ -163,165 +164,21 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
             bad(sink, &line, "<TYPE> <fields>");
             continue;
         }
-        // uftrace reads the timestamp with `%lu.%lu` (utils/data-file.c, 0.9.4–0.18.1): any
-        // number of fraction digits, taken as nanoseconds. A timestamp only that reads is a
-        // warning (third-party writers write `0.0`); the line is read on.
-        let lenient_ts = std::cell::Cell::new(None);
-        let ts_field = || -> Option<(u64, &[u8])> {
-            let (f, rest) = split1(rest);
-            let v = text::kv(f, "timestamp")?;
-            let ts = match parse_ts(v) {
-                Some(ts) => ts,
-                None => {
-                    let ts = text::parse_ts_scanf(v)?;
-                    lenient_ts.set(Some(sub_span(&line, f)));
-                    ts
-                }
-            };
-            Some((ts, rest))
+        let fields = Fields {
+            line: &line,
+            rest,
+            lenient_ts: Cell::new(None),
         };
         let ts = match kind {
-            b"SESS" => {
-                let parsed = (|| {
-                    let (ts, r) = ts_field()?;
-                    let (pidf, r) = split1(r);
-                    // uftrace 0.6 wrote `tid=`; readers scan `%*[^i]id=` and take either.
-                    let pid = match text::kv(pidf, "pid") {
-                        Some(v) => parse_u64(v)?,
-                        None => {
-                            let v = parse_u64(text::kv(pidf, "tid")?)?;
-                            if !legacy_sess {
-                                legacy_sess = true;
-                                sink.report(
-                                    &rules::TASK_LEGACY_FIELD,
-                                    sub_span(&line, pidf),
-                                    format!(
-                                        "SESS line with `tid=` instead of `pid=`: written by {}; uftrace 0.6 writes it so, and readers take either",
-                                        producer.describe()
-                                    ),
-                                );
-                            }
-                            v
-                        }
-                    };
-                    let (sidf, r) = split1(r);
-                    let sid = text::kv(sidf, "sid")?;
-                    let exe = quoted(r, "exename")?;
-                    Some((ts, pid, sid, exe))
-                })();
-                match parsed {
-                    Some((ts, pid, sid, exe)) => {
-                        check_sid(sink, &line, sid);
-                        tf.sessions.push(Session {
-                            ts,
-                            pid,
-                            sid: String::from_utf8_lossy(sid).into_owned(),
-                            exename: String::from_utf8_lossy(exe).into_owned(),
-                            span: line.span(),
-                        });
-                        Some(ts)
-                    }
-                    None => {
-                        bad(sink, &line, SESS_FMT);
-                        None
-                    }
-                }
-            }
-            b"TASK" | b"FORK" => {
-                let is_fork = kind == b"FORK";
-                let parsed = (|| {
-                    let (ts, r) = ts_field()?;
-                    let (a, r) = split1(r);
-                    let (b, r) = split1(r);
-                    if !r.is_empty() {
-                        return None;
-                    }
-                    if is_fork {
-                        let pid = parse_u64(text::kv(a, "pid")?)?;
-                        let ppid = parse_u64(text::kv(b, "ppid")?)?;
-                        Some((ts, pid, pid, Some(ppid)))
-                    } else {
-                        let tid = parse_u64(text::kv(a, "tid")?)?;
-                        let pid = parse_u64(text::kv(b, "pid")?)?;
-                        Some((ts, tid, pid, None))
-                    }
-                })();
-                match parsed {
-                    Some((ts, tid, pid, ppid)) => {
-                        if tid == 0 || tid > u64::from(u32::MAX) || pid > u64::from(u32::MAX) {
-                            bad(sink, &line, "tids and pids between 1 and 2^32-1");
-                        }
-                        tf.tasks.push(Task {
-                            ts,
-                            tid,
-                            pid,
-                            ppid,
-                            span: line.span(),
-                        });
-                        Some(ts)
-                    }
-                    None => {
-                        bad(sink, &line, if is_fork { FORK_FMT } else { TASK_FMT });
-                        None
-                    }
-                }
-            }
-            b"DLOP" => {
-                let parsed = (|| {
-                    let (ts, r) = ts_field()?;
-                    let (tidf, r) = split1(r);
-                    let tid = parse_u64(text::kv(tidf, "tid")?)?;
-                    let (sidf, r) = split1(r);
-                    let sid = text::kv(sidf, "sid")?;
-                    let (basef, r) = split1(r);
-                    let base = parse_hex(text::kv(basef, "base")?)?;
-                    let lib = quoted(r, "libname")?;
-                    Some((ts, tid, sid, base, lib))
-                })();
-                match parsed {
-                    Some((ts, tid, sid, base, lib)) => {
-                        check_sid(sink, &line, sid);
-                        tf.dlopens.push(Dlopen {
-                            ts,
-                            tid,
-                            sid: String::from_utf8_lossy(sid).into_owned(),
-                            base,
-                            libname: String::from_utf8_lossy(lib).into_owned(),
-                            span: line.span(),
-                        });
-                        Some(ts)
-                    }
-                    None => {
-                        bad(sink, &line, DLOP_FMT);
-                        None
-                    }
-                }
-            }
-            _ if looks_like_record(t) => {
-                sink.report(
-                    &rules::TASK_NEWER_LINE,
-                    line.span(),
-                    format!(
-                        "`task.txt` line `{}` has a record type no uftrace up to 0.18 writes; \
-                         uftrace skips it and reads the other lines the same",
-                        show(t)
-                    ),
-                );
-                None
-            }
+            b"SESS" => sess_line(&fields, producer, &mut legacy_sess, sink, &mut tf),
+            b"TASK" | b"FORK" => task_line(&fields, kind == b"FORK", sink, &mut tf),
+            b"DLOP" => dlop_line(&fields, sink, &mut tf),
             _ => {
-                sink.report(
-                    &rules::TASK_UNKNOWN_LINE,
-                    line.span(),
-                    format!(
-                        "`task.txt` line `{}` is not a SESS, TASK, FORK or DLOP record",
-                        show(t)
-                    ),
-                );
+                other_line(&line, sink);
                 None
             }
         };
-        if let (Some(ts), Some(span)) = (ts, lenient_ts.take()) {
+        if let (Some(ts), Some(span)) = (ts, fields.lenient_ts.take()) {
             let f = sink
                 .make(
                     &rules::TASK_LINE_MALFORMED,
@@ -353,6 +210,183 @@ pub fn decode(data: &[u8], limits: &Limits, producer: &Producer, sink: &mut Sink
         }
     }
     tf
+}
+
+/// The fields of a line of a known kind (after `<TYPE> `).
+struct Fields<'l, 'a> {
+    line: &'l Line<'a>,
+    rest: &'a [u8],
+    /// The span of a timestamp only uftrace's `%lu.%lu` reads, once read.
+    lenient_ts: Cell<Option<Range<u64>>>,
+}
+
+impl<'a> Fields<'_, 'a> {
+    /// The leading `timestamp=` field and the fields after it.
+    ///
+    /// uftrace reads the timestamp with `%lu.%lu` (utils/data-file.c, 0.9.4–0.18.1): any
+    /// number of fraction digits, taken as nanoseconds. A timestamp only that reads is a
+    /// warning (third-party writers write `0.0`); the line is read on.
+    fn ts(&self) -> Option<(u64, &'a [u8])> {
+        let (f, rest) = split1(self.rest);
+        let v = text::kv(f, "timestamp")?;
+        let ts = match parse_ts(v) {
+            Some(ts) => ts,
+            None => {
+                let ts = text::parse_ts_scanf(v)?;
+                self.lenient_ts.set(Some(sub_span(self.line, f)));
+                ts
+            }
+        };
+        Some((ts, rest))
+    }
+}
+
+/// A SESS line; returns its timestamp if it parses.
+fn sess_line(
+    fields: &Fields<'_, '_>,
+    producer: &Producer,
+    legacy_sess: &mut bool,
+    sink: &mut Sink,
+    tf: &mut TaskFile,
+) -> Option<u64> {
+    let line = fields.line;
+    let parsed = (|| {
+        let (ts, r) = fields.ts()?;
+        let (pidf, r) = split1(r);
+        // uftrace 0.6 wrote `tid=`; readers scan `%*[^i]id=` and take either.
+        let pid = match text::kv(pidf, "pid") {
+            Some(v) => parse_u64(v)?,
+            None => {
+                let v = parse_u64(text::kv(pidf, "tid")?)?;
+                if !*legacy_sess {
+                    *legacy_sess = true;
+                    sink.report(
+                        &rules::TASK_LEGACY_FIELD,
+                        sub_span(line, pidf),
+                        format!(
+                            "SESS line with `tid=` instead of `pid=`: written by {}; uftrace 0.6 writes it so, and readers take either",
+                            producer.describe()
+                        ),
+                    );
+                }
+                v
+            }
+        };
+        let (sidf, r) = split1(r);
+        let sid = text::kv(sidf, "sid")?;
+        let exe = quoted(r, "exename")?;
+        Some((ts, pid, sid, exe))
+    })();
+    let Some((ts, pid, sid, exe)) = parsed else {
+        bad(sink, line, SESS_FMT);
+        return None;
+    };
+    check_sid(sink, line, sid);
+    tf.sessions.push(Session {
+        ts,
+        pid,
+        sid: String::from_utf8_lossy(sid).into_owned(),
+        exename: String::from_utf8_lossy(exe).into_owned(),
+        span: line.span(),
+    });
+    Some(ts)
+}
+
+/// A TASK or FORK line; returns its timestamp if it parses.
+fn task_line(
+    fields: &Fields<'_, '_>,
+    is_fork: bool,
+    sink: &mut Sink,
+    tf: &mut TaskFile,
+) -> Option<u64> {
+    let line = fields.line;
+    let parsed = (|| {
+        let (ts, r) = fields.ts()?;
+        let (a, r) = split1(r);
+        let (b, r) = split1(r);
+        if !r.is_empty() {
+            return None;
+        }
+        if is_fork {
+            let pid = parse_u64(text::kv(a, "pid")?)?;
+            let ppid = parse_u64(text::kv(b, "ppid")?)?;
+            Some((ts, pid, pid, Some(ppid)))
+        } else {
+            let tid = parse_u64(text::kv(a, "tid")?)?;
+            let pid = parse_u64(text::kv(b, "pid")?)?;
+            Some((ts, tid, pid, None))
+        }
+    })();
+    let Some((ts, tid, pid, ppid)) = parsed else {
+        bad(sink, line, if is_fork { FORK_FMT } else { TASK_FMT });
+        return None;
+    };
+    if tid == 0 || tid > u64::from(u32::MAX) || pid > u64::from(u32::MAX) {
+        bad(sink, line, "tids and pids between 1 and 2^32-1");
+    }
+    tf.tasks.push(Task {
+        ts,
+        tid,
+        pid,
+        ppid,
+        span: line.span(),
+    });
+    Some(ts)
+}
+
+/// A DLOP line; returns its timestamp if it parses.
+fn dlop_line(fields: &Fields<'_, '_>, sink: &mut Sink, tf: &mut TaskFile) -> Option<u64> {
+    let line = fields.line;
+    let parsed = (|| {
+        let (ts, r) = fields.ts()?;
+        let (tidf, r) = split1(r);
+        let tid = parse_u64(text::kv(tidf, "tid")?)?;
+        let (sidf, r) = split1(r);
+        let sid = text::kv(sidf, "sid")?;
+        let (basef, r) = split1(r);
+        let base = parse_hex(text::kv(basef, "base")?)?;
+        let lib = quoted(r, "libname")?;
+        Some((ts, tid, sid, base, lib))
+    })();
+    let Some((ts, tid, sid, base, lib)) = parsed else {
+        bad(sink, line, DLOP_FMT);
+        return None;
+    };
+    check_sid(sink, line, sid);
+    tf.dlopens.push(Dlopen {
+        ts,
+        tid,
+        sid: String::from_utf8_lossy(sid).into_owned(),
+        base,
+        libname: String::from_utf8_lossy(lib).into_owned(),
+        span: line.span(),
+    });
+    Some(ts)
+}
+
+/// A line of no kind uftrace reads: a record type of a later uftrace, or not a record.
+fn other_line(line: &Line<'_>, sink: &mut Sink) {
+    let t = line.text;
+    if looks_like_record(t) {
+        sink.report(
+            &rules::TASK_NEWER_LINE,
+            line.span(),
+            format!(
+                "`task.txt` line `{}` has a record type no uftrace up to 0.18 writes; \
+                 uftrace skips it and reads the other lines the same",
+                show(t)
+            ),
+        );
+    } else {
+        sink.report(
+            &rules::TASK_UNKNOWN_LINE,
+            line.span(),
+            format!(
+                "`task.txt` line `{}` is not a SESS, TASK, FORK or DLOP record",
+                show(t)
+            ),
+        );
+    }
 }
 
 /// Splits off the first space-separated field.
