@@ -1,6 +1,6 @@
 //! The `tracelint` command.
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use is_terminal::IsTerminal;
 use rayon::prelude::*;
@@ -37,6 +37,15 @@ const EXIT_IO: u8 = 3;
                   Exit codes: 0 no errors, 1 error findings, 2 usage or config error, 3 unreadable input."
 )]
 struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The options every command takes.
+#[derive(Args, Debug)]
+struct GlobalArgs {
     /// Configuration file (default: the nearest tracelint.toml or .tracelint.toml from the
     /// current directory, else from the first input's folder, up to the repository root).
     #[arg(long, global = true, env = "TRACELINT_CONFIG", value_name = "FILE")]
@@ -44,8 +53,6 @@ struct Cli {
     /// When to use colours (`auto` respects NO_COLOR, then FORCE_COLOR and CLICOLOR_FORCE).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    #[command(subcommand)]
-    command: Command,
 }
 
 #[derive(Subcommand, Debug)]
@@ -119,7 +126,7 @@ enum EndianArg {
     Big,
 }
 
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 struct CommonArgs {
     /// Force the input format instead of detecting it by content.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
@@ -233,18 +240,8 @@ fn parse_deny(s: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let args = match with_check_shorthand(std::env::args_os().collect()) {
-        Ok(a) => a,
-        Err((word, sub)) => {
-            eprintln!(
-                "error: `{word}` is neither a subcommand nor an existing path\n\n  \
-                 tip: did you mean `{sub}`? (to check a file of that name, write `./{word}`)\n\n\
-                 For more information, try '--help'."
-            );
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let (cli, command, shorthand) = match parse(&args) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
@@ -252,8 +249,17 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    match &command {
+        Command::Check(a) if shorthand => {
+            if let Some(e) = mistyped_subcommand(a, &args) {
+                eprintln!("{e}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+        _ => {}
+    }
     let color = use_color(cli.color, std::io::stdout().is_terminal());
-    match &cli.command {
+    match &command {
         Command::Check(a) => run_check(&cli, a, color),
         Command::Map(a) => run_map(&cli, a, color),
         Command::Rules(a) => run_rules(a),
@@ -319,72 +325,64 @@ fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
     }
 }
 
-/// `tracelint PATH...` means `tracelint check PATH...`: inserts `check` unless the first operand
-/// (skipping options and the values of options that take one) is a subcommand. Options may come
-/// before or after the subcommand; operands need not be UTF-8. A first operand that is not an
-/// existing path but is a typo of a subcommand (`chek`) is `Err((operand, subcommand))`.
-fn with_check_shorthand(
-    mut args: Vec<std::ffi::OsString>,
-) -> Result<Vec<std::ffi::OsString>, (String, String)> {
-    let cmd = Cli::command();
-    let check = cmd.find_subcommand("check");
-    let all_args = cmd
-        .get_arguments()
-        .chain(check.into_iter().flat_map(|c| c.get_arguments()));
-    let mut long_with_value = Vec::new();
-    let mut short_with_value = Vec::new();
-    for a in all_args {
-        if a.get_action().takes_values() && !a.is_positional() {
-            long_with_value.extend(a.get_long().map(str::to_string));
-            short_with_value.extend(a.get_short());
+/// Parses the command line. `tracelint PATH...` is `tracelint check PATH...`: the parser is
+/// [`Cli`] with the arguments of `check` added to the top level, hidden (the help, completions
+/// and man page made from [`Cli`] show them under `check`), and given with a subcommand they
+/// are an error. The `bool` says that the command is that shorthand.
+fn parse(args: &[std::ffi::OsString]) -> Result<(GlobalArgs, Command, bool), clap::Error> {
+    let mut parser = CheckArgs::augment_args(Cli::command())
+        .mut_args(|a| if a.is_global_set() { a } else { a.hide(true) })
+        .subcommand_required(false)
+        .subcommand_negates_reqs(true)
+        .override_usage("tracelint [OPTIONS] <COMMAND>");
+    let m = parser.try_get_matches_from_mut(args)?;
+    if let Some(sub) = m.subcommand_name() {
+        let given = parser.get_arguments().find(|a| {
+            !a.is_global_set()
+                && m.value_source(a.get_id().as_str())
+                    == Some(clap::parser::ValueSource::CommandLine)
+        });
+        if let Some(a) = given {
+            let name = a
+                .get_long()
+                .map_or_else(|| a.get_id().to_string(), |l| format!("--{l}"));
+            return Err(parser.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!("'{name}' is an option of `check`; `{sub}`'s options come after it"),
+            ));
         }
+        let cli = Cli::from_arg_matches(&m)?;
+        return Ok((cli.global, cli.command, false));
     }
-    let mut i = 1;
-    while let Some(arg) = args.get(i) {
-        let Some(s) = arg.to_str() else {
-            break; // a non-UTF-8 operand: a path
-        };
-        if s == "--" {
-            break;
-        }
-        if matches!(s, "-h" | "--help" | "-V" | "--version") {
-            return Ok(args);
-        }
-        if let Some(long) = s.strip_prefix("--") {
-            i += if long_with_value.iter().any(|l| l == long) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if let Some(shorts) = s.strip_prefix('-').filter(|r| !r.is_empty()) {
-            // `-oJSON` carries its value; `-o JSON` takes the next argument.
-            let mut chars = shorts.chars();
-            let takes_next = chars
-                .next()
-                .is_some_and(|c| short_with_value.contains(&c) && chars.next().is_none());
-            i += if takes_next { 2 } else { 1 };
-            continue;
-        }
-        let is_sub = s == "help"
-            || cmd
-                .get_subcommands()
-                .any(|c| c.get_name() == s || c.get_all_aliases().any(|a| a == s));
-        if is_sub {
-            return Ok(args);
-        }
-        if std::fs::symlink_metadata(s).is_err() {
-            if let Some(sub) = near_subcommand(&cmd, s) {
-                return Err((s.to_string(), sub));
-            }
-        }
-        break;
+    let check = CheckArgs::from_arg_matches(&m)?;
+    Ok((
+        GlobalArgs::from_arg_matches(&m)?,
+        Command::Check(check),
+        true,
+    ))
+}
+
+/// `tracelint WORD`: a first operand that is not an existing path but is a typo of a
+/// subcommand (`chek`) is a usage error (the message); one written after `--` is a path.
+fn mistyped_subcommand(a: &CheckArgs, args: &[std::ffi::OsString]) -> Option<String> {
+    let first = a.paths.first()?;
+    let word = first.to_str()?;
+    let at = args
+        .iter()
+        .skip(1)
+        .position(|s| s.as_os_str() == first.as_os_str())?;
+    if args.iter().skip(1).take(at).any(|s| s == "--") || word.starts_with('-') {
+        return None;
     }
-    if args.len() > 1 {
-        args.insert(1, "check".into());
+    if std::fs::symlink_metadata(first).is_ok() {
+        return None;
     }
-    Ok(args)
+    let sub = near_subcommand(&Cli::command(), word)?;
+    Some(format!(
+        "error: `{word}` is neither a subcommand nor an existing path\n\n  \
+         tip: did you mean `{sub}`? (to check a file of that name, write `./{word}`)\n\n\
+         For more information, try '--help'."
+    ))
 }
 
 /// The subcommand `word` is a typo of: within one edit per four letters (at least one), and
@@ -518,7 +516,7 @@ fn print_config_error(e: &ConfigError, color: bool) {
 /// Loads configuration (found from the current directory, else from the inputs) and applies
 /// command-line overrides. Returns (config, options, deny warnings).
 fn setup(
-    cli: &Cli,
+    cli: &GlobalArgs,
     common: &CommonArgs,
     inputs: &[PathBuf],
     color: bool,
@@ -717,7 +715,7 @@ fn trace_candidate(p: &Path) -> Result<(), &'static str> {
     Err("not a trace: no trace magic and not named like one")
 }
 
-fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
+fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
     let (mut config, opts, deny_warnings) = match setup(cli, &a.common, &a.paths, color) {
         Ok(x) => x,
         Err(c) => return c,
@@ -1027,7 +1025,7 @@ fn corpus_kind(p: &Path) -> CorpusKind {
     kind
 }
 
-fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
+fn run_demo(cli: &GlobalArgs, a: &DemoArgs) -> ExitCode {
     let common = CommonArgs {
         format_hint: None,
         endian: None,
@@ -1155,7 +1153,7 @@ fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
     emit_then(&t, if healthy { EXIT_OK } else { EXIT_FINDINGS })
 }
 
-fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
+fn run_map(cli: &GlobalArgs, a: &MapArgs, color: bool) -> ExitCode {
     let (config, opts, deny_warnings) =
         match setup(cli, &a.common, std::slice::from_ref(&a.path), color) {
             Ok(x) => x,
