@@ -36,86 +36,53 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub use util::parse_duration;
 
-/// Command-line arguments of `tracelint watch`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct WatchArgs {
-    /// The spool root (holds tmp/, new/, work/, accepted/, rejected/, quarantine/; created if missing).
+/// How the daemon runs (`tracelint watch` fills it from its command line).
+#[derive(Debug, Clone)]
+pub struct WatchConfig {
+    /// The spool root (holds tmp/, new/, work/, accepted/, rejected/, quarantine/; created if
+    /// missing).
     pub spool: PathBuf,
-
-    /// Judge what is in new/ (and dead instances' leftovers in work/) once, then exit 0.
-    #[arg(long)]
+    /// Judge what is in new/ (and dead instances' leftovers in work/) once, then stop.
     pub once: bool,
-
     /// For producers that write in place in new/: judge a file only after it was closed after
-    /// writing and then stayed unchanged (size, mtime) for SECS.
-    #[arg(long, value_name = "SECS", value_parser = parse_duration)]
+    /// writing and then stayed unchanged (size, mtime) this long.
     pub settle: Option<Duration>,
-
-    /// With --settle: quiet period for files whose close was not seen (found by a rescan or
-    /// the poll watcher). Default: 4 × --settle.
-    #[arg(long, value_name = "SECS", value_parser = parse_duration, requires = "settle")]
+    /// With `settle`: quiet period for files whose close was not seen (found by a rescan or
+    /// the poll watcher). `None`: 4 × `settle`.
     pub settle_unseen: Option<Duration>,
-
     /// Use the polling watcher with this interval (network file systems, inotify limits).
-    #[arg(long, value_name = "INTERVAL", value_parser = parse_duration)]
     pub poll: Option<Duration>,
-
     /// Full rescan of the spool at this interval, as a safety net for lost events.
-    #[arg(long, value_name = "INTERVAL", value_parser = parse_duration, default_value = "60s")]
     pub rescan_interval: Duration,
-
-    /// Checks run in parallel (default: number of CPUs).
-    #[arg(long, short = 'j', value_name = "N")]
+    /// Checks run in parallel (`None` or 0: number of CPUs).
     pub jobs: Option<usize>,
-
     /// Inputs held in memory waiting for a worker; beyond that, events are dropped and a
     /// rescan picks the inputs up later.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub queue: usize,
-
     /// Capacity of the watcher's event channel (events beyond it trigger a rescan).
-    #[arg(long, value_name = "N", default_value_t = 65_536, hide = true)]
     pub event_queue: usize,
-
-    /// Write the JSON Lines event log to FILE (appended; reopened on SIGHUP) instead of stdout.
-    #[arg(long, value_name = "FILE")]
+    /// Write the JSON Lines event log to this file (appended; reopened on SIGHUP) instead of
+    /// stdout.
     pub log: Option<PathBuf>,
-
-    /// Keep a Prometheus text file at PATH (rewritten every second through a rename).
-    #[arg(long, value_name = "PATH")]
+    /// Keep a Prometheus text file here (rewritten every second through a rename).
     pub metrics_file: Option<PathBuf>,
-
-    /// Serve /metrics and /healthz over HTTP on this address (e.g. 127.0.0.1:9464; any other
-    /// address exposes them, unauthenticated, to whoever can reach it).
-    #[arg(long, value_name = "ADDR")]
+    /// Serve /metrics and /healthz over HTTP on this address.
     pub metrics: Option<std::net::SocketAddr>,
-
     /// On SIGTERM/SIGINT, wait this long for running checks before exiting.
-    #[arg(long, value_name = "SECS", value_parser = parse_duration, default_value = "10s")]
     pub shutdown_timeout: Duration,
-
-    /// `--deny warnings`: reject inputs with warnings too (default: only errors reject).
-    #[arg(short = 'D', long = "deny", value_name = "WHAT", value_parser = ["warnings"])]
-    pub deny: Vec<String>,
-
-    /// Same as `--deny warnings`.
-    #[arg(long, hide = true)]
+    /// Reject inputs with warnings too (otherwise only errors reject).
     pub deny_warnings: bool,
-
     /// Threads that write reports and move inputs (their fsyncs share journal commits).
-    #[arg(long, value_name = "N", default_value_t = 32)]
     pub io_threads: usize,
-
     /// Skip fsync of reports and folders (faster; a power loss may then lose verdict moves,
     /// never inputs).
-    #[arg(long)]
     pub no_fsync: bool,
 }
 
 /// Runs the daemon; returns the process exit code (0: clean stop, 2: could not start).
 /// `color`: whether the log on stderr may carry ANSI colours (the caller decides: only on a
 /// terminal or when asked for).
-pub fn run(args: &WatchArgs, config_path: Option<&Path>, color: bool) -> i32 {
+pub fn run(args: &WatchConfig, config_path: Option<&Path>, color: bool) -> i32 {
     if let Err(e) = init_tracing(color) {
         eprintln!("tracelint watch: {e}");
         return 2;
@@ -255,13 +222,13 @@ impl Shared {
 }
 
 struct Daemon {
-    args: WatchArgs,
+    args: WatchConfig,
     shared: Arc<Shared>,
     jobs: usize,
 }
 
 impl Daemon {
-    fn start(args: &WatchArgs, config_path: Option<&Path>) -> Result<Daemon, String> {
+    fn start(args: &WatchConfig, config_path: Option<&Path>) -> Result<Daemon, String> {
         let config = Config::discover(config_path).map_err(|e| format!("configuration: {e}"))?;
         let spool = Spool::open(&args.spool, !args.no_fsync)?;
         let log = util::EventLog::open(args.log.as_deref()).map_err(|e| {
@@ -290,7 +257,7 @@ impl Daemon {
                 config_path: config_path.map(Path::to_path_buf),
                 metrics,
                 log,
-                deny_warnings: args.deny_warnings || args.deny.iter().any(|d| d == "warnings"),
+                deny_warnings: args.deny_warnings,
                 stopping: AtomicBool::new(false),
                 slots: judge::Slots::new(jobs),
                 stuck: Mutex::new(Vec::new()),
@@ -586,7 +553,7 @@ fn reload(sh: &Shared) {
     }
 }
 
-fn write_metrics(args: &WatchArgs, m: &Metrics) {
+fn write_metrics(args: &WatchConfig, m: &Metrics) {
     if let Some(p) = &args.metrics_file {
         if let Err(e) = metrics::write_file(p, &m.render()) {
             tracing::warn!("cannot write {}: {e}", p.display());
