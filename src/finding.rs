@@ -486,6 +486,16 @@ impl Capped {
         }
     }
 
+    /// Reports how many occurrences were held back, at `span` and in the words of
+    /// `msg(held back)`: for a summary that belongs to a region (the frames of a file) rather
+    /// than to the first occurrence held back. Nothing when none was held back.
+    pub fn finish_at(&self, sink: &mut Sink, span: Range<u64>, msg: impl FnOnce(u64) -> String) {
+        let hidden = self.hidden();
+        if hidden > 0 {
+            sink.report(self.rule, span, msg(hidden));
+        }
+    }
+
     /// Reports how many occurrences were held back ("N more `what` (of M in total) not shown
     /// individually"), at the first of them.
     pub fn finish(self, sink: &mut Sink, what: &str) {

@@ -1,6 +1,8 @@
 //! The `tracelint` command.
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+mod cli;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use is_terminal::IsTerminal;
 use rayon::prelude::*;
@@ -11,7 +13,6 @@ use std::time::Instant;
 use tracelint::check::{check_path, CheckOptions, Report};
 use tracelint::config::{Config, ConfigError, Level};
 use tracelint::detect::Format;
-use tracelint::finding::Severity;
 use tracelint::formats;
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
@@ -19,14 +20,8 @@ use tracelint::reader::Endian;
 use tracelint::registry;
 use tracelint::report::{self, human, Summary};
 
-/// Exit code: no error findings.
-const EXIT_OK: u8 = 0;
-/// Exit code: error findings (or warnings with `--deny warnings`).
-const EXIT_FINDINGS: u8 = 1;
-/// Exit code: usage or configuration error.
-const EXIT_USAGE: u8 = 2;
-/// Exit code: an input could not be read.
-const EXIT_IO: u8 = 3;
+use cli::inputs::{check_input, collect_inputs};
+use cli::output::{emit_then, write_failed, EXIT_FINDINGS, EXIT_IO, EXIT_OK, EXIT_USAGE};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -38,6 +33,15 @@ const EXIT_IO: u8 = 3;
                   Exit codes: 0 no errors, 1 error findings, 2 usage or config error, 3 unreadable input."
 )]
 struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The options every command takes.
+#[derive(Args, Debug)]
+struct GlobalArgs {
     /// Configuration file (default: the nearest tracelint.toml or .tracelint.toml from the
     /// current directory, else from the first input's folder, up to the repository root).
     #[arg(long, global = true, env = "TRACELINT_CONFIG", value_name = "FILE")]
@@ -45,8 +49,6 @@ struct Cli {
     /// When to use colours (`auto` respects NO_COLOR, then FORCE_COLOR and CLICOLOR_FORCE).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    #[command(subcommand)]
-    command: Command,
 }
 
 #[derive(Subcommand, Debug)]
@@ -67,7 +69,7 @@ enum Command {
     /// be checked to the end.
     Demo(DemoArgs),
     /// Judge files as they land in a spool directory.
-    Watch(tracelint::watch::WatchArgs),
+    Watch(cli::watch::WatchArgs),
     /// Print shell completions.
     Completions {
         /// The shell.
@@ -120,7 +122,7 @@ enum EndianArg {
     Big,
 }
 
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 struct CommonArgs {
     /// Force the input format instead of detecting it by content.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
@@ -234,18 +236,8 @@ fn parse_deny(s: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let args = match with_check_shorthand(std::env::args_os().collect()) {
-        Ok(a) => a,
-        Err((word, sub)) => {
-            eprintln!(
-                "error: `{word}` is neither a subcommand nor an existing path\n\n  \
-                 tip: did you mean `{sub}`? (to check a file of that name, write `./{word}`)\n\n\
-                 For more information, try '--help'."
-            );
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let (cli, command, shorthand) = match parse(&args) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
@@ -253,12 +245,27 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    match &command {
+        Command::Check(a) if shorthand => {
+            if let Some(e) = mistyped_subcommand(a, &args) {
+                eprintln!("{e}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+        _ => {}
+    }
     let color = use_color(cli.color, std::io::stdout().is_terminal());
-    match &cli.command {
+    match &command {
         Command::Check(a) => run_check(&cli, a, color),
         Command::Map(a) => run_map(&cli, a, color),
         Command::Rules(a) => run_rules(a),
-        Command::Demo(a) => run_demo(&cli, a),
+        Command::Demo(a) => {
+            let corpus = std::slice::from_ref(&a.corpus);
+            match setup(&cli, &CommonArgs::default(), corpus, false) {
+                Ok((config, opts, _)) => cli::demo::run(&a.corpus, &config, &opts),
+                Err(c) => c,
+            }
+        }
         Command::Explain { rule } => match registry::lookup(rule) {
             Some(r) => emit_then(&format!("{}\n", registry::explain(r)), EXIT_OK),
             None => {
@@ -269,7 +276,7 @@ fn main() -> ExitCode {
         Command::Watch(w) => {
             // The daemon's log goes to stderr: colour only on a terminal (or when asked for).
             let log_color = use_color(cli.color, std::io::stderr().is_terminal());
-            let code = tracelint::watch::run(w, cli.config.as_deref(), log_color);
+            let code = tracelint::watch::run(&w.config(), cli.config.as_deref(), log_color);
             ExitCode::from(u8::try_from(code).unwrap_or(EXIT_USAGE))
         }
         Command::Completions { shell } => {
@@ -320,72 +327,64 @@ fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
     }
 }
 
-/// `tracelint PATH...` means `tracelint check PATH...`: inserts `check` unless the first operand
-/// (skipping options and the values of options that take one) is a subcommand. Options may come
-/// before or after the subcommand; operands need not be UTF-8. A first operand that is not an
-/// existing path but is a typo of a subcommand (`chek`) is `Err((operand, subcommand))`.
-fn with_check_shorthand(
-    mut args: Vec<std::ffi::OsString>,
-) -> Result<Vec<std::ffi::OsString>, (String, String)> {
-    let cmd = Cli::command();
-    let check = cmd.find_subcommand("check");
-    let all_args = cmd
-        .get_arguments()
-        .chain(check.into_iter().flat_map(|c| c.get_arguments()));
-    let mut long_with_value = Vec::new();
-    let mut short_with_value = Vec::new();
-    for a in all_args {
-        if a.get_action().takes_values() && !a.is_positional() {
-            long_with_value.extend(a.get_long().map(str::to_string));
-            short_with_value.extend(a.get_short());
+/// Parses the command line. `tracelint PATH...` is `tracelint check PATH...`: the parser is
+/// [`Cli`] with the arguments of `check` added to the top level, hidden (the help, completions
+/// and man page made from [`Cli`] show them under `check`), and given with a subcommand they
+/// are an error. The `bool` says that the command is that shorthand.
+fn parse(args: &[std::ffi::OsString]) -> Result<(GlobalArgs, Command, bool), clap::Error> {
+    let mut parser = CheckArgs::augment_args(Cli::command())
+        .mut_args(|a| if a.is_global_set() { a } else { a.hide(true) })
+        .subcommand_required(false)
+        .subcommand_negates_reqs(true)
+        .override_usage("tracelint [OPTIONS] <COMMAND>");
+    let m = parser.try_get_matches_from_mut(args)?;
+    if let Some(sub) = m.subcommand_name() {
+        let given = parser.get_arguments().find(|a| {
+            !a.is_global_set()
+                && m.value_source(a.get_id().as_str())
+                    == Some(clap::parser::ValueSource::CommandLine)
+        });
+        if let Some(a) = given {
+            let name = a
+                .get_long()
+                .map_or_else(|| a.get_id().to_string(), |l| format!("--{l}"));
+            return Err(parser.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!("'{name}' is an option of `check`; `{sub}`'s options come after it"),
+            ));
         }
+        let cli = Cli::from_arg_matches(&m)?;
+        return Ok((cli.global, cli.command, false));
     }
-    let mut i = 1;
-    while let Some(arg) = args.get(i) {
-        let Some(s) = arg.to_str() else {
-            break; // a non-UTF-8 operand: a path
-        };
-        if s == "--" {
-            break;
-        }
-        if matches!(s, "-h" | "--help" | "-V" | "--version") {
-            return Ok(args);
-        }
-        if let Some(long) = s.strip_prefix("--") {
-            i += if long_with_value.iter().any(|l| l == long) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if let Some(shorts) = s.strip_prefix('-').filter(|r| !r.is_empty()) {
-            // `-oJSON` carries its value; `-o JSON` takes the next argument.
-            let mut chars = shorts.chars();
-            let takes_next = chars
-                .next()
-                .is_some_and(|c| short_with_value.contains(&c) && chars.next().is_none());
-            i += if takes_next { 2 } else { 1 };
-            continue;
-        }
-        let is_sub = s == "help"
-            || cmd
-                .get_subcommands()
-                .any(|c| c.get_name() == s || c.get_all_aliases().any(|a| a == s));
-        if is_sub {
-            return Ok(args);
-        }
-        if std::fs::symlink_metadata(s).is_err() {
-            if let Some(sub) = near_subcommand(&cmd, s) {
-                return Err((s.to_string(), sub));
-            }
-        }
-        break;
+    let check = CheckArgs::from_arg_matches(&m)?;
+    Ok((
+        GlobalArgs::from_arg_matches(&m)?,
+        Command::Check(check),
+        true,
+    ))
+}
+
+/// `tracelint WORD`: a first operand that is not an existing path but is a typo of a
+/// subcommand (`chek`) is a usage error (the message); one written after `--` is a path.
+fn mistyped_subcommand(a: &CheckArgs, args: &[std::ffi::OsString]) -> Option<String> {
+    let first = a.paths.first()?;
+    let word = first.to_str()?;
+    let at = args
+        .iter()
+        .skip(1)
+        .position(|s| s.as_os_str() == first.as_os_str())?;
+    if args.iter().skip(1).take(at).any(|s| s == "--") || word.starts_with('-') {
+        return None;
     }
-    if args.len() > 1 {
-        args.insert(1, "check".into());
+    if std::fs::symlink_metadata(first).is_ok() {
+        return None;
     }
-    Ok(args)
+    let sub = near_subcommand(&Cli::command(), word)?;
+    Some(format!(
+        "error: `{word}` is neither a subcommand nor an existing path\n\n  \
+         tip: did you mean `{sub}`? (to check a file of that name, write `./{word}`)\n\n\
+         For more information, try '--help'."
+    ))
 }
 
 /// The subcommand `word` is a typo of: within one edit per four letters (at least one), and
@@ -444,32 +443,6 @@ fn stdin_is_terminal() -> bool {
     false
 }
 
-/// Writes to stdout.
-fn emit(s: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(s.as_bytes()).and_then(|()| out.flush())
-}
-
-/// The exit code after stdout could not be written: a reader that closed the pipe
-/// (`tracelint ... | head`) stopped listening, so the run ends quietly with the exit code it
-/// had (`code`), as Unix filters do; any other failure (a full disk, `> /dev/full`) is said on
-/// stderr and exits 3.
-fn write_failed(e: &std::io::Error, code: u8) -> ExitCode {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        return ExitCode::from(code);
-    }
-    eprintln!("error: cannot write the output: {e}");
-    ExitCode::from(EXIT_IO)
-}
-
-/// [`emit`], then `code` (or what [`write_failed`] says).
-fn emit_then(s: &str, code: u8) -> ExitCode {
-    match emit(s) {
-        Ok(()) => ExitCode::from(code),
-        Err(e) => write_failed(&e, code),
-    }
-}
-
 fn print_config_error(e: &ConfigError, color: bool) {
     use miette::{
         GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource,
@@ -519,7 +492,7 @@ fn print_config_error(e: &ConfigError, color: bool) {
 /// Loads configuration (found from the current directory, else from the inputs) and applies
 /// command-line overrides. Returns (config, options, deny warnings).
 fn setup(
-    cli: &Cli,
+    cli: &GlobalArgs,
     common: &CommonArgs,
     inputs: &[PathBuf],
     color: bool,
@@ -581,144 +554,7 @@ fn setup(
     Ok((config, opts, deny_warnings))
 }
 
-/// One input of a run.
-enum Input {
-    /// A file or uftrace data directory to check.
-    Check(PathBuf),
-    /// A directory given on the command line in which no trace was found.
-    NoTraces(PathBuf),
-    /// A symbolic link or special file met while searching a directory (not followed).
-    NotFollowed(PathBuf, &'static str),
-}
-
-/// Expands the command-line paths into inputs: files, uftrace directories, and the trace files
-/// and uftrace directories found under other directories. A search never hides what could be
-/// a trace: files that cannot be opened and files named or shaped like traces are checked (and
-/// fail there), links and special files are reported, not followed; `verbose` lists every
-/// file left out and why on stderr.
-fn collect_inputs(
-    paths: &[PathBuf],
-    hint: Option<Format>,
-    verbose: bool,
-    config: &Config,
-) -> Vec<Input> {
-    let mut out = Vec::new();
-    for p in paths {
-        if config.force_excludes(p) {
-            if verbose {
-                eprintln!("skipped {}: excluded by the configuration", p.display());
-            }
-            continue;
-        }
-        let dir_format = hint
-            .and_then(formats::spec)
-            .is_some_and(|s| s.dir.is_some());
-        if p.is_dir() && !(dir_format || formats::detect_dir(p).is_some()) {
-            let before = out.len();
-            walk(p, &mut out, verbose, Some(config));
-            if !out[before..].iter().any(|i| matches!(i, Input::Check(_))) {
-                out.push(Input::NoTraces(p.clone()));
-            }
-        } else {
-            out.push(Input::Check(p.clone()));
-        }
-    }
-    out
-}
-
-/// Searches `dir`; `config` leaves out what its `exclude` matches (`None`: nothing).
-fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool, config: Option<&Config>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        out.push(Input::Check(dir.to_path_buf()));
-        return;
-    };
-    let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let p = e.path();
-        if config.is_some_and(|c| c.excludes_entry(&p)) {
-            if verbose {
-                eprintln!("skipped {}: excluded by the configuration", p.display());
-            }
-            continue;
-        }
-        let Ok(ft) = e.file_type() else {
-            out.push(Input::Check(p));
-            continue;
-        };
-        if ft.is_symlink() {
-            out.push(Input::NotFollowed(p, "a symbolic link"));
-        } else if ft.is_dir() {
-            if formats::detect_dir(&p).is_some() {
-                out.push(Input::Check(p));
-            } else {
-                walk(&p, out, verbose, config);
-            }
-        } else if !ft.is_file() {
-            out.push(Input::NotFollowed(
-                p,
-                "a special file (FIFO, socket or device)",
-            ));
-        } else {
-            match trace_candidate(&p) {
-                Ok(()) => out.push(Input::Check(p)),
-                Err(why) if verbose => eprintln!("skipped {}: {why}", p.display()),
-                Err(_) => {}
-            }
-        }
-    }
-}
-
-fn check_input(input: &Input, opts: &CheckOptions, config: &Config) -> Report {
-    match input {
-        Input::Check(p) if p.as_os_str() == "-" => tracelint::check::check_stdin(opts, config),
-        Input::Check(p) => match config.for_path(p) {
-            Some(c) => check_path(p, opts, &c),
-            None => check_path(p, opts, config),
-        },
-        Input::NoTraces(dir) => tracelint::check::no_traces_report(dir, config),
-        Input::NotFollowed(p, what) => tracelint::check::not_followed_report(p, what, config),
-    }
-}
-
-/// Whether a file met while searching a directory is checked: it holds a trace (or an archive
-/// or compressed stream of one), it cannot be opened (checked, it fails with `TL001`), it is
-/// named like a trace, or its first bytes are a cut or damaged trace magic (checked, it fails
-/// on detection). `Err` says why it is left out.
-fn trace_candidate(p: &Path) -> Result<(), &'static str> {
-    let Ok(mut f) = std::fs::File::open(p) else {
-        return Ok(());
-    };
-    if tracelint::archive::holds_traces(&mut f) {
-        return Ok(());
-    }
-    let named = p
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(formats::is_trace_extension);
-    if named {
-        return Ok(());
-    }
-    let mut head = [0u8; 16];
-    let n = {
-        use std::io::{Read, Seek};
-        let _ = f.rewind();
-        let mut n = 0;
-        while n < head.len() {
-            match f.read(&mut head[n..]) {
-                Ok(0) | Err(_) => break,
-                Ok(k) => n += k,
-            }
-        }
-        n
-    };
-    if formats::near_magic(&head[..n]) {
-        return Ok(());
-    }
-    Err("not a trace: no trace magic and not named like one")
-}
-
-fn run_check(cli: &Cli, a: &CheckArgs, color: bool) -> ExitCode {
+fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
     let (mut config, opts, deny_warnings) = match setup(cli, &a.common, &a.paths, color) {
         Ok(x) => x,
         Err(c) => return c,
@@ -997,157 +833,7 @@ fn run_rules(a: &RulesArgs) -> ExitCode {
     emit_then(&t, EXIT_OK)
 }
 
-/// Where a corpus input sits: good traces, `defects/` (real producer output broken on purpose,
-/// which must give an error) or `regressions/` (fuzzer-found inputs, which must be checked to
-/// the end without a crash).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum CorpusKind {
-    Good,
-    Defect,
-    Regression,
-}
-
-fn corpus_kind(p: &Path) -> CorpusKind {
-    let mut kind = CorpusKind::Good;
-    for c in p.components() {
-        match c.as_os_str().to_str() {
-            Some("defects") => kind = CorpusKind::Defect,
-            Some("regressions") => kind = CorpusKind::Regression,
-            _ => {}
-        }
-    }
-    kind
-}
-
-fn run_demo(cli: &Cli, a: &DemoArgs) -> ExitCode {
-    let common = CommonArgs {
-        format_hint: None,
-        endian: None,
-        max_findings: None,
-        allow: Vec::new(),
-        warn: Vec::new(),
-        deny: Vec::new(),
-        deny_warnings: false,
-        select: Vec::new(),
-        no_mmap: false,
-    };
-    let (config, opts, _) = match setup(cli, &common, std::slice::from_ref(&a.corpus), false) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    if !a.corpus.is_dir() {
-        eprintln!(
-            "error: {} is not a directory; run from the source tree or pass the corpus folder",
-            a.corpus.display()
-        );
-        return ExitCode::from(EXIT_USAGE);
-    }
-    let mut inputs = Vec::new();
-    walk(&a.corpus, &mut inputs, false, None);
-    let reports: Vec<Report> = inputs
-        .par_iter()
-        .map(|i| check_input(i, &opts, &config))
-        .collect();
-    let rel = |r: &Report| {
-        r.os_path
-            .strip_prefix(&a.corpus)
-            .map(tracelint::check::escape_path)
-            .unwrap_or_else(|_| r.path.clone())
-    };
-    let fmt = |r: &Report| r.format.map(|f| f.name()).unwrap_or("unknown");
-    let of_kind = |k: CorpusKind| -> Vec<&Report> {
-        reports
-            .iter()
-            .filter(|r| corpus_kind(&r.os_path) == k)
-            .collect()
-    };
-    let (good, broken, regressions) = (
-        of_kind(CorpusKind::Good),
-        of_kind(CorpusKind::Defect),
-        of_kind(CorpusKind::Regression),
-    );
-    let mut t = format!(
-        "Good traces in {} ({}): each must pass\n",
-        a.corpus.display(),
-        good.len()
-    );
-    let mut good_ok = 0;
-    for r in &good {
-        let ok = r.counts.error == 0 && !r.io_failed;
-        good_ok += usize::from(ok);
-        t.push_str(&format!(
-            "  {} {:<6} {} ({}){}\n",
-            if ok { "✓" } else { "✗" },
-            report::verdict(r),
-            rel(r),
-            fmt(r),
-            if r.counts.warning > 0 {
-                format!(", {} warning(s)", r.counts.warning)
-            } else {
-                String::new()
-            }
-        ));
-    }
-    t.push_str(&format!(
-        "\nBroken on purpose (defects/, {}): each must be caught with an error\n",
-        broken.len()
-    ));
-    let mut caught = 0;
-    for r in &broken {
-        let ok = r.counts.error > 0;
-        caught += usize::from(ok);
-        let mut codes: Vec<String> = Vec::new();
-        for f in r.findings.iter().filter(|f| f.severity != Severity::Info) {
-            let c = format!("{} {}", f.rule.code, f.severity);
-            if !codes.contains(&c) {
-                codes.push(c);
-            }
-        }
-        t.push_str(&format!(
-            "  {} {:<6} {} ({}): {}\n",
-            if ok { "✓" } else { "✗" },
-            if ok { "caught" } else { "missed" },
-            rel(r),
-            fmt(r),
-            if codes.is_empty() {
-                "no error or warning".to_string()
-            } else {
-                codes.join(", ")
-            }
-        ));
-    }
-    t.push_str(&format!(
-        "\nFuzzer-found inputs (regressions/, {}): each must be checked to the end\n",
-        regressions.len()
-    ));
-    let mut replayed = 0;
-    for r in &regressions {
-        let ok = !r.io_failed && !r.findings.iter().any(|f| f.rule.code == "TL004");
-        replayed += usize::from(ok);
-        t.push_str(&format!(
-            "  {} {:<6} {} ({}): {} error(s), {} warning(s)\n",
-            if ok { "✓" } else { "✗" },
-            if ok { "checked" } else { "failed" },
-            rel(r),
-            fmt(r),
-            r.counts.error,
-            r.counts.warning
-        ));
-    }
-    let healthy = good_ok == good.len() && caught == broken.len() && replayed == regressions.len();
-    t.push_str(&format!(
-        "\n{}: {good_ok} of {} good traces pass, {caught} of {} broken ones caught, \
-         {replayed} of {} fuzzer-found inputs checked. \
-         `tracelint check PATH` shows every finding with its bytes.\n",
-        if healthy { "healthy" } else { "NOT HEALTHY" },
-        good.len(),
-        broken.len(),
-        regressions.len()
-    ));
-    emit_then(&t, if healthy { EXIT_OK } else { EXIT_FINDINGS })
-}
-
-fn run_map(cli: &Cli, a: &MapArgs, color: bool) -> ExitCode {
+fn run_map(cli: &GlobalArgs, a: &MapArgs, color: bool) -> ExitCode {
     let (config, opts, deny_warnings) =
         match setup(cli, &a.common, std::slice::from_ref(&a.path), color) {
             Ok(x) => x,

@@ -11,13 +11,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-/// Under CI a missing tool is a failure, elsewhere a printed skip.
-fn skip(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("cannot run under CI: {why}");
-    }
-    eprintln!("skipping: {why}");
-}
+#[path = "common/skip.rs"]
+mod skip;
+
+use skip::skip_or_fail as skip;
 
 /// A warning and no error (a ktrace file with a CPU map of an unknown major version).
 const WARNING_ONLY: &str = "ktrace/regressions/roundtrip-cpumap-unknown-major.ktrace";

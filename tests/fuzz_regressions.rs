@@ -69,6 +69,22 @@ fn replay(fmt: &str, path: &Path) {
     );
 }
 
+/// Entries (files and directory images) of every `corpus/*/regressions/` folder, their
+/// README aside, counted straight from the folders.
+fn regression_entries() -> usize {
+    let mut n = 0;
+    for fmt in fs::read_dir(corpus()).expect("corpus/").flatten() {
+        let Ok(rd) = fs::read_dir(fmt.path().join("regressions")) else {
+            continue;
+        };
+        n += rd
+            .flatten()
+            .filter(|e| e.file_name() != "README.md")
+            .count();
+    }
+    n
+}
+
 #[test]
 fn fuzz_regressions_replay() {
     let mut count = 0usize;
@@ -93,6 +109,13 @@ fn fuzz_regressions_replay() {
         }
     }
     eprintln!("{count} regression input(s) replayed");
+    // Every entry of every regressions folder was replayed, and there are some.
+    let kept = regression_entries();
+    assert!(kept > 0, "corpus/*/regressions holds nothing to replay");
+    assert!(
+        count >= kept,
+        "{count} regression input(s) replayed of the {kept} kept under corpus/*/regressions"
+    );
     // Every format with a fuzz target keeps its regressions here.
     assert!(count >= 4, "only {count} regression input(s) replayed");
 }

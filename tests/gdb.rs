@@ -439,7 +439,7 @@ fn differential_against_gdb() {
             .args(["-ex", "tstatus", "-ex", script])
             .output();
         let Ok(out) = out else {
-            eprintln!("skipping: cannot run gdb");
+            common::skip_or_fail("cannot run gdb");
             return;
         };
         let text = String::from_utf8_lossy(&out.stdout).to_string()
@@ -449,7 +449,10 @@ fn differential_against_gdb() {
             .find_map(|l| l.strip_prefix("WALKED "))
             .and_then(|n| n.trim().parse().ok());
         let Some(walked) = walked else {
-            eprintln!("skipping {}: gdb gave no frame count:\n{text}", p.display());
+            common::skip_or_fail(&format!(
+                "{}: gdb gave no frame count:\n{text}",
+                p.display()
+            ));
             continue;
         };
         let claimed: Option<u64> = text.lines().find_map(|l| {
@@ -586,7 +589,7 @@ fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        eprintln!("skipping: cannot build tpdemo.c");
+        common::skip_or_fail("cannot build tpdemo.c");
         return None;
     }
     Some(exe)
@@ -673,7 +676,7 @@ fn frames_gdb_cannot_dump_are_errors() {
         );
         let tfind = format!("tfind {frame}");
         let Some(out) = gdb_output(&exe, name, data, &["tstatus", &tfind, "tdump"]) else {
-            eprintln!("skipping: cannot run gdb");
+            common::skip_or_fail("cannot run gdb");
             return;
         };
         assert!(out.contains("Collected 16 trace frames"), "{name}: {out}");
@@ -783,7 +786,7 @@ fn corpus_matches_gdb_tstatus_and_tfind() {
         );
         let Some(out) = gdb_output(&exe, &name, &data, &["tstatus", "info tvariables", &source])
         else {
-            eprintln!("skipping: cannot run gdb");
+            common::skip_or_fail("cannot run gdb");
             return;
         };
         // tstatus: "Collected N trace frames." or "Buffer contains N trace frames (of M ...".
@@ -961,7 +964,7 @@ fn definitions_gdb_reads_around_are_not_errors() {
             &data,
             &["tfind 15", "print acc"],
         ) else {
-            eprintln!("skipping: cannot run gdb");
+            common::skip_or_fail("cannot run gdb");
             return;
         };
         assert!(

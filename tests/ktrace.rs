@@ -34,7 +34,7 @@ fn sample() -> Option<Vec<u8>> {
     match std::fs::read(&path) {
         Ok(d) => Some(d),
         Err(e) => {
-            eprintln!("skipping: cannot read {}: {e}", path.display());
+            common::skip_or_fail(&format!("cannot read {}: {e}", path.display()));
             None
         }
     }

@@ -119,7 +119,6 @@ const RESERVED: &[(&str, &str)] = &[(
 /// Rules raised from more than one file, with the reason.
 const RAISED_IN_SEVERAL: &[(&str, &str)] = &[
     ("GT031", "one `tp` line's source type is judged as it is parsed (decode/text.rs); repeated sources of one tracepoint after all its lines are read (lint.rs)"),
-    ("GT046", "per frame while walking blocks (decode/frames.rs); the summary of findings held back in a long run (mod.rs)"),
     ("GT047", "the frame walker (decode/frames.rs) and the tracepoint-aware frame pass, throttled (lint.rs)"),
     ("KT027", "a trailing partial event found from sizes while decoding (decode/mod.rs); a read that fails mid-event in the windowed event walk (decode/events.rs)"),
     ("TD007", "truncation of the header and option records (decode/mod.rs) and of a metadata section's text (decode/meta.rs)"),

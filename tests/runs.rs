@@ -310,10 +310,10 @@ int main(void) {
         .output()
         .unwrap();
     if !out.status.success() {
-        eprintln!(
-            "skipping: uftrace record failed here: {}",
+        common::skip_or_fail(&format!(
+            "uftrace record failed here: {}",
             String::from_utf8_lossy(&out.stderr)
-        );
+        ));
         return;
     }
     let opts = CheckOptions::default();

@@ -1,6 +1,9 @@
 //! Progress bar and summary on a terminal, never in machine outputs or pipes.
 //! Uses util-linux `script` to give the process a pseudo-terminal; skips without it.
 
+#[path = "common/skip.rs"]
+mod skip;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -18,7 +21,7 @@ fn corpus() -> String {
 fn under_pty(args: &str) -> Option<String> {
     let have = Command::new("script").arg("--version").output().is_ok();
     if !have {
-        eprintln!("skipping: util-linux `script` is not installed");
+        skip::skip_or_fail("util-linux `script` is not installed");
         return None;
     }
     let out = Command::new("script")

@@ -35,7 +35,7 @@ fn has_trace_cmd() -> bool {
         .output()
         .is_ok();
     if !ok {
-        eprintln!("skipping the trace-cmd part: trace-cmd is not installed");
+        common::skip_or_fail("the trace-cmd part: trace-cmd is not installed");
     }
     ok
 }

@@ -19,10 +19,10 @@ fn wild_dirs() -> Option<Vec<PathBuf>> {
         .collect();
     v.sort();
     if v.is_empty() {
-        eprintln!(
-            "skipping: {} holds no uftrace data directory",
+        common::skip_or_fail(&format!(
+            "{} holds no uftrace data directory",
             root.display()
-        );
+        ));
         return None;
     }
     Some(v)
@@ -34,7 +34,7 @@ fn have_uftrace() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipping the reader check: uftrace is not installed");
+        common::skip_or_fail("the reader check: uftrace is not installed");
     }
     ok
 }

@@ -8,27 +8,27 @@
 //! operator documentation is `docs/watch.md`.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+mod dispatch;
 mod judge;
 mod metrics;
+mod place;
 mod settle;
+mod shared;
 pub mod spool;
 mod util;
 
 use crate::config::Config;
-use crate::detect::Format;
-use crate::finding::Counts;
 use crossbeam_channel::{bounded, select, Receiver, Sender, TrySendError};
+use dispatch::Dispatch;
 use judge::WatchInfo;
 use metrics::Metrics;
-use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind, RenameMode};
 use notify::Watcher;
-use serde::Serialize;
+use place::{commit, log_recovered};
 use settle::Settler;
-use spool::{ClaimName, Liveness, Spool, Verdict};
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::ffi::{OsStr, OsString};
+use shared::{Job, Msg, Pending, Shared};
+use spool::{ClaimName, Spool};
+use std::ffi::OsStr;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,86 +36,53 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub use util::parse_duration;
 
-/// Command-line arguments of `tracelint watch`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct WatchArgs {
-    /// The spool root (holds tmp/, new/, work/, accepted/, rejected/, quarantine/; created if missing).
+/// How the daemon runs (`tracelint watch` fills it from its command line).
+#[derive(Debug, Clone)]
+pub struct WatchConfig {
+    /// The spool root (holds tmp/, new/, work/, accepted/, rejected/, quarantine/; created if
+    /// missing).
     pub spool: PathBuf,
-
-    /// Judge what is in new/ (and dead instances' leftovers in work/) once, then exit 0.
-    #[arg(long)]
+    /// Judge what is in new/ (and dead instances' leftovers in work/) once, then stop.
     pub once: bool,
-
     /// For producers that write in place in new/: judge a file only after it was closed after
-    /// writing and then stayed unchanged (size, mtime) for SECS.
-    #[arg(long, value_name = "SECS", value_parser = parse_duration)]
+    /// writing and then stayed unchanged (size, mtime) this long.
     pub settle: Option<Duration>,
-
-    /// With --settle: quiet period for files whose close was not seen (found by a rescan or
-    /// the poll watcher). Default: 4 × --settle.
-    #[arg(long, value_name = "SECS", value_parser = parse_duration, requires = "settle")]
+    /// With `settle`: quiet period for files whose close was not seen (found by a rescan or
+    /// the poll watcher). `None`: 4 × `settle`.
     pub settle_unseen: Option<Duration>,
-
     /// Use the polling watcher with this interval (network file systems, inotify limits).
-    #[arg(long, value_name = "INTERVAL", value_parser = parse_duration)]
     pub poll: Option<Duration>,
-
     /// Full rescan of the spool at this interval, as a safety net for lost events.
-    #[arg(long, value_name = "INTERVAL", value_parser = parse_duration, default_value = "60s")]
     pub rescan_interval: Duration,
-
-    /// Checks run in parallel (default: number of CPUs).
-    #[arg(long, short = 'j', value_name = "N")]
+    /// Checks run in parallel (`None` or 0: number of CPUs).
     pub jobs: Option<usize>,
-
     /// Inputs held in memory waiting for a worker; beyond that, events are dropped and a
     /// rescan picks the inputs up later.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub queue: usize,
-
     /// Capacity of the watcher's event channel (events beyond it trigger a rescan).
-    #[arg(long, value_name = "N", default_value_t = 65_536, hide = true)]
     pub event_queue: usize,
-
-    /// Write the JSON Lines event log to FILE (appended; reopened on SIGHUP) instead of stdout.
-    #[arg(long, value_name = "FILE")]
+    /// Write the JSON Lines event log to this file (appended; reopened on SIGHUP) instead of
+    /// stdout.
     pub log: Option<PathBuf>,
-
-    /// Keep a Prometheus text file at PATH (rewritten every second through a rename).
-    #[arg(long, value_name = "PATH")]
+    /// Keep a Prometheus text file here (rewritten every second through a rename).
     pub metrics_file: Option<PathBuf>,
-
-    /// Serve /metrics and /healthz over HTTP on this address (e.g. 127.0.0.1:9464; any other
-    /// address exposes them, unauthenticated, to whoever can reach it).
-    #[arg(long, value_name = "ADDR")]
+    /// Serve /metrics and /healthz over HTTP on this address.
     pub metrics: Option<std::net::SocketAddr>,
-
     /// On SIGTERM/SIGINT, wait this long for running checks before exiting.
-    #[arg(long, value_name = "SECS", value_parser = parse_duration, default_value = "10s")]
     pub shutdown_timeout: Duration,
-
-    /// `--deny warnings`: reject inputs with warnings too (default: only errors reject).
-    #[arg(short = 'D', long = "deny", value_name = "WHAT", value_parser = ["warnings"])]
-    pub deny: Vec<String>,
-
-    /// Same as `--deny warnings`.
-    #[arg(long, hide = true)]
+    /// Reject inputs with warnings too (otherwise only errors reject).
     pub deny_warnings: bool,
-
     /// Threads that write reports and move inputs (their fsyncs share journal commits).
-    #[arg(long, value_name = "N", default_value_t = 32)]
     pub io_threads: usize,
-
     /// Skip fsync of reports and folders (faster; a power loss may then lose verdict moves,
     /// never inputs).
-    #[arg(long)]
     pub no_fsync: bool,
 }
 
 /// Runs the daemon; returns the process exit code (0: clean stop, 2: could not start).
 /// `color`: whether the log on stderr may carry ANSI colours (the caller decides: only on a
 /// terminal or when asked for).
-pub fn run(args: &WatchArgs, config_path: Option<&Path>, color: bool) -> i32 {
+pub fn run(args: &WatchConfig, config_path: Option<&Path>, color: bool) -> i32 {
     if let Err(e) = init_tracing(color) {
         eprintln!("tracelint watch: {e}");
         return 2;
@@ -207,61 +174,14 @@ where
     }
 }
 
-/// A unit of work for a worker.
-#[derive(Clone, Debug)]
-enum Job {
-    /// Claim `new/<name>`.
-    New(OsString),
-    /// Take over `work/<file>` left by a dead instance.
-    TakeOver(OsString),
-}
-
-/// Worker → dispatcher.
-enum Msg {
-    /// `new/<name>` is no longer ours to watch (claimed, vanished, or skipped on shutdown).
-    Released(OsString),
-    /// A take-over job ended.
-    TakenOver(OsString),
-    /// A job ended.
-    Done,
-    /// A worker thread ended.
-    Exited,
-}
-
-/// What workers share.
-struct Shared {
-    spool: Spool,
-    config: Mutex<Arc<Config>>,
-    config_path: Option<PathBuf>,
-    metrics: Arc<Metrics>,
-    log: util::EventLog,
-    deny_warnings: bool,
-    stopping: AtomicBool,
-    /// Check slots: `--jobs`, abandoned checks included.
-    slots: Arc<judge::Slots>,
-    /// Judged inputs whose move failed, with the number of tries and when to try again.
-    stuck: Mutex<Vec<(Pending, u32, Instant)>>,
-    /// Longest wait between two tries of a stuck input.
-    retry_max: Duration,
-}
-
-impl Shared {
-    fn config(&self) -> Arc<Config> {
-        match self.config.lock() {
-            Ok(g) => Arc::clone(&g),
-            Err(p) => Arc::clone(&p.into_inner()),
-        }
-    }
-}
-
 struct Daemon {
-    args: WatchArgs,
+    args: WatchConfig,
     shared: Arc<Shared>,
     jobs: usize,
 }
 
 impl Daemon {
-    fn start(args: &WatchArgs, config_path: Option<&Path>) -> Result<Daemon, String> {
+    fn start(args: &WatchConfig, config_path: Option<&Path>) -> Result<Daemon, String> {
         let config = Config::discover(config_path).map_err(|e| format!("configuration: {e}"))?;
         let spool = Spool::open(&args.spool, !args.no_fsync)?;
         let log = util::EventLog::open(args.log.as_deref()).map_err(|e| {
@@ -290,7 +210,7 @@ impl Daemon {
                 config_path: config_path.map(Path::to_path_buf),
                 metrics,
                 log,
-                deny_warnings: args.deny_warnings || args.deny.iter().any(|d| d == "warnings"),
+                deny_warnings: args.deny_warnings,
                 stopping: AtomicBool::new(false),
                 slots: judge::Slots::new(jobs),
                 stuck: Mutex::new(Vec::new()),
@@ -300,6 +220,8 @@ impl Daemon {
         })
     }
 
+    /// Starts the threads and the watcher, serves until a stop signal (or, with `once`, until
+    /// the spool is judged), then stops.
     fn run(self) -> i32 {
         let sh = Arc::clone(&self.shared);
         tracing::info!(
@@ -315,8 +237,39 @@ impl Daemon {
             tracing::error!("cannot install signal handlers: {e}");
             return 2;
         }
+        let Some(threads) = self.spawn_threads() else {
+            return 2;
+        };
 
-        // Workers judge; committers write reports and move inputs into place.
+        // The watcher is armed before the first rescan, so nothing slips between the two.
+        let (ev_tx, ev_rx) = bounded::<notify::Result<notify::Event>>(self.args.event_queue);
+        let lost = Arc::new(AtomicBool::new(false));
+        let Ok(watcher) = self.arm_watcher(&ev_tx, &lost) else {
+            return 2;
+        };
+
+        let settle = self.args.settle.map(|s| {
+            let unseen = self.args.settle_unseen.unwrap_or(s.saturating_mul(4));
+            Settler::new(s, unseen)
+        });
+        let mut d = Dispatch::new(Arc::clone(&sh), self.args.queue, settle, self.args.once);
+        d.rescan();
+        d.feed(&threads.jobs);
+
+        let mut inbox = Inbox {
+            events: ev_rx,
+            signals: sig_rx,
+            lost,
+        };
+        let (stop_signal, failed) = self.serve(&mut d, &threads, &mut inbox);
+        self.shut_down(&mut d, threads, watcher, inbox.signals, stop_signal);
+        i32::from(failed)
+    }
+
+    /// Starts the committers and the workers: workers judge; committers write reports and move
+    /// inputs into place. `None` when no worker could be started.
+    fn spawn_threads(&self) -> Option<Threads> {
+        let sh = &self.shared;
         let io_threads = self.args.io_threads.max(1);
         let (job_tx, job_rx) = bounded::<Job>(self.jobs);
         let (msg_tx, msg_rx) = bounded::<Msg>(
@@ -329,7 +282,7 @@ impl Daemon {
         let mut workers = 0usize;
         let mut threads = 0usize;
         for i in 0..io_threads {
-            let (rx, tx, sh) = (commit_rx.clone(), msg_tx.clone(), Arc::clone(&sh));
+            let (rx, tx, sh) = (commit_rx.clone(), msg_tx.clone(), Arc::clone(sh));
             match std::thread::Builder::new()
                 .name(format!("tracelint-commit-{i}"))
                 .spawn(move || committer(&sh, &rx, &tx))
@@ -344,7 +297,7 @@ impl Daemon {
                 let (rx, tx, sh, ctx) = (
                     job_rx.clone(),
                     msg_tx.clone(),
-                    Arc::clone(&sh),
+                    Arc::clone(sh),
                     commit_tx.clone(),
                 );
                 match std::thread::Builder::new()
@@ -359,128 +312,105 @@ impl Daemon {
         drop(commit_tx);
         drop(job_rx);
         drop(msg_tx);
-        let threads = threads.saturating_add(workers);
         if workers == 0 {
             tracing::error!("no worker thread could be started");
-            return 2;
+            return None;
         }
+        Some(Threads {
+            jobs: job_tx,
+            msgs: msg_rx,
+            count: threads.saturating_add(workers),
+        })
+    }
 
-        // The watcher is armed before the first rescan, so nothing slips between the two.
-        let (ev_tx, ev_rx) = bounded::<notify::Result<notify::Event>>(self.args.event_queue);
-        let lost = Arc::new(AtomicBool::new(false));
-        let watcher = if self.args.once {
-            None
-        } else {
-            match make_watcher(
-                self.args.poll,
-                &sh.spool.new,
-                ev_tx.clone(),
-                Arc::clone(&lost),
-            ) {
-                Ok(w) => Some(w),
-                Err(e) if self.args.poll.is_none() => {
-                    // inotify limits (max_user_watches / max_user_instances): poll instead.
-                    tracing::warn!(
-                        "cannot watch {} with inotify ({e}); polling every 2s instead",
-                        sh.spool.new.display()
-                    );
-                    match make_watcher(
-                        Some(Duration::from_secs(2)),
-                        &sh.spool.new,
-                        ev_tx,
-                        Arc::clone(&lost),
-                    ) {
-                        Ok(w) => Some(w),
-                        Err(e) => {
-                            tracing::error!("cannot watch {}: {e}", sh.spool.new.display());
-                            return 2;
-                        }
+    /// The file-system watcher of `new/` (none with `once`): inotify, or polling when asked
+    /// for or when inotify is out of watches. `Err` when none can be made (logged).
+    fn arm_watcher(
+        &self,
+        ev_tx: &Sender<notify::Result<notify::Event>>,
+        lost: &Arc<AtomicBool>,
+    ) -> Result<Option<Box<dyn Watcher + Send>>, ()> {
+        if self.args.once {
+            return Ok(None);
+        }
+        let new = &self.shared.spool.new;
+        let watcher = match make_watcher(self.args.poll, new, ev_tx.clone(), Arc::clone(lost)) {
+            Ok(w) => w,
+            Err(e) if self.args.poll.is_none() => {
+                // inotify limits (max_user_watches / max_user_instances): poll instead.
+                tracing::warn!(
+                    "cannot watch {} with inotify ({e}); polling every 2s instead",
+                    new.display()
+                );
+                let every = Some(Duration::from_secs(2));
+                match make_watcher(every, new, ev_tx.clone(), Arc::clone(lost)) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        tracing::error!("cannot watch {}: {e}", new.display());
+                        return Err(());
                     }
                 }
-                Err(e) => {
-                    tracing::error!("cannot watch {}: {e}", sh.spool.new.display());
-                    return 2;
-                }
+            }
+            Err(e) => {
+                tracing::error!("cannot watch {}: {e}", new.display());
+                return Err(());
             }
         };
-        if watcher.is_some() {
-            tracing::info!(
-                watcher = if self.args.poll.is_some() {
-                    "poll"
-                } else {
-                    "native"
-                },
-                "watching {}",
-                sh.spool.new.display()
-            );
-        }
+        tracing::info!(
+            watcher = if self.args.poll.is_some() {
+                "poll"
+            } else {
+                "native"
+            },
+            "watching {}",
+            new.display()
+        );
+        Ok(Some(watcher))
+    }
 
-        let settle = self.args.settle.map(|s| {
-            let unseen = self.args.settle_unseen.unwrap_or(s.saturating_mul(4));
-            Settler::new(s, unseen)
-        });
-        let mut d = Dispatch {
-            sh: Arc::clone(&sh),
-            cap: self.args.queue,
-            pending: VecDeque::new(),
-            queued: HashMap::new(),
-            dirty: HashSet::new(),
-            takeovers: HashSet::new(),
-            warned: HashSet::new(),
-            in_flight: 0,
-            rescan_needed: true,
-            last_rescan: None,
-            settle,
-            once: self.args.once,
-            // The watcher may report `new/` by its resolved path (if it is a symlink).
-            new_real: std::fs::canonicalize(&sh.spool.new).ok(),
-        };
-        d.rescan();
-        d.feed(&job_tx);
-
+    /// The main loop: events, workers' messages, signals and the tick (lost events, periodic
+    /// rescans, settling, metrics). Returns the stop signal (if one ended it) and whether it
+    /// ended because every worker did.
+    fn serve(&self, d: &mut Dispatch, threads: &Threads, inbox: &mut Inbox) -> (Option<i32>, bool) {
+        let sh = &self.shared;
         let tick = crossbeam_channel::tick(Duration::from_millis(50));
         let mut last_periodic = Instant::now();
         let mut last_metrics = Instant::now();
-        let mut stop_signal = None;
-        let mut failed = false;
-        let mut ev_rx = ev_rx;
-        let mut sig_rx = sig_rx;
         loop {
             select! {
-                recv(ev_rx) -> ev => {
+                recv(inbox.events) -> ev => {
                     match ev {
                         Ok(ev) => {
                             d.on_event(ev);
                             // Drain what is already there before feeding workers.
-                            for ev in ev_rx.try_iter().take(4096) {
+                            for ev in inbox.events.try_iter().take(4096) {
                                 d.on_event(ev);
                             }
                         }
                         Err(_) => {
                             tracing::error!("the watcher stopped; relying on periodic rescans");
-                            ev_rx = crossbeam_channel::never();
+                            inbox.events = crossbeam_channel::never();
                         }
                     }
                 }
-                recv(msg_rx) -> m => {
+                recv(threads.msgs) -> m => {
                     match m {
                         Ok(m) => d.on_msg(m),
                         Err(_) => {
                             tracing::error!("all worker threads ended; exiting");
-                            failed = true;
-                            break;
+                            return (None, true);
                         }
                     }
                 }
-                recv(sig_rx) -> s => {
+                recv(inbox.signals) -> s => {
                     match s {
-                        Ok(signal_hook::consts::SIGHUP) => reload(&sh),
-                        Ok(s) => { stop_signal = Some(s); break; }
-                        Err(_) => sig_rx = crossbeam_channel::never(),
+                        Ok(signal_hook::consts::SIGHUP) => reload(sh),
+                        Ok(s) => return (Some(s), false),
+                        Err(_) => inbox.signals = crossbeam_channel::never(),
                     }
                 }
                 recv(tick) -> _ => {
-                    if lost.swap(false, Ordering::Relaxed) {
+                    if inbox.lost.swap(false, Ordering::Relaxed) {
                         sh.metrics.overflows.fetch_add(1, Ordering::Relaxed);
                         tracing::warn!("file-system events were lost (event channel full); rescanning");
                         d.rescan_needed = true;
@@ -500,19 +430,30 @@ impl Daemon {
                     }
                 }
             }
-            d.feed(&job_tx);
+            d.feed(&threads.jobs);
             d.publish();
             if d.once && d.idle() && !d.rescan_needed {
-                break;
+                return (None, false);
             }
         }
+    }
 
-        // Stop: no new claims; running checks get `shutdown_timeout` to finish.
+    /// Stops: no new claims; running checks get `shutdown_timeout` to finish (a second stop
+    /// signal ends the wait).
+    fn shut_down(
+        &self,
+        d: &mut Dispatch,
+        threads: Threads,
+        watcher: Option<Box<dyn Watcher + Send>>,
+        mut sig_rx: Receiver<i32>,
+        stop_signal: Option<i32>,
+    ) {
+        let sh = &self.shared;
         sh.stopping.store(true, Ordering::SeqCst);
         drop(watcher);
-        let left = d.pending.len();
-        d.pending.clear();
-        drop(job_tx);
+        let left = d.drop_pending();
+        let Threads { jobs, msgs, count } = threads;
+        drop(jobs);
         if let Some(s) = stop_signal {
             tracing::info!(
                 signal = s,
@@ -523,7 +464,7 @@ impl Daemon {
         }
         let deadline = Instant::now() + self.args.shutdown_timeout;
         let mut exited = 0usize;
-        while exited < threads {
+        while exited < count {
             let now = Instant::now();
             if now >= deadline {
                 tracing::warn!(
@@ -533,7 +474,7 @@ impl Daemon {
                 break;
             }
             select! {
-                recv(msg_rx) -> m => match m {
+                recv(msgs) -> m => match m {
                     Ok(Msg::Exited) => exited = exited.saturating_add(1),
                     Ok(m) => d.on_msg(m),
                     Err(_) => break,
@@ -552,8 +493,23 @@ impl Daemon {
         d.publish();
         write_metrics(&self.args, &sh.metrics);
         tracing::info!("tracelint watch stopped");
-        i32::from(failed)
     }
+}
+
+/// The running threads: the job queue to the workers, their messages back, and how many
+/// threads (workers and committers) there are.
+struct Threads {
+    jobs: Sender<Job>,
+    msgs: Receiver<Msg>,
+    count: usize,
+}
+
+/// What the main loop receives besides the workers' messages: watcher events, signals, and
+/// the flag the watcher sets when its channel was full.
+struct Inbox {
+    events: Receiver<notify::Result<notify::Event>>,
+    signals: Receiver<i32>,
+    lost: Arc<AtomicBool>,
 }
 
 fn spawn_signal_thread(tx: Sender<i32>) -> io::Result<()> {
@@ -586,7 +542,7 @@ fn reload(sh: &Shared) {
     }
 }
 
-fn write_metrics(args: &WatchArgs, m: &Metrics) {
+fn write_metrics(args: &WatchConfig, m: &Metrics) {
     if let Some(p) = &args.metrics_file {
         if let Err(e) = metrics::write_file(p, &m.render()) {
             tracing::warn!("cannot write {}: {e}", p.display());
@@ -617,309 +573,6 @@ fn make_watcher(
     };
     w.watch(new, notify::RecursiveMode::NonRecursive)?;
     Ok(w)
-}
-
-/// The dispatcher's state (main thread only).
-struct Dispatch {
-    sh: Arc<Shared>,
-    cap: usize,
-    pending: VecDeque<Job>,
-    /// Names of `new/` inputs queued; `true` once handed to a worker.
-    queued: HashMap<OsString, bool>,
-    /// Names seen again while their job was with a worker: queue again once released.
-    dirty: HashSet<OsString>,
-    takeovers: HashSet<OsString>,
-    warned: HashSet<OsString>,
-    in_flight: usize,
-    rescan_needed: bool,
-    last_rescan: Option<Instant>,
-    settle: Option<Settler>,
-    once: bool,
-    new_real: Option<PathBuf>,
-}
-
-impl Dispatch {
-    fn idle(&self) -> bool {
-        self.pending.is_empty()
-            && self.in_flight == 0
-            && self.queued.is_empty()
-            && self.takeovers.is_empty()
-    }
-
-    fn may_rescan(&self) -> bool {
-        let room = self.pending.len() < self.cap / 2 + 1;
-        let recent = self
-            .last_rescan
-            .is_some_and(|t| t.elapsed() < Duration::from_millis(200));
-        room && !recent
-    }
-
-    fn publish(&self) {
-        let settling = self.settle.as_ref().map_or(0, Settler::len);
-        let depth = self.pending.len() + self.in_flight + settling;
-        self.sh
-            .metrics
-            .queue_depth
-            .store(depth as u64, Ordering::Relaxed);
-        self.sh
-            .metrics
-            .in_flight
-            .store(self.in_flight as u64, Ordering::Relaxed);
-    }
-
-    /// Queues `new/<name>`; false when the queue is full.
-    fn enqueue(&mut self, name: &OsStr) -> bool {
-        if let Some(handed) = self.queued.get(name) {
-            if *handed {
-                self.dirty.insert(name.to_os_string());
-            }
-            return true;
-        }
-        if self.pending.len() >= self.cap {
-            return false;
-        }
-        self.queued.insert(name.to_os_string(), false);
-        self.pending.push_back(Job::New(name.to_os_string()));
-        true
-    }
-
-    fn feed(&mut self, tx: &Sender<Job>) {
-        while let Some(job) = self.pending.pop_front() {
-            let name = match &job {
-                Job::New(n) => Some(n.clone()),
-                Job::TakeOver(_) => None,
-            };
-            match tx.try_send(job) {
-                Ok(()) => {}
-                Err(TrySendError::Full(job)) | Err(TrySendError::Disconnected(job)) => {
-                    self.pending.push_front(job);
-                    return;
-                }
-            }
-            if let Some(h) = name.and_then(|n| self.queued.get_mut(&n)) {
-                *h = true;
-            }
-            self.in_flight = self.in_flight.saturating_add(1);
-        }
-    }
-
-    fn on_msg(&mut self, m: Msg) {
-        match m {
-            Msg::Released(name) => {
-                self.queued.remove(&name);
-                if self.dirty.remove(&name) {
-                    self.route(&name, None);
-                }
-            }
-            Msg::TakenOver(w) => {
-                self.takeovers.remove(&w);
-            }
-            Msg::Done => self.in_flight = self.in_flight.saturating_sub(1),
-            Msg::Exited => {}
-        }
-    }
-
-    /// An input name seen in `new/` (by an event of `kind`, or a rescan when `None`).
-    fn route(&mut self, name: &OsStr, kind: Option<&EventKind>) {
-        if name.as_bytes().first() == Some(&b'.') {
-            return;
-        }
-        let ok = match self.settle.as_mut() {
-            Some(s) => s.observe(&self.sh.spool.new, name, kind, self.cap),
-            None => self.enqueue(name),
-        };
-        if !ok {
-            if !self.rescan_needed {
-                self.sh.metrics.overflows.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!(
-                    queue = self.cap,
-                    "queue full: further inputs are picked up by a rescan once it drains"
-                );
-            }
-            self.rescan_needed = true;
-        }
-    }
-
-    fn on_event(&mut self, ev: notify::Result<notify::Event>) {
-        let ev = match ev {
-            Ok(ev) => ev,
-            Err(e) => {
-                self.sh.metrics.overflows.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!("watcher error: {e}; rescanning");
-                self.rescan_needed = true;
-                return;
-            }
-        };
-        if ev.need_rescan() || ev.paths.is_empty() {
-            if ev.need_rescan() {
-                self.sh.metrics.overflows.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!("the watcher lost events (kernel queue overflow); rescanning");
-            }
-            self.rescan_needed = true;
-            if ev.paths.is_empty() {
-                return;
-            }
-        }
-        let paths: &[PathBuf] = match ev.kind {
-            EventKind::Remove(_) => return,
-            EventKind::Access(AccessKind::Close(AccessMode::Write)) => &ev.paths,
-            EventKind::Access(_) => return,
-            EventKind::Modify(ModifyKind::Name(RenameMode::From)) => return,
-            EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => {
-                ev.paths.get(1..).unwrap_or(&[])
-            }
-            _ => &ev.paths,
-        };
-        for p in paths {
-            let parent = p.parent();
-            if parent != Some(self.sh.spool.new.as_path()) && parent != self.new_real.as_deref() {
-                continue;
-            }
-            if let Some(name) = p.file_name() {
-                self.route(name, Some(&ev.kind));
-            }
-        }
-    }
-
-    fn settle_tick(&mut self) {
-        let Some(s) = self.settle.as_mut() else {
-            return;
-        };
-        let ready = s.tick(&self.sh.spool.new);
-        for name in ready {
-            if !self.enqueue(&name) {
-                self.rescan_needed = true;
-                break;
-            }
-        }
-    }
-
-    /// Full rescan: leftovers of dead instances in `work/`, then everything in `new/`.
-    fn rescan(&mut self) {
-        self.rescan_needed = false;
-        self.last_rescan = Some(Instant::now());
-        self.sh.metrics.rescans.fetch_add(1, Ordering::Relaxed);
-        retry_stuck(&self.sh);
-        self.scan_work();
-        let rd = match std::fs::read_dir(&self.sh.spool.new) {
-            Ok(rd) => rd,
-            Err(e) => {
-                tracing::error!("cannot list {}: {e}", self.sh.spool.new.display());
-                self.rescan_needed = true;
-                return;
-            }
-        };
-        let mut n = 0usize;
-        for e in rd {
-            let Ok(e) = e else {
-                self.rescan_needed = true;
-                continue;
-            };
-            let name = e.file_name();
-            if name.as_bytes().first() == Some(&b'.') {
-                continue;
-            }
-            if self.once && self.settle.is_some() {
-                // No events to wait for: only inputs already quiet for the unseen period.
-                let quiet = self
-                    .settle
-                    .as_ref()
-                    .is_some_and(|s| s.quiet_by_mtime(&e.path()));
-                if !quiet {
-                    continue;
-                }
-                if !self.enqueue(&name) {
-                    self.rescan_needed = true;
-                    break;
-                }
-            } else {
-                self.route(&name, None);
-                if self.rescan_needed {
-                    break;
-                }
-            }
-            n = n.saturating_add(1);
-        }
-        tracing::debug!(seen = n, "rescan of new/ done");
-    }
-
-    fn scan_work(&mut self) {
-        let sp = &self.sh.spool;
-        let rd = match std::fs::read_dir(&sp.work) {
-            Ok(rd) => rd,
-            Err(e) => {
-                tracing::error!("cannot list {}: {e}", sp.work.display());
-                return;
-            }
-        };
-        let me = sp.instance().clone();
-        // Temporary reports of dead owners, and the claims still in work/.
-        let mut temps = Vec::new();
-        let mut claims = std::collections::HashSet::new();
-        let entries: Vec<_> = rd.flatten().collect();
-        for e in entries.iter() {
-            let file = e.file_name();
-            if ClaimName::parse_temp(&file).is_none() {
-                if let Some(c) = ClaimName::parse(&file) {
-                    claims.insert(c.claim.clone());
-                }
-            }
-        }
-        for e in entries {
-            let file = e.file_name();
-            if let Some(c) = ClaimName::parse_temp(&file) {
-                let dead = spool::Instance::parse(&c.owner)
-                    .is_some_and(|o| me.is_dead(&o) == Liveness::Dead);
-                if dead {
-                    temps.push((e.path(), c));
-                }
-                continue;
-            }
-            let Some(c) = ClaimName::parse(&file) else {
-                if self.warned.len() < 1000 && self.warned.insert(file.clone()) {
-                    tracing::warn!(
-                        "{} was not put there by tracelint; leaving it alone",
-                        e.path().display()
-                    );
-                }
-                continue;
-            };
-            if c.owner == sp.instance_id() || self.takeovers.contains(&file) {
-                continue;
-            }
-            match spool::Instance::parse(&c.owner).map(|o| me.is_dead(&o)) {
-                Some(Liveness::Dead) => {
-                    if self.pending.len() < self.cap {
-                        self.takeovers.insert(file.clone());
-                        self.pending.push_front(Job::TakeOver(file));
-                    } else {
-                        self.rescan_needed = true;
-                    }
-                }
-                Some(Liveness::Alive) => {}
-                Some(Liveness::Unknown) | None => {
-                    if self.warned.len() < 1000 && self.warned.insert(file.clone()) {
-                        tracing::warn!(
-                            owner = %c.owner,
-                            "{} is claimed by an instance on another host; it is taken over only by a daemon on that host",
-                            e.path().display()
-                        );
-                    }
-                }
-            }
-        }
-        for (path, c) in temps {
-            // Its input is gone from work/ (a directory renamed into place): the owner died
-            // after the move, maybe before logging the verdict.
-            if !claims.contains(&c.claim) {
-                if let Ok(Some(placed)) = sp.find_placed(&c) {
-                    self.sh.metrics.recovered.fetch_add(1, Ordering::Relaxed);
-                    log_recovered(&self.sh, &c, &placed);
-                }
-            }
-            let _ = std::fs::remove_file(path);
-        }
-    }
 }
 
 fn worker(sh: &Shared, rx: &Receiver<Job>, tx: &Sender<Msg>, commit: &Sender<Pending>) {
@@ -1019,40 +672,6 @@ fn take_over(sh: &Shared, file: &OsStr, checker: &mut judge::Checker) -> Option<
     finish(sh, &new, true, checker)
 }
 
-/// One line of the event log.
-#[derive(Serialize)]
-struct EventLine<'a> {
-    ts: String,
-    unix_ms: f64,
-    event: &'static str,
-    name: &'a str,
-    path: String,
-    report: String,
-    format: Option<Format>,
-    verdict: Verdict,
-    reason: Option<&'a str>,
-    counts: Counts,
-    size: u64,
-    duration_ms: f64,
-    recovered: bool,
-    instance: &'a str,
-}
-
-/// A judged input on its way to its verdict folder.
-#[derive(Clone)]
-struct Pending {
-    claim: ClaimName,
-    shown: String,
-    is_dir: bool,
-    verdict: Verdict,
-    reason: Option<String>,
-    format: Option<Format>,
-    counts: Counts,
-    size: u64,
-    duration: Duration,
-    sidecar: Vec<u8>,
-}
-
 /// Judges a claimed input (`work/<claim>`); after a take-over, first completes a move the
 /// previous owner had started.
 fn finish(
@@ -1143,172 +762,4 @@ fn finish(
         duration: j.report.duration,
         sidecar,
     })
-}
-
-/// Writes the report and moves the input into its verdict folder, then logs the verdict. A
-/// move that fails leaves the input in `work/` and on the stuck list, tried again at every
-/// rescan ([`retry_stuck`]).
-fn commit(sh: &Shared, p: &Pending) {
-    if let Err(e) = place_and_log(sh, p) {
-        stuck(sh, p, 1, &e);
-    }
-}
-
-/// Tries again, at a rescan, the stuck inputs whose wait is over: 1 s after the first failure,
-/// doubling up to the rescan interval, so a fixed cause (permissions, space, mounts) is seen
-/// within one periodic rescan.
-fn retry_stuck(sh: &Shared) {
-    let now = Instant::now();
-    let due: Vec<(Pending, u32, Instant)> = {
-        let mut list = match sh.stuck.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
-        let (due, wait): (Vec<_>, Vec<_>) = list.drain(..).partition(|(_, _, at)| *at <= now);
-        *list = wait;
-        due
-    };
-    for (p, tries, _) in due {
-        match place_and_log(sh, &p) {
-            Ok(()) => tracing::info!(
-                "{} placed in {}/ after {tries} failed tr{}",
-                p.shown,
-                p.verdict.name(),
-                if tries == 1 { "y" } else { "ies" }
-            ),
-            Err(e) => stuck(sh, &p, tries.saturating_add(1), &e),
-        }
-    }
-    publish_stuck(sh);
-}
-
-/// Records a failed move (or drops it when the input is gone from `work/`).
-fn stuck(sh: &Shared, p: &Pending, tries: u32, e: &io::Error) {
-    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
-    let wpath = sh.spool.work.join(p.claim.file_name());
-    if !spool::exists_nofollow(&wpath).unwrap_or(true) {
-        // Taken over or removed by someone else: nothing stays in work/.
-        tracing::warn!(
-            "cannot move {} to {}/: {e}; it is no longer in work/ (moved by another instance or removed)",
-            p.shown,
-            p.verdict.name()
-        );
-        publish_stuck(sh);
-        return;
-    }
-    let cause = if e.raw_os_error() == Some(18) {
-        " (EXDEV: the verdict folder is on another mount than work/, a bind mount perhaps)"
-    } else {
-        ""
-    };
-    let wait = Duration::from_secs(1u64 << tries.saturating_sub(1).min(16)).min(sh.retry_max);
-    tracing::error!(
-        "cannot move {} to {}/: {e}{cause}; it stays in work/ and is tried again at the next rescan (in {}s or later, try {tries})",
-        p.shown,
-        p.verdict.name(),
-        wait.as_secs()
-    );
-    if let Ok(mut list) = sh.stuck.lock() {
-        list.push((p.clone(), tries, Instant::now() + wait));
-    }
-    publish_stuck(sh);
-}
-
-fn publish_stuck(sh: &Shared) {
-    let n = sh.stuck.lock().map_or(0, |l| l.len());
-    sh.metrics.stuck.store(n as u64, Ordering::Relaxed);
-}
-
-/// Writes the report, moves the input and logs the verdict line.
-fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
-    let sp = &sh.spool;
-    let path = sp
-        .write_temp(&p.claim, &p.sidecar)
-        .and_then(|temp| sp.place_linked(&p.claim, p.verdict, &temp, p.is_dir))?;
-    sh.metrics.verdict(p.verdict, p.duration);
-    if let Some(r) = &p.reason {
-        if p.verdict == Verdict::Quarantine {
-            tracing::warn!("quarantined {}: {r}", p.shown);
-        }
-    }
-    let done = SystemTime::now();
-    sh.log.line(&EventLine {
-        ts: util::rfc3339(done),
-        unix_ms: util::unix_ms(done),
-        event: "verdict",
-        name: &p.shown,
-        report: sidecar_of(&path).display().to_string(),
-        path: path.display().to_string(),
-        format: p.format,
-        verdict: p.verdict,
-        reason: p.reason.as_deref(),
-        counts: p.counts,
-        size: p.size,
-        duration_ms: p.duration.as_secs_f64() * 1000.0,
-        recovered: false,
-        instance: sp.instance_id(),
-    });
-    // Only now is the input's trace in work/ removed: a crash before this line leaves it for a
-    // take-over, which finds the placed report and logs the verdict (once).
-    if let Err(e) = sp.release(&p.claim, p.is_dir) {
-        tracing::warn!(
-            "{} is placed and logged, but its work/ entry cannot be removed: {e}",
-            p.shown
-        );
-    }
-    Ok(())
-}
-
-fn sidecar_of(data: &Path) -> PathBuf {
-    let mut s = data.as_os_str().to_os_string();
-    s.push(spool::SIDECAR_SUFFIX);
-    PathBuf::from(s)
-}
-
-fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Placed) {
-    // Logged before the crash (which came before `work/` was cleaned): not again.
-    if sh.log.logged(&placed.sidecar.display().to_string()) {
-        return;
-    }
-    let r = &placed.report;
-    let count = |k: &str| {
-        r.get("counts")
-            .and_then(|c| c.get(k))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-    };
-    let format = r
-        .get("format")
-        .and_then(|f| f.as_str())
-        .and_then(|f| crate::formats::by_name(f).ok());
-    let shown = claim.name.to_string_lossy();
-    let reason = r
-        .get("watch")
-        .and_then(|w| w.get("reason"))
-        .and_then(|v| v.as_str());
-    let done = SystemTime::now();
-    sh.log.line(&EventLine {
-        ts: util::rfc3339(done),
-        unix_ms: util::unix_ms(done),
-        event: "verdict",
-        name: &shown,
-        report: placed.sidecar.display().to_string(),
-        path: placed.data.display().to_string(),
-        format,
-        verdict: placed.verdict,
-        reason,
-        counts: Counts {
-            error: count("error"),
-            warning: count("warning"),
-            info: count("info"),
-        },
-        size: r.get("size").and_then(|v| v.as_u64()).unwrap_or(0),
-        duration_ms: r
-            .get("watch")
-            .and_then(|w| w.get("duration_ms"))
-            .and_then(|v| v.as_f64())
-            .unwrap_or(0.0),
-        recovered: true,
-        instance: sh.spool.instance_id(),
-    });
 }

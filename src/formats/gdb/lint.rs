@@ -7,48 +7,38 @@ use super::model::{
     Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
 };
 use super::rules;
-use crate::finding::Sink;
+use crate::finding::{Capped, Sink};
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Findings of one rule reported individually by the frame checks; later ones are counted.
-const MAX_PER_RULE: u32 = 20;
+const MAX_PER_RULE: u64 = 20;
 
-/// Per-rule cap for findings that can repeat in every frame.
+/// Per-rule caps for findings that can repeat in every frame, in the order the rules first
+/// fired.
 #[derive(Debug, Default)]
 struct Throttle {
-    counts: Vec<(&'static Rule, u32, u64)>,
+    caps: Vec<Capped>,
 }
 
 impl Throttle {
-    fn allow(&mut self, rule: &'static Rule) -> bool {
-        match self.counts.iter_mut().find(|(r, _, _)| *r == rule) {
-            Some((_, n, extra)) => {
-                if *n >= MAX_PER_RULE {
-                    *extra = extra.saturating_add(1);
-                    false
-                } else {
-                    *n = n.saturating_add(1);
-                    true
-                }
-            }
-            None => {
-                self.counts.push((rule, 1, 0));
-                true
-            }
+    /// Counts one finding of `rule` (in the frame at `span`); true when it is reported.
+    fn allow(&mut self, rule: &'static Rule, span: &Range<u64>) -> bool {
+        if let Some(c) = self.caps.iter_mut().find(|c| c.rule() == rule) {
+            return c.hit(span);
         }
+        let mut c = Capped::new(rule, MAX_PER_RULE);
+        let reported = c.hit(span);
+        self.caps.push(c);
+        reported
     }
 
     fn summarize(&self, sink: &mut Sink, span: Range<u64>) {
-        for (rule, _, extra) in &self.counts {
-            if *extra > 0 {
-                sink.report(
-                    rule,
-                    span.clone(),
-                    format!("{extra} more finding(s) of this kind in later frames were not reported one by one"),
-                );
-            }
+        for c in &self.caps {
+            c.finish_at(sink, span.clone(), |extra| {
+                format!("{extra} more finding(s) of this kind in later frames were not reported one by one")
+            });
         }
     }
 }
@@ -606,7 +596,10 @@ impl FrameLint {
         e.bytes = e.bytes.saturating_add(u64::from(f.size));
         let head = f.span.start..f.span.start.saturating_add(2);
         if f.tpnum < 0 {
-            if self.throttle.allow(&rules::FRAME_TRACEPOINT_INVALID) {
+            if self
+                .throttle
+                .allow(&rules::FRAME_TRACEPOINT_INVALID, &f.span)
+            {
                 sink.report(
                     &rules::FRAME_TRACEPOINT_INVALID,
                     head,
@@ -624,7 +617,9 @@ impl FrameLint {
                 );
             }
         } else if !self.defined.contains(&u64::from(f.tpnum.unsigned_abs()))
-            && self.throttle.allow(&rules::FRAME_TRACEPOINT_UNDEFINED)
+            && self
+                .throttle
+                .allow(&rules::FRAME_TRACEPOINT_UNDEFINED, &f.span)
         {
             sink.report(
                 &rules::FRAME_TRACEPOINT_UNDEFINED,
@@ -648,7 +643,11 @@ impl FrameLint {
             match b {
                 Block::Registers { span } => {
                     regs = regs.saturating_add(1);
-                    if regs == 2 && self.throttle.allow(&rules::DUPLICATE_REGISTER_BLOCK) {
+                    if regs == 2
+                        && self
+                            .throttle
+                            .allow(&rules::DUPLICATE_REGISTER_BLOCK, &f.span)
+                    {
                         sink.report(
                             &rules::DUPLICATE_REGISTER_BLOCK,
                             span.clone(),
@@ -658,7 +657,7 @@ impl FrameLint {
                 }
                 Block::Memory { span, addr, len } => {
                     if *len == 0 {
-                        if self.throttle.allow(&rules::EMPTY_MEMORY_BLOCK) {
+                        if self.throttle.allow(&rules::EMPTY_MEMORY_BLOCK, &f.span) {
                             sink.report(
                                 &rules::EMPTY_MEMORY_BLOCK,
                                 span.clone(),
@@ -673,7 +672,10 @@ impl FrameLint {
                     match addr.checked_add(u64::from(*len)) {
                         Some(end) => self.ranges.push((*addr, end, i)),
                         None => {
-                            if self.throttle.allow(&rules::MEMORY_BLOCK_ADDRESS_OVERFLOW) {
+                            if self
+                                .throttle
+                                .allow(&rules::MEMORY_BLOCK_ADDRESS_OVERFLOW, &f.span)
+                            {
                                 sink.report(
                                     &rules::MEMORY_BLOCK_ADDRESS_OVERFLOW,
                                     span.clone(),
@@ -688,7 +690,7 @@ impl FrameLint {
                 }
                 Block::Tsv { span, num, .. } => {
                     let defined = u64::try_from(*num).is_ok_and(|n| self.tsvs.contains(&n));
-                    if !defined && self.throttle.allow(&rules::UNDEFINED_TSV_BLOCK) {
+                    if !defined && self.throttle.allow(&rules::UNDEFINED_TSV_BLOCK, &f.span) {
                         sink.report(
                             &rules::UNDEFINED_TSV_BLOCK,
                             span.clone(),
@@ -700,7 +702,7 @@ impl FrameLint {
                     }
                 }
                 Block::Static { span, len } => {
-                    if self.throttle.allow(&rules::UNKNOWN_BLOCK_TYPE) {
+                    if self.throttle.allow(&rules::UNKNOWN_BLOCK_TYPE, &f.span) {
                         sink.push(
                             sink.make(
                                 &rules::UNKNOWN_BLOCK_TYPE,
@@ -723,7 +725,10 @@ impl FrameLint {
                 if let [(a0, a1, ia), (b0, _, ib)] = w {
                     if b0 < a1 && !reported {
                         reported = true;
-                        if self.throttle.allow(&rules::OVERLAPPING_MEMORY_BLOCKS) {
+                        if self
+                            .throttle
+                            .allow(&rules::OVERLAPPING_MEMORY_BLOCKS, &f.span)
+                        {
                             let span = f
                                 .blocks
                                 .get((*ia).max(*ib))
@@ -868,69 +873,82 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
     }
     // tp V counts against the frames.
     if complete && !wrapped && !w.had_errors {
-        for t in &d.tracepoints {
-            let Some(v) = t.stats.last() else { continue };
-            let tp16 = i16::try_from(t.num).ok();
-            let got = tp16
-                .and_then(|n| lint.per_tp.get(&n).copied())
-                .unwrap_or_default();
-            let uh = parse_hex(&v.usage).ok();
-            let ud = parse_dec(&v.usage);
-            let decimal = if uh == Some(got.bytes) {
-                false
-            } else if ud == Some(got.bytes) {
-                sink.push(
-                    sink.make(
-                        &rules::DECIMAL_TP_STATUS_COUNTS,
-                        v.counts_span.clone(),
-                        format!(
-                            "tracepoint {} counts `{}:{}` are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
-                            t.num,
-                            show(&v.hits),
-                            show(&v.usage),
-                            got.bytes,
-                            got.frames
-                        ),
-                    )
-                    .note(format!("{}; gdbserver answers qTP in decimal and GDB stores the digits unchanged, so GDB shows wrong hit counts", d.writer_hint().describe())),
-                );
-                true
-            } else {
-                sink.report(
-                    &rules::TP_STATUS_MISMATCH,
+        check_tp_counts(d, w, sink);
+    }
+    check_end_marker_tail(w, sink);
+}
+
+/// The `tp V` hit and usage counts of every tracepoint against its frames (for a complete
+/// walk of a buffer that did not wrap): usage in hex, or decimal digits gdbserver wrote into
+/// the hex fields, and no more frames than hits.
+fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
+    let lint = w.lint;
+    for t in &d.tracepoints {
+        let Some(v) = t.stats.last() else { continue };
+        let tp16 = i16::try_from(t.num).ok();
+        let got = tp16
+            .and_then(|n| lint.per_tp.get(&n).copied())
+            .unwrap_or_default();
+        let uh = parse_hex(&v.usage).ok();
+        let ud = parse_dec(&v.usage);
+        let decimal = if uh == Some(got.bytes) {
+            false
+        } else if ud == Some(got.bytes) {
+            sink.push(
+                sink.make(
+                    &rules::DECIMAL_TP_STATUS_COUNTS,
                     v.counts_span.clone(),
                     format!(
-                        "tracepoint {} usage `{}` matches neither as hex nor as decimal the {} byte(s) of its {} frame(s)",
+                        "tracepoint {} counts `{}:{}` are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
                         t.num,
+                        show(&v.hits),
                         show(&v.usage),
                         got.bytes,
                         got.frames
                     ),
+                )
+                .note(format!("{}; gdbserver answers qTP in decimal and GDB stores the digits unchanged, so GDB shows wrong hit counts", d.writer_hint().describe())),
+            );
+            true
+        } else {
+            sink.report(
+                &rules::TP_STATUS_MISMATCH,
+                v.counts_span.clone(),
+                format!(
+                    "tracepoint {} usage `{}` matches neither as hex nor as decimal the {} byte(s) of its {} frame(s)",
+                    t.num,
+                    show(&v.usage),
+                    got.bytes,
+                    got.frames
+                ),
+            );
+            continue;
+        };
+        let hits = if decimal {
+            parse_dec(&v.hits)
+        } else {
+            parse_hex(&v.hits).ok()
+        };
+        let fast = t.fast.is_some() || tp16.is_some_and(|n| w.fast.contains(&n));
+        // While-stepping frames carry their tracepoint's number and cannot be told apart
+        // from hit frames, so only tracepoints without stepping are compared.
+        if let (Some(h), false, 0) = (hits, fast, t.step) {
+            if got.frames > h {
+                sink.report(
+                    &rules::TP_STATUS_MISMATCH,
+                    v.counts_span.clone(),
+                    format!(
+                        "tracepoint {} was hit {h} time(s) but has {} frames",
+                        t.num, got.frames
+                    ),
                 );
-                continue;
-            };
-            let hits = if decimal {
-                parse_dec(&v.hits)
-            } else {
-                parse_hex(&v.hits).ok()
-            };
-            let fast = t.fast.is_some() || tp16.is_some_and(|n| w.fast.contains(&n));
-            // While-stepping frames carry their tracepoint's number and cannot be told apart
-            // from hit frames, so only tracepoints without stepping are compared.
-            if let (Some(h), false, 0) = (hits, fast, t.step) {
-                if got.frames > h {
-                    sink.report(
-                        &rules::TP_STATUS_MISMATCH,
-                        v.counts_span.clone(),
-                        format!(
-                            "tracepoint {} was hit {h} time(s) but has {} frames",
-                            t.num, got.frames
-                        ),
-                    );
-                }
             }
         }
     }
+}
+
+/// What follows the end marker: data (a frame or not) or zero padding of an unusual length.
+fn check_end_marker_tail(w: &WalkResult<'_>, sink: &mut Sink) {
     if let FramesEnd::Marker {
         span,
         tail,

@@ -130,16 +130,13 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
             );
         }
     }
-    if walker.suppressed > 0 {
-        sink.report(
-            &rules::FRAME_BLOCKS_MISMATCH,
-            frames_span.clone(),
+    walker
+        .block_errors
+        .finish_at(sink, frames_span.clone(), |n| {
             format!(
-                "{} more frame(s) whose blocks could not be walked were not reported one by one",
-                walker.suppressed
-            ),
-        );
-    }
+                "{n} more frame(s) whose blocks could not be walked were not reported one by one"
+            )
+        });
     fl.summarize(sink, frames_span.clone());
     let had_errors =
         fl.untiled > 0 || matches!(end, FramesEnd::Stopped { .. }) || fl.counts.static_data > 0;

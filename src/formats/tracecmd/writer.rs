@@ -203,6 +203,14 @@ fn patch_u64(v: &mut [u8], at: usize, e: Endian, x: u64) {
     v[at..at + 8].copy_from_slice(&b);
 }
 
+/// Appends `s` (NUL-terminated) to the strings section; returns its offset there.
+fn string_id(s: &str, strings: &mut Vec<u8>) -> u32 {
+    let at = strings.len() as u32;
+    strings.extend_from_slice(s.as_bytes());
+    strings.push(0);
+    at
+}
+
 /// Compresses one block.
 pub fn compress(c: Compression, data: &[u8]) -> Vec<u8> {
     match c {
@@ -528,28 +536,6 @@ impl Builder {
         let first_at = self.initial(&mut out, &mut lay);
         // Strings: the descriptions in section order.
         let mut strings: Vec<u8> = Vec::new();
-        let sid = |s: &str, strings: &mut Vec<u8>| -> u32 {
-            let at = strings.len() as u32;
-            strings.extend_from_slice(s.as_bytes());
-            strings.push(0);
-            at
-        };
-        let section = |out: &mut Vec<u8>,
-                       lay: &mut Layout,
-                       id: u16,
-                       flags: u16,
-                       sid: u32,
-                       body: &[u8]|
-         -> usize {
-            let s = out.len();
-            put_u16(out, e, id);
-            put_u16(out, e, flags);
-            put_u32(out, e, sid);
-            put_u64(out, e, body.len() as u64);
-            out.extend_from_slice(body);
-            lay.add(format!("section {id}"), s..out.len());
-            s
-        };
         let flag = u16::from(c != Compression::None);
         let mut meta_off = Vec::new();
         for (id, blob, names) in self.meta_items() {
@@ -561,18 +547,9 @@ impl Builder {
                 20 => "printk",
                 _ => "command lines",
             };
-            let s = sid(desc, &mut strings);
-            let body = if c == Compression::None {
-                blob.clone()
-            } else {
-                let z = compress(c, &blob);
-                let mut b = Vec::new();
-                put_u32(&mut b, e, z.len() as u32);
-                put_u32(&mut b, e, blob.len() as u32);
-                b.extend_from_slice(&z);
-                b
-            };
-            let at = section(&mut out, &mut lay, id, flag, s, &body);
+            let s = string_id(desc, &mut strings);
+            let body = self.v7_section_body(&blob);
+            let at = self.v7_section(&mut out, &mut lay, id, flag, s, &body);
             if c == Compression::None {
                 for (n, r) in names {
                     lay.add(n, at + 16 + r.start..at + 16 + r.end);
@@ -581,7 +558,7 @@ impl Builder {
             meta_off.push((id, at));
         }
         // OPTIONS #1.
-        let opt_sid = sid("options", &mut strings);
+        let opt_sid = string_id("options", &mut strings);
         let mut body = Vec::new();
         let mut olay = Layout::default();
         for (id, at) in &meta_off {
@@ -609,7 +586,7 @@ impl Builder {
         self.put_option(&mut body, &mut olay, 8, &cc, "CPUCOUNT");
         let done_rel = body.len() + 6;
         self.put_option(&mut body, &mut olay, 0, &[0; 8], "DONE");
-        let opt1 = section(&mut out, &mut lay, 0, 0, opt_sid, &body);
+        let opt1 = self.v7_section(&mut out, &mut lay, 0, 0, opt_sid, &body);
         for (n, r) in olay.spans {
             lay.spans
                 .push((n, r.start + opt1 as u64 + 16..r.end + opt1 as u64 + 16));
@@ -617,14 +594,14 @@ impl Builder {
         patch_u64(&mut out, first_at, e, opt1 as u64);
         let mut prev_done = opt1 + 16 + done_rel;
         if let Some(text) = &self.latency {
-            let s = sid("buffer latency", &mut strings);
+            let s = string_id("buffer latency", &mut strings);
             let body = if c == Compression::None {
                 text.clone()
             } else {
                 self.chunk_stream(text, text.len().max(1)).0
             };
-            let at = section(&mut out, &mut lay, 22, flag, s, &body);
-            let osid = sid("options", &mut strings);
+            let at = self.v7_section(&mut out, &mut lay, 22, flag, s, &body);
+            let osid = string_id("options", &mut strings);
             let mut p = Vec::new();
             put_u64(&mut p, e, at as u64);
             p.extend_from_slice(b"\0");
@@ -634,7 +611,7 @@ impl Builder {
             let mut olay = Layout::default();
             self.put_option(&mut ob, &mut olay, 22, &p, "BUFFER_TEXT");
             self.put_option(&mut ob, &mut olay, 0, &[0; 8], "DONE");
-            let o = section(&mut out, &mut lay, 0, 0, osid, &ob);
+            let o = self.v7_section(&mut out, &mut lay, 0, 0, osid, &ob);
             for (n, r) in olay.spans {
                 lay.spans
                     .push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
@@ -642,88 +619,135 @@ impl Builder {
             patch_u64(&mut out, prev_done, e, o as u64);
         } else {
             for b in &self.buffers {
-                let prefix = if b.name.is_empty() {
-                    String::new()
-                } else {
-                    format!("{} ", b.name)
-                };
-                let s = sid(&format!("buffer flyrecord {}", b.name), &mut strings);
-                let sec_at = out.len();
-                put_u16(&mut out, e, 3);
-                put_u16(&mut out, e, flag);
-                put_u32(&mut out, e, s);
-                put_u64(&mut out, e, 0);
-                let body_start = out.len();
-                let mut entries = Vec::new();
-                for (cpu, d) in &b.cpus {
-                    if d.is_empty() {
-                        continue;
-                    }
-                    self.pad_to_page(&mut out);
-                    let off = out.len();
-                    let (bytes, declared) = if c == Compression::None {
-                        (d.clone(), d.len())
-                    } else {
-                        let ppc = self.pages_per_chunk.max(1) * self.page_size as usize;
-                        let (z, _) = self.chunk_stream(d, ppc);
-                        let n = z.len();
-                        (z, if self.quirk_short4 { n - 4 } else { n })
-                    };
-                    lay.add(format!("{prefix}cpu {cpu} data"), off..off + bytes.len());
-                    out.extend_from_slice(&bytes);
-                    entries.push((*cpu, off, declared));
-                }
-                let size = (out.len() - body_start) as u64;
-                patch_u64(&mut out, sec_at + 8, e, size);
-                lay.add(format!("{prefix}buffer section"), sec_at..out.len());
-                // OPTIONS with the BUFFER option.
-                let osid = sid("options", &mut strings);
-                let mut p = Vec::new();
-                put_u64(&mut p, e, sec_at as u64);
-                p.extend_from_slice(b.name.as_bytes());
-                p.push(0);
-                p.extend_from_slice(self.clock.as_bytes());
-                p.push(0);
-                put_u32(&mut p, e, self.page_size);
-                put_u32(&mut p, e, entries.len() as u32);
-                let mut entry_rel = Vec::new();
-                for (cpu, off, sz) in &entries {
-                    entry_rel.push((*cpu, p.len()));
-                    put_u32(&mut p, e, *cpu);
-                    put_u64(&mut p, e, *off as u64);
-                    put_u64(&mut p, e, *sz as u64);
-                }
-                let mut ob = Vec::new();
-                let mut olay = Layout::default();
-                self.put_option(&mut ob, &mut olay, 3, &p, &format!("BUFFER {}", b.name));
-                let done_rel = ob.len() + 6;
-                self.put_option(&mut ob, &mut olay, 0, &[0; 8], "DONE");
-                let o = section(&mut out, &mut lay, 0, 0, osid, &ob);
-                for (n, r) in olay.spans {
-                    lay.spans
-                        .push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
-                }
-                for (cpu, rel) in entry_rel {
-                    let at = o + 16 + 6 + rel;
-                    lay.add(format!("{prefix}cpu {cpu} entry"), at..at + 20);
-                }
-                patch_u64(&mut out, prev_done, e, o as u64);
-                prev_done = o + 16 + done_rel;
+                prev_done =
+                    self.v7_flyrecord_buffer(&mut out, &mut lay, &mut strings, b, prev_done);
             }
         }
-        let ssid = sid("strings", &mut strings);
-        let body = if c == Compression::None {
-            strings.clone()
-        } else {
-            let z = compress(c, &strings);
-            let mut b = Vec::new();
-            put_u32(&mut b, e, z.len() as u32);
-            put_u32(&mut b, e, strings.len() as u32);
-            b.extend_from_slice(&z);
-            b
-        };
-        section(&mut out, &mut lay, 15, flag, ssid, &body);
+        let ssid = string_id("strings", &mut strings);
+        let body = self.v7_section_body(&strings);
+        self.v7_section(&mut out, &mut lay, 15, flag, ssid, &body);
         (out, lay)
+    }
+
+    /// A v7 section: header (id, flags, description string, size) and `body`; returns where
+    /// it starts.
+    fn v7_section(
+        &self,
+        out: &mut Vec<u8>,
+        lay: &mut Layout,
+        id: u16,
+        flags: u16,
+        sid: u32,
+        body: &[u8],
+    ) -> usize {
+        let e = self.endian;
+        let s = out.len();
+        put_u16(out, e, id);
+        put_u16(out, e, flags);
+        put_u32(out, e, sid);
+        put_u64(out, e, body.len() as u64);
+        out.extend_from_slice(body);
+        lay.add(format!("section {id}"), s..out.len());
+        s
+    }
+
+    /// A metadata or strings section's body: `data` as is, or compressed as one block (u32
+    /// compressed size, u32 size, the block).
+    fn v7_section_body(&self, data: &[u8]) -> Vec<u8> {
+        let e = self.endian;
+        let c = self.compression;
+        if c == Compression::None {
+            return data.to_vec();
+        }
+        let z = compress(c, data);
+        let mut b = Vec::new();
+        put_u32(&mut b, e, z.len() as u32);
+        put_u32(&mut b, e, data.len() as u32);
+        b.extend_from_slice(&z);
+        b
+    }
+
+    /// One flyrecord buffer: its section (the per-CPU data, page-aligned) and the OPTIONS
+    /// section with its BUFFER option, linked from the previous options' DONE at `prev_done`.
+    /// Returns where this options' DONE is.
+    fn v7_flyrecord_buffer(
+        &self,
+        out: &mut Vec<u8>,
+        lay: &mut Layout,
+        strings: &mut Vec<u8>,
+        b: &BufferSpec,
+        prev_done: usize,
+    ) -> usize {
+        let e = self.endian;
+        let c = self.compression;
+        let flag = u16::from(c != Compression::None);
+        let prefix = if b.name.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", b.name)
+        };
+        let s = string_id(&format!("buffer flyrecord {}", b.name), strings);
+        let sec_at = out.len();
+        put_u16(out, e, 3);
+        put_u16(out, e, flag);
+        put_u32(out, e, s);
+        put_u64(out, e, 0);
+        let body_start = out.len();
+        let mut entries = Vec::new();
+        for (cpu, d) in &b.cpus {
+            if d.is_empty() {
+                continue;
+            }
+            self.pad_to_page(out);
+            let off = out.len();
+            let (bytes, declared) = if c == Compression::None {
+                (d.clone(), d.len())
+            } else {
+                let ppc = self.pages_per_chunk.max(1) * self.page_size as usize;
+                let (z, _) = self.chunk_stream(d, ppc);
+                let n = z.len();
+                (z, if self.quirk_short4 { n - 4 } else { n })
+            };
+            lay.add(format!("{prefix}cpu {cpu} data"), off..off + bytes.len());
+            out.extend_from_slice(&bytes);
+            entries.push((*cpu, off, declared));
+        }
+        let size = (out.len() - body_start) as u64;
+        patch_u64(out, sec_at + 8, e, size);
+        lay.add(format!("{prefix}buffer section"), sec_at..out.len());
+        // OPTIONS with the BUFFER option.
+        let osid = string_id("options", strings);
+        let mut p = Vec::new();
+        put_u64(&mut p, e, sec_at as u64);
+        p.extend_from_slice(b.name.as_bytes());
+        p.push(0);
+        p.extend_from_slice(self.clock.as_bytes());
+        p.push(0);
+        put_u32(&mut p, e, self.page_size);
+        put_u32(&mut p, e, entries.len() as u32);
+        let mut entry_rel = Vec::new();
+        for (cpu, off, sz) in &entries {
+            entry_rel.push((*cpu, p.len()));
+            put_u32(&mut p, e, *cpu);
+            put_u64(&mut p, e, *off as u64);
+            put_u64(&mut p, e, *sz as u64);
+        }
+        let mut ob = Vec::new();
+        let mut olay = Layout::default();
+        self.put_option(&mut ob, &mut olay, 3, &p, &format!("BUFFER {}", b.name));
+        let done_rel = ob.len() + 6;
+        self.put_option(&mut ob, &mut olay, 0, &[0; 8], "DONE");
+        let o = self.v7_section(out, lay, 0, 0, osid, &ob);
+        for (n, r) in olay.spans {
+            lay.spans
+                .push((n, r.start + o as u64 + 16..r.end + o as u64 + 16));
+        }
+        for (cpu, rel) in entry_rel {
+            let at = o + 16 + 6 + rel;
+            lay.add(format!("{prefix}cpu {cpu} entry"), at..at + 20);
+        }
+        patch_u64(out, prev_done, e, o as u64);
+        o + 16 + done_rel
     }
 
     /// A chunk stream: u32 count · (u32 zsize · u32 usize · data)*.

@@ -6,7 +6,7 @@
 
 use super::super::model::{Block, Frame, FramesEnd, MAX_KEPT_BLOCKS};
 use super::super::rules;
-use crate::finding::Sink;
+use crate::finding::{Capped, Sink};
 use crate::reader::{Endian, Reader};
 use std::ops::Range;
 
@@ -78,10 +78,9 @@ pub struct Walker<'a> {
     infer_tries: u32,
     index: u64,
     finished: bool,
-    /// Block errors reported so far.
-    block_errors: u64,
-    /// Block errors not reported individually (beyond [`MAX_BLOCK_ERRORS`]).
-    pub suppressed: u64,
+    /// Frames whose blocks could not be walked: the first [`MAX_BLOCK_ERRORS`] are reported
+    /// individually, the others counted.
+    pub block_errors: Capped,
 }
 
 /// Block-level findings reported individually; later ones are counted.
@@ -199,8 +198,7 @@ impl<'a> Walker<'a> {
             infer_tries: 0,
             index: 0,
             finished: false,
-            block_errors: 0,
-            suppressed: 0,
+            block_errors: Capped::new(&rules::FRAME_BLOCKS_MISMATCH, MAX_BLOCK_ERRORS),
         }
     }
 
@@ -393,18 +391,8 @@ impl<'a> Walker<'a> {
             return;
         }
         frame.tiled = false;
-        if self.allow_block_error() {
+        if self.block_errors.hit(&frame.span) {
             report_block_error(sink, frame, &err, start);
-        }
-    }
-
-    fn allow_block_error(&mut self) -> bool {
-        self.block_errors = self.block_errors.saturating_add(1);
-        if self.block_errors > MAX_BLOCK_ERRORS {
-            self.suppressed = self.suppressed.saturating_add(1);
-            false
-        } else {
-            true
         }
     }
 

@@ -1,0 +1,7 @@
+//! The command line's parts: what a run checks, the demo, writing the output, and the
+//! arguments of `watch`.
+
+pub mod demo;
+pub mod inputs;
+pub mod output;
+pub mod watch;
