@@ -140,7 +140,8 @@ pub fn check_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> (Option
 }
 
 /// The directory format a directory is checked as: the hinted one (when the hint names one),
-/// else the one the table's detection finds (`path`, for a directory on disk), else the table's first directory format.
+/// else the one the table's detection finds (`path`, for a directory on disk), else the
+/// table's first directory format.
 fn dir_spec(opts: &CheckOptions, path: Option<&Path>) -> Option<&'static formats::FormatSpec> {
     let dir_format = |f: Format| formats::spec(f).filter(|s| s.dir.is_some());
     opts.format_hint

@@ -32,7 +32,9 @@ pub fn decode_dir_image(data: &[u8]) -> MemDir {
             .iter_mut()
             .zip(lb.iter())
             .for_each(|(d, s)| *d = *s);
-        let want = usize::try_from(u32::from_le_bytes(len_bytes)).unwrap_or(usize::MAX);
+        let want = crate::reader::u32_at(&len_bytes, 0, crate::reader::LittleEndian)
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(usize::MAX);
         let budget = IMAGE_MAX_BYTES.saturating_sub(total);
         let len = want.min(after.len()).min(budget);
         let (body, after) = after.split_at(len);
