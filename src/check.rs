@@ -613,7 +613,7 @@ fn check_open_file(
     // Each format reads the file the way that keeps memory flat for multi-GiB inputs.
     if let Some(read) = format.and_then(formats::spec).and_then(|s| s.file) {
         if let FileCheck::Done(map) = read(file, len, opts, sink)? {
-            return Ok((map.is_some().then_some(format).flatten(), map));
+            return Ok((map.as_ref().and(format), map));
         }
     }
     let Some(data) = formats::spec::load_whole(file, len, opts, sink)? else {

@@ -74,7 +74,7 @@ pub fn explain(rule: &Rule) -> String {
         rule.code,
         rule.name,
         rule.summary,
-        rule.family.title(),
+        rule.family.title,
         rule.default_severity,
         rule.default_severity.meaning(),
         raised_in_text(rule),
@@ -94,7 +94,7 @@ fn dedent(s: &str) -> String {
 pub fn render_family_doc(family: Family) -> String {
     let mut out = format!(
         "# {}\n\n<!-- Generated from the rule registry by `tracelint rules --write-docs`. Do not edit. -->\n\n",
-        family.title()
+        family.title
     );
     out.push_str("| code | name | default | summary |\n|---|---|---|---|\n");
     for r in rules_of(family).iter() {
@@ -133,10 +133,7 @@ pub fn render_index_doc() -> String {
     for f in families() {
         out.push_str(&format!(
             "| {} | `{}` | [{}.md]({}.md) |\n",
-            f.title(),
-            f.prefix(),
-            f.slug(),
-            f.slug()
+            f.title, f.prefix, f.slug, f.slug
         ));
     }
     out
@@ -176,7 +173,7 @@ their source. What each writer version writes differently is in the format notes
 pub fn rendered_docs() -> Vec<(String, String)> {
     let mut v = vec![("README.md".to_string(), render_index_doc())];
     for f in families() {
-        v.push((format!("{}.md", f.slug()), render_family_doc(f)));
+        v.push((format!("{}.md", f.slug), render_family_doc(f)));
     }
     v
 }
@@ -196,7 +193,7 @@ pub fn select(selector: &str) -> Option<(Vec<&'static Rule>, usize)> {
     }
     let family = families().into_iter().find(|f| f.is_named(selector));
     if let Some(f) = family {
-        return Some((rules_of(f), f.prefix().len()));
+        return Some((rules_of(f), f.prefix.len()));
     }
     let valid = selector.len() >= 2 && selector.bytes().all(|b| b.is_ascii_alphanumeric());
     if !valid {

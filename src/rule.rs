@@ -79,21 +79,6 @@ impl Family {
         aliases: &[],
     };
 
-    /// Code prefix of the family's rules.
-    pub fn prefix(self) -> &'static str {
-        self.prefix
-    }
-
-    /// Short name used for `rules/<slug>.md` and in tables.
-    pub fn slug(self) -> &'static str {
-        self.slug
-    }
-
-    /// Human title.
-    pub fn title(self) -> &'static str {
-        self.title
-    }
-
     /// Whether a rule selector (`trace-cmd`, `tracecmd`, `gdb`) names this family.
     pub fn is_named(self, selector: &str) -> bool {
         self.slug == selector || self.name == selector || self.aliases.contains(&selector)

@@ -158,12 +158,12 @@ fn every_format_has_its_rules_in_the_registry_and_the_documents() {
         assert_eq!(declared.len(), rules.len(), "{}", spec.format);
         for r in declared {
             assert_eq!(r.family, spec.family, "{}", r.code);
-            assert!(r.code.starts_with(spec.family.prefix()), "{}", r.code);
+            assert!(r.code.starts_with(spec.family.prefix), "{}", r.code);
             assert_eq!(registry::lookup(r.code).map(|x| x.code), Some(r.code));
         }
         let doc = root()
             .join("rules")
-            .join(format!("{}.md", spec.family.slug()));
+            .join(format!("{}.md", spec.family.slug));
         assert!(doc.is_file(), "{}", doc.display());
         let selected = registry::select(spec.family.name).map(|(r, _)| r.len());
         assert_eq!(selected, Some(rules.len()), "selector {}", spec.family.name);

@@ -1,23 +1,14 @@
 //! Code hygiene that the compiler does not enforce on its own.
 
-use std::path::Path;
+mod common;
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
+use std::path::Path;
 
 /// `unsafe` appears exactly once: the read-only mmap in src/input.rs.
 #[test]
 fn only_one_unsafe_block() {
     let mut files = Vec::new();
-    rust_files(
+    common::rs_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         &mut files,
     );

@@ -12,10 +12,10 @@ fn codes_and_names_are_unique_and_well_formed() {
         assert!(codes.insert(r.code), "duplicate code {}", r.code);
         assert!(names.insert(r.name), "duplicate name {}", r.name);
         assert!(
-            r.code.starts_with(r.family.prefix()) && r.code.len() == 5,
+            r.code.starts_with(r.family.prefix) && r.code.len() == 5,
             "{} must be {}NNN",
             r.code,
-            r.family.prefix()
+            r.family.prefix
         );
         assert!(
             r.code[2..].chars().all(|c| c.is_ascii_digit()),
@@ -63,7 +63,7 @@ fn rule_docs_are_fresh_and_codes_locked() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     let update = std::env::var_os("UPDATE_RULE_DOCS").is_some();
     for f in registry::families() {
-        let path = dir.join(format!("{}.md", f.slug()));
+        let path = dir.join(format!("{}.md", f.slug));
         if let Ok(old) = std::fs::read_to_string(&path) {
             for (code, name) in committed_pairs(&old) {
                 let r = registry::lookup(&code).unwrap_or_else(|| {

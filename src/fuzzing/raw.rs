@@ -4,6 +4,7 @@
 use super::image::*;
 use super::invariants::*;
 use crate::check::check_bytes;
+use crate::detect::Format;
 use crate::finding::{Finding, Sink};
 use crate::formats::{FormatSpec, FORMATS};
 use crate::reader::Endian;
@@ -229,22 +230,25 @@ pub fn run_formats(data: &[u8]) {
     }
 }
 
+/// A raw-bytes runner (`run_*`).
+pub type Runner = fn(&[u8]);
+
 /// The `run_*` function for a regression folder name (`corpus/<name>/regressions/`): the
 /// containers' and detection's, and for a format of the table (by its `corpus` name) the
 /// runner that adds the format's own invariants to [`run_format`]'s; `None` for a format that
 /// has none of its own yet ([`run_formats`] gives it [`run_format`]).
-pub fn runner_for(corpus_dir: &str) -> Option<fn(&[u8])> {
+pub fn runner_for(corpus_dir: &str) -> Option<Runner> {
     match corpus_dir {
         "archive" => return Some(run_archive),
         "detect" => return Some(run_detect),
         _ => {}
     }
-    let spec = FORMATS.iter().find(|s| s.corpus == corpus_dir)?;
-    match spec.format.name() {
-        "trace-cmd" => Some(run_tracecmd),
-        "gdb-tfile" => Some(run_gdb_tfile),
-        "ktrace" => Some(run_ktrace),
-        "uftrace" => Some(run_uftrace),
-        _ => None,
-    }
+    let format = FORMATS.iter().find(|s| s.corpus == corpus_dir)?.format;
+    let own: [(Format, Runner); 4] = [
+        (crate::formats::tracecmd::FORMAT, run_tracecmd),
+        (crate::formats::gdb::FORMAT, run_gdb_tfile),
+        (crate::formats::ktrace::FORMAT, run_ktrace),
+        (crate::formats::uftrace::FORMAT, run_uftrace),
+    ];
+    own.iter().find(|(f, _)| *f == format).map(|(_, run)| *run)
 }

@@ -193,7 +193,7 @@ pub fn help_uri(r: &Rule) -> String {
     format!(
         "{}/blob/main/rules/{}.md#{}",
         INFORMATION_URI.trim_end_matches('/'),
-        r.family.slug(),
+        r.family.slug,
         r.code.to_ascii_lowercase()
     )
 }
@@ -309,7 +309,7 @@ pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
                 level: level(r.default_severity),
             },
             properties: RuleProperties {
-                tags: vec![r.family.slug()],
+                tags: vec![r.family.slug],
             },
         })
         .collect();
