@@ -145,6 +145,8 @@ rec fork-noexec "$BIN/uf_fork"
 rec forkexec-keep-pid --keep-pid "$BIN/uf_forkexec" "$BIN/uf_child"
 # forkexec-e-keep-pid: -e --keep-pid of the fork+exec program.
 rec forkexec-e-keep-pid -e --keep-pid "$BIN/uf_forkexec" "$BIN/uf_child"
+# forkexec-e: -e alone on the fork+exec program.
+rec forkexec-e -e "$BIN/uf_forkexec" "$BIN/uf_child"
 # idle-thread: a pthread that runs only uninstrumented code: no <TID>.dat for it.
 rec idle-thread "$BIN/uf_idle"
 # signal: handlers that run traced code (raise, then SIGALRM during a busy loop).
