@@ -130,6 +130,12 @@ rec caller-C-work-threads -C work "$BIN/uf_threads"
 rec trigger-T-depth-notrace -T 'top@depth=2' -T 'fib@notrace' "$BIN/uf_basic"
 # disable-trace-on: --disable with -T top@trace_on: nothing before top is recorded.
 rec disable-trace-on --disable -T 'top@trace_on' "$BIN/uf_basic"
+# trigger-finish: -T top@finish: recording stops inside top (frames still open at the end).
+rec trigger-finish -T 'top@finish' "$BIN/uf_basic"
+# trigger-read-page-fault: -T main@read=page-fault: read/diff page-fault events around main.
+rec trigger-read-page-fault -T 'main@read=page-fault' "$BIN/uf_basic"
+# watch-cpu: -W cpu: a watch:cpu event whenever a task runs on another CPU.
+rec watch-cpu -W cpu "$BIN/uf_threads"
 # time-filter-t1ms: -t 1ms: only calls that took 1 ms or more (main, slow, usleep).
 rec time-filter-t1ms -t 1ms "$BIN/uf_loop"
 # max-stack-8: --max-stack 8 with a recursion 12 deep.
@@ -185,10 +191,34 @@ rec cxx-finstrument "$BIN/uf_cxx_fi"
 rec patch-P-all -P . "$BIN/uf_basic_pe"
 # patch-P-Z100: -P . -Z 100: only functions of 100 bytes or more are patched.
 rec patch-P-Z100 -P . -Z 100 "$BIN/uf_basic_pe"
+# patch-P-U-fib: -P . -U fib: every function but fib patched.
+rec patch-P-U-fib -P . -U fib "$BIN/uf_basic_pe"
 # patch-P-nop-mcount: -P . on a -pg -mfentry -mnop-mcount build.
 rec patch-P-nop-mcount -P . "$BIN/uf_basic_nop"
 # patch-P-noinst: -P . on a build with no instrumentation (patched through capstone).
 rec patch-P-noinst -P . "$BIN/uf_basic_noinst"
+# recv-host: the data sent over TCP (record --host 127.0.0.1) and written by `uftrace recv`.
+if [ "$ONLY" = "  " ] || [[ "$ONLY" == *" recv-host "* ]]; then
+  PORT=18090
+  mkdir -p "$WORK/recv"
+  uftrace recv -d "$WORK/recv" --port $PORT >"$WORK/recv.log" 2>&1 &
+  RECV=$!
+  sleep 1
+  (cd "$OUT" && timeout 120 uftrace record -d recv-host --host 127.0.0.1 --port $PORT \
+    "$BIN/uf_basic") >"$WORK/recv-host.log" 2>&1
+  i=0
+  while [ $i -lt 20 ] && [ ! -f "$WORK/recv/recv-host/info" ]; do sleep 0.5; i=$((i + 1)); done
+  sleep 1
+  kill "$RECV" 2>/dev/null; wait "$RECV" 2>/dev/null
+  rm -rf "$OUT/recv-host"
+  if [ -f "$WORK/recv/recv-host/info" ]; then
+    mv "$WORK/recv/recv-host" "$OUT/recv-host"
+    echo "ok   recv-host (written by uftrace recv)"
+  else
+    echo "FAIL recv-host:"; sed 's/^/     /' "$WORK/recv.log" "$WORK/recv-host.log"
+    FAILS=$((FAILS + 1))
+  fi
+fi
 
 # ---- read every directory back ---------------------------------------------------------
 for d in "$OUT"/*/; do
