@@ -142,6 +142,12 @@ rec time-filter-t1ms -t 1ms "$BIN/uf_loop"
 rec max-stack-8 --max-stack 8 "$BIN/uf_loop"
 # depth-D3-longjmp: -D 3 with setjmp/longjmp (the longjmp leaves frames below the limit).
 rec depth-D3-longjmp -D 3 "$BIN/uf_jmp"
+# depth-D4-longjmp: -D 4: the first longjmp is recorded, the second (depth 5) is not; the
+#   EXIT of setjmp then closes a frame two levels up and readers leave main open.
+rec depth-D4-longjmp -D 4 "$BIN/uf_jmp"
+# notrace-N-longjmp: -N longjmp: no longjmp ENTRY before setjmp's second EXIT; libmcount records
+#   nothing more until main's EXIT (the notrace state of longjmp is never left).
+rec notrace-N-longjmp -N longjmp "$BIN/uf_jmp"
 # estimate-return-e: -e (--estimate-return): ENTRY records only, exits estimated by readers.
 rec estimate-return-e -e "$BIN/uf_basic"
 # Processes.
