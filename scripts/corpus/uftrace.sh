@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerate corpus/uftrace/<name>/: real uftrace data directories (each one the whole
 # uftrace.data directory written by `uftrace record -d <dir>`) from small programs built with
-# `gcc -pg -g` (sources in scripts/corpus/src/uf_*.c).
+# `gcc -pg -g` (sources in scripts/corpus/src/uf_*.c), and the producer-option matrix: one
+# recording per record option that changes what is written, some of the same programs built
+# with -finstrument-functions or for dynamic patching.
 # Usage: scripts/corpus/uftrace.sh [OUTDIR [NAME...]]   (default: <repo>/corpus/uftrace, all)
 #   With NAMEs, only those recordings are made again (the others keep their tids and sids,
 #   which the tests name).
