@@ -278,6 +278,28 @@ break tpdemo.c:$ENDLINE
 continue
 tstatus"
 
+# 17. full: a 3000-byte linear trace buffer that fills up: the run stops by itself (stop
+#     reason tfull) with the frames that fit.
+run_shape full "$OUT/full.tf" "set trace-buffer-size 3000
+trace tl_step
+actions
+collect \$regs, i
+end
+tstart
+$FINISH"
+
+# 18. bigmem: a 70000-byte global collected in one frame (a range larger than the 16-bit
+#     length of one M block).
+PROG=$EXE_MULTI run_shape bigmem "$OUT/bigmem.tf" "trace tm_other if n == 1
+actions
+collect tm_big
+end
+tstart
+break tpmulti.c:$ENDLINE_MULTI
+continue
+tstop
+tstatus"
+
 # Real but defective files (gdbserver 13.1 bugs); kept apart from the valid corpus.
 # defects/circular-corrupt.tf: circular buffer of 14000 bytes that wraps at an offset where
 # gdbserver's qTBuffer returns an inconsistent image (frames that do not add up to
@@ -331,7 +353,7 @@ fi
 verify () {
   local f=$1 log=$WORK/verify.log
   local prog=$EXE
-  case $f in */twoloc.tf) prog=$EXE_MULTI ;; esac
+  case $f in */twoloc.tf|*/bigmem.tf) prog=$EXE_MULTI ;; esac
   cat >"$WORK/verify.gdb" <<GDB
 set pagination off
 set confirm off
