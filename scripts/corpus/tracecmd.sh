@@ -4,7 +4,7 @@
 # Usage: scripts/corpus/tracecmd.sh [OUTDIR]   (default: <repo>/corpus/tracecmd)
 #        STEPS="subbuf clocks marker" scripts/corpus/tracecmd.sh   (only some captures; the
 #        steps are: basic full instances empty lost subbuf clocks marker stack allclocks
-#        bufsize zlib instonly reencode; default: all)
+#        bufsize zlib instonly reencode ustack bigmarker; default: all)
 # Needs: root, tracefs, trace-cmd (3.1.x), util-linux (unshare, mount).
 #
 # `trace-cmd record` is not used: events are enabled by hand in tracefs, a small workload
@@ -26,7 +26,7 @@ OUT=${1:-$ROOT/corpus/tracecmd}
 META_SYSTEMS="ftrace sched raw_syscalls timer irq"
 KALLSYMS_LINES=${KALLSYMS_LINES:-300}
 INST_PREFIX=tracelint
-STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker stack allclocks bufsize zlib instonly reencode}
+STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker stack allclocks bufsize zlib instonly reencode ustack bigmarker}
 step () { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 die () { echo "tracecmd.sh: $*" >&2; exit 1; }
@@ -367,6 +367,34 @@ if step reencode; then
 [ -s "$OUT/lost-v7-zstd.dat" ] && convert_dat "$OUT/lost-v7-zstd.dat" "$OUT/lost-v7-none.dat" --compression none
 [ -s "$OUT/marker-v7-none.dat" ] && convert_dat "$OUT/marker-v7-none.dat" "$OUT/marker-v7-zstd.dat" --compression zstd
 [ -s "$OUT/empty-cpu-v7-none.dat" ] && convert_dat "$OUT/empty-cpu-v7-none.dat" "$OUT/empty-cpu-v7-zstd.dat" --compression zstd
+fi
+
+# ustack-*: ftrace:user_stack records after each sched_switch (options/userstacktrace), sized
+# by the kernel like kernel_stack. v7 zstd and v6.
+if step ustack && [ -e "$T/options/userstacktrace" ]; then
+clean
+SAVED_USTACK=$(cat "$T/options/userstacktrace")
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/options/userstacktrace"
+echo 1 > "$T/tracing_on"; workload; echo 0 > "$T/tracing_on"
+echo "$SAVED_USTACK" > "$T/options/userstacktrace"
+extract_dat "$OUT/ustack-v7-zstd.dat" trimmed
+convert_dat "$OUT/ustack-v7-zstd.dat" "$OUT/ustack-v6.dat" --file-version 6
+fi
+
+# bigmarker-*: trace_marker writes of 1000 and 4000 bytes (the kernel cuts a write to what one
+# event on a page can hold) and a 2000-byte trace_marker_raw write: events that fill most of a
+# page. v7 uncompressed and v6.
+if step bigmarker; then
+clean
+echo 1 > "$T/tracing_on"
+head -c 1000 /dev/zero | tr '\0' a > "$T/trace_marker"
+head -c 4000 /dev/zero | tr '\0' b > "$T/trace_marker"
+{ printf '\002\000\000\000'; head -c 2000 /dev/zero | tr '\0' r; } > "$T/trace_marker_raw" 2>/dev/null
+echo "tracelint after big markers" > "$T/trace_marker"
+echo 0 > "$T/tracing_on"
+extract_dat "$OUT/bigmarker-v7-none.dat" trimmed --compression none
+convert_dat "$OUT/bigmarker-v7-none.dat" "$OUT/bigmarker-v6.dat" --file-version 6
 fi
 
 clean
