@@ -305,7 +305,7 @@ done
 echo "$SAVED_CLOCK" > "$T/trace_clock"
 fi
 
-# bufsize-tiny-*: buffer_size_kb 1 (the kernel keeps its minimum of pages per CPU) in
+# lost-bufsize-tiny-*: buffer_size_kb 1 (the kernel keeps its minimum of pages per CPU) in
 # overwrite mode under a syscall-heavy load, so every CPU buffer holds only its last pages;
 # bufsize-big-v7-zstd.dat: buffer_size_kb 16384 with the same load (nothing lost).
 if step bufsize; then
@@ -321,8 +321,10 @@ for b in tiny big; do
   taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=300 2>/dev/null
   echo 0 > "$T/tracing_on"
   echo 0 > "$T/events/raw_syscalls/sys_enter/filter"
-  extract_dat "$OUT/bufsize-$b-v7-zstd.dat" trimmed
-  [ $b = tiny ] && convert_dat "$OUT/bufsize-$b-v7-zstd.dat" "$OUT/bufsize-$b-v6.dat" --file-version 6
+  # (names of captures that lose events start with lost-)
+  n=bufsize-$b; [ $b = tiny ] && n=lost-bufsize-tiny
+  extract_dat "$OUT/$n-v7-zstd.dat" trimmed
+  [ $b = tiny ] && convert_dat "$OUT/$n-v7-zstd.dat" "$OUT/$n-v6.dat" --file-version 6
   echo "$SAVED_KB" > "$T/buffer_size_kb"
   echo "$SAVED_OW" > "$T/options/overwrite"
 done
