@@ -7,7 +7,7 @@ use super::model::{
     Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
 };
 use super::rules;
-use crate::finding::{Capped, Sink};
+use crate::finding::{Capped, Severity, Sink};
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -280,20 +280,32 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
     for (i, t) in d.tracepoints.iter().enumerate() {
         let first = *by_num.entry(t.num).or_insert(i);
         if let Some(o) = d.tracepoints.get(first).filter(|_| first != i) {
-            sink.report(
-                &rules::DUPLICATE_TRACEPOINT,
-                t.span.clone(),
-                format!(
-                    "tracepoint number {} is already defined at address 0x{:x}{}",
-                    t.num,
-                    o.addr,
-                    if o.addr == t.addr {
-                        " (same address)"
-                    } else {
-                        ""
-                    }
-                ),
-            );
+            // tracepoint.c get_uploaded_tp (GDB 7.2–15) merges lines of the same number and
+            // address; lines of the same number at other addresses are the locations of one
+            // tracepoint, as `tsave` writes them for a name that matches several places.
+            let f = if o.addr == t.addr {
+                sink.make(
+                    &rules::DUPLICATE_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint number {} is already defined at the same address 0x{:x}; GDB 13 merges both lines into one tracepoint and reads every frame the same",
+                        t.num, o.addr
+                    ),
+                )
+                .read_same("GDB", "13")
+            } else {
+                sink.make(
+                    &rules::DUPLICATE_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint number {} is also defined at address 0x{:x}: GDB's `tsave` writes one `tp T` line per location of a tracepoint set on a name that matches several places; GDB 13 creates a tracepoint for each and reads every frame",
+                        t.num, o.addr
+                    ),
+                )
+                .level(Severity::Info)
+                .impact("GDB", "13", "same")
+            };
+            sink.push(f);
         }
         if t.num == 0 || t.num > 0x7fff {
             sink.report(
@@ -625,8 +637,9 @@ impl FrameLint {
                 &rules::FRAME_TRACEPOINT_UNDEFINED,
                 head,
                 format!(
-                    "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`) but `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\"{}",
+                    "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`), and `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\" or, where GDB's own numbering of the file's tracepoints (from 1, in the order it creates them) gives {} to another tracepoint, shows the frame as that one's{}",
                     f.index,
+                    f.tpnum,
                     f.tpnum,
                     f.tpnum,
                     if f.blocks.iter().any(|b| matches!(b, Block::Registers { .. })) {
