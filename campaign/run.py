@@ -220,10 +220,20 @@ def main():
             print(f"campaign: {fmt}: no reader present, skipped", file=sys.stderr)
             continue
         prepared = []
+        gdb_progs = readers.gdb_programs() if fmt == "gdb" else []
         with tempfile.TemporaryDirectory(prefix="tl-campaign-") as tmp:
             for seed in seeds.get(fmt, []):
                 info, lays, base = layout_of(fmt, seed)
                 claim = [r for r in fmt_readers if r.claims(info)]
+                if fmt == "gdb" and claim:
+                    # The program the file traced: the one with which GDB creates tracepoints.
+                    for exe in gdb_progs:
+                        o = readers_read(claim[0], seed, args.timeout, dict(info, exe=exe))
+                        if readers.gdb_tracepoints(o):
+                            info["exe"] = exe
+                            break
+                    else:
+                        print(f"campaign: no program of scripts/corpus/src makes GDB create the tracepoints of {seed}; read without one", file=sys.stderr)
                 baseline = {}
                 for r in claim:
                     o = readers_read(r, seed, args.timeout, info)
