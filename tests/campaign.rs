@@ -1345,6 +1345,29 @@ fn a_record_header_turned_into_a_time_extend_is_an_error() {
 }
 
 #[test]
+fn a_clock_record_trace_cmd_2_4_finds_no_clock_in_is_an_error() {
+    // The v6 clock record's length set to 0 with TRACECLOCK present: trace-cmd 2.4 reads an
+    // empty string, sets no trace clock and crashes at the first event; 2.9.5 and 3.x read on.
+    let rel = "tracecmd/v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let (first_cpu, _) = v6_cpus(b)[0];
+        // The clock record is the last `[local]` before the data (TRACECLOCK holds one too).
+        let at = b.windows(7).rposition(|w| w == b"[local]").unwrap() - 8;
+        assert!(at < first_cpu, "the clock record precedes the CPU data");
+        b[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD043", Severity::Error), "{l:?}");
+    for (name, ok, _) in reports(&p, false, false) {
+        if name == "trace-cmd 2.4" {
+            assert!(!ok, "{name} reads a v6 file with an empty clock record");
+        } else if name.starts_with("trace-cmd 3.") {
+            assert!(ok, "{name} fails on an empty clock record");
+        }
+    }
+}
+
+#[test]
 fn a_cpu_size_cut_to_zero_before_the_end_is_an_error() {
     // The last CPU's size set to 0: its pages follow the last CPU data as trailing bytes,
     // which no reader reads.
