@@ -1385,6 +1385,31 @@ fn a_clock_record_trace_cmd_2_4_finds_no_clock_in_is_an_error() {
 }
 
 #[test]
+fn a_commit_size_halved_under_missed_event_flags_is_an_error() {
+    // The first page's commit word: size halved, RB_MISSED_EVENTS and RB_MISSED_STORED set.
+    // The events after the cut are read as the lost-events count and what follows it; every
+    // reader stops at the commit size and loses them.
+    let rel = "tracecmd/v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let (off, _) = v6_cpus(b)[0];
+        let c = u64::from_le_bytes(b[off + 8..off + 16].try_into().unwrap());
+        let size = c & 0x0fff_ffff;
+        let new = (size / 2) | (1 << 31) | (1 << 30);
+        b[off + 8..off + 16].copy_from_slice(&new.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD104", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            event_lines(&o1) < event_lines(o0),
+            "{name} on {}",
+            p.display()
+        );
+    }
+}
+
+#[test]
 fn a_cpu_size_cut_to_zero_before_the_end_is_an_error() {
     // The last CPU's size set to 0: its pages follow the last CPU data as trailing bytes,
     // which no reader reads.
