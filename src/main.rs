@@ -166,7 +166,7 @@ struct CheckArgs {
     /// Only print the summary (and set the exit code).
     #[arg(long, short = 'q')]
     quiet: bool,
-    /// Human output: also show info findings.
+    /// Human and GitHub outputs: also show info findings.
     #[arg(long, short = 'v')]
     verbose: bool,
     /// Parallel jobs (default: number of cores).
@@ -662,7 +662,7 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
         }
         OutputKind::Github => {
             for r in &reports {
-                text.push_str(&report::github::render(r, base.as_deref()));
+                text.push_str(&report::github::render(r, base.as_deref(), a.verbose));
             }
         }
         OutputKind::Gitlab => {
