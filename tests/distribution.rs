@@ -252,3 +252,102 @@ fn the_debian_package_ships_a_stripped_binary_and_every_asset() {
     );
     assert!(file(".ci/run").contains("scripts/deb.sh"));
 }
+
+/// The README's snippets name what exists: every rule code in it is a rule (and the name after
+/// it, where one follows, is that rule's), every flag on a `tracelint` command line in its code
+/// blocks is one the command takes (its `--help` lists it), and the version the Action and
+/// pre-commit snippets pin is the package's (`v` + the version in Cargo.toml, the tag a release
+/// gets).
+#[test]
+fn readme_snippets_name_real_rules_flags_and_version() {
+    let readme = file("README.md");
+    let code =
+        regex::Regex::new(r"\b([A-Z]{2}[0-9]{3})\b(?: ([a-z0-9]+(?:-[a-z0-9]+)+))?").unwrap();
+    let mut codes = 0;
+    for c in code.captures_iter(&readme) {
+        let rule = tracelint::registry::lookup(&c[1])
+            .unwrap_or_else(|| panic!("README names {}, which is no rule", &c[1]));
+        if let Some(name) = c.get(2) {
+            assert_eq!(name.as_str(), rule.name, "README: {}", &c[0]);
+        }
+        codes += 1;
+    }
+    assert!(codes > 10, "{codes}");
+
+    // Command lines in code blocks.
+    let mut in_block = false;
+    let mut lines = Vec::new();
+    for l in readme.lines() {
+        if l.trim_start().starts_with("```") {
+            in_block = !in_block;
+        } else if in_block {
+            lines.push(l);
+        }
+    }
+    let subcommands = ["check", "map", "rules", "explain", "watch", "demo", "man"];
+    let mut checked = 0;
+    let mut helps = std::collections::HashMap::new();
+    for l in lines {
+        let l = l.split(" # ").next().unwrap();
+        let Some(at) = l.find("tracelint ") else {
+            continue;
+        };
+        let before = &l[..at];
+        // The program, not a path or URL that holds the word.
+        if !(before.is_empty()
+            || before.ends_with("| ")
+            || before.trim_end().ends_with("run:")
+            || before.trim() == "-"
+            || before.trim().is_empty())
+        {
+            continue;
+        }
+        let words: Vec<&str> = l[at..].split_whitespace().skip(1).collect();
+        let sub = match words.first() {
+            Some(w) if subcommands.contains(w) => *w,
+            _ => "check",
+        };
+        let help = helps.entry(sub).or_insert_with(|| {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_tracelint"))
+                .args([sub, "--help"])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "tracelint {sub} --help");
+            String::from_utf8(o.stdout).unwrap()
+        });
+        for w in words.iter().take_while(|w| **w != "|") {
+            let flag = w.split('=').next().unwrap();
+            if !flag.starts_with('-') || flag == "-" {
+                continue;
+            }
+            let listed =
+                regex::Regex::new(&format!(r"(^|[\s,\[]){}([\s,=<\]]|$)", regex::escape(flag)))
+                    .unwrap()
+                    .is_match(help);
+            assert!(
+                listed,
+                "README: `{}`: tracelint {sub} takes no {flag}",
+                l.trim()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked} flags");
+
+    // The pinned version, in the README and in the hooks file's example.
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let pins = regex::Regex::new(r"(?:tracelint/tracelint@|rev: )(v[0-9][^\s`]*)").unwrap();
+    for (name, text) in [
+        ("README.md", readme.clone()),
+        (".pre-commit-hooks.yaml", file(".pre-commit-hooks.yaml")),
+    ] {
+        let found: Vec<String> = pins
+            .captures_iter(&text)
+            .map(|c| c[1].to_string())
+            .collect();
+        assert!(!found.is_empty(), "{name} pins no version");
+        for v in found {
+            assert_eq!(v, tag, "{name} pins {v}; the package is {tag}");
+        }
+    }
+}
