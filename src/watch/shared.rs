@@ -50,6 +50,8 @@ pub(super) struct Shared {
     pub(super) stuck: Mutex<Vec<(Pending, u32, Instant)>>,
     /// Longest wait between two tries of a stuck input.
     pub(super) retry_max: Duration,
+    /// Failures to write the metrics file, warned about at a bounded rate.
+    pub(super) metrics_warning: Mutex<util::Repeated>,
 }
 
 impl Shared {

@@ -18,6 +18,8 @@ const CLAIM_MARK: &[u8] = b".tlw.";
 pub const SIDECAR_SUFFIX: &str = ".tracelint.json";
 /// Suffix of sidecars being written (in `work/`).
 const TEMP_SUFFIX: &[u8] = b".json-tmp";
+/// Start of the names of the probes made at start-up.
+const PROBE_PREFIX: &str = ".tracelint-probe-";
 /// Longest input name kept as is; longer names are shortened in `work/` and verdict folders.
 const MAX_KEPT_NAME: usize = 140;
 
@@ -249,13 +251,30 @@ fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
         .find(|&i| hay.get(i..i.saturating_add(needle.len())) == Some(needle))
 }
 
-/// Shortens a name to at most [`MAX_KEPT_NAME`] bytes (keeping the start).
+/// Shortens a name to at most [`MAX_KEPT_NAME`] bytes: its start and its ending (from the
+/// first `.` of its last 16 bytes: `.dat`, `.tar.zst`), cut at a character boundary when the
+/// name is UTF-8. The full name is in the report and the event log.
 pub fn kept_name(name: &OsStr) -> OsString {
     let b = name.as_bytes();
     if b.len() <= MAX_KEPT_NAME {
         return name.to_os_string();
     }
-    OsStr::from_bytes(b.get(..MAX_KEPT_NAME).unwrap_or(b)).to_os_string()
+    let tail_from = b.len().saturating_sub(16);
+    let ending = b
+        .get(tail_from..)
+        .and_then(|t| t.iter().position(|&c| c == b'.'))
+        .and_then(|i| b.get(tail_from.saturating_add(i)..))
+        .unwrap_or(&[]);
+    let mut head = MAX_KEPT_NAME.saturating_sub(ending.len());
+    if std::str::from_utf8(b).is_ok() {
+        // Not inside a character: back to the start of the one at `head`.
+        while head > 0 && b.get(head).is_some_and(|&c| c & 0xc0 == 0x80) {
+            head = head.saturating_sub(1);
+        }
+    }
+    let mut v = b.get(..head).unwrap_or(&[]).to_vec();
+    v.extend_from_slice(ending);
+    OsString::from_vec(v)
 }
 
 /// The spool root and its folders.
@@ -326,10 +345,51 @@ impl Spool {
                 ));
             }
         }
+        sp.remove_dead_probes();
         for v in Verdict::ALL {
             sp.probe_links(sp.dir(v))?;
         }
         Ok(sp)
+    }
+
+    /// Removes the probes of [`Spool::probe_links`] that a daemon killed while it started
+    /// left behind (its instance is dead); a live instance's probes are its own business.
+    fn remove_dead_probes(&self) {
+        let mut dirs = vec![self.work.as_path()];
+        dirs.extend(self.verdict.iter().map(PathBuf::as_path));
+        for dir in dirs {
+            let Ok(rd) = fs::read_dir(dir) else { continue };
+            for e in rd.flatten() {
+                let file = e.file_name();
+                let Some(id) = file
+                    .as_bytes()
+                    .strip_prefix(PROBE_PREFIX.as_bytes())
+                    .and_then(|r| r.strip_suffix(b".f").or_else(|| r.strip_suffix(b".d")))
+                    .and_then(|r| std::str::from_utf8(r).ok())
+                    .and_then(Instance::parse)
+                else {
+                    continue;
+                };
+                if self.instance.is_dead(&id) != Liveness::Dead {
+                    continue;
+                }
+                let p = e.path();
+                let gone = if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    fs::remove_dir(&p)
+                } else {
+                    fs::remove_file(&p)
+                };
+                match gone {
+                    Ok(()) => tracing::info!(
+                        "removed {}, left by a daemon that was killed while it started",
+                        crate::check::escape_path(&p)
+                    ),
+                    Err(e) => {
+                        tracing::warn!("cannot remove {}: {e}", crate::check::escape_path(&p))
+                    }
+                }
+            }
+        }
     }
 
     /// Tries the moves the daemon makes from `work/` into `dir`: a hard link (files) and a
@@ -337,7 +397,7 @@ impl Spool {
     /// the same file system has the same `st_dev`, yet link(2) and rename(2) across it fail
     /// with EXDEV, and every input would then stay in `work/`.
     pub fn probe_links(&self, dir: &Path) -> Result<(), String> {
-        let name = format!(".tracelint-probe-{}", self.instance_id);
+        let name = format!("{PROBE_PREFIX}{}", self.instance_id);
         let (wfile, wdir) = (
             self.work.join(format!("{name}.f")),
             self.work.join(format!("{name}.d")),
@@ -491,7 +551,7 @@ impl Spool {
                     fs::rename(&wpath, &data)
                 }
             } else {
-                fs::hard_link(&wpath, &data)
+                link_or_rename(&wpath, &data)
             };
             match moved {
                 Ok(()) => {}
@@ -593,7 +653,7 @@ impl Spool {
                 if is_dir {
                     fs::rename(&wpath, &placed.data)?;
                 } else {
-                    fs::hard_link(&wpath, &placed.data)?;
+                    link_or_rename(&wpath, &placed.data)?;
                 }
             }
             Err(e) => return Err(e),
@@ -617,6 +677,25 @@ pub struct Placed {
 
 /// errno of a link or rename across mounts.
 const EXDEV: i32 = 18;
+/// errno of link(2) on a file the process neither owns nor may write, under
+/// `fs.protected_hardlinks = 1`.
+const EPERM: i32 = 1;
+
+/// Puts the claimed file `from` (in `work/`) at `to` without replacing anything there: a hard
+/// link, which leaves `from` for [`Spool::release`]; where link(2) is not allowed (a file
+/// another user delivered, which the daemon may read but not write, under
+/// `fs.protected_hardlinks = 1`), a rename that refuses to replace (`RENAME_NOREPLACE`). Both
+/// are atomic: a crash leaves the file in `work/` or in place, and a take-over finds it
+/// either way (the temporary report stays in `work/` until the verdict is logged).
+fn link_or_rename(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::hard_link(from, to) {
+        Err(e) if e.raw_os_error() == Some(EPERM) => {
+            use rustix::fs::{renameat_with, RenameFlags, CWD};
+            renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE).map_err(io::Error::from)
+        }
+        r => r,
+    }
+}
 
 /// `n` when `file` is `candidate(name, n)`.
 fn candidate_number(name: &OsStr, file: &OsStr) -> Option<u64> {

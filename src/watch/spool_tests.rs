@@ -164,3 +164,24 @@ fn the_start_up_probe_moves_a_file_and_a_directory() {
     fs::write(&acc, b"not a folder").unwrap();
     assert!(sp.probe_links(&acc).is_err());
 }
+
+#[test]
+fn long_names_keep_their_start_and_ending() {
+    let short = OsStr::new("trace.dat");
+    assert_eq!(kept_name(short), short);
+    let long = format!("{}.tar.zst", "a".repeat(200));
+    let kept = kept_name(OsStr::new(&long));
+    assert_eq!(kept.len(), MAX_KEPT_NAME);
+    assert!(kept.as_bytes().ends_with(b"a.tar.zst"), "{kept:?}");
+    // UTF-8 stays UTF-8: the cut backs off to a character boundary.
+    let wide = format!("{}.dat", "é".repeat(100));
+    let kept = kept_name(OsStr::new(&wide));
+    let text = kept.to_str().unwrap();
+    assert!(
+        text.ends_with("é.dat") && kept.len() <= MAX_KEPT_NAME,
+        "{text}"
+    );
+    // No dot near the end: the first bytes only.
+    let plain = "b".repeat(300);
+    assert_eq!(kept_name(OsStr::new(&plain)).len(), MAX_KEPT_NAME);
+}
