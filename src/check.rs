@@ -297,8 +297,9 @@ fn finish_report(
     report
 }
 
-/// The order of [`Report::findings`] (a stable sort: ties keep the order found).
-fn sort_findings(findings: &mut Vec<Finding>) {
+/// The order of [`Report::findings`] (a stable sort: ties keep the order found), for findings
+/// collected from a [`Sink`].
+pub fn sort_findings(findings: &mut Vec<Finding>) {
     let mut files: Vec<(Option<String>, Option<String>)> = Vec::new();
     let mut keyed: Vec<_> = std::mem::take(findings)
         .into_iter()
