@@ -108,11 +108,17 @@ fn the_github_action_follows_the_metadata_syntax() {
         .collect();
     assert!(errors.is_empty(), "action.yml: {errors:#?}");
     let steps = action["runs"]["steps"].as_array().unwrap();
-    // Installs, checks, uploads SARIF with the code scanning action.
-    assert!(steps[0]["run"]
+    // Caches the build, installs, checks, uploads SARIF with the code scanning action (v4),
+    // only when asked and without failing the job.
+    assert!(steps[0]["uses"]
+        .as_str()
+        .unwrap()
+        .starts_with("actions/cache@"));
+    assert!(steps[1]["run"]
         .as_str()
         .unwrap()
         .contains("cargo install --locked"));
+    assert_eq!(action["inputs"]["upload-sarif"]["default"], "false");
     let check = steps.iter().find(|s| s["id"] == "check").unwrap();
     let run = check["run"].as_str().unwrap();
     assert!(run.contains("--output sarif --output-file"), "{run}");
@@ -125,6 +131,11 @@ fn the_github_action_follows_the_metadata_syntax() {
         })
         .expect("an upload-sarif step");
     assert!(upload["with"]["sarif_file"].is_string());
+    assert!(upload["uses"]
+        .as_str()
+        .unwrap()
+        .starts_with("github/codeql-action/upload-sarif@v4"));
+    assert_eq!(upload["continue-on-error"], true);
     // Every expression names a defined input or step; no run script interpolates an
     // expression (inputs reach scripts through env, never as shell text).
     let inputs = action["inputs"].as_object().unwrap();
@@ -364,4 +375,85 @@ fn readme_snippets_name_real_rules_flags_and_version() {
             assert_eq!(v, tag, "{name} pins {v}; the package is {tag}");
         }
     }
+}
+
+/// The Action's check step splits `paths` and `args` as a shell splits words: quotes group
+/// (a path with a space, an argument with one), nothing is expanded or run. The step's own
+/// script runs under bash with a `tracelint` that records its arguments.
+#[test]
+fn the_github_action_splits_quoted_arguments_as_a_shell_does() {
+    let action = yaml("action.yml");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let check = steps.iter().find(|s| s["id"] == "check").unwrap();
+    let script = check["run"].as_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join("tracelint");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done >> \"$ARGS_LOG\"\nprintf '\\n' >> \"$ARGS_LOG\"\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let log = dir.path().join("args");
+    let out = dir.path().join("github-output");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = std::process::Command::new("bash")
+        .args(["-e", "-c", script])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("ARGS_LOG", &log)
+        .env("GITHUB_OUTPUT", &out)
+        .env(
+            "TRACELINT_PATHS",
+            "traces/\n\"my traces/a b.dat\" 'it''s.tf' $HOME",
+        )
+        .env(
+            "TRACELINT_ARGS",
+            "--select TD,UF --config \"conf dir/tracelint.toml\" --deny warnings",
+        )
+        .env("SARIF_FILE", "out.sarif")
+        .env("ANNOTATIONS", "true")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<Vec<&str>> = calls
+        .lines()
+        .map(|l| l.split('\0').filter(|w| !w.is_empty()).collect())
+        .collect();
+    let tail = [
+        "--select",
+        "TD,UF",
+        "--config",
+        "conf dir/tracelint.toml",
+        "--deny",
+        "warnings",
+        "--",
+        "traces/",
+        "my traces/a b.dat",
+        "its.tf",
+        "$HOME",
+    ];
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert_eq!(
+        calls[0][..5],
+        ["check", "--output", "sarif", "--output-file", "out.sarif"]
+    );
+    assert_eq!(calls[0][5..], tail);
+    assert_eq!(
+        calls[1][..4],
+        ["check", "--output", "github", "--exit-zero"]
+    );
+    assert_eq!(calls[1][4..], tail);
+    // The exit code reaches the step's output, for the verdict step.
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("exit-code=1"));
 }
