@@ -110,6 +110,7 @@ fn deliveries() -> Vec<(Vec<u8>, &'static str)> {
         (b"caf\xe9-latin1.tf".to_vec(), "accepted"),
         (b"recording".to_vec(), "accepted"),
         (b"recording-unreadable".to_vec(), "quarantine"),
+        (b"recording-own".to_vec(), "accepted"),
     ]
 }
 
@@ -147,7 +148,7 @@ fn another_users_files_and_directories_are_all_placed() {
             b"broken.tf" => {
                 fs::copy(corpus("gdb/defects/circular-corrupt.tf"), &p).unwrap();
             }
-            b"recording" | b"recording-unreadable" => {
+            b"recording" | b"recording-unreadable" | b"recording-own" => {
                 fs::create_dir(&p).unwrap();
                 for e in fs::read_dir(corpus("uftrace/args")).unwrap().flatten() {
                     fs::copy(e.path(), p.join(e.file_name())).unwrap();
@@ -159,13 +160,16 @@ fn another_users_files_and_directories_are_all_placed() {
     sh("chmod", &["-R", "a+rX", stage.to_str().unwrap()]);
 
     // The producer: files written under its usual umask (0644: the daemon may read them, not
-    // write them), directories group-writable (umask 002, as watch.md asks), one file only
-    // its own (0600), one directory holding a file only its own; each renamed into new/.
+    // write them), directories group-writable (umask 002, as watch.md asks) but one (0755:
+    // the daemon may not move it, so it copies it), one file only its own (0600), one
+    // directory holding a file only its own; each renamed into new/.
     let script = r#"
 set -e
 cd "$STAGE"
 for f in *; do
-  if [ -d "$f" ]; then
+  if [ "$f" = recording-own ]; then
+    (umask 022; cp -r "$f" "$SPOOL/tmp/$f.part"; chmod -R go-w "$SPOOL/tmp/$f.part")
+  elif [ -d "$f" ]; then
     (umask 002; cp -r "$f" "$SPOOL/tmp/$f.part"; chmod -R g+w "$SPOOL/tmp/$f.part")
   else
     (umask 022; cp "$f" "$SPOOL/tmp/$f.part")
@@ -210,14 +214,29 @@ for f in *; do mv "$SPOOL/tmp/$f.part" "$SPOOL/new/$f"; done
         "placement failed under protected_hardlinks:\n{err}"
     );
 
-    // Every input is placed where its verdict says; nothing stays in new/ or work/.
+    // Every input is placed where its verdict says; nothing stays in new/ or work/ but the
+    // original of the directory the daemon copied, which it may not remove (under a dot
+    // name, which rescans skip; the log says so).
     for d in ["new", "work"] {
         let left: Vec<_> = fs::read_dir(spool.join(d))
             .unwrap()
             .flatten()
             .map(|e| e.file_name())
+            .filter(|n| {
+                !(d == "new"
+                    && n.as_bytes()
+                        .starts_with(b".tracelint-copy.recording-own.tlw."))
+            })
             .collect();
         assert!(left.is_empty(), "left in {d}/: {left:?}\n{err}");
+    }
+    assert!(err.contains("was copied to be judged"), "{err}");
+    // The copy placed is the recording, file for file.
+    for e in fs::read_dir(corpus("uftrace/args")).unwrap().flatten() {
+        assert_eq!(
+            fs::read(spool.join("accepted/recording-own").join(e.file_name())).unwrap(),
+            fs::read(e.path()).unwrap()
+        );
     }
     let log = fs::read_to_string(&events).unwrap();
     let lines: Vec<serde_json::Value> = log

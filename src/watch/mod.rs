@@ -674,16 +674,40 @@ fn claim_new(sh: &Shared, name: &OsStr) -> Option<ClaimName> {
         Ok(()) => Some(claim),
         // Claimed by another instance, or withdrawn by the producer.
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        // A directory the daemon may read but not write cannot leave new/ by a rename: it is
+        // copied into work/ instead.
+        Err(e)
+            if e.kind() == io::ErrorKind::PermissionDenied
+                && std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_dir()) =>
+        {
+            match sp.claim_by_copy(name) {
+                Ok(Some((c, removed))) => {
+                    if !removed {
+                        tracing::warn!(
+                            "{} is a directory tracelint may not move or remove: it was copied to be judged; the original stays as new/{}{}: remove it (deliver directories group-writable to avoid the copy, see watch.md)",
+                            crate::check::escape_path(&from),
+                            spool::COPY_PREFIX,
+                            crate::check::escape_path(Path::new(&c.file_name()))
+                        );
+                    }
+                    Some(c)
+                }
+                Ok(None) => None,
+                Err(e) => {
+                    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
+                    tracing::error!(
+                        "cannot claim {} by copying it: {e}; it stays in new/",
+                        crate::check::escape_path(&from)
+                    );
+                    None
+                }
+            }
+        }
         Err(e) => {
             sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
             tracing::error!(
-                "cannot claim {}: {e}; it stays in new/{}",
-                crate::check::escape_path(&from),
-                if e.kind() == io::ErrorKind::PermissionDenied {
-                    " (a directory is moved only when tracelint may write it: deliver directories group-writable, see watch.md)"
-                } else {
-                    ""
-                }
+                "cannot claim {}: {e}; it stays in new/",
+                crate::check::escape_path(&from)
             );
             None
         }

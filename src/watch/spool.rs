@@ -18,6 +18,9 @@ const CLAIM_MARK: &[u8] = b".tlw.";
 pub const SIDECAR_SUFFIX: &str = ".tracelint.json";
 /// Suffix of sidecars being written (in `work/`).
 const TEMP_SUFFIX: &[u8] = b".json-tmp";
+/// Start of the name of a directory claimed by copying (in `new/`: the original; in `work/`:
+/// the copy being made), followed by the claim's `work/` name.
+pub const COPY_PREFIX: &str = ".tracelint-copy.";
 /// Start of the names of the probes made at start-up.
 const PROBE_PREFIX: &str = ".tracelint-probe-";
 /// Longest input name kept as is; longer names are shortened in `work/` and verdict folders.
@@ -464,6 +467,95 @@ impl Spool {
         }
     }
 
+    /// Claims the directory `new/<name>` that may not be moved out of `new/` (moving a
+    /// directory to another folder rewrites its `..`, which needs write permission on it; a
+    /// producer's directory the daemon may only read): renamed within `new/` to
+    /// `.tracelint-copy.<claim>` (allowed: the same folder; atomic, so one daemon wins), copied
+    /// into `work/` (every file and folder fsynced, then renamed into its claim name), then
+    /// removed where the daemon may; where it may not, the original stays under its dot name,
+    /// which rescans skip. `Ok(None)`: taken by another daemon or withdrawn meanwhile.
+    pub fn claim_by_copy(&self, name: &OsStr) -> io::Result<Option<(ClaimName, bool)>> {
+        let claim = self.new_claim(name);
+        let hidden = self.new.join(copy_name(&claim));
+        match fs::rename(self.new.join(name), &hidden) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        self.sync(&self.new)?;
+        match self.finish_copy(&claim, &hidden) {
+            Ok(removed) => Ok(Some((claim, removed))),
+            Err(e) => {
+                // Delivered again as it was: nothing half-done stays.
+                let _ = fs::remove_dir_all(self.work.join(copy_name(&claim)));
+                let _ = fs::rename(&hidden, self.new.join(name));
+                Err(e)
+            }
+        }
+    }
+
+    /// Copies the hidden original of `claim` into `work/` and removes the original where it
+    /// may; `true` when it was removed.
+    fn finish_copy(&self, claim: &ClaimName, hidden: &Path) -> io::Result<bool> {
+        let part = self.work.join(copy_name(claim));
+        if exists_nofollow(&part)? {
+            fs::remove_dir_all(&part)?;
+        }
+        copy_tree(hidden, &part, self.fsync, 0)?;
+        fs::rename(&part, self.work.join(claim.file_name()))?;
+        self.sync(&self.work)?;
+        Ok(fs::remove_dir_all(hidden).is_ok())
+    }
+
+    /// A `new/.tracelint-copy.<claim>` left by a daemon that died while it copied (its owner
+    /// is dead): a copy that reached `work/` (or was judged and placed) leaves only the
+    /// original to remove; otherwise the partial copy is removed and the original renamed
+    /// back to its name in `new/`, delivered again. `Ok(true)` when nothing of it is left.
+    pub fn recover_copy(&self, hidden_name: &OsStr) -> io::Result<bool> {
+        let Some(claim) = hidden_name
+            .as_bytes()
+            .strip_prefix(COPY_PREFIX.as_bytes())
+            .and_then(|c| ClaimName::parse(OsStr::from_bytes(c)))
+        else {
+            return Ok(false);
+        };
+        let dead = Instance::parse(&claim.owner)
+            .is_some_and(|o| self.instance.is_dead(&o) == Liveness::Dead);
+        if !dead {
+            return Ok(false);
+        }
+        let hidden = self.new.join(hidden_name);
+        let copied = self.work_has_claim(&claim.claim)? || self.find_placed(&claim)?.is_some();
+        if copied {
+            return Ok(fs::remove_dir_all(&hidden).is_ok());
+        }
+        let part = self.work.join(copy_name(&claim));
+        if exists_nofollow(&part)? {
+            fs::remove_dir_all(&part)?;
+        }
+        let back = self.new.join(&claim.name);
+        if exists_nofollow(&back)? {
+            // Its name was delivered again meanwhile: judge the original under its claim.
+            return self.finish_copy(&claim, &hidden).map(|_| false);
+        }
+        fs::rename(&hidden, &back)?;
+        Ok(true)
+    }
+
+    /// Whether some entry of `work/` carries the claim id `claim`.
+    fn work_has_claim(&self, claim: &str) -> io::Result<bool> {
+        for e in fs::read_dir(&self.work)? {
+            let file = e?.file_name();
+            if file.as_bytes().starts_with(COPY_PREFIX.as_bytes()) {
+                continue;
+            }
+            if ClaimName::parse(&file).is_some_and(|c| c.claim == claim) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Fsyncs a directory if fsync is on.
     pub fn sync(&self, dir: &Path) -> io::Result<()> {
         if self.fsync {
@@ -673,6 +765,43 @@ pub struct Placed {
     pub sidecar: PathBuf,
     /// The sidecar's JSON.
     pub report: serde_json::Value,
+}
+
+/// `.tracelint-copy.<claim's work/ name>`.
+fn copy_name(claim: &ClaimName) -> OsString {
+    let mut v = COPY_PREFIX.as_bytes().to_vec();
+    v.extend_from_slice(claim.file_name().as_bytes());
+    OsString::from_vec(v)
+}
+
+/// Copies the directory `from` to `to` (which must not exist): folders, regular files (their
+/// bytes and permission bits) at every depth, each file and folder fsynced when `fsync` is on.
+/// A symbolic link or special file becomes a dangling symbolic link of its name, so that the
+/// check still refuses the input for it (it looks at the copy); nothing is followed.
+fn copy_tree(from: &Path, to: &Path, fsync: bool, depth: usize) -> io::Result<()> {
+    if depth > 64 {
+        return Err(io::Error::other("directories nested deeper than 64 levels"));
+    }
+    fs::create_dir(to)?;
+    for e in fs::read_dir(from)? {
+        let e = e?;
+        let ft = e.file_type()?;
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if ft.is_dir() {
+            copy_tree(&src, &dst, fsync, depth.saturating_add(1))?;
+        } else if ft.is_file() {
+            fs::copy(&src, &dst)?;
+            if fsync {
+                File::open(&dst)?.sync_all()?;
+            }
+        } else {
+            std::os::unix::fs::symlink("special file replaced by tracelint's copy", &dst)?;
+        }
+    }
+    if fsync {
+        sync_dir(to)?;
+    }
+    Ok(())
 }
 
 /// errno of a link or rename across mounts.
