@@ -215,6 +215,7 @@ impl Daemon {
                 slots: judge::Slots::new(jobs),
                 stuck: Mutex::new(Vec::new()),
                 metrics_warning: Mutex::new(util::Repeated::new(Duration::from_secs(600))),
+                claim_failures: Mutex::new(std::collections::HashSet::new()),
                 retry_max: args.rescan_interval.max(Duration::from_secs(1)),
             }),
             jobs,
@@ -694,23 +695,44 @@ fn claim_new(sh: &Shared, name: &OsStr) -> Option<ClaimName> {
                 }
                 Ok(None) => None,
                 Err(e) => {
-                    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
-                    tracing::error!(
-                        "cannot claim {} by copying it: {e}; it stays in new/",
-                        crate::check::escape_path(&from)
+                    claim_failed(
+                        sh,
+                        name,
+                        &format!(
+                            "cannot claim {} by copying it: {e}; it stays in new/",
+                            crate::check::escape_path(&from)
+                        ),
                     );
                     None
                 }
             }
         }
         Err(e) => {
-            sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
-            tracing::error!(
-                "cannot claim {}: {e}; it stays in new/",
-                crate::check::escape_path(&from)
+            claim_failed(
+                sh,
+                name,
+                &format!(
+                    "cannot claim {}: {e}; it stays in new/",
+                    crate::check::escape_path(&from)
+                ),
             );
             None
         }
+    }
+}
+
+/// A claim that failed is counted every time and logged as an error the first time for its
+/// name (rescans try it again every --rescan-interval; the repeats are debug lines).
+fn claim_failed(sh: &Shared, name: &OsStr, message: &str) {
+    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
+    let first = sh
+        .claim_failures
+        .lock()
+        .is_ok_and(|mut seen| seen.len() < 10_000 && seen.insert(name.to_os_string()));
+    if first {
+        tracing::error!("{message} (tried again at every rescan; logged once)");
+    } else {
+        tracing::debug!("{message}");
     }
 }
 
