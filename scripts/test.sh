@@ -9,7 +9,6 @@
 # failure with CI=true); the skips are listed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 
 # step NAME CMD...: runs a step and records how long it took; the times are printed at the end.
@@ -40,8 +39,9 @@ trap report EXIT
 
 step "rustfmt --check" cargo fmt --all -- --check
 
-# clippy's lints on this package's crates while they are built for the tests (what `cargo
-# clippy -- -D warnings` checks).
+# clippy's lints on this package's crates while they are built for the tests: the library, the
+# binary, the tests and the examples, each as the test build compiles it (what `cargo clippy
+# --all-targets -- -D warnings` checks; the package has no benches).
 export RUSTC_WORKSPACE_WRAPPER
 RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
