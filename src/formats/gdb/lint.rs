@@ -299,7 +299,7 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                     &rules::DUPLICATE_TRACEPOINT,
                     t.span.clone(),
                     format!(
-                        "tracepoint number {} is also defined at address 0x{:x}: GDB's `tsave` writes one `tp T` line per location of a tracepoint set on a name that matches several places; GDB 13 creates a tracepoint for each and reads every frame",
+                        "tracepoint number {} is also defined at address 0x{:x}: GDB's `tsave` writes one `tp T` line per location of a tracepoint set on a name that matches several places; GDB 13 recreates the tracepoint's locations (those that resolve to one place in the program as one tracepoint) and reads every frame",
                         t.num, o.addr
                     ),
                 )
@@ -942,10 +942,17 @@ fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                     &rules::DECIMAL_TP_STATUS_COUNTS,
                     v.counts_span.clone(),
                     format!(
-                        "tracepoint {} counts `{}:{}`{several} are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
+                        "tracepoint {} counts `{}`{several} are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
                         t.num,
-                        show(&v.hits),
-                        show(&v.usage),
+                        if locations.is_empty() {
+                            format!("{}:{}", show(&v.hits), show(&v.usage))
+                        } else {
+                            format!(
+                                "{}:{}",
+                                counts.hits_dec.map_or("?".into(), |n| n.to_string()),
+                                counts.usage_dec.map_or("?".into(), |n| n.to_string())
+                            )
+                        },
                         got.bytes,
                         got.frames
                     ),

@@ -362,7 +362,8 @@ crate::declare_rules! {
     /// - **info**: the same number at other addresses: GDB's own `tsave` writes one `tp T` line
     ///   per location of a tracepoint set on a name that matches several places (`trace step`
     ///   matching the program's `step` and a library's); GDB 13 creates one tracepoint per
-    ///   location and walks every frame (verified with GDB 13.1 on such a recording).
+    ///   location and walks every frame (verified with GDB 13.1 on `corpus/gdb/twoloc.tf`, `trace
+    ///   step` matching three places: 6 frames, `tdump` works on each).
     pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Warning, "a tracepoint number is defined twice");
     /// ## What it checks
     /// Tracepoint numbers are between 1 and 32767.
