@@ -200,3 +200,8 @@ pub(super) fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Plac
         instance: sh.spool.instance_id(),
     });
 }
+
+// Test code: unwrap on fixtures this module creates itself, never on input.
+#[cfg(test)]
+#[path = "place_tests.rs"]
+mod tests;
