@@ -60,7 +60,8 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
 }
 
 mod skip;
-pub use skip::skip_or_fail;
+#[allow(unused_imports)] // not every test binary records a skip of its own
+pub use skip::{record_skip, skip_or_fail};
 
 /// One reader of the matrix (`scripts/readers.sh`, `campaign/readers.py`).
 #[derive(Debug, Clone)]
