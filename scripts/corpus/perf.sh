@@ -34,11 +34,12 @@ done_file () {
 rec () {
   local name=$1; shift
   rm -f "$OUT/$name"
-  perf record -q -o "$OUT/$name" "$@" -- "$EXE" 10 >/dev/null 2>"$WORK/$name.log"
+  perf record -q -o "$OUT/$name" "$@" -- "$EXE" "${UNITS:-10}" >/dev/null 2>"$WORK/$name.log"
   done_file "$OUT/$name"
 }
 
 rec cpu-clock.data -F 199 -e cpu-clock
+UNITS=40 rec cpu-clock-999.data -F 999 -e cpu-clock
 rec task-clock.data -c 2000000 -e task-clock
 rec group.data -F 99 -e '{cpu-clock,task-clock}'
 rec callchain-fp.data -F 99 -e cpu-clock -g
@@ -103,11 +104,11 @@ PY
 C=$OUT/cpu-clock.data
 # data.size zeroed in a finished file (what a killed recording looks like, with features).
 patch "$C" "$D/data-size-zero.data" 'put64(48, 0)'
-S=$OUT/system-wide.data
+S=$OUT/cpu-clock-999.data
 # cut inside the data section at a page boundary (a copy that stopped at a page)
-patch "$S" "$D/cut-page.data" 'b[:] = b[:((u64(40) + u64(48)//2)//4096)*4096]'
+patch "$S" "$D/cut-page.data" 'b[:] = b[:((u64(40) + u64(48)*3//4)//4096)*4096]'
 # cut in the middle of the data section, not on a page boundary
-patch "$S" "$D/cut-mid.data" 'b[:] = b[:u64(40) + u64(48)//2 + 4]'
+patch "$S" "$D/cut-mid.data" 'b[:] = b[:u64(40) + u64(48)*3//4 + 4]'
 # the header's attr_size does not match the attr stride
 patch "$C" "$D/attr-size.data" 'put64(16, u64(16) + 8)'
 # an attr as perf >= 6.3 writes it (136 bytes, config3): 8 bytes inserted after the attr,

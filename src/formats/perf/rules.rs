@@ -257,7 +257,7 @@ crate::declare_rules! {
     /// `branch_sample_type` and register masks: fixed fields, read values, callchain, raw
     /// data, branch stack, user/interrupt registers, user stack (`dyn_size` ≤ size), weight,
     /// data source, transaction, physical address, cgroup, page sizes and AUX data, and uses
-    /// exactly the record's bytes. Bytes left over are a warning.
+    /// exactly the record's bytes (the kernel pads RAW data so that nothing is left).
     ///
     /// ## Why it matters
     /// A sample that does not match its `sample_type` is read shifted or not at all.
@@ -265,9 +265,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// perf 6.1 stops with "Can't parse sample, err = -14" when a field runs past the
     /// record, and a tracepoint sample_type without TIME crashes `perf report` and
-    /// `perf script` with SIGSEGV (verified, `defects/tracepoint-no-time.data`); a callchain
-    /// bit added to `sample_type` made perf 6.1 show 0 of 12 samples (verified,
-    /// `defects/sample-type.data`). Trailing bytes are ignored (from source).
+    /// `perf script` with SIGSEGV (verified, `defects/tracepoint-no-time.data`). Bytes left
+    /// over are ignored: with PERIOD dropped from `sample_type` perf 6.1 shows all 12 samples
+    /// but with the period 199 (the attr's frequency) instead of the 5025125 written (verified,
+    /// `defects/sample-type.data`), so it is an error too.
     ///
     /// ## Spec
     /// `perf_event.h` `PERF_RECORD_SAMPLE`; `evsel.c` `evsel__parse_sample`.

@@ -238,10 +238,13 @@ impl<'a> Walker<'a> {
             );
             return;
         }
-        let msg = format!(
-            "the record at 0x{o:x} needs {need} bytes but the data ends at 0x{end:x} ({left} left); {}",
+        let len = self.data.len() as u64;
+        let effect = if end == len && len % 4096 == 0 {
+            "the file ends on a page boundary: perf 6.1 reads past it in its mapping and is killed by SIGBUS (`perf report` and `perf script` exit 135, verified)".to_string()
+        } else {
             self.stop_effect()
-        );
+        };
+        let msg = format!("the record at 0x{o:x} needs {need} bytes but the data ends at 0x{end:x} ({left} left); {effect}");
         sink.push(sink.make(&rules::RECORD_SIZE, o..end, msg).fails("perf", "6.1", "loss"));
         self.note_stop(o);
     }
@@ -471,7 +474,7 @@ impl<'a> Walker<'a> {
                                 if crash {
                                     "perf 6.1 `perf report` and `perf script` crash with SIGSEGV on such tracepoint samples without TIME"
                                 } else {
-                                    "perf 6.1 reads the fields it expects and ignores the rest"
+                                    "perf 6.1 reads the fields it expects and ignores the rest (values other than written)"
                                 }
                             ),
                         )

@@ -1,0 +1,444 @@
+//! perf.data validator: the real recordings of `corpus/perf/` (made by perf 6.1 with
+//! `scripts/corpus/perf.sh`), their damaged copies in `corpus/perf/defects/`, copies damaged
+//! here, robustness sweeps, and perf itself as the reference for the sample counts.
+
+mod common;
+
+use common::{check, show, skip_or_fail};
+use std::path::{Path, PathBuf};
+use tracelint::formats::perf::rules as pf;
+use tracelint::registry::Rule;
+use tracelint::{check_bytes, CheckOptions, Finding, Severity, Sink};
+
+fn good_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(common::corpus("perf"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    v.sort();
+    assert!(v.len() >= 15, "{v:?}");
+    v
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(common::corpus("perf").join(name)).unwrap()
+}
+
+fn findings(data: &[u8]) -> Vec<Finding> {
+    let f = common::check_in_bounds(data, &CheckOptions::default());
+    assert_eq!(check(data, &CheckOptions::default()).len(), f.len());
+    f
+}
+
+fn samples(data: &[u8]) -> u64 {
+    let mut sink = Sink::new(10_000);
+    let (_, map) = check_bytes(data, &CheckOptions::default(), &mut sink);
+    map.values
+        .iter()
+        .find(|(k, _)| k == "samples")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap()
+}
+
+#[track_caller]
+fn find<'a>(f: &'a [Finding], rule: &Rule, sev: Severity) -> &'a Finding {
+    f.iter()
+        .find(|x| x.rule == rule && x.severity == sev)
+        .unwrap_or_else(|| panic!("expected {} at {sev}, got:\n{}", rule.code, show(f)))
+}
+
+fn errors(f: &[Finding]) -> usize {
+    f.iter().filter(|x| x.severity == Severity::Error).count()
+}
+
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+}
+
+fn put64(b: &mut [u8], o: usize, v: u64) {
+    b[o..o + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// (offset, type, size) of every record of a little-endian file-mode data section.
+fn records(b: &[u8]) -> Vec<(usize, u32, usize)> {
+    let mut o = u64_at(b, 40) as usize;
+    let end = o + u64_at(b, 48) as usize;
+    let mut out = Vec::new();
+    while o < end {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        out.push((o, t, s));
+        o += s;
+    }
+    out
+}
+
+#[test]
+fn every_real_recording_passes_without_errors_or_warnings() {
+    for p in good_files() {
+        let data = std::fs::read(&p).unwrap();
+        let f = findings(&data);
+        let bad: Vec<&Finding> = f.iter().filter(|x| x.severity != Severity::Info).collect();
+        assert!(bad.is_empty(), "{}:\n{}", p.display(), show(&f));
+    }
+}
+
+#[test]
+fn real_recordings_are_detected_and_walked() {
+    for p in good_files() {
+        let data = std::fs::read(&p).unwrap();
+        assert_eq!(
+            tracelint::formats::detect_bytes(&data),
+            Some(tracelint::formats::perf::FORMAT),
+            "{}",
+            p.display()
+        );
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let n = samples(&data);
+        // perf stat record writes no samples; every other recording has some.
+        assert_eq!(n == 0, name == "stat.data", "{name}: {n} samples");
+    }
+    // The byte-swapped magic of a big-endian writer is perf.data too.
+    let mut be = b"2ELIFREP".to_vec();
+    be.resize(104, 0);
+    assert_eq!(
+        tracelint::formats::detect_bytes(&be),
+        Some(tracelint::formats::perf::FORMAT)
+    );
+}
+
+/// perf 6.1 is the reference: the samples tracelint walks are the samples `perf script`
+/// prints, one line each.
+#[test]
+fn sample_counts_match_perf_script() {
+    if std::process::Command::new("perf").arg("version").output().is_err() {
+        skip_or_fail("perf is not installed");
+        return;
+    }
+    for p in good_files() {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "stat.data" {
+            continue;
+        }
+        let data = std::fs::read(&p).unwrap();
+        let mut cmd = std::process::Command::new("perf");
+        cmd.args(["script", "-F", "time", "-i"]);
+        if name == "pipe.data" {
+            cmd.arg("-").stdin(std::fs::File::open(&p).unwrap());
+        } else {
+            cmd.arg(&p);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let lines = out.stdout.iter().filter(|c| **c == b'\n').count() as u64;
+        assert_eq!(samples(&data), lines, "{name}");
+    }
+}
+
+#[test]
+fn killed_recording_is_an_error_that_counts_the_samples_on_disk() {
+    let data = read("defects/killed.data");
+    let f = findings(&data);
+    let e = find(&f, &pf::UNFINISHED_RECORDING, Severity::Error);
+    assert_eq!((e.offset, e.length), (40, 16));
+    let n = samples(&data);
+    assert!(n > 100, "{n}");
+    assert!(
+        e.message.contains(&format!("perf 6.1 shows 0 of {n}")),
+        "{}",
+        e.message
+    );
+    assert!(e.help.as_deref().unwrap().contains("recovered"));
+    assert_eq!(errors(&f), 1, "{}", show(&f));
+    // Writing the data size the help gives makes it a clean file.
+    let size: u64 = e
+        .help
+        .as_deref()
+        .unwrap()
+        .split("data size ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    let mut fixed = data.clone();
+    put64(&mut fixed, 48, size);
+    for i in 0..4 {
+        put64(&mut fixed, 72 + 8 * i, 0);
+    }
+    let f2 = findings(&fixed);
+    assert_eq!(errors(&f2), 0, "{}", show(&f2));
+    assert_eq!(samples(&fixed), n);
+}
+
+#[test]
+fn finished_recording_with_data_size_zero_is_unfinished_too() {
+    let good = read("cpu-clock.data");
+    let n = samples(&good);
+    let f = findings(&read("defects/data-size-zero.data"));
+    let e = find(&f, &pf::UNFINISHED_RECORDING, Severity::Error);
+    assert!(e.message.contains(&format!("{n} whole samples are on disk")), "{}", e.message);
+    // The feature sections after the records are not taken for records.
+    assert!(!f.iter().any(|x| x.rule == &pf::RECORD_SIZE), "{}", show(&f));
+}
+
+#[test]
+fn each_defect_gets_its_verdict() {
+    let cases: &[(&str, &Rule, Severity, &str)] = &[
+        ("attr-size.data", &pf::ATTR_SIZE, Severity::Error, "failed to process type: 69"),
+        ("cut-mid.data", &pf::SECTION_BOUNDS, Severity::Error, "shows 0 of the"),
+        ("cut-page.data", &pf::SECTION_BOUNDS, Severity::Error, "SIGBUS"),
+        ("feature-offset.data", &pf::FEATURE_SECTION, Severity::Error, "BUILD_ID"),
+        ("record-size-zero.data", &pf::RECORD_SIZE, Severity::Error, "has size 0"),
+        ("record-type.data", &pf::RECORD_TYPE, Severity::Error, "failed to process type: 200"),
+        ("sample-type.data", &pf::SAMPLE_BODY, Severity::Error, "leaves 8 of its"),
+        ("tracepoint-no-time.data", &pf::SAMPLE_BODY, Severity::Error, "SIGSEGV"),
+        ("zstd-feature.data", &pf::COMPRESSED_FEATURE, Severity::Error, "Couldn't decompress data"),
+        ("attr-newer.data", &pf::ATTR_VERSION, Severity::Info, "perf 6.1 and older refuse"),
+    ];
+    for (name, rule, sev, text) in cases {
+        let data = read(&format!("defects/{name}"));
+        let f = findings(&data);
+        assert!(
+            f.iter()
+                .any(|x| x.rule == *rule && x.severity == *sev && x.message.contains(text)),
+            "{name}: no {} at {sev} saying `{text}`:\n{}",
+            rule.code,
+            show(&f)
+        );
+    }
+    // A newer attr is no error: perf ≥ 6.3 reads it.
+    let f = findings(&read("defects/attr-newer.data"));
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let attr = u64_at(&read("defects/attr-newer.data"), 24);
+    let x = find(&f, &pf::ATTR_VERSION, Severity::Info);
+    assert_eq!((x.offset, x.length), (attr + 4, 4));
+}
+
+#[test]
+fn the_cut_counts_the_whole_samples_before_it() {
+    let good = read("cpu-clock-999.data");
+    let data = read("defects/cut-mid.data");
+    let n = samples(&data);
+    assert!(n > 0 && n < samples(&good), "{n}");
+    let f = findings(&data);
+    let x = find(&f, &pf::SECTION_BOUNDS, Severity::Error);
+    assert!(x.message.contains(&format!("0 of the {n} whole samples")), "{}", x.message);
+    let cut = read("defects/cut-page.data");
+    assert_eq!(cut.len() % 4096, 0);
+    let f = findings(&cut);
+    let x = find(&f, &pf::RECORD_SIZE, Severity::Error);
+    assert_eq!(x.offset + x.length, cut.len() as u64);
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("loss"));
+}
+
+#[test]
+fn header_damage() {
+    let good = read("cpu-clock.data");
+    // Cut inside the header.
+    let f = findings(&good[..50]);
+    find(&f, &pf::TRUNCATED_HEADER, Severity::Error);
+    // Another header size.
+    let mut b = good.clone();
+    put64(&mut b, 8, 200);
+    let f = findings(&b);
+    let x = find(&f, &pf::HEADER_SIZE, Severity::Error);
+    assert_eq!((x.offset, x.length), (8, 8));
+    // The legacy magic.
+    let mut b = good.clone();
+    b[..8].copy_from_slice(b"PERFFILE");
+    let f = findings(&b);
+    find(&f, &pf::LEGACY_MAGIC, Severity::Info);
+    assert_eq!(errors(&f), 0);
+    // attr_size 0.
+    let mut b = good.clone();
+    put64(&mut b, 16, 0);
+    find(&findings(&b), &pf::ATTR_SIZE, Severity::Error);
+    // An attrs section past the end, with an offset that overflows.
+    let mut b = good.clone();
+    put64(&mut b, 24, u64::MAX - 4);
+    let f = findings(&b);
+    let x = find(&f, &pf::SECTION_BOUNDS, Severity::Error);
+    assert!(x.message.contains("overflows"), "{}", x.message);
+    // A hint on something else.
+    let opts = CheckOptions {
+        format_hint: Some(tracelint::formats::perf::FORMAT),
+        ..CheckOptions::default()
+    };
+    let f = check(b"not a perf file at all, just text.......", &opts);
+    find(&f, &pf::BAD_MAGIC, Severity::Error);
+}
+
+#[test]
+fn attr_and_id_damage() {
+    let good = read("cpu-clock.data");
+    let attr = u64_at(&good, 24) as usize;
+    // Reserved flag bits.
+    let mut b = good.clone();
+    let flags = u64_at(&b, attr + 40);
+    put64(&mut b, attr + 40, flags | (1 << 60));
+    let x = find(&findings(&b), &pf::ATTR_RESERVED_BITS, Severity::Warning).clone();
+    assert_eq!(x.offset, attr as u64 + 40);
+    // Both weight kinds.
+    let mut b = good.clone();
+    let t = u64_at(&b, attr + 24);
+    put64(&mut b, attr + 24, t | (1 << 14) | (1 << 24));
+    find(&findings(&b), &pf::SAMPLE_TYPE, Severity::Warning);
+    // Two ids the same.
+    let mut b = good.clone();
+    let ids = u64_at(&b, attr + 128) as usize;
+    assert_eq!(u64_at(&b, attr + 136), 16, "two ids");
+    let first = u64_at(&b, ids);
+    put64(&mut b, ids + 8, first);
+    let f = findings(&b);
+    let x = find(&f, &pf::IDS, Severity::Error);
+    assert_eq!((x.offset, x.length), (ids as u64 + 8, 8));
+    // An ids section past the end.
+    let mut b = good.clone();
+    put64(&mut b, attr + 128, 1 << 40);
+    find(&findings(&b), &pf::IDS, Severity::Error);
+}
+
+#[test]
+fn record_damage() {
+    let good = read("cpu-clock.data");
+    let recs = records(&good);
+    let samples_at: Vec<usize> = recs.iter().filter(|r| r.1 == 9).map(|r| r.0).collect();
+    // A sample grown into the next record: the walk is misframed from there.
+    let mut b = good.clone();
+    let o = samples_at[3];
+    b[o + 6..o + 8].copy_from_slice(&(41u16).to_le_bytes());
+    let f = findings(&b);
+    assert!(errors(&f) > 0, "{}", show(&f));
+    find(&f, &pf::DATA_END, Severity::Warning);
+    // A MMAP2 record too short for its fields.
+    let (o, _, s) = *recs.iter().find(|r| r.1 == 10).unwrap();
+    let mut b = good.clone();
+    b[o + 6..o + 8].copy_from_slice(&(24u16).to_le_bytes());
+    // Pad the rest of the old record with a FINISHED_ROUND chain (8-byte records).
+    for k in (o + 24..o + s).step_by(8) {
+        b[k..k + 4].copy_from_slice(&68u32.to_le_bytes());
+        b[k + 4..k + 6].copy_from_slice(&0u16.to_le_bytes());
+        b[k + 6..k + 8].copy_from_slice(&8u16.to_le_bytes());
+    }
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, 24));
+    // A record type of a newer perf is an info, of nobody an error.
+    let mut b = good.clone();
+    let o = samples_at[0];
+    b[o..o + 4].copy_from_slice(&83u32.to_le_bytes());
+    let f = findings(&b);
+    find(&f, &pf::RECORD_TYPE, Severity::Info);
+}
+
+#[test]
+fn feature_damage() {
+    let good = read("cpu-clock.data");
+    let table = (u64_at(&good, 40) + u64_at(&good, 48)) as usize;
+    // The first feature with a set bit after BUILD_ID is HOSTNAME (bit 3): a string whose
+    // length runs past its section.
+    let bits = u64_at(&good, 72);
+    assert!(bits & (1 << 3) != 0 && bits & (1 << 2) != 0 && bits & (1 << 1) == 0);
+    let host = u64_at(&good, table + 16) as usize;
+    let mut b = good.clone();
+    b[host..host + 4].copy_from_slice(&1000u32.to_le_bytes());
+    let f = findings(&b);
+    let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Warning);
+    assert_eq!(x.offset, host as u64);
+    // The table cut off by the end of the file.
+    let f = findings(&good[..table + 20]);
+    find(&f, &pf::FEATURE_TABLE, Severity::Error);
+    // A feature bit perf 6.1 does not know, with its table entry.
+    let mut b = good.clone();
+    let n = (0..4).map(|i| u64_at(&b, 72 + 8 * i).count_ones()).sum::<u32>() as usize;
+    let last = table + 16 * (n - 1);
+    let (off, size) = (u64_at(&b, last), u64_at(&b, last + 8));
+    // Bit 40: a new last table slot, pointing at an empty section at the end.
+    put64(&mut b, 72 + 8 * 0, bits);
+    put64(&mut b, 80, u64_at(&good, 80) | (1 << 8));
+    let mut c = b[..table + 16 * n].to_vec();
+    c.extend_from_slice(&(off + 16).to_le_bytes());
+    c.extend_from_slice(&0u64.to_le_bytes());
+    // Move every section 16 bytes on.
+    for i in 0..n {
+        let at = table + 16 * i;
+        let o = u64_at(&c, at);
+        put64(&mut c, at, o + 16);
+    }
+    let _ = size;
+    c.extend_from_slice(&b[table + 16 * n..]);
+    let last_entry = table + 16 * n;
+    let end = c.len() as u64;
+    put64(&mut c, last_entry, end);
+    let f = findings(&c);
+    let x = find(&f, &pf::UNKNOWN_FEATURE, Severity::Info);
+    assert!(x.message.contains("feature 72"), "{}", x.message);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+}
+
+#[test]
+fn zstd_damage() {
+    let good = read("zstd.data");
+    let recs = records(&good);
+    let (o, _, s) = *recs.iter().find(|r| r.1 == 81).unwrap();
+    let mut b = good.clone();
+    // The zstd frame header of the first COMPRESSED record.
+    b[o + 8] ^= 0xff;
+    b[o + 9] ^= 0xff;
+    let f = findings(&b);
+    let x = find(&f, &pf::COMPRESSED_DATA, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    assert!(samples(&good) > samples(&b));
+}
+
+#[test]
+fn pipe_mode() {
+    let good = read("pipe.data");
+    assert_eq!(u64_at(&good, 8), 16);
+    let n = samples(&good);
+    // Cut inside the last record: a warning (perf reads the rest without a message).
+    let cut = &good[..good.len() - 3];
+    let f = findings(cut);
+    let x = find(&f, &pf::TRUNCATED_STREAM, Severity::Warning);
+    assert_eq!(x.offset + x.length, cut.len() as u64);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    // A feature id above perf 6.1's end marker.
+    let mut b = good.clone();
+    let mut o = 16;
+    while o < b.len() {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        if t == 80 {
+            put64(&mut b, o + 8, 40);
+            break;
+        }
+        o += s;
+    }
+    let f = findings(&b);
+    find(&f, &pf::PIPE_RECORDS, Severity::Error);
+    assert_eq!(samples(&b), n);
+}
+
+#[test]
+fn stdin_pipe_stream_is_checked_as_a_stream() {
+    let good = read("pipe.data");
+    let r = tracelint::check::check_reader(
+        Path::new("-"),
+        Box::new(std::io::Cursor::new(good)),
+        &CheckOptions::default(),
+        &tracelint::config::Config::default(),
+    );
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT));
+    assert!(r.findings.iter().all(|f| f.severity == Severity::Info), "{:?}", r.findings);
+}
+
+#[test]
+fn damaged_copies_never_crash_and_often_fail() {
+    for name in ["cpu-clock.data", "pipe.data", "zstd.data", "tracepoint.data", "callchain-dwarf.data"] {
+        let data = read(name);
+        let bad = common::sweep(&data, 400);
+        assert!(bad > 0, "{name}: no damaged copy gave an error");
+    }
+}
