@@ -127,7 +127,8 @@ impl<'a> Walker<'a> {
     /// file for an unfinished recording).
     pub fn walk_file(&mut self, range: Range<u64>, unfinished: bool, sink: &mut Sink) {
         self.open_end = unfinished;
-        self.walk_stream(range, sink);
+        self.walk_stream(range.clone(), sink);
+        self.report_lost(range, sink);
         self.finish_compressed(sink);
         self.summarize(sink);
     }
@@ -135,10 +136,31 @@ impl<'a> Walker<'a> {
     /// Walks a pipe-mode stream: every record after the 16-byte header.
     pub fn walk_pipe(&mut self, range: Range<u64>, sink: &mut Sink) {
         self.pipe = true;
-        self.walk_stream(range, sink);
+        self.walk_stream(range.clone(), sink);
+        self.report_lost(range, sink);
         self.finish_compressed(sink);
         attrs::check_set(&self.attrs, sink);
         self.summarize(sink);
+    }
+
+    /// One info for the LOST and LOST_SAMPLES records of the recording.
+    fn report_lost(&mut self, range: Range<u64>, sink: &mut Sink) {
+        let lost = self.walk.by_type.get(&2).copied().unwrap_or(0);
+        let lost_samples = self.walk.by_type.get(&13).copied().unwrap_or(0);
+        if lost == 0 && lost_samples == 0 {
+            return;
+        }
+        sink.push(
+            sink.make(
+                &rules::LOST_EVENTS,
+                range,
+                format!(
+                    "the kernel lost {} event(s) while recording ({lost} LOST and {lost_samples} LOST_SAMPLES record(s)); perf 6.1 reports them as lost chunks and reads on",
+                    self.walk.lost
+                ),
+            )
+            .level(Severity::Info),
+        );
     }
 
     fn walk_stream(&mut self, range: Range<u64>, sink: &mut Sink) {
