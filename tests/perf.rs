@@ -196,6 +196,7 @@ fn each_defect_gets_its_verdict() {
         ("tracepoint-no-time.data", &pf::SAMPLE_BODY, Severity::Error, "SIGSEGV"),
         ("zstd-feature.data", &pf::COMPRESSED_FEATURE, Severity::Error, "Couldn't decompress data"),
         ("attr-newer.data", &pf::ATTR_VERSION, Severity::Info, "perf 6.1 and older refuse"),
+        ("tracing-data.data", &pf::FEATURE_PAYLOAD, Severity::Error, "incompatible file format"),
     ];
     for (name, rule, sev, text) in cases {
         let data = read(&format!("defects/{name}"));
@@ -208,6 +209,10 @@ fn each_defect_gets_its_verdict() {
             show(&f)
         );
     }
+    // The tracing data block is checked by the trace.dat v6 metadata checks.
+    let f = findings(&read("defects/tracing-data.data"));
+    let td = f.iter().find(|x| x.rule.code == "TD041").expect("a TD041 finding");
+    assert_eq!(td.length, 12, "{}", show(&f));
     // A newer attr is no error: perf ≥ 6.3 reads it.
     let f = findings(&read("defects/attr-newer.data"));
     assert_eq!(errors(&f), 0, "{}", show(&f));

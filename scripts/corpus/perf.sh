@@ -139,6 +139,10 @@ idx = bin(bits & ((1 << 27) - 1)).count("1")
 put64(ft + 16 * idx, len(b) + 100)'
 # the tracepoint recording without the TIME bit in its sample_type
 patch "$OUT/tracepoint.data" "$D/tracepoint-no-time.data" 'a = u64(24); put64(a + 24, u64(a + 24) & ~0x4)'
+# the tracing data block of the tracepoint recording with its header_page tag damaged
+patch "$OUT/tracepoint.data" "$D/tracing-data.data" '
+ft = u64(40) + u64(48); sec = u64(ft)
+i = b.index(b"header_page", sec); b[i] = 0x58'
 # an unknown record type
 patch "$C" "$D/record-type.data" '
 o = u64(40); end = o + u64(48); n = 0

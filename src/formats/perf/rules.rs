@@ -334,14 +334,20 @@ crate::declare_rules! {
     /// Each feature payload parses to exactly its section size: strings (`u32 len`, NUL
     /// inside `len`), string lists, counts times entry sizes, fixed-size features (NRCPUS,
     /// TOTAL_MEM, SAMPLE_TIME, COMPRESSED, CLOCKID, DIR_FORMAT, CLOCK_DATA), EVENT_DESC,
-    /// BUILD_ID entries, PMU_MAPPINGS, GROUP_DESC, CACHE, NUMA, MEM_TOPOLOGY, PMU_CAPS.
+    /// BUILD_ID entries, PMU_MAPPINGS, GROUP_DESC, CACHE, NUMA, MEM_TOPOLOGY, PMU_CAPS. The
+    /// TRACING_DATA block of tracepoint recordings (and the payload of a pipe-mode
+    /// HEADER_TRACING_DATA record) is the metadata of a trace.dat v6: it is checked by the
+    /// trace.dat checks (their `TD` findings) and must end where its section ends.
     ///
     /// ## Why it matters
     /// A payload that does not fit its section is read past it.
     ///
     /// ## What readers do
     /// perf 6.1 reads strings with `malloc(len)` bounded by the end of the file, not the
-    /// section (from source); hotspot fails with "Excessively long string" (perfparser #533).
+    /// section (from source); hotspot fails with "Excessively long string" (perfparser #533):
+    /// warnings. A TRACING_DATA block that cannot be read is an error: perf 6.1 refuses the
+    /// whole recording, "incompatible file format", `perf report` exit 255 (verified with the
+    /// `header_page` tag damaged, `defects/tracing-data.data`).
     ///
     /// ## Spec
     /// `header.c` `do_read_string`, `process_*`.

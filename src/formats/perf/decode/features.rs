@@ -68,6 +68,10 @@ pub fn check_feature(
         );
         return;
     }
+    if bit == 1 {
+        tracing_data(data, span, limits, sink);
+        return;
+    }
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
         return;
     };
@@ -90,6 +94,32 @@ pub fn check_feature(
     }
 }
 
+/// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode
+/// HEADER_TRACING_DATA record): the metadata items of a trace.dat v6, checked by the trace.dat
+/// checks (their findings are `TD` rules), and its end against the section's.
+pub fn tracing_data(data: &[u8], span: Range<u64>, limits: &Limits, sink: &mut Sink) {
+    let end = crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
+    let msg = match end {
+        None => format!(
+            "the tracing data block at 0x{:x} cannot be read as trace.dat v6 metadata (see the TD findings); perf 6.1 refuses every tracepoint recording whose block is broken (\"incompatible file format\", exit 255)",
+            span.start
+        ),
+        Some(e) if e != span.end => format!(
+            "the tracing data block ends at 0x{e:x}, its section at 0x{:x} ({} bytes apart)",
+            span.end,
+            span.end.abs_diff(e)
+        ),
+        Some(_) => return,
+    };
+    let f = sink.make(&rules::FEATURE_PAYLOAD, span, msg);
+    let f = if end.is_none() {
+        f.fails("perf", "6.1", "reject")
+    } else {
+        f.level(Severity::Warning)
+    };
+    sink.push(f);
+}
+
 /// Why a payload does not parse.
 struct Bad(String);
 
@@ -103,14 +133,7 @@ fn parse(r: &mut Reader<'_>, bit: u64, nattrs: usize, info: &mut FeatureInfo, li
     let max = limits.max_entries;
     match bit {
         1 => {
-            // TRACING_DATA: the start of a trace.dat v6 (checked only for its magic here).
-            let m = r.bytes(10, "tracing data magic")?;
-            if m != b"\x17\x08\x44tracing" {
-                return Err(Bad(format!(
-                    "the tracing data at 0x{:x} does not start with \\x17\\x08\\x44tracing",
-                    r.offset().saturating_sub(10)
-                )));
-            }
+            // TRACING_DATA: the metadata items of a trace.dat v6, checked by `check_feature`.
             r.skip(r.remaining() as u64, "tracing data")?;
         }
         2 => {

@@ -223,6 +223,9 @@ impl<'a> Walker<'a> {
             o = o.saturating_add(size64);
             if let Some(extra) = extra {
                 let padded = extra.saturating_add(7) & !7;
+                if kind == 66 && padded <= end.saturating_sub(o) {
+                    features::tracing_data(data, o..o.saturating_add(extra), self.limits, sink);
+                }
                 if padded > end.saturating_sub(o) {
                     self.report(
                         sink,
