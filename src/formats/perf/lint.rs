@@ -20,7 +20,8 @@ pub fn check_event_desc(p: &PerfData, sink: &mut Sink) {
         );
         return;
     }
-    for (i, ((size, ids, name), a)) in evs.iter().zip(&p.attrs).enumerate() {
+    for (i, (ev, a)) in evs.iter().zip(&p.attrs).enumerate() {
+        let (size, ids, name) = (&ev.attr_size, &ev.ids, &ev.name);
         let mut bad = Vec::new();
         if *size != a.size {
             bad.push(format!("attr size {size} vs {}", a.size));
@@ -36,7 +37,10 @@ pub fn check_event_desc(p: &PerfData, sink: &mut Sink) {
                 sink.make(
                     &rules::EVENT_DESC,
                     span.clone(),
-                    format!("EVENT_DESC entry {i} (`{name}`) disagrees with attr {i}: {}", bad.join(", ")),
+                    format!(
+                        "EVENT_DESC entry {i} (`{name}`) disagrees with attr {i}: {}",
+                        bad.join(", ")
+                    ),
                 )
                 .read_same("perf", "6.1"),
             );

@@ -85,16 +85,24 @@ fn build_map(p: &PerfData) -> MapNode {
     );
     for (i, a) in p.attrs.iter().enumerate().take(MAX_MAP_ATTRS) {
         root.push(
-            MapNode::new(format!("attr {i}"), a.span.start, a.span.end.saturating_sub(a.span.start))
-                .value("type", a.kind)
-                .value("config", a.config)
-                .value("size", a.size)
-                .value("sample_type", format!("0x{:x}", a.sample_type))
-                .value("ids", a.ids.len()),
+            MapNode::new(
+                format!("attr {i}"),
+                a.span.start,
+                a.span.end.saturating_sub(a.span.start),
+            )
+            .value("type", a.kind)
+            .value("config", a.config)
+            .value("size", a.size)
+            .value("sample_type", format!("0x{:x}", a.sample_type))
+            .value("ids", a.ids.len()),
         );
     }
-    let mut data = MapNode::new("data", p.data.start, p.data.end.saturating_sub(p.data.start))
-        .value("samples", p.walk.samples);
+    let mut data = MapNode::new(
+        "data",
+        p.data.start,
+        p.data.end.saturating_sub(p.data.start),
+    )
+    .value("samples", p.walk.samples);
     for (kind, n) in &p.walk.by_type {
         data.set(record_name(*kind), n);
     }
@@ -103,7 +111,11 @@ fn build_map(p: &PerfData) -> MapNode {
     }
     root.push(data);
     if let Some(t) = &p.feature_table {
-        root.push(MapNode::new("feature table", t.start, t.end.saturating_sub(t.start)));
+        root.push(MapNode::new(
+            "feature table",
+            t.start,
+            t.end.saturating_sub(t.start),
+        ));
     }
     for f in &p.features {
         root.push(MapNode::new(

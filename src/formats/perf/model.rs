@@ -86,7 +86,6 @@ impl Header {
 
 /// `sample_type` bits (`enum perf_event_sample_format`).
 pub mod st {
-    //! One constant per bit.
     /// `PERF_SAMPLE_IP`.
     pub const IP: u64 = 1 << 0;
     /// `PERF_SAMPLE_TID`.
@@ -143,7 +142,6 @@ pub mod st {
 
 /// `read_format` bits.
 pub mod rf {
-    //! One constant per bit.
     /// `PERF_FORMAT_TOTAL_TIME_ENABLED`.
     pub const TOTAL_TIME_ENABLED: u64 = 1 << 0;
     /// `PERF_FORMAT_TOTAL_TIME_RUNNING`.
@@ -204,7 +202,14 @@ impl Attr {
     pub fn trailer_size(&self) -> u64 {
         let t = self.sample_type;
         let mut n = 0u64;
-        for bit in [st::TID, st::TIME, st::ID, st::STREAM_ID, st::CPU, st::IDENTIFIER] {
+        for bit in [
+            st::TID,
+            st::TIME,
+            st::ID,
+            st::STREAM_ID,
+            st::CPU,
+            st::IDENTIFIER,
+        ] {
             if t & bit != 0 {
                 n = n.saturating_add(8);
             }
@@ -318,6 +323,17 @@ pub struct Feature {
     pub span: Range<u64>,
 }
 
+/// One event of the EVENT_DESC feature.
+#[derive(Clone, Debug, Default)]
+pub struct EventDesc {
+    /// The size of its attr.
+    pub attr_size: u32,
+    /// Its ids.
+    pub ids: Vec<u64>,
+    /// Its name.
+    pub name: String,
+}
+
 /// What the features said that the record walk and the cross-checks use.
 #[derive(Clone, Debug, Default)]
 pub struct FeatureInfo {
@@ -327,8 +343,8 @@ pub struct FeatureInfo {
     pub sample_time: Option<(u64, u64)>,
     /// COMPRESSED: (type, mmap_len), when the section parsed.
     pub compressed: Option<(u32, u32)>,
-    /// EVENT_DESC: per event, (attr size, ids, name), with the section span.
-    pub event_desc: Option<(Range<u64>, Vec<(u32, Vec<u64>, String)>)>,
+    /// EVENT_DESC: the section span and its events.
+    pub event_desc: Option<(Range<u64>, Vec<EventDesc>)>,
     /// VERSION: the perf version that wrote the file.
     pub version: Option<String>,
 }

@@ -9,7 +9,13 @@ use std::collections::HashMap;
 
 /// Reads one `perf_event_attr` whose bytes start at `at` (its `size` decides its length).
 /// Returns the attr (ids empty) or `None` when its first 64 bytes are not there.
-pub fn parse_attr(data: &[u8], endian: Endian, at: u64, limit: u64, sink: &mut Sink) -> Option<Attr> {
+pub fn parse_attr(
+    data: &[u8],
+    endian: Endian,
+    at: u64,
+    limit: u64,
+    sink: &mut Sink,
+) -> Option<Attr> {
     let mut r = Reader::new(data, endian);
     r.seek(at, "attr").ok()?;
     let kind = r.u32("attr type").ok()?;
@@ -51,7 +57,10 @@ pub fn parse_attr(data: &[u8], endian: Endian, at: u64, limit: u64, sink: &mut S
         sink.report(
             &rules::ATTR_VERSION,
             at..limit.max(at),
-            format!("the attr at 0x{at:x} claims {size} bytes but only {} are there", limit.saturating_sub(at)),
+            format!(
+                "the attr at 0x{at:x} claims {size} bytes but only {} are there",
+                limit.saturating_sub(at)
+            ),
         );
         return None;
     }
@@ -82,7 +91,10 @@ fn check_attr(a: &Attr, sink: &mut Sink) {
             sink.make(
                 &rules::ATTR_VERSION,
                 size_span,
-                format!("the attr's size is {}, larger than the 128 bytes perf 6.1 knows: {who}", a.size),
+                format!(
+                    "the attr's size is {}, larger than the 128 bytes perf 6.1 knows: {who}",
+                    a.size
+                ),
             )
             .level(Severity::Info),
         );
@@ -90,7 +102,10 @@ fn check_attr(a: &Attr, sink: &mut Sink) {
         sink.report(
             &rules::ATTR_VERSION,
             size_span,
-            format!("the attr's size is {}, not one of the ABI versions ({ATTR_SIZES:?})", a.size),
+            format!(
+                "the attr's size is {}, not one of the ABI versions ({ATTR_SIZES:?})",
+                a.size
+            ),
         );
     }
     if a.flags & FLAGS_RESERVED != 0 {
@@ -119,7 +134,10 @@ fn check_attr(a: &Attr, sink: &mut Sink) {
         bad.push("REGS_INTR with an empty sample_regs_intr".to_string());
     }
     if t & st::STACK_USER != 0 && (a.sample_stack_user == 0 || a.sample_stack_user % 8 != 0) {
-        bad.push(format!("STACK_USER with sample_stack_user {}", a.sample_stack_user));
+        bad.push(format!(
+            "STACK_USER with sample_stack_user {}",
+            a.sample_stack_user
+        ));
     }
     if !bad.is_empty() {
         sink.report(
@@ -148,7 +166,10 @@ pub fn check_set(attrs: &[Attr], sink: &mut Sink) {
                 }
             }
         }
-        if attrs.iter().any(|a| a.sample_id_all() != first.sample_id_all()) {
+        if attrs
+            .iter()
+            .any(|a| a.sample_id_all() != first.sample_id_all())
+        {
             sink.report(
                 &rules::SAMPLE_TYPE,
                 first.span.start.saturating_add(40)..first.span.start.saturating_add(48),
@@ -160,7 +181,10 @@ pub fn check_set(attrs: &[Attr], sink: &mut Sink) {
     for (i, a) in attrs.iter().enumerate() {
         for (k, id) in a.ids.iter().enumerate() {
             if let Some(j) = seen.insert(*id, i) {
-                let at = a.ids_span.start.saturating_add((k as u64).saturating_mul(8));
+                let at = a
+                    .ids_span
+                    .start
+                    .saturating_add((k as u64).saturating_mul(8));
                 sink.report(
                     &rules::IDS,
                     at..at.saturating_add(8),
@@ -183,11 +207,21 @@ pub fn id_pos(t: u64) -> Option<u64> {
     if t & st::ID == 0 {
         return None;
     }
-    Some([st::IP, st::TID, st::TIME, st::ADDR].iter().filter(|b| t & **b != 0).count() as u64)
+    Some(
+        [st::IP, st::TID, st::TIME, st::ADDR]
+            .iter()
+            .filter(|b| t & **b != 0)
+            .count() as u64,
+    )
 }
 
 /// Reads a list of u64 ids.
-pub fn read_ids(data: &[u8], endian: Endian, span: std::ops::Range<u64>, limits: &Limits) -> Vec<u64> {
+pub fn read_ids(
+    data: &[u8],
+    endian: Endian,
+    span: std::ops::Range<u64>,
+    limits: &Limits,
+) -> Vec<u64> {
     let mut r = Reader::new(data, endian);
     let mut out = Vec::new();
     if r.seek(span.start, "ids").is_err() {
@@ -215,17 +249,24 @@ pub fn decode_attrs(data: &[u8], h: &Header, limits: &Limits, sink: &mut Sink) -
     }
     if h.attr_size == 0 {
         sink.push(
-            sink.make(&rules::ATTR_SIZE, 16..24, "the header's attr_size is 0; perf 6.1 refuses the file (\"attr size field is 0\")")
-                .fails("perf", "6.1", "reject"),
+            sink.make(
+                &rules::ATTR_SIZE,
+                16..24,
+                "the header's attr_size is 0; perf 6.1 refuses the file (\"attr size field is 0\")",
+            )
+            .fails("perf", "6.1", "reject"),
         );
         return out;
     }
-    let claimed = h.attrs.size / h.attr_size;
-    if h.attrs.size % h.attr_size != 0 || claimed == 0 {
+    let claimed = h.attrs.size.checked_div(h.attr_size).unwrap_or(0);
+    if h.attrs.size.checked_rem(h.attr_size) != Some(0) || claimed == 0 {
         sink.report(
             &rules::ATTR_SIZE,
             16..24,
-            format!("the attrs section's {} bytes are not a whole, non-zero number of {}-byte attrs", h.attrs.size, h.attr_size),
+            format!(
+                "the attrs section's {} bytes are not a whole, non-zero number of {}-byte attrs",
+                h.attrs.size, h.attr_size
+            ),
         );
     }
     let mut at = range.start;
@@ -242,7 +283,7 @@ pub fn decode_attrs(data: &[u8], h: &Header, limits: &Limits, sink: &mut Sink) -
                     16..24,
                     format!(
                         "the header's attr_size is {} but attr {i} at 0x{at:x} is {} bytes + 16 bytes of ids section = {stride}; perf 6.1 counts {claimed} attr(s) from attr_size but steps by the attr's own size, so it reads {} attr(s) and cannot attribute the records (verified with +8: \"failed to process type: 69\", 0 samples)",
-                        h.attr_size, a.size, h.attrs.size / stride.max(1)
+                        h.attr_size, a.size, h.attrs.size.checked_div(stride).unwrap_or(0)
                     ),
                 )
                 .fails("perf", "6.1", "loss"),
@@ -258,7 +299,11 @@ pub fn decode_attrs(data: &[u8], h: &Header, limits: &Limits, sink: &mut Sink) -
         });
         if let Some(ids) = ids {
             match ids.range() {
-                Some(ir) if ir.end <= len && ids.size % 8 == 0 && (ids.size == 0 || ir.start >= FILE_HEADER_SIZE.min(h.size)) => {
+                Some(ir)
+                    if ir.end <= len
+                        && ids.size % 8 == 0
+                        && (ids.size == 0 || ir.start >= FILE_HEADER_SIZE.min(h.size)) =>
+                {
                     a.ids = read_ids(data, h.endian, ir.clone(), limits);
                     a.ids_span = ir;
                 }

@@ -77,7 +77,10 @@ pub fn check_feature(
     };
     let res = parse(&mut r, bit, nattrs, info, limits);
     let msg = match res {
-        Err(Bad(e)) => Some(format!("feature {bit} ({name}) does not parse within its {} bytes: {e}", span.end.saturating_sub(span.start))),
+        Err(Bad(e)) => Some(format!(
+            "feature {bit} ({name}) does not parse within its {} bytes: {e}",
+            span.end.saturating_sub(span.start)
+        )),
         Ok(()) if bit != 1 && !r.is_empty() => Some(format!(
             "feature {bit} ({name}) leaves {} of its {} bytes unread",
             r.remaining(),
@@ -129,7 +132,13 @@ impl From<ReadError> for Bad {
     }
 }
 
-fn parse(r: &mut Reader<'_>, bit: u64, nattrs: usize, info: &mut FeatureInfo, limits: &Limits) -> Result<(), Bad> {
+fn parse(
+    r: &mut Reader<'_>,
+    bit: u64,
+    nattrs: usize,
+    info: &mut FeatureInfo,
+    limits: &Limits,
+) -> Result<(), Bad> {
     let max = limits.max_entries;
     match bit {
         1 => {
@@ -182,7 +191,12 @@ fn parse(r: &mut Reader<'_>, bit: u64, nattrs: usize, info: &mut FeatureInfo, li
             let at = r.offset();
             let nr = r.u32("event count")?;
             let asz = r.u32("event attr size")?;
-            count(r, u64::from(nr), u64::from(asz).saturating_add(8), "event descriptions")?;
+            count(
+                r,
+                u64::from(nr),
+                u64::from(asz).saturating_add(8),
+                "event descriptions",
+            )?;
             let mut evs = Vec::new();
             for _ in 0..u64::from(nr).min(max) {
                 r.skip(u64::from(asz), "event attr")?;
@@ -193,7 +207,11 @@ fn parse(r: &mut Reader<'_>, bit: u64, nattrs: usize, info: &mut FeatureInfo, li
                 for _ in 0..nids {
                     ids.push(r.u64("event id")?);
                 }
-                evs.push((asz, ids, name));
+                evs.push(EventDesc {
+                    attr_size: asz,
+                    ids,
+                    name,
+                });
             }
             let _ = nattrs;
             info.event_desc = Some((at..r.end_offset(), evs));
@@ -276,7 +294,10 @@ fn parse(r: &mut Reader<'_>, bit: u64, nattrs: usize, info: &mut FeatureInfo, li
             for _ in 0..nr {
                 let info_len = r.u32("bpf info length")?;
                 let data_len = r.u32("bpf data length")?;
-                r.skip(u64::from(info_len).saturating_add(u64::from(data_len)), "bpf prog info")?;
+                r.skip(
+                    u64::from(info_len).saturating_add(u64::from(data_len)),
+                    "bpf prog info",
+                )?;
             }
         }
         26 => {

@@ -125,11 +125,7 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
 
 /// Checks the header's sections against the file and each other; returns the data range to
 /// walk (to the end of the file for an unfinished recording) and whether it is unfinished.
-pub fn check_sections(
-    data: &[u8],
-    h: &Header,
-    sink: &mut Sink,
-) -> Option<(Range<u64>, bool)> {
+pub fn check_sections(data: &[u8], h: &Header, sink: &mut Sink) -> Option<(Range<u64>, bool)> {
     let len = data.len() as u64;
     let hsize = h.size;
     let mut ok = true;
@@ -138,7 +134,10 @@ pub fn check_sections(
             sink.report(
                 &rules::SECTION_BOUNDS,
                 at..at.saturating_add(16),
-                format!("the {name} section's offset 0x{:x} + size {} overflows", s.offset, s.size),
+                format!(
+                    "the {name} section's offset 0x{:x} + size {} overflows",
+                    s.offset, s.size
+                ),
             );
             ok = false;
             continue;
@@ -326,11 +325,7 @@ pub fn decode_feature_table(
             continue;
         };
         if range.end > len || range.start < end {
-            let lost: Vec<&str> = bits
-                .iter()
-                .skip(i)
-                .map(|b| feature_name(*b))
-                .collect();
+            let lost: Vec<&str> = bits.iter().skip(i).map(|b| feature_name(*b)).collect();
             let mut f = sink
                 .make(
                     &rules::FEATURE_SECTION,
@@ -366,7 +361,10 @@ pub fn decode_feature_table(
             );
         }
         prev_end = prev_end.max(range.end);
-        out.push(Feature { bit: *bit, span: range });
+        out.push(Feature {
+            bit: *bit,
+            span: range,
+        });
     }
     (Some(start..end.min(len)), out)
 }
@@ -376,7 +374,13 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
     let header = decode_header(data, sink)?;
     let len = data.len() as u64;
     if header.mode == Mode::Pipe {
-        let mut walker = records::Walker::new(data, header.endian, Vec::new(), FeatureInfo::default(), limits);
+        let mut walker = records::Walker::new(
+            data,
+            header.endian,
+            Vec::new(),
+            FeatureInfo::default(),
+            limits,
+        );
         let range = PIPE_HEADER_SIZE..len;
         walker.walk_pipe(range.clone(), sink);
         let (walk, attrs, info, features) = walker.finish();
@@ -402,7 +406,16 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
     };
     let mut info = FeatureInfo::default();
     for f in &features {
-        features::check_feature(data, header.endian, f.bit, f.span.clone(), attrs.len(), &mut info, limits, sink);
+        features::check_feature(
+            data,
+            header.endian,
+            f.bit,
+            f.span.clone(),
+            attrs.len(),
+            &mut info,
+            limits,
+            sink,
+        );
     }
     let mut walker = records::Walker::new(data, header.endian, attrs, info, limits);
     walker.walk_file(range.clone(), unfinished, sink);

@@ -45,7 +45,13 @@ pub struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     /// A walker over `data` with the attrs and features decoded so far.
-    pub fn new(data: &'a [u8], endian: Endian, attrs: Vec<Attr>, info: FeatureInfo, limits: &'a Limits) -> Self {
+    pub fn new(
+        data: &'a [u8],
+        endian: Endian,
+        attrs: Vec<Attr>,
+        info: FeatureInfo,
+        limits: &'a Limits,
+    ) -> Self {
         let mut w = Walker {
             data,
             endian,
@@ -183,7 +189,9 @@ impl<'a> Walker<'a> {
                 Some((kind, misc, size))
             });
             let framed = hdr.filter(|(kind, _, size)| {
-                left >= 8 && !(self.open_end && (*size < 8 || u64::from(*size) > left || !known_type(*kind)))
+                left >= 8
+                    && !(self.open_end
+                        && (*size < 8 || u64::from(*size) > left || !known_type(*kind)))
             });
             if self.open_end && framed.is_none() {
                 // An unfinished recording: the records end where the writer was stopped
@@ -198,7 +206,10 @@ impl<'a> Walker<'a> {
             let size64 = u64::from(size);
             if size < 8 {
                 let msg = format!("the {} record at 0x{o:x} has size {size}, below its 8-byte header: the walk cannot go on; {}", record_name(kind), self.stop_effect());
-                sink.push(sink.make(&rules::RECORD_SIZE, o..o.saturating_add(8), msg).fails("perf", "6.1", "loss"));
+                sink.push(
+                    sink.make(&rules::RECORD_SIZE, o..o.saturating_add(8), msg)
+                        .fails("perf", "6.1", "loss"),
+                );
                 self.note_stop(o);
                 break;
             }
@@ -207,12 +218,20 @@ impl<'a> Walker<'a> {
                 break;
             }
             let rec = data
-                .get(usize::try_from(o).unwrap_or(usize::MAX)..usize::try_from(o.saturating_add(size64)).unwrap_or(usize::MAX))
+                .get(
+                    usize::try_from(o).unwrap_or(usize::MAX)
+                        ..usize::try_from(o.saturating_add(size64)).unwrap_or(usize::MAX),
+                )
                 .unwrap_or_default();
             let span = o..o.saturating_add(size64);
             // COMPRESSED records, pipe-mode HEADER_FEATUREs and the HEADER_BUILD_ID records of
             // `perf inject -b` are written unpadded.
-            if size % 8 != 0 && kind != 81 && kind != 67 && !(self.pipe && kind == 80) && !self.misaligned {
+            if size % 8 != 0
+                && kind != 81
+                && kind != 67
+                && !(self.pipe && kind == 80)
+                && !self.misaligned
+            {
                 self.misaligned = true;
                 sink.push(
                     sink.make(&rules::DATA_END, span.clone(), format!("the {} record at 0x{o:x} is {size} bytes, not a multiple of 8: the records after it are not 8-aligned (perf pads them; perf 6.1 reads them the same)", record_name(kind)))
@@ -270,7 +289,10 @@ impl<'a> Walker<'a> {
             self.stop_effect()
         };
         let msg = format!("the record at 0x{o:x} needs {need} bytes but the data ends at 0x{end:x} ({left} left); {effect}");
-        sink.push(sink.make(&rules::RECORD_SIZE, o..end, msg).fails("perf", "6.1", "loss"));
+        sink.push(
+            sink.make(&rules::RECORD_SIZE, o..end, msg)
+                .fails("perf", "6.1", "loss"),
+        );
         self.note_stop(o);
     }
 
@@ -283,7 +305,11 @@ impl<'a> Walker<'a> {
         let t = first.sample_type;
         let id = if sample {
             let pos = attrs::id_pos(t)?;
-            crate::reader::u64_at(body, usize::try_from(pos.checked_mul(8)?).ok()?, self.endian)?
+            crate::reader::u64_at(
+                body,
+                usize::try_from(pos.checked_mul(8)?).ok()?,
+                self.endian,
+            )?
         } else {
             if !first.sample_id_all() {
                 return Some(0);
@@ -292,11 +318,14 @@ impl<'a> Walker<'a> {
             let back = if t & st::IDENTIFIER != 0 {
                 1u64
             } else if t & st::ID != 0 {
-                1u64.saturating_add(u64::from(t & st::STREAM_ID != 0)).saturating_add(u64::from(t & st::CPU != 0))
+                1u64.saturating_add(u64::from(t & st::STREAM_ID != 0))
+                    .saturating_add(u64::from(t & st::CPU != 0))
             } else {
                 return Some(0);
             };
-            let at = body.len().checked_sub(usize::try_from(back.checked_mul(8)?).ok()?)?;
+            let at = body
+                .len()
+                .checked_sub(usize::try_from(back.checked_mul(8)?).ok()?)?;
             crate::reader::u64_at(body, at, self.endian)?
         };
         self.ids.get(&id).copied()
@@ -305,7 +334,13 @@ impl<'a> Walker<'a> {
     /// Checks one record (`rec` includes its header; `span` is where it is in the file, or
     /// the COMPRESSED record it came from). Returns the size of a payload that follows the
     /// record outside its `size` (HEADER_TRACING_DATA, AUXTRACE).
-    fn record(&mut self, rec: &[u8], span: Range<u64>, in_file: bool, sink: &mut Sink) -> Option<u64> {
+    fn record(
+        &mut self,
+        rec: &[u8],
+        span: Range<u64>,
+        in_file: bool,
+        sink: &mut Sink,
+    ) -> Option<u64> {
         let e = self.endian;
         let kind = crate::reader::u32_at(rec, 0, e).unwrap_or(0);
         let at = span.start;
@@ -369,7 +404,11 @@ impl<'a> Walker<'a> {
                 }
             }
             83..=86 | 32769..=32777 => {
-                let who = if kind >= 32769 { "simpleperf" } else { "a perf newer than 6.1" };
+                let who = if kind >= 32769 {
+                    "simpleperf"
+                } else {
+                    "a perf newer than 6.1"
+                };
                 let f = sink
                     .make(&rules::RECORD_TYPE, span, format!("record type {kind} ({}) at 0x{at:x} is from {who}; perf 6.1 stops at it (\"failed to process type: {kind}\")", record_name(kind)))
                     .level(Severity::Info);
@@ -377,7 +416,9 @@ impl<'a> Walker<'a> {
             }
             _ => {
                 let msg = format!("record type {kind} at 0x{at:x} is unknown; perf 6.1 stops with \"failed to process type: {kind}\": {}", self.stop_effect());
-                let f = sink.make(&rules::RECORD_TYPE, span, msg).fails("perf", "6.1", "loss");
+                let f = sink
+                    .make(&rules::RECORD_TYPE, span, msg)
+                    .fails("perf", "6.1", "loss");
                 self.report(sink, f);
                 self.note_stop(at);
             }
@@ -419,24 +460,44 @@ impl<'a> Walker<'a> {
             20 => {
                 let old = crate::reader::u16_at(body, 8, e).unwrap_or(u16::MAX);
                 let new = crate::reader::u16_at(body, 10, e).unwrap_or(u16::MAX);
-                (12u64.saturating_add(u64::from(old)).saturating_add(u64::from(new)), false)
+                (
+                    12u64
+                        .saturating_add(u64::from(old))
+                        .saturating_add(u64::from(new)),
+                    false,
+                )
             }
             _ => (8, false),
         };
         let attr = self.attr_of(body, false).and_then(|i| self.attrs.get(i));
-        let trailer = attr.filter(|a| a.sample_id_all()).map_or(0, |a| a.trailer_size());
-        let need = fixed.saturating_add(trailer).saturating_add(u64::from(string));
+        let trailer = attr
+            .filter(|a| a.sample_id_all())
+            .map_or(0, |a| a.trailer_size());
+        let need = fixed
+            .saturating_add(trailer)
+            .saturating_add(u64::from(string));
         if (body.len() as u64) < need {
             self.short(kind, span, need, sink);
             return;
         }
         if string {
-            let s = body.get(usize::try_from(fixed).unwrap_or(usize::MAX)..body.len().saturating_sub(usize::try_from(trailer).unwrap_or(0))).unwrap_or_default();
+            let s = body
+                .get(
+                    usize::try_from(fixed).unwrap_or(usize::MAX)
+                        ..body
+                            .len()
+                            .saturating_sub(usize::try_from(trailer).unwrap_or(0)),
+                )
+                .unwrap_or_default();
             if !s.contains(&0) {
                 let f = sink.make(
                     &rules::RECORD_FIELDS,
                     span.clone(),
-                    format!("the {} record at 0x{:x} has no NUL in its name field", record_name(kind), span.start),
+                    format!(
+                        "the {} record at 0x{:x} has no NUL in its name field",
+                        record_name(kind),
+                        span.start
+                    ),
                 );
                 self.report(sink, f);
             }
@@ -458,13 +519,20 @@ impl<'a> Walker<'a> {
                 self.report(sink, f);
                 // Parse it with the first attr when all attrs share one layout.
                 let t = self.attrs.first().map(|a| a.sample_type);
-                self.attrs.iter().all(|a| Some(a.sample_type) == t).then_some(0)
+                self.attrs
+                    .iter()
+                    .all(|a| Some(a.sample_type) == t)
+                    .then_some(0)
             }
             None => None,
         };
         let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
             if self.attrs.is_empty() {
-                let f = sink.make(&rules::UNKNOWN_ID, span.clone(), format!("the sample at 0x{:x} comes before any attr", span.start));
+                let f = sink.make(
+                    &rules::UNKNOWN_ID,
+                    span.clone(),
+                    format!("the sample at 0x{:x} comes before any attr", span.start),
+                );
                 self.report(sink, f);
             }
             return;
@@ -516,10 +584,17 @@ impl<'a> Walker<'a> {
                     if crash {
                         "perf 6.1 `perf report` and `perf script` crash with SIGSEGV on tracepoint samples without TIME".to_string()
                     } else {
-                        format!("perf 6.1 stops with \"Can't parse sample, err = -14\": {}", self.stop_effect())
+                        format!(
+                            "perf 6.1 stops with \"Can't parse sample, err = -14\": {}",
+                            self.stop_effect()
+                        )
                     }
                 );
-                let f = sink.make(&rules::SAMPLE_BODY, span.clone(), msg).fails("perf", "6.1", if crash { "crash" } else { "loss" });
+                let f = sink.make(&rules::SAMPLE_BODY, span.clone(), msg).fails(
+                    "perf",
+                    "6.1",
+                    if crash { "crash" } else { "loss" },
+                );
                 self.report(sink, f);
                 self.note_stop(span.start);
             }
@@ -529,7 +604,11 @@ impl<'a> Walker<'a> {
     fn header_attr(&mut self, rec: &[u8], span: Range<u64>, sink: &mut Sink) {
         let at = span.start.saturating_add(8);
         let Some(mut a) = attrs::parse_attr(self.data, self.endian, at, span.end, sink) else {
-            let f = sink.make(&rules::PIPE_RECORDS, span, "the HEADER_ATTR record is too short for its attr");
+            let f = sink.make(
+                &rules::PIPE_RECORDS,
+                span,
+                "the HEADER_ATTR record is too short for its attr",
+            );
             self.report(sink, f);
             return;
         };
@@ -540,10 +619,19 @@ impl<'a> Walker<'a> {
             self.report(sink, f);
         }
         let _ = rec;
-        a.ids = attrs::read_ids(self.data, self.endian, ids_start..ids_start.saturating_add(left & !7), self.limits);
+        a.ids = attrs::read_ids(
+            self.data,
+            self.endian,
+            ids_start..ids_start.saturating_add(left & !7),
+            self.limits,
+        );
         a.ids_span = ids_start..ids_start.saturating_add(left & !7);
         if self.walk.samples > 0 {
-            let f = sink.make(&rules::PIPE_RECORDS, span, "a HEADER_ATTR record comes after samples");
+            let f = sink.make(
+                &rules::PIPE_RECORDS,
+                span,
+                "a HEADER_ATTR record comes after samples",
+            );
             self.report(sink, f);
         }
         self.add_attr(a);
@@ -567,8 +655,20 @@ impl<'a> Walker<'a> {
         }
         let payload = span.start.saturating_add(16)..span.end;
         let n = self.attrs.len();
-        features::check_feature(self.data, self.endian, id, payload.clone(), n, &mut self.info, self.limits, sink);
-        self.features.push(Feature { bit: id, span: payload });
+        features::check_feature(
+            self.data,
+            self.endian,
+            id,
+            payload.clone(),
+            n,
+            &mut self.info,
+            self.limits,
+            sink,
+        );
+        self.features.push(Feature {
+            bit: id,
+            span: payload,
+        });
     }
 
     fn compressed(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
@@ -582,7 +682,9 @@ impl<'a> Walker<'a> {
                 other => {
                     let why = match other {
                         None => "the file has no readable COMPRESSED feature".to_string(),
-                        Some((t, _)) => format!("the COMPRESSED feature names compression type {t}, not 1 (zstd)"),
+                        Some((t, _)) => format!(
+                            "the COMPRESSED feature names compression type {t}, not 1 (zstd)"
+                        ),
                     };
                     sink.push(
                         sink.make(&rules::COMPRESSED_FEATURE, span.clone(), format!("the COMPRESSED record at 0x{:x} needs the COMPRESSED feature to be decompressed but {why}; perf 6.1 prints \"Couldn't decompress data\" and shows none of the samples inside (verified: 0 samples)", span.start))
@@ -616,13 +718,21 @@ impl<'a> Walker<'a> {
                 self.zstd_failed = true;
                 return;
             }
-            self.walk.decompressed_bytes = self.walk.decompressed_bytes.saturating_add(produced as u64);
+            self.walk.decompressed_bytes =
+                self.walk.decompressed_bytes.saturating_add(produced as u64);
             if self.walk.decompressed_bytes > self.limits.max_decompressed_bytes {
-                sink.limit(span.clone(), "decompressed records", self.walk.decompressed_bytes, "max_decompressed_bytes", self.limits.max_decompressed_bytes);
+                sink.limit(
+                    span.clone(),
+                    "decompressed records",
+                    self.walk.decompressed_bytes,
+                    "max_decompressed_bytes",
+                    self.limits.max_decompressed_bytes,
+                );
                 self.zstd_failed = true;
                 return;
             }
-            self.pending.extend_from_slice(chunk.get(..produced).unwrap_or_default());
+            self.pending
+                .extend_from_slice(chunk.get(..produced).unwrap_or_default());
             if input.pos() >= body.len() && produced < chunk.len() {
                 break;
             }
@@ -678,7 +788,9 @@ fn known_type(kind: u32) -> bool {
 fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
     let t = a.sample_type;
     let mut s = Sample::default();
-    let w = |r: &mut Reader<'_>, what: &'static str| -> Result<u64, String> { r.u64(what).map_err(|e| e.to_string()) };
+    let w = |r: &mut Reader<'_>, what: &'static str| -> Result<u64, String> {
+        r.u64(what).map_err(|e| e.to_string())
+    };
     if t & st::IDENTIFIER != 0 {
         w(r, "identifier")?;
     }
@@ -717,7 +829,8 @@ fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
     }
     if t & st::RAW != 0 {
         let n = r.u32("raw size").map_err(|e| e.to_string())?;
-        r.skip(u64::from(n), "raw data").map_err(|e| e.to_string())?;
+        r.skip(u64::from(n), "raw data")
+            .map_err(|e| e.to_string())?;
     }
     if t & st::BRANCH_STACK != 0 {
         let nr = w(r, "branch stack nr")?;
@@ -729,7 +842,12 @@ fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
     if t & st::REGS_USER != 0 {
         let abi = w(r, "user regs abi")?;
         if abi != 0 {
-            array(r, u64::from(a.sample_regs_user.count_ones()), 8, "user regs")?;
+            array(
+                r,
+                u64::from(a.sample_regs_user.count_ones()),
+                8,
+                "user regs",
+            )?;
         }
     }
     if t & st::STACK_USER != 0 {
@@ -738,7 +856,9 @@ fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
         if size != 0 {
             let dyn_size = w(r, "user stack dyn_size")?;
             if dyn_size > size {
-                return Err(format!("user stack dyn_size {dyn_size} exceeds its size {size}"));
+                return Err(format!(
+                    "user stack dyn_size {dyn_size} exceeds its size {size}"
+                ));
             }
         }
     }
@@ -754,7 +874,12 @@ fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
     if t & st::REGS_INTR != 0 {
         let abi = w(r, "intr regs abi")?;
         if abi != 0 {
-            array(r, u64::from(a.sample_regs_intr.count_ones()), 8, "intr regs")?;
+            array(
+                r,
+                u64::from(a.sample_regs_intr.count_ones()),
+                8,
+                "intr regs",
+            )?;
         }
     }
     if t & st::PHYS_ADDR != 0 {
@@ -781,7 +906,11 @@ fn array(r: &mut Reader<'_>, nr: u64, each: u64, what: &'static str) -> Result<(
         return Err(format!("{what} count {nr} overflows"));
     };
     if n > r.remaining() as u64 {
-        return Err(format!("{what} of {nr} entries needs {n} bytes at 0x{:x}, only {} are left in the record", r.offset(), r.remaining()));
+        return Err(format!(
+            "{what} of {nr} entries needs {n} bytes at 0x{:x}, only {} are left in the record",
+            r.offset(),
+            r.remaining()
+        ));
     }
     r.skip(n, what).map_err(|e| e.to_string())
 }
@@ -791,11 +920,15 @@ pub fn read_values(r: &mut Reader<'_>, rf: u64) -> ReadResult<()> {
     let per = 1u64
         .saturating_add(u64::from(rf & rf::ID != 0))
         .saturating_add(u64::from(rf & rf::LOST != 0));
-    let times = u64::from(rf & rf::TOTAL_TIME_ENABLED != 0).saturating_add(u64::from(rf & rf::TOTAL_TIME_RUNNING != 0));
+    let times = u64::from(rf & rf::TOTAL_TIME_ENABLED != 0)
+        .saturating_add(u64::from(rf & rf::TOTAL_TIME_RUNNING != 0));
     if rf & rf::GROUP != 0 {
         let nr = r.u64("read group nr")?;
         r.skip(times.saturating_mul(8), "read times")?;
-        r.skip(nr.saturating_mul(per).saturating_mul(8), "read group values")?;
+        r.skip(
+            nr.saturating_mul(per).saturating_mul(8),
+            "read group values",
+        )?;
     } else {
         r.skip(per.saturating_add(times).saturating_mul(8), "read values")?;
     }

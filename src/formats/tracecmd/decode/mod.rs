@@ -1844,10 +1844,7 @@ pub fn v6_metadata_block(
     rd(&mut ctx, r.u32("metadata block page size"))?;
     let mut m = super::model::Meta::default();
     let loc = Loc::file();
-    let cmdlines = version
-        .trim()
-        .parse::<f64>()
-        .is_ok_and(|v| v >= 0.6);
+    let cmdlines = version.trim().parse::<f64>().is_ok_and(|v| v >= 0.6);
     let body = (|| -> Flow {
         meta::header_info(&mut ctx, &mut r, &loc, &mut m)?;
         meta::ftrace_events(&mut ctx, &mut r, &loc, &mut m)?;
