@@ -318,12 +318,12 @@ fn header_damage() {
     let good = read("cpu-clock.data");
     // Cut inside the header.
     let f = findings(&good[..50]);
-    find(&f, &pf::TRUNCATED_HEADER, Severity::Error);
+    find(&f, &pf::PERF_TRUNCATED_HEADER, Severity::Error);
     // Another header size.
     let mut b = good.clone();
     put64(&mut b, 8, 200);
     let f = findings(&b);
-    let x = find(&f, &pf::HEADER_SIZE, Severity::Error);
+    let x = find(&f, &pf::PERF_HEADER_SIZE, Severity::Error);
     assert_eq!((x.offset, x.length), (8, 8));
     // The legacy magic.
     let mut b = good.clone();
@@ -347,7 +347,7 @@ fn header_damage() {
         ..CheckOptions::default()
     };
     let f = check(b"not a perf file at all, just text.......", &opts);
-    find(&f, &pf::BAD_MAGIC, Severity::Error);
+    find(&f, &pf::PERF_BAD_MAGIC, Severity::Error);
 }
 
 #[test]
@@ -528,4 +528,32 @@ fn damaged_copies_never_crash_and_often_fail() {
         let bad = common::sweep(&data, 400);
         assert!(bad > 0, "{name}: no damaged copy gave an error");
     }
+}
+
+#[test]
+fn unknown_ids_and_lost_events() {
+    // group.data: two attrs sharing one sample_type with ID; a sample whose id is no attr's.
+    let good = read("group.data");
+    let attr = u64_at(&good, 24) as usize;
+    let ids_at = u64_at(&good, attr + 128) as usize;
+    let ids: Vec<u64> = (0..4).map(|i| u64_at(&good, ids_at + 8 * i)).collect();
+    let (o, _, s) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+    let k = (o + 8..o + s)
+        .step_by(8)
+        .find(|k| ids.contains(&u64_at(&good, *k)))
+        .unwrap();
+    let mut b = good.clone();
+    put64(&mut b, k, 0xdead_beef);
+    let f = findings(&b);
+    let x = find(&f, &pf::UNKNOWN_ID, Severity::Warning);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    // A COMM record turned into a LOST record that lost 77 events: an info.
+    let good = read("cpu-clock.data");
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 3).unwrap();
+    let mut b = good.clone();
+    b[o..o + 4].copy_from_slice(&2u32.to_le_bytes());
+    put64(&mut b, o + 16, 77);
+    let f = findings(&b);
+    let x = find(&f, &pf::LOST_EVENTS, Severity::Info);
+    assert!(x.message.contains("lost 77 event"), "{}", x.message);
 }

@@ -186,6 +186,21 @@ const NOT_RAISED_HERE: &[(&str, &str)] = &[
     ("UF090", "kernel-header: a mutant built in tests/uftrace.rs (uf090_kernel_header_block_too_large_kh)"),
     ("UF091", "kernel-data: a mutant built in tests/uftrace.rs (uf091_kernel_cpu_partial_page)"),
     ("UF096", "default-opts: a mutant built in tests/uftrace.rs (uf096_default_opts_foreign_option)"),
+    ("PF001", "perf-truncated-header: a mutant built in tests/perf.rs (header_damage)"),
+    ("PF002", "legacy-magic: a mutant built in tests/perf.rs (header_damage)"),
+    ("PF003", "perf-bad-magic: a mutant built in tests/perf.rs (header_damage)"),
+    ("PF004", "perf-header-size: a mutant built in tests/perf.rs (header_damage)"),
+    ("PF009", "attr-reserved-bits: a mutant built in tests/perf.rs (attr_and_id_damage)"),
+    ("PF010", "sample-type: a mutant built in tests/perf.rs (attr_and_id_damage)"),
+    ("PF011", "ids: a mutant built in tests/perf.rs (attr_and_id_damage)"),
+    ("PF013", "data-end: a mutant built in tests/perf.rs (record_damage)"),
+    ("PF015", "record-fields: a mutant built in tests/perf.rs (record_damage)"),
+    ("PF017", "unknown-id: a mutant built in tests/perf.rs (unknown_ids_and_lost_events)"),
+    ("PF018", "lost-events: a mutant built in tests/perf.rs (unknown_ids_and_lost_events)"),
+    ("PF022", "unknown-feature: a mutant built in tests/perf.rs (feature_damage)"),
+    ("PF024", "compressed-data: a mutant built in tests/perf.rs (zstd_damage)"),
+    ("PF025", "pipe-records: a mutant built in tests/perf.rs (pipe_mode)"),
+    ("PF026", "truncated-stream: a mutant built in tests/perf.rs (pipe_mode)"),
 ];
 
 /// The codes the checker raises on the fixtures (including findings dropped by the cap).

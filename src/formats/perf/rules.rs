@@ -32,7 +32,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// `header.c` `perf_file_header__read`.
-    pub TRUNCATED_HEADER = ("PF001", "perf-truncated-header", Error, "the file is shorter than its header");
+    pub PERF_TRUNCATED_HEADER = ("PF001", "perf-truncated-header", Error, "the file is shorter than its header");
     /// ## What it checks
     /// The file starts with `PERFFILE`, the magic of perf.data version 1 (perf before 2.6.37).
     /// Such a file is reported and not checked further.
@@ -60,7 +60,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// `header.c` `check_magic_endian`.
-    pub BAD_MAGIC = ("PF003", "perf-bad-magic", Error, "the file does not start with PERFILE2");
+    pub PERF_BAD_MAGIC = ("PF003", "perf-bad-magic", Error, "the file does not start with PERFILE2");
     /// ## What it checks
     /// The header's `size` field is 104 (file mode) or 16 (pipe mode). 72, the size of
     /// headers before the feature bitmap existed, is accepted with an info.
@@ -75,7 +75,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// `header.c` `perf_file_header__read`, `perf_header__read_pipe`.
-    pub HEADER_SIZE = ("PF004", "perf-header-size", Error, "the header size field is neither 104 nor 16");
+    pub PERF_HEADER_SIZE = ("PF004", "perf-header-size", Error, "the header size field is neither 104 nor 16");
     /// ## What it checks
     /// The attrs and data sections of the file header lie inside the file (`offset + size`
     /// computed without overflow), after the header and apart from each other; attrs and

@@ -45,7 +45,7 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
     }
     let Some(endian) = magic_endian(data) else {
         sink.report(
-            &rules::BAD_MAGIC,
+            &rules::PERF_BAD_MAGIC,
             0..len.min(8),
             "the file does not start with `PERFILE2` in either byte order; perf 6.1 refuses it (\"incompatible file format\")",
         );
@@ -55,7 +55,7 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
     let _ = r.skip(8, "magic");
     let Ok(size) = r.u64("header size") else {
         sink.report(
-            &rules::TRUNCATED_HEADER,
+            &rules::PERF_TRUNCATED_HEADER,
             0..len,
             format!("the file is {len} bytes, shorter than the 16 bytes of a perf.data header"),
         );
@@ -66,7 +66,7 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
         FILE_HEADER_SIZE | OLD_HEADER_SIZE => Mode::File,
         _ => {
             sink.report(
-                &rules::HEADER_SIZE,
+                &rules::PERF_HEADER_SIZE,
                 8..16,
                 format!("the header size field is {size}, neither 104 (file) nor 16 (pipe); perf 6.1 refuses the file (\"incompatible file format\")"),
             );
@@ -88,7 +88,7 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
     }
     if len < size {
         sink.report(
-            &rules::TRUNCATED_HEADER,
+            &rules::PERF_TRUNCATED_HEADER,
             0..len,
             format!("the file is {len} bytes, shorter than its {size}-byte perf.data header; perf 6.1 refuses it"),
         );
@@ -113,7 +113,7 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
     } else {
         sink.push(
             sink.make(
-                &rules::HEADER_SIZE,
+                &rules::PERF_HEADER_SIZE,
                 8..16,
                 "the header size field is 72, the header of perf before the feature bitmap (2.6.37): perf 6.1 reads it as a file without features",
             )

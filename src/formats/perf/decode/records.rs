@@ -3,7 +3,8 @@
 
 use super::super::model::*;
 use super::super::rules;
-use super::{attrs, features};
+use super::attrs;
+use super::features;
 use crate::finding::{Severity, Sink};
 use crate::limits::Limits;
 use crate::reader::{Endian, ReadResult, Reader};
