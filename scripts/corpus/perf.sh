@@ -111,14 +111,6 @@ patch "$S" "$D/cut-page.data" 'b[:] = b[:((u64(40) + u64(48)*3//4)//4096)*4096]'
 patch "$S" "$D/cut-mid.data" 'b[:] = b[:u64(40) + u64(48)*3//4 + 4]'
 # the header's attr_size does not match the attr stride
 patch "$C" "$D/attr-size.data" 'put64(16, u64(16) + 8)'
-# an attr as perf >= 6.3 writes it (136 bytes, config3): 8 bytes inserted after the attr,
-# every offset after them moved (an info: perf 6.1 refuses it, newer perf reads it)
-patch "$C" "$D/attr-newer.data" '
-a = u64(24); ft = u64(40) + u64(48); nfeat = sum(bin(u64(72 + 8 * i)).count("1") for i in range(4))
-for i in range(nfeat):
-    put64(ft + 16 * i, u64(ft + 16 * i) + 8)
-put32(a + 4, 136); put64(16, 152); put64(32, u64(32) + 8); put64(40, u64(40) + 8)
-b[a + 128:a + 128] = bytes(8)'
 # a record's size field 0 in the middle of the data section
 patch "$C" "$D/record-size-zero.data" '
 o = u64(40); end = o + u64(48); n = 0

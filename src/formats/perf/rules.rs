@@ -139,7 +139,8 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 refuses an attr larger than its own 128 bytes: "incompatible file format",
-    /// 0 samples (verified with 136, `defects/attr-newer.data`); perf 6.3 and newer read it.
+    /// 0 samples, exit 255 (verified with a real recording rewritten with a 136-byte attr);
+    /// perf 6.3 and newer read it.
     /// Sizes 1..63 make perf 6.1 misread every later attr (0 samples, from the format notes'
     /// runs).
     ///
