@@ -119,8 +119,13 @@ fn real_recordings_are_detected_and_walked() {
         );
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         let n = samples(&data);
-        // perf stat record writes no samples; every other recording has some.
-        assert_eq!(n == 0, name == "stat.data", "{name}: {n} samples");
+        // perf stat record writes no samples, and the workload takes no contended lock under
+        // perf lock record; every other recording has some.
+        assert_eq!(
+            n == 0,
+            name == "stat.data" || name == "lock.data",
+            "{name}: {n} samples"
+        );
     }
     // The byte-swapped magic of a big-endian writer is perf.data too.
     let mut be = b"2ELIFREP".to_vec();
@@ -396,6 +401,20 @@ fn attr_and_id_damage() {
     let f = findings(&b);
     let x = find(&f, &pf::IDS, Severity::Error);
     assert_eq!((x.offset, x.length), (ids as u64 + 8, 8));
+    // EVENT_DESC (bit 12) with an id the attr does not have: its ids are its last bytes.
+    let bits = u64_at(&good, 72);
+    assert!(bits & (1 << 12) != 0);
+    let table = (u64_at(&good, 40) + u64_at(&good, 48)) as usize;
+    let slot = (bits & ((1 << 12) - 1)).count_ones() as usize;
+    let (ed, ed_size) = (
+        u64_at(&good, table + 16 * slot),
+        u64_at(&good, table + 16 * slot + 8),
+    );
+    let mut b = good.clone();
+    put64(&mut b, (ed + ed_size) as usize - 8, 4242);
+    let f = findings(&b);
+    let x = find(&f, &pf::EVENT_DESC, Severity::Warning);
+    assert_eq!((x.offset, x.length), (ed, ed_size));
     // An ids section past the end.
     let mut b = good.clone();
     put64(&mut b, attr + 128, 1 << 40);
@@ -578,4 +597,77 @@ fn unknown_ids_and_lost_events() {
     let f = findings(&b);
     let x = find(&f, &pf::LOST_EVENTS, Severity::Info);
     assert!(x.message.contains("lost 77 event"), "{}", x.message);
+}
+
+fn check_dir_path(p: &Path) -> tracelint::check::Report {
+    tracelint::check_path(
+        p,
+        &CheckOptions::default(),
+        &tracelint::config::Config::default(),
+    )
+}
+
+fn map_samples(r: &tracelint::check::Report) -> u64 {
+    r.map
+        .as_ref()
+        .and_then(|m| m.values.iter().find(|(k, _)| k == "samples"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn threads_directory_is_one_recording() {
+    let dir = common::corpus("perf").join("threads.data");
+    assert!(tracelint::formats::perf::is_threads_dir(&dir));
+    let r = check_dir_path(&dir);
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT_DIR));
+    assert!(r.findings.is_empty(), "{}", show(&r.findings));
+    let n = map_samples(&r);
+    assert!(n > 0);
+    // The samples are in the streams, not in `data`.
+    assert_eq!(samples(&std::fs::read(dir.join("data")).unwrap()), 0);
+    if std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        skip_or_fail("perf is not installed");
+        return;
+    }
+    let out = std::process::Command::new("perf")
+        .args(["script", "-F", "time", "-i"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let lines = out.stdout.iter().filter(|c| **c == b'\n').count() as u64;
+    assert_eq!(lines, n);
+}
+
+#[test]
+fn a_cut_stream_of_a_threads_directory_is_an_error_in_that_file() {
+    let dir = common::corpus("perf").join("defects/threads-cut.data");
+    let r = check_dir_path(&dir);
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT_DIR));
+    let x = find(&r.findings, &pf::RECORD_SIZE, Severity::Error);
+    let file = x.file.clone().unwrap();
+    assert!(file.starts_with("data."), "{file}");
+    let len = std::fs::metadata(dir.join(&file)).unwrap().len();
+    assert_eq!(x.offset + x.length, len);
+    // A file perf does not read, and a gap in the numbering.
+    let tmp = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(common::corpus("perf").join("threads.data")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), tmp.path().join(e.file_name())).unwrap();
+    }
+    std::fs::rename(tmp.path().join("data.0"), tmp.path().join("data.5")).unwrap();
+    std::fs::write(tmp.path().join("notes.txt"), b"x").unwrap();
+    let r = check_dir_path(tmp.path());
+    let w: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == &pf::DIR_FILES)
+        .collect();
+    assert_eq!(w.len(), 2, "{}", show(&r.findings));
+    assert!(w.iter().any(|f| f.file.as_deref() == Some("notes.txt")));
+    assert!(w.iter().any(|f| f.message.contains("data.0 is missing")));
 }

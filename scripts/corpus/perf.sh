@@ -51,6 +51,18 @@ rec syscalls.data -e syscalls:sys_enter_openat -e syscalls:sys_exit_openat
 rec regs-period.data -F 99 -e cpu-clock --user-regs=ip,sp -d --sample-cpu -P
 rec branchless-read.data -c 4000000 -e cpu-clock -s -T
 
+# perf lock record, perf trace record (tracepoints, syscalls)
+rm -f "$OUT/lock.data" "$OUT/trace.data"
+perf lock record -o "$OUT/lock.data" -- "$EXE" 2 >/dev/null 2>"$WORK/lock.log"
+done_file "$OUT/lock.data"
+perf trace record -o "$OUT/trace.data" -- "$EXE" 2 >/dev/null 2>"$WORK/trace.log"
+done_file "$OUT/trace.data"
+
+# directory mode: perf record --threads writes threads.data/{data,data.0,data.1}
+rm -rf "$OUT/threads.data"
+perf record -q --threads -o "$OUT/threads.data" -F 199 -e cpu-clock -- "$EXE" 10 >/dev/null 2>"$WORK/threads.log"
+done_file "$OUT/threads.data/data"
+
 # pipe mode: perf record -o - (a stream, header size 16)
 rm -f "$OUT/pipe.data"
 perf record -q -o - -F 199 -e cpu-clock -- "$EXE" 10 >"$OUT/pipe.data" 2>"$WORK/pipe.log"
@@ -145,8 +157,14 @@ while o < end:
         if n == 5: put32(o, 200); break
     o += s'
 
+# a --threads directory whose busiest stream was cut inside a record
+rm -rf "$D/threads-cut.data"; cp -r "$OUT/threads.data" "$D/threads-cut.data"
+big=$(ls -S "$D/threads-cut.data"/data.* | head -1)
+truncate -s $(( $(stat -c %s "$big") - 12 )) "$big"
+done_file "$big"
+
 # Every good file is read by perf report and perf script.
-for f in "$OUT"/*.data; do
+for f in "$OUT"/*.data "$OUT"/threads.data; do
   case $f in */stat.data) perf stat report -i "$f" >/dev/null 2>&1 || { echo "perf stat report failed on $f" >&2; FAILS=$((FAILS + 1)); }; continue ;; esac
   perf report --stdio -i "$f" >/dev/null 2>&1 || { echo "perf report failed on $f" >&2; FAILS=$((FAILS + 1)); }
 done

@@ -24,6 +24,7 @@ pub static FORMATS: &[&FormatSpec] = &[
     &ktrace::SPEC,
     &ktrace::SPEC_V0,
     &perf::SPEC,
+    &perf::SPEC_DIR,
 ];
 
 /// The table entry of `format`.

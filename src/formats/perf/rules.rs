@@ -447,4 +447,21 @@ crate::declare_rules! {
     /// ## Spec
     /// `header.c` `process_nrcpus`, `process_sample_time`.
     pub METADATA_MISMATCH = ("PF028", "metadata-mismatch", Warning, "samples disagree with NRCPUS or SAMPLE_TIME");
+    /// ## What it checks
+    /// Directory mode (`perf record --threads`): the directory holds `data`, a file-mode
+    /// perf.data with the DIR_FORMAT feature, and the per-thread record streams `data.0` …
+    /// `data.N-1`, numbered without gaps; no other file. Each stream is walked with the attrs
+    /// of `data`, as a data section of its own size.
+    ///
+    /// ## Why it matters
+    /// The samples are in the `data.N` files; a stream perf does not find is lost.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads `data` and then every file whose name starts with `data.` (from source,
+    /// `__perf_session__process_dir_events`); other files are ignored. A recording without
+    /// DIR_FORMAT in `data` is read as a plain file, without its streams.
+    ///
+    /// ## Spec
+    /// `util/data.c` `open_dir`; `header.c` `process_dir_format`.
+    pub DIR_FILES = ("PF029", "dir-files", Warning, "a --threads directory has files perf does not read or lacks DIR_FORMAT");
 }
