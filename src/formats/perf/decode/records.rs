@@ -707,6 +707,7 @@ impl<'a> Walker<'a> {
         let mut chunk = vec![0u8; ZSTD_CHUNK];
         loop {
             let Some(d) = self.zstd.as_mut() else { return };
+            let before = input.pos();
             let mut out = zstd::stream::raw::OutBuffer::around(chunk.as_mut_slice());
             let res = zstd::stream::raw::Operation::run(d, &mut input, &mut out);
             let produced = out.pos();
@@ -737,7 +738,8 @@ impl<'a> Walker<'a> {
             if input.pos() >= body.len() && produced < chunk.len() {
                 break;
             }
-            if produced == 0 && input.pos() >= body.len() {
+            if produced == 0 && (input.pos() >= body.len() || input.pos() == before) {
+                // No progress: the rest of this record's bytes wait for the next record.
                 break;
             }
         }
