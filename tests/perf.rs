@@ -586,7 +586,7 @@ fn unknown_ids_and_lost_events() {
     let mut b = good.clone();
     put64(&mut b, k, 0xdead_beef);
     let f = findings(&b);
-    let x = find(&f, &pf::UNKNOWN_ID, Severity::Warning);
+    let x = find(&f, &pf::UNKNOWN_ID, Severity::Error);
     assert_eq!((x.offset, x.length), (o as u64, s as u64));
     // A COMM record turned into a LOST record that lost 77 events: an info.
     let good = read("cpu-clock.data");

@@ -275,18 +275,22 @@ crate::declare_rules! {
     /// `perf_event.h` `PERF_RECORD_SAMPLE`; `evsel.c` `evsel__parse_sample`.
     pub SAMPLE_BODY = ("PF016", "sample-body", Error, "a sample does not match its sample_type");
     /// ## What it checks
-    /// The id of a sample (IDENTIFIER or ID) belongs to an attr.
+    /// In a file of several attrs, the id of every sample (IDENTIFIER or ID), of every
+    /// kernel record's `sample_id_all` trailer, and of every EVENT_UPDATE record belongs to an
+    /// attr.
     ///
     /// ## Why it matters
-    /// Samples are attributed to events by id.
+    /// Records are attributed to events by id.
     ///
     /// ## What readers do
-    /// perf 6.1 counts them as "samples with id not present in the header" and drops them
-    /// from the event's samples (from source).
+    /// perf 6.1 stops at the record: "failed to process type: 9 [Bad address]" for a sample,
+    /// type 3 or 10 for COMM and MMAP2 trailers, "failed to process type: 78 [Invalid
+    /// argument]" for EVENT_UPDATE, and shows none of the samples, exit 0 (verified on
+    /// single-byte changes of `group.data`, a `{cpu-clock,task-clock}` recording).
     ///
     /// ## Spec
-    /// `evlist.c` `evlist__id2evsel`.
-    pub UNKNOWN_ID = ("PF017", "unknown-id", Warning, "a sample's id belongs to no attr");
+    /// `evlist.c` `evlist__id2evsel`; `header.c` `perf_event__process_event_update`.
+    pub UNKNOWN_ID = ("PF017", "unknown-id", Error, "a record's id belongs to no attr");
     /// ## What it checks
     /// LOST and LOST_SAMPLES records: the kernel dropped events while recording.
     ///
@@ -464,4 +468,20 @@ crate::declare_rules! {
     /// ## Spec
     /// `util/data.c` `open_dir`; `header.c` `process_dir_format`.
     pub DIR_FILES = ("PF029", "dir-files", Warning, "a --threads directory has files perf does not read or lacks DIR_FORMAT");
+    /// ## What it checks
+    /// Every id an ID_INDEX record lists (the first record perf writes in file mode) is an id
+    /// of an attr.
+    ///
+    /// ## Why it matters
+    /// perf looks each entry up among the attrs' ids before it reads any sample.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops at the ID_INDEX record with "failed to process type: 69" and shows none
+    /// of the samples, `perf report` exit 0, `perf script` exit 254 (verified with one id of a
+    /// `{cpu-clock,task-clock}` group recording changed, and with a bit of an attr's id
+    /// flipped in `cpu-clock-999.data`: 0 of 246 samples).
+    ///
+    /// ## Spec
+    /// `session.c` `perf_event__process_id_index` (`-ENOENT` for an unknown id).
+    pub ID_INDEX = ("PF030", "id-index", Error, "an ID_INDEX record lists an id no attr has");
 }

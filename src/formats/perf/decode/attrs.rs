@@ -54,13 +54,16 @@ pub fn parse_attr(
         ids_span: 0..0,
     };
     if attr.span.end > limit {
-        sink.report(
-            &rules::ATTR_VERSION,
-            at..limit.max(at),
-            format!(
-                "the attr at 0x{at:x} claims {size} bytes but only {} are there",
-                limit.saturating_sub(at)
-            ),
+        sink.push(
+            sink.make(
+                &rules::ATTR_VERSION,
+                at.saturating_add(4)..at.saturating_add(8),
+                format!(
+                    "the attr at 0x{at:x} claims {size} bytes but only {} are left in its section; perf 6.1 refuses the file (\"incompatible file format\", exit 255, verified)",
+                    limit.saturating_sub(at)
+                ),
+            )
+            .fails("perf", "6.1", "reject"),
         );
         return None;
     }

@@ -380,6 +380,12 @@ impl<'a> Walker<'a> {
                 }
             }
             81 => self.compressed(body, span, sink),
+            78 if body.len() >= 16 && !self.ids.is_empty() => {
+                let id = crate::reader::u64_at(body, 8, e).unwrap_or(0);
+                if !self.ids.contains_key(&id) {
+                    self.unknown_id(kind, span, sink);
+                }
+            }
             65 | 67 | 68 | 70 | 72..=79 | 82 => {
                 let min: u64 = match kind {
                     65 => 72,
@@ -402,6 +408,8 @@ impl<'a> Walker<'a> {
                 let nr = r.u64("id index count").unwrap_or(0);
                 if nr.checked_mul(32).is_none_or(|n| n > r.remaining() as u64) {
                     self.short(kind, span, nr.saturating_mul(32).saturating_add(8), sink);
+                } else if !self.attrs.is_empty() {
+                    self.id_index(&mut r, nr, span, sink);
                 }
             }
             83..=86 | 32769..=32777 => {
@@ -425,6 +433,51 @@ impl<'a> Walker<'a> {
             }
         }
         None
+    }
+
+    /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
+    fn id_index(&mut self, r: &mut Reader<'_>, nr: u64, span: Range<u64>, sink: &mut Sink) {
+        let mut unknown = Vec::new();
+        for _ in 0..nr.min(self.limits.max_entries) {
+            let at = r.offset();
+            let Ok(id) = r.u64("id index id") else { break };
+            if r.skip(24, "id index entry").is_err() {
+                break;
+            }
+            if !self.ids.contains_key(&id) {
+                unknown.push((id, at));
+            }
+        }
+        let Some((id, at)) = unknown.first().copied() else {
+            return;
+        };
+        let msg = format!(
+            "the ID_INDEX record at 0x{:x} lists {} id(s) no attr has (the first: {id} at 0x{at:x}); perf 6.1 stops at it (\"failed to process type: 69\") and shows none of the {} samples",
+            span.start,
+            unknown.len(),
+            "file's"
+        );
+        let f = sink
+            .make(&rules::ID_INDEX, at..at.saturating_add(8), msg)
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+        self.note_stop(span.start);
+    }
+
+    /// A record whose id (sample id, `sample_id_all` trailer, EVENT_UPDATE id) is no attr's.
+    fn unknown_id(&mut self, kind: u32, span: Range<u64>, sink: &mut Sink) {
+        let msg = format!(
+            "the {} record at 0x{:x} carries an id that belongs to no attr; perf 6.1 cannot attribute it and stops (\"failed to process type: {kind} [{}]\"): {}",
+            record_name(kind),
+            span.start,
+            if kind == 78 { "Invalid argument" } else { "Bad address" },
+            self.stop_effect()
+        );
+        let f = sink
+            .make(&rules::UNKNOWN_ID, span.clone(), msg)
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+        self.note_stop(span.start);
     }
 
     fn short(&mut self, kind: u32, span: Range<u64>, need: u64, sink: &mut Sink) {
@@ -470,7 +523,11 @@ impl<'a> Walker<'a> {
             }
             _ => (8, false),
         };
-        let attr = self.attr_of(body, false).and_then(|i| self.attrs.get(i));
+        let idx = self.attr_of(body, false);
+        if idx.is_none() && self.attrs.len() > 1 {
+            self.unknown_id(kind, span.clone(), sink);
+        }
+        let attr = idx.and_then(|i| self.attrs.get(i));
         let trailer = attr
             .filter(|a| a.sample_id_all())
             .map_or(0, |a| a.trailer_size());
@@ -516,8 +573,7 @@ impl<'a> Walker<'a> {
         let idx = match self.attr_of(body, true) {
             Some(i) => Some(i),
             None if self.attrs.len() > 1 => {
-                let f = sink.make(&rules::UNKNOWN_ID, span.clone(), format!("the sample at 0x{:x} has an id that belongs to no attr; perf 6.1 counts it as a \"sample with id not present in the header\" and does not show it", span.start));
-                self.report(sink, f);
+                self.unknown_id(9, span.clone(), sink);
                 // Parse it with the first attr when all attrs share one layout.
                 let t = self.attrs.first().map(|a| a.sample_type);
                 self.attrs
