@@ -347,6 +347,9 @@ pub struct FeatureInfo {
     pub event_desc: Option<(Range<u64>, Vec<EventDesc>)>,
     /// VERSION: the perf version that wrote the file.
     pub version: Option<String>,
+    /// Features whose payload did not parse (bit, span): perf stops reading features at the
+    /// first it cannot read.
+    pub unreadable: Vec<(u64, Range<u64>)>,
 }
 
 /// What the record walk counted.

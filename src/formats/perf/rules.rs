@@ -226,8 +226,9 @@ crate::declare_rules! {
     pub DATA_END = ("PF013", "data-end", Warning, "the record walk does not end at the data end or loses alignment");
     /// ## What it checks
     /// Every record type is one perf 6.1 knows (1..21, 64..82). Types of newer perf
-    /// (COMPRESSED2 83, 84..86) and simpleperf's (32769..32777) are infos; any other is an
-    /// error.
+    /// (COMPRESSED2 83, 84..86) and simpleperf's (32769..32777) are infos, unless the file's
+    /// VERSION feature names a perf older than 6.15 (then they are damage: an error); any
+    /// other type is an error.
     ///
     /// ## Why it matters
     /// Readers stop at a type they do not know.

@@ -76,6 +76,9 @@ pub fn check_feature(
         return;
     };
     let res = parse(&mut r, bit, nattrs, info, limits);
+    if res.is_err() {
+        info.unreadable.push((bit, span.clone()));
+    }
     let msg = match res {
         Err(Bad(e)) => Some(format!(
             "feature {bit} ({name}) does not parse within its {} bytes: {e}",

@@ -329,6 +329,11 @@ impl<'a> Walker<'a> {
                 .checked_sub(usize::try_from(back.checked_mul(8)?).ok()?)?;
             crate::reader::u64_at(body, at, self.endian)?
         };
+        // Records perf synthesizes carry id 0: perf gives them to the first attr
+        // (`evlist__event2evsel`).
+        if id == 0 {
+            return Some(0);
+        }
         self.ids.get(&id).copied()
     }
 
@@ -416,12 +421,34 @@ impl<'a> Walker<'a> {
                 let who = if kind >= 32769 {
                     "simpleperf"
                 } else {
-                    "a perf newer than 6.1"
+                    "a perf newer than 6.1 (6.15 or later)"
                 };
-                let f = sink
-                    .make(&rules::RECORD_TYPE, span, format!("record type {kind} ({}) at 0x{at:x} is from {who}; perf 6.1 stops at it (\"failed to process type: {kind}\")", record_name(kind)))
-                    .level(Severity::Info);
-                self.report(sink, f);
+                // A file whose VERSION feature names an older perf cannot hold them: damage.
+                let older = kind < 32769
+                    && self
+                        .info
+                        .version
+                        .as_deref()
+                        .and_then(perf_version)
+                        .is_some_and(|v| v < (6, 15));
+                if older {
+                    let msg = format!(
+                        "record type {kind} ({}) at 0x{at:x} is from perf 6.15 or later, but the file was written by perf {}; perf 6.1 stops at it (\"failed to process type: {kind}\"): {}",
+                        record_name(kind),
+                        self.info.version.as_deref().unwrap_or_default(),
+                        self.stop_effect()
+                    );
+                    let f = sink
+                        .make(&rules::RECORD_TYPE, span, msg)
+                        .fails("perf", "6.1", "loss");
+                    self.report(sink, f);
+                    self.note_stop(at);
+                } else {
+                    let f = sink
+                        .make(&rules::RECORD_TYPE, span, format!("record type {kind} ({}) at 0x{at:x} is from {who}; perf 6.1 stops at it (\"failed to process type: {kind}\")", record_name(kind)))
+                        .level(Severity::Info);
+                    self.report(sink, f);
+                }
             }
             _ => {
                 let msg = format!("record type {kind} at 0x{at:x} is unknown; perf 6.1 stops with \"failed to process type: {kind}\": {}", self.stop_effect());
@@ -734,7 +761,28 @@ impl<'a> Walker<'a> {
             return;
         }
         if self.zstd.is_none() {
+            let blocked = self
+                .info
+                .unreadable
+                .iter()
+                .find(|(bit, _)| *bit < 27)
+                .cloned();
             match self.info.compressed {
+                Some((1, _)) if blocked.is_some() => {
+                    let (bit, fspan) = blocked.unwrap_or((0, 0..0));
+                    sink.push(
+                        sink.make(
+                            &rules::COMPRESSED_FEATURE,
+                            fspan,
+                            format!(
+                                "feature {bit} ({}) cannot be read and comes before COMPRESSED: perf 6.1 stops reading features there, never reads COMPRESSED and decompresses none of the samples (\"Couldn't decompress data\", verified with single-byte changes in CPU_TOPOLOGY and CACHE of a `-z` recording)",
+                                feature_name(bit)
+                            ),
+                        )
+                        .fails("perf", "6.1", "loss"),
+                    );
+                    self.note_stop(span.start);
+                }
                 Some((1, _)) => {}
                 other => {
                     let why = match other {
@@ -759,6 +807,8 @@ impl<'a> Walker<'a> {
             }
         }
         self.pending_span = span.clone();
+        let carried = self.pending.len() as u64;
+        let mut produced_here = 0u64;
         let mut input = zstd::stream::raw::InBuffer::around(body);
         let mut chunk = vec![0u8; ZSTD_CHUNK];
         loop {
@@ -776,6 +826,7 @@ impl<'a> Walker<'a> {
                 self.zstd_failed = true;
                 return;
             }
+            produced_here = produced_here.saturating_add(produced as u64);
             self.walk.decompressed_bytes =
                 self.walk.decompressed_bytes.saturating_add(produced as u64);
             if self.walk.decompressed_bytes > self.limits.max_decompressed_bytes {
@@ -797,6 +848,24 @@ impl<'a> Walker<'a> {
             if produced == 0 && (input.pos() >= body.len() || input.pos() == before) {
                 // No progress: the rest of this record's bytes wait for the next record.
                 break;
+            }
+        }
+        if produced_here == 0 {
+            sink.push(
+                sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("the COMPRESSED record at 0x{:x} decompresses to nothing (its zstd data is damaged or cut); perf 6.1 takes an empty result for a failure, prints \"Couldn't decompress data\" and stops: {}", span.start, self.stop_effect()))
+                    .fails("perf", "6.1", "loss"),
+            );
+            self.note_stop(span.start);
+            self.zstd_failed = true;
+            return;
+        }
+        if let Some((_, mmap_len)) = self.info.compressed {
+            let need = carried.saturating_add(produced_here);
+            if need > u64::from(mmap_len) {
+                let f = sink
+                    .make(&rules::COMPRESSED_DATA, span.clone(), format!("the COMPRESSED record at 0x{:x} needs {need} bytes of output (with {carried} carried from the previous record), more than the COMPRESSED feature's mmap_len {mmap_len} that perf 6.1 sizes its output buffer by; its decompression cannot complete (from source: `zstd_decompress_stream`)", span.start))
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
             }
         }
         self.frame_pending(sink);
@@ -836,6 +905,14 @@ impl<'a> Walker<'a> {
             );
         }
     }
+}
+
+/// `(major, minor)` of a perf version string (`6.1.187`).
+fn perf_version(v: &str) -> Option<(u32, u32)> {
+    let mut it = v.trim().split(['.', '-', ' ']);
+    let major = it.next()?.parse().ok()?;
+    let minor = it.next()?.parse().ok()?;
+    Some((major, minor))
 }
 
 /// Record types some perf or simpleperf writes.
