@@ -385,7 +385,7 @@ impl<'a> Walker<'a> {
                 }
             }
             81 => self.compressed(body, span, sink),
-            78 if body.len() >= 16 && !self.ids.is_empty() => {
+            78 if body.len() >= 16 && self.attrs.len() > 1 => {
                 let id = crate::reader::u64_at(body, 8, e).unwrap_or(0);
                 if !self.ids.contains_key(&id) {
                     self.unknown_id(kind, span, sink);
