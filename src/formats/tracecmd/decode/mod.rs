@@ -176,7 +176,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
             _ => {
                 ctx.sink.report(
                     &rules::BAD_COMPRESSION,
-                    nspan,
+                    nspan.clone(),
                     format!(
                         "compression algorithm {name:?} is unknown (expected none, zstd or zlib)"
                     ),
@@ -190,6 +190,16 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
                 vs..r.offset(),
                 format!("compression `none` has the version {cver:?}; it must be empty"),
             );
+        }
+        if algo == Some(Algo::Zlib) {
+            let f = ctx
+                .sink
+                .make(
+                    &rules::ZLIB_COMPRESSION,
+                    nspan.clone(),
+                    "compressed with zlib: trace-cmd 3.1.6 and 3.3.4 built with zlib read it, but builds without zlib (Debian 12's 3.1.6-1, zstd only) stop with \"error reading header\" (exit 2); `trace-cmd convert --compression zstd` makes a file every 3.x build reads",
+                );
+            ctx.sink.push(f);
         }
         if algo == Some(Algo::Zlib)
             && !cver.is_empty()
@@ -250,27 +260,6 @@ pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     // A body that stops before its event formats are settled still reports them.
     meta::settle_common_type(ctx, &m.meta);
     set_kernel_long(&mut m);
-    // Broken event formats of a v6 file crash trace-cmd 2.4 and 2.9.5 in some cases, while
-    // 3.x skips them: an error unless the file's writer is newer than 2.x.
-    let writer_major = m.writer_major();
-    for f in std::mem::take(&mut ctx.v6_formats) {
-        let f = match writer_major {
-            Some(major) if major >= 3 => {
-                let w = m.writer_version().unwrap_or("3");
-                crate::finding::Finding {
-                    message: format!(
-                        "{}, which are older than this file's writer (trace-cmd {})",
-                        f.message,
-                        w.split_whitespace().next().unwrap_or(w)
-                    ),
-                    ..f
-                }
-                .read_same("trace-cmd report", "3.1.6–3.3.4")
-            }
-            _ => f,
-        };
-        ctx.sink.push(f);
-    }
     m
 }
 
@@ -507,11 +496,34 @@ fn v6_flyrecord(
         });
     let Some(text) = text else {
         if clock_option && top {
-            ctx.sink.report(
+            // trace-cmd 2.4 reads `len` bytes (a length past the file fails the read and it
+            // falls back to `[local]`), takes the C string's first space-separated word that
+            // starts with `[` as the clock, and with none sets no clock: printing the first
+            // event then crashes (`is_timestamp_in_us` compares a NULL trace clock).
+            let read = len.and_then(|l| peek.clone().bytes_u64(l, "clock record").ok());
+            let crashes = read.is_some_and(|b| {
+                let c = b.split(|&x| x == 0).next().unwrap_or(&[]);
+                !c.split(|&x| x == b' ').any(|w| w.first() == Some(&b'['))
+            });
+            let f = ctx.sink.make(
                 &rules::CLOCK_RECORD,
                 span_of(cs, 8.min(r.remaining() as u64)),
                 "a TRACECLOCK option is present but no `[clock]` record follows the flyrecord table",
             );
+            let f = if crashes && ctx.version < 7 {
+                crate::finding::Finding {
+                    message: format!(
+                        "{}: trace-cmd 2.4 reads the {} byte(s) there, finds no `[clock]` word and crashes (SIGSEGV) printing the first event; 2.9.5 and 3.x read the events",
+                        f.message,
+                        len.unwrap_or(0)
+                    ),
+                    ..f
+                }
+                .fails("trace-cmd report", "2.4", "crash")
+            } else {
+                f
+            };
+            ctx.sink.push(f);
         }
         return Ok((cpus, None));
     };
