@@ -73,7 +73,11 @@ fn every_matrix_recording_passes() {
             }
         }
     }
-    assert!(bad.is_empty(), "errors on healthy recordings:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "errors on healthy recordings:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// Every trace-cmd of the matrix that claims a file (2.x read v6 only; builds without zlib
@@ -95,7 +99,12 @@ fn every_trace_cmd_reads_every_matrix_trace_dat() {
                 continue;
             }
             let out = run(
-                &[r.path.as_os_str(), "report".as_ref(), "-i".as_ref(), p.as_os_str()],
+                &[
+                    r.path.as_os_str(),
+                    "report".as_ref(),
+                    "-i".as_ref(),
+                    p.as_os_str(),
+                ],
                 &[],
             );
             if !out.status.success() {

@@ -1870,9 +1870,6 @@ pub fn v6_metadata_block(
         }
         Ok(())
     })();
-    for f in std::mem::take(&mut ctx.v6_formats) {
-        ctx.sink.push(f);
-    }
     body.ok()?;
     Some(r.offset())
 }

@@ -477,7 +477,10 @@ fn absorb_walks(
                 sink.push(f);
             }
         }
-        if let Some(st) = stats.as_ref().filter(|st| st.open_at_end > 0 && !st.stopped) {
+        if let Some(st) = stats
+            .as_ref()
+            .filter(|st| st.open_at_end > 0 && !st.stopped)
+        {
             sink.set_file(Some((*name).to_string()));
             let f = sink
                 .make(
