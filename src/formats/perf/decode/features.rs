@@ -219,6 +219,20 @@ fn parse(
             let _ = nattrs;
             info.event_desc = Some((at..r.end_offset(), evs));
         }
+        _ => parse_more(r, bit, info, limits)?,
+    }
+    Ok(())
+}
+
+/// The payloads of features 13 and up.
+fn parse_more(
+    r: &mut Reader<'_>,
+    bit: u64,
+    info: &mut FeatureInfo,
+    limits: &Limits,
+) -> Result<(), Bad> {
+    let max = limits.max_entries;
+    match bit {
         13 => {
             string_list(r, "core siblings", max)?;
             string_list(r, "thread siblings", max)?;
