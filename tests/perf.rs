@@ -698,3 +698,25 @@ fn a_cut_stream_of_a_threads_directory_is_an_error_in_that_file() {
     assert!(w.iter().any(|f| f.file.as_deref() == Some("notes.txt")));
     assert!(w.iter().any(|f| f.message.contains("data.0 is missing")));
 }
+
+/// The fuzz target's runner (every invariant the fuzzers assert: spans inside the input, the
+/// same findings twice, limits honoured) on cut and changed copies of every recording.
+#[test]
+fn fuzz_runner_invariants_hold_on_damaged_copies() {
+    let mut runs = 0;
+    for p in good_files() {
+        let data = std::fs::read(&p).unwrap();
+        if data.len() > 20_000 {
+            continue;
+        }
+        let stride = (data.len() / 60).max(1);
+        for (k, pos) in (0..data.len()).step_by(stride).enumerate() {
+            tracelint::fuzzing::run_perf(&data[..pos]);
+            let mut b = data.clone();
+            b[pos] ^= [0x01, 0x80, 0xff, 0x10][k % 4];
+            tracelint::fuzzing::run_perf(&b);
+            runs += 2;
+        }
+    }
+    assert!(runs > 1000, "{runs}");
+}
