@@ -87,7 +87,8 @@ crate::declare_rules! {
     /// ## What readers do
     /// perf 6.1 maps `[0, data.offset + data.size)` whatever the file size: bytes of the last
     /// partial page read as zero ("failed to process type: 0", verified: 0 of 12 samples shown,
-    /// exit 0), whole pages past the end raise SIGBUS (from the format notes' runs).
+    /// exit 0), whole pages past the end raise SIGBUS (verified: `defects/cut-page.data`,
+    /// `perf report` and `perf script` exit 135).
     /// perfparser refuses such a file ("File is too small to hold perf data"), quipper fails
     /// the conversion. Alignment and `event_types` are not used by perf 6.1 (warnings).
     ///
@@ -210,9 +211,9 @@ crate::declare_rules! {
     /// `session.c` `reader__read_event`, `prefetch_event`.
     pub RECORD_SIZE = ("PF012", "record-size", Error, "a record's size is below 8 or runs past the data");
     /// ## What it checks
-    /// The record walk ends exactly at the data section's end, and records keep the stream
-    /// 8-aligned (except COMPRESSED and pipe-mode HEADER_FEATURE records, whose sizes perf
-    /// writes unpadded).
+    /// Records keep the stream 8-aligned (except COMPRESSED records, pipe-mode HEADER_FEATURE
+    /// records and the HEADER_BUILD_ID records of `perf inject -b`, whose sizes perf writes
+    /// unpadded). A walk that does not end exactly at the data end is `record-size`.
     ///
     /// ## Why it matters
     /// Bytes left after the last record were written and are not read.
@@ -223,7 +224,7 @@ crate::declare_rules! {
     ///
     /// ## Spec
     /// `session.c` `reader__read_event`.
-    pub DATA_END = ("PF013", "data-end", Warning, "the record walk does not end at the data end or loses alignment");
+    pub DATA_END = ("PF013", "data-end", Warning, "a record breaks the 8-byte alignment of the stream");
     /// ## What it checks
     /// Every record type is one perf 6.1 knows (1..21, 64..82). Types of newer perf
     /// (COMPRESSED2 83, 84..86) and simpleperf's (32769..32777) are infos, unless the file's
