@@ -446,6 +446,14 @@ fn record_damage() {
     let f = findings(&b);
     let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
     assert_eq!((x.offset, x.length), (o as u64, 24));
+    // A THREAD_MAP whose count runs past the record (perf 6.1: SIGBUS).
+    let (o, _, s) = *recs.iter().find(|r| r.1 == 73).unwrap();
+    let mut b = good.clone();
+    b[o + 12] ^= 1;
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
     // A record type of a newer perf is an info, of nobody an error.
     let mut b = good.clone();
     let o = samples_at[0];

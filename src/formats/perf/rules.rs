@@ -248,9 +248,14 @@ crate::declare_rules! {
     /// ## Why it matters
     /// Readers take the fields and parse the trailer backwards from the record's end.
     ///
+    /// Counted records (THREAD_MAP, STAT_CONFIG, CPU_MAP, ID_INDEX, NAMESPACES) hold the
+    /// entries they count.
+    ///
     /// ## What readers do
     /// perf 6.1 reads the fixed fields and the trailer without a length check
-    /// (`perf_evsel__parse_id_sample`, from source): other pids, times and ids.
+    /// (`perf_evsel__parse_id_sample`, from source): other pids, times and ids. A THREAD_MAP
+    /// whose count was changed (one bit of its high word) made `perf report` and `perf script`
+    /// crash with SIGBUS (verified on a `-z` recording).
     ///
     /// ## Spec
     /// `perf_event.h` record layouts; `evsel.c` `perf_evsel__parse_id_sample`.

@@ -391,7 +391,33 @@ impl<'a> Walker<'a> {
                     self.unknown_id(kind, span, sink);
                 }
             }
-            65 | 67 | 68 | 70 | 72..=79 | 82 => {
+            73 | 75 => {
+                // THREAD_MAP: u64 nr, nr × {u64 pid, char comm[16]}; STAT_CONFIG: u64 nr,
+                // nr × {u64 tag, u64 val}.
+                let each: u64 = if kind == 73 { 24 } else { 16 };
+                let nr = r.u64("entry count").ok();
+                let need = nr.and_then(|n| n.checked_mul(each)?.checked_add(8));
+                if need.is_none_or(|n| n > body.len() as u64) {
+                    self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
+                }
+            }
+            74 => {
+                // CPU_MAP: u16 type; 0: u16 nr, u16 cpu[nr]; 1: u16 nr, u16 long_size, mask.
+                let t = r.u16("cpu map type").ok();
+                let nr = r.u16("cpu map count").ok().map(u64::from);
+                let need = match (t, nr) {
+                    (Some(0), Some(n)) => Some(n.saturating_mul(2).saturating_add(4)),
+                    (Some(1), Some(n)) => {
+                        let long = r.u16("cpu map long size").ok().map(u64::from).unwrap_or(8);
+                        Some(n.saturating_mul(long).saturating_add(6))
+                    }
+                    _ => Some(2),
+                };
+                if need.is_none_or(|n| n > body.len() as u64) {
+                    self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
+                }
+            }
+            65 | 67 | 68 | 70 | 72 | 76..=79 | 82 => {
                 let min: u64 = match kind {
                     65 => 72,
                     67 => 36,
@@ -503,6 +529,32 @@ impl<'a> Walker<'a> {
         let f = sink
             .make(&rules::UNKNOWN_ID, span.clone(), msg)
             .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+        self.note_stop(span.start);
+    }
+
+    /// A record whose count of entries runs past its end.
+    fn counted_short(
+        &mut self,
+        kind: u32,
+        span: Range<u64>,
+        nr: u64,
+        need: Option<u64>,
+        sink: &mut Sink,
+    ) {
+        let len = span.end.saturating_sub(span.start);
+        let need = need.map_or("more than 2^64".to_string(), |n| n.to_string());
+        let f = sink
+            .make(
+                &rules::RECORD_FIELDS,
+                span.clone(),
+                format!(
+                    "the {} record at 0x{:x} counts {nr} entries, {need} bytes after its header, but it is {len} bytes; perf 6.1 reads the entries past the record (with THREAD_MAP's count changed it was killed by SIGBUS, verified)",
+                    record_name(kind),
+                    span.start
+                ),
+            )
+            .fails("perf", "6.1", "crash");
         self.report(sink, f);
         self.note_stop(span.start);
     }
