@@ -415,6 +415,18 @@ fn attr_and_id_damage() {
     let f = findings(&b);
     let x = find(&f, &pf::EVENT_DESC, Severity::Warning);
     assert_eq!((x.offset, x.length), (ed, ed_size));
+    // An attr id changed: the ID_INDEX record lists an id no attr has.
+    let mut b = good.clone();
+    let ids = u64_at(&b, attr + 128) as usize;
+    let id = u64_at(&b, ids);
+    put64(&mut b, ids, id ^ 0x100);
+    let f = findings(&b);
+    let x = find(&f, &pf::ID_INDEX, Severity::Error);
+    assert!(
+        x.message.contains(&format!("the first: {id}")),
+        "{}",
+        x.message
+    );
     // An ids section past the end.
     let mut b = good.clone();
     put64(&mut b, attr + 128, 1 << 40);
@@ -727,4 +739,40 @@ fn fuzz_runner_invariants_hold_on_damaged_copies() {
         }
     }
     assert!(runs > 1000, "{runs}");
+}
+
+#[test]
+fn tracepoint_ids_against_tracing_data() {
+    let good = read("tracepoint.data");
+    let attr = u64_at(&good, 24) as usize;
+    assert_eq!(
+        u32::from_le_bytes(good[attr..attr + 4].try_into().unwrap()),
+        2
+    );
+    // The attr's config is no format's id: perf 6.1 refuses the file.
+    let mut b = good.clone();
+    put64(&mut b, attr + 8, 999);
+    let f = findings(&b);
+    let x = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
+    assert_eq!((x.offset, x.length), (attr as u64 + 8, 8));
+    // A sample's common_type is no format's id: perf report crashes.
+    let (o, _, s) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+    let t = u64_at(&good, attr + 24);
+    // IP, TID, TIME, CPU, PERIOD before RAW in this recording.
+    assert_eq!(t & 0xffff, 0x587);
+    let raw = o + 8 + 40 + 4;
+    let mut b = good.clone();
+    b[raw..raw + 2].copy_from_slice(&999u16.to_le_bytes());
+    let f = findings(&b);
+    let x = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    // A CPU_MAP of an unknown type.
+    let good = read("cpu-clock.data");
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 74).unwrap();
+    let mut b = good.clone();
+    b[o + 9] ^= 4;
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(x.message.contains("unknown type"), "{}", x.message);
 }

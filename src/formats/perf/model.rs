@@ -347,6 +347,8 @@ pub struct FeatureInfo {
     pub event_desc: Option<(Range<u64>, Vec<EventDesc>)>,
     /// VERSION: the perf version that wrote the file.
     pub version: Option<String>,
+    /// TRACING_DATA: the event format ids it describes, when it was read to its end.
+    pub tracepoint_ids: Option<Vec<u32>>,
     /// Features whose payload did not parse (bit, span): perf stops reading features at the
     /// first it cannot read.
     pub unreadable: Vec<(u64, Range<u64>)>,

@@ -491,4 +491,20 @@ crate::declare_rules! {
     /// ## Spec
     /// `session.c` `perf_event__process_id_index` (`-ENOENT` for an unknown id).
     pub ID_INDEX = ("PF030", "id-index", Error, "an ID_INDEX record lists an id no attr has");
+    /// ## What it checks
+    /// With TRACING_DATA read: every tracepoint attr's `config`, and the `common_type` at the
+    /// start of every tracepoint sample's raw data, is the `ID:` of an event format in it.
+    ///
+    /// ## Why it matters
+    /// Tracepoint samples are decoded with the format of that id.
+    ///
+    /// ## What readers do
+    /// perf 6.1 refuses a file whose tracepoint attr has an id TRACING_DATA does not describe
+    /// ("incompatible file format", `perf report` and `perf script` exit 255); a sample whose
+    /// `common_type` is unknown crashes `perf report` with SIGSEGV while `perf script` shows it
+    /// (both verified on copies of `tracepoint.data`).
+    ///
+    /// ## Spec
+    /// `util/trace-event-parse.c`; `evsel.c` `evsel__tp_format`.
+    pub TRACEPOINT_ID = ("PF031", "tracepoint-id", Error, "a tracepoint id is not an event format of TRACING_DATA");
 }

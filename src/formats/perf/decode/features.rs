@@ -69,7 +69,7 @@ pub fn check_feature(
         return;
     }
     if bit == 1 {
-        tracing_data(data, span, limits, sink);
+        info.tracepoint_ids = tracing_data(data, span, limits, sink);
         return;
     }
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
@@ -102,9 +102,18 @@ pub fn check_feature(
 
 /// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode
 /// HEADER_TRACING_DATA record): the metadata items of a trace.dat v6, checked by the trace.dat
-/// checks (their findings are `TD` rules), and its end against the section's.
-pub fn tracing_data(data: &[u8], span: Range<u64>, limits: &Limits, sink: &mut Sink) {
-    let end = crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
+/// checks (their findings are `TD` rules), and its end against the section's. Returns the
+/// event format ids it describes.
+pub fn tracing_data(
+    data: &[u8],
+    span: Range<u64>,
+    limits: &Limits,
+    sink: &mut Sink,
+) -> Option<Vec<u32>> {
+    let read =
+        crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
+    let ids = read.as_ref().map(|(_, ids)| ids.clone());
+    let end = read.map(|(e, _)| e);
     let msg = match end {
         None => format!(
             "the tracing data block at 0x{:x} cannot be read as trace.dat v6 metadata (see the TD findings); perf 6.1 refuses every tracepoint recording whose block is broken (\"incompatible file format\", exit 255)",
@@ -115,7 +124,7 @@ pub fn tracing_data(data: &[u8], span: Range<u64>, limits: &Limits, sink: &mut S
             span.end,
             span.end.abs_diff(e)
         ),
-        Some(_) => return,
+        Some(_) => return ids,
     };
     let f = sink.make(&rules::FEATURE_PAYLOAD, span, msg);
     let f = if end.is_none() {
@@ -124,6 +133,7 @@ pub fn tracing_data(data: &[u8], span: Range<u64>, limits: &Limits, sink: &mut S
         f.level(Severity::Warning)
     };
     sink.push(f);
+    ids
 }
 
 /// Why a payload does not parse.

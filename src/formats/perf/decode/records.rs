@@ -21,6 +21,8 @@ const ZSTD_CHUNK: usize = 64 * 1024;
 struct Sample {
     time: Option<u64>,
     cpu: Option<u32>,
+    /// The first u16 of RAW data: a tracepoint's event id.
+    common_type: Option<u16>,
 }
 
 /// The record walker. It owns the attrs (pipe mode adds to them) and the feature info.
@@ -137,6 +139,7 @@ impl<'a> Walker<'a> {
         self.walk_stream(range.clone(), sink);
         self.report_lost(range, sink);
         self.finish_compressed(sink);
+        self.check_tracepoint_attrs(sink);
         self.summarize(sink);
     }
 
@@ -146,8 +149,30 @@ impl<'a> Walker<'a> {
         self.walk_stream(range.clone(), sink);
         self.report_lost(range, sink);
         self.finish_compressed(sink);
+        self.check_tracepoint_attrs(sink);
         attrs::check_set(&self.attrs, sink);
         self.summarize(sink);
+    }
+
+    /// Tracepoint attrs (type 2): their `config` is an event id of TRACING_DATA.
+    fn check_tracepoint_attrs(&mut self, sink: &mut Sink) {
+        let Some(ids) = self.info.tracepoint_ids.clone() else {
+            return;
+        };
+        for a in &self.attrs {
+            let known = u32::try_from(a.config).is_ok_and(|c| ids.contains(&c));
+            if a.kind == 2 && !known {
+                let at = a.span.start.saturating_add(8);
+                sink.push(
+                    sink.make(
+                        &rules::TRACEPOINT_ID,
+                        at..at.saturating_add(8),
+                        format!("a tracepoint attr's config {} is the id of no event format in TRACING_DATA; perf 6.1 refuses the file (\"incompatible file format\", exit 255, verified)", a.config),
+                    )
+                    .fails("perf", "6.1", "reject"),
+                );
+            }
+        }
     }
 
     /// One info for the LOST and LOST_SAMPLES records of the recording.
@@ -244,7 +269,8 @@ impl<'a> Walker<'a> {
             if let Some(extra) = extra {
                 let padded = extra.saturating_add(7) & !7;
                 if kind == 66 && padded <= end.saturating_sub(o) {
-                    features::tracing_data(data, o..o.saturating_add(extra), self.limits, sink);
+                    self.info.tracepoint_ids =
+                        features::tracing_data(data, o..o.saturating_add(extra), self.limits, sink);
                 }
                 if padded > end.saturating_sub(o) {
                     self.report(
@@ -410,6 +436,14 @@ impl<'a> Walker<'a> {
                     (Some(1), Some(n)) => {
                         let long = r.u16("cpu map long size").ok().map(u64::from).unwrap_or(8);
                         Some(n.saturating_mul(long).saturating_add(6))
+                    }
+                    (Some(t), _) if t > 2 => {
+                        let f = sink
+                            .make(&rules::RECORD_FIELDS, span.clone(), format!("the CPU_MAP record at 0x{:x} has type {t}, not 0, 1 or 2; perf 6.1 stops (\"cpu_map__new_data unknown type {t}\", \"failed to process type: 74\"): {}", span.start, self.stop_effect()))
+                            .fails("perf", "6.1", "loss");
+                        self.report(sink, f);
+                        self.note_stop(span.start);
+                        return None;
                     }
                     _ => Some(2),
                 };
@@ -675,6 +709,22 @@ impl<'a> Walker<'a> {
         };
         let mut r = Reader::with_base(body, span.start.saturating_add(8), self.endian);
         match parse_sample(&mut r, attr) {
+            Ok(s)
+                if attr.kind == 2
+                    && s.common_type.is_some_and(|t| {
+                        self.info
+                            .tracepoint_ids
+                            .as_ref()
+                            .is_some_and(|ids| !ids.contains(&u32::from(t)))
+                    }) =>
+            {
+                let t = s.common_type.unwrap_or_default();
+                let f = sink
+                    .make(&rules::TRACEPOINT_ID, span.clone(), format!("the tracepoint sample at 0x{:x} has common_type {t} in its raw data, the id of no event format in TRACING_DATA; perf 6.1 `perf report` crashes with SIGSEGV on it (verified; `perf script` shows it)", span.start))
+                    .fails("perf", "6.1", "crash");
+                self.report(sink, f);
+                self.walk.samples = self.walk.samples.saturating_add(1);
+            }
             Ok(s) => {
                 self.walk.samples = self.walk.samples.saturating_add(1);
                 if let Some(t) = s.time {
@@ -1017,8 +1067,10 @@ fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
     }
     if t & st::RAW != 0 {
         let n = r.u32("raw size").map_err(|e| e.to_string())?;
-        r.skip(u64::from(n), "raw data")
+        let raw = r
+            .bytes_u64(u64::from(n), "raw data")
             .map_err(|e| e.to_string())?;
+        s.common_type = crate::reader::u16_at(raw, 0, r.endian());
     }
     if t & st::BRANCH_STACK != 0 {
         let nr = w(r, "branch stack nr")?;

@@ -1825,13 +1825,14 @@ fn strtol_version(s: &[u8]) -> Option<u64> {
 /// page size, then header_page and header_event, the ftrace and event formats, kallsyms, the
 /// printk formats and (for a version of 0.6 or more, or `6`) the saved cmdlines, with the
 /// checks a v6 file's items get. There are no CPU data after them. Returns the offset after
-/// the last item read (`None` when the block's own header could not be read).
+/// the last item read and the ids of the event formats (`None` when the block could not be
+/// read to its end).
 pub fn v6_metadata_block(
     data: &[u8],
     block: Range<u64>,
     limits: &crate::limits::Limits,
     sink: &mut Sink,
-) -> Option<u64> {
+) -> Option<(u64, Vec<u32>)> {
     let mut ctx = Ctx::new(data, limits, sink);
     ctx.version = 6;
     let mut r = Reader::new(data, Endian::Little)
@@ -1871,5 +1872,5 @@ pub fn v6_metadata_block(
         Ok(())
     })();
     body.ok()?;
-    Some(r.offset())
+    Some((r.offset(), m.formats.iter().map(|f| f.id).collect()))
 }
