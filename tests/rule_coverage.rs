@@ -200,7 +200,6 @@ const NOT_RAISED_HERE: &[(&str, &str)] = &[
     ("PF024", "compressed-data: a mutant built in tests/perf.rs (zstd_damage)"),
     ("PF025", "pipe-records: a mutant built in tests/perf.rs (pipe_mode)"),
     ("PF026", "truncated-stream: a mutant built in tests/perf.rs (pipe_mode)"),
-    ("PF027", "event-desc: a mutant built in tests/perf.rs (attr_and_id_damage)"),
     ("PF030", "id-index: a mutant built in tests/perf.rs (attr_and_id_damage)"),
     ("PF031", "tracepoint-id: a mutant built in tests/perf.rs (tracepoint_ids_against_tracing_data)"),
     ("PF029", "dir-files: a mutant built in tests/perf.rs (a_cut_stream_of_a_threads_directory_is_an_error_in_that_file)"),

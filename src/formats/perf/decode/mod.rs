@@ -129,7 +129,17 @@ pub fn check_sections(data: &[u8], h: &Header, sink: &mut Sink) -> Option<(Range
     let len = data.len() as u64;
     let hsize = h.size;
     let mut ok = true;
-    for (name, s, at) in [("attrs", h.attrs, 24u64), ("data", h.data, 40u64)] {
+    // perf reads attrs.size / attr_size attrs: bytes after the last whole one are not read.
+    let whole = h
+        .attrs
+        .size
+        .checked_rem(h.attr_size)
+        .map_or(h.attrs.size, |r| h.attrs.size.saturating_sub(r));
+    let attrs = Section {
+        offset: h.attrs.offset,
+        size: whole,
+    };
+    for (name, s, at) in [("attrs", attrs, 24u64), ("data", h.data, 40u64)] {
         let Some(r) = s.range() else {
             sink.report(
                 &rules::SECTION_BOUNDS,
@@ -164,7 +174,7 @@ pub fn check_sections(data: &[u8], h: &Header, sink: &mut Sink) -> Option<(Range
             );
         }
     }
-    if let (Some(a), Some(d)) = (h.attrs.range(), h.data.range()) {
+    if let (Some(a), Some(d)) = (attrs.range(), h.data.range()) {
         if a.start < d.end && d.start < a.end && !a.is_empty() && !d.is_empty() {
             sink.report(
                 &rules::SECTION_BOUNDS,

@@ -473,7 +473,7 @@ impl<'a> Walker<'a> {
                 let nr = r.u64("id index count").unwrap_or(0);
                 if nr.checked_mul(32).is_none_or(|n| n > r.remaining() as u64) {
                     self.short(kind, span, nr.saturating_mul(32).saturating_add(8), sink);
-                } else if !self.attrs.is_empty() {
+                } else if !self.attrs.is_empty() && self.attrs.iter().all(|a| !a.ids.is_empty()) {
                     self.id_index(&mut r, nr, span, sink);
                 }
             }
@@ -697,7 +697,8 @@ impl<'a> Walker<'a> {
             None => None,
         };
         let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
-            if self.attrs.is_empty() {
+            // A file without attrs is reported by the header checks.
+            if self.attrs.is_empty() && self.pipe {
                 let f = sink.make(
                     &rules::UNKNOWN_ID,
                     span.clone(),
