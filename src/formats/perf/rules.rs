@@ -124,7 +124,9 @@ crate::declare_rules! {
     /// ## What readers do
     /// perf 6.1 with `attr_size` 8 larger than the stride: one attr fewer, "failed to process
     /// type: 69", 0 of 12 samples shown, exit 0 (verified, `defects/attr-size.data`).
-    /// `attr_size` 0 is refused ("attr size field is 0", from source).
+    /// `attr_size` 0 is refused ("attr size field is 0", from source). An attrs section that
+    /// holds no whole attr: 0 samples (verified). Bytes after the last whole attr are ignored:
+    /// a warning (verified: all 12 samples shown).
     ///
     /// ## Spec
     /// `header.c` `perf_session__read_header`, `read_attr`.
@@ -187,9 +189,11 @@ crate::declare_rules! {
     /// Ids map samples to their event.
     ///
     /// ## What readers do
-    /// perf 6.1 reads the ids without a bound check (garbage ids, then "samples with id not
-    /// present in the header"); a duplicated id sends the samples of one event to another
-    /// (from source).
+    /// perf 6.1 reads the ids without a bound check. With one attr it gives every record to
+    /// that attr and shows every sample (verified with the ids size's top byte changed: a
+    /// warning); with several it stops at ID_INDEX, "failed to process type: 69", 0 samples
+    /// (verified on `group.data`: an error). A duplicated id sends the samples of one event to
+    /// another (from source).
     ///
     /// ## Spec
     /// `header.c` `perf_session__read_header` (`perf_evlist__id_add`).
