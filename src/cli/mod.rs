@@ -3,5 +3,6 @@
 
 pub mod demo;
 pub mod inputs;
+pub mod man;
 pub mod output;
 pub mod watch;

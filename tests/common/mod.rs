@@ -61,7 +61,8 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
 }
 
 mod skip;
-pub use skip::skip_or_fail;
+#[allow(unused_imports)] // not every test binary records a skip of its own
+pub use skip::{record_skip, skip_or_fail};
 
 /// One reader of the matrix (`scripts/readers.sh`, `campaign/readers.py`).
 #[derive(Debug, Clone)]
@@ -155,6 +156,20 @@ pub fn matrix_readers(tool: &str) -> Vec<MatrixReader> {
         skip_or_fail(&format!("{sys} is not installed"));
     }
     out
+}
+
+/// The compression algorithm a trace.dat v7 header names (`none`, `zstd`, `zlib`), read from
+/// the header itself (magic, version string, endian, long size, page size, then the name);
+/// `None` for a v6 file or a header too short to hold one.
+pub fn tracedat_compression(data: &[u8]) -> Option<String> {
+    let version = data.get(10..)?;
+    let end = version.iter().position(|&b| b == 0)?;
+    if version.get(..end)? != b"7" {
+        return None;
+    }
+    let name = data.get(10 + end + 1 + 1 + 1 + 4..)?;
+    let len = name.iter().position(|&b| b == 0)?;
+    Some(String::from_utf8_lossy(name.get(..len)?).into_owned())
 }
 
 /// Checks `data` with `opts` and returns every finding kept.
