@@ -1368,9 +1368,10 @@ fn a_clock_record_trace_cmd_2_4_finds_no_clock_in_is_an_error() {
     let rel = "tracecmd/v6.dat";
     let (_t, p) = edited(rel, |b| {
         let (first_cpu, _) = v6_cpus(b)[0];
-        // The clock record is the last `[local]` before the data (TRACECLOCK holds one too).
-        let at = b.windows(7).rposition(|w| w == b"[local]").unwrap() - 8;
+        // The clock record follows the flyrecord table (`u64 offset · u64 size` per CPU).
+        let at = find(b, b"flyrecord\0") + 10 + 16 * v6_cpus(b).len();
         assert!(at < first_cpu, "the clock record precedes the CPU data");
+        assert_eq!(&b[at + 8..at + 15], b"[local]");
         b[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
     });
     let l = levels(&p);
@@ -1404,6 +1405,28 @@ fn a_commit_size_halved_under_missed_event_flags_is_an_error() {
         assert!(
             event_lines(&o1) < event_lines(o0),
             "{name} on {}",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn a_clock_record_cut_to_its_bracket_is_an_error() {
+    // The v6 clock record's length set to 1: the record reads `[`, a clock with no name, and
+    // every trace-cmd crashes in extract_trace_clock (campaign `full18`).
+    let rel = "tracecmd/clock-counter-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        // The clock record follows the flyrecord table (`u64 offset · u64 size` per CPU).
+        let at = find(b, b"flyrecord\0") + 10 + 16 * v6_cpus(b).len();
+        assert_eq!(&b[at + 8..at + 17], b"[counter]");
+        b[at..at + 8].copy_from_slice(&1u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD070", Severity::Error), "{l:?}");
+    for (name, ok, out) in reports(&p, false, false) {
+        assert!(
+            !ok || event_lines(&out) == 0,
+            "{name} reads {}",
             p.display()
         );
     }
