@@ -156,6 +156,16 @@ fn payloads_without_argument_features_are_an_error() {
     readers_fail(&common::corpus("uftrace/args"), &d);
 }
 
+/// AUTO_ARGS cleared alone: uftrace 0.9.4–0.18.1 set the auto-args list up only with that bit,
+/// so `malloc`'s payload has no spec and every reader stops ("record missing argument info").
+#[test]
+fn auto_args_cleared_on_an_auto_args_recording_is_an_error() {
+    let (_t, d) = mutant("args", |d| set_feat(d, |f| f & !AUTO_ARGS));
+    let l = levels(&d);
+    assert!(has(&l, "UF068", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/args"), &d);
+}
+
 #[test]
 fn a_missing_sym_of_the_traced_program_is_an_error() {
     let (_t, d) = mutant("plain", |d| {

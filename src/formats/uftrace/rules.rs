@@ -781,6 +781,9 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace stops with "record missing argument info for <func>": without a spec the payload
     /// has no length (from source: utils/fstack.c read_task_args; verified with uftrace 0.13).
+    /// The `argauto`/`retauto` lines count only with the AUTO_ARGS feature bit: uftrace
+    /// 0.9.4–0.18.1 set the auto-args list up only then (utils/data-file.c), so with the bit
+    /// cleared `malloc`'s payload in an `-a` recording has no spec (campaign: the bit cleared).
     pub PAYLOAD_WITHOUT_SPEC = ("UF068", "payload-without-spec", Error, "a record has an argument payload but no argument spec matches its function");
     /// ## What it checks
     /// An argument or return-value payload framed from its spec stays within the recorder's

@@ -267,10 +267,14 @@ fn spec_resolver<'s>(
                 ),
             );
         }
-        let dest = if line.kind.ends_with("auto") {
+        let dest = if !line.kind.ends_with("auto") {
+            &mut user
+        } else if info.feat() & feat::AUTO_ARGS != 0 {
             &mut auto
         } else {
-            &mut user
+            // uftrace 0.9.4–0.18.1 set the auto-args list up only with the AUTO_ARGS bit
+            // (utils/data-file.c): without it no function takes its spec from these lines.
+            continue;
         };
         for p in parsed {
             let want_ret = line.kind.starts_with("ret");
