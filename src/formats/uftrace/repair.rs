@@ -15,7 +15,7 @@
 
 use super::decode::info::{feat, HEADER_SIZE, MAGIC};
 use super::decode::maps;
-use super::decode::record::{record_at, RecordWord, RECORD_LEN, RECORD_MAGIC};
+use super::decode::record::{record_at, RecordWord, EVENT, RECORD_LEN, RECORD_MAGIC};
 use super::decode::task;
 use super::model::{classify, FileKind};
 use super::rules;
@@ -92,15 +92,30 @@ fn walk<E: Endianity>(e: E, r: &mut dyn Read) -> std::io::Result<Walk> {
                 w.bad_magic = Some(w.whole);
                 return Ok(w);
             }
-            if word.more {
+            // An event's data says its own length (u16, then the data, to 8 bytes); an
+            // argument payload's length is in the argument specs only.
+            let len = if !word.more {
+                RECORD_LEN
+            } else if word.typ == EVENT {
+                let Some(n) = buf
+                    .get(at..fill)
+                    .and_then(|v| crate::reader::u16_at(v, RECORD_LEN, e))
+                else {
+                    break;
+                };
+                RECORD_LEN.saturating_add(usize::from(n).saturating_add(2).next_multiple_of(8))
+            } else {
                 w.payload = true;
                 return Ok(w);
+            };
+            if fill.saturating_sub(at) < len {
+                break;
             }
             w.first.get_or_insert(time);
             w.last = Some(time);
             w.records = w.records.saturating_add(1);
-            w.whole = w.whole.saturating_add(RECORD_LEN as u64);
-            at = at.saturating_add(RECORD_LEN);
+            w.whole = w.whole.saturating_add(len as u64);
+            at = at.saturating_add(len);
         }
         // Keep the partial record for the next read.
         buf.copy_within(at..fill, 0);
@@ -232,7 +247,7 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
         if w.payload {
             return refuse(
                 damage,
-                &format!("`{}` holds records with arguments, return values or event data, whose lengths are given only by the argument specs in the lost `info`", e.name),
+                &format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
             );
         }
         if let Some(at) = w.bad_magic {
