@@ -359,13 +359,10 @@ fn repair_bytes(
 ) -> Ledger {
     ledger.format = Some(spec.format);
     ledger.member = member;
-    let Some(repair) = spec.repair else {
-        return ledger.end(
-            Outcome::CannotRepair,
-            Some(format!("this version has no repair for {}", spec.format)),
-        );
+    let verdict = match spec.repair {
+        Some(repair) => repair(Subject::Bytes(data), req.opts, req.repair),
+        None => Verdict::Healthy,
     };
-    let verdict = repair(Subject::Bytes(data), req.opts, req.repair);
     if let Some(o) = take_verdict(&mut ledger, verdict) {
         return ledger.end(o, None);
     }
@@ -386,13 +383,10 @@ fn repair_dir(
 ) -> Ledger {
     ledger.format = Some(spec.format);
     ledger.member = member;
-    let Some(repair) = spec.repair else {
-        return ledger.end(
-            Outcome::CannotRepair,
-            Some(format!("this version has no repair for {}", spec.format)),
-        );
+    let verdict = match spec.repair {
+        Some(repair) => repair(Subject::Dir(dir), req.opts, req.repair),
+        None => Verdict::Healthy,
     };
-    let verdict = repair(Subject::Dir(dir), req.opts, req.repair);
     if let Some(o) = take_verdict(&mut ledger, verdict) {
         return ledger.end(o, None);
     }

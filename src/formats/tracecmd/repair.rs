@@ -80,11 +80,9 @@ fn old_bytes(data: &[u8], at: u64, n: u64) -> Vec<u8> {
 fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
     let len = len_of(data);
     let e = m.header.endian;
-    let damaged = m
-        .buffers
-        .iter()
-        .flat_map(|b| b.cpus.iter())
-        .any(|c| c.offset.saturating_add(c.size) > len);
+    // trace-cmd skips a CPU of size 0 whatever its offset.
+    let past = |c: &super::model::CpuEntry| c.size > 0 && c.offset.saturating_add(c.size) > len;
+    let damaged = m.buffers.iter().flat_map(|b| b.cpus.iter()).any(past);
     if !damaged {
         return Verdict::Healthy;
     }
@@ -94,6 +92,25 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
             "v6 trace.dat cut inside its metadata or CPU table",
             "the event formats or the CPU table are gone; they are not in the file",
         );
+    }
+    // An instance whose CPU table (after the top buffer's data) is cut away is named by a
+    // BUFFER option inside the options section, which cannot lose it without moving
+    // everything after it.
+    let ncpus = m.cpu_count.as_ref().map_or(0, |c| c.0) as usize;
+    for o in &m.options {
+        if let (opt_id::BUFFER, OptValue::Buffer { name, offset, .. }) = (o.id, &o.value) {
+            let whole = m
+                .buffers
+                .iter()
+                .find(|b| &b.name == name)
+                .is_some_and(|b| b.cpus.len() >= ncpus && b.cpus.iter().all(|c| c.span.end <= len));
+            if !whole || *offset >= len {
+                return refuse(
+                    "v6 trace.dat cut before the CPU table of an instance",
+                    &format!("the CPU table of buffer `{name}` (at 0x{offset:x}) is cut away, and its BUFFER option cannot be dropped without moving the sections after it"),
+                );
+            }
+        }
     }
     let mut plan = Plan::new("v6 trace.dat cut inside its CPU data");
     plan.mend(rules::CPU_DATA_RANGE.code);
@@ -105,6 +122,12 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
         for c in &b.cpus {
             let end = c.offset.saturating_add(c.size);
             keep = keep.max(c.span.end);
+            if !past(c) {
+                if c.size > 0 {
+                    keep = keep.max(end);
+                }
+                continue;
+            }
             if end <= len {
                 keep = keep.max(end);
                 continue;
@@ -321,7 +344,7 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         return Verdict::Healthy;
     };
     if referenced(buf.offset) {
-        return Verdict::Healthy;
+        return rebuild_strings(data, m);
     }
     let damage = "v7 trace.dat cut after its CPU data: the options section with the BUFFER option and the STRINGS section are gone";
     // Nothing whole may follow the BUFFER section (else this is other damage).
@@ -569,6 +592,99 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         });
     }
     plan.invented = invented;
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The STRINGS section (written last, by `tracecmd_output_flush`) cut or missing after a whole
+/// options section: rebuilt from the ids in the section headers.
+fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
+    let len = len_of(data);
+    let e = m.header.endian;
+    if m
+        .sections
+        .iter()
+        .any(|s| s.id == opt_id::STRINGS && complete(s))
+    {
+        return Verdict::Healthy;
+    }
+    let damage = "v7 trace.dat cut inside or before its STRINGS section";
+    let Some(last) = m.sections.iter().rposition(complete) else {
+        return Verdict::Healthy;
+    };
+    // Everything after the last whole section is the cut STRINGS section (or less than a
+    // section header).
+    if m
+        .sections
+        .iter()
+        .skip(last.saturating_add(1))
+        .any(|s| s.id != opt_id::STRINGS)
+    {
+        return Verdict::Healthy;
+    }
+    let Some(ls) = m.sections.get(last) else {
+        return Verdict::Healthy;
+    };
+    // The chain must end in the last section: an options section whose DONE ends it.
+    if ls.id != opt_id::DONE || m.options_chain.last() != Some(&ls.offset) {
+        return Verdict::Healthy;
+    }
+    let keep = ls.body.end;
+    let mut descs: Vec<(u32, String)> = Vec::new();
+    for s in m.sections.iter().take(last.saturating_add(1)) {
+        let name = if s.id == opt_id::BUFFER {
+            // The buffer's name, from its BUFFER option.
+            m.options.iter().find_map(|o| match &o.value {
+                OptValue::Buffer { offset, name, .. } if *offset == s.offset => Some(name.clone()),
+                _ => None,
+            })
+        } else {
+            Some(String::new())
+        };
+        let Some(d) = name.and_then(|n| desc_of(s.id, &n)) else {
+            return refuse(damage, &format!("section id {} has a description this version cannot rebuild", s.id));
+        };
+        descs.push((s.string_id, d));
+    }
+    descs.sort_by_key(|d| d.0);
+    let mut strings = Vec::new();
+    for (id, d) in &descs {
+        if u64::from(*id) != strings.len() as u64 {
+            return refuse(damage, "the section description ids do not tile the lost STRINGS section");
+        }
+        strings.extend_from_slice(d.as_bytes());
+        strings.push(0);
+    }
+    let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
+    if let Some(cut) = m.sections.iter().skip(last.saturating_add(1)).next() {
+        if cut.string_id != sid {
+            return refuse(damage, "the cut STRINGS section's own id does not follow the others");
+        }
+    }
+    strings.extend_from_slice(b"strings\0");
+    let mut plan = Plan::new(damage);
+    plan.mend(rules::BAD_STRING_ID.code);
+    plan.mend(rules::SECTION_WALK.code);
+    plan.mend(rules::TRUNCATED.code);
+    plan.mend(rules::SECTION_SIZE.code);
+    let mut file = FilePlan::new(None, keep);
+    let mut new = section_header(e, opt_id::STRINGS, sid, strings.len() as u64);
+    new.extend_from_slice(&strings);
+    file.edits.push(Edit {
+        rule: rules::BAD_STRING_ID.code,
+        offset: keep,
+        old: Vec::new(),
+        new,
+        what: format!("STRINGS section ({} descriptions, uncompressed)", descs.len().saturating_add(1)),
+    });
+    if keep < len {
+        file.cut = Some(Cut {
+            rule: rules::TRUNCATED.code,
+            at: keep,
+            bytes: len.saturating_sub(keep),
+            what: "what was left of the STRINGS section (rebuilt)".into(),
+        });
+    }
     plan.files.push(file);
     Verdict::Repair(plan)
 }
