@@ -185,12 +185,7 @@ pub fn fix(req: &Request<'_>) -> Ledger {
     }
     let meta = match std::fs::metadata(req.input) {
         Ok(m) => m,
-        Err(e) => {
-            return ledger.end(
-                Outcome::Io,
-                Some(format!("{}: {e}", req.input.display())),
-            )
-        }
+        Err(e) => return ledger.end(Outcome::Io, Some(format!("{}: {e}", req.input.display()))),
     };
     let before = check::check_path(req.input, req.opts, req.config);
     let mut ledger = ledger;
@@ -228,7 +223,10 @@ pub fn fix(req: &Request<'_>) -> Ledger {
     if archive::sniff(&head).is_some() {
         return repair_archive(req, ledger, file);
     }
-    let format = req.opts.format_hint.or_else(|| formats::detect_bytes(&head));
+    let format = req
+        .opts
+        .format_hint
+        .or_else(|| formats::detect_bytes(&head));
     let Some(spec) = format.and_then(formats::spec) else {
         return ledger.end(
             Outcome::CannotRepair,
@@ -332,7 +330,10 @@ fn take_verdict(ledger: &mut Ledger, verdict: Verdict) -> Option<Outcome> {
         }
         Verdict::Refuse(r) => {
             ledger.message = Some(match r.option {
-                Some(o) => format!("cannot repair: {}; {} supplies the missing fact", r.reason, o),
+                Some(o) => format!(
+                    "cannot repair: {}; {} supplies the missing fact",
+                    r.reason, o
+                ),
                 None => format!("cannot repair: {}", r.reason),
             });
             ledger.refusal = Some(r);
@@ -467,7 +468,11 @@ fn finish(
         cleanup(&tmp);
         return ledger.end(
             Outcome::Io,
-            Some(format!("cannot name {} {}: {e}", tmp.display(), out.display())),
+            Some(format!(
+                "cannot name {} {}: {e}",
+                tmp.display(),
+                out.display()
+            )),
         );
     }
     ledger.written = true;
@@ -478,7 +483,10 @@ fn finish(
 fn publish(tmp: &Path, out: &Path) -> io::Result<()> {
     if tmp.is_dir() {
         if std::fs::symlink_metadata(out).is_ok() {
-            return Err(io::Error::new(io::ErrorKind::AlreadyExists, "OUT appeared meanwhile"));
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "OUT appeared meanwhile",
+            ));
         }
         std::fs::rename(tmp, out)?;
     } else {
@@ -500,9 +508,9 @@ fn copy_range(src: Src<'_>, at: u64, len: u64, out: &mut File) -> io::Result<()>
         match src {
             Src::Bytes(b) => {
                 let s = usize::try_from(pos).unwrap_or(usize::MAX);
-                let part = b
-                    .get(s..s.saturating_add(n))
-                    .ok_or_else(|| io::Error::new(io::ErrorKind::UnexpectedEof, "input shorter than planned"))?;
+                let part = b.get(s..s.saturating_add(n)).ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::UnexpectedEof, "input shorter than planned")
+                })?;
                 chunk.copy_from_slice(part);
             }
             Src::File(f) => f.read_exact_at(chunk, pos)?,

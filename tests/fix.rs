@@ -15,7 +15,9 @@ fn bin() -> &'static str {
 }
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(rel)
 }
 
 /// `tracelint fix IN -o OUT --ledger L --output-format json`: exit code and the ledger.
@@ -118,7 +120,11 @@ fn cpu_tables(data: &[u8]) -> Vec<(String, u32, u64, u64)> {
     let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
     m.buffers
         .iter()
-        .flat_map(|b| b.cpus.iter().map(move |c| (b.name.clone(), c.cpu, c.offset, c.size)))
+        .flat_map(|b| {
+            b.cpus
+                .iter()
+                .map(move |c| (b.name.clone(), c.cpu, c.offset, c.size))
+        })
         .collect()
 }
 
@@ -142,15 +148,24 @@ fn cut_and_fix(
         4 | 5 => {
             assert!(out.exists(), "{name} cut at {at}: exit {code} but no OUT");
             let errs = errors(&out);
-            assert!(errs.is_empty(), "{name} cut at {at}: OUT has errors: {errs:?}");
+            assert!(
+                errs.is_empty(),
+                "{name} cut at {at}: OUT has errors: {errs:?}"
+            );
             // fix of OUT changes nothing.
             let again = dir.join(format!("{name}.cut{at}.again"));
             let (c2, l2) = fix(&out, &again, &[]);
             assert_eq!(c2, 0, "{name} cut at {at}: fix of OUT: {l2}");
             assert!(!again.exists());
-            assert_eq!(code == 5, !ledger["plan"]["losses"].as_array().unwrap().is_empty());
+            assert_eq!(
+                code == 5,
+                !ledger["plan"]["losses"].as_array().unwrap().is_empty()
+            );
         }
-        0 | 1 => assert!(!out.exists(), "{name} cut at {at}: exit {code} but OUT written"),
+        0 | 1 => assert!(
+            !out.exists(),
+            "{name} cut at {at}: exit {code} but OUT written"
+        ),
         c => panic!("{name} cut at {at}: exit {c}: {ledger}"),
     }
     (code, ledger, out)
@@ -175,7 +190,11 @@ fn trace_dat_v6_cut_inside_cpu_data() {
         let data = std::fs::read(&path).unwrap();
         let table = cpu_tables(&data);
         let instances = table.iter().any(|t| !t.0.is_empty());
-        let original = if have { report_by_cpu(&path) } else { BTreeMap::new() };
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
         let page = if name.contains("8k") { 8192usize } else { 4096 };
         let mut cuts = vec![data.len() - 1, data.len() - 100];
         for &(_, _, off, size) in table.iter().filter(|t| t.3 > 0) {
@@ -196,12 +215,19 @@ fn trace_dat_v6_cut_inside_cpu_data() {
             // refused (its BUFFER option cannot be dropped).
             if code == 0 {
                 // Bytes after all the CPU data: nothing of the trace was cut.
-                assert_eq!(ledger["input_errors"].as_array().unwrap().len(), 0, "{name} cut at {at}");
+                assert_eq!(
+                    ledger["input_errors"].as_array().unwrap().len(),
+                    0,
+                    "{name} cut at {at}"
+                );
                 continue;
             }
             if code == 1 && instances {
                 assert!(
-                    ledger["refusal"]["reason"].as_str().unwrap().contains("CPU table of buffer"),
+                    ledger["refusal"]["reason"]
+                        .as_str()
+                        .unwrap()
+                        .contains("CPU table of buffer"),
                     "{name} cut at {at}: {ledger}"
                 );
                 refused += 1;
@@ -216,7 +242,10 @@ fn trace_dat_v6_cut_inside_cpu_data() {
                 let cpu = loss["cpu"].as_u64().unwrap() as u32;
                 let buf = loss["buffer"].as_str().unwrap();
                 let find = |t: &[(String, u32, u64, u64)]| {
-                    t.iter().find(|x| x.0 == buf && x.1 == cpu).map(|x| x.3).unwrap()
+                    t.iter()
+                        .find(|x| x.0 == buf && x.1 == cpu)
+                        .map(|x| x.3)
+                        .unwrap()
                 };
                 let ps = if name.contains("8k") { 8192 } else { 4096 };
                 assert_eq!(
@@ -277,8 +306,20 @@ fn trace_dat_v7_trailing_options_rebuilt() {
         let path = corpus(&format!("tracecmd/{name}"));
         let data = std::fs::read(&path).unwrap();
         let end = buffer_end(&data);
-        let original = if have { report_by_cpu(&path) } else { BTreeMap::new() };
-        for at in [end, end + 1, end + 7, end + 8, end + 16, end + 40, data.len() - 1] {
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        for at in [
+            end,
+            end + 1,
+            end + 7,
+            end + 8,
+            end + 16,
+            end + 40,
+            data.len() - 1,
+        ] {
             let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
             assert_eq!(code, 4, "{name} cut at {at}: {ledger}");
             if have {
@@ -289,7 +330,11 @@ fn trace_dat_v7_trailing_options_rebuilt() {
                 );
                 if at == end {
                     let cut = tmp.path().join(format!("{name}.cut{at}"));
-                    assert_eq!(events(&report_by_cpu(&cut)), 0, "{name}: the cut file reads");
+                    assert_eq!(
+                        events(&report_by_cpu(&cut)),
+                        0,
+                        "{name}: the cut file reads"
+                    );
                 }
             }
             // The rebuilt BUFFER option is the writer's: same CPU table as the original.
@@ -317,7 +362,10 @@ fn trace_dat_v7_uncompressed_needs_cpu_sizes() {
     let (code, ledger) = fix(&input, &out, &["--cpu-sizes", &arg]);
     assert_eq!(code, 4, "{ledger}");
     assert_eq!(std::fs::read(&out).unwrap(), data);
-    assert_eq!(ledger["plan"]["invented"].as_array().unwrap().len(), sizes.len());
+    assert_eq!(
+        ledger["plan"]["invented"].as_array().unwrap().len(),
+        sizes.len()
+    );
 }
 
 /// Frame boundaries of a tfile (little-endian frames: the corpus is x86-64).
@@ -363,7 +411,11 @@ fn tfile_cut_gets_its_end_marker() {
         let path = corpus(&format!("gdb/{name}"));
         let data = std::fs::read(&path).unwrap();
         let frames = tfile_frames(&data);
-        let (orig, _) = if have { gdb_walk(&path) } else { (Vec::new(), true) };
+        let (orig, _) = if have {
+            gdb_walk(&path)
+        } else {
+            (Vec::new(), true)
+        };
         let mut cuts = vec![data.len() - 4, data.len() - 3, data.len() - 1];
         for &(s, e) in &frames {
             for at in [s + 1, s + 5, s + 7, s + 8, (s + e) / 2, e - 1] {
@@ -384,7 +436,11 @@ fn tfile_cut_gets_its_end_marker() {
                 assert_eq!(code, 0, "{name} cut at {at}: {ledger}");
                 continue;
             }
-            assert_eq!(code, if partial { 5 } else { 4 }, "{name} cut at {at}: {ledger}");
+            assert_eq!(
+                code,
+                if partial { 5 } else { 4 },
+                "{name} cut at {at}: {ledger}"
+            );
             repaired += 1;
             let lost: u64 = ledger["plan"]["losses"]
                 .as_array()
@@ -395,7 +451,10 @@ fn tfile_cut_gets_its_end_marker() {
             assert_eq!(lost, u64::from(partial), "{name} cut at {at}");
             if have {
                 let (got, clean) = gdb_walk(&out);
-                assert!(clean, "{name} cut at {at}: GDB's walk of OUT did not end cleanly");
+                assert!(
+                    clean,
+                    "{name} cut at {at}: GDB's walk of OUT did not end cleanly"
+                );
                 assert_eq!(got.len(), whole, "{name} cut at {at}");
                 assert!(orig.starts_with(&got), "{name} cut at {at}");
             }
@@ -405,7 +464,11 @@ fn tfile_cut_gets_its_end_marker() {
 }
 
 fn replay(d: &Path) -> String {
-    let o = Command::new("uftrace").args(["replay", "-d"]).arg(d).output().unwrap();
+    let o = Command::new("uftrace")
+        .args(["replay", "-d"])
+        .arg(d)
+        .output()
+        .unwrap();
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
@@ -434,7 +497,10 @@ fn info_rebuilt(original: &Path, tmp: &Path, name: &str, have: bool) {
     let (a, b) = (digest(&damaged), digest(&out));
     assert_eq!(b.len(), a.len() + 1);
     for (n, bytes) in &a {
-        assert!(b.contains(&(n.clone(), bytes.clone())), "{name}: {n} differs");
+        assert!(
+            b.contains(&(n.clone(), bytes.clone())),
+            "{name}: {n} differs"
+        );
     }
     let again = tmp.join(format!("{name}.again"));
     assert_eq!(fix(&out, &again, &[]).0, 0);
@@ -442,7 +508,11 @@ fn info_rebuilt(original: &Path, tmp: &Path, name: &str, have: bool) {
         let want = replay(original);
         assert!(!want.is_empty());
         assert_eq!(replay(&out), want, "{name}: replay of OUT differs");
-        assert_eq!(replay(&damaged), "", "{name}: uftrace replays a recording without info");
+        assert_eq!(
+            replay(&damaged),
+            "",
+            "{name}: uftrace replays a recording without info"
+        );
     }
 }
 
@@ -451,7 +521,14 @@ fn uftrace_without_info_replays_as_recorded() {
     let have = tool("uftrace", "--version");
     let tmp = tempfile::tempdir().unwrap();
     for name in [
-        "plain", "threads", "forkexec", "events", "depth3", "dlopen", "longjmp", "nolibcall",
+        "plain",
+        "threads",
+        "forkexec",
+        "events",
+        "depth3",
+        "dlopen",
+        "longjmp",
+        "nolibcall",
     ] {
         info_rebuilt(&corpus(&format!("uftrace/{name}")), tmp.path(), name, have);
     }
@@ -488,7 +565,11 @@ fn uftrace_fresh_recording_without_info() {
         .arg(&exe)
         .output()
         .unwrap();
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     info_rebuilt(&rec, tmp.path(), "fresh", true);
 }
 
@@ -496,7 +577,12 @@ fn uftrace_fresh_recording_without_info() {
 fn uftrace_task_file_cut_inside_a_record() {
     let have = tool("uftrace", "--version");
     let tmp = tempfile::tempdir().unwrap();
-    for (name, cut) in [("plain", 5usize), ("threads", 9), ("events", 3), ("args", 1)] {
+    for (name, cut) in [
+        ("plain", 5usize),
+        ("threads", 9),
+        ("events", 3),
+        ("args", 1),
+    ] {
         let original = corpus(&format!("uftrace/{name}"));
         let damaged = tmp.path().join(format!("{name}.cut"));
         copy_dir(&original, &damaged);
@@ -520,7 +606,9 @@ fn uftrace_task_file_cut_inside_a_record() {
         let errs = errors(&out);
         assert!(errs.is_empty(), "{name}: OUT has errors: {errs:?}");
         let loss = &ledger["plan"]["losses"][0];
-        let fixed_len = std::fs::metadata(out.join(dat.file_name().unwrap())).unwrap().len();
+        let fixed_len = std::fs::metadata(out.join(dat.file_name().unwrap()))
+            .unwrap()
+            .len();
         assert_eq!(loss["bytes"].as_u64().unwrap(), keep - fixed_len, "{name}");
         assert!(fixed_len < keep && keep - fixed_len < 16 + 64, "{name}");
         let again = tmp.path().join(format!("{name}.again"));
@@ -529,7 +617,10 @@ fn uftrace_task_file_cut_inside_a_record() {
             // What uftrace replays of OUT is a prefix of what it replays of the original (of
             // the damaged copy it may show the cut record misread: an event of zeros).
             let body = |t: String| -> Vec<String> {
-                t.lines().take_while(|l| !l.is_empty()).map(str::to_string).collect()
+                t.lines()
+                    .take_while(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
             };
             // Lines of perf events (merged in by time) are left aside.
             let ours = |v: Vec<String>| -> Vec<String> {
@@ -563,7 +654,10 @@ fn uftrace_task_file_cut_inside_a_record() {
             let orig = by_tid(ours(body(replay(&original))));
             assert!(!got.is_empty(), "{name}");
             for (tid, lines) in &got {
-                assert!(orig[tid].starts_with(lines), "{name}: task {tid}: {lines:?}");
+                assert!(
+                    orig[tid].starts_with(lines),
+                    "{name}: task {tid}: {lines:?}"
+                );
             }
         }
     }
@@ -635,12 +729,19 @@ fn contract_and_exit_codes() {
     let missing = tmp.path().join("missing.dat");
     let out = tmp.path().join("m.out");
     assert_eq!(
-        run(&[missing.as_os_str(), "-o".as_ref(), out.as_os_str()]).status.code(),
+        run(&[missing.as_os_str(), "-o".as_ref(), out.as_os_str()])
+            .status
+            .code(),
         Some(3)
     );
     // Dry run: the plan, the exit code the repair would have, nothing written.
     let out = tmp.path().join("dry.dat");
-    let o = run(&[cut.as_os_str(), "-o".as_ref(), out.as_os_str(), "--dry-run".as_ref()]);
+    let o = run(&[
+        cut.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--dry-run".as_ref(),
+    ]);
     assert_eq!(o.status.code(), Some(5));
     assert!(String::from_utf8_lossy(&o.stdout).contains("TD033"));
     assert!(!out.exists());
@@ -679,7 +780,14 @@ fn contract_and_exit_codes() {
     let o = run(&["--help".as_ref()]);
     let help = String::from_utf8_lossy(&o.stdout);
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    for c in ["0 nothing to do", "1 cannot repair", "2 usage", "3 I/O", "4 repaired without loss", "5 repaired with loss"] {
+    for c in [
+        "0 nothing to do",
+        "1 cannot repair",
+        "2 usage",
+        "3 I/O",
+        "4 repaired without loss",
+        "5 repaired with loss",
+    ] {
         assert!(help.contains(c), "{c} missing from --help");
     }
 }

@@ -34,7 +34,12 @@ pub struct FixArgs {
     pub input: PathBuf,
     /// Where the repaired copy goes: a new name (never an existing file, never IN); written
     /// under a temporary name beside it, checked, then renamed into place.
-    #[arg(long = "out", short = 'o', value_name = "OUT", required_unless_present = "dry_run")]
+    #[arg(
+        long = "out",
+        short = 'o',
+        value_name = "OUT",
+        required_unless_present = "dry_run"
+    )]
     pub out: Option<PathBuf>,
     /// Print the plan (edits, losses) and write nothing.
     #[arg(long)]

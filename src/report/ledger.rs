@@ -107,7 +107,10 @@ pub fn render_human(l: &Ledger) -> String {
         for i in &p.invented {
             s.push_str(&format!(
                 "  invented: {}{} = {} ({})\n",
-                i.file.as_deref().map(|f| format!("{f}: ")).unwrap_or_default(),
+                i.file
+                    .as_deref()
+                    .map(|f| format!("{f}: "))
+                    .unwrap_or_default(),
                 i.field,
                 i.value,
                 i.why
@@ -119,7 +122,10 @@ pub fn render_human(l: &Ledger) -> String {
             "  output: {} [{}] {}@0x{:x}: {}\n",
             f.code,
             f.severity,
-            f.file.as_deref().map(|x| format!("{x} ")).unwrap_or_default(),
+            f.file
+                .as_deref()
+                .map(|x| format!("{x} "))
+                .unwrap_or_default(),
             f.offset,
             f.message
         ));

@@ -22,7 +22,9 @@ use super::model::{opt_id, Algo, OptValue, Section, TraceDat};
 use super::rules;
 use crate::finding::Sink;
 use crate::formats::spec::Subject;
-use crate::ledger::{Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, RepairOptions, Unit, Verdict};
+use crate::ledger::{
+    Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, RepairOptions, Unit, Verdict,
+};
 use crate::options::CheckOptions;
 use crate::reader::{u32_at, u64_at, Endian, Endianity};
 
@@ -86,7 +88,11 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
     if !damaged {
         return Verdict::Healthy;
     }
-    if m.meta_end > len || m.buffers.iter().flat_map(|b| b.cpus.iter()).any(|c| c.span.end > len)
+    if m.meta_end > len
+        || m.buffers
+            .iter()
+            .flat_map(|b| b.cpus.iter())
+            .any(|c| c.span.end > len)
     {
         return refuse(
             "v6 trace.dat cut inside its metadata or CPU table",
@@ -99,11 +105,10 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
     let ncpus = m.cpu_count.as_ref().map_or(0, |c| c.0) as usize;
     for o in &m.options {
         if let (opt_id::BUFFER, OptValue::Buffer { name, offset, .. }) = (o.id, &o.value) {
-            let whole = m
-                .buffers
-                .iter()
-                .find(|b| &b.name == name)
-                .is_some_and(|b| b.cpus.len() >= ncpus && b.cpus.iter().all(|c| c.span.end <= len));
+            let whole =
+                m.buffers.iter().find(|b| &b.name == name).is_some_and(|b| {
+                    b.cpus.len() >= ncpus && b.cpus.iter().all(|c| c.span.end <= len)
+                });
             if !whole || *offset >= len {
                 return refuse(
                     "v6 trace.dat cut before the CPU table of an instance",
@@ -274,11 +279,9 @@ fn compressed_streams(
             out.resize(usize::try_from(us).unwrap_or(0), 0);
             match dec.decompress(algo, chunk, &mut out) {
                 Ok(n) if n as u64 == u64::from(us) => {}
-                _ => {
-                    return Err(format!(
-                        "chunk {i} of the stream at 0x{start:x} does not decompress to its {us} bytes"
-                    ))
-                }
+                _ => return Err(format!(
+                    "chunk {i} of the stream at 0x{start:x} does not decompress to its {us} bytes"
+                )),
             }
             p = zend;
         }
@@ -348,20 +351,11 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
     }
     let damage = "v7 trace.dat cut after its CPU data: the options section with the BUFFER option and the STRINGS section are gone";
     // Nothing whole may follow the BUFFER section (else this is other damage).
-    if m
-        .sections
-        .iter()
-        .skip(bi.saturating_add(1))
-        .any(complete)
-    {
+    if m.sections.iter().skip(bi.saturating_add(1)).any(complete) {
         return Verdict::Healthy;
     }
     let keep = buf.body.end;
-    let first_buffer = !m
-        .sections
-        .iter()
-        .take(bi)
-        .any(|s| s.id == opt_id::BUFFER);
+    let first_buffer = !m.sections.iter().take(bi).any(|s| s.id == opt_id::BUFFER);
     if !first_buffer {
         return refuse(
             damage,
@@ -375,7 +369,10 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         .filter(|o| o.id == opt_id::DONE && o.span.end <= buf.offset)
         .next_back()
     else {
-        return refuse(damage, "no options section with a DONE option precedes the data");
+        return refuse(
+            damage,
+            "no options section with a DONE option precedes the data",
+        );
     };
     let Some(done_sec) = m
         .sections
@@ -399,84 +396,9 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
             "the last DONE option points elsewhere than the end of the data",
         );
     }
-    let ps = u64::from(m.header.page_size.max(1));
-    let body = buf.offset.saturating_add(16)..buf.body.end;
-    let ncpus = m.cpucount().unwrap_or(0);
-    let mut invented = Vec::new();
-    let streams: Vec<(u32, u64, u64)> = if buf.compressed() {
-        let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
-            return refuse(damage, "the data is flagged compressed in a file without compression");
-        };
-        let found = match compressed_streams(data, algo, body.clone(), ps, e, opts) {
-            Ok(s) => s,
-            Err(why) => return refuse(damage, &format!("the compressed CPU data does not frame: {why}")),
-        };
-        let n = found.len() as u64;
-        if n != u64::from(ncpus) && n > 1 {
-            return Verdict::Refuse(Refusal {
-                damage: damage.to_string(),
-                reason: format!(
-                    "{n} compressed CPU streams among {ncpus} CPUs: the file does not say which CPUs they are"
-                ),
-                option: Some("--cpu-sizes"),
-            });
-        }
-        if n == 1 && ncpus != 1 {
-            return Verdict::Refuse(Refusal {
-                damage: damage.to_string(),
-                reason: format!("one compressed CPU stream among {ncpus} CPUs: the file does not say which CPU it is"),
-                option: Some("--cpu-sizes"),
-            });
-        }
-        // trace-cmd before 3.2 recorded a compressed stream's size 4 bytes short.
-        let short = writer_version(m).is_some_and(|v| v < (3, 2));
-        found
-            .iter()
-            .zip(0u32..)
-            .map(|(&(off, l), cpu)| (cpu, off, if short { l.saturating_sub(4) } else { l }))
-            .collect()
-    } else {
-        let start = match align(body.start, ps) {
-            Some(s) => s,
-            None => return refuse(damage, "offset overflow"),
-        };
-        match (&ropts.cpu_sizes, ncpus) {
-            (Some(sizes), _) => {
-                let mut v = Vec::new();
-                let mut pos = start;
-                for (cpu, &sz) in (0u32..).zip(sizes.iter()) {
-                    if sz > 0 {
-                        v.push((cpu, pos, sz));
-                    }
-                    let end = pos.saturating_add(sz);
-                    if end > body.end {
-                        return refuse(damage, "--cpu-sizes adds up to more than the section holds");
-                    }
-                    pos = align(end, ps).unwrap_or(u64::MAX);
-                    invented.push(Invented {
-                        file: None,
-                        field: format!("BUFFER option: CPU {cpu} size"),
-                        value: sz.to_string(),
-                        why: "given by --cpu-sizes".into(),
-                    });
-                }
-                if v.last().map(|&(_, o, s)| o.saturating_add(s)) != Some(body.end) {
-                    return refuse(damage, "--cpu-sizes does not end where the section ends");
-                }
-                v
-            }
-            (None, 1) if body.end > start => vec![(0, start, body.end.saturating_sub(start))],
-            (None, 1) => Vec::new(),
-            (None, n) => {
-                return Verdict::Refuse(Refusal {
-                    damage: damage.to_string(),
-                    reason: format!(
-                        "the uncompressed data of {n} CPUs has no boundaries in the file (whole pages of different CPUs look alike)"
-                    ),
-                    option: Some("--cpu-sizes"),
-                })
-            }
-        }
+    let (streams, mut invented) = match cpu_streams(data, m, buf, damage, opts, ropts) {
+        Ok(v) => v,
+        Err(v) => return v,
     };
     let clock = match m.traceclock() {
         Some(c) => c,
@@ -494,7 +416,13 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
     let mut descs: Vec<(u32, String)> = Vec::new();
     for s in m.sections.iter().take(bi.saturating_add(1)) {
         let Some(d) = desc_of(s.id, "") else {
-            return refuse(damage, &format!("section id {} has a description this version cannot rebuild", s.id));
+            return refuse(
+                damage,
+                &format!(
+                    "section id {} has a description this version cannot rebuild",
+                    s.id
+                ),
+            );
         };
         descs.push((s.string_id, d));
     }
@@ -502,7 +430,10 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
     let mut strings = Vec::new();
     for (id, d) in &descs {
         if u64::from(*id) != strings.len() as u64 {
-            return refuse(damage, "the section description ids do not tile the lost STRINGS section");
+            return refuse(
+                damage,
+                "the section description ids do not tile the lost STRINGS section",
+            );
         }
         strings.extend_from_slice(d.as_bytes());
         strings.push(0);
@@ -580,7 +511,10 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         offset: at,
         old: Vec::new(),
         new,
-        what: format!("STRINGS section ({} descriptions, uncompressed)", descs.len().saturating_add(2)),
+        what: format!(
+            "STRINGS section ({} descriptions, uncompressed)",
+            descs.len().saturating_add(2)
+        ),
     });
     plan.mend(rules::BAD_STRING_ID.code);
     if keep < len {
@@ -601,8 +535,7 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
 fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     let len = len_of(data);
     let e = m.header.endian;
-    if m
-        .sections
+    if m.sections
         .iter()
         .any(|s| s.id == opt_id::STRINGS && complete(s))
     {
@@ -614,8 +547,7 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     };
     // Everything after the last whole section is the cut STRINGS section (or less than a
     // section header).
-    if m
-        .sections
+    if m.sections
         .iter()
         .skip(last.saturating_add(1))
         .any(|s| s.id != opt_id::STRINGS)
@@ -642,7 +574,13 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
             Some(String::new())
         };
         let Some(d) = name.and_then(|n| desc_of(s.id, &n)) else {
-            return refuse(damage, &format!("section id {} has a description this version cannot rebuild", s.id));
+            return refuse(
+                damage,
+                &format!(
+                    "section id {} has a description this version cannot rebuild",
+                    s.id
+                ),
+            );
         };
         descs.push((s.string_id, d));
     }
@@ -650,7 +588,10 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     let mut strings = Vec::new();
     for (id, d) in &descs {
         if u64::from(*id) != strings.len() as u64 {
-            return refuse(damage, "the section description ids do not tile the lost STRINGS section");
+            return refuse(
+                damage,
+                "the section description ids do not tile the lost STRINGS section",
+            );
         }
         strings.extend_from_slice(d.as_bytes());
         strings.push(0);
@@ -658,7 +599,10 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     if let Some(cut) = m.sections.iter().skip(last.saturating_add(1)).next() {
         if cut.string_id != sid {
-            return refuse(damage, "the cut STRINGS section's own id does not follow the others");
+            return refuse(
+                damage,
+                "the cut STRINGS section's own id does not follow the others",
+            );
         }
     }
     strings.extend_from_slice(b"strings\0");
@@ -675,7 +619,10 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
         offset: keep,
         old: Vec::new(),
         new,
-        what: format!("STRINGS section ({} descriptions, uncompressed)", descs.len().saturating_add(1)),
+        what: format!(
+            "STRINGS section ({} descriptions, uncompressed)",
+            descs.len().saturating_add(1)
+        ),
     });
     if keep < len {
         file.cut = Some(Cut {
@@ -687,4 +634,105 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     }
     plan.files.push(file);
     Verdict::Repair(plan)
+}
+
+/// The CPU streams (cpu, offset, size) of the BUFFER section `buf`, as the writer's BUFFER
+/// option gave them, and what options brought in; `Err` with the refusal.
+fn cpu_streams(
+    data: &[u8],
+    m: &TraceDat,
+    buf: &Section,
+    damage: &str,
+    opts: &CheckOptions,
+    ropts: &RepairOptions,
+) -> Result<(Vec<(u32, u64, u64)>, Vec<Invented>), Verdict> {
+    let e = m.header.endian;
+    let ps = u64::from(m.header.page_size.max(1));
+    let body = buf.offset.saturating_add(16)..buf.body.end;
+    let ncpus = m.cpucount().unwrap_or(0);
+    let mut invented = Vec::new();
+    let streams: Vec<(u32, u64, u64)> = if buf.compressed() {
+        let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
+            return Err(refuse(
+                damage,
+                "the data is flagged compressed in a file without compression",
+            ));
+        };
+        let found = match compressed_streams(data, algo, body.clone(), ps, e, opts) {
+            Ok(s) => s,
+            Err(why) => {
+                return Err(refuse(
+                    damage,
+                    &format!("the compressed CPU data does not frame: {why}"),
+                ))
+            }
+        };
+        let n = found.len() as u64;
+        if n != u64::from(ncpus) && n > 1 {
+            return Err(Verdict::Refuse(Refusal {
+                damage: damage.to_string(),
+                reason: format!(
+                    "{n} compressed CPU streams among {ncpus} CPUs: the file does not say which CPUs they are"
+                ),
+                option: Some("--cpu-sizes"),
+            }));
+        }
+        if n == 1 && ncpus != 1 {
+            return Err(Verdict::Refuse(Refusal {
+                damage: damage.to_string(),
+                reason: format!("one compressed CPU stream among {ncpus} CPUs: the file does not say which CPU it is"),
+                option: Some("--cpu-sizes"),
+            }));
+        }
+        // trace-cmd before 3.2 recorded a compressed stream's size 4 bytes short.
+        let short = writer_version(m).is_some_and(|v| v < (3, 2));
+        found
+            .iter()
+            .zip(0u32..)
+            .map(|(&(off, l), cpu)| (cpu, off, if short { l.saturating_sub(4) } else { l }))
+            .collect()
+    } else {
+        let start = match align(body.start, ps) {
+            Some(s) => s,
+            None => return Err(refuse(damage, "offset overflow")),
+        };
+        match (&ropts.cpu_sizes, ncpus) {
+            (Some(sizes), _) => {
+                let mut v = Vec::new();
+                let mut pos = start;
+                for (cpu, &sz) in (0u32..).zip(sizes.iter()) {
+                    if sz > 0 {
+                        v.push((cpu, pos, sz));
+                    }
+                    let end = pos.saturating_add(sz);
+                    if end > body.end {
+                        return Err(refuse(damage, "--cpu-sizes adds up to more than the section holds"));
+                    }
+                    pos = align(end, ps).unwrap_or(u64::MAX);
+                    invented.push(Invented {
+                        file: None,
+                        field: format!("BUFFER option: CPU {cpu} size"),
+                        value: sz.to_string(),
+                        why: "given by --cpu-sizes".into(),
+                    });
+                }
+                if v.last().map(|&(_, o, s)| o.saturating_add(s)) != Some(body.end) {
+                    return Err(refuse(damage, "--cpu-sizes does not end where the section ends"));
+                }
+                v
+            }
+            (None, 1) if body.end > start => vec![(0, start, body.end.saturating_sub(start))],
+            (None, 1) => Vec::new(),
+            (None, n) => {
+                return Err(Verdict::Refuse(Refusal {
+                    damage: damage.to_string(),
+                    reason: format!(
+                        "the uncompressed data of {n} CPUs has no boundaries in the file (whole pages of different CPUs look alike)"
+                    ),
+                    option: Some("--cpu-sizes"),
+                }))
+            }
+        }
+    };
+    Ok((streams, invented))
 }

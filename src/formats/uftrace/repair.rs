@@ -22,7 +22,9 @@ use super::rules;
 use crate::finding::Sink;
 use crate::formats::spec::Subject;
 use crate::input::{DirEntry, DirSource, EntryKind};
-use crate::ledger::{Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, RepairOptions, Unit, Verdict};
+use crate::ledger::{
+    Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, RepairOptions, Unit, Verdict,
+};
 use crate::options::CheckOptions;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use std::io::Read;
@@ -46,7 +48,10 @@ pub fn repair(subject: Subject<'_>, opts: &CheckOptions, _ropts: &RepairOptions)
         return Verdict::Healthy;
     };
     let entries: Vec<DirEntry> = match dir.list() {
-        Ok(e) => e.into_iter().filter(|e| e.kind == EntryKind::File).collect(),
+        Ok(e) => e
+            .into_iter()
+            .filter(|e| e.kind == EntryKind::File)
+            .collect(),
         Err(e) => return refuse("the directory cannot be listed", &e.to_string()),
     };
     let has = |n: &str| entries.iter().any(|e| e.name == n);
@@ -180,16 +185,27 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     let damage = "uftrace recording without `info` (the recorder did not finish)";
     let max = opts.limits.max_read_bytes;
     if !entries.iter().any(|e| e.name == "task.txt") {
-        return refuse(damage, "`task.txt` is missing too: the tasks and the program are unknown");
+        return refuse(
+            damage,
+            "`task.txt` is missing too: the tasks and the program are unknown",
+        );
     }
     let mut scratch = Sink::new(opts.limits.max_findings);
     let text = match dir.load("task.txt", max) {
         Ok(d) => d,
         Err(e) => return refuse(damage, &format!("`task.txt` cannot be read: {e}")),
     };
-    let tf = task::decode(&text, &opts.limits, &super::decode::info::Producer::Unknown, &mut scratch);
+    let tf = task::decode(
+        &text,
+        &opts.limits,
+        &super::decode::info::Producer::Unknown,
+        &mut scratch,
+    );
     let Some(sess) = tf.sessions.first() else {
-        return refuse(damage, "`task.txt` has no SESS line: the program's name is unknown");
+        return refuse(
+            damage,
+            "`task.txt` has no SESS line: the program's name is unknown",
+        );
     };
     let mut tids: Vec<u64> = tf.tasks.iter().map(|t| t.tid).collect();
     tids.sort_unstable();
@@ -197,7 +213,10 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     if tids.is_empty() {
         return refuse(damage, "`task.txt` has no TASK line");
     }
-    if entries.iter().any(|e| matches!(classify(&e.name), FileKind::KernelCpu(_)) || e.name == "kernel_header") {
+    if entries
+        .iter()
+        .any(|e| matches!(classify(&e.name), FileKind::KernelCpu(_)) || e.name == "kernel_header")
+    {
         return refuse(damage, "kernel tracing data (kernel-cpu*.dat) needs header fields this version does not rebuild");
     }
     // The ELF class from the session's map: 64-bit processes map above 4 GiB.
@@ -229,7 +248,13 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
             if got == 0 {
                 continue;
             }
-            return refuse(damage, &format!("the first record of `{}` has no valid magic in either byte order", e.name));
+            return refuse(
+                damage,
+                &format!(
+                    "the first record of `{}` has no valid magic in either byte order",
+                    e.name
+                ),
+            );
         };
         if order.is_some_and(|x| x != o) {
             return refuse(damage, "the task files disagree on the byte order");
@@ -251,7 +276,10 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
             );
         }
         if let Some(at) = w.bad_magic {
-            return refuse(damage, &format!("`{}` has a record with a bad magic at 0x{at:x}", e.name));
+            return refuse(
+                damage,
+                &format!("`{}` has a record with a bad magic at 0x{at:x}", e.name),
+            );
         }
         if w.whole < e.len {
             let (f, loss) = cut_loss(&e.name, tid, e.len, &w);
@@ -265,7 +293,10 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     };
     let mut features = DEFAULT_FEATURES;
     let mut why = vec!["the recorder's default features (PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, AUTO_ARGS)".to_string()];
-    if entries.iter().any(|e| matches!(classify(&e.name), FileKind::Perf(_)) && e.len > 0) {
+    if entries
+        .iter()
+        .any(|e| matches!(classify(&e.name), FileKind::Perf(_)) && e.len > 0)
+    {
         features |= feat::PERF_EVENT;
         why.push("PERF_EVENT: a perf-cpu*.dat holds data".into());
     }
@@ -273,7 +304,10 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
         features |= 1 << 7;
         why.push("EVENT: events.txt is there".into());
     }
-    if entries.iter().any(|e| matches!(classify(&e.name), FileKind::Dbg)) {
+    if entries
+        .iter()
+        .any(|e| matches!(classify(&e.name), FileKind::Dbg))
+    {
         features |= feat::DEBUG_INFO;
         why.push("DEBUG_INFO: .dbg files are there".into());
     }
@@ -355,7 +389,11 @@ fn cut_tasks(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) -> 
         } else {
             f.offset
         };
-        if plan.files.iter().any(|p| p.name.as_deref() == Some(name.as_str())) {
+        if plan
+            .files
+            .iter()
+            .any(|p| p.name.as_deref() == Some(name.as_str()))
+        {
             continue;
         }
         let w = Walk {
