@@ -279,9 +279,11 @@ fn compressed_streams(
             out.resize(usize::try_from(us).unwrap_or(0), 0);
             match dec.decompress(algo, chunk, &mut out) {
                 Ok(n) if n as u64 == u64::from(us) => {}
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "chunk {i} of the stream at 0x{start:x} does not decompress to its {us} bytes"
-                )),
+                ))
+                }
             }
             p = zend;
         }
@@ -426,18 +428,12 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         };
         descs.push((s.string_id, d));
     }
-    descs.sort_by_key(|d| d.0);
-    let mut strings = Vec::new();
-    for (id, d) in &descs {
-        if u64::from(*id) != strings.len() as u64 {
-            return refuse(
-                damage,
-                "the section description ids do not tile the lost STRINGS section",
-            );
-        }
-        strings.extend_from_slice(d.as_bytes());
-        strings.push(0);
-    }
+    let Some(mut strings) = tile_strings(&mut descs) else {
+        return refuse(
+            damage,
+            "the section description ids do not tile the lost STRINGS section",
+        );
+    };
     let options_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     strings.extend_from_slice(b"options\0");
     let strings_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
@@ -584,18 +580,12 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
         };
         descs.push((s.string_id, d));
     }
-    descs.sort_by_key(|d| d.0);
-    let mut strings = Vec::new();
-    for (id, d) in &descs {
-        if u64::from(*id) != strings.len() as u64 {
-            return refuse(
-                damage,
-                "the section description ids do not tile the lost STRINGS section",
-            );
-        }
-        strings.extend_from_slice(d.as_bytes());
-        strings.push(0);
-    }
+    let Some(mut strings) = tile_strings(&mut descs) else {
+        return refuse(
+            damage,
+            "the section description ids do not tile the lost STRINGS section",
+        );
+    };
     let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     if let Some(cut) = m.sections.iter().skip(last.saturating_add(1)).next() {
         if cut.string_id != sid {
@@ -735,4 +725,19 @@ fn cpu_streams(
         }
     };
     Ok((streams, invented))
+}
+
+/// The STRINGS body the writer wrote before these descriptions' ids: each id is the offset of
+/// its text in the concatenation (`None` when they do not tile it from 0).
+fn tile_strings(descs: &mut [(u32, String)]) -> Option<Vec<u8>> {
+    descs.sort_by_key(|d| d.0);
+    let mut strings = Vec::new();
+    for (id, d) in descs.iter() {
+        if u64::from(*id) != strings.len() as u64 {
+            return None;
+        }
+        strings.extend_from_slice(d.as_bytes());
+        strings.push(0);
+    }
+    Some(strings)
 }
