@@ -22,6 +22,9 @@ def run(cmd):
         return True, "<output not UTF-8: %s>" % e.object[: e.start].decode("utf-8", "replace")
 
 
+# The traced program, when known: GDB creates the file's tracepoints only with it loaded.
+if os.environ.get("TFILE_EXE"):
+    run("file " + os.environ["TFILE_EXE"])
 ok, out = run("target tfile " + path)
 pushed = "Local trace dump file" in run("info target")[1]
 print("OPEN ok=%s pushed=%s" % (ok, pushed))

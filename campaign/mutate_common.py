@@ -11,7 +11,10 @@ then draws mutants from five kinds:
 * ``flip``     - 1-4 random bytes anywhere replaced by random values;
 * ``text``     - a text line deleted, duplicated, swapped with the next, cut short, a number in
   it changed or an identifier renamed;
-* ``payload``  - bytes inside a payload range changed (expected to change printed values only).
+* ``payload``  - bytes inside a payload range changed (expected to change printed values only);
+* ``targeted`` - an edit the format's walk proposes for a case readers are known to get wrong
+  (an event header made a time extend, a ring page's commit flags with a damaged size, a uftrace
+  feature bit against the files present, a GDB fast-tracepoint flag, ...), tagged by class.
 """
 
 import random
@@ -47,6 +50,13 @@ class Layout:
         self.clean_cuts = set()
         self.lines = []  # (off, len, label)
         self.payload = []  # (off, len, label)
+        # Targeted mutations a format's walk proposes where a reader is known to go wrong:
+        # (tag, fn) where fn(data, rng) returns (description, bytes) or None. The tag names
+        # the class in the report (e.g. `tc-time-extend`, `uf-feat-vs-files`).
+        self.edits = []
+
+    def edit(self, tag, fn):
+        self.edits.append((tag, fn))
 
     def field(self, off, width, label, big=False, value=False, known=None):
         if 0 <= off and off + width <= len(self.data) and width in (1, 2, 4, 8):
@@ -144,13 +154,26 @@ def mutate_line(data, off, length, rng):
     return None, None
 
 
-KINDS = (("field", 45), ("truncate", 12), ("flip", 13), ("text", 20), ("payload", 10))
+KINDS = (("field", 40), ("truncate", 11), ("flip", 12), ("text", 18), ("payload", 9), ("targeted", 20))
+
+# Tags of the targeted kinds whose reader losses are a shorter recording, not a loss (the file
+# is cut between records of a format that counts nothing).
+SHORTER_RECORDING = {"uf-tid-cut"}
 
 
 def one_mutant(lay, rng, kinds=KINDS):
     """(description, tag, bytes) or None when the drawn kind has nothing to work on."""
     kind = rng.choices([k for k, _ in kinds], [w for _, w in kinds])[0]
     d = lay.data
+    if kind == "targeted" and lay.edits:
+        tag, fn = rng.choice(lay.edits)
+        r = fn(d, rng)
+        if r is None:
+            return None
+        desc, new = r
+        if new == d:
+            return None
+        return (desc, tag, new)
     if kind == "field" and lay.fields:
         f = rng.choice(lay.fields)
         old = get(d, f)

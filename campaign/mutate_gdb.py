@@ -4,6 +4,10 @@ The header, every definition line (R, status, tp, tsv, tdesc: numbers, names, or
 empty line ending them; every frame's tracepoint number and size; every block's type, an M
 block's address and length, a V block's number; the end marker. Register and memory contents
 and V values are payload.
+
+Targeted edits (tagged by class): a `tp T` line's fast/static field changed (`gdb-fast-flag`:
+`:F<size>` added, removed, its size changed, or made `:S`, and `:S` made `:F`); one character
+of a definition line (`tp T`, `tp A`, `tsv`, `status`) flipped (`gdb-def-flip`).
 """
 
 import struct
@@ -24,16 +28,23 @@ def layout(data):
         return {"version": 0}, [lay]
     lay.text_lines(8, end + 1 - 8, "definition")
     p = 8
+    tp_lines = []
+    def_lines = []
     while p < end:
         nl = data.find(b"\n", p)
         lay.cut(nl + 1)
         line = data[p:nl]
+        if line.startswith(b"tp T"):
+            tp_lines.append((p, nl))
+        if line.startswith((b"tp T", b"tp A", b"tsv ", b"status ")):
+            def_lines.append((p, nl))
         if line.startswith(b"R "):
             try:
                 regsize = int(line[2:], 16)
             except ValueError:
                 pass
         p = nl + 1
+    _targeted(lay, tp_lines, def_lines)
     pos = end + 2
     lay.cut(pos)
     frames = 0
@@ -82,3 +93,58 @@ def layout(data):
         frames += 1
     # The collected memory a user of the file reads: GDB's walk reads it back by address.
     return {"version": 0, "memory": mem, "tsvs": tsvs}, [lay]
+
+
+def _fast_variants(line):
+    """(description, new line) for every change of a `tp T` line's F/S field."""
+    # tp T<num>:<addr>:<E|D>:<step>:<pass>[:F<size>|:S][:X<len>,<cond>]
+    parts = line.split(b":")
+    head, rest = parts[:5], parts[5:]
+    fs = [i for i, x in enumerate(rest) if x[:1] in (b"F", b"S")]
+    out = []
+    if fs:
+        i = fs[0]
+        tok = rest[i]
+        out.append((f"{tok.decode('latin1')!r} removed", rest[:i] + rest[i + 1:]))
+        if tok[:1] == b"F":
+            out.append((f"{tok.decode('latin1')!r} -> 'S'", rest[:i] + [b"S"] + rest[i + 1:]))
+            for n in (b"0", b"5", b"8", b"ff", b"zz", b""):
+                if b"F" + n != tok:
+                    out.append((f"{tok.decode('latin1')!r} -> 'F{n.decode()}'", rest[:i] + [b"F" + n] + rest[i + 1:]))
+        else:
+            out.append(("'S' -> 'F5'", rest[:i] + [b"F5"] + rest[i + 1:]))
+            out.append(("'S' -> 'S1'", rest[:i] + [b"S1"] + rest[i + 1:]))
+    else:
+        for tok in (b"F5", b"F0", b"S", b"F", b"Fzz"):
+            out.append((f"':{tok.decode()}' added", [tok] + rest))
+        if rest:
+            out.append(("':F5' added after the condition", rest + [b"F5"]))
+    return [(desc, b":".join(head + r)) for desc, r in out]
+
+
+def _targeted(lay, tp_lines, def_lines):
+    if tp_lines:
+        def fast(d, rng):
+            p, nl = rng.choice(tp_lines)
+            line = d[p:nl]
+            vs = _fast_variants(line)
+            if not vs:
+                return None
+            desc, new = rng.choice(vs)
+            return (f"tp line @0x{p:x} {line[:40]!r}: fast/static field {desc}", d[:p] + new + d[nl:])
+
+        lay.edit("gdb-fast-flag", fast)
+    if def_lines:
+        def flip(d, rng):
+            p, nl = rng.choice(def_lines)
+            if nl - p < 2:
+                return None
+            i = p + rng.randrange(nl - p)
+            old = d[i]
+            new = rng.choice([rng.randrange(0x21, 0x7f), rng.randrange(256), ord(":"), ord("0"), ord("g")])
+            if new == old or new == 0x0A:
+                return None
+            line = d[p:nl]
+            return (f"definition line @0x{p:x} {line[:24]!r}: byte {i - p} {chr(old)!r} -> {chr(new)!r}", d[:i] + bytes([new]) + d[i + 1:])
+
+        lay.edit("gdb-def-flip", flip)

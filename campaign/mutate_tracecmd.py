@@ -8,6 +8,13 @@ and chunk sizes; CPU data offsets and sizes; ring-page timestamps and commit wor
 header word, length word and event id (`common_type`) of uncompressed pages. Text lines: every
 line of uncompressed header_page/header_event texts and event format texts. Payload: event data
 after the common fields.
+
+Targeted edits (tagged by class): an event header made a time extend (type_len 30), an absolute
+time stamp (31) or padding (29); a ring page's commit word with RB_MISSED_EVENTS (bit 31) or
+RB_MISSED_STORED (bit 30) set and its size part kept or damaged; on v6 files, bytes of an event
+format, ftrace format, kallsyms or printk text changed, the clock record lengths (the
+TRACECLOCK option's size and the trace_clock record after a flyrecord table) changed, and a CPU
+data size cut by one byte.
 """
 
 import re
@@ -22,6 +29,13 @@ class Walk:
         self.big = False
         self.lay = Layout(data, "")
         self.info = {"version": None, "compression": "none"}
+        # Targets of the targeted edits, filled by the walk.
+        self.headers = []  # offsets of event header words
+        self.commits = []  # (offset, width, value, page_size) of ring-page commit words
+        self.texts = []  # (offset, length, label) of v6 event format / kallsyms / printk texts
+        self.clock_sizes = []  # (offset, width, value, label) of v6 clock record lengths
+        self.cpu_sizes = []  # (offset, value) of v6 CPU data sizes
+        self.buffers6 = []  # v6 BUFFER option offsets (an instance's flyrecord)
 
     def u(self, off, w):
         fmt = {1: "B", 2: "H", 4: "I", 8: "Q"}[w]
@@ -47,7 +61,92 @@ def layout(data):
         _walk(w)
     except (EOFError, struct.error, ValueError):
         pass
+    _targeted(w)
     return w.info, [lay]
+
+
+def _put(data, off, width, value, big):
+    fmt = {4: "I", 8: "Q"}[width]
+    out = bytearray(data)
+    struct.pack_into((">" if big else "<") + fmt, out, off, value & ((1 << (8 * width)) - 1))
+    return bytes(out)
+
+
+TYPE_NAMES = {29: "padding", 30: "time extend", 31: "absolute time stamp"}
+RB_MISSED_EVENTS = 1 << 31
+RB_MISSED_STORED = 1 << 30
+
+
+def _targeted(w):
+    """The targeted edits: cases readers are known to get wrong, each tagged by class."""
+    lay, big = w.lay, w.big
+
+    def header_as(tl, tag):
+        def fn(d, rng):
+            off = rng.choice(w.headers)
+            hdr = struct.unpack_from((">" if big else "<") + "I", d, off)[0]
+            new = (hdr & ~0x1F) | tl
+            return (f"event header @0x{off:x} type_len {hdr & 0x1f} -> {tl} ({TYPE_NAMES[tl]})", _put(d, off, 4, new, big))
+
+        lay.edit(tag, fn)
+
+    if w.headers:
+        header_as(30, "tc-time-extend")
+        header_as(31, "tc-abs-time")
+        header_as(29, "tc-padding")
+
+    if w.commits:
+        def commit(d, rng):
+            off, width, value, page_size = rng.choice(w.commits)
+            size = value & 0x0FFFFFFF
+            flags = rng.choice([RB_MISSED_EVENTS, RB_MISSED_STORED, RB_MISSED_EVENTS | RB_MISSED_STORED])
+            how, nsize = rng.choice([
+                ("size kept", size),
+                ("size +4", size + 4),
+                ("size -4", max(size - 4, 0)),
+                ("size +1", size + 1),
+                ("size 0", 0),
+                ("size halved", size // 2),
+                ("size the page", page_size),
+                ("size past the page", page_size + 8),
+                ("size random", rng.randrange(1, max(2, page_size * 2))),
+            ])
+            names = "+".join(n for b, n in ((RB_MISSED_EVENTS, "MISSED_EVENTS"), (RB_MISSED_STORED, "MISSED_STORED")) if flags & b)
+            new = (value & ~0x0FFFFFFF & ~(RB_MISSED_EVENTS | RB_MISSED_STORED)) | flags | (nsize & 0x0FFFFFFF)
+            if (value >> 32) and width == 8:
+                new |= value & ~0xFFFFFFFF
+            return (f"page commit @0x{off:x} {value:#x} -> {new:#x} ({names}, {how})", _put(d, off, width, new, big))
+
+        lay.edit("tc-commit-flags", commit)
+
+    if w.info.get("version") == 6:
+        if w.texts:
+            def text_flip(d, rng):
+                off, length, label = rng.choice(w.texts)
+                out = bytearray(d)
+                where = []
+                for _ in range(rng.randint(1, 2)):
+                    i = off + rng.randrange(length)
+                    out[i] = rng.choice([rng.randrange(256), rng.randrange(0x20, 0x7f)])
+                    where.append(i)
+                return (f"{label} text bytes at " + ",".join(f"{i:#x}" for i in where) + " changed", bytes(out))
+
+            lay.edit("tc-v6-text-flip", text_flip)
+        if w.clock_sizes:
+            def clock(d, rng):
+                off, width, value, label = rng.choice(w.clock_sizes)
+                how, new = rng.choice([("0", 0), ("+1", value + 1), ("-1", value - 1), ("+8", value + 8),
+                                       ("doubled", value * 2), ("all ones", (1 << (8 * width)) - 1),
+                                       ("top bit", 1 << (8 * width - 1)), ("huge", 1 << 31)])
+                return (f"{label} @0x{off:x} {value:#x} -> {new & ((1 << (8 * width)) - 1):#x} ({how})", _put(d, off, width, new, big))
+
+            lay.edit("tc-v6-clock-length", clock)
+        if w.cpu_sizes:
+            def cpu_cut(d, rng):
+                off, value = rng.choice(w.cpu_sizes)
+                return (f"cpu data size @0x{off:x} {value:#x} -> {value - 1:#x} (one byte less)", _put(d, off, 8, value - 1, big))
+
+            lay.edit("tc-v6-cpu-size-1", cpu_cut)
 
 
 def _walk(w):
@@ -95,6 +194,8 @@ def _walk(w):
     for what in ("kallsyms", "printk"):
         size = w.f(pos, 4, what + " size")
         lay.text_lines(pos + 4, size, what)
+        if 0 < size and pos + 4 + size <= len(d):
+            w.texts.append((pos + 4, size, what))
         pos += 4 + size
         lay.cut(pos)
     size = w.f(pos, 8, "cmdlines size")
@@ -113,16 +214,38 @@ def _walk(w):
         elif tag == b"flyrecord\0":
             lay.field(pos, 4, "flyrecord tag")
             pos += 10
-            for c in range(min(ncpus, 1024)):
-                off = w.f(pos, 8, f"cpu {c} data offset")
-                size = w.f(pos + 8, 8, f"cpu {c} data size")
-                cpus.append((off, size, False))
-                pos += 16
+            pos = _flyrecord6(w, pos, ncpus, cpus, "")
             break
         else:
             break
+    for boff in w.buffers6:
+        if d[boff:boff + 10] == b"flyrecord\0":
+            _flyrecord6(w, boff + 10, ncpus, cpus, "instance ")
     for off, size, _ in cpus:
         _pages(w, off, size, page_size, long_size)
+
+
+def _flyrecord6(w, pos, ncpus, cpus, what):
+    """A v6 flyrecord table: per CPU offset and size, then the clock record (8-byte length and
+    the clock text) when the file has one."""
+    d = w.d
+    first = None
+    for c in range(min(ncpus, 1024)):
+        off = w.f(pos, 8, f"{what}cpu {c} data offset")
+        size = w.f(pos + 8, 8, f"{what}cpu {c} data size")
+        if size > 0:
+            w.cpu_sizes.append((pos + 8, size))
+            first = off if first is None else min(first, off)
+        cpus.append((off, size, False))
+        pos += 16
+    if pos + 8 <= len(d):
+        clen = w.u(pos, 8)
+        text = d[pos + 8:pos + 8 + clen] if clen < 4096 else b""
+        if 0 < clen < 4096 and (first is None or pos + 8 + clen <= first) and text[:1] == b"[":
+            w.lay.field(pos, 8, f"{what}trace_clock size")
+            w.clock_sizes.append((pos, 8, clen, f"{what}trace_clock record length"))
+            w.lay.cut(pos + 8)
+    return pos
 
 
 def _formats(w, pos, what):
@@ -131,6 +254,8 @@ def _formats(w, pos, what):
     for i in range(min(count, 100000)):
         size = w.f(pos, 8, f"{what} format {i} size")
         w.lay.text_lines(pos + 8, size, f"{what} format")
+        if w.info.get("version") == 6 and 0 < size and pos + 8 + size <= len(w.d):
+            w.texts.append((pos + 8, size, f"{what} format"))
         pos += 8 + size
         w.lay.cut(pos)
     return pos
@@ -149,8 +274,12 @@ def _options(w, pos, version, cpus, page_size, long_size):
             return pos + 2
         size = w.f(pos + 2, 4, f"option {oid} size")
         body = pos + 6
+        if oid == 4 and version == 6:
+            w.clock_sizes.append((pos + 2, 4, size, "TRACECLOCK option size"))
         if oid == 3:  # BUFFER
-            w.f(body, 8, "BUFFER offset")
+            boff = w.f(body, 8, "BUFFER offset")
+            if version == 6:
+                w.buffers6.append(boff)
             if version >= 7:
                 _name, p = w.cstr(body + 8)
                 _clock, p = w.cstr(p)
@@ -265,7 +394,9 @@ def _pages(w, off, size, page_size, long_size):
         lay.cut(p)
         w.f(p, 8, "page timestamp")
         commit_w = 8 if long_size == 8 else 4
-        commit = w.f(p + 8, commit_w, "page commit") & 0x0FFFFFFF
+        commit_full = w.f(p + 8, commit_w, "page commit")
+        commit = commit_full & 0x0FFFFFFF
+        w.commits.append((p + 8, commit_w, commit_full, page_size))
         data = p + 8 + commit_w
         _events(w, data, min(data + commit, p + page_size, end))
         p += page_size
@@ -278,6 +409,7 @@ def _events(w, pos, end):
     while pos + 4 <= end and n < 100000:
         hdr = w.f(pos, 4, "event header")
         lay.cut(pos)
+        w.headers.append(pos)
         tl = hdr & 0x1F
         if tl == 0:
             length = w.f(pos + 4, 4, "event length")

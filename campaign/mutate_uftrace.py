@@ -5,6 +5,14 @@ info_mask, max_stack, and every key line. `task.txt`, `sid-*.map`, `*.sym`, `*.d
 `default.opts`, `events.txt`: every line (numbers, names, order). `<TID>.dat`: every record's
 time, type, more bit, magic, depth and address, every argument payload's length word; argument
 bytes are payload. Whole files are removed too.
+
+Targeted edits (tagged by class): a `perf-cpu<N>.dat` removed while its siblings exist
+(`uf-perf-removed`, drawn by `removals`); a `<TID>.dat` cut at a record boundary to its first
+1-8 records (`uf-tid-cut`: a shorter recording, not a loss, but the report shows what tracelint
+says); an `info` feature bit cleared or set against the files present (`uf-feat-vs-files`:
+ARGUMENT/RETVAL cleared while records carry payloads or set while none do, PERF_EVENT against
+`perf-cpu*.dat`, KERNEL against kernel files, EVENT against `events.txt`, DEBUG_INFO against
+`.dbg` files, TASK_SESSION against `task.txt`, SYM_REL_ADDR and AUTO_ARGS toggled).
 """
 
 import os
@@ -26,12 +34,86 @@ def load(dirpath):
     return files
 
 
+PERF_CPU = re.compile(r"^perf-cpu\d+\.dat$")
+
+FEAT = {
+    "PLTHOOK": 0, "TASK_SESSION": 1, "KERNEL": 2, "ARGUMENT": 3, "RETVAL": 4, "SYM_REL_ADDR": 5,
+    "MAX_STACK": 6, "EVENT": 7, "PERF_EVENT": 8, "AUTO_ARGS": 9, "DEBUG_INFO": 10,
+    "ESTIMATE_RETURN": 11, "SYM_SIZE": 12,
+}
+
+
+def removals(files):
+    """`perf-cpu<N>.dat` files that can be removed while a sibling stays."""
+    perf = sorted(n for n in files if PERF_CPU.match(n))
+    return perf if len(perf) >= 2 else []
+
+
+def _has_payload(files):
+    for name, data in files.items():
+        if not TID_DAT.match(name):
+            continue
+        for pos in range(0, min(len(data), 16 * 20000) - 15, 16):
+            word = int.from_bytes(data[pos + 8:pos + 16], "little")
+            if (word >> 2) & 1 and (word >> 3) & 7 == 5:
+                return True
+            if (word >> 3) & 7 != 5:
+                break
+    return False
+
+
+def _feat_edits(lay, files):
+    """Feature bits against the files present: each candidate (bit, set) contradicts the
+    directory (or toggles a bit whose meaning readers take from the files)."""
+    d = lay.data
+    if len(d) < 24:
+        return
+    feat = int.from_bytes(d[16:24], "little")
+    payload = _has_payload(files)
+    present = {
+        "ARGUMENT": payload,
+        "RETVAL": payload,
+        "PERF_EVENT": any(PERF_CPU.match(n) for n in files),
+        "KERNEL": any(n.startswith("kernel") for n in files),
+        "EVENT": "events.txt" in files,
+        "DEBUG_INFO": any(n.endswith(".dbg") for n in files),
+        "TASK_SESSION": "task.txt" in files,
+    }
+    cands = []
+    for name, here in present.items():
+        bit = 1 << FEAT[name]
+        if here and feat & bit:
+            cands.append((name, False, f"cleared while {'payloads are' if name in ('ARGUMENT', 'RETVAL') else 'its files are'} present"))
+        elif not here and not feat & bit:
+            cands.append((name, True, f"set while {'no record has a payload' if name in ('ARGUMENT', 'RETVAL') else 'none of its files is present'}"))
+        elif here and not feat & bit:
+            cands.append((name, True, "set (its files are present)"))
+        else:
+            cands.append((name, False, "cleared (none of its files is present)"))
+    for name in ("SYM_REL_ADDR", "AUTO_ARGS", "ESTIMATE_RETURN"):
+        bit = 1 << FEAT[name]
+        cands.append((name, not feat & bit, "toggled"))
+    if payload and feat & (1 << 3) and feat & (1 << 4):
+        cands.append(("ARGUMENT+RETVAL", False, "both cleared while payloads are present"))
+
+    def fn(data, rng):
+        name, setit, why = rng.choice(cands)
+        bits = sum(1 << FEAT[n] for n in name.split("+"))
+        new = (feat | bits) if setit else (feat & ~bits)
+        out = bytearray(data)
+        out[16:24] = new.to_bytes(8, "little")
+        return (f"info feat_mask {name} {why}: {feat:#x} -> {new:#x}", bytes(out))
+
+    lay.edit("uf-feat-vs-files", fn)
+
+
 def layout(files):
     lays = []
     for name, data in files.items():
         lay = Layout(data, name)
         if name == "info":
             _info(lay)
+            _feat_edits(lay, files)
         elif TID_DAT.match(name):
             _records(lay)
         elif name.endswith(".dat"):
@@ -83,9 +165,12 @@ def _records(lay):
     d = lay.data
     pos = 0
     n = 0
+    bounds = []
     while pos + 16 <= len(d) and n < 200000:
         lay.cut(pos)
         lay.clean_cuts.add(pos)
+        if 0 < n <= 8:
+            bounds.append((n, pos))
         word = int.from_bytes(d[pos + 8 : pos + 16], "little")
         if n < 4000 or n % 17 == 0:
             lay.field(pos, 8, "record time", value=True)
@@ -105,3 +190,9 @@ def _records(lay):
             lay.cut(pos + total)
             lay.clean_cuts.add(pos + total)
             pos += total
+    if bounds and bounds[-1][1] < len(d):
+        def cut(data, rng):
+            k, at = rng.choice(bounds)
+            return (f"cut at a record boundary to its first {k} record(s) ({at:#x} of {len(data):#x} bytes)", data[:at])
+
+        lay.edit("uf-tid-cut", cut)

@@ -139,6 +139,9 @@ def _tc_identity(out):
 _UF_RECORD = re.compile(rb"^\s*[\d.]+\s+(\d+):\s+\[(\w+)\s*\]\s+(.*?)(?:\([0-9a-f]*\))?\s+depth:\s*(\d+)")
 
 
+_UF_EVENT = re.compile(rb"^\s*[\d.]+\s+(\d+):\s+\[event\]\s+(\S+?)(?:\s.*?)?(?:\([0-9a-f]*\))?\s*$")
+
+
 def _uf_identity(dump, replay):
     """Per task, the records `uftrace dump` shows: kind and function. Depths are recorded
     values (a changed depth changes how replay nests, not what was recorded); records dump
@@ -149,10 +152,54 @@ def _uf_identity(dump, replay):
         m = _UF_RECORD.match(line)
         if m:
             ident.setdefault(("dump", m.group(1)), []).append((m.group(2), m.group(3)))
+            continue
+        # Events of perf-cpu*.dat and events.txt (`[event] linux:sched-in(...)`, no depth):
+        # per task, the event names in order.
+        m = _UF_EVENT.match(line)
+        if m:
+            ident.setdefault(("event", m.group(1)), []).append((b"event", m.group(2)))
     return ident
 
 
 GDB_SCRIPT = os.path.join(HERE, "gdb_walk.py")
+
+# The programs the GDB corpus traced (scripts/corpus/gdb.sh builds them the same way): GDB
+# creates the file's tracepoints only with the program loaded (without it, `target tfile` says
+# "Failed to create tracepoint ..." for every one, on the original as on a mutant), and checks a
+# fast tracepoint's instruction length against it.
+GDB_PROGRAMS = {
+    "tpdemo": ["tpdemo.c"],
+    "tpmulti": ["tpmulti.c", "tpmulti2.c"],
+}
+
+
+def gdb_programs():
+    """Builds the corpus programs (once) and returns their paths; [] without gcc."""
+    src = os.path.join(os.path.dirname(HERE), "scripts", "corpus", "src")
+    out_dir = os.path.join(cache_dir(), "campaign-gdb-programs")
+    cc = shutil.which("gcc")
+    paths = []
+    for name, files in GDB_PROGRAMS.items():
+        srcs = [os.path.join(src, f) for f in files]
+        if not all(os.path.exists(f) for f in srcs):
+            continue
+        exe = os.path.join(out_dir, name)
+        newest = max(os.path.getmtime(f) for f in srcs)
+        if not (os.path.exists(exe) and os.path.getmtime(exe) >= newest):
+            if not cc:
+                continue
+            os.makedirs(out_dir, exist_ok=True)
+            st, _, err = run([cc, "-g", "-O0", "-fno-pie", "-no-pie", "-o", exe] + srcs, 120)
+            if st != 0:
+                print(f"campaign: cannot build {name}: {err[:200]!r}", file=sys.stderr)
+                continue
+        paths.append(exe)
+    return paths
+
+
+def gdb_tracepoints(outcome):
+    """The tracepoints GDB created when it read a file (TP lines of the walk)."""
+    return [l for l in outcome.ident.get(("open",), []) if l.startswith(b"TP ")]
 
 
 class Outcome:
@@ -176,6 +223,8 @@ def read_with(reader, path, timeout, info=None):
         return Outcome(st, _uf_identity(d, r), d + b"\n--replay--\n" + r, _first_error(e1 + e2))
     if reader.fmt == "gdb":
         env = dict(os.environ, TFILE=path, HOME="/nonexistent")
+        if (info or {}).get("exe"):
+            env["TFILE_EXE"] = info["exe"]
         mem = (info or {}).get("memory") or []
         env["TFILE_MEM"] = ";".join(f"{n}:{a:x}:{l}:{full}" for n, a, l, full in mem)
         if (info or {}).get("tsvs"):

@@ -90,6 +90,11 @@ def draw(fmt, lays, files, rng):
         if fmt == "uftrace" and rng.random() < 0.06:
             name = rng.choice(sorted(files))
             return (f"{name} removed", "remove", {name: None})
+        if fmt == "uftrace" and rng.random() < 0.04:
+            perf = mutate_uftrace.removals(files)
+            if perf:
+                name = rng.choice(perf)
+                return (f"{name} removed while {len(perf) - 1} sibling(s) stay", "uf-perf-removed", {name: None})
         lay = rng.choice(lays)
         m = mutate_common.one_mutant(lay, rng)
         if m is None:
@@ -120,8 +125,10 @@ def materialise(fmt, seed, base, mutation, where):
 
 
 def tracelint_verdict(binary, path):
+    """(exit status, error codes, other codes as "CODE:severity")."""
     st, out, err = readers.run([binary, "check", "-o", "jsonl", path], 60)
     codes = []
+    other = set()
     for line in out.splitlines():
         try:
             j = json.loads(line)
@@ -129,7 +136,22 @@ def tracelint_verdict(binary, path):
             continue
         if j.get("kind") == "finding" and j.get("severity") == "error":
             codes.append(j.get("code"))
-    return st, sorted(set(codes))
+        elif j.get("kind") == "finding":
+            other.add(f"{j.get('code')}:{j.get('severity')}")
+    return st, sorted(set(codes)), sorted(other)
+
+
+def older_readers(fmt, info, baseline):
+    """Readers older than the file's writer: they do not count towards the verdict. A v6
+    trace.dat file exists to be read by v6 readers (files are converted to v6 for older
+    toolchains), so trace-cmd 2.x count for every v6 file whoever wrote it; for v7 and uftrace,
+    a reader older than the writer that cannot read a newer feature is an info case."""
+    writer = info.get("writer")
+    if not writer:
+        return set()
+    if fmt == "tracecmd" and info.get("version") == 6:
+        return set()
+    return {name for name, (r, _) in baseline.items() if tuple(r.version)[:2] < tuple(writer)[:2]}
 
 
 def judge(cls_by_reader, tag, older=()):
@@ -156,9 +178,17 @@ def main():
     ap.add_argument("--keep", type=int, default=40, help="false fails kept as files per format")
     ap.add_argument("--fail-on-false-pass", action="store_true")
     ap.add_argument("--keep-ids", default="", help="comma-separated mutant ids to keep as files under OUT/kept/ whatever their verdict")
+    ap.add_argument("--deadline", metavar="HH:MM", help="UTC time after which no new mutant is started; the report covers the mutants that finished")
     ap.add_argument("--rejudge", metavar="RESULTS", help="take the readers' classes from an earlier results.jsonl of the same seeds, --seed and --per-format; only tracelint runs again")
     args = ap.parse_args()
     keep_ids = {int(i) for i in args.keep_ids.split(",") if i.strip()}
+    deadline = None
+    if args.deadline:
+        now = datetime.datetime.now(datetime.timezone.utc)
+        hh, mm = (int(x) for x in args.deadline.split(":"))
+        deadline = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+        if deadline < now - datetime.timedelta(hours=12):
+            deadline += datetime.timedelta(days=1)
     earlier = {}
     if args.rejudge:
         with open(args.rejudge) as fh:
@@ -190,10 +220,20 @@ def main():
             print(f"campaign: {fmt}: no reader present, skipped", file=sys.stderr)
             continue
         prepared = []
+        gdb_progs = readers.gdb_programs() if fmt == "gdb" else []
         with tempfile.TemporaryDirectory(prefix="tl-campaign-") as tmp:
             for seed in seeds.get(fmt, []):
                 info, lays, base = layout_of(fmt, seed)
                 claim = [r for r in fmt_readers if r.claims(info)]
+                if fmt == "gdb" and claim:
+                    # The program the file traced: the one with which GDB creates tracepoints.
+                    for exe in gdb_progs:
+                        o = readers_read(claim[0], seed, args.timeout, dict(info, exe=exe))
+                        if readers.gdb_tracepoints(o):
+                            info["exe"] = exe
+                            break
+                    else:
+                        print(f"campaign: no program of scripts/corpus/src makes GDB create the tracepoints of {seed}; read without one", file=sys.stderr)
                 baseline = {}
                 for r in claim:
                     o = readers_read(r, seed, args.timeout, info)
@@ -230,9 +270,11 @@ def main():
 
         def one(item):
             idx, seed, base, baseline, desc, tag, mutation, info = item
+            if deadline is not None and datetime.datetime.now(datetime.timezone.utc) >= deadline:
+                return None
             with tempfile.TemporaryDirectory(prefix="tl-mutant-") as where:
                 path = materialise(fmt, seed, base, mutation, where)
-                tl_status, codes = tracelint_verdict(args.tracelint, path)
+                tl_status, codes, other = tracelint_verdict(args.tracelint, path)
                 per = {}
                 notes = {}
                 old = earlier.get((fmt, idx))
@@ -243,15 +285,14 @@ def main():
                     c = readers.classify(base_o, o)
                     if c == "loss" and tag == "payload" and same_shape(base_o, o):
                         c = "value"
-                    if c == "loss" and tag in ("clean-cut", "unknown-id"):
+                    if c == "loss" and (tag in ("clean-cut", "unknown-id") or tag in mutate_common.SHORTER_RECORDING):
                         c = "value"
                     if c == "loss" and renamed(base_o, o):
                         c = "value"
                     per[name] = c
                     if c != "same":
                         notes[name] = o.note
-                writer = info.get("writer")
-                older = {name for name, (r, _) in baseline.items() if writer and tuple(r.version)[:2] < tuple(writer)[:2]}
+                older = older_readers(fmt, info, baseline)
                 verdict = judge(per, tag, older)
                 row = {
                     "format": fmt,
@@ -261,6 +302,8 @@ def main():
                     "tag": tag,
                     "tracelint_exit": tl_status,
                     "errors": codes,
+                    "other_findings": other,
+                    "older_readers": sorted(older),
                     "readers": per,
                     "notes": notes,
                     "readers_verdict": verdict,
@@ -288,7 +331,17 @@ def main():
         with tempfile.TemporaryDirectory(prefix="tl-campaign-"):
             with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
                 for row in ex.map(one, todo):
+                    if row is None:
+                        stats["skipped"] = stats.get("skipped", 0) + 1
+                        continue
                     results.write(json.dumps(row) + "\n")
+                    results.flush()
+                    tg = stats.setdefault("tags", {}).setdefault(row["tag"], {"n": 0, "bad": 0, "same": 0, "fp": 0, "ff": 0})
+                    tg["n"] += 1
+                    tg["bad"] += row["readers_verdict"] == "bad"
+                    tg["same"] += row["readers_verdict"] == "same"
+                    tg["fp"] += row["readers_verdict"] == "bad" and row["tracelint_exit"] == 0
+                    tg["ff"] += row["readers_verdict"] == "same" and row["tracelint_exit"] == 1
                     stats["mutants"] += 1
                     key = (row["readers_verdict"], "exit %s" % row["tracelint_exit"])
                     stats["cells"][key] = stats["cells"].get(key, 0) + 1
@@ -300,7 +353,8 @@ def main():
                         stats["false_pass"].append(row)
                     if row["readers_verdict"] == "same" and row["tracelint_exit"] == 1:
                         stats["false_fail"].append(row)
-        print(f"campaign: {fmt}: {stats['mutants']} mutants, {len(stats['false_pass'])} false passes, {len(stats['false_fail'])} false fails", file=sys.stderr)
+        left = f", {stats['skipped']} not run (deadline)" if stats.get("skipped") else ""
+        print(f"campaign: {fmt}: {stats['mutants']} mutants, {len(stats['false_pass'])} false passes, {len(stats['false_fail'])} false fails{left}", file=sys.stderr)
     results.close()
     text = render(summary, args, started, found, missing, seeds)
     with open(os.path.join(args.out, "summary.md"), "w") as fh:
@@ -373,11 +427,22 @@ def render(summary, args, started, found, missing, seeds):
                 a, b = pr.get((c, "exit 0"), 0), pr.get((c, "exit 1"), 0)
                 cells.append(f"{a} / {b}")
             out.append(f"| {name} | " + " | ".join(cells) + " |\n")
+        if s.get("skipped"):
+            out.append(f"\n{s['skipped']} drawn mutants were not run (deadline reached).\n")
+        if s.get("tags"):
+            out.append("\nper mutation kind (tag):\n\n| tag | mutants | some reader fails | every reader same | false passes | false fails |\n|---|---:|---:|---:|---:|---:|\n")
+            for tag, tg in sorted(s["tags"].items()):
+                out.append(f"| {tag} | {tg['n']} | {tg['bad']} | {tg['same']} | {tg['fp']} | {tg['ff']} |\n")
         if s["false_pass"]:
             out.append("\nfalse passes:\n\n")
             for row in s["false_pass"][:200]:
                 bad = {k: v for k, v in row["readers"].items() if v in readers.BAD}
-                out.append(f"- `{row['seed']}` {row['mutation']}: {bad}\n")
+                warn = ", ".join(row.get("other_findings") or []) or "no finding"
+                out.append(f"- [{row['tag']}] `{row['seed']}` {row['mutation']}: {bad}; tracelint: {warn}\n")
+        if s["false_fail"]:
+            out.append("\nfalse fails:\n\n")
+            for row in s["false_fail"][:200]:
+                out.append(f"- [{row['tag']}] `{row['seed']}` {row['mutation']}: errors {', '.join(row['errors'])}\n")
     return "".join(out)
 
 

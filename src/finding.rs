@@ -308,6 +308,39 @@ impl Sink {
         }
     }
 
+    /// Re-levels the findings of `rule` recorded so far (and those counted as dropped) to
+    /// `severity` with `impact`, rewriting each kept one with `rewrite` (its message says what
+    /// the readers do), when what the readers do with them is only known once a whole
+    /// structure was read; a level configured for the rule still wins.
+    pub fn relevel(
+        &mut self,
+        rule: &Rule,
+        severity: Severity,
+        impact: Impact,
+        rewrite: impl Fn(&mut Finding),
+    ) {
+        if self.levels.0.contains_key(rule.code) {
+            return;
+        }
+        for f in self.findings.iter_mut().filter(|f| f.rule == rule) {
+            f.severity = severity;
+            f.impact = Some(impact.clone());
+            rewrite(f);
+        }
+        let mut moved = Vec::new();
+        self.dropped_rules.retain(|&(r, _, n)| {
+            let keep = r != rule;
+            if !keep {
+                moved.push((r, n));
+            }
+            keep
+        });
+        for (r, n) in moved {
+            self.dropped = self.dropped.saturating_sub(n);
+            self.count_dropped(r, severity, n);
+        }
+    }
+
     /// Whether any finding of `rule` was recorded.
     pub fn has(&self, rule: &Rule) -> bool {
         self.findings.iter().any(|f| f.rule == rule)

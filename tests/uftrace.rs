@@ -474,7 +474,90 @@ fn uf073_task_line_after_its_records() {
     let t = get(&mut files, "task.txt");
     replace(t, b"TASK timestamp=461.", b"TASK timestamp=4294967295.");
     let span = line_span(t, b"TASK ");
-    expect(&run(files), "UF073", Some("task.txt"), span);
+    let f = run(files);
+    expect(&f, "UF073", Some("task.txt"), span);
+    // The line alone is a warning; the records no session covers are the loss, one by one.
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF073" && x.severity == Severity::Warning));
+    assert!(
+        f.iter()
+            .any(|x| x.rule.code == "UF067" && x.severity == Severity::Error),
+        "{:#?}",
+        errors(&f)
+    );
+}
+
+/// `uftrace record -e` writes a fork child's FORK line after the child's first records: the
+/// readers resolve those in the parent's session, so every name prints.
+#[test]
+fn uf073_fork_line_after_the_childs_first_records_is_an_info() {
+    let mut files = corpus_files("forkexec");
+    let t = get(&mut files, "task.txt");
+    replace(
+        t,
+        b"FORK timestamp=461.401136891",
+        b"FORK timestamp=461.404000000",
+    );
+    let span = line_span(t, b"FORK ");
+    let f = run(files);
+    expect(&f, "UF073", Some("task.txt"), span);
+    assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF073" && x.severity == Severity::Info));
+}
+
+/// A writer that stores depth 0 in every record: readers nest the calls by ENTRY/EXIT order
+/// (verified with uftrace 0.9.4, 0.13, 0.16 and 0.18.1: `replay`, `graph` and `report` print
+/// the same as for the original), so the nesting findings are warnings.
+#[test]
+fn uf064_depth_zero_writer_is_a_warning() {
+    let mut files = corpus_files("threads");
+    let mut n = 0;
+    for (name, data) in files.iter_mut() {
+        if name.ends_with(".dat") && !name.starts_with("perf") {
+            for rec in data.chunks_exact_mut(16) {
+                let mut w = u64::from_le_bytes(rec[8..16].try_into().unwrap());
+                w &= !(0x3ff << 6);
+                rec[8..16].copy_from_slice(&w.to_le_bytes());
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 2);
+    let f = run(files);
+    assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
+    let nest: Vec<_> = f.iter().filter(|x| x.rule.code == "UF064").collect();
+    assert!(!nest.is_empty());
+    assert!(nest.iter().all(|x| x.severity == Severity::Warning
+        && x.message.contains("stores no depth")
+        && !x.message.contains("misframe")));
+}
+
+/// The same nesting break in a task whose records carry depths stays an error.
+#[test]
+fn uf064_depth_changed_in_a_recording_with_depths_is_an_error() {
+    let mut files = corpus_files("threads");
+    let (_, data) = files
+        .iter_mut()
+        .find(|(n, d)| n.ends_with(".dat") && !n.starts_with("perf") && d.len() >= 64)
+        .unwrap();
+    // Every record at depth 1 moved to depth 3.
+    let mut changed = 0;
+    for rec in data.chunks_exact_mut(16) {
+        let mut w = u64::from_le_bytes(rec[8..16].try_into().unwrap());
+        if (w >> 6) & 0x3ff == 1 {
+            w = (w & !(0x3ff << 6)) | (3 << 6);
+            rec[8..16].copy_from_slice(&w.to_le_bytes());
+            changed += 1;
+        }
+    }
+    assert!(changed > 0);
+    let f = run(files);
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF064" && x.severity == Severity::Error));
 }
 
 /// A task line uftrace's sscanf cannot read stays an error.
@@ -586,7 +669,14 @@ fn uf037_task_without_data() {
         &get(&mut files, "task.txt").clone(),
         b"TASK timestamp=461.380439614",
     );
-    expect(&run(files), "UF037", Some("task.txt"), span);
+    let f = run(files);
+    expect(&f, "UF037", Some("task.txt"), span);
+    // Filtered recordings (`-F`, `-N`, a thread with no traced call) look the same, and the
+    // readers read the other tasks the same: an info.
+    assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF037" && x.severity == Severity::Info));
 }
 
 #[test]

@@ -3,7 +3,8 @@
 # v6, several buffers, empty CPUs/buffers, lost events).
 # Usage: scripts/corpus/tracecmd.sh [OUTDIR]   (default: <repo>/corpus/tracecmd)
 #        STEPS="subbuf clocks marker" scripts/corpus/tracecmd.sh   (only some captures; the
-#        steps are: basic full instances empty lost subbuf clocks marker stack; default: all)
+#        steps are: basic full instances empty lost subbuf clocks marker stack allclocks
+#        bufsize zlib instonly reencode ustack bigmarker; default: all)
 # Needs: root, tracefs, trace-cmd (3.1.x), util-linux (unshare, mount).
 #
 # `trace-cmd record` is not used: events are enabled by hand in tracefs, a small workload
@@ -25,7 +26,7 @@ OUT=${1:-$ROOT/corpus/tracecmd}
 META_SYSTEMS="ftrace sched raw_syscalls timer irq"
 KALLSYMS_LINES=${KALLSYMS_LINES:-300}
 INST_PREFIX=tracelint
-STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker stack}
+STEPS=${STEPS:-basic full instances empty lost subbuf clocks marker stack allclocks bufsize zlib instonly reencode ustack bigmarker}
 step () { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 die () { echo "tracecmd.sh: $*" >&2; exit 1; }
@@ -281,14 +282,135 @@ extract_dat "$OUT/kernel-stack-v7-zstd.dat" trimmed
 convert_dat "$OUT/kernel-stack-v7-zstd.dat" "$OUT/kernel-stack-v6.dat" --file-version 6 --compression none
 fi
 
+# Not recorded here: the function and function_graph tracers (this kernel offers `function`
+# in available_tracers but writing it to current_tracer, set_ftrace_filter or set_ftrace_pid
+# fails with EPERM; function_graph is not built in), snapshots (`extract -s`: no `snapshot`
+# file, CONFIG_TRACER_SNAPSHOT is off) and compression levels (no trace-cmd version up to
+# 3.3.4 has an option for them; `--compression` takes only an algorithm name).
+
+# clock-<name>-v7-zstd.dat / clock-<name>-v6.dat: every other trace clock the kernel offers
+# (x86-tsc and counter are above): trace_marker writes and sched_switch, extract, convert.
+if step allclocks; then
+for c in local global uptime perf mono mono_raw boot tai; do
+  grep -qw "$c" "$T/trace_clock" || { echo "clock $c: not offered by this kernel"; continue; }
+  clean
+  echo "$c" > "$T/trace_clock"
+  echo 1 > "$T/events/sched/sched_switch/enable"
+  echo 1 > "$T/tracing_on"
+  for i in 1 2 3; do echo "tracelint clock $c $i" > "$T/trace_marker"; sleep 0.005; done
+  echo 0 > "$T/tracing_on"
+  extract_dat "$OUT/clock-$c-v7-zstd.dat" trimmed
+  convert_dat "$OUT/clock-$c-v7-zstd.dat" "$OUT/clock-$c-v6.dat" --file-version 6
+done
+echo "$SAVED_CLOCK" > "$T/trace_clock"
+fi
+
+# lost-bufsize-tiny-*: buffer_size_kb 1 (the kernel keeps its minimum of pages per CPU) in
+# overwrite mode under a syscall-heavy load, so every CPU buffer holds only its last pages;
+# bufsize-big-v7-zstd.dat: buffer_size_kb 16384 with the same load (nothing lost).
+if step bufsize; then
+for b in tiny big; do
+  clean
+  if [ $b = tiny ]; then echo 1 > "$T/buffer_size_kb"; else echo 16384 > "$T/buffer_size_kb"; fi
+  echo 1 > "$T/options/overwrite"
+  echo 1 > "$T/events/sched/sched_switch/enable"
+  echo 1 > "$T/events/raw_syscalls/sys_enter/enable"
+  echo 'id == 0 || id == 1' > "$T/events/raw_syscalls/sys_enter/filter"
+  echo 1 > "$T/tracing_on"
+  dd if=/dev/zero of=/dev/null bs=1 count=300 2>/dev/null
+  taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=300 2>/dev/null
+  echo 0 > "$T/tracing_on"
+  echo 0 > "$T/events/raw_syscalls/sys_enter/filter"
+  # (names of captures that lose events start with lost-)
+  n=bufsize-$b; [ $b = tiny ] && n=lost-bufsize-tiny
+  extract_dat "$OUT/$n-v7-zstd.dat" trimmed
+  [ $b = tiny ] && convert_dat "$OUT/$n-v7-zstd.dat" "$OUT/$n-v6.dat" --file-version 6
+  echo "$SAVED_KB" > "$T/buffer_size_kb"
+  echo "$SAVED_OW" > "$T/options/overwrite"
+done
+fi
+
+# zlib-v7.dat / instances-v7-zlib.dat: zlib compression. Debian's trace-cmd is built with
+# zstd only; TRACECMD_ZLIB (default: the trace-cmd 3.3.4 of scripts/readers.sh) converts.
+if step zlib; then
+ZL=${TRACECMD_ZLIB:-$HOME/.cache/tracelint/readers/trace-cmd-3.3.4/bin/trace-cmd}
+if [ -x "$ZL" ] && "$ZL" list -c 2>/dev/null | grep -q zlib; then
+  for pair in "v7-none.dat zlib-v7.dat" "instances-v7-zstd.dat instances-v7-zlib.dat"; do
+    set -- $pair
+    rm -f "$OUT/$2"
+    "$ZL" convert -i "$OUT/$1" -o "$OUT/$2" --compression zlib >"$WORK/convert.log" 2>&1
+    [ -s "$OUT/$2" ] || { cat "$WORK/convert.log" >&2; die "zlib convert of $1 failed"; }
+  done
+else
+  echo "zlib: no trace-cmd with zlib at $ZL (set TRACECMD_ZLIB)"
+fi
+fi
+
+# instonly-v7-zstd.dat / instonly-v6.dat: `extract -B` of one instance and not the top buffer:
+# the file's only buffer is a named one.
+if step instonly; then
+clean
+mkdir "$T/instances/$INST_PREFIX-only" || die "cannot create instance"
+I=$T/instances/$INST_PREFIX-only
+echo 1 > "$I/events/sched/sched_switch/enable"
+echo 1 > "$I/tracing_on"
+for i in 1 2; do echo "tracelint instance only $i" > "$I/trace_marker"; done
+workload
+echo 0 > "$I/tracing_on"
+extract_dat "$OUT/instonly-v7-zstd.dat" trimmed -B "$INST_PREFIX-only"
+convert_dat "$OUT/instonly-v7-zstd.dat" "$OUT/instonly-v6.dat" --file-version 6
+[ -d "$I" ] && { echo 0 > "$I/events/enable"; rmdir "$I"; }
+fi
+
+# reencode: the other file versions of captures above: lost events as v6 and v7
+# uncompressed, markers and an empty CPU as v7 zstd.
+if step reencode; then
+[ -s "$OUT/lost-v7-zstd.dat" ] && convert_dat "$OUT/lost-v7-zstd.dat" "$OUT/lost-v6.dat" --file-version 6
+[ -s "$OUT/lost-v7-zstd.dat" ] && convert_dat "$OUT/lost-v7-zstd.dat" "$OUT/lost-v7-none.dat" --compression none
+[ -s "$OUT/marker-v7-none.dat" ] && convert_dat "$OUT/marker-v7-none.dat" "$OUT/marker-v7-zstd.dat" --compression zstd
+[ -s "$OUT/empty-cpu-v7-none.dat" ] && convert_dat "$OUT/empty-cpu-v7-none.dat" "$OUT/empty-cpu-v7-zstd.dat" --compression zstd
+fi
+
+# ustack-*: ftrace:user_stack records after each sched_switch (options/userstacktrace), sized
+# by the kernel like kernel_stack. v7 zstd and v6.
+if step ustack && [ -e "$T/options/userstacktrace" ]; then
+clean
+SAVED_USTACK=$(cat "$T/options/userstacktrace")
+echo 1 > "$T/events/sched/sched_switch/enable"
+echo 1 > "$T/options/userstacktrace"
+echo 1 > "$T/tracing_on"; workload; echo 0 > "$T/tracing_on"
+echo "$SAVED_USTACK" > "$T/options/userstacktrace"
+extract_dat "$OUT/ustack-v7-zstd.dat" trimmed
+convert_dat "$OUT/ustack-v7-zstd.dat" "$OUT/ustack-v6.dat" --file-version 6
+fi
+
+# bigmarker-*: trace_marker writes of 1000 and 4000 bytes (the kernel cuts a write to what one
+# event on a page can hold) and a 2000-byte trace_marker_raw write: events that fill most of a
+# page. v7 uncompressed and v6.
+if step bigmarker; then
+clean
+echo 1 > "$T/tracing_on"
+head -c 1000 /dev/zero | tr '\0' a > "$T/trace_marker"
+head -c 4000 /dev/zero | tr '\0' b > "$T/trace_marker"
+{ printf '\002\000\000\000'; head -c 2000 /dev/zero | tr '\0' r; } > "$T/trace_marker_raw" 2>/dev/null
+echo "tracelint after big markers" > "$T/trace_marker"
+echo 0 > "$T/tracing_on"
+extract_dat "$OUT/bigmarker-v7-none.dat" trimmed --compression none
+convert_dat "$OUT/bigmarker-v7-none.dat" "$OUT/bigmarker-v6.dat" --file-version 6
+fi
+
 clean
 
 # ---- read every file back -----------------------------------------------------------------
+# (zlib files with TRACECMD_ZLIB when it is there: Debian's trace-cmd reads zstd only)
+ZL=${TRACECMD_ZLIB:-$HOME/.cache/tracelint/readers/trace-cmd-3.3.4/bin/trace-cmd}
 for f in "$OUT"/*.dat; do
-  n=$(timeout 60 trace-cmd report -i "$f" 2>/dev/null | grep -c -v -E '^(cpus=|version = )')
-  d=$(timeout 60 trace-cmd report -i "$f" 2>/dev/null | grep -c 'EVENTS DROPPED')
-  v=$(timeout 60 trace-cmd dump -i "$f" --summary 2>/dev/null | awk '/\[Version\]/{print $1}')
-  err=$(timeout 60 trace-cmd report -i "$f" 2>&1 >/dev/null | head -n 1)
+  tc=trace-cmd
+  case $f in *zlib*) [ -x "$ZL" ] && tc=$ZL ;; esac
+  n=$(timeout 60 "$tc" report -i "$f" 2>/dev/null | grep -c -v -E '^(cpus=|version = )')
+  d=$(timeout 60 "$tc" report -i "$f" 2>/dev/null | grep -c 'EVENTS DROPPED')
+  v=$(timeout 60 "$tc" dump -i "$f" --summary 2>/dev/null | awk '/\[Version\]/{print $1}')
+  err=$(timeout 60 "$tc" report -i "$f" 2>&1 >/dev/null | head -n 1)
   printf '%-28s %8d bytes  v%s  %5d report lines  %d dropped-markers %s\n' \
     "${f#$ROOT/}" "$(stat -c %s "$f")" "$v" "$n" "$d" "${err:+ stderr: $err}"
 done

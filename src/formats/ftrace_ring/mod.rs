@@ -385,6 +385,8 @@ pub struct Walker<'t> {
     sentinel: bool,
     /// Offset of the last absolute time stamp of the page walked last, and the time it set.
     stamp: Option<(u64, u64)>,
+    /// The first and the last time extend of the page walked last: offset and the time after.
+    extends: Option<Extends>,
     /// Per-event findings of the capped rules (see [`PER_CPU_REPORT_CAP`]).
     capped: [Capped; CAP_SLOTS],
 }
@@ -483,6 +485,7 @@ impl<'t> Walker<'t> {
             first_missed: None,
             sentinel: false,
             stamp: None,
+            extends: None,
             capped: CAPPED,
         }
     }
@@ -766,6 +769,7 @@ impl<'t> Walker<'t> {
         if size != 0 || page_ts != 0 {
             self.page_timestamp(sink, base, page_ts);
         }
+        self.extends = None;
 
         let data_base = at(base, data_off);
         let data = bytes
@@ -793,9 +797,45 @@ impl<'t> Walker<'t> {
     /// Compares the timestamp of the page at `base` with the previous page or record.
     fn page_timestamp(&mut self, sink: &mut Sink, base: u64, page_ts: u64) {
         let stamp = self.stamp.take();
+        let extends = self.extends.take();
         if page_ts < self.last_ts {
             let span = at(base, 0)..at(base, 8);
-            if let Some((off, value)) = stamp.filter(|&(_, v)| page_ts < v) {
+            if let Some(x) = extends.filter(|x| page_ts < x.last.1) {
+                // The kernel writes a time extend for a delta too large for the event header,
+                // so the time after it is the next record's, never later than the next page's.
+                // A damaged event header read as one (type_len 30) adds its payload's first
+                // word << 27 and misframes the records after it.
+                let (off, value) = if page_ts < x.first.1 { x.first } else { x.last };
+                let which = if x.first.0 == x.last.0 || page_ts < x.first.1 {
+                    format!("the time extend at 0x{off:x}")
+                } else {
+                    format!(
+                        "a time extend between 0x{:x} and 0x{off:x} (the last, setting {value})",
+                        x.first.0
+                    )
+                };
+                let f = sink
+                    .make(
+                        &rules::RING_TIMESTAMP_BACKWARDS,
+                        span,
+                        format!(
+                            "the page of {} at 0x{base:x} has timestamp {page_ts}, older than the \
+                             time {} that {which} of the page before reached: the kernel writes \
+                             a time extend with the time of the record after it, so that header \
+                             is damaged (an event read as a time extend) and the records after it \
+                             are misframed; trace-cmd 2.4–3.3.4 read other records there than \
+                             were written",
+                            self.cpu_name(),
+                            self.last_ts
+                        ),
+                    )
+                    .fails("trace-cmd report", "2.4–3.3.4", "loss");
+                let f = match &self.context {
+                    Some(c) => f.note(c.clone()),
+                    None => f,
+                };
+                sink.push(f);
+            } else if let Some((off, value)) = stamp.filter(|&(_, v)| page_ts < v) {
                 // The kernel writes an absolute time stamp with the time it writes the next
                 // record at, never a time later than the next page's.
                 let f = sink
@@ -848,6 +888,10 @@ impl<'t> Walker<'t> {
         if s.compared {
             self.page_timestamp(sink, base, s.page_ts);
         }
+        self.extends = s.extends.map(|x| Extends {
+            first: (base.saturating_add(x.first.0), x.first.1),
+            last: (base.saturating_add(x.last.0), x.last.1),
+        });
         if s.events > 0 {
             if self.stats.first_ts.is_none() {
                 self.stats.first_ts = Some(s.first_ts);
@@ -972,6 +1016,16 @@ impl<'t> Walker<'t> {
                             .wrapping_add(u64::from(arr) << TS_SHIFT)
                             .wrapping_add(u64::from(delta));
                         self.stats.time_extends = self.stats.time_extends.saturating_add(1);
+                        let here = (at(data_base, p), ts);
+                        match &mut self.extends {
+                            Some(x) => x.last = here,
+                            None => {
+                                self.extends = Some(Extends {
+                                    first: here,
+                                    last: here,
+                                })
+                            }
+                        }
                     } else {
                         ts = ((u64::from(arr) << TS_SHIFT) | u64::from(delta)) | (ts & TS_MSB);
                         self.stats.time_stamps = self.stats.time_stamps.saturating_add(1);
@@ -1286,6 +1340,17 @@ pub struct PageSummary {
     /// True when the page's timestamp is compared with the previous one (a page with data or a
     /// timestamp; an all-zero header is not).
     pub compared: bool,
+    /// The page's first and last time extends, offsets relative to the page.
+    pub extends: Option<Extends>,
+}
+
+/// The first and the last time extend of a page: (offset, the time after it) each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extends {
+    /// The first.
+    pub first: (u64, u64),
+    /// The last.
+    pub last: (u64, u64),
 }
 
 /// Walks `page` (a whole page at `base`) on its own, without an event table; `Some` when it is
@@ -1341,6 +1406,10 @@ pub fn summarize_page(
         data_bytes: n(st.data_bytes)?,
         // As in `page_with`: a clean page's data size is its commit size.
         compared: page_ts != 0 || st.data_bytes != 0,
+        extends: w.extends.map(|x| Extends {
+            first: (x.first.0.saturating_sub(base), x.first.1),
+            last: (x.last.0.saturating_sub(base), x.last.1),
+        }),
     })
 }
 

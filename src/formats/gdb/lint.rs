@@ -5,9 +5,10 @@ use super::decode::tdesc::TdescInfo;
 use super::decode::text::{parse_dec, parse_hex, show};
 use super::model::{
     Block, BlockCounts, DescLine, Description, FieldKey, Frame, FramesEnd, ReasonKind, SourceKind,
+    TpStats, Tracepoint,
 };
 use super::rules;
-use crate::finding::{Capped, Sink};
+use crate::finding::{Capped, Severity, Sink};
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -280,20 +281,32 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
     for (i, t) in d.tracepoints.iter().enumerate() {
         let first = *by_num.entry(t.num).or_insert(i);
         if let Some(o) = d.tracepoints.get(first).filter(|_| first != i) {
-            sink.report(
-                &rules::DUPLICATE_TRACEPOINT,
-                t.span.clone(),
-                format!(
-                    "tracepoint number {} is already defined at address 0x{:x}{}",
-                    t.num,
-                    o.addr,
-                    if o.addr == t.addr {
-                        " (same address)"
-                    } else {
-                        ""
-                    }
-                ),
-            );
+            // tracepoint.c get_uploaded_tp (GDB 7.2–15) merges lines of the same number and
+            // address; lines of the same number at other addresses are the locations of one
+            // tracepoint, as `tsave` writes them for a name that matches several places.
+            let f = if o.addr == t.addr {
+                sink.make(
+                    &rules::DUPLICATE_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint number {} is already defined at the same address 0x{:x}; GDB 13 merges both lines into one tracepoint and reads every frame the same",
+                        t.num, o.addr
+                    ),
+                )
+                .read_same("GDB", "13")
+            } else {
+                sink.make(
+                    &rules::DUPLICATE_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint number {} is also defined at address 0x{:x}: GDB's `tsave` writes one `tp T` line per location of a tracepoint set on a name that matches several places; GDB 13 recreates the tracepoint's locations (those that resolve to one place in the program as one tracepoint) and reads every frame",
+                        t.num, o.addr
+                    ),
+                )
+                .level(Severity::Info)
+                .impact("GDB", "13", "same")
+            };
+            sink.push(f);
         }
         if t.num == 0 || t.num > 0x7fff {
             sink.report(
@@ -625,8 +638,9 @@ impl FrameLint {
                 &rules::FRAME_TRACEPOINT_UNDEFINED,
                 head,
                 format!(
-                    "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`) but `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\"{}",
+                    "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`), and `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\" or, where GDB's own numbering of the file's tracepoints (from 1, in the order it creates them) gives {} to another tracepoint, shows the frame as that one's{}",
                     f.index,
+                    f.tpnum,
                     f.tpnum,
                     f.tpnum,
                     if f.blocks.iter().any(|b| matches!(b, Block::Registers { .. })) {
@@ -883,26 +897,59 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
 /// the hex fields, and no more frames than hits.
 fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
     let lint = w.lint;
-    for t in &d.tracepoints {
+    for (i, t) in d.tracepoints.iter().enumerate() {
         let Some(v) = t.stats.last() else { continue };
+        // A tracepoint on a name that matches several places: `tsave` writes one `T` and one
+        // `V` line per location, all with its number, and the frames of every location carry
+        // it. The counts of the locations add up to the frames; they are compared once, at
+        // the first location.
+        let locations: Vec<&Tracepoint> = d
+            .tracepoints
+            .iter()
+            .filter(|o| o.num == t.num && o.addr != t.addr)
+            .collect();
+        if d.tracepoints
+            .iter()
+            .take(i)
+            .any(|o| o.num == t.num && o.addr != t.addr)
+        {
+            continue;
+        }
+        let mut counts = Counts::of(v);
+        for o in &locations {
+            match o.stats.last() {
+                Some(ov) => counts.add(&Counts::of(ov)),
+                None => counts = Counts::default(),
+            }
+        }
+        let several = if locations.is_empty() {
+            String::new()
+        } else {
+            format!(" (summed over its {} locations)", locations.len().saturating_add(1))
+        };
         let tp16 = i16::try_from(t.num).ok();
         let got = tp16
             .and_then(|n| lint.per_tp.get(&n).copied())
             .unwrap_or_default();
-        let uh = parse_hex(&v.usage).ok();
-        let ud = parse_dec(&v.usage);
-        let decimal = if uh == Some(got.bytes) {
+        let decimal = if counts.usage_hex == Some(got.bytes) {
             false
-        } else if ud == Some(got.bytes) {
+        } else if counts.usage_dec == Some(got.bytes) {
             sink.push(
                 sink.make(
                     &rules::DECIMAL_TP_STATUS_COUNTS,
                     v.counts_span.clone(),
                     format!(
-                        "tracepoint {} counts `{}:{}` are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
+                        "tracepoint {} counts `{}`{several} are decimal digits in hex fields: the usage matches the {} bytes of its {} frame(s) only when read as decimal",
                         t.num,
-                        show(&v.hits),
-                        show(&v.usage),
+                        if locations.is_empty() {
+                            format!("{}:{}", show(&v.hits), show(&v.usage))
+                        } else {
+                            format!(
+                                "{}:{}",
+                                counts.hits_dec.map_or("?".into(), |n| n.to_string()),
+                                counts.usage_dec.map_or("?".into(), |n| n.to_string())
+                            )
+                        },
                         got.bytes,
                         got.frames
                     ),
@@ -915,7 +962,7 @@ fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                 &rules::TP_STATUS_MISMATCH,
                 v.counts_span.clone(),
                 format!(
-                    "tracepoint {} usage `{}` matches neither as hex nor as decimal the {} byte(s) of its {} frame(s)",
+                    "tracepoint {} usage `{}`{several} matches neither as hex nor as decimal the {} byte(s) of its {} frame(s)",
                     t.num,
                     show(&v.usage),
                     got.bytes,
@@ -925,9 +972,9 @@ fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
             continue;
         };
         let hits = if decimal {
-            parse_dec(&v.hits)
+            counts.hits_dec
         } else {
-            parse_hex(&v.hits).ok()
+            counts.hits_hex
         };
         let fast = t.fast.is_some() || tp16.is_some_and(|n| w.fast.contains(&n));
         // While-stepping frames carry their tracepoint's number and cannot be told apart
@@ -938,12 +985,41 @@ fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                     &rules::TP_STATUS_MISMATCH,
                     v.counts_span.clone(),
                     format!(
-                        "tracepoint {} was hit {h} time(s) but has {} frames",
+                        "tracepoint {} was hit {h} time(s){several} but has {} frames",
                         t.num, got.frames
                     ),
                 );
             }
         }
+    }
+}
+
+/// A `tp V` line's hit and usage counts read as hex and as decimal (`None`: not a number of
+/// that base, or a sum that overflowed).
+#[derive(Default)]
+struct Counts {
+    usage_hex: Option<u64>,
+    usage_dec: Option<u64>,
+    hits_hex: Option<u64>,
+    hits_dec: Option<u64>,
+}
+
+impl Counts {
+    fn of(v: &TpStats) -> Self {
+        Counts {
+            usage_hex: parse_hex(&v.usage).ok(),
+            usage_dec: parse_dec(&v.usage),
+            hits_hex: parse_hex(&v.hits).ok(),
+            hits_dec: parse_dec(&v.hits),
+        }
+    }
+
+    fn add(&mut self, o: &Counts) {
+        let sum = |a: Option<u64>, b: Option<u64>| a?.checked_add(b?);
+        self.usage_hex = sum(self.usage_hex, o.usage_hex);
+        self.usage_dec = sum(self.usage_dec, o.usage_dec);
+        self.hits_hex = sum(self.hits_hex, o.hits_hex);
+        self.hits_dec = sum(self.hits_dec, o.hits_dec);
     }
 }
 

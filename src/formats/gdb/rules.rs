@@ -354,10 +354,17 @@ crate::declare_rules! {
     /// Frames carry only the number: two tracepoints with the same number cannot be told apart.
     ///
     /// ## What readers do
-    /// From source (tracepoint.c `get_uploaded_tp`): GDB 7.2–15 merge both lines into one uploaded
-    /// tracepoint (number and address must both match, else two), and frames, which carry only the
-    /// number, are attributed to one of them.
-    pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Error, "a tracepoint number is defined twice");
+    /// From source (tracepoint.c `get_uploaded_tp`): GDB 7.2–15 merge lines of the same number
+    /// and address into one uploaded tracepoint, and make one per address otherwise. The level
+    /// follows the case:
+    /// - **warning**: the same number at the same address: GDB 13 merges the lines and reads
+    ///   every frame the same (campaign: repeated definition lines);
+    /// - **info**: the same number at other addresses: GDB's own `tsave` writes one `tp T` line
+    ///   per location of a tracepoint set on a name that matches several places (`trace step`
+    ///   matching the program's `step` and a library's); GDB 13 creates one tracepoint per
+    ///   location and walks every frame (verified with GDB 13.1 on `corpus/gdb/twoloc.tf`, `trace
+    ///   step` matching three places: 6 frames, `tdump` works on each).
+    pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Warning, "a tracepoint number is defined twice");
     /// ## What it checks
     /// Tracepoint numbers are between 1 and 32767.
     ///
@@ -570,7 +577,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: `target tfile` and `tstatus` succeed and `tfind` finds the frame
     /// ("Found trace frame N, tracepoint T"), but `tdump` fails with "No known tracepoint
-    /// matches 'current' tracepoint #T"; without an `R` block `tfile_fetch_registers` has no
+    /// matches 'current' tracepoint #T". GDB numbers the tracepoints it creates from the file
+    /// from 1 (with the program loaded, "Created tracepoint 1 for target's tracepoint 2"):
+    /// where that gives T to another tracepoint, `tdump` shows the frame as that tracepoint's
+    /// (collected at another location). Without an `R` block `tfile_fetch_registers` has no
     /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`.
     pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Error, "a frame's tracepoint is defined by no tp line");
     /// ## What it checks

@@ -605,10 +605,11 @@ crate::declare_rules! {
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
-    /// - in a v6 file, trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats that 3.x
-    ///   skips: **error** when the writer is trace-cmd 2.x or unknown (no VERSION option);
-    ///   **warning** when the VERSION option names trace-cmd 3.0 or later, whose readers skip
-    ///   the format (2.x readers are older than the writer).
+    /// - **error** in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats
+    ///   that 3.x skips, and a v6 file is made for v6 readers whoever wrote it (trace-cmd 3.x
+    ///   `convert --file-version 6` writes them for older tool chains). Healthy v6 files reach
+    ///   no such case: a 6.18 kernel's every event format converted to v6 reads in trace-cmd
+    ///   2.4 and 2.9.5 without a finding.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -627,8 +628,8 @@ crate::declare_rules! {
     /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
     ///   readers, read every field at its own offset (overlapping fields print what their bytes
     ///   hold) and every other event the same;
-    /// - for overlapping fields in a v6 file, as TD053: **error** when the writer is trace-cmd
-    ///   2.x or unknown, **warning** when it is trace-cmd 3.0 or later.
+    /// - **error** for overlapping fields in a v6 file, as TD053: trace-cmd 2.4 and 2.9.5 read
+    ///   every v6 file, whoever wrote it.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks
     /// Event ids are unique across all ftrace and event formats; system names are unique.
@@ -784,4 +785,18 @@ crate::declare_rules! {
     /// the file the same (verified with trace-cmd 3.1.6 on `options XX`). A difference in the
     /// compared bytes is TD041.
     pub TAG_TAIL = ("TD072", "tag-tail", Warning, "the uncompared tail of a v6 tag differs");
+    /// ## What it checks
+    /// A v7 file compressed with zlib.
+    ///
+    /// ## Why it matters
+    /// zlib is a legal algorithm, but trace-cmd reads it only where it was built with zlib:
+    /// Debian 12's trace-cmd 3.1.6-1 is built with zstd alone (`trace-cmd list -c` names only
+    /// zstd), so a zlib file made elsewhere cannot be read there.
+    ///
+    /// ## What readers do
+    /// Verified on `corpus/tracecmd/zlib-v7.dat` and `instances-v7-zlib.dat`: trace-cmd 3.1.6
+    /// and 3.3.4 built with zlib read every event; Debian 12's 3.1.6-1 stops with "error reading
+    /// header" and exit 2. `trace-cmd convert --compression zstd` on a machine with zlib makes a
+    /// file every 3.x build reads.
+    pub ZLIB_COMPRESSION = ("TD073", "zlib-compression", Info, "the file is compressed with zlib, which some trace-cmd builds cannot read");
 }

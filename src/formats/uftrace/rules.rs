@@ -377,15 +377,16 @@ crate::declare_rules! {
     /// Every TASK/FORK tid has a `<TID>.dat` file.
     ///
     /// ## Why it matters
-    /// A task without data is legal (it wrote no record, for example under a filter) but worth
-    /// knowing.
+    /// A task without data is legal: uftrace creates the file with the task's first record, so
+    /// a task that wrote none (a filter such as `-F`/`-N`/`-C`/`-T`/`-D`, or a thread that made
+    /// no traced call) has none, while `taskinfo:tids` and `task.txt` still list it. The same
+    /// directory results when a data file is removed, which no reader can tell apart.
     ///
     /// ## What readers do
-    /// uftrace reads the data files of the tids `taskinfo:tids` lists. The level follows the
-    /// case:
-    /// - **error**: `taskinfo:tids` lists the task as recorded but its file is missing:
-    ///   uftrace 0.9.4–0.18.1 read none of its records (campaign);
-    /// - **info**: the task recorded nothing (uftrace writes no file for it).
+    /// uftrace 0.9.4–0.18.1 read the other tasks the same and exit 0 (verified with uftrace
+    /// 0.13 on a pthread recording with one `<TID>.dat` removed). Healthy recordings reach this
+    /// case (`uftrace record -F worker`, `-N main -N worker`, `-C leaf`, `-P . -Z 100`), so it is
+    /// an info whatever `taskinfo:tids` says.
     pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
     /// ## What it checks
     /// Every `<TID>.dat` with records has its tid in `taskinfo:tids`, and every listed tid
@@ -696,16 +697,24 @@ crate::declare_rules! {
     /// ENTRY and EXIT records nest: an ENTRY comes at the current depth, an EXIT closes the
     /// innermost open frame at its depth. Legal exceptions: a file that starts with EXITs (fork
     /// child, filters), a depth restart after exec (new session) or after LOST, frames open at
-    /// the end, and longjmp (the EXIT of the setjmp frame while the longjmp call is open).
+    /// the end, and longjmp (the EXIT of the setjmp frame while the frames the longjmp skipped are
+    /// open: the longjmp call itself, or under a depth limit `-D` whatever frame is deepest).
     ///
     /// ## Why it matters
     /// uftrace repairs broken nesting heuristically: durations and call graphs become wrong.
     ///
     /// ## What readers do
-    /// uftrace 0.9.4–0.18.1 frame calls by the recorded depths (fstack.c): an ENTRY at an
-    /// unexpected depth, an EXIT with inner frames open or with no frame at its depth makes
-    /// `dump` and `replay` lose or misframe the calls around it (campaign: depth and type bits
-    /// changed). The legal exceptions above are not reported.
+    /// uftrace 0.9.4–0.18.1 seed a task's call stack from the recorded depth of its first
+    /// record (and after LOST), then count it up and down by ENTRY and EXIT (fstack.c
+    /// `stack_count`); `replay` merges an ENTRY with the next EXIT of the same depth into one
+    /// line, and `dump` prints the depth as recorded. The level follows the case:
+    /// - **error**: an ENTRY at an unexpected depth, an EXIT with inner frames open or with no
+    ///   frame at its depth, in a task whose records carry depths: `dump` and `replay` lose or
+    ///   misframe the calls around it (campaign: depth and type bits changed);
+    /// - **warning**: every record of the task has depth 0, as third-party writers that store
+    ///   no depth write (rftrace): `replay`, `graph` and `report` nest the calls by ENTRY/EXIT
+    ///   order and read them the same.
+    /// The legal exceptions above are not reported.
     pub NESTING_MISMATCH = ("UF064", "nesting-mismatch", Error, "ENTRY/EXIT records do not nest");
     /// ## What it checks
     /// An EXIT has the address of the ENTRY it closes.
@@ -824,14 +833,21 @@ crate::declare_rules! {
     /// `task.txt`.
     ///
     /// ## Why it matters
-    /// uftrace writes the TASK line when the task starts, before any of its records: a line
-    /// stamped later means the line or the records were altered.
+    /// uftrace writes the TASK line when the task starts, before any of its records. A FORK line
+    /// can come late: with `-e` (`--estimate-return`) uftrace 0.13 writes the child's FORK line
+    /// after the child's first records.
     ///
     /// ## What readers do
-    /// uftrace 0.9.4–0.18.1 look up the session of a record by the task's start time: the
-    /// records before it resolve nothing and print as `<addr>` (campaign: every reader loses
-    /// the names).
-    pub TASK_STARTS_AFTER_RECORDS = ("UF073", "task-starts-after-records", Error, "a task's first record is earlier than its TASK line");
+    /// uftrace 0.9.4–0.18.1 look a record's session up in the task's own sessions (from its
+    /// TASK/FORK line on), then in its parent's (utils/session.c `find_task_session`): a fork
+    /// child's records before its FORK line resolve in the parent's session, and every name
+    /// prints (verified with uftrace 0.13 on `record -e` and `record -e --keep-pid` of a
+    /// fork+exec program). The level follows the case:
+    /// - **info**: a FORK child whose parent has a session at that time (uftrace `-e` writes
+    ///   this);
+    /// - **warning**: a TASK line stamped after its task's records; records that no session
+    ///   covers are reported one by one as `UF067` errors, since only those lose their names.
+    pub TASK_STARTS_AFTER_RECORDS = ("UF073", "task-starts-after-records", Warning, "a task's first record is earlier than its TASK line");
     /// ## What it checks
     /// perf records have a size of at least 8, a multiple of 8, within the file, and the size
     /// their type requires (COMM 40-48, EXIT/FORK 48, SWITCH 24).

@@ -59,9 +59,6 @@ pub struct Ctx<'a, 's> {
     pub sieve: Option<&'a super::pages::SiftedPages>,
     /// The file version once the header is read (0 before): which readers read the file.
     pub version: u32,
-    /// Findings on broken v6 event formats, whose level depends on the writer, which the
-    /// VERSION option after them names (see `decode::v6`).
-    pub v6_formats: Vec<crate::finding::Finding>,
     /// Event formats that break before their `common_type` field while libtraceevent keeps
     /// them (rule, id, location, span, message): an error only for the format of the lowest id.
     pub common_type_pending: Vec<(&'static Rule, u32, Loc, Range<u64>, String)>,
@@ -81,7 +78,6 @@ impl<'a, 's> Ctx<'a, 's> {
             cpu_source: None,
             sieve: None,
             version: 0,
-            v6_formats: Vec::new(),
             common_type_pending: Vec::new(),
         }
     }

@@ -481,8 +481,8 @@ fn wrapped(
     let _ = quirks.claim(e.offset..next, &what);
     res.stored = next.saturating_sub(e.offset);
     // trace-cmd 2.4 and 2.9.5 also try the next page ("bad page offset") and lose other CPUs'
-    // records: for a file of a 3.x writer those readers are older than the writer.
-    let writer_3x = m.writer_major().is_some_and(|v| v >= 3);
+    // records: they read every v6 file, whoever wrote it, and no v7 file.
+    let v7 = ctx.version >= 7;
     // Data running to the file's end: trace-cmd 3.1.6–3.3.4 size the page's mapping from the
     // wrapped end and fail ("failed to init data", campaign); followed by another CPU's data
     // they read the page.
@@ -499,12 +499,12 @@ fn wrapped(
         ctx.sink.push(f);
         return Some(Source::Plain(e.offset..page_end));
     }
-    let f = if one_page && writer_3x {
+    let f = if one_page && v7 {
         ctx.sink
             .make(
                 &rules::CPU_DATA_RANGE,
                 e.span.clone(),
-                format!("{msg}: trace-cmd's range check passes and trace-cmd 3.1.6–3.3.4 read one page, which is all the data there (2.4 and 2.9.5, older than this file's writer, then fail on the next page and lose records of other CPUs)"),
+                format!("{msg}: trace-cmd's range check passes and trace-cmd 3.1.6–3.3.4, the readers of a v7 file, read one page, which is all the data there"),
             )
             .read_same("trace-cmd report", "3.1.6–3.3.4")
     } else if one_page {

@@ -644,13 +644,7 @@ fn report_format(
             span.start
         ));
     }
-    if v6_commons {
-        // An error only when trace-cmd 2.x is not older than the writer: decided once the
-        // options (VERSION) are read.
-        ctx.v6_formats.push(f);
-    } else {
-        ctx.sink.push(f);
-    }
+    ctx.sink.push(f);
 }
 
 /// Field layout checks: common_type u16 at 0, no two fields sharing bytes. Fields need not be

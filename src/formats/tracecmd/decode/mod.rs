@@ -176,7 +176,7 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
             _ => {
                 ctx.sink.report(
                     &rules::BAD_COMPRESSION,
-                    nspan,
+                    nspan.clone(),
                     format!(
                         "compression algorithm {name:?} is unknown (expected none, zstd or zlib)"
                     ),
@@ -190,6 +190,16 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
                 vs..r.offset(),
                 format!("compression `none` has the version {cver:?}; it must be empty"),
             );
+        }
+        if algo == Some(Algo::Zlib) {
+            let f = ctx
+                .sink
+                .make(
+                    &rules::ZLIB_COMPRESSION,
+                    nspan.clone(),
+                    "compressed with zlib: trace-cmd 3.1.6 and 3.3.4 built with zlib read it, but builds without zlib (Debian 12's 3.1.6-1, zstd only) stop with \"error reading header\" (exit 2); `trace-cmd convert --compression zstd` makes a file every 3.x build reads",
+                );
+            ctx.sink.push(f);
         }
         if algo == Some(Algo::Zlib)
             && !cver.is_empty()
@@ -250,27 +260,6 @@ pub fn v6(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     // A body that stops before its event formats are settled still reports them.
     meta::settle_common_type(ctx, &m.meta);
     set_kernel_long(&mut m);
-    // Broken event formats of a v6 file crash trace-cmd 2.4 and 2.9.5 in some cases, while
-    // 3.x skips them: an error unless the file's writer is newer than 2.x.
-    let writer_major = m.writer_major();
-    for f in std::mem::take(&mut ctx.v6_formats) {
-        let f = match writer_major {
-            Some(major) if major >= 3 => {
-                let w = m.writer_version().unwrap_or("3");
-                crate::finding::Finding {
-                    message: format!(
-                        "{}, which are older than this file's writer (trace-cmd {})",
-                        f.message,
-                        w.split_whitespace().next().unwrap_or(w)
-                    ),
-                    ..f
-                }
-                .read_same("trace-cmd report", "3.1.6–3.3.4")
-            }
-            _ => f,
-        };
-        ctx.sink.push(f);
-    }
     m
 }
 

@@ -14,7 +14,7 @@ use super::super::decode::runs::{RecordRun, RecordSieve, NO_PAYLOAD};
 use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
 use super::super::rules;
-use crate::finding::{Capped, Finding, Sink};
+use crate::finding::{Capped, Finding, Impact, Severity, Sink};
 use crate::input::SeqRead;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
 use std::collections::HashMap;
@@ -679,6 +679,39 @@ pub fn walk(
     runs: Option<&RecordSieve>,
     sink: &mut Sink,
 ) -> DatStats {
+    let st = walk_records(tid, src, file_len, ctx, runs, sink);
+    if st.max_depth == 0 && st.entries > 0 && sink.has(&rules::NESTING_MISMATCH) {
+        // A writer that stores no depth (every record at depth 0: rftrace and other
+        // third-party writers). The readers nest calls by the order of ENTRY and EXIT
+        // records (fstack.c counts `stack_count` up and down; the recorded depth only seeds
+        // it at a task's first record and after LOST).
+        sink.relevel(
+            &rules::NESTING_MISMATCH,
+            Severity::Warning,
+            Impact {
+                reader: "uftrace",
+                versions: "0.9.4–0.18.1",
+                effect: "same",
+            },
+            |f| {
+                if let Some(i) = f.message.find(NESTING_TAIL) {
+                    f.message.truncate(i);
+                }
+                f.message.push_str("; every record of this task has depth 0 (a writer that stores no depth), and uftrace 0.9.4–0.18.1 `replay`, `graph` and `report` nest the calls by ENTRY/EXIT order and read them the same (`dump` prints the depth as recorded)");
+            },
+        );
+    }
+    st
+}
+
+fn walk_records(
+    tid: u64,
+    src: &mut dyn SeqRead,
+    file_len: u64,
+    ctx: &DatCtx<'_>,
+    runs: Option<&RecordSieve>,
+    sink: &mut Sink,
+) -> DatStats {
     // Runs the walker may take (see [`RecordSieve`]): then it reads on this thread, skipping
     // what the runs cover.
     let runs = runs.filter(|r| !r.runs().is_empty() && ctx.fast && ctx.endian == Endian::Little);
@@ -1287,11 +1320,16 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
         match self.stack.last().map(|f| (f.depth, f.addr)) {
             Some((d, a)) if d == depth => {
                 self.stack.pop();
-                if a != addr && self.caps.exit.hit(&(off..off)) {
+                // longjmp under a depth limit (`-D`): the longjmp call itself was not
+                // recorded, and the EXIT of the setjmp frame closes the frame at its depth.
+                if a != addr
+                    && !self.returns_to_setjmp(addr, time)
+                    && self.caps.exit.hit(&(off..off))
+                {
                     self.exit_mismatch(off, time, w, a);
                 }
             }
-            Some((d, inner)) if depth < d => self.unwind(off, time, w, d, inner),
+            Some((d, _)) if depth < d => self.unwind(off, time, w, d),
             Some((d, _)) => {
                 if self.caps.nest.hit(&(off..off)) {
                     report_nesting(
@@ -1316,6 +1354,14 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
             }
         }
         self.cur = Some(depth);
+    }
+
+    /// Whether an EXIT at `addr` is a longjmp's return: libmcount records the EXIT of the
+    /// setjmp frame it returns to while the frames it skips are open, the longjmp call among
+    /// them or, under a depth limit (`-D`), not recorded at all. uftrace 0.9.4–0.18.1 close
+    /// the skipped frames and print `} /* _setjmp */` for uftrace's own recordings of this.
+    fn returns_to_setjmp(&self, addr: u64, time: u64) -> bool {
+        self.name_of(addr, time).is_some_and(is_setjmp)
     }
 
     /// The function (table, symbol) of `addr` at `time` in the session in force.
@@ -1366,15 +1412,11 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
         self.sink.push(f);
     }
 
-    /// An EXIT below the innermost open frame (at depth `d`, address `inner`): the frames
-    /// above it close without their EXIT.
-    fn unwind(&mut self, off: u64, time: u64, w: RecordWord, d: u16, inner: u64) {
+    /// An EXIT below the innermost open frame (at depth `d`): the frames above it close
+    /// without their EXIT.
+    fn unwind(&mut self, off: u64, time: u64, w: RecordWord, d: u16) {
         let RecordWord { depth, addr, .. } = w;
-        // longjmp: libmcount records the EXIT of the setjmp frame it returns to while the
-        // longjmp call and the frames it skips are open.
-        let long_jump = self.name_of(inner, time).is_some_and(is_longjmp)
-            && self.name_of(addr, time).is_some_and(is_setjmp);
-        if !long_jump && self.caps.nest.hit(&(off..off)) {
+        if !self.returns_to_setjmp(addr, time) && self.caps.nest.hit(&(off..off)) {
             report_nesting(
                 self.sink,
                 off.saturating_add(8)..off.saturating_add(16),
@@ -1760,15 +1802,6 @@ impl std::fmt::Display for Unresolved<'_> {
     }
 }
 
-/// Resolves `addr` in session `s`: (table, symbol, abs lo, abs hi) or why not.
-/// The longjmp family, whose call unwinds frames without EXIT records.
-fn is_longjmp(name: &str) -> bool {
-    matches!(
-        name,
-        "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" | "__libc_longjmp"
-    )
-}
-
 /// The setjmp family, whose frame a longjmp returns to.
 fn is_setjmp(name: &str) -> bool {
     matches!(
@@ -1814,6 +1847,7 @@ fn found<'s>(
     Ok((t, i, lo, base.saturating_add(sy.end)))
 }
 
+/// Resolves `addr` in session `s`: (table, symbol, abs lo, abs hi) or why not.
 fn resolve<'s>(
     s: &'s SessCtx,
     ctx: &DatCtx<'s>,
@@ -1919,12 +1953,16 @@ fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut 
 
 /// A nesting break: uftrace (`fstack.c`, 0.9.4–0.18.1) frames calls by the recorded depths, so
 /// the calls around it are lost from `dump` and `replay` or shown in the wrong frame.
+/// What the readers do with a nesting mismatch in a task whose records carry depths.
+const NESTING_TAIL: &str =
+    "; uftrace 0.9.4–0.18.1 frame calls by these depths and lose or misframe the calls around it";
+
 fn report_nesting(sink: &mut Sink, span: std::ops::Range<u64>, msg: String) {
     let f = sink
         .make(
             &rules::NESTING_MISMATCH,
             span,
-            format!("{msg}; uftrace 0.9.4–0.18.1 frame calls by these depths and lose or misframe the calls around it"),
+            format!("{msg}{NESTING_TAIL}"),
         )
         .fails("uftrace", "0.9.4–0.18.1", "loss");
     sink.push(f);

@@ -363,25 +363,24 @@ fn task_files_vs_tasks(
     sink.set_file(Some("task.txt".into()));
     for t in &tf.tasks {
         if !dat_tids.contains(&t.tid) && tids.get(&t.tid).is_some_and(|f| f.span == t.span) {
-            // uftrace record lists in taskinfo:tids the tasks whose data files it wrote: a
-            // listed task without its file lost its records.
-            let f = if info.tids.contains(&t.tid) {
-                sink.make(
+            // uftrace record lists in taskinfo:tids every task it saw, also one that wrote no
+            // record (a filter, a thread that made no traced call): the file is created with
+            // the first record. A healthy recording reaches this case, so it stays an info.
+            let listed = if info.tids.contains(&t.tid) {
+                ", though taskinfo:tids lists it"
+            } else {
+                ""
+            };
+            let f = sink
+                .make(
                     &rules::TASK_WITHOUT_DATA,
                     t.span.clone(),
                     format!(
-                        "task {} has no {}.dat, but taskinfo:tids lists it as recorded: uftrace 0.9.4–0.18.1 read none of its records",
+                        "task {} has no {}.dat{listed}: it wrote no record (a filter such as -F/-N/-C/-T, or a thread that made no traced call), or the file was removed; uftrace 0.9.4–0.18.1 read the other tasks the same either way",
                         t.tid, t.tid
                     ),
                 )
-                .fails("uftrace", "0.9.4–0.18.1", "loss")
-            } else {
-                sink.make(
-                    &rules::TASK_WITHOUT_DATA,
-                    t.span.clone(),
-                    format!("task {} has no {}.dat (it recorded nothing)", t.tid, t.tid),
-                )
-            };
+                .impact("uftrace", "0.9.4–0.18.1", "same");
             sink.push(f);
         }
     }
@@ -449,17 +448,32 @@ fn absorb_walks(
         if let (Some(first), Some(t)) = (first, tids.get(tid)) {
             if first < t.ts {
                 sink.set_file(Some("task.txt".into()));
+                // The readers look a record up in the task's sessions, then its parent's: the
+                // records no session covers are UF067 errors of the walk, one by one.
+                let (line, severity, tail) = match t.ppid {
+                    Some(_) => (
+                        "FORK",
+                        Severity::Info,
+                        "uftrace record -e writes a child's FORK line after its first records; uftrace 0.9.4–0.18.1 resolve those in the parent's session and print every name",
+                    ),
+                    None => (
+                        "TASK",
+                        Severity::Warning,
+                        "uftrace writes the TASK line before a task's records; uftrace 0.9.4–0.18.1 resolve the earlier records in the sessions of the task's pid or parent that cover them (any that none covers is reported as UF067)",
+                    ),
+                };
                 let f = sink
                     .make(
                         &rules::TASK_STARTS_AFTER_RECORDS,
                         t.span.clone(),
                         format!(
-                            "task {tid} starts at {} by its task.txt line, but its first record in {name} is at {}: uftrace 0.9.4–0.18.1 find no session for the records before that and print their functions as `<addr>`",
+                            "task {tid} starts at {} by its {line} line, but its first record in {name} is at {}: {tail}",
                             task::fmt_ts(t.ts),
                             task::fmt_ts(first)
                         ),
                     )
-                    .impact("uftrace", "0.9.4–0.18.1", "loss");
+                    .level(severity)
+                    .impact("uftrace", "0.9.4–0.18.1", "same");
                 sink.push(f);
             }
         }
