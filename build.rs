@@ -44,7 +44,9 @@ fn main() {
                 name,
                 "rules.rs" | "writer.rs" | "repair.rs" | "fuzzing.rs" | "registry.rs" | "rule.rs"
             )
-            || f.parent().and_then(|p| p.file_name()).is_some_and(|p| p == "repair");
+            || f.parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|p| p == "repair");
         if skip {
             continue;
         }

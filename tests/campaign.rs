@@ -657,7 +657,10 @@ fn a_broken_v6_format_is_an_error_whoever_wrote_it() {
     assert_eq!(f.severity, Severity::Error, "{}", f.message);
     assert!(f.message.contains("2.4 and 2.9.5"), "{}", f.message);
     for (name, _, out) in reports(&p, false, false) {
-        assert!(out.contains("[FAILED TO PARSE]"), "{name} parses the broken format");
+        assert!(
+            out.contains("[FAILED TO PARSE]"),
+            "{name} parses the broken format"
+        );
     }
 }
 

@@ -925,7 +925,10 @@ fn check_tp_counts(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
         let several = if locations.is_empty() {
             String::new()
         } else {
-            format!(" (summed over its {} locations)", locations.len().saturating_add(1))
+            format!(
+                " (summed over its {} locations)",
+                locations.len().saturating_add(1)
+            )
         };
         let tp16 = i16::try_from(t.num).ok();
         let got = tp16

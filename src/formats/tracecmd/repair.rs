@@ -144,7 +144,7 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
             let whole = if c.offset >= len {
                 0
             } else {
-                on_disk / ps * ps
+                on_disk.checked_div(ps).unwrap_or(0).saturating_mul(ps)
             };
             let new_offset = if whole == 0 { 0 } else { c.offset };
             if new_offset != c.offset {
@@ -368,8 +368,7 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
     let Some(done) = m
         .options
         .iter()
-        .filter(|o| o.id == opt_id::DONE && o.span.end <= buf.offset)
-        .next_back()
+        .rfind(|o| o.id == opt_id::DONE && o.span.end <= buf.offset)
     else {
         return refuse(
             damage,
@@ -587,7 +586,7 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
         );
     };
     let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
-    if let Some(cut) = m.sections.iter().skip(last.saturating_add(1)).next() {
+    if let Some(cut) = m.sections.get(last.saturating_add(1)) {
         if cut.string_id != sid {
             return refuse(
                 damage,
@@ -626,6 +625,9 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     Verdict::Repair(plan)
 }
 
+/// One CPU's data in a BUFFER option: (cpu, offset, size).
+type Stream = (u32, u64, u64);
+
 /// The CPU streams (cpu, offset, size) of the BUFFER section `buf`, as the writer's BUFFER
 /// option gave them, and what options brought in; `Err` with the refusal.
 fn cpu_streams(
@@ -635,7 +637,7 @@ fn cpu_streams(
     damage: &str,
     opts: &CheckOptions,
     ropts: &RepairOptions,
-) -> Result<(Vec<(u32, u64, u64)>, Vec<Invented>), Verdict> {
+) -> Result<(Vec<Stream>, Vec<Invented>), Verdict> {
     let e = m.header.endian;
     let ps = u64::from(m.header.page_size.max(1));
     let body = buf.offset.saturating_add(16)..buf.body.end;

@@ -397,7 +397,7 @@ fn cut_tasks(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) -> 
             continue;
         }
         let w = Walk {
-            records: start / RECORD_LEN as u64,
+            records: start.checked_div(RECORD_LEN as u64).unwrap_or(0),
             whole: start,
             ..Walk::default()
         };
