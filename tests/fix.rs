@@ -847,3 +847,38 @@ fn compressed_input_is_unpacked_and_repaired() {
     assert_eq!(fix(&plain, &out2, &[]).0, 5);
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&out2).unwrap());
 }
+
+#[test]
+fn watch_salvages_rejected_inputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spool = tmp.path().join("spool");
+    std::fs::create_dir_all(spool.join("new")).unwrap();
+    let data = std::fs::read(corpus("tracecmd/v6.dat")).unwrap();
+    let cut = &data[..data.len() - 100];
+    std::fs::write(spool.join("new/cut.dat"), cut).unwrap();
+    // Rejected and not repairable: no salvaged copy.
+    std::fs::write(spool.join("new/head.dat"), &data[..200]).unwrap();
+    let o = Command::new(bin())
+        .env_remove("TRACELINT_CONFIG")
+        .arg("watch")
+        .arg(&spool)
+        .args(["--once", "--salvage"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The input stays in rejected/, byte for byte.
+    assert_eq!(std::fs::read(spool.join("rejected/cut.dat")).unwrap(), cut);
+    let out = spool.join("salvaged/cut.dat");
+    assert!(errors(&out).is_empty());
+    let ledger: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(spool.join("salvaged/cut.dat.fix.json")).unwrap())
+            .unwrap();
+    assert_eq!(ledger["fix"]["outcome"], "repaired-with-loss");
+    assert!(spool.join("rejected/head.dat").exists());
+    assert!(!spool.join("salvaged/head.dat").exists());
+}
