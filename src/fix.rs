@@ -6,8 +6,8 @@
 //!   inside an input directory.
 //! * OUT is written under a temporary name in its own directory, synced, checked again with
 //!   the library's check, and only then given its name (a directory OUT is complete or
-//!   absent). A repair that leaves an error of a rule it claims to mend, or brings an error
-//!   the input did not have, is removed and the run fails.
+//!   absent). A repair after which the check finds any error (of a rule it claims to mend,
+//!   or another) is removed and the run fails.
 //! * Repairs are deterministic: OUT is a function of IN alone, unless an option supplied a
 //!   missing fact (then the ledger marks what it brought in). Damage that needs a fact the
 //!   file does not hold is refused, naming the option that would supply it.
@@ -444,15 +444,12 @@ fn finish(
             f.file = None;
         }
     }
-    // An error of a rule the plan mends, or one the input did not have (the repair made it),
-    // fails the repair; an error the input had and the plan does not claim stays, reported.
-    let had: Vec<&str> = ledger.input_errors.iter().map(|b| b.code).collect();
+    // OUT must pass: an error of a rule the plan mends means the repair did not hold, any
+    // other (one the input had that no repair mends, or one the repair made) that OUT is
+    // still no file every reader reads.
     let unmended: Vec<&Brief> = findings
         .iter()
-        .filter(|f| {
-            f.severity == Severity::Error
-                && (plan.mends.contains(&f.code) || !had.contains(&f.code))
-        })
+        .filter(|f| f.severity == Severity::Error)
         .collect();
     if after.io_failed || !unmended.is_empty() {
         let what: Vec<String> = unmended
@@ -464,7 +461,7 @@ fn finish(
         return ledger.end(
             Outcome::CannotRepair,
             Some(format!(
-                "the repair did not hold, so nothing was written: the check of the repaired copy still finds {}",
+                "the repair did not hold, so nothing was written: the check of the repaired copy finds {}",
                 if what.is_empty() { "it unreadable".to_string() } else { what.join("; ") }
             )),
         );
