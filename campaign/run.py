@@ -84,19 +84,29 @@ def layout_of(fmt, seed):
     return info, lays, data
 
 
-def draw(fmt, lays, files, rng):
-    """One mutant: (description, tag, {name: bytes|None}) for directories, else bytes."""
+def draw(fmt, lays, files, rng, targeted_only=False):
+    """One mutant: (description, tag, {name: bytes|None}) for directories, else bytes.
+    `targeted_only` draws only the targeted kinds (and uftrace's perf-file removal)."""
+    kinds = (("targeted", 1),) if targeted_only else mutate_common.KINDS
     for _ in range(50):
-        if fmt == "uftrace" and rng.random() < 0.06:
+        if fmt == "uftrace" and targeted_only and rng.random() < 0.2:
+            perf = mutate_uftrace.removals(files)
+            if perf:
+                name = rng.choice(perf)
+                return (f"{name} removed while {len(perf) - 1} sibling(s) stay", "uf-perf-removed", {name: None})
+            continue
+        if fmt == "uftrace" and not targeted_only and rng.random() < 0.06:
             name = rng.choice(sorted(files))
             return (f"{name} removed", "remove", {name: None})
-        if fmt == "uftrace" and rng.random() < 0.04:
+        if fmt == "uftrace" and not targeted_only and rng.random() < 0.04:
             perf = mutate_uftrace.removals(files)
             if perf:
                 name = rng.choice(perf)
                 return (f"{name} removed while {len(perf) - 1} sibling(s) stay", "uf-perf-removed", {name: None})
         lay = rng.choice(lays)
-        m = mutate_common.one_mutant(lay, rng)
+        if targeted_only and not lay.edits:
+            continue
+        m = mutate_common.one_mutant(lay, rng, kinds)
         if m is None:
             continue
         desc, tag, data = m
@@ -178,6 +188,7 @@ def main():
     ap.add_argument("--keep", type=int, default=40, help="false fails kept as files per format")
     ap.add_argument("--fail-on-false-pass", action="store_true")
     ap.add_argument("--keep-ids", default="", help="comma-separated mutant ids to keep as files under OUT/kept/ whatever their verdict")
+    ap.add_argument("--targeted-only", action="store_true", help="draw only the targeted mutation kinds (a focused run on the classes readers were seen to get wrong)")
     ap.add_argument("--deadline", metavar="HH:MM", help="UTC time after which no new mutant is started; the report covers the mutants that finished")
     ap.add_argument("--rejudge", metavar="RESULTS", help="take the readers' classes from an earlier results.jsonl of the same seeds, --seed and --per-format; only tracelint runs again")
     args = ap.parse_args()
@@ -245,6 +256,8 @@ def main():
                 if not baseline:
                     continue
                 prepared.append((seed, info, lays, base, baseline))
+        if args.targeted_only:
+            prepared = [p for p in prepared if any(l.edits for l in p[2]) or (fmt == "uftrace" and mutate_uftrace.removals(p[3]))]
         if not prepared:
             print(f"campaign: {fmt}: no usable seed", file=sys.stderr)
             continue
@@ -255,7 +268,7 @@ def main():
         while len(todo) < args.per_format and tries < args.per_format * 20:
             tries += 1
             seed, info, lays, base, baseline = prepared[len(todo) % len(prepared)]
-            m = draw(fmt, lays, base, rng)
+            m = draw(fmt, lays, base, rng, args.targeted_only)
             if m is None:
                 continue
             desc, tag, mutation = m

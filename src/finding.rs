@@ -341,6 +341,13 @@ impl Sink {
         }
     }
 
+    /// Adds `note` to every kept finding of `rule`.
+    pub fn note_all(&mut self, rule: &Rule, note: &str) {
+        for f in self.findings.iter_mut().filter(|f| f.rule == rule) {
+            f.notes.push(note.to_string());
+        }
+    }
+
     /// Whether any finding of `rule` was recorded.
     pub fn has(&self, rule: &Rule) -> bool {
         self.findings.iter().any(|f| f.rule == rule)

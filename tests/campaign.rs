@@ -1348,6 +1348,29 @@ fn a_record_header_turned_into_a_time_extend_is_an_error() {
 }
 
 #[test]
+fn a_clock_record_trace_cmd_2_4_finds_no_clock_in_is_an_error() {
+    // The v6 clock record's length set to 0 with TRACECLOCK present: trace-cmd 2.4 reads an
+    // empty string, sets no trace clock and crashes at the first event; 2.9.5 and 3.x read on.
+    let rel = "tracecmd/v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let (first_cpu, _) = v6_cpus(b)[0];
+        // The clock record is the last `[local]` before the data (TRACECLOCK holds one too).
+        let at = b.windows(7).rposition(|w| w == b"[local]").unwrap() - 8;
+        assert!(at < first_cpu, "the clock record precedes the CPU data");
+        b[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD043", Severity::Error), "{l:?}");
+    for (name, ok, _) in reports(&p, false, false) {
+        if name == "trace-cmd 2.4" {
+            assert!(!ok, "{name} reads a v6 file with an empty clock record");
+        } else if name.starts_with("trace-cmd 3.") {
+            assert!(ok, "{name} fails on an empty clock record");
+        }
+    }
+}
+
+#[test]
 fn a_cpu_size_cut_to_zero_before_the_end_is_an_error() {
     // The last CPU's size set to 0: its pages follow the last CPU data as trailing bytes,
     // which no reader reads.
@@ -1383,6 +1406,76 @@ fn gdb_reads(p: &Path) -> Option<String> {
             .collect::<Vec<_>>()
             .join("\n"),
     )
+}
+
+/// The frames of a tfile: (offset of the frame header, size of its blocks), up to the end
+/// marker (tracepoint number 0).
+fn gdb_frames(b: &[u8]) -> Vec<(usize, usize)> {
+    let mut at = find(b, b"\n\n") + 2;
+    let mut out = Vec::new();
+    while at + 6 <= b.len() {
+        let num = u16::from_le_bytes(b[at..at + 2].try_into().unwrap());
+        if num == 0 {
+            break;
+        }
+        let size = u32::from_le_bytes(b[at + 2..at + 6].try_into().unwrap()) as usize;
+        out.push((at, size));
+        at += 6 + size;
+    }
+    out
+}
+
+/// GDB 13 on `tf` with the program `exe` loaded (so that it creates the file's tracepoints):
+/// every frame `tfind` finds and its `tdump`, the file's own path left out.
+fn gdb_reads_with(exe: &Path, tf: &Path) -> String {
+    let script = "python exec(\"n=0\\nwhile True:\\n try:\\n  out=gdb.execute('tfind %d'%n,to_string=True)\\n except gdb.error: break\\n if 'Found trace frame' not in out: break\\n print(out)\\n print(gdb.execute('tdump',to_string=True))\\n n+=1\")";
+    let out = std::process::Command::new("timeout")
+        .args(["60", "gdb", "-nx", "-batch", "-ex"])
+        .arg(format!("file {}", exe.display()))
+        .arg("-ex")
+        .arg(format!("target tfile {}", tf.display()))
+        .args(["-ex", script])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.contains("warning") && !l.contains(&tf.display().to_string()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_frame_of_number_1_in_a_file_of_one_tracepoint_is_a_warning() {
+    // GDB numbers the tracepoints it creates from 1: the only tracepoint of tsv.tf (number 2)
+    // becomes GDB's tracepoint 1, so a frame whose number is changed to 1 is shown and dumped
+    // exactly as before.
+    let rel = "gdb/tsv.tf";
+    let (t, p) = edited(rel, |b| {
+        let (at, _) = gdb_frames(b)[5];
+        assert_eq!(&b[at..at + 2], &2u16.to_le_bytes());
+        b[at..at + 2].copy_from_slice(&1u16.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT043", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let exe = t.path().join("tpdemo");
+    let built = std::process::Command::new("gcc")
+        .args(["-g", "-O0", "-fno-pie", "-no-pie", "-o"])
+        .arg(&exe)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/tpdemo.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !built || !Path::new("/usr/bin/gdb").is_file() {
+        common::skip_or_fail("gcc or gdb is not installed");
+        return;
+    }
+    let a = gdb_reads_with(&exe, &common::corpus(rel));
+    assert!(a.contains("Found trace frame 5, tracepoint 1"), "{a}");
+    assert_eq!(
+        a,
+        gdb_reads_with(&exe, &p),
+        "GDB reads the mutant otherwise"
+    );
 }
 
 #[test]

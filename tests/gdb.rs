@@ -97,17 +97,39 @@ fn real_corpus_files_have_no_errors() {
     }
 }
 
+/// Frame counts of every healthy corpus file, as GDB 13.1's `tstatus` and `tfind` count them
+/// (corpus_matches_gdb_tstatus_and_tfind runs GDB itself); a new file must be added here.
 #[test]
 fn real_corpus_frame_counts() {
     let want = [
+        ("bigmem.tf", 1),
+        ("circular-nowrap.tf", 12),
         ("circular-wrapped.tf", 2),
+        ("default-collect.tf", 5),
         ("empty.tf", 0),
+        ("fast.tf", 12),
+        ("full.tf", 12),
         ("kinds.tf", 27),
         ("memory.tf", 4),
         ("multi.tf", 16),
+        ("passcount.tf", 2),
         ("regs.tf", 12),
+        ("ret.tf", 12),
+        ("running.tf", 4),
+        ("stepping.tf", 20),
+        ("teval.tf", 12),
         ("tsv.tf", 12),
+        ("twoloc.tf", 6),
     ];
+    let names: Vec<String> = corpus_files()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let listed: Vec<String> = want.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        names, listed,
+        "every file of corpus/gdb needs its frame count here"
+    );
     for (name, n) in want {
         let data = std::fs::read(common::corpus("gdb").join(name)).unwrap();
         let (f, frames) = check_opts(&data, &CheckOptions::default());
@@ -565,9 +587,58 @@ fn hex_cmd_line(tp: &str, cmd: &str) -> String {
     format!("tp Z{tp}:cmd:0:{:x}:{}", cmd.len(), hexs(cmd))
 }
 
-/// Builds scripts/corpus/src/tpdemo.c as scripts/corpus/gdb.sh does (GDB needs the executable to
-/// re-create the tracepoints of a tfile); `None` when gcc or gdb is missing.
-fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
+/// The programs scripts/corpus/gdb.sh traces: its variable, the executable's name and its
+/// sources in scripts/corpus/src.
+const PROGRAMS: &[(&str, &str, &[&str])] = &[
+    ("EXE", "tpdemo", &["tpdemo.c"]),
+    ("EXE_MULTI", "tpmulti", &["tpmulti.c", "tpmulti2.c"]),
+];
+
+fn gdb_sh() -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/gdb.sh"),
+    )
+    .unwrap()
+}
+
+/// The program scripts/corpus/gdb.sh traced to make the corpus file `stem`.tf: the
+/// `PROG=$VAR` before its `run_shape` (`$EXE`, tpdemo, without one). Fails when gdb.sh does not
+/// make the file, or traces it with a program [`PROGRAMS`] lacks or whose sources it never
+/// names.
+fn program_of(stem: &str) -> &'static str {
+    let script = gdb_sh();
+    let shape = format!("run_shape {stem} ");
+    let line = script
+        .lines()
+        .map(str::trim_start)
+        .find(|l| {
+            let cmd = match l.strip_prefix("PROG=") {
+                Some(r) => r.split_once(' ').map_or("", |(_, c)| c),
+                None => l,
+            };
+            cmd.starts_with(&shape)
+        })
+        .unwrap_or_else(|| panic!("scripts/corpus/gdb.sh makes no {stem}.tf"));
+    let var = line
+        .strip_prefix("PROG=$")
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or("EXE");
+    let &(_, name, sources) = PROGRAMS
+        .iter()
+        .find(|p| p.0 == var)
+        .unwrap_or_else(|| panic!("{stem}.tf: gdb.sh traces ${var}, which PROGRAMS lacks"));
+    for s in sources {
+        assert!(
+            script.contains(&format!("/src/{s}")),
+            "gdb.sh builds ${var} without src/{s}"
+        );
+    }
+    name
+}
+
+/// Builds the corpus program `name` of [`PROGRAMS`] as scripts/corpus/gdb.sh does (GDB needs the
+/// executable to re-create the tracepoints of a tfile); `None` when gcc or gdb is missing.
+fn corpus_program(tag: &str, name: &str) -> Option<std::path::PathBuf> {
     let have = |t: &str| {
         std::process::Command::new(t)
             .arg("--version")
@@ -578,21 +649,27 @@ fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
         common::skip_or_fail("gdb or gcc is not installed");
         return None;
     }
+    let &(_, _, sources) = PROGRAMS.iter().find(|p| p.1 == name).unwrap();
     let dir = std::env::temp_dir().join(format!("tracelint-gdb-test-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
-    let exe = dir.join("tpdemo");
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/tpdemo.c");
+    let exe = dir.join(name);
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src");
     let ok = std::process::Command::new("gcc")
         .args(["-g", "-O0", "-fno-pie", "-no-pie", "-o"])
         .arg(&exe)
-        .arg(&src)
+        .args(sources.iter().map(|s| src.join(s)))
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        common::skip_or_fail("cannot build tpdemo.c");
+        common::skip_or_fail(&format!("cannot build {name} from {sources:?}"));
         return None;
     }
     Some(exe)
+}
+
+/// tpdemo, the program of every corpus file but twoloc.tf.
+fn tpdemo_executable(tag: &str) -> Option<std::path::PathBuf> {
+    corpus_program(tag, "tpdemo")
 }
 
 /// Runs GDB on `data` (written next to `exe`) with `cmds` after `target tfile`; stdout+stderr.
@@ -759,25 +836,40 @@ fn tracelint_counts(data: &[u8]) -> (u64, std::collections::BTreeMap<i64, u64>) 
     (frames, per_tp)
 }
 
-/// GDB as oracle on every untouched tsave output of the corpus: `tstatus`'s frame count, the
-/// frames `tfind` walks per tracepoint (mapped back to the file's numbers through "Created
-/// tracepoint G for target's tracepoint T"), the tracepoints created and the trace state
-/// variables equal what tracelint decodes.
+/// GDB as oracle on every untouched tsave output of the corpus, each read with the program it
+/// traced (as scripts/corpus/gdb.sh builds it): `tstatus`'s frame count, the frames `tfind`
+/// walks per tracepoint (mapped back to the file's numbers through "Created tracepoint G for
+/// target's tracepoint T"), every tracepoint location GDB created or merged ("Assuming
+/// tracepoint G is same as target's tracepoint T at A") and the trace state variables equal
+/// what tracelint decodes.
 #[test]
 fn corpus_matches_gdb_tstatus_and_tfind() {
-    let Some(exe) = tpdemo_executable("status") else {
-        return;
-    };
-    let walk = exe.with_file_name("walk.py");
-    std::fs::write(
-        &walk,
-        "import gdb, re\ncounts = {}\nn = 0\nwhile True:\n    try:\n        out = gdb.execute('tfind %d' % n, to_string=True)\n    except gdb.error:\n        break\n    m = re.search(r'Found trace frame (\\d+), tracepoint (-?\\d+)', out)\n    if not m:\n        break\n    t = int(m.group(2))\n    counts[t] = counts.get(t, 0) + 1\n    n += 1\nprint('WALKED', n, 'PER_TP', ' '.join('%d:%d' % kv for kv in sorted(counts.items())))\n",
-    )
-    .unwrap();
-    let source = format!("source {}", walk.display());
+    let mut programs: std::collections::HashMap<&str, std::path::PathBuf> = Default::default();
+    let mut dir = None;
     for p in corpus_files() {
         let data = std::fs::read(&p).unwrap();
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let prog = program_of(name.strip_suffix(".tf").unwrap());
+        let exe = match programs.get(prog) {
+            Some(e) => e.clone(),
+            None => {
+                let Some(e) = corpus_program("status", prog) else {
+                    return;
+                };
+                programs.insert(prog, e.clone());
+                e
+            }
+        };
+        let walk = exe.with_file_name("walk.py");
+        if dir.is_none() {
+            std::fs::write(
+                &walk,
+                "import gdb, re\ncounts = {}\nn = 0\nwhile True:\n    try:\n        out = gdb.execute('tfind %d' % n, to_string=True)\n    except gdb.error:\n        break\n    m = re.search(r'Found trace frame (\\d+), tracepoint (-?\\d+)', out)\n    if not m:\n        break\n    t = int(m.group(2))\n    counts[t] = counts.get(t, 0) + 1\n    n += 1\nprint('WALKED', n, 'PER_TP', ' '.join('%d:%d' % kv for kv in sorted(counts.items())))\n",
+            )
+            .unwrap();
+            dir = exe.parent().map(std::path::Path::to_path_buf);
+        }
+        let source = format!("source {}", walk.display());
         let (frames, per_tp) = tracelint_counts(&data);
         let d = tracelint::formats::gdb::decode::text::decode_description(
             &data,
@@ -800,36 +892,48 @@ fn corpus_matches_gdb_tstatus_and_tfind() {
             })
             .unwrap_or(0);
         assert_eq!(status_frames, frames, "{name}: tstatus\n{out}");
+        // GDB's tracepoint G for the target's T, and every (T, address) it created or merged.
         let mut gdb_to_target = std::collections::HashMap::new();
+        let mut locations = std::collections::BTreeSet::new();
         for l in out.lines() {
-            if let Some(r) = l.strip_prefix("Created tracepoint ") {
-                let w: Vec<&str> = r.split(' ').collect();
-                if let (Some(g), Some(t)) = (w.first(), w.get(4)) {
-                    gdb_to_target.insert(g.parse::<i64>().unwrap(), t.parse::<i64>().unwrap());
-                }
+            let (r, target_at) = if let Some(r) = l.strip_prefix("Created tracepoint ") {
+                (r, 4)
+            } else if let Some(r) = l.strip_prefix("Assuming tracepoint ") {
+                (r, 6)
+            } else {
+                continue;
+            };
+            let w: Vec<&str> = r.split(' ').collect();
+            let g: i64 = w[0].parse().unwrap();
+            let t: u64 = w[target_at].parse().unwrap();
+            let addr = w[target_at + 2]
+                .trim_end_matches('.')
+                .trim_start_matches("0x");
+            if target_at == 4 {
+                gdb_to_target.insert(g, t as i64);
             }
+            locations.insert((t, u64::from_str_radix(addr, 16).unwrap()));
         }
+        let ours: std::collections::BTreeSet<(u64, u64)> =
+            d.tracepoints.iter().map(|t| (t.num, t.addr)).collect();
         assert_eq!(
-            gdb_to_target.len(),
+            ours.len(),
             d.tracepoints.len(),
-            "{name}: tracepoints\n{out}"
+            "{name}: a tracepoint location defined twice"
         );
+        assert_eq!(locations, ours, "{name}: tracepoint locations\n{out}");
         let walked = out.lines().find(|l| l.starts_with("WALKED ")).unwrap();
         let mut w = walked.split(' ');
         let n: u64 = w.nth(1).unwrap().parse().unwrap();
         assert_eq!(n, frames, "{name}: tfind walked {walked}");
-        let gdb_per_tp: std::collections::BTreeMap<i64, u64> = w
-            .skip(1)
-            .filter(|s| !s.is_empty())
-            .map(|kv| {
-                let (k, v) = kv.split_once(':').unwrap();
-                let g: i64 = k.parse().unwrap();
-                (
-                    gdb_to_target.get(&g).copied().unwrap_or(g),
-                    v.parse().unwrap(),
-                )
-            })
-            .collect();
+        let mut gdb_per_tp: std::collections::BTreeMap<i64, u64> = Default::default();
+        for kv in w.skip(1).filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once(':').unwrap();
+            let g: i64 = k.parse().unwrap();
+            *gdb_per_tp
+                .entry(gdb_to_target.get(&g).copied().unwrap_or(g))
+                .or_default() += v.parse::<u64>().unwrap();
+        }
         assert_eq!(gdb_per_tp, per_tp, "{name}: frames per tracepoint");
         let tvariables = out.lines().filter(|l| l.starts_with('$')).count();
         assert_eq!(
@@ -838,7 +942,9 @@ fn corpus_matches_gdb_tstatus_and_tfind() {
             "{name}: trace state variables\n{out}"
         );
     }
-    let _ = std::fs::remove_dir_all(exe.parent().unwrap());
+    if let Some(dir) = dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// Every file under corpus/gdb/defects is really defective: GDB fails on it, and tracelint

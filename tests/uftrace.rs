@@ -535,6 +535,46 @@ fn uf064_depth_zero_writer_is_a_warning() {
         && !x.message.contains("misframe")));
 }
 
+/// A task file cut at a record boundary (a killed recorder, a cut copy) looks like a task that
+/// left its calls by `exit()`: a note that counts the open calls, no error.
+#[test]
+fn uf074_task_file_cut_at_a_record_boundary_counts_the_open_calls() {
+    let mut files = corpus_files("plain");
+    let name = files
+        .iter()
+        .find(|(n, _)| n.ends_with(".dat") && !n.starts_with("perf"))
+        .map(|(n, _)| n.clone())
+        .unwrap();
+    let d = get(&mut files, &name);
+    // The records up to the third ENTRY of a call that is open there.
+    let mut depth = 0i32;
+    let mut cut = 0;
+    for (i, rec) in d.chunks_exact(16).enumerate() {
+        let w = u64::from_le_bytes(rec[8..16].try_into().unwrap());
+        match w & 3 {
+            0 => depth += 1,
+            1 => depth -= 1,
+            _ => {}
+        }
+        if depth >= 2 {
+            cut = (i + 1) * 16;
+            break;
+        }
+    }
+    assert!(cut > 0);
+    d.truncate(cut);
+    let f = run(files);
+    assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
+    let x = f
+        .iter()
+        .find(|x| x.rule.code == "UF074")
+        .expect("UF074 on the cut file");
+    assert_eq!(x.severity, Severity::Info);
+    assert_eq!(x.file.as_deref(), Some(name.as_str()));
+    assert_eq!(x.span(), cut as u64..cut as u64);
+    assert!(x.message.contains("2 call(s) still open"), "{}", x.message);
+}
+
 /// The same nesting break in a task whose records carry depths stays an error.
 #[test]
 fn uf064_depth_changed_in_a_recording_with_depths_is_an_error() {

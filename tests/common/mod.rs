@@ -156,6 +156,20 @@ pub fn matrix_readers(tool: &str) -> Vec<MatrixReader> {
     out
 }
 
+/// The compression algorithm a trace.dat v7 header names (`none`, `zstd`, `zlib`), read from
+/// the header itself (magic, version string, endian, long size, page size, then the name);
+/// `None` for a v6 file or a header too short to hold one.
+pub fn tracedat_compression(data: &[u8]) -> Option<String> {
+    let version = data.get(10..)?;
+    let end = version.iter().position(|&b| b == 0)?;
+    if version.get(..end)? != b"7" {
+        return None;
+    }
+    let name = data.get(10 + end + 1 + 1 + 1 + 4..)?;
+    let len = name.iter().position(|&b| b == 0)?;
+    Some(String::from_utf8_lossy(name.get(..len)?).into_owned())
+}
+
 /// Checks `data` with `opts` and returns every finding kept.
 pub fn check(data: &[u8], opts: &CheckOptions) -> Vec<Finding> {
     let mut sink = Sink::with_limits(&opts.limits);

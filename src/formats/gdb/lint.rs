@@ -634,22 +634,40 @@ impl FrameLint {
                 .throttle
                 .allow(&rules::FRAME_TRACEPOINT_UNDEFINED, &f.span)
         {
-            sink.report(
-                &rules::FRAME_TRACEPOINT_UNDEFINED,
-                head,
-                format!(
-                    "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`), and `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\" or, where GDB's own numbering of the file's tracepoints (from 1, in the order it creates them) gives {} to another tracepoint, shows the frame as that one's{}",
-                    f.index,
-                    f.tpnum,
-                    f.tpnum,
-                    f.tpnum,
-                    if f.blocks.iter().any(|b| matches!(b, Block::Registers { .. })) {
-                        ""
-                    } else {
-                        ", and without an R block it has no PC for the frame"
-                    }
-                ),
-            );
+            // GDB numbers the tracepoints it creates from the file from 1: in a file of one
+            // tracepoint (number N, perhaps at several locations), a frame of number 1 is shown
+            // as GDB's tracepoint 1, the one it made for N, exactly as N's own frames are.
+            let only = (self.defined.len() == 1).then(|| self.defined.iter().next().copied());
+            if let (1, Some(Some(n))) = (f.tpnum, only) {
+                let f = sink
+                    .make(
+                        &rules::FRAME_TRACEPOINT_UNDEFINED,
+                        head,
+                        format!(
+                            "frame {} belongs to tracepoint 1, which no `tp T` line defines; GDB 13.1 numbers the tracepoints it creates from 1 and shows this frame as its tracepoint 1, the one it made for the file's only tracepoint {n}, as it shows that one's frames (`tdump` works)",
+                            f.index
+                        ),
+                    )
+                    .read_same("GDB", "13");
+                sink.push(f);
+            } else {
+                sink.report(
+                    &rules::FRAME_TRACEPOINT_UNDEFINED,
+                    head,
+                    format!(
+                        "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 finds the frame (`tfind`), and `tdump` fails with \"No known tracepoint matches 'current' tracepoint #{}\" or, where GDB's own numbering of the file's tracepoints (from 1, in the order it creates them) gives {} to another tracepoint, shows the frame as that one's{}",
+                        f.index,
+                        f.tpnum,
+                        f.tpnum,
+                        f.tpnum,
+                        if f.blocks.iter().any(|b| matches!(b, Block::Registers { .. })) {
+                            ""
+                        } else {
+                            ", and without an R block it has no PC for the frame"
+                        }
+                    ),
+                );
+            }
         }
         let mut regs = 0u32;
         self.ranges.clear();

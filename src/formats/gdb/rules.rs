@@ -581,7 +581,12 @@ crate::declare_rules! {
     /// from 1 (with the program loaded, "Created tracepoint 1 for target's tracepoint 2"):
     /// where that gives T to another tracepoint, `tdump` shows the frame as that tracepoint's
     /// (collected at another location). Without an `R` block `tfile_fetch_registers` has no
-    /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`.
+    /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`. The
+    /// level follows the case:
+    /// - **warning**: number 1 in a file of one tracepoint: GDB made its tracepoint 1 for that
+    ///   one, and shows and dumps the frame as that one's frames (campaign: a frame's number 2
+    ///   changed to 1, GDB's output identical);
+    /// - **error** otherwise.
     pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Error, "a frame's tracepoint is defined by no tp line");
     /// ## What it checks
     /// Each frame lies inside the file.

@@ -537,7 +537,12 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd reads the record only when a TRACECLOCK option exists; an unreadable record gives
     /// "File has trace_clock bug, using local clock", and a clock that disagrees with TRACECLOCK
-    /// wins over it. The events read are the same.
+    /// wins over it. The level follows the case:
+    /// - **error**: with TRACECLOCK, a record trace-cmd 2.4 reads whole but finds no `[clock]`
+    ///   word in (a length of 0, text without `[`): it sets no trace clock and crashes (SIGSEGV,
+    ///   `is_timestamp_in_us` compares a NULL clock) at the first event; a v6 file is made for
+    ///   2.x readers (campaign: a clock record length set to 0);
+    /// - **warning** otherwise: the events read are the same.
     pub CLOCK_RECORD = ("TD043", "clock-record", Warning, "the v6 clock record is malformed or disagrees with TRACECLOCK");
     /// ## What it checks
     /// header_page text parses and defines `timestamp` (size 8), `commit` (size 4 or 8) and

@@ -849,6 +849,22 @@ crate::declare_rules! {
     ///   covers are reported one by one as `UF067` errors, since only those lose their names.
     pub TASK_STARTS_AFTER_RECORDS = ("UF073", "task-starts-after-records", Warning, "a task's first record is earlier than its TASK line");
     /// ## What it checks
+    /// How many calls of a task are still open (an ENTRY without its EXIT) where its data file
+    /// ends.
+    ///
+    /// ## Why it matters
+    /// A task that ends inside calls left them without returning: `exit()` from inside `main`,
+    /// a signal, a `-T ...@finish` trigger, a recorder that was killed, or a data file cut at a
+    /// record boundary. Only the last two lose records, and nothing in the directory tells them
+    /// from the others, so this is a note that says how many calls are open.
+    ///
+    /// ## What readers do
+    /// uftrace 0.9.4–0.18.1 print the open calls without their closing line, `replay` ends with
+    /// "uftrace stopped tracing with remaining functions" and lists them, and every record
+    /// before the end reads the same (verified with uftrace 0.13 on `trigger-finish` and on a
+    /// task file cut to its first records).
+    pub FRAMES_OPEN_AT_END = ("UF074", "frames-open-at-end", Info, "a task's data ends with calls still open");
+    /// ## What it checks
     /// perf records have a size of at least 8, a multiple of 8, within the file, and the size
     /// their type requires (COMM 40-48, EXIT/FORK 48, SWITCH 24).
     ///

@@ -496,11 +496,34 @@ fn v6_flyrecord(
         });
     let Some(text) = text else {
         if clock_option && top {
-            ctx.sink.report(
+            // trace-cmd 2.4 reads `len` bytes (a length past the file fails the read and it
+            // falls back to `[local]`), takes the C string's first space-separated word that
+            // starts with `[` as the clock, and with none sets no clock: printing the first
+            // event then crashes (`is_timestamp_in_us` compares a NULL trace clock).
+            let read = len.and_then(|l| peek.clone().bytes_u64(l, "clock record").ok());
+            let crashes = read.is_some_and(|b| {
+                let c = b.split(|&x| x == 0).next().unwrap_or(&[]);
+                !c.split(|&x| x == b' ').any(|w| w.first() == Some(&b'['))
+            });
+            let f = ctx.sink.make(
                 &rules::CLOCK_RECORD,
                 span_of(cs, 8.min(r.remaining() as u64)),
                 "a TRACECLOCK option is present but no `[clock]` record follows the flyrecord table",
             );
+            let f = if crashes && ctx.version < 7 {
+                crate::finding::Finding {
+                    message: format!(
+                        "{}: trace-cmd 2.4 reads the {} byte(s) there, finds no `[clock]` word and crashes (SIGSEGV) printing the first event; 2.9.5 and 3.x read the events",
+                        f.message,
+                        len.unwrap_or(0)
+                    ),
+                    ..f
+                }
+                .fails("trace-cmd report", "2.4", "crash")
+            } else {
+                f
+            };
+            ctx.sink.push(f);
         }
         return Ok((cpus, None));
     };

@@ -680,6 +680,15 @@ pub fn walk(
     sink: &mut Sink,
 ) -> DatStats {
     let st = walk_records(tid, src, file_len, ctx, runs, sink);
+    if ctx.max_stack > 1024 && sink.has(&rules::NESTING_MISMATCH) {
+        sink.note_all(
+            &rules::NESTING_MISMATCH,
+            &format!(
+                "max_stack is {}: the record's depth field has 10 bits and libmcount does not mask it, so calls deeper than 1023 wrap around; uftrace 0.9.4–0.18.1 drop or misplace them (record with --max-stack 1024 or less)",
+                ctx.max_stack
+            ),
+        );
+    }
     if st.max_depth == 0 && st.entries > 0 && sink.has(&rules::NESTING_MISMATCH) {
         // A writer that stores no depth (every record at depth 0: rftrace and other
         // third-party writers). The readers nest calls by the order of ENTRY and EXIT

@@ -477,6 +477,23 @@ fn absorb_walks(
                 sink.push(f);
             }
         }
+        if let Some(st) = stats
+            .as_ref()
+            .filter(|st| st.open_at_end > 0 && !st.stopped)
+        {
+            sink.set_file(Some((*name).to_string()));
+            let f = sink
+                .make(
+                    &rules::FRAMES_OPEN_AT_END,
+                    *len..*len,
+                    format!(
+                        "task {tid}'s data ends with {} call(s) still open: the task left them without returning (exit(), a signal, a finish trigger) or the recorder stopped or the file was cut there; uftrace 0.9.4–0.18.1 print them unclosed (\"uftrace stopped tracing with remaining functions\") and read every record before the end",
+                        st.open_at_end
+                    ),
+                )
+                .impact("uftrace", "0.9.4–0.18.1", "same");
+            sink.push(f);
+        }
         let mut n = MapNode::new(format!("task {tid}"), 0, *len);
         if let Some(st) = stats {
             total_records = total_records.saturating_add(st.records());
