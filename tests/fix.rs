@@ -882,3 +882,31 @@ fn watch_salvages_rejected_inputs() {
     assert!(spool.join("rejected/head.dat").exists());
     assert!(!spool.join("salvaged/head.dat").exists());
 }
+
+#[test]
+fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
+    // A writer stopped while copying CPU data leaves the BUFFER section's size 0 (patched
+    // only after the copy) and the options chain unpatched: the data's end is unknown, and
+    // nothing may be called lossless.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut data = std::fs::read(corpus("tracecmd/v7-zstd.dat")).unwrap();
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(&data, &opts, &mut sink).unwrap();
+    let buf = m.sections.iter().rfind(|s| s.id == 3).unwrap();
+    let (at, end) = (buf.offset as usize, buf.body.end as usize);
+    data[at + 8..at + 16].copy_from_slice(&0u64.to_le_bytes());
+    for o in m
+        .options
+        .iter()
+        .filter(|o| o.id == 0 && (o.span.end as usize) <= at)
+    {
+        let p = o.span.start as usize + 6;
+        data[p..p + 8].copy_from_slice(&0u64.to_le_bytes());
+    }
+    for cut in [end, end - 100] {
+        let (code, ledger, out) = cut_and_fix(tmp.path(), "killed", &data, cut, &[]);
+        assert_eq!(code, 1, "{ledger}");
+        assert!(!out.exists());
+    }
+}

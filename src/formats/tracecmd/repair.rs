@@ -434,6 +434,23 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         );
     };
     let options_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
+    // What follows the data must be what the writer writes next: the options section's
+    // header (id 0, flags 0, the next string id), or as much of it as is left. A writer
+    // stopped during the CPU copy leaves the section size 0 and the data after the header.
+    if buf.size == 0 && keep < len {
+        return refuse(
+            damage,
+            "the writer stopped while copying the CPU data (the BUFFER section's size was never written)",
+        );
+    }
+    let expected = section_header(e, opt_id::DONE, options_sid, 0);
+    let tail = old_bytes(data, keep, len.saturating_sub(keep).min(8));
+    if expected.get(..tail.len()) != Some(tail.as_slice()) {
+        return refuse(
+            damage,
+            "the bytes after the CPU data are not the options section the writer writes next",
+        );
+    }
     strings.extend_from_slice(b"options\0");
     let strings_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     strings.extend_from_slice(b"strings\0");
