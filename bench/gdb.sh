@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Throughput of the GDB tfile validator on a ~100 MB synthetic tfile.
 # Usage: bench/gdb.sh [MEGABYTES]   (default 100)
+#        bench/gdb.sh definitions   the definitions' cost: 10,000 and 40,000 tracepoints (and
+#                                   twice as many trace state variables) in a tfile's header,
+#                                   best of 5 each; linear checking takes about 4x as long for
+#                                   4x the definitions.
 # Builds the release binary and the generator (examples/gen_tfile.rs), writes the file to a
 # temporary directory, then times `cat FILE >/dev/null` and `tracelint check FILE` with
 # /usr/bin/time -v (best of 5 runs each) and prints MB/s and the ratio.
@@ -13,8 +17,8 @@ cargo build --release --quiet --bin tracelint --example gen_tfile
 TMP=$(mktemp -d /tmp/tracelint-bench-gdb.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 FILE=$TMP/bench.tf
-target/release/examples/gen_tfile "$FILE" "$MB" >/dev/null
-BYTES=$(stat -c %s "$FILE")
+[ "$MB" = definitions ] || target/release/examples/gen_tfile "$FILE" "$MB" >/dev/null
+BYTES=$(stat -c %s "$FILE" 2>/dev/null || echo 0)
 TL=target/release/tracelint
 [ -x "$TL" ] || TL="target/release/examples/gen_tfile --check"
 TIME=/usr/bin/time
@@ -34,6 +38,18 @@ best_of () {
   done
   echo "$best"
 }
+
+if [ "$MB" = definitions ]; then
+  for n in 10000 40000; do
+    target/release/examples/gen_tfile --definitions "$TMP/defs-$n.tf" "$n" >/dev/null
+    # shellcheck disable=SC2086
+    t=$(best_of $TL check "$TMP/defs-$n.tf")
+    echo "$n tracepoints: $t s"
+    eval "T$n=$t"
+  done
+  awk -v a="$T10000" -v b="$T40000" 'BEGIN { if (a > 0) printf "ratio 40000/10000: %.2f (linear: 4)\n", b / a }'
+  exit 0
+fi
 
 cat "$FILE" >/dev/null   # warm the page cache
 CAT=$(best_of cat "$FILE")

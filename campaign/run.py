@@ -26,6 +26,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -373,9 +374,47 @@ def main():
     with open(os.path.join(args.out, "summary.md"), "w") as fh:
         fh.write(text)
     print(text)
-    if args.fail_on_false_pass and any(s["false_pass"] for s in summary.values()):
+    gate = [r for s in summary.values() for r in s["false_pass"] if not known_gap(r)]
+    gaps = [r for s in summary.values() for r in s["false_pass"] if known_gap(r)]
+    if gaps:
+        print(f"campaign: {len(gaps)} false pass(es) of known gaps (KNOWN_GAPS in campaign/run.py)", file=sys.stderr)
+    if args.fail_on_false_pass and gate:
         return 1
     return 0
+
+
+# Damage no validator can tell from a healthy recording, listed so that the gate of
+# `--fail-on-false-pass` stays on every other class; each entry says why. The list only shrinks.
+KNOWN_GAPS = (
+    (
+        "uf-perf-removed",
+        re.compile(r"perf-cpu\d+\.dat removed"),
+        "a perf-cpu<N>.dat removed beside its siblings: `uftrace recv` writes no file for a CPU "
+        "without events, so a healthy recording has the same files",
+    ),
+    (
+        "remove",
+        re.compile(r"^(\d+|perf-cpu\d+)\.dat removed$"),
+        "a task's <TID>.dat or a perf-cpu<N>.dat removed: a filtered recording (`-F`, `-N`, a "
+        "thread that made no traced call) has no data file for a listed task, and `uftrace recv` "
+        "none for an idle CPU",
+    ),
+    (
+        "gdb-fast-flag",
+        re.compile(r"fast/static field"),
+        "a fast or static flag added to a `tp T` line: whether GDB accepts a fast tracepoint "
+        "depends on the length of the instruction at its address, which is in the program, not "
+        "in the tfile (a real fast tracepoint, corpus/gdb/fast.tf, has the same line)",
+    ),
+)
+
+
+def known_gap(row):
+    """The reason a false pass is a known gap (`KNOWN_GAPS`), or None."""
+    for tag, pattern, why in KNOWN_GAPS:
+        if row.get("tag") == tag and pattern.search(row.get("mutation", "")):
+            return why
+    return None
 
 
 def readers_read(r, path, timeout, info=None):

@@ -3,6 +3,9 @@
 //! `gen_tfile OUT [MEGABYTES]` writes a sound little-endian tfile of about that size (100 MB
 //! by default). `gen_tfile --check FILE...` checks files with the library and prints the
 //! findings and the frame count (used by the benchmark when no CLI binary is available).
+//! `gen_tfile --definitions OUT N` writes a small tfile whose header defines N tracepoints,
+//! each with an action, and 2N trace state variables (every number defined twice; one
+//! action in 1000 names a tracepoint that does not exist): the definitions' benchmark.
 
 use std::path::Path;
 use tracelint::config::Config;
@@ -33,6 +36,19 @@ fn main() {
                 );
             }
         }
+        Some("--definitions") => {
+            let (Some(out), Some(n)) = (args.get(1), args.get(2).and_then(|s| s.parse().ok()))
+            else {
+                eprintln!("usage: gen_tfile --definitions OUT N");
+                std::process::exit(2);
+            };
+            let bytes = definitions(n);
+            std::fs::write(out, &bytes).unwrap_or_else(|e| {
+                eprintln!("gen_tfile: cannot write {out}: {e}");
+                std::process::exit(2);
+            });
+            println!("{out}: {} bytes, {n} tracepoints", bytes.len());
+        }
         Some(out) => {
             let mb: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100);
             let bytes = writer::synthetic(mb * 1_000_000);
@@ -43,8 +59,29 @@ fn main() {
             println!("{out}: {} bytes", bytes.len());
         }
         None => {
-            eprintln!("usage: gen_tfile OUT [MEGABYTES] | gen_tfile --check FILE...");
+            eprintln!(
+                "usage: gen_tfile OUT [MEGABYTES] | gen_tfile --definitions OUT N | gen_tfile --check FILE..."
+            );
             std::process::exit(2);
         }
     }
+}
+
+/// A two-frame tfile whose definitions are `n` tracepoints with an action each and `2n` trace
+/// state variables (as `tests/gdb.rs::many_definitions_are_all_checked` builds them).
+fn definitions(n: u64) -> Vec<u8> {
+    let hex = |s: &str| s.bytes().map(|b| format!("{b:02x}")).collect::<String>();
+    let mut s = writer::Sample::new(2);
+    for i in 0..n {
+        s.extra_lines
+            .push(format!("tp T{:x}:{:x}:E:0:0", 0x10 + i, 0x500000 + i).into_bytes());
+        let addr = if i % 1000 == 0 { 0x600000 } else { 0x500000 } + i;
+        s.extra_lines
+            .push(format!("tp A{:x}:{:x}:R40", 0x10 + i, addr).into_bytes());
+        s.extra_lines
+            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hex(&format!("v{i}"))).into_bytes());
+        s.extra_lines
+            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hex(&format!("w{i}"))).into_bytes());
+    }
+    s.build().bytes
 }

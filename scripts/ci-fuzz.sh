@@ -74,6 +74,7 @@ dict_for() {
         tracecmd*) echo dict/tracecmd.dict ;;
         gdb*) echo dict/gdb.dict ;;
         ktrace*) echo dict/ktrace.dict ;;
+        perf*) echo dict/perf.dict ;;
         uftrace*) echo dict/uftrace.dict ;;
         *)
             cat dict/*.dict >"$tmp/all.dict"

@@ -28,7 +28,9 @@ pub struct Report {
     pub format: Option<Format>,
     /// Input size in bytes (sum of files for a directory).
     pub size: u64,
-    /// Findings, in the order they were found.
+    /// Findings, file by file (a directory's or an archive's in the order their first finding
+    /// was found), each file's by offset, the most severe first at one offset, then in the
+    /// order found; the note that findings were left out comes last.
     pub findings: Vec<Finding>,
     /// Findings beyond `max_findings` that were counted but not kept.
     pub dropped: u64,
@@ -262,6 +264,7 @@ fn finish_report(
         });
     }
     config.apply(&mut findings);
+    sort_findings(&mut findings);
     // An input some of whose bytes could not be read or written (a spill on a full disk) is
     // an I/O failure (exit 3), not only a finding.
     report.io_failed |= findings.iter().any(|f| f.rule.code == rules::IO_ERROR.code)
@@ -292,6 +295,31 @@ fn finish_report(
     }
     report.duration = start.elapsed();
     report
+}
+
+/// The order of [`Report::findings`] (a stable sort: ties keep the order found), for findings
+/// collected from a [`Sink`].
+pub fn sort_findings(findings: &mut Vec<Finding>) {
+    let mut files: Vec<(Option<String>, Option<String>)> = Vec::new();
+    let mut keyed: Vec<_> = std::mem::take(findings)
+        .into_iter()
+        .map(|f| {
+            let n = match files
+                .iter()
+                .position(|(m, x)| *m == f.member && *x == f.file)
+            {
+                Some(n) => n,
+                None => {
+                    files.push((f.member.clone(), f.file.clone()));
+                    files.len() - 1
+                }
+            };
+            let last = f.rule.code == rules::FINDINGS_TRUNCATED.code;
+            ((last, n, f.offset, std::cmp::Reverse(f.severity)), f)
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    findings.extend(keyed.into_iter().map(|(_, f)| f));
 }
 
 /// A report of one finding about the input itself (no span), with `config`'s rule levels.

@@ -225,8 +225,25 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// `pyproject.toml`, whose `[tool.tracelint]` table is refused (see [`Config::load`]).
+const PYPROJECT: &str = "pyproject.toml";
+
+/// The byte span of the `[tool.tracelint]` header (or of the first `[tool.tracelint.` one) in a
+/// `pyproject.toml`, if it has that table.
+fn pyproject_table(path: &Path) -> Option<Range<usize>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let doc: toml::Table = toml::from_str(&text).ok()?;
+    doc.get("tool")?.get("tracelint")?;
+    let at = text
+        .find("[tool.tracelint]")
+        .or_else(|| text.find("[tool.tracelint."))
+        .unwrap_or(0);
+    Some(at..at.saturating_add("[tool.tracelint]".len()).min(text.len()))
+}
+
 /// The nearest configuration file from `start` (a folder) upwards: `tracelint.toml` or
-/// `.tracelint.toml`, stopping after a repository root (a folder holding `.git`) or at the
+/// `.tracelint.toml` (or a `pyproject.toml` with a `[tool.tracelint]` table, which
+/// [`Config::load`] refuses), stopping after a repository root (a folder holding `.git`) or at the
 /// file-system root.
 pub fn find_config(start: &Path) -> Option<PathBuf> {
     let mut dir = normalize(start);
@@ -236,6 +253,12 @@ pub fn find_config(start: &Path) -> Option<PathBuf> {
             if p.is_file() {
                 return Some(p);
             }
+        }
+        // ruff's users write `[tool.<name>]` into pyproject.toml: such a table is found where a
+        // tracelint.toml would be, so that loading it says it is not read (never silently).
+        let py = dir.join(PYPROJECT);
+        if py.is_file() && pyproject_table(&py).is_some() {
+            return Some(py);
         }
         if dir.join(".git").exists() || !dir.pop() {
             return None;
@@ -359,8 +382,23 @@ impl Config {
         }
     }
 
-    /// Loads `path`.
+    /// Loads `path`. A `pyproject.toml` is refused with an error naming its `[tool.tracelint]`
+    /// table: tracelint reads its configuration from tracelint.toml only.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        if path.file_name().is_some_and(|n| n == PYPROJECT) {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let span = pyproject_table(path);
+            let message = "[tool.tracelint] in pyproject.toml is not read: move its keys into a \
+                           tracelint.toml next to it (same keys, without the `tool.tracelint` prefix)"
+                .to_string();
+            return Err(ConfigError {
+                path: path.to_path_buf(),
+                text,
+                span: span.clone(),
+                message: message.clone(),
+                problems: vec![(span, message)],
+            });
+        }
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
             path: path.to_path_buf(),
             text: String::new(),

@@ -137,8 +137,15 @@ struct CommonArgs {
     /// Keep at most N findings per input (overrides limits.max_findings).
     #[arg(long, value_name = "N")]
     max_findings: Option<usize>,
-    /// Set a rule to allow (not reported). Repeatable; code or name.
-    #[arg(short = 'A', long = "allow", value_name = "RULE")]
+    /// Set a rule to allow (not reported). Repeatable, or comma-separated; code, name, code
+    /// prefix or format. `--ignore` is the same (ruff's name).
+    #[arg(
+        short = 'A',
+        long = "allow",
+        visible_alias = "ignore",
+        value_name = "RULE",
+        value_delimiter = ','
+    )]
     allow: Vec<String>,
     /// Set a rule to warning. Repeatable.
     #[arg(short = 'W', long = "warn", value_name = "RULE")]
@@ -170,9 +177,13 @@ struct CheckArgs {
     /// Only print the summary (and set the exit code).
     #[arg(long, short = 'q')]
     quiet: bool,
-    /// Human output: also show info findings.
+    /// Human and GitHub outputs: also show info findings.
     #[arg(long, short = 'v')]
     verbose: bool,
+    /// Print how many findings each rule raised (most first) instead of the findings; the
+    /// exit code is the same.
+    #[arg(long, conflicts_with = "output")]
+    statistics: bool,
     /// Parallel jobs (default: number of cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -308,7 +319,7 @@ fn main() -> ExitCode {
         Command::Man { dir: Some(dir) } => {
             let cmd = Cli::command();
             let written =
-                std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(cmd, dir));
+                std::fs::create_dir_all(dir).and_then(|()| cli::man::generate_to(cmd, dir));
             match written {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(e) => {
@@ -318,17 +329,46 @@ fn main() -> ExitCode {
             }
         }
         Command::Man { dir: None } => {
-            let man = clap_mangen::Man::new(Cli::command());
-            let mut out = Vec::new();
-            if man.render(&mut out).is_err() {
+            let Ok(out) = cli::man::render(Cli::command()) else {
                 return ExitCode::from(EXIT_IO);
-            }
+            };
             match std::io::stdout().write_all(&out) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(e) => write_failed(&e, EXIT_OK),
             }
         }
     }
+}
+
+/// `--statistics`: one line per rule that raised findings, most first (ties by code): the
+/// count (findings past `max_findings` included), the code, the name and the levels it was
+/// raised at.
+fn statistics_text(reports: &[Report], summary: &Summary) -> String {
+    let mut levels: std::collections::BTreeMap<&str, (&str, std::collections::BTreeSet<String>)> =
+        std::collections::BTreeMap::new();
+    for r in reports {
+        for f in &r.findings {
+            levels
+                .entry(f.rule.code)
+                .or_insert_with(|| (f.rule.name, Default::default()))
+                .1
+                .insert(f.severity.to_string());
+        }
+    }
+    let mut rows: Vec<(&str, u64)> = summary.by_code.iter().map(|(c, n)| (*c, *n)).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut out = String::new();
+    for (code, n) in rows {
+        let (name, sev) = match levels.get(code) {
+            Some((name, sev)) => (*name, sev.iter().cloned().collect::<Vec<_>>().join(",")),
+            None => (
+                registry::lookup(code).map_or("", |r| r.name),
+                "not shown".to_string(),
+            ),
+        };
+        out.push_str(&format!("{n:>7}  {code}  {name}  [{sev}]\n"));
+    }
+    out
 }
 
 /// Whether to colour a stream: `always`, `never`, or with `auto`: never when `NO_COLOR` is
@@ -641,6 +681,11 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
     let mut text = String::new();
     let mut hidden_info = 0u64;
     match output {
+        _ if a.statistics => {
+            text = statistics_text(&reports, &summary);
+            text.push_str(&summary_text(&summary, 0, disk_bytes));
+            text.push('\n');
+        }
         OutputKind::Human => {
             let hopts = human::HumanOptions {
                 color: color && !to_file,
@@ -683,7 +728,7 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
         }
         OutputKind::Github => {
             for r in &reports {
-                text.push_str(&report::github::render(r, base.as_deref()));
+                text.push_str(&report::github::render(r, base.as_deref(), a.verbose));
             }
         }
         OutputKind::Gitlab => {

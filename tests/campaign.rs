@@ -636,12 +636,10 @@ fn a_task_line_before_its_session_is_an_error() {
     readers_fail(&common::corpus("uftrace/plain"), &d);
 }
 
-/// A broken field line in a v6 file whose VERSION option names trace-cmd 3.x: a v6 file is
-/// made for v6 readers, whoever wrote it, and trace-cmd 2.4 and 2.9.5 crash on some broken
-/// formats of a v6 file: an error. Every reader prints the events of that format as
-/// `[FAILED TO PARSE]`.
+/// A field line with an unknown attribute in a v6 file: every reader, trace-cmd 2.4 and 2.9.5
+/// included, skips the format and prints its events as `[FAILED TO PARSE]`: a warning.
 #[test]
-fn a_broken_v6_format_is_an_error_whoever_wrote_it() {
+fn a_broken_v6_format_every_reader_skips_is_a_warning() {
     let (_t, p) = edited("tracecmd/v6.dat", |b| {
         let needle = b"field:char prev_comm[16];\toffset:8;\tsize:16;";
         let at = b.windows(needle.len()).position(|w| w == needle).unwrap();
@@ -654,13 +652,29 @@ fn a_broken_v6_format_is_an_error_whoever_wrote_it() {
         .iter()
         .find(|f| f.rule.code == "TD053")
         .expect("TD053");
-    assert_eq!(f.severity, Severity::Error, "{}", f.message);
-    assert!(f.message.contains("2.4 and 2.9.5"), "{}", f.message);
-    for (name, _, out) in reports(&p, false, false) {
+    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
+    for (name, ok, out) in reports(&p, false, false) {
+        assert!(ok, "{name} fails on {}", p.display());
         assert!(
             out.contains("[FAILED TO PARSE]"),
             "{name} parses the broken format"
         );
+    }
+}
+
+/// A v6 field line whose `field:` keyword is damaged (kept from campaign `full18`): trace-cmd
+/// 2.4 and 2.9.5, which read every v6 file whoever wrote it, crash parsing it; 3.x skip it.
+#[test]
+fn a_damaged_field_keyword_in_a_v6_format_is_an_error() {
+    let p = common::corpus("tracecmd/defects/campaign-td053-field-keyword-crashes-2x.dat");
+    let l = levels(&p);
+    assert!(has(&l, "TD053", Severity::Error), "{l:?}");
+    for (name, ok, _) in reports(&p, false, false) {
+        if name.starts_with("trace-cmd 2.") {
+            assert!(!ok, "{name} reads {}", p.display());
+        } else {
+            assert!(ok, "{name} fails on {}", p.display());
+        }
     }
 }
 
@@ -1367,6 +1381,31 @@ fn a_clock_record_trace_cmd_2_4_finds_no_clock_in_is_an_error() {
         } else if name.starts_with("trace-cmd 3.") {
             assert!(ok, "{name} fails on an empty clock record");
         }
+    }
+}
+
+#[test]
+fn a_commit_size_halved_under_missed_event_flags_is_an_error() {
+    // The first page's commit word: size halved, RB_MISSED_EVENTS and RB_MISSED_STORED set.
+    // The events after the cut are read as the lost-events count and what follows it; every
+    // reader stops at the commit size and loses them.
+    let rel = "tracecmd/v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let (off, _) = v6_cpus(b)[0];
+        let c = u64::from_le_bytes(b[off + 8..off + 16].try_into().unwrap());
+        let size = c & 0x0fff_ffff;
+        let new = (size / 2) | (1 << 31) | (1 << 30);
+        b[off + 8..off + 16].copy_from_slice(&new.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD104", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            event_lines(&o1) < event_lines(o0),
+            "{name} on {}",
+            p.display()
+        );
     }
 }
 

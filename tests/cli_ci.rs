@@ -1,9 +1,13 @@
 //! The CI outputs, each checked against what its consumer reads: GitHub Actions workflow
 //! commands (the toolkit's grammar and escaping), GitLab Code Quality (its fields as a JSON
-//! schema), JUnit XML (parsed), concise lines; and `--output-file`.
+//! schema), JUnit XML (parsed, and validated against the Jenkins/Surefire schema), concise
+//! lines; the order of findings in every output; and `--output-file`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+#[path = "common/skip.rs"]
+mod skip;
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tracelint"));
@@ -79,9 +83,19 @@ fn unescape(s: &str) -> String {
 #[test]
 fn github_workflow_commands_follow_the_toolkit_grammar() {
     let p = Project::new();
-    let o = run(p.path(), &["-o", "github", "good.tf", ODD_NAME]);
+    // Info findings only with --verbose (good.tf has two).
+    let quiet = out(&run(p.path(), &["-o", "github", "good.tf", ODD_NAME]));
+    assert!(!quiet.contains("::notice"), "{quiet}");
+    let all = json_findings(p.path(), &["good.tf", ODD_NAME]);
+    assert!(all.iter().any(|(_, s, _)| s == "info"));
+    assert_eq!(
+        quiet.lines().count(),
+        all.iter().filter(|(_, s, _)| s != "info").count()
+    );
+    let o = run(p.path(), &["-o", "github", "-v", "good.tf", ODD_NAME]);
     assert_eq!(o.status.code(), Some(1));
     let text = out(&o);
+    assert!(text.contains("::notice"), "{text}");
     // @actions/core: `::command key=value,key=value::message`; property values escape `%`,
     // CR, LF, `:` and `,`; the message escapes `%`, CR and LF.
     let prop = r"(?:[^%,:\r\n]|%25|%0D|%0A|%3A|%2C)+";
@@ -259,11 +273,16 @@ fn junit_is_well_formed_xml_with_one_case_per_input() {
             .find(|c| c.attribute("name") == Some(name))
             .unwrap_or_else(|| panic!("no case {name}"))
     };
-    // The good file passes; the broken one (its odd name intact) fails on its first error.
+    // The good file passes; the broken one (its odd name intact) fails on its first error
+    // by offset.
     assert!(child(case("good.tf"), "failure").is_none());
     let bad = case(ODD_NAME);
     let failure = child(bad, "failure").unwrap();
-    assert_eq!(failure.attribute("type"), Some("GT047"));
+    let first_error = json_findings(p.path(), &[ODD_NAME])
+        .into_iter()
+        .find(|(_, s, _)| s == "error")
+        .unwrap();
+    assert_eq!(failure.attribute("type"), Some(first_error.0.as_str()));
     assert!(failure.text().unwrap().contains("GT058 [error]"));
     assert_eq!(bad.attribute("classname"), Some("tracelint.gdb-tfile"));
     // Not a trace: an error finding, its control bytes kept out of the XML.
@@ -416,4 +435,190 @@ fn force_color_is_honoured() {
     assert!(!colored(&[("FORCE_COLOR", "0")], &[]));
     assert!(!colored(&[("FORCE_COLOR", "1"), ("NO_COLOR", "1")], &[]));
     assert!(!colored(&[("FORCE_COLOR", "1")], &["--color", "never"]));
+}
+
+/// The runner's grammar has escapes for `%`, CR and LF (and `:`, `,` in properties) only; any
+/// other control byte of a name is written as `\xNN`, never raw into the log.
+#[test]
+fn github_commands_carry_no_raw_control_bytes() {
+    let p = Project::new();
+    let name = "esc\u{1b}[31mred\u{7}.tf";
+    std::fs::copy(p.path().join(ODD_NAME), p.path().join(name)).unwrap();
+    let o = run(p.path(), &["-o", "github", "-v", name]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    assert!(!text.is_empty());
+    for l in text.lines() {
+        assert!(!l.chars().any(char::is_control), "{l:?}");
+        assert!(l.contains(r"file=esc\x1b[31mred\x07.tf,line=1"), "{l}");
+    }
+}
+
+/// `-o concise` stays one line per finding when a name holds a line break.
+#[test]
+fn concise_escapes_a_line_break_in_a_name() {
+    let p = Project::new();
+    let name = "two\nlines.tf";
+    std::fs::copy(p.path().join(ODD_NAME), p.path().join(name)).unwrap();
+    let o = run(p.path(), &["-o", "concise", name]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    let expected = json_findings(p.path(), &[name]);
+    assert_eq!(text.lines().count(), expected.len(), "{text}");
+    for l in text.lines() {
+        assert!(l.starts_with(r"two\x0alines.tf:0x"), "{l}");
+    }
+}
+
+/// The Jenkins xunit plugin validates a JUnit report against its `junit-10.xsd` (vendored
+/// unchanged as tests/junit-10.xsd from jenkinsci/xunit-plugin, commit 8c515de, file
+/// src/main/resources/org/jenkinsci/plugins/xunit/types/model/xsd/junit-10.xsd, under the MIT
+/// license its header carries; `xmllint` of libxml2 validates):
+/// the report of passing, failing, unreadable inputs and names with markup, `,` `:` `%`, a
+/// line break and a control byte is valid, and the names come back exactly.
+#[test]
+fn junit_validates_against_the_jenkins_schema() {
+    let Ok(v) = Command::new("xmllint").arg("--version").output() else {
+        skip::skip_or_fail("xmllint is not installed (Debian: libxml2-utils)");
+        return;
+    };
+    assert!(v.status.success());
+    let p = Project::new();
+    let lines = "two\nlines\ttab.tf";
+    std::fs::copy(p.path().join(ODD_NAME), p.path().join(lines)).unwrap();
+    std::fs::write(p.path().join("ctl.dat"), b"\x01\x02 not a trace \x1b[31m").unwrap();
+    for deny in [false, true] {
+        let mut args = vec![
+            "-o",
+            "junit",
+            "good.tf",
+            ODD_NAME,
+            lines,
+            "ctl.dat",
+            "missing.dat",
+        ];
+        if deny {
+            args.extend(["--deny", "warnings"]);
+        }
+        let o = run(p.path(), &args);
+        assert_eq!(o.status.code(), Some(3));
+        let text = out(&o);
+        let report = p.path().join("report.xml");
+        std::fs::write(&report, &text).unwrap();
+        let xsd = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/junit-10.xsd");
+        let check = Command::new("xmllint")
+            .arg("--noout")
+            .arg("--schema")
+            .arg(&xsd)
+            .arg(&report)
+            .output()
+            .unwrap();
+        assert!(
+            check.status.success(),
+            "{}\n{text}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let names: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .filter_map(|n| n.attribute("name"))
+            .collect();
+        assert_eq!(
+            names,
+            ["good.tf", ODD_NAME, lines, "ctl.dat", "missing.dat"],
+            "{text}"
+        );
+        assert!(text.contains("name=\"two&#10;lines&#9;tab.tf\""), "{text}");
+    }
+}
+
+/// A root-level file named `x:y.dat` is a relative reference in SARIF, not a URI of scheme
+/// `x` (RFC 3986 section 4.2: a colon in a first segment is percent-encoded).
+#[test]
+fn sarif_uri_of_a_name_with_a_colon_has_no_scheme() {
+    let p = Project::new();
+    std::fs::copy(p.path().join(ODD_NAME), p.path().join("x:y.dat")).unwrap();
+    std::fs::create_dir(p.path().join("sub")).unwrap();
+    std::fs::copy(p.path().join(ODD_NAME), p.path().join("sub/a:b.tf")).unwrap();
+    let o = run(p.path(), &["-o", "sarif", "x:y.dat", "sub/a:b.tf"]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let uris: std::collections::BTreeSet<&str> = doc["runs"][0]["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["location"]["uri"].as_str().unwrap())
+        .collect();
+    let scheme = regex::Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]*:").unwrap();
+    for u in &uris {
+        assert!(!scheme.is_match(u), "{u} reads as a URI with a scheme");
+    }
+    assert!(uris.contains("x%3Ay.dat"), "{uris:?}");
+    // A colon past the first segment needs no escape.
+    assert!(uris.contains("sub/a:b.tf"), "{uris:?}");
+}
+
+/// Every output lists the findings of one file by offset, the most severe first at one
+/// offset: JSON, concise, GitHub, GitLab and SARIF in the same order.
+#[test]
+fn findings_are_in_offset_order_in_every_output() {
+    let p = Project::new();
+    let inputs = ["good.tf", ODD_NAME];
+    let json = json_findings(p.path(), &inputs);
+    let rank = |s: &str| match s {
+        "error" => 0,
+        "warning" => 1,
+        _ => 2,
+    };
+    for name in inputs {
+        let mine = json_findings(p.path(), &[name]);
+        assert!(mine.len() > 1, "{name}: too few findings to show an order");
+        let keys: Vec<_> = mine.iter().map(|(_, s, o)| (*o, rank(s))).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted, "{name}: {mine:?}");
+    }
+    let offsets = |v: &[(String, String, u64)]| v.iter().map(|x| x.2).collect::<Vec<_>>();
+    let concise: Vec<u64> = out(&run(p.path(), &["-o", "concise", "good.tf", ODD_NAME]))
+        .lines()
+        .map(|l| {
+            let hex = l.rsplit_once(":0x").unwrap().1.split(':').next().unwrap();
+            u64::from_str_radix(hex, 16).unwrap()
+        })
+        .collect();
+    assert_eq!(concise, offsets(&json));
+    let github: Vec<u64> = out(&run(p.path(), &["-o", "github", "-v", "good.tf", ODD_NAME]))
+        .lines()
+        .map(|l| {
+            let m = l.split_once("::").unwrap().1.split_once("::").unwrap().1;
+            let hex = m.strip_prefix("0x").unwrap().split(':').next().unwrap();
+            u64::from_str_radix(hex, 16).unwrap()
+        })
+        .collect();
+    assert_eq!(github, offsets(&json));
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&run(p.path(), &["-o", "sarif", "good.tf", ODD_NAME]).stdout)
+            .unwrap();
+    let sarif_offsets: Vec<u64> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["region"]["byteOffset"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(sarif_offsets, offsets(&json));
+    let gitlab: serde_json::Value =
+        serde_json::from_slice(&run(p.path(), &["-o", "gitlab", "good.tf", ODD_NAME]).stdout)
+            .unwrap();
+    let codes: Vec<&str> = gitlab
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["check_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, json.iter().map(|x| x.0.as_str()).collect::<Vec<_>>());
 }

@@ -357,7 +357,146 @@ fn man_pages_for_every_command() {
     }
     let check = std::fs::read_to_string(dir.path().join("pages/tracelint-check.1")).unwrap();
     assert!(check.contains("output\\-file"), "options documented");
+    // The sections a page is read for, which clap does not write.
+    for (page, sections) in [
+        (
+            "tracelint",
+            &["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES"][..],
+        ),
+        (
+            "tracelint-check",
+            &["EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES"][..],
+        ),
+        (
+            "tracelint-watch",
+            &[
+                "THE SPOOL",
+                "SIGNALS",
+                "EXIT STATUS",
+                "FILES",
+                "ENVIRONMENT",
+                "EXAMPLES",
+            ][..],
+        ),
+        ("tracelint-map", &["EXIT STATUS", "EXAMPLES"][..]),
+    ] {
+        let text = std::fs::read_to_string(dir.path().join(format!("pages/{page}.1"))).unwrap();
+        for sec in sections {
+            assert!(text.contains(&format!(".SH \"{sec}\"")), "{page}: no {sec}");
+        }
+    }
+    let watch = std::fs::read_to_string(dir.path().join("pages/tracelint-watch.1")).unwrap();
+    for needle in ["SIGHUP", "new/", "tmp/", "TRACELINT_LOG", "quarantine/"] {
+        assert!(
+            watch.contains(needle),
+            "tracelint-watch(1) says nothing of {needle}"
+        );
+    }
+    // man(1) renders them: every page formats without a warning where man is installed.
+    if Command::new("man").arg("--version").output().is_ok() {
+        for page in ["tracelint-check", "tracelint-watch"] {
+            let o = Command::new("man")
+                .arg("--warnings")
+                .arg("-l")
+                .arg(dir.path().join(format!("pages/{page}.1")))
+                .env("MANPAGER", "cat")
+                .env("MANWIDTH", "80")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{page}: {}", err(&o));
+            assert!(out(&o).contains("EXIT STATUS"), "{page}");
+        }
+    }
     // Without --dir: the top page on stdout, as before.
     let o = run(dir.path(), &["man"]);
     assert!(out(&o).contains(".TH tracelint 1"));
+}
+
+/// `[tool.tracelint]` in a pyproject.toml is not read: found on the walk up where a
+/// tracelint.toml would be, it stops the run with a usage error naming the file, instead of
+/// being silently ignored. A pyproject.toml without that table is no configuration.
+#[test]
+fn tool_tracelint_in_pyproject_is_rejected_loudly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::copy(corpus("gdb/memory.tf"), dir.path().join("good.tf")).unwrap();
+    std::fs::write(
+        dir.path().join("pyproject.toml"),
+        "[project]\nname = \"x\"\n[tool.ruff]\nline-length = 100\n",
+    )
+    .unwrap();
+    let o = run(dir.path(), &["check", "good.tf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    std::fs::write(
+        dir.path().join("pyproject.toml"),
+        "[project]\nname = \"x\"\n[tool.tracelint.rules]\nGT038 = \"allow\"\n",
+    )
+    .unwrap();
+    let o = run(dir.path(), &["check", "good.tf"]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", out(&o), err(&o));
+    let e = err(&o);
+    assert!(
+        e.contains("pyproject.toml") && e.contains("tracelint.toml"),
+        "{e}"
+    );
+    // A tracelint.toml next to it is the configuration; the table is then not looked at.
+    std::fs::write(dir.path().join("tracelint.toml"), "[rules]\n").unwrap();
+    let o = run(dir.path(), &["check", "good.tf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+}
+
+/// ruff's spellings: `--ignore` (comma-separated) is `-A`, and `--statistics` prints a count
+/// per rule instead of the findings, most first, with the same exit code.
+#[test]
+fn ruff_spellings_ignore_and_statistics() {
+    let broken = corpus("gdb/defects/circular-corrupt.tf");
+    let broken = broken.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let codes = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["check", "-o", "json", broken];
+        a.extend_from_slice(args);
+        let v: serde_json::Value = serde_json::from_slice(&run(dir.path(), &a).stdout).unwrap();
+        v["files"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all = codes(&[]);
+    assert!(
+        all.iter().any(|c| c == "GT047") && all.iter().any(|c| c == "GT058"),
+        "{all:?}"
+    );
+    let ignored = codes(&["--ignore", "GT047,GT058"]);
+    assert!(
+        !ignored.iter().any(|c| c == "GT047" || c == "GT058"),
+        "{ignored:?}"
+    );
+    assert_eq!(ignored, codes(&["-A", "GT047", "-A", "GT058"]));
+
+    let o = run(dir.path(), &["check", "--statistics", broken]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    let row = regex::Regex::new(r"^ *([0-9]+)  ([A-Z]{2}[0-9]{3})  ([a-z0-9-]+)  \[([a-z,]+)\]$")
+        .unwrap();
+    let rows: Vec<(u64, String)> = text
+        .lines()
+        .filter_map(|l| row.captures(l))
+        .map(|c| (c[1].parse().unwrap(), c[2].to_string()))
+        .collect();
+    let mut expected: std::collections::BTreeMap<String, u64> = Default::default();
+    for c in &all {
+        *expected.entry(c.clone()).or_default() += 1;
+    }
+    assert_eq!(rows.len(), expected.len(), "{text}");
+    for (n, code) in &rows {
+        assert_eq!(expected.get(code), Some(n), "{text}");
+    }
+    assert!(
+        rows.windows(2).all(|w| w[0].0 >= w[1].0),
+        "most first: {text}"
+    );
+    assert!(text.contains("checked 1 input(s)"), "{text}");
+    assert!(!text.contains("frame 2"), "no findings printed: {text}");
 }

@@ -112,7 +112,7 @@ fn systemd_unit_exec_start_runs() {
         ("/etc/tracelint/tracelint.toml", t("etc/tracelint.toml")),
         ("/var/spool/tracelint", t("spool")),
         ("/var/log/tracelint", t("log")),
-        ("/var/lib/prometheus/node-exporter", t("metrics")),
+        ("/var/lib/tracelint/metrics", t("metrics")),
     ];
     let argv: Vec<String> = argv
         .into_iter()

@@ -7,7 +7,6 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 use tracelint::fuzzing;
 
 fn corpus() -> PathBuf {
@@ -44,7 +43,6 @@ fn dir_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 fn replay(fmt: &str, path: &Path) {
     let run = fuzzing::runner_for(fmt).unwrap_or_else(|| panic!("no runner for corpus/{fmt}"));
-    let start = Instant::now();
     if path.is_dir() {
         assert_eq!(
             fmt, "uftrace",
@@ -61,12 +59,6 @@ fn replay(fmt: &str, path: &Path) {
         }
         fuzzing::run_detect(&data);
     }
-    let took = start.elapsed();
-    assert!(
-        took < Duration::from_secs(20),
-        "{} took {took:?}: a regression input must be checked quickly",
-        path.display()
-    );
 }
 
 /// Entries (files and directory images) of every `corpus/*/regressions/` folder, their

@@ -515,11 +515,15 @@ fn differential_against_gdb() {
     }
 }
 
-/// Many definitions (and many orphan pieces) are checked in linear time.
+/// Many definitions (and many orphan pieces) are all checked: every orphan piece and every
+/// duplicate among 10,000 tracepoints and 20,000 variables is found, each once. How long it
+/// takes is a benchmark's question (`bench/gdb.sh definitions` times 10,000 and 40,000 of
+/// them), not a test's.
 #[test]
-fn many_definitions_are_fast() {
+fn many_definitions_are_all_checked() {
+    let n = 10_000u64;
     let mut s = Sample::new(2);
-    for i in 0..10_000u64 {
+    for i in 0..n {
         s.extra_lines
             .push(format!("tp T{:x}:{:x}:E:0:0", 0x10 + i, 0x500000 + i).into_bytes());
         let addr = if i % 1000 == 0 { 0x600000 } else { 0x500000 } + i;
@@ -531,11 +535,19 @@ fn many_definitions_are_fast() {
             .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hexs(&format!("w{i}"))).into_bytes());
     }
     let b = s.build();
-    let t = std::time::Instant::now();
-    let f = check(&b.bytes);
-    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
-    expect_code(&f, &gt::ORPHAN_TP_PIECE);
-    expect_code(&f, &gt::DUPLICATE_TSV);
+    // Room for every finding (the usual cap keeps 10,000).
+    let mut sink = Sink::new(100_000);
+    check_bytes(&b.bytes, &CheckOptions::default(), &mut sink);
+    let (f, dropped) = sink.into_parts();
+    assert_eq!(dropped, 0);
+    let count = |rule: &tracelint::registry::Rule| f.iter().filter(|x| x.rule == rule).count();
+    assert_eq!(
+        count(&gt::ORPHAN_TP_PIECE),
+        (n / 1000) as usize,
+        "{}",
+        dump(&f[..f.len().min(20)])
+    );
+    assert_eq!(count(&gt::DUPLICATE_TSV), n as usize);
 }
 
 #[test]

@@ -129,7 +129,7 @@ const RAISED_IN_SEVERAL: &[(&str, &str)] = &[
     ("TD040", "bytes after the last option section while decoding (decode/mod.rs); bytes after the last structure found by the layout pass (lint.rs)"),
     ("TD041", "section tags of the header and options (decode/mod.rs); the magic words inside metadata sections (decode/meta.rs)"),
     ("TD052", "the header_event text as parsed (decode/meta.rs); a newer layout judged against the writer version (lint.rs)"),
-    ("TL001", "the entry point for the command line (check.rs), the windowed ktrace reader (formats/ktrace/mod.rs) and the daemon (watch/judge.rs) each read files"),
+    ("TL001", "the entry point for the command line (check.rs), the windowed ktrace reader (formats/ktrace/mod.rs), the perf.data directory reader (formats/perf/mod.rs) and the daemon (watch/judge.rs) each read files"),
     ("TL002", "detection by content (check.rs); a ktrace hint on a file with another magic (formats/ktrace/decode/mod.rs)"),
     ("TL003", "Sink::limit is the one helper that formats and check_path use (finding.rs); the daemon raises it for a check that runs past max_check_seconds (watch/judge.rs)"),
     ("TL004", "a panic caught by check_path (check.rs); a daemon check thread that ended without a report (watch/judge.rs)"),

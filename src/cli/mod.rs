@@ -4,5 +4,6 @@
 pub mod demo;
 pub mod fix;
 pub mod inputs;
+pub mod man;
 pub mod output;
 pub mod watch;

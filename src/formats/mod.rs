@@ -7,6 +7,7 @@
 pub mod ftrace_ring;
 pub mod gdb;
 pub mod ktrace;
+pub mod perf;
 pub mod spec;
 pub mod tracecmd;
 pub mod uftrace;
@@ -22,6 +23,8 @@ pub static FORMATS: &[&FormatSpec] = &[
     &uftrace::SPEC,
     &ktrace::SPEC,
     &ktrace::SPEC_V0,
+    &perf::SPEC,
+    &perf::SPEC_DIR,
 ];
 
 /// The table entry of `format`.

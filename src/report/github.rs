@@ -2,12 +2,17 @@
 //! into annotations on the file:
 //!
 //! ```text
-//! ::error file=corpus/x.dat,line=1,title=TD014 timestamp-backwards (0x1f40)::0x1f40: ...
+//! ::warning file=corpus/x.dat,line=1,title=TD112 ring-timestamp-backwards (at 0x1f40)::0x1f40: ...
 //! ```
 //!
 //! Trace files have no lines, so `line` is 1 and the byte offset is in the title and at the
 //! head of the message. Values are escaped as the Actions toolkit escapes them: `%`, CR and LF
-//! in the message; also `:` and `,` in properties.
+//! in the message; also `:` and `,` in properties. Other control characters, which the
+//! toolkit leaves raw and a log view would act on, are written as `\xNN`.
+//!
+//! Info findings are left out unless asked for (`--verbose`): GitHub shows 10 annotations of
+//! each kind per step, and notes about writers' quirks would crowd out the warnings and
+//! errors.
 
 use crate::check::Report;
 use crate::finding::Severity;
@@ -22,11 +27,20 @@ fn command(s: Severity) -> &'static str {
     }
 }
 
-/// Escapes a command's message (`escapeData`).
+/// Escapes a command's message (`escapeData`), and control characters other than CR and LF
+/// as `\xNN`.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes a property value (`escapeProperty`).
@@ -34,11 +48,16 @@ pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// One report's commands; `base` makes paths relative to the repository.
-pub fn render(r: &Report, base: Option<&std::path::Path>) -> String {
+/// One report's commands; `base` makes paths relative to the repository; `info`: info
+/// findings too (as `::notice`).
+pub fn render(r: &Report, base: Option<&std::path::Path>, info: bool) -> String {
     let path = super::relative_path(r, base);
     let mut out = String::new();
-    for f in &r.findings {
+    for f in r
+        .findings
+        .iter()
+        .filter(|f| info || f.severity != Severity::Info)
+    {
         let file = finding_file(&path, f);
         let inner = match &f.member {
             Some(_) => format!("in {} ", finding_place(&path, f)),

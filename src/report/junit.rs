@@ -1,7 +1,8 @@
 //! `--output junit`: JUnit XML, as Jenkins, GitLab, Buildkite and most CI test views read it.
 //!
 //! One `<testsuite>` for the run, one `<testcase>` per checked input (its path is the name,
-//! its format the class). An input with error findings (or warnings, with `--deny warnings`)
+//! its format the class; the Jenkins/Surefire schema, `junit-10.xsd`, has no `file` on a
+//! test case). An input with error findings (or warnings, with `--deny warnings`)
 //! has a `<failure>` whose `type` is the first failing rule and whose text lists every
 //! finding, one line each; an input that could not be read has an `<error>`. The other
 //! findings of an input are in its `<system-out>`.
@@ -10,9 +11,19 @@ use crate::check::Report;
 use crate::finding::Severity;
 use crate::report::concise;
 
-/// Escapes text for XML 1.0 content and attribute values: markup characters as entities,
-/// characters XML 1.0 cannot carry (most control characters) as `\xNN`.
+/// Escapes text for XML 1.0 content: markup characters as entities, characters XML 1.0 cannot
+/// carry (most control characters) as `\xNN`.
 pub fn escape(s: &str) -> String {
+    escape_in(s, false)
+}
+
+/// Escapes an attribute value as [`escape`] does, and tab and line feed as character
+/// references (`&#9;`, `&#10;`): a parser normalises literal ones in an attribute to spaces.
+pub fn escape_attr(s: &str) -> String {
+    escape_in(s, true)
+}
+
+fn escape_in(s: &str, attr: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -21,6 +32,8 @@ pub fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            '\t' if attr => out.push_str("&#9;"),
+            '\n' if attr => out.push_str("&#10;"),
             '\t' | '\n' => out.push(c),
             '\r' => out.push_str("&#13;"),
             c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
@@ -48,14 +61,14 @@ pub fn render(
     let errors = reports.iter().filter(|r| r.io_failed).count();
     let mut cases = String::new();
     for r in reports {
-        let name = escape(&super::relative_path(r, base));
+        let name = escape_attr(&super::relative_path(r, base));
         let class = format!(
             "tracelint.{}",
             r.format.map(|f| f.name()).unwrap_or("unknown")
         );
         cases.push_str(&format!(
-            "    <testcase classname=\"{}\" name=\"{name}\" file=\"{name}\" time=\"{:.6}\"",
-            escape(&class),
+            "    <testcase classname=\"{}\" name=\"{name}\" time=\"{:.6}\"",
+            escape_attr(&class),
             r.duration.as_secs_f64()
         ));
         let lines = concise::render(r, base);
@@ -87,8 +100,8 @@ pub fn render(
                 cases.push_str(&format!(
                     ">\n      <{el} message=\"{} finding(s): {}\" type=\"{}\">{}</{el}>\n",
                     count,
-                    escape(&headline),
-                    escape(kind),
+                    escape_attr(&headline),
+                    escape_attr(kind),
                     escape(&lines)
                 ));
                 cases.push_str("    </testcase>\n");

@@ -212,13 +212,20 @@ fn level(s: Severity) -> &'static str {
 
 /// A relative URI reference for a path: forward slashes, and every byte that may not appear
 /// literally in a URI (controls, space, `%#?[]` and so on, non-ASCII bytes, including those of a
-/// file name that is not UTF-8) percent-encoded, so no name is lost.
+/// file name that is not UTF-8) percent-encoded, so no name is lost. A `:` in the first
+/// segment of a relative reference is percent-encoded too: `x:y.dat` would be a URI of scheme
+/// `x` (RFC 3986, section 4.2).
 fn uri(path: &[u8]) -> String {
     let p = path.strip_prefix(b"./").unwrap_or(path);
     let mut out = String::with_capacity(p.len());
+    let mut first_segment = !p.starts_with(b"/");
     for &b in p {
         match b {
-            b'\\' => out.push('/'),
+            b'\\' | b'/' => {
+                first_segment = false;
+                out.push('/');
+            }
+            b':' if first_segment => out.push_str("%3A"),
             b'A'..=b'Z'
             | b'a'..=b'z'
             | b'0'..=b'9'
@@ -226,7 +233,6 @@ fn uri(path: &[u8]) -> String {
             | b'.'
             | b'_'
             | b'~'
-            | b'/'
             | b'!'
             | b'$'
             | b'&'

@@ -241,6 +241,20 @@ impl Dispatch {
             };
             let name = e.file_name();
             if name.as_bytes().first() == Some(&b'.') {
+                // A directory a dead daemon was copying: finished or delivered again.
+                if name.as_bytes().starts_with(spool::COPY_PREFIX.as_bytes()) {
+                    match self.sh.spool.recover_copy(&name) {
+                        Ok(_) => {}
+                        Err(err) => {
+                            if self.warned.len() < 1000 && self.warned.insert(name.clone()) {
+                                tracing::warn!(
+                                    "cannot recover {}: {err}",
+                                    crate::check::escape_path(&e.path())
+                                );
+                            }
+                        }
+                    }
+                }
                 continue;
             }
             if self.once && self.settle.is_some() {
@@ -291,6 +305,11 @@ impl Dispatch {
         }
         for e in entries {
             let file = e.file_name();
+            // A copy being made of a directory in new/ (see `Spool::claim_by_copy`): its
+            // original there says what becomes of it.
+            if file.as_bytes().starts_with(spool::COPY_PREFIX.as_bytes()) {
+                continue;
+            }
             if let Some(c) = ClaimName::parse_temp(&file) {
                 let dead = spool::Instance::parse(&c.owner)
                     .is_some_and(|o| me.is_dead(&o) == Liveness::Dead);

@@ -97,14 +97,30 @@ pub fn judge(
         );
     }
     if ft.is_dir() {
-        if let Some(bad) = dir_special_entry(path) {
-            return made(
-                display,
-                &rules::NOT_A_REGULAR_FILE,
-                format!("the directory contains {bad}; links and special files are never followed"),
-                "symlink",
-                start,
-            );
+        match dir_special_entry(path) {
+            Some(Inside::Special(bad)) => {
+                return made(
+                    display,
+                    &rules::NOT_A_REGULAR_FILE,
+                    format!(
+                        "the directory contains {bad}; links and special files are never followed"
+                    ),
+                    "symlink",
+                    start,
+                )
+            }
+            // What cannot be read was not judged: an I/O error (quarantine), as for a file
+            // that cannot be read, not a finding about a recording that lacks it.
+            Some(Inside::Unreadable(what)) => {
+                return made(
+                    display,
+                    &rules::IO_ERROR,
+                    format!("the directory holds {what}"),
+                    "io-error",
+                    start,
+                )
+            }
+            None => {}
         }
     }
     let budget = Duration::from_secs(config.limits.max_check_seconds);
@@ -349,42 +365,71 @@ fn made(
 /// Levels of subdirectories searched for links and special files below a directory input.
 const MAX_DIR_DEPTH: usize = 16;
 
+/// What [`dir_special_entry`] found inside a directory input.
+#[derive(Debug, PartialEq, Eq)]
+enum Inside {
+    /// A symlink, special file, or nesting too deep.
+    Special(String),
+    /// A file that cannot be opened for reading or a directory that cannot be listed.
+    Unreadable(String),
+}
+
 /// The first symlink or special file anywhere inside `dir` (at every depth, not only the top:
 /// a link in `sub/` would be followed by whoever unpacks or copies the input), by its path
-/// relative to `dir`. A directory that cannot be listed or nests too deep counts too: what
-/// was not looked at is not accepted.
-fn dir_special_entry(dir: &Path) -> Option<String> {
+/// relative to `dir`, or the first file that cannot be opened for reading or directory that
+/// cannot be listed: what was not looked at is not accepted.
+fn dir_special_entry(dir: &Path) -> Option<Inside> {
     dir_special_below(dir, Path::new(""), 0)
 }
 
-fn dir_special_below(dir: &Path, rel: &Path, depth: usize) -> Option<String> {
+fn dir_special_below(dir: &Path, rel: &Path, depth: usize) -> Option<Inside> {
     let rd = match fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
-            return Some(format!(
+            return Some(Inside::Unreadable(format!(
                 "a directory `{}` that cannot be listed ({e})",
-                rel.display()
-            ))
+                crate::check::escape_path(rel)
+            )))
         }
     };
-    for e in rd.flatten() {
+    for e in rd {
+        let e = match e {
+            Ok(e) => e,
+            Err(e) => {
+                return Some(Inside::Unreadable(format!(
+                    "a directory `{}` that cannot be listed ({e})",
+                    crate::check::escape_path(rel)
+                )))
+            }
+        };
         let name = rel.join(e.file_name());
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_symlink() {
-            return Some(format!("a symbolic link `{}`", name.display()));
+            return Some(Inside::Special(format!(
+                "a symbolic link `{}`",
+                crate::check::escape_path(&name)
+            )));
         }
         if ft.is_dir() {
             if depth >= MAX_DIR_DEPTH {
-                return Some(format!(
+                return Some(Inside::Special(format!(
                     "directories nested deeper than {MAX_DIR_DEPTH} levels (`{}`)",
-                    name.display()
-                ));
+                    crate::check::escape_path(&name)
+                )));
             }
             if let Some(bad) = dir_special_below(&e.path(), &name, depth.saturating_add(1)) {
                 return Some(bad);
             }
         } else if !ft.is_file() {
-            return Some(format!("a special file `{}`", name.display()));
+            return Some(Inside::Special(format!(
+                "a special file `{}`",
+                crate::check::escape_path(&name)
+            )));
+        } else if let Err(err) = fs::File::open(e.path()) {
+            return Some(Inside::Unreadable(format!(
+                "a file `{}` that cannot be read ({err})",
+                crate::check::escape_path(&name)
+            )));
         }
     }
     None

@@ -182,6 +182,9 @@ pub fn write_file(path: &Path, text: &str) -> io::Result<()> {
         .unwrap_or_default();
     let tmp: PathBuf = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, text)?;
+    // Readable by the collector's user whatever the daemon's umask: counts, timings and the
+    // version, no file names.
+    std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
     std::fs::rename(&tmp, path)
 }
 

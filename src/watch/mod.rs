@@ -218,6 +218,8 @@ impl Daemon {
                 stopping: AtomicBool::new(false),
                 slots: judge::Slots::new(jobs),
                 stuck: Mutex::new(Vec::new()),
+                metrics_warning: Mutex::new(util::Repeated::new(Duration::from_secs(600))),
+                claim_failures: Mutex::new(std::collections::HashSet::new()),
                 retry_max: args.rescan_interval.max(Duration::from_secs(1)),
             }),
             jobs,
@@ -430,7 +432,7 @@ impl Daemon {
                     if last_metrics.elapsed() >= Duration::from_secs(1) {
                         last_metrics = Instant::now();
                         d.publish();
-                        write_metrics(&self.args, &sh.metrics);
+                        write_metrics(&self.args, sh);
                     }
                 }
             }
@@ -495,7 +497,7 @@ impl Daemon {
             }
         }
         d.publish();
-        write_metrics(&self.args, &sh.metrics);
+        write_metrics(&self.args, sh);
         tracing::info!("tracelint watch stopped");
     }
 }
@@ -546,10 +548,38 @@ fn reload(sh: &Shared) {
     }
 }
 
-fn write_metrics(args: &WatchConfig, m: &Metrics) {
-    if let Some(p) = &args.metrics_file {
-        if let Err(e) = metrics::write_file(p, &m.render()) {
-            tracing::warn!("cannot write {}: {e}", p.display());
+/// Rewrites the metrics file; a failure that repeats every second is logged once, then once
+/// every 10 minutes with the number of failures in between, and its end is logged too.
+fn write_metrics(args: &WatchConfig, sh: &Shared) {
+    let Some(p) = &args.metrics_file else {
+        return;
+    };
+    let result = metrics::write_file(p, &sh.metrics.render());
+    let Ok(mut warned) = sh.metrics_warning.lock() else {
+        return;
+    };
+    match result {
+        Ok(()) => {
+            if let Some(n) = warned.recovered() {
+                tracing::info!(
+                    "{} is written again (after {n} failed tr{})",
+                    crate::check::escape_path(p),
+                    if n == 1 { "y" } else { "ies" }
+                );
+            }
+        }
+        Err(e) => {
+            if let Some(repeats) = warned.failed() {
+                let also = if repeats > 0 {
+                    format!(" ({repeats} more failure(s) since the last warning)")
+                } else {
+                    String::new()
+                };
+                tracing::warn!(
+                    "cannot write the metrics file {}: {e}{also}; tried every second, warned again in 10 minutes",
+                    crate::check::escape_path(p)
+                );
+            }
         }
     }
 }
@@ -593,7 +623,9 @@ fn worker(sh: &Shared, rx: &Receiver<Job>, tx: &Sender<Msg>, commit: &Sender<Pen
                 // From here on, `new/<name>` may hold a newer input: watch for it again.
                 let _ = tx.send(Msg::Released(name.clone()));
                 if let Some(c) = claim {
-                    guarded(sh, || pending = finish(sh, &c, false, &mut checker));
+                    guarded(sh, || {
+                        pending = finish(sh, &c, Some(name.as_os_str()), false, &mut checker);
+                    });
                 }
             }
             Job::TakeOver(file) => {
@@ -647,11 +679,64 @@ fn claim_new(sh: &Shared, name: &OsStr) -> Option<ClaimName> {
         Ok(()) => Some(claim),
         // Claimed by another instance, or withdrawn by the producer.
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        // A directory the daemon may read but not write cannot leave new/ by a rename: it is
+        // copied into work/ instead.
+        Err(e)
+            if e.kind() == io::ErrorKind::PermissionDenied
+                && std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_dir()) =>
+        {
+            match sp.claim_by_copy(name) {
+                Ok(Some((c, removed))) => {
+                    if !removed {
+                        tracing::warn!(
+                            "{} is a directory tracelint may not move or remove: it was copied to be judged; the original stays as new/{}{}: remove it (deliver directories group-writable to avoid the copy, see watch.md)",
+                            crate::check::escape_path(&from),
+                            spool::COPY_PREFIX,
+                            crate::check::escape_path(Path::new(&c.file_name()))
+                        );
+                    }
+                    Some(c)
+                }
+                Ok(None) => None,
+                Err(e) => {
+                    claim_failed(
+                        sh,
+                        name,
+                        &format!(
+                            "cannot claim {} by copying it: {e}; it stays in new/",
+                            crate::check::escape_path(&from)
+                        ),
+                    );
+                    None
+                }
+            }
+        }
         Err(e) => {
-            sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
-            tracing::error!("cannot claim {}: {e}; it stays in new/", from.display());
+            claim_failed(
+                sh,
+                name,
+                &format!(
+                    "cannot claim {}: {e}; it stays in new/",
+                    crate::check::escape_path(&from)
+                ),
+            );
             None
         }
+    }
+}
+
+/// A claim that failed is counted every time and logged as an error the first time for its
+/// name (rescans try it again every --rescan-interval; the repeats are debug lines).
+fn claim_failed(sh: &Shared, name: &OsStr, message: &str) {
+    sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
+    let first = sh
+        .claim_failures
+        .lock()
+        .is_ok_and(|mut seen| seen.len() < 10_000 && seen.insert(name.to_os_string()));
+    if first {
+        tracing::error!("{message} (tried again at every rescan; logged once)");
+    } else {
+        tracing::debug!("{message}");
     }
 }
 
@@ -673,14 +758,16 @@ fn take_over(sh: &Shared, file: &OsStr, checker: &mut judge::Checker) -> Option<
     }
     sh.metrics.taken_over.fetch_add(1, Ordering::Relaxed);
     tracing::info!(owner = %old.owner, "taking over {} from a dead instance", Path::new(&old.name).display());
-    finish(sh, &new, true, checker)
+    finish(sh, &new, None, true, checker)
 }
 
 /// Judges a claimed input (`work/<claim>`); after a take-over, first completes a move the
-/// previous owner had started.
+/// previous owner had started. `delivered`: the input's name in `new/`, in full (the claim
+/// keeps at most 140 bytes of it).
 fn finish(
     sh: &Shared,
     claim: &ClaimName,
+    delivered: Option<&OsStr>,
     taken_over: bool,
     checker: &mut judge::Checker,
 ) -> Option<Pending> {
@@ -717,7 +804,8 @@ fn finish(
         }
     }
     let wpath = sp.work.join(claim.file_name());
-    let shown = claim.name.to_string_lossy().into_owned();
+    // Every byte of the name: bytes that are not UTF-8 as `\\xNN`.
+    let shown = crate::check::escape_path(Path::new(delivered.unwrap_or(&claim.name)));
     let is_dir = std::fs::symlink_metadata(&wpath).is_ok_and(|m| m.is_dir());
     let config = sh.config();
     let j = judge::judge(

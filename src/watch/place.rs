@@ -73,7 +73,9 @@ fn stuck(sh: &Shared, p: &Pending, tries: u32, e: &io::Error) {
     sh.metrics.move_errors.fetch_add(1, Ordering::Relaxed);
     let wpath = sh.spool.work.join(p.claim.file_name());
     if !spool::exists_nofollow(&wpath).unwrap_or(true) {
-        // Taken over or removed by someone else: nothing stays in work/.
+        // Taken over or removed by someone else (deleted while it was checked): nothing
+        // stays in work/, its report being written included.
+        let _ = std::fs::remove_file(sh.spool.work.join(p.claim.temp_name()));
         tracing::warn!(
             "cannot move {} to {}/: {e}; it is no longer in work/ (moved by another instance or removed)",
             p.shown,
@@ -123,8 +125,8 @@ fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
         unix_ms: util::unix_ms(done),
         event: "verdict",
         name: &p.shown,
-        report: sidecar_of(&path).display().to_string(),
-        path: path.display().to_string(),
+        report: crate::check::escape_path(&sidecar_of(&path)),
+        path: crate::check::escape_path(&path),
         format: p.format,
         verdict: p.verdict,
         reason: p.reason.as_deref(),
@@ -156,7 +158,7 @@ fn sidecar_of(data: &Path) -> PathBuf {
 
 pub(super) fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Placed) {
     // Logged before the crash (which came before `work/` was cleaned): not again.
-    if sh.log.logged(&placed.sidecar.display().to_string()) {
+    if sh.log.logged(&crate::check::escape_path(&placed.sidecar)) {
         return;
     }
     let r = &placed.report;
@@ -170,7 +172,7 @@ pub(super) fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Plac
         .get("format")
         .and_then(|f| f.as_str())
         .and_then(|f| crate::formats::by_name(f).ok());
-    let shown = claim.name.to_string_lossy();
+    let shown = crate::check::escape_path(Path::new(&claim.name));
     let reason = r
         .get("watch")
         .and_then(|w| w.get("reason"))
@@ -181,8 +183,8 @@ pub(super) fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Plac
         unix_ms: util::unix_ms(done),
         event: "verdict",
         name: &shown,
-        report: placed.sidecar.display().to_string(),
-        path: placed.data.display().to_string(),
+        report: crate::check::escape_path(&placed.sidecar),
+        path: crate::check::escape_path(&placed.data),
         format,
         verdict: placed.verdict,
         reason,
@@ -246,3 +248,8 @@ fn salvage(sh: &Shared, placed: &Path, shown: &str) {
         );
     }
 }
+
+// Test code: unwrap on fixtures this module creates itself, never on input.
+#[cfg(test)]
+#[path = "place_tests.rs"]
+mod tests;

@@ -52,6 +52,10 @@ pub(super) struct Shared {
     pub(super) stuck: Mutex<Vec<(Pending, u32, Instant)>>,
     /// Longest wait between two tries of a stuck input.
     pub(super) retry_max: Duration,
+    /// Failures to write the metrics file, warned about at a bounded rate.
+    pub(super) metrics_warning: Mutex<util::Repeated>,
+    /// Names in `new/` whose claim failed and was logged as an error.
+    pub(super) claim_failures: Mutex<std::collections::HashSet<OsString>>,
 }
 
 impl Shared {

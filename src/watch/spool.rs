@@ -18,6 +18,11 @@ const CLAIM_MARK: &[u8] = b".tlw.";
 pub const SIDECAR_SUFFIX: &str = ".tracelint.json";
 /// Suffix of sidecars being written (in `work/`).
 const TEMP_SUFFIX: &[u8] = b".json-tmp";
+/// Start of the name of a directory claimed by copying (in `new/`: the original; in `work/`:
+/// the copy being made), followed by the claim's `work/` name.
+pub const COPY_PREFIX: &str = ".tracelint-copy.";
+/// Start of the names of the probes made at start-up.
+const PROBE_PREFIX: &str = ".tracelint-probe-";
 /// Longest input name kept as is; longer names are shortened in `work/` and verdict folders.
 const MAX_KEPT_NAME: usize = 140;
 
@@ -249,13 +254,30 @@ fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
         .find(|&i| hay.get(i..i.saturating_add(needle.len())) == Some(needle))
 }
 
-/// Shortens a name to at most [`MAX_KEPT_NAME`] bytes (keeping the start).
+/// Shortens a name to at most [`MAX_KEPT_NAME`] bytes: its start and its ending (from the
+/// first `.` of its last 16 bytes: `.dat`, `.tar.zst`), cut at a character boundary when the
+/// name is UTF-8. The full name is in the report and the event log.
 pub fn kept_name(name: &OsStr) -> OsString {
     let b = name.as_bytes();
     if b.len() <= MAX_KEPT_NAME {
         return name.to_os_string();
     }
-    OsStr::from_bytes(b.get(..MAX_KEPT_NAME).unwrap_or(b)).to_os_string()
+    let tail_from = b.len().saturating_sub(16);
+    let ending = b
+        .get(tail_from..)
+        .and_then(|t| t.iter().position(|&c| c == b'.'))
+        .and_then(|i| b.get(tail_from.saturating_add(i)..))
+        .unwrap_or(&[]);
+    let mut head = MAX_KEPT_NAME.saturating_sub(ending.len());
+    if std::str::from_utf8(b).is_ok() {
+        // Not inside a character: back to the start of the one at `head`.
+        while head > 0 && b.get(head).is_some_and(|&c| c & 0xc0 == 0x80) {
+            head = head.saturating_sub(1);
+        }
+    }
+    let mut v = b.get(..head).unwrap_or(&[]).to_vec();
+    v.extend_from_slice(ending);
+    OsString::from_vec(v)
 }
 
 /// The spool root and its folders.
@@ -326,10 +348,51 @@ impl Spool {
                 ));
             }
         }
+        sp.remove_dead_probes();
         for v in Verdict::ALL {
             sp.probe_links(sp.dir(v))?;
         }
         Ok(sp)
+    }
+
+    /// Removes the probes of [`Spool::probe_links`] that a daemon killed while it started
+    /// left behind (its instance is dead); a live instance's probes are its own business.
+    fn remove_dead_probes(&self) {
+        let mut dirs = vec![self.work.as_path()];
+        dirs.extend(self.verdict.iter().map(PathBuf::as_path));
+        for dir in dirs {
+            let Ok(rd) = fs::read_dir(dir) else { continue };
+            for e in rd.flatten() {
+                let file = e.file_name();
+                let Some(id) = file
+                    .as_bytes()
+                    .strip_prefix(PROBE_PREFIX.as_bytes())
+                    .and_then(|r| r.strip_suffix(b".f").or_else(|| r.strip_suffix(b".d")))
+                    .and_then(|r| std::str::from_utf8(r).ok())
+                    .and_then(Instance::parse)
+                else {
+                    continue;
+                };
+                if self.instance.is_dead(&id) != Liveness::Dead {
+                    continue;
+                }
+                let p = e.path();
+                let gone = if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    fs::remove_dir(&p)
+                } else {
+                    fs::remove_file(&p)
+                };
+                match gone {
+                    Ok(()) => tracing::info!(
+                        "removed {}, left by a daemon that was killed while it started",
+                        crate::check::escape_path(&p)
+                    ),
+                    Err(e) => {
+                        tracing::warn!("cannot remove {}: {e}", crate::check::escape_path(&p))
+                    }
+                }
+            }
+        }
     }
 
     /// Tries the moves the daemon makes from `work/` into `dir`: a hard link (files) and a
@@ -337,7 +400,7 @@ impl Spool {
     /// the same file system has the same `st_dev`, yet link(2) and rename(2) across it fail
     /// with EXDEV, and every input would then stay in `work/`.
     pub fn probe_links(&self, dir: &Path) -> Result<(), String> {
-        let name = format!(".tracelint-probe-{}", self.instance_id);
+        let name = format!("{PROBE_PREFIX}{}", self.instance_id);
         let (wfile, wdir) = (
             self.work.join(format!("{name}.f")),
             self.work.join(format!("{name}.d")),
@@ -402,6 +465,95 @@ impl Spool {
             ),
             owner: self.instance_id.clone(),
         }
+    }
+
+    /// Claims the directory `new/<name>` that may not be moved out of `new/` (moving a
+    /// directory to another folder rewrites its `..`, which needs write permission on it; a
+    /// producer's directory the daemon may only read): renamed within `new/` to
+    /// `.tracelint-copy.<claim>` (allowed: the same folder; atomic, so one daemon wins), copied
+    /// into `work/` (every file and folder fsynced, then renamed into its claim name), then
+    /// removed where the daemon may; where it may not, the original stays under its dot name,
+    /// which rescans skip. `Ok(None)`: taken by another daemon or withdrawn meanwhile.
+    pub fn claim_by_copy(&self, name: &OsStr) -> io::Result<Option<(ClaimName, bool)>> {
+        let claim = self.new_claim(name);
+        let hidden = self.new.join(copy_name(&claim));
+        match fs::rename(self.new.join(name), &hidden) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        self.sync(&self.new)?;
+        match self.finish_copy(&claim, &hidden) {
+            Ok(removed) => Ok(Some((claim, removed))),
+            Err(e) => {
+                // Delivered again as it was: nothing half-done stays.
+                let _ = fs::remove_dir_all(self.work.join(copy_name(&claim)));
+                let _ = fs::rename(&hidden, self.new.join(name));
+                Err(e)
+            }
+        }
+    }
+
+    /// Copies the hidden original of `claim` into `work/` and removes the original where it
+    /// may; `true` when it was removed.
+    fn finish_copy(&self, claim: &ClaimName, hidden: &Path) -> io::Result<bool> {
+        let part = self.work.join(copy_name(claim));
+        if exists_nofollow(&part)? {
+            fs::remove_dir_all(&part)?;
+        }
+        copy_tree(hidden, &part, self.fsync, 0)?;
+        fs::rename(&part, self.work.join(claim.file_name()))?;
+        self.sync(&self.work)?;
+        Ok(fs::remove_dir_all(hidden).is_ok())
+    }
+
+    /// A `new/.tracelint-copy.<claim>` left by a daemon that died while it copied (its owner
+    /// is dead): a copy that reached `work/` (or was judged and placed) leaves only the
+    /// original to remove; otherwise the partial copy is removed and the original renamed
+    /// back to its name in `new/`, delivered again. `Ok(true)` when nothing of it is left.
+    pub fn recover_copy(&self, hidden_name: &OsStr) -> io::Result<bool> {
+        let Some(claim) = hidden_name
+            .as_bytes()
+            .strip_prefix(COPY_PREFIX.as_bytes())
+            .and_then(|c| ClaimName::parse(OsStr::from_bytes(c)))
+        else {
+            return Ok(false);
+        };
+        let dead = Instance::parse(&claim.owner)
+            .is_some_and(|o| self.instance.is_dead(&o) == Liveness::Dead);
+        if !dead {
+            return Ok(false);
+        }
+        let hidden = self.new.join(hidden_name);
+        let copied = self.work_has_claim(&claim.claim)? || self.find_placed(&claim)?.is_some();
+        if copied {
+            return Ok(fs::remove_dir_all(&hidden).is_ok());
+        }
+        let part = self.work.join(copy_name(&claim));
+        if exists_nofollow(&part)? {
+            fs::remove_dir_all(&part)?;
+        }
+        let back = self.new.join(&claim.name);
+        if exists_nofollow(&back)? {
+            // Its name was delivered again meanwhile: judge the original under its claim.
+            return self.finish_copy(&claim, &hidden).map(|_| false);
+        }
+        fs::rename(&hidden, &back)?;
+        Ok(true)
+    }
+
+    /// Whether some entry of `work/` carries the claim id `claim`.
+    fn work_has_claim(&self, claim: &str) -> io::Result<bool> {
+        for e in fs::read_dir(&self.work)? {
+            let file = e?.file_name();
+            if file.as_bytes().starts_with(COPY_PREFIX.as_bytes()) {
+                continue;
+            }
+            if ClaimName::parse(&file).is_some_and(|c| c.claim == claim) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Fsyncs a directory if fsync is on.
@@ -491,7 +643,7 @@ impl Spool {
                     fs::rename(&wpath, &data)
                 }
             } else {
-                fs::hard_link(&wpath, &data)
+                link_or_rename(&wpath, &data)
             };
             match moved {
                 Ok(()) => {}
@@ -593,7 +745,7 @@ impl Spool {
                 if is_dir {
                     fs::rename(&wpath, &placed.data)?;
                 } else {
-                    fs::hard_link(&wpath, &placed.data)?;
+                    link_or_rename(&wpath, &placed.data)?;
                 }
             }
             Err(e) => return Err(e),
@@ -615,8 +767,64 @@ pub struct Placed {
     pub report: serde_json::Value,
 }
 
+/// `.tracelint-copy.<claim's work/ name>`.
+fn copy_name(claim: &ClaimName) -> OsString {
+    let mut v = COPY_PREFIX.as_bytes().to_vec();
+    v.extend_from_slice(claim.file_name().as_bytes());
+    OsString::from_vec(v)
+}
+
+/// Copies the directory `from` to `to` (which must not exist): folders, regular files (their
+/// bytes and permission bits) at every depth, each file and folder fsynced when `fsync` is on.
+/// A symbolic link or special file becomes a dangling symbolic link of its name, so that the
+/// check still refuses the input for it (it looks at the copy); nothing is followed.
+fn copy_tree(from: &Path, to: &Path, fsync: bool, depth: usize) -> io::Result<()> {
+    if depth > 64 {
+        return Err(io::Error::other("directories nested deeper than 64 levels"));
+    }
+    fs::create_dir(to)?;
+    for e in fs::read_dir(from)? {
+        let e = e?;
+        let ft = e.file_type()?;
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if ft.is_dir() {
+            copy_tree(&src, &dst, fsync, depth.saturating_add(1))?;
+        } else if ft.is_file() {
+            fs::copy(&src, &dst)?;
+            if fsync {
+                File::open(&dst)?.sync_all()?;
+            }
+        } else {
+            std::os::unix::fs::symlink("special file replaced by tracelint's copy", &dst)?;
+        }
+    }
+    if fsync {
+        sync_dir(to)?;
+    }
+    Ok(())
+}
+
 /// errno of a link or rename across mounts.
 const EXDEV: i32 = 18;
+/// errno of link(2) on a file the process neither owns nor may write, under
+/// `fs.protected_hardlinks = 1`.
+const EPERM: i32 = 1;
+
+/// Puts the claimed file `from` (in `work/`) at `to` without replacing anything there: a hard
+/// link, which leaves `from` for [`Spool::release`]; where link(2) is not allowed (a file
+/// another user delivered, which the daemon may read but not write, under
+/// `fs.protected_hardlinks = 1`), a rename that refuses to replace (`RENAME_NOREPLACE`). Both
+/// are atomic: a crash leaves the file in `work/` or in place, and a take-over finds it
+/// either way (the temporary report stays in `work/` until the verdict is logged).
+fn link_or_rename(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::hard_link(from, to) {
+        Err(e) if e.raw_os_error() == Some(EPERM) => {
+            use rustix::fs::{renameat_with, RenameFlags, CWD};
+            renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE).map_err(io::Error::from)
+        }
+        r => r,
+    }
+}
 
 /// `n` when `file` is `candidate(name, n)`.
 fn candidate_number(name: &OsStr, file: &OsStr) -> Option<u64> {

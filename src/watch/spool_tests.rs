@@ -164,3 +164,84 @@ fn the_start_up_probe_moves_a_file_and_a_directory() {
     fs::write(&acc, b"not a folder").unwrap();
     assert!(sp.probe_links(&acc).is_err());
 }
+
+#[test]
+fn long_names_keep_their_start_and_ending() {
+    let short = OsStr::new("trace.dat");
+    assert_eq!(kept_name(short), short);
+    let long = format!("{}.tar.zst", "a".repeat(200));
+    let kept = kept_name(OsStr::new(&long));
+    assert_eq!(kept.len(), MAX_KEPT_NAME);
+    assert!(kept.as_bytes().ends_with(b"a.tar.zst"), "{kept:?}");
+    // UTF-8 stays UTF-8: the cut backs off to a character boundary.
+    let wide = format!("{}.dat", "é".repeat(100));
+    let kept = kept_name(OsStr::new(&wide));
+    let text = kept.to_str().unwrap();
+    assert!(
+        text.ends_with("é.dat") && kept.len() <= MAX_KEPT_NAME,
+        "{text}"
+    );
+    // No dot near the end: the first bytes only.
+    let plain = "b".repeat(300);
+    assert_eq!(kept_name(OsStr::new(&plain)).len(), MAX_KEPT_NAME);
+}
+
+#[test]
+fn a_copy_interrupted_by_a_crash_is_delivered_again_or_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let sp = Spool::open(&dir.path().join("spool"), false).unwrap();
+    let me = Instance::current();
+    let dead = Instance {
+        boot: "00000000".into(),
+        ..me.clone()
+    };
+    let claim = |n: u32| ClaimName {
+        name: OsString::from(format!("rec{n}")),
+        claim: format!("00000000-1-2-{n}"),
+        owner: dead.id(),
+    };
+    // Died while copying: the original hidden in new/, a partial copy in work/.
+    let c1 = claim(1);
+    let hidden1 = sp.new.join(copy_name(&c1));
+    fs::create_dir(&hidden1).unwrap();
+    fs::write(hidden1.join("info"), b"Ftrace!\0").unwrap();
+    fs::create_dir(sp.work.join(copy_name(&c1))).unwrap();
+    assert!(sp.recover_copy(&copy_name(&c1)).unwrap());
+    assert_eq!(fs::read(sp.new.join("rec1/info")).unwrap(), b"Ftrace!\0");
+    assert!(!hidden1.exists() && !sp.work.join(copy_name(&c1)).exists());
+    // Died after the copy reached work/: only the original goes.
+    let c2 = claim(2);
+    let hidden2 = sp.new.join(copy_name(&c2));
+    fs::create_dir(&hidden2).unwrap();
+    fs::create_dir(sp.work.join(c2.file_name())).unwrap();
+    assert!(sp.recover_copy(&copy_name(&c2)).unwrap());
+    assert!(!hidden2.exists() && !sp.new.join("rec2").exists());
+    assert!(sp.work.join(c2.file_name()).is_dir());
+    // A live owner's copy is left alone.
+    let c3 = ClaimName {
+        owner: me.id(),
+        ..claim(3)
+    };
+    let hidden3 = sp.new.join(copy_name(&c3));
+    fs::create_dir(&hidden3).unwrap();
+    assert!(!sp.recover_copy(&copy_name(&c3)).unwrap());
+    assert!(hidden3.is_dir());
+}
+
+#[test]
+fn a_directory_claimed_by_copy_is_the_same_tree_in_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let sp = Spool::open(&dir.path().join("spool"), true).unwrap();
+    let d = sp.new.join("rec");
+    fs::create_dir_all(d.join("sub")).unwrap();
+    fs::write(d.join("info"), b"Ftrace!\0").unwrap();
+    fs::write(d.join("sub/x.dat"), vec![7u8; 5000]).unwrap();
+    let (c, removed) = sp.claim_by_copy(OsStr::new("rec")).unwrap().unwrap();
+    assert!(removed, "root may remove the original");
+    let w = sp.work.join(c.file_name());
+    assert_eq!(fs::read(w.join("info")).unwrap(), b"Ftrace!\0");
+    assert_eq!(fs::read(w.join("sub/x.dat")).unwrap(), vec![7u8; 5000]);
+    assert!(fs::read_dir(&sp.new).unwrap().next().is_none());
+    // Gone meanwhile: nothing claimed.
+    assert!(sp.claim_by_copy(OsStr::new("rec")).unwrap().is_none());
+}

@@ -4,7 +4,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Parses `250ms`, `2s`, `1.5` (seconds), `5m`, `1h`.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -71,6 +71,51 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
         u32::try_from(m).unwrap_or(1),
         u32::try_from(d).unwrap_or(1),
     )
+}
+
+/// A failure that repeats (the same cause, tried again every second): [`Repeated::failed`]
+/// says when to warn (the first time, then once per `every`), with how many failures were not
+/// warned about in between; [`Repeated::recovered`], when it stopped.
+#[derive(Debug)]
+pub struct Repeated {
+    every: Duration,
+    last_warned: Option<Instant>,
+    failures: u64,
+    unwarned: u64,
+}
+
+impl Repeated {
+    /// Warns at most once per `every`.
+    pub fn new(every: Duration) -> Self {
+        Repeated {
+            every,
+            last_warned: None,
+            failures: 0,
+            unwarned: 0,
+        }
+    }
+
+    /// One more failure: `Some(failures not warned about since the last warning)` when this
+    /// one is to be warned about, `None` when it is to stay quiet.
+    pub fn failed(&mut self) -> Option<u64> {
+        self.failures = self.failures.saturating_add(1);
+        let due = self.last_warned.is_none_or(|t| t.elapsed() >= self.every);
+        if due {
+            self.last_warned = Some(Instant::now());
+            Some(std::mem::take(&mut self.unwarned))
+        } else {
+            self.unwarned = self.unwarned.saturating_add(1);
+            None
+        }
+    }
+
+    /// A success: `Some(failures before it)` when it ends a run of failures.
+    pub fn recovered(&mut self) -> Option<u64> {
+        let n = std::mem::take(&mut self.failures);
+        self.last_warned = None;
+        self.unwarned = 0;
+        (n > 0).then_some(n)
+    }
 }
 
 enum Sink {

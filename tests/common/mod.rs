@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use tracelint::{check_bytes, CheckOptions, Finding, Limits, Sink};
 
 /// Every input under `dir` as the CLI finds them, sorted: files (but Markdown notes) and
-/// uftrace data directories (a folder holding `info`) as one input each; other folders are
+/// directory-format recordings (a uftrace folder holding `info`, a `perf record --threads`
+/// folder) as one input each; other folders are
 /// searched. A folder that cannot be read adds nothing.
 pub fn inputs(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -15,7 +16,7 @@ pub fn inputs(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            if p.join("info").is_file() {
+            if p.join("info").is_file() || tracelint::formats::detect_dir(&p).is_some() {
                 out.push(p);
             } else {
                 inputs(&p, out);
@@ -60,7 +61,8 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
 }
 
 mod skip;
-pub use skip::skip_or_fail;
+#[allow(unused_imports)] // not every test binary records a skip of its own
+pub use skip::{record_skip, skip_or_fail};
 
 /// One reader of the matrix (`scripts/readers.sh`, `campaign/readers.py`).
 #[derive(Debug, Clone)]

@@ -735,8 +735,16 @@ impl<'t> Walker<'t> {
                         at(base, tail_start)
                     );
                     // Events right after the commit size: the commit cut them off, and every
-                    // reader stops there (kbuffer reads `commit` bytes).
-                    let cut = self.events_in(tail);
+                    // reader stops there (kbuffer reads `commit` bytes). With a lost-events
+                    // count said to be stored there, the events may start where the count is
+                    // read: a size cut in a page whose flag bits were set.
+                    let cut = self.events_in(tail).max(if missed && stored {
+                        bytes
+                            .get(data_off.saturating_add(size_us)..)
+                            .map_or(0, |b| self.events_in(b))
+                    } else {
+                        0
+                    });
                     let mut f = if cut > 0 {
                         sink.make(
                             &rules::RING_PAGE_TAIL_NOT_ZERO,

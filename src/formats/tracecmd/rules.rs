@@ -610,11 +610,15 @@ crate::declare_rules! {
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
-    /// - **error** in a v6 file: trace-cmd 2.4 and 2.9.5 crash (SIGSEGV) on some broken formats
-    ///   that 3.x skips, and a v6 file is made for v6 readers whoever wrote it (trace-cmd 3.x
-    ///   `convert --file-version 6` writes them for older tool chains). Healthy v6 files reach
-    ///   no such case: a 6.18 kernel's every event format converted to v6 reads in trace-cmd
-    ///   2.4 and 2.9.5 without a finding.
+    /// - **error** in a v6 file for a field line whose `field:` keyword is damaged: trace-cmd
+    ///   2.4 and 2.9.5 crash (SIGSEGV) or hang parsing it (17 of 23 such campaign mutants),
+    ///   and a v6 file is made for v6 readers whoever wrote it (trace-cmd 3.x `convert
+    ///   --file-version 6` writes them for older tool chains); healthy v6 files reach no such
+    ///   case (a 6.18 kernel's every event format converted to v6 reads in 2.4 and 2.9.5
+    ///   without a finding);
+    /// - **warning** in a v6 file for the other damage (an unknown attribute, a number that is
+    ///   not decimal, a missing line): trace-cmd 2.4–3.3.4 skip the format and read every other
+    ///   event the same (166 of 180 campaign mutants).
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -633,8 +637,9 @@ crate::declare_rules! {
     /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
     ///   readers, read every field at its own offset (overlapping fields print what their bytes
     ///   hold) and every other event the same;
-    /// - **error** for overlapping fields in a v6 file, as TD053: trace-cmd 2.4 and 2.9.5 read
-    ///   every v6 file, whoever wrote it.
+    /// - **error** for overlapping fields in a v6 file: trace-cmd 2.4 and 2.9.5, which read
+    ///   every v6 file whoever wrote it, crash parsing them (campaign);
+    /// - **warning** for a misplaced `common_type` in a v6 file that is not the lowest id's.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks
     /// Event ids are unique across all ftrace and event formats; system names are unique.

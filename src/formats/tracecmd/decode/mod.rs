@@ -1819,3 +1819,58 @@ fn strtol_version(s: &[u8]) -> Option<u64> {
     }
     Some(v)
 }
+
+/// Checks a block of v6 metadata items that stands alone, as other tools embed it in their
+/// own files: the `\x17\x08\x44tracing` magic, a version string, the byte order, long size and
+/// page size, then header_page and header_event, the ftrace and event formats, kallsyms, the
+/// printk formats and (for a version of 0.6 or more, or `6`) the saved cmdlines, with the
+/// checks a v6 file's items get. There are no CPU data after them. Returns the offset after
+/// the last item read and the ids of the event formats (`None` when the block could not be
+/// read to its end).
+pub fn v6_metadata_block(
+    data: &[u8],
+    block: Range<u64>,
+    limits: &crate::limits::Limits,
+    sink: &mut Sink,
+) -> Option<(u64, Vec<u32>)> {
+    let mut ctx = Ctx::new(data, limits, sink);
+    ctx.version = 6;
+    let mut r = Reader::new(data, Endian::Little)
+        .slice_abs(block, "metadata block")
+        .ok()?;
+    let at = r.offset();
+    let magic = rd(&mut ctx, r.bytes(10, "metadata block magic"))?;
+    if magic != b"\x17\x08\x44tracing" {
+        ctx.report(
+            &rules::DAT_BAD_MAGIC,
+            &Loc::file(),
+            at..at.saturating_add(10),
+            "the metadata block does not start with \\x17\\x08\\x44tracing",
+        );
+        return None;
+    }
+    let version = rd(&mut ctx, r.cstr(r.remaining(), "metadata block version"))?;
+    let version = String::from_utf8_lossy(version).into_owned();
+    let big = rd(&mut ctx, r.u8("metadata block byte order"))? != 0;
+    r.set_endian(if big { Endian::Big } else { Endian::Little });
+    rd(&mut ctx, r.u8("metadata block long size"))?;
+    rd(&mut ctx, r.u32("metadata block page size"))?;
+    let mut m = super::model::Meta::default();
+    let loc = Loc::file();
+    let cmdlines = version.trim().parse::<f64>().is_ok_and(|v| v >= 0.6);
+    let body = (|| -> Flow {
+        meta::header_info(&mut ctx, &mut r, &loc, &mut m)?;
+        meta::ftrace_events(&mut ctx, &mut r, &loc, &mut m)?;
+        let formats = meta::event_formats(&mut ctx, &mut r, &loc, &mut m);
+        meta::settle_common_type(&mut ctx, &m);
+        formats?;
+        meta::kallsyms(&mut ctx, &mut r, &loc, &mut m)?;
+        meta::printk(&mut ctx, &mut r, &loc, &mut m)?;
+        if cmdlines {
+            meta::cmdlines(&mut ctx, &mut r, &loc, &mut m)?;
+        }
+        Ok(())
+    })();
+    body.ok()?;
+    Some((r.offset(), m.formats.iter().map(|f| f.id).collect()))
+}

@@ -1,0 +1,387 @@
+//! Feature payloads (file-mode sections and pipe-mode HEADER_FEATURE records): each parsed
+//! to exactly its size.
+
+use super::super::model::*;
+use super::super::rules;
+use crate::finding::{Severity, Sink};
+use crate::limits::Limits;
+use crate::reader::{Endian, ReadError, ReadResult, Reader};
+use std::ops::Range;
+
+/// `perf_header_string`: u32 len, then len bytes holding a NUL-terminated text.
+fn string(r: &mut Reader<'_>, what: &'static str) -> ReadResult<String> {
+    let at = r.offset();
+    let len = r.u32(what)?;
+    let b = r.bytes_u64(u64::from(len), what)?;
+    let Some(nul) = b.iter().position(|c| *c == 0) else {
+        return Err(ReadError {
+            offset: at,
+            what,
+            kind: crate::reader::ReadErrorKind::Unterminated {
+                scanned: u64::from(len),
+            },
+        });
+    };
+    Ok(String::from_utf8_lossy(b.get(..nul).unwrap_or_default()).into_owned())
+}
+
+fn string_list(r: &mut Reader<'_>, what: &'static str, max: u64) -> ReadResult<Vec<String>> {
+    let nr = r.u32(what)?;
+    let mut out = Vec::new();
+    for _ in 0..u64::from(nr).min(max) {
+        out.push(string(r, what)?);
+    }
+    if u64::from(nr) > max {
+        r.skip(u64::MAX, what)?;
+    }
+    Ok(out)
+}
+
+/// Checks that `n` entries of at least `min` bytes can fit the bytes left.
+fn count(r: &Reader<'_>, n: u64, min: u64, what: &'static str) -> ReadResult<u64> {
+    let need = n.saturating_mul(min);
+    if need > r.remaining() as u64 {
+        let mut q = r.clone();
+        q.skip(need, what)?;
+    }
+    Ok(n)
+}
+
+/// Parses one feature payload at `span` and records what later checks need in `info`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_feature(
+    data: &[u8],
+    endian: Endian,
+    bit: u64,
+    span: Range<u64>,
+    nattrs: usize,
+    info: &mut FeatureInfo,
+    limits: &Limits,
+    sink: &mut Sink,
+) {
+    let name = feature_name(bit);
+    if bit >= LAST_FEATURE_61 {
+        sink.report(
+            &rules::UNKNOWN_FEATURE,
+            span.clone(),
+            format!("feature {bit} ({name}) is unknown to perf 6.1, which skips it"),
+        );
+        return;
+    }
+    if bit == 1 {
+        info.tracepoint_ids = tracing_data(data, span, limits, sink);
+        return;
+    }
+    let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
+        return;
+    };
+    let res = parse(&mut r, bit, nattrs, info, limits);
+    if res.is_err() {
+        info.unreadable.push((bit, span.clone()));
+    }
+    let msg = match res {
+        Err(Bad(e)) => Some(format!(
+            "feature {bit} ({name}) does not parse within its {} bytes: {e}",
+            span.end.saturating_sub(span.start)
+        )),
+        Ok(()) if bit != 1 && !r.is_empty() => Some(format!(
+            "feature {bit} ({name}) leaves {} of its {} bytes unread",
+            r.remaining(),
+            span.end.saturating_sub(span.start)
+        )),
+        Ok(()) => None,
+    };
+    if let Some(m) = msg {
+        sink.push(
+            sink.make(&rules::FEATURE_PAYLOAD, span, m)
+                .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section")
+                .level(Severity::Warning),
+        );
+    }
+}
+
+/// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode
+/// HEADER_TRACING_DATA record): the metadata items of a trace.dat v6, checked by the trace.dat
+/// checks (their findings are `TD` rules), and its end against the section's. Returns the
+/// event format ids it describes.
+pub fn tracing_data(
+    data: &[u8],
+    span: Range<u64>,
+    limits: &Limits,
+    sink: &mut Sink,
+) -> Option<Vec<u32>> {
+    let read =
+        crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
+    let ids = read.as_ref().map(|(_, ids)| ids.clone());
+    let end = read.map(|(e, _)| e);
+    let msg = match end {
+        None => format!(
+            "the tracing data block at 0x{:x} cannot be read as trace.dat v6 metadata (see the TD findings); perf 6.1 refuses every tracepoint recording whose block is broken (\"incompatible file format\", exit 255)",
+            span.start
+        ),
+        Some(e) if e != span.end => format!(
+            "the tracing data block ends at 0x{e:x}, its section at 0x{:x} ({} bytes apart)",
+            span.end,
+            span.end.abs_diff(e)
+        ),
+        Some(_) => return ids,
+    };
+    let f = sink.make(&rules::FEATURE_PAYLOAD, span, msg);
+    let f = if end.is_none() {
+        f.fails("perf", "6.1", "reject")
+    } else {
+        f.level(Severity::Warning)
+    };
+    sink.push(f);
+    ids
+}
+
+/// Why a payload does not parse.
+struct Bad(String);
+
+impl From<ReadError> for Bad {
+    fn from(e: ReadError) -> Self {
+        Bad(e.to_string())
+    }
+}
+
+fn parse(
+    r: &mut Reader<'_>,
+    bit: u64,
+    nattrs: usize,
+    info: &mut FeatureInfo,
+    limits: &Limits,
+) -> Result<(), Bad> {
+    let max = limits.max_entries;
+    match bit {
+        1 => {
+            // TRACING_DATA: the metadata items of a trace.dat v6, checked by `check_feature`.
+            r.skip(r.remaining() as u64, "tracing data")?;
+        }
+        2 => {
+            // BUILD_ID: build_id_event records filling the section.
+            while !r.is_empty() {
+                let _kind = r.u32("build id record type")?;
+                let _misc = r.u16("build id record misc")?;
+                let size = r.u16("build id record size")?;
+                if size < 8 + 4 + 24 {
+                    return Err(Bad(format!(
+                        "the build id record at 0x{:x} is {size} bytes, below the 36 of its fixed fields",
+                        r.offset().saturating_sub(8)
+                    )));
+                }
+                let mut body = r.sub(u64::from(size).saturating_sub(8), "build id record")?;
+                body.skip(4 + 20, "build id")?;
+                let n = body.u8("build id size")?;
+                if n > 20 {
+                    return Err(Bad(format!(
+                        "the build id at 0x{:x} says it is {n} bytes, above 20",
+                        body.offset().saturating_sub(1)
+                    )));
+                }
+                body.skip(3, "build id padding")?;
+                body.cstr(body.remaining(), "build id file name")?;
+            }
+        }
+        3..=6 | 8 | 9 => {
+            let s = string(r, "feature string")?;
+            if bit == 5 {
+                info.version = Some(s);
+            }
+        }
+        7 => {
+            let avail = r.u32("nr_cpus_available")?;
+            let online = r.u32("nr_cpus_online")?;
+            info.nr_cpus = Some((avail, online));
+        }
+        10 | 23 => {
+            r.u64("feature value")?;
+        }
+        11 => {
+            string_list(r, "command line", max)?;
+        }
+        12 => {
+            let at = r.offset();
+            let nr = r.u32("event count")?;
+            let asz = r.u32("event attr size")?;
+            count(
+                r,
+                u64::from(nr),
+                u64::from(asz).saturating_add(8),
+                "event descriptions",
+            )?;
+            let mut evs = Vec::new();
+            for _ in 0..u64::from(nr).min(max) {
+                r.skip(u64::from(asz), "event attr")?;
+                let nids = r.u32("event id count")?;
+                let name = string(r, "event name")?;
+                count(r, u64::from(nids), 8, "event ids")?;
+                let mut ids = Vec::new();
+                for _ in 0..nids {
+                    ids.push(r.u64("event id")?);
+                }
+                evs.push(EventDesc {
+                    attr_size: asz,
+                    ids,
+                    name,
+                });
+            }
+            let _ = nattrs;
+            info.event_desc = Some((at..r.end_offset(), evs));
+        }
+        _ => parse_more(r, bit, info, limits)?,
+    }
+    Ok(())
+}
+
+/// The payloads of features 13 and up.
+fn parse_more(
+    r: &mut Reader<'_>,
+    bit: u64,
+    info: &mut FeatureInfo,
+    limits: &Limits,
+) -> Result<(), Bad> {
+    let max = limits.max_entries;
+    match bit {
+        13 => {
+            string_list(r, "core siblings", max)?;
+            string_list(r, "thread siblings", max)?;
+            // Per-CPU core/socket ids, dies and clusters follow; their count is only known
+            // from NRCPUS, so the rest is taken as it is.
+            r.skip(r.remaining() as u64, "cpu topology")?;
+        }
+        14 => {
+            let nr = r.u32("node count")?;
+            count(r, u64::from(nr), 24, "numa nodes")?;
+            for _ in 0..nr {
+                r.u32("node")?;
+                r.u64("mem total")?;
+                r.u64("mem free")?;
+                string(r, "node cpus")?;
+            }
+        }
+        15 | 19 => {}
+        16 => {
+            let nr = r.u32("pmu count")?;
+            count(r, u64::from(nr), 8, "pmu mappings")?;
+            for _ in 0..nr {
+                r.u32("pmu type")?;
+                string(r, "pmu name")?;
+            }
+        }
+        17 => {
+            let nr = r.u32("group count")?;
+            count(r, u64::from(nr), 12, "groups")?;
+            for _ in 0..nr {
+                string(r, "group name")?;
+                r.u32("group leader")?;
+                r.u32("group members")?;
+            }
+        }
+        18 => {
+            let nr = r.u64("auxtrace index count")?;
+            count(r, nr, 16, "auxtrace index")?;
+            r.skip(nr.saturating_mul(16), "auxtrace index")?;
+        }
+        20 => {
+            r.u32("cache version")?;
+            let nr = r.u32("cache count")?;
+            count(r, u64::from(nr), 28, "caches")?;
+            for _ in 0..nr {
+                r.skip(16, "cache level")?;
+                string(r, "cache type")?;
+                string(r, "cache size")?;
+                string(r, "cache map")?;
+            }
+        }
+        21 => {
+            let first = r.u64("first sample time")?;
+            let last = r.u64("last sample time")?;
+            info.sample_time = Some((first, last));
+        }
+        22 => {
+            r.u64("memory version")?;
+            r.u64("memory block size")?;
+            let nr = r.u64("memory node count")?;
+            count(r, nr, 24, "memory nodes")?;
+            for _ in 0..nr {
+                r.u64("node")?;
+                r.u64("node size")?;
+                let nbits = r.u64("node bitmap bits")?;
+                let words = nbits.div_ceil(64);
+                r.skip(words.saturating_mul(8), "node bitmap")?;
+            }
+        }
+        24 => {
+            r.u64("dir format version")?;
+        }
+        25 => {
+            let nr = r.u32("bpf prog count")?;
+            count(r, u64::from(nr), 8, "bpf progs")?;
+            for _ in 0..nr {
+                let info_len = r.u32("bpf info length")?;
+                let data_len = r.u32("bpf data length")?;
+                r.skip(
+                    u64::from(info_len).saturating_add(u64::from(data_len)),
+                    "bpf prog info",
+                )?;
+            }
+        }
+        26 => {
+            let nr = r.u32("btf count")?;
+            count(r, u64::from(nr), 8, "btf entries")?;
+            for _ in 0..nr {
+                r.u32("btf id")?;
+                let n = r.u32("btf size")?;
+                r.skip(u64::from(n), "btf data")?;
+            }
+        }
+        27 => {
+            r.u32("compression version")?;
+            let kind = r.u32("compression type")?;
+            r.u32("compression level")?;
+            r.u32("compression ratio")?;
+            let mmap_len = r.u32("compression mmap_len")?;
+            info.compressed = Some((kind, mmap_len));
+        }
+        28 => {
+            let nr = r.u32("cpu pmu caps count")?;
+            count(r, u64::from(nr), 8, "cpu pmu caps")?;
+            for _ in 0..nr {
+                string(r, "cap name")?;
+                string(r, "cap value")?;
+            }
+        }
+        29 => {
+            r.u32("clock data version")?;
+            r.u32("clockid")?;
+            r.u64("wall clock ns")?;
+            r.u64("clockid ns")?;
+        }
+        30 => {
+            let nr = r.u32("hybrid pmu count")?;
+            count(r, u64::from(nr), 8, "hybrid pmus")?;
+            for _ in 0..nr {
+                string(r, "pmu name")?;
+                string(r, "pmu cpus")?;
+            }
+        }
+        31 => {
+            let nr = r.u32("pmu caps pmu count")?;
+            count(r, u64::from(nr), 8, "pmu caps")?;
+            for _ in 0..nr {
+                let caps = r.u32("pmu caps count")?;
+                count(r, u64::from(caps), 8, "pmu caps")?;
+                for _ in 0..caps {
+                    string(r, "cap name")?;
+                    string(r, "cap value")?;
+                }
+                string(r, "pmu name")?;
+            }
+        }
+        _ => {
+            r.skip(r.remaining() as u64, "feature")?;
+        }
+    }
+    Ok(())
+}

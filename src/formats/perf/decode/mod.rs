@@ -1,0 +1,448 @@
+//! Decoding of perf.data into the [`model`](super::model): the header and its sections
+//! (here), attrs and ids ([`attrs`]), feature payloads ([`features`]) and the record walk
+//! ([`records`]). Findings are raised as the bytes are read.
+
+pub mod attrs;
+pub mod features;
+pub mod records;
+
+use super::model::*;
+use super::rules;
+use crate::finding::Sink;
+use crate::limits::Limits;
+use crate::reader::{Endian, Reader};
+use std::ops::Range;
+
+/// The byte order a perf.data magic says, `None` for anything else.
+pub fn magic_endian(data: &[u8]) -> Option<Endian> {
+    let m = data.get(..8)?;
+    if m == MAGIC {
+        Some(Endian::Little)
+    } else if m == MAGIC_SWAPPED {
+        Some(Endian::Big)
+    } else {
+        None
+    }
+}
+
+fn read_section(r: &mut Reader<'_>, what: &'static str) -> Option<Section> {
+    Some(Section {
+        offset: r.u64(what).ok()?,
+        size: r.u64(what).ok()?,
+    })
+}
+
+/// Decodes the header; `None` (after a finding) when nothing more can be read.
+pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
+    let len = data.len() as u64;
+    if data.get(..8) == Some(MAGIC_V1.as_slice()) {
+        sink.report(
+            &rules::LEGACY_MAGIC,
+            0..8,
+            "the file starts with `PERFFILE`, the magic of perf.data version 1 (perf before 2.6.37); perf 6.1 still reads it, linux-perf-data and perfparser do not; tracelint does not check this version",
+        );
+        return None;
+    }
+    let Some(endian) = magic_endian(data) else {
+        sink.report(
+            &rules::PERF_BAD_MAGIC,
+            0..len.min(8),
+            "the file does not start with `PERFILE2` in either byte order; perf 6.1 refuses it (\"incompatible file format\")",
+        );
+        return None;
+    };
+    let mut r = Reader::new(data, endian);
+    let _ = r.skip(8, "magic");
+    let Ok(size) = r.u64("header size") else {
+        sink.report(
+            &rules::PERF_TRUNCATED_HEADER,
+            0..len,
+            format!("the file is {len} bytes, shorter than the 16 bytes of a perf.data header"),
+        );
+        return None;
+    };
+    let mode = match size {
+        PIPE_HEADER_SIZE => Mode::Pipe,
+        FILE_HEADER_SIZE | OLD_HEADER_SIZE => Mode::File,
+        _ => {
+            sink.report(
+                &rules::PERF_HEADER_SIZE,
+                8..16,
+                format!("the header size field is {size}, neither 104 (file) nor 16 (pipe); perf 6.1 refuses the file (\"incompatible file format\")"),
+            );
+            return None;
+        }
+    };
+    let mut h = Header {
+        endian,
+        mode,
+        size,
+        attr_size: 0,
+        attrs: Section::default(),
+        data: Section::default(),
+        event_types: Section::default(),
+        features: [0; 4],
+    };
+    if mode == Mode::Pipe {
+        return Some(h);
+    }
+    if len < size {
+        sink.report(
+            &rules::PERF_TRUNCATED_HEADER,
+            0..len,
+            format!("the file is {len} bytes, shorter than its {size}-byte perf.data header; perf 6.1 refuses it"),
+        );
+        return None;
+    }
+    let fields = (|| {
+        let attr_size = r.u64("attr_size").ok()?;
+        let attrs = read_section(&mut r, "attrs section")?;
+        let data = read_section(&mut r, "data section")?;
+        let event_types = read_section(&mut r, "event_types section")?;
+        Some((attr_size, attrs, data, event_types))
+    })();
+    let (attr_size, attrs, data_sec, event_types) = fields?;
+    h.attr_size = attr_size;
+    h.attrs = attrs;
+    h.data = data_sec;
+    h.event_types = event_types;
+    if size == FILE_HEADER_SIZE {
+        for w in &mut h.features {
+            *w = r.u64("adds_features").unwrap_or(0);
+        }
+    } else {
+        sink.push(
+            sink.make(
+                &rules::PERF_HEADER_SIZE,
+                8..16,
+                "the header size field is 72, the header of perf before the feature bitmap (2.6.37): perf 6.1 reads it as a file without features",
+            )
+            .level(crate::finding::Severity::Info),
+        );
+    }
+    Some(h)
+}
+
+/// Checks the header's sections against the file and each other; returns the data range to
+/// walk (to the end of the file for an unfinished recording) and whether it is unfinished.
+pub fn check_sections(data: &[u8], h: &Header, sink: &mut Sink) -> Option<(Range<u64>, bool)> {
+    let len = data.len() as u64;
+    let hsize = h.size;
+    let mut ok = true;
+    // perf reads attrs.size / attr_size attrs: bytes after the last whole one are not read.
+    let whole = h
+        .attrs
+        .size
+        .checked_rem(h.attr_size)
+        .map_or(h.attrs.size, |r| h.attrs.size.saturating_sub(r));
+    let attrs = Section {
+        offset: h.attrs.offset,
+        size: whole,
+    };
+    for (name, s, at) in [("attrs", attrs, 24u64), ("data", h.data, 40u64)] {
+        let Some(r) = s.range() else {
+            sink.report(
+                &rules::SECTION_BOUNDS,
+                at..at.saturating_add(16),
+                format!(
+                    "the {name} section's offset 0x{:x} + size {} overflows",
+                    s.offset, s.size
+                ),
+            );
+            ok = false;
+            continue;
+        };
+        if r.start < hsize || r.end > len {
+            let msg = format!(
+                "the {name} section [0x{:x}, 0x{:x}) lies outside the file's [0x{hsize:x}, 0x{len:x})",
+                r.start, r.end
+            );
+            if name == "data" && r.end > len && r.start >= hsize && r.start <= len {
+                // Reported after the walk, with the samples that are on disk.
+                continue;
+            }
+            sink.report(&rules::SECTION_BOUNDS, at..at.saturating_add(16), msg);
+            ok = false;
+        } else if s.offset % 8 != 0 {
+            sink.push(
+                sink.make(
+                    &rules::SECTION_BOUNDS,
+                    at..at.saturating_add(8),
+                    format!("the {name} section starts at 0x{:x}, not 8-aligned (perf writes it aligned; perf 6.1 reads it the same)", s.offset),
+                )
+                .read_same("perf", "6.1"),
+            );
+        }
+    }
+    if let (Some(a), Some(d)) = (attrs.range(), h.data.range()) {
+        if a.start < d.end && d.start < a.end && !a.is_empty() && !d.is_empty() {
+            sink.report(
+                &rules::SECTION_BOUNDS,
+                24..56,
+                format!(
+                    "the attrs section [0x{:x}, 0x{:x}) and the data section [0x{:x}, 0x{:x}) overlap",
+                    a.start, a.end, d.start, d.end
+                ),
+            );
+        }
+    }
+    if h.event_types != Section::default() {
+        sink.push(
+            sink.make(
+                &rules::SECTION_BOUNDS,
+                56..72,
+                format!("the deprecated event_types section is {{0x{:x}, {}}}, not empty as perf writes it; perf 6.1 ignores it", h.event_types.offset, h.event_types.size),
+            )
+            .read_same("perf", "6.1"),
+        );
+    }
+    if !ok && h.data.range().is_none_or(|r| r.start > len) {
+        return None;
+    }
+    let start = h.data.offset.min(len);
+    if h.data.size == 0 {
+        if start < len {
+            return Some((start..len, true));
+        }
+        return Some((start..start, false));
+    }
+    let end = h.data.offset.saturating_add(h.data.size).min(len);
+    Some((start..end, false))
+}
+
+/// Reports a data section that runs past the end of the file, once the walk has counted the
+/// whole samples that are there.
+pub fn report_data_past_end(h: &Header, len: u64, walk: &Walk, sink: &mut Sink) {
+    let Some(end) = h.data.range().map(|r| r.end) else {
+        return;
+    };
+    if end <= len || h.data.offset > len || h.data.size == 0 {
+        return;
+    }
+    let missing = end.saturating_sub(len);
+    let n = walk.samples;
+    let (effect, what) = if len % 4096 == 0 {
+        (
+            format!("the file ends on a page boundary: perf 6.1 maps the claimed range and is killed by SIGBUS when it reads past the end (`perf report` and `perf script` exit 135, verified), showing none of the {n} whole samples on disk"),
+            "crash",
+        )
+    } else {
+        (
+            format!("perf 6.1 maps the claimed range, reads zeros after the end of the file (\"failed to process type: 0\") and shows 0 of the {n} whole samples on disk, exit 0 (verified)"),
+            "loss",
+        )
+    };
+    sink.push(
+        sink.make(
+            &rules::SECTION_BOUNDS,
+            40..56,
+            format!(
+                "the data section [0x{:x}, 0x{end:x}) runs {missing} bytes past the end of the file (0x{len:x}): the file was cut; {effect}",
+                h.data.offset
+            ),
+        )
+        .fails("perf", "6.1", what)
+        .help(format!("the whole records can be kept: set data.size to {} and drop the feature bits (verified: perf 6.1 then shows all {n})", walk.end.saturating_sub(h.data.offset))),
+    );
+}
+
+/// Reports an unfinished recording once the walk has counted its samples.
+pub fn report_unfinished(h: &Header, walk: &Walk, data: &Range<u64>, sink: &mut Sink) {
+    let whole = walk.end.saturating_sub(data.start);
+    let mut f = sink
+        .make(
+            &rules::UNFINISHED_RECORDING,
+            40..56,
+            format!(
+                "data.size is 0 but {} bytes of whole records follow the data offset 0x{:x}: an unfinished recording (a `perf record` that was killed or crashed); {} whole samples are on disk and perf 6.1 shows 0 of {} (\"data size field is 0 ... Was the 'perf record' command properly terminated?\", exit 0)",
+                whole,
+                h.data.offset,
+                walk.samples,
+                walk.samples
+            ),
+        )
+        .fails("perf", "6.1", "loss")
+        .help(format!(
+            "the samples can be recovered: write the data size {whole} (0x{whole:x}, the whole records) into the header's data.size at offset 48: perf 6.1 then shows every one of them (verified on a SIGKILLed recording)"
+        ));
+    if walk.end < data.end {
+        f = f.note(format!(
+            "the {} bytes after the last whole record are no records (a record cut when the writer was stopped, or the feature sections of a finished file)",
+            data.end.saturating_sub(walk.end)
+        ));
+    }
+    sink.push(f);
+}
+
+/// Reads the feature table and checks where each section lies. Returns the features.
+pub fn decode_feature_table(
+    data: &[u8],
+    h: &Header,
+    sink: &mut Sink,
+) -> (Option<Range<u64>>, Vec<Feature>) {
+    let len = data.len() as u64;
+    let bits = h.feature_bits();
+    if h.has_feature(0) {
+        sink.push(
+            sink.make(
+                &rules::FEATURE_TABLE,
+                72..80,
+                "feature bit 0 (reserved) is set; perf never sets it and perf 6.1 skips it",
+            )
+            .read_same("perf", "6.1"),
+        );
+    }
+    if bits.is_empty() {
+        return (None, Vec::new());
+    }
+    let Some(start) = h.data.offset.checked_add(h.data.size) else {
+        return (None, Vec::new());
+    };
+    let n = bits.len() as u64;
+    let end = start.saturating_add(n.saturating_mul(16));
+    if end > len {
+        let whole = len.saturating_sub(start) / 16;
+        sink.push(
+            sink.make(
+                &rules::FEATURE_TABLE,
+                start.min(len)..len,
+                format!(
+                    "the feature table at 0x{start:x} needs {} bytes for the {n} features the header announces, the file ends at 0x{len:x}: {whole} of {n} entries are there; perf 6.1 silently stops reading features at the first missing one",
+                    n.saturating_mul(16)
+                ),
+            )
+            .fails("perf", "6.1", "loss"),
+        );
+    }
+    let mut r = Reader::new(data, h.endian);
+    let mut out: Vec<Feature> = Vec::new();
+    let mut prev_end = end;
+    for (i, bit) in bits.iter().enumerate() {
+        let at = start.saturating_add((i as u64).saturating_mul(16));
+        if r.seek(at, "feature table").is_err() {
+            break;
+        }
+        let Some(s) = read_section(&mut r, "feature table entry") else {
+            break;
+        };
+        let name = feature_name(*bit);
+        let Some(range) = s.range() else {
+            sink.report(
+                &rules::FEATURE_SECTION,
+                at..at.saturating_add(16),
+                format!("feature {bit} ({name}): offset 0x{:x} + size {} overflows; perf 6.1 loses it and every later feature", s.offset, s.size),
+            );
+            continue;
+        };
+        if range.end > len || range.start < end {
+            let lost: Vec<&str> = bits.iter().skip(i).map(|b| feature_name(*b)).collect();
+            let mut f = sink
+                .make(
+                    &rules::FEATURE_SECTION,
+                    at..at.saturating_add(16),
+                    format!(
+                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), outside the feature sections [0x{end:x}, 0x{len:x}); perf 6.1 does not read it{}",
+                        range.start,
+                        range.end,
+                        if *bit == 27 {
+                            ": without COMPRESSED it cannot decompress any record (\"Couldn't decompress data\", 0 samples)"
+                        } else if *bit == 2 {
+                            " (no build ids: symbols cannot be matched to the binaries)"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+                .fails("perf", "6.1", "loss");
+            if lost.len() > 1 {
+                f = f.note(format!("features from here on: {}", lost.join(", ")));
+            }
+            sink.push(f);
+            continue;
+        }
+        if range.start < prev_end {
+            sink.report(
+                &rules::FEATURE_SECTION,
+                at..at.saturating_add(16),
+                format!(
+                    "feature {bit} ({name}) at [0x{:x}, 0x{:x}) overlaps the previous feature section (ending at 0x{prev_end:x})",
+                    range.start, range.end
+                ),
+            );
+        }
+        prev_end = prev_end.max(range.end);
+        out.push(Feature {
+            bit: *bit,
+            span: range,
+        });
+    }
+    (Some(start..end.min(len)), out)
+}
+
+/// Decodes a whole file: header, sections, attrs, features and the record walk.
+pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData> {
+    let header = decode_header(data, sink)?;
+    let len = data.len() as u64;
+    if header.mode == Mode::Pipe {
+        let mut walker = records::Walker::new(
+            data,
+            header.endian,
+            Vec::new(),
+            FeatureInfo::default(),
+            limits,
+        );
+        let range = PIPE_HEADER_SIZE..len;
+        walker.walk_pipe(range.clone(), sink);
+        let (walk, attrs, info, features) = walker.finish();
+        return Some(PerfData {
+            size: len,
+            header,
+            attrs,
+            feature_table: None,
+            features,
+            info,
+            walk,
+            data: range,
+            unfinished: false,
+        });
+    }
+    let (range, unfinished) = check_sections(data, &header, sink)?;
+    let attrs = attrs::decode_attrs(data, &header, limits, sink);
+    attrs::check_set(&attrs, sink);
+    let (feature_table, features) = if unfinished {
+        (None, Vec::new())
+    } else {
+        decode_feature_table(data, &header, sink)
+    };
+    let mut info = FeatureInfo::default();
+    for f in &features {
+        features::check_feature(
+            data,
+            header.endian,
+            f.bit,
+            f.span.clone(),
+            attrs.len(),
+            &mut info,
+            limits,
+            sink,
+        );
+    }
+    let mut walker = records::Walker::new(data, header.endian, attrs, info, limits);
+    walker.walk_file(range.clone(), unfinished, sink);
+    let (walk, attrs, info, _) = walker.finish();
+    if unfinished {
+        report_unfinished(&header, &walk, &range, sink);
+    }
+    report_data_past_end(&header, len, &walk, sink);
+    Some(PerfData {
+        size: len,
+        header,
+        attrs,
+        feature_table,
+        features,
+        info,
+        walk,
+        data: range,
+        unfinished,
+    })
+}

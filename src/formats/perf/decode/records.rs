@@ -1,0 +1,1177 @@
+//! The record walk: the data section of a file, the whole stream of a pipe, and the records
+//! decompressed from COMPRESSED records; every SAMPLE body parsed against its attr.
+
+use super::super::model::*;
+use super::super::rules;
+use super::attrs;
+use super::features;
+use crate::finding::{Severity, Sink};
+use crate::limits::Limits;
+use crate::reader::{Endian, ReadResult, Reader};
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+/// Findings of one rule reported one by one before the rest are only counted.
+const MAX_EACH: u64 = 8;
+/// Bytes of decompressed output produced per decoder call.
+const ZSTD_CHUNK: usize = 64 * 1024;
+
+/// What a SAMPLE body gave.
+#[derive(Default)]
+struct Sample {
+    time: Option<u64>,
+    cpu: Option<u32>,
+    /// The first u16 of RAW data: a tracepoint's event id.
+    common_type: Option<u16>,
+}
+
+/// The record walker. It owns the attrs (pipe mode adds to them) and the feature info.
+pub struct Walker<'a> {
+    data: &'a [u8],
+    endian: Endian,
+    attrs: Vec<Attr>,
+    info: FeatureInfo,
+    limits: &'a Limits,
+    walk: Walk,
+    ids: HashMap<u64, usize>,
+    features: Vec<Feature>,
+    zstd: Option<zstd::stream::raw::Decoder<'static>>,
+    zstd_failed: bool,
+    pending: Vec<u8>,
+    pending_span: Range<u64>,
+    counts: BTreeMap<&'static str, (u64, Range<u64>)>,
+    misaligned: bool,
+    pipe: bool,
+    feature_end: bool,
+    open_end: bool,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker over `data` with the attrs and features decoded so far.
+    pub fn new(
+        data: &'a [u8],
+        endian: Endian,
+        attrs: Vec<Attr>,
+        info: FeatureInfo,
+        limits: &'a Limits,
+    ) -> Self {
+        let mut w = Walker {
+            data,
+            endian,
+            attrs: Vec::new(),
+            info,
+            limits,
+            walk: Walk::default(),
+            ids: HashMap::new(),
+            features: Vec::new(),
+            zstd: None,
+            zstd_failed: false,
+            pending: Vec::new(),
+            pending_span: 0..0,
+            counts: BTreeMap::new(),
+            misaligned: false,
+            pipe: false,
+            feature_end: false,
+            open_end: false,
+        };
+        for a in attrs {
+            w.add_attr(a);
+        }
+        w
+    }
+
+    fn add_attr(&mut self, a: Attr) {
+        let i = self.attrs.len();
+        for id in &a.ids {
+            self.ids.entry(*id).or_insert(i);
+        }
+        self.attrs.push(a);
+    }
+
+    /// The results: the walk, the attrs, the feature info and (pipe mode) the features.
+    pub fn finish(self) -> (Walk, Vec<Attr>, FeatureInfo, Vec<Feature>) {
+        (self.walk, self.attrs, self.info, self.features)
+    }
+
+    /// Reports a per-record finding, the first [`MAX_EACH`] of each rule one by one.
+    fn report(&mut self, sink: &mut Sink, f: crate::finding::Finding) {
+        let e = self.counts.entry(f.rule.code).or_insert((0, f.span()));
+        e.0 = e.0.saturating_add(1);
+        if e.0 <= MAX_EACH {
+            sink.push(f);
+        }
+    }
+
+    fn note_stop(&mut self, at: u64) {
+        if self.walk.stopped_at.is_none() {
+            self.walk.stopped_at = Some(at);
+            self.walk.samples_before_stop = self.walk.samples;
+        }
+    }
+
+    fn summarize(&mut self, sink: &mut Sink) {
+        let counts = std::mem::take(&mut self.counts);
+        for (code, (n, span)) in counts {
+            if n > MAX_EACH {
+                let Some(rule) = rules::RULES.iter().copied().find(|r| r.code == code) else {
+                    continue;
+                };
+                sink.push(
+                    sink.make(rule, span, format!("{} more records like the above were not reported one by one ({n} in all)", n.saturating_sub(MAX_EACH)))
+                        .level(Severity::Info),
+                );
+            }
+        }
+    }
+
+    /// How perf 6.1 fares when processing stops at a record: the samples before it.
+    fn stop_effect(&self) -> String {
+        format!(
+            "perf 6.1 stops here and drops what it has queued: `perf report` shows 0 of the {} whole samples before this record (exit 0), `perf script` only those flushed at earlier rounds",
+            self.walk.samples
+        )
+    }
+
+    /// Walks the data section of a file (`range`: as the header says, or to the end of the
+    /// file for an unfinished recording).
+    pub fn walk_file(&mut self, range: Range<u64>, unfinished: bool, sink: &mut Sink) {
+        self.open_end = unfinished;
+        self.walk_stream(range.clone(), sink);
+        self.report_lost(range, sink);
+        self.finish_compressed(sink);
+        self.check_tracepoint_attrs(sink);
+        self.summarize(sink);
+    }
+
+    /// Walks a pipe-mode stream: every record after the 16-byte header.
+    pub fn walk_pipe(&mut self, range: Range<u64>, sink: &mut Sink) {
+        self.pipe = true;
+        self.walk_stream(range.clone(), sink);
+        self.report_lost(range, sink);
+        self.finish_compressed(sink);
+        self.check_tracepoint_attrs(sink);
+        attrs::check_set(&self.attrs, sink);
+        self.summarize(sink);
+    }
+
+    /// Tracepoint attrs (type 2): their `config` is an event id of TRACING_DATA.
+    fn check_tracepoint_attrs(&mut self, sink: &mut Sink) {
+        let Some(ids) = self.info.tracepoint_ids.clone() else {
+            return;
+        };
+        for a in &self.attrs {
+            let known = u32::try_from(a.config).is_ok_and(|c| ids.contains(&c));
+            if a.kind == 2 && !known {
+                let at = a.span.start.saturating_add(8);
+                sink.push(
+                    sink.make(
+                        &rules::TRACEPOINT_ID,
+                        at..at.saturating_add(8),
+                        format!("a tracepoint attr's config {} is the id of no event format in TRACING_DATA; perf 6.1 refuses the file (\"incompatible file format\", exit 255, verified)", a.config),
+                    )
+                    .fails("perf", "6.1", "reject"),
+                );
+            }
+        }
+    }
+
+    /// One info for the LOST and LOST_SAMPLES records of the recording.
+    fn report_lost(&mut self, range: Range<u64>, sink: &mut Sink) {
+        let lost = self.walk.by_type.get(&2).copied().unwrap_or(0);
+        let lost_samples = self.walk.by_type.get(&13).copied().unwrap_or(0);
+        if lost == 0 && lost_samples == 0 {
+            return;
+        }
+        sink.push(
+            sink.make(
+                &rules::LOST_EVENTS,
+                range,
+                format!(
+                    "the kernel lost {} event(s) while recording ({lost} LOST and {lost_samples} LOST_SAMPLES record(s)); perf 6.1 reports them as lost chunks and reads on",
+                    self.walk.lost
+                ),
+            )
+            .level(Severity::Info),
+        );
+    }
+
+    fn walk_stream(&mut self, range: Range<u64>, sink: &mut Sink) {
+        let data = self.data;
+        let mut o = range.start;
+        let end = range.end;
+        let mut n = 0u64;
+        while o < end {
+            n = n.saturating_add(1);
+            if n > self.limits.max_entries {
+                sink.limit(o..end, "records", n, "max_entries", self.limits.max_entries);
+                break;
+            }
+            let left = end.saturating_sub(o);
+            let mut r = Reader::new(data, self.endian);
+            let hdr = r.seek(o, "record").ok().and_then(|_| {
+                let kind = r.u32("record type").ok()?;
+                let misc = r.u16("record misc").ok()?;
+                let size = r.u16("record size").ok()?;
+                Some((kind, misc, size))
+            });
+            let framed = hdr.filter(|(kind, _, size)| {
+                left >= 8
+                    && !(self.open_end
+                        && (*size < 8 || u64::from(*size) > left || !known_type(*kind)))
+            });
+            if self.open_end && framed.is_none() {
+                // An unfinished recording: the records end where the writer was stopped
+                // (a cut record) or where bytes that are no records begin.
+                self.walk.end = o;
+                return;
+            }
+            let Some((kind, _misc, size)) = framed else {
+                self.cut_record(o, end, left, 8, sink);
+                break;
+            };
+            let size64 = u64::from(size);
+            if size < 8 {
+                let msg = format!("the {} record at 0x{o:x} has size {size}, below its 8-byte header: the walk cannot go on; {}", record_name(kind), self.stop_effect());
+                sink.push(
+                    sink.make(&rules::RECORD_SIZE, o..o.saturating_add(8), msg)
+                        .fails("perf", "6.1", "loss"),
+                );
+                self.note_stop(o);
+                break;
+            }
+            if size64 > left {
+                self.cut_record(o, end, left, size64, sink);
+                break;
+            }
+            let rec = data
+                .get(
+                    usize::try_from(o).unwrap_or(usize::MAX)
+                        ..usize::try_from(o.saturating_add(size64)).unwrap_or(usize::MAX),
+                )
+                .unwrap_or_default();
+            let span = o..o.saturating_add(size64);
+            // COMPRESSED records, pipe-mode HEADER_FEATUREs and the HEADER_BUILD_ID records of
+            // `perf inject -b` are written unpadded.
+            if size % 8 != 0
+                && kind != 81
+                && kind != 67
+                && !(self.pipe && kind == 80)
+                && !self.misaligned
+            {
+                self.misaligned = true;
+                sink.push(
+                    sink.make(&rules::DATA_END, span.clone(), format!("the {} record at 0x{o:x} is {size} bytes, not a multiple of 8: the records after it are not 8-aligned (perf pads them; perf 6.1 reads them the same)", record_name(kind)))
+                        .read_same("perf", "6.1"),
+                );
+            }
+            let extra = self.record(rec, span.clone(), true, sink);
+            o = o.saturating_add(size64);
+            if let Some(extra) = extra {
+                let padded = extra.saturating_add(7) & !7;
+                if kind == 66 && padded <= end.saturating_sub(o) {
+                    self.info.tracepoint_ids =
+                        features::tracing_data(data, o..o.saturating_add(extra), self.limits, sink);
+                }
+                if padded > end.saturating_sub(o) {
+                    self.report(
+                        sink,
+                        sink.make(
+                            if self.pipe { &rules::PIPE_RECORDS } else { &rules::RECORD_SIZE },
+                            span,
+                            format!("the {} record at 0x{:x} is followed by {extra} bytes of payload, but only {} are left", record_name(kind), o.saturating_sub(size64), end.saturating_sub(o)),
+                        ),
+                    );
+                    self.note_stop(o);
+                    o = end;
+                    break;
+                }
+                o = o.saturating_add(padded);
+            }
+            self.walk.end = o;
+        }
+        self.walk.end = self.walk.end.max(o.min(end));
+        if o > end {
+            self.walk.end = end;
+        }
+    }
+
+    /// A record cut by the end of the data (or stream).
+    fn cut_record(&mut self, o: u64, end: u64, left: u64, need: u64, sink: &mut Sink) {
+        self.walk.end = o;
+        if self.pipe && end == self.data.len() as u64 {
+            sink.push(
+                sink.make(
+                    &rules::TRUNCATED_STREAM,
+                    o..end,
+                    format!("the stream ends inside a record at 0x{o:x}: {left} of its {need} bytes are there; perf 6.1 reads the {} whole samples before it and drops the cut record without a message", self.walk.samples),
+                )
+                .read_same("perf", "6.1"),
+            );
+            return;
+        }
+        let len = self.data.len() as u64;
+        let effect = if end == len && len % 4096 == 0 {
+            "the file ends on a page boundary: perf 6.1 reads past it in its mapping and is killed by SIGBUS (`perf report` and `perf script` exit 135, verified)".to_string()
+        } else {
+            self.stop_effect()
+        };
+        let msg = format!("the record at 0x{o:x} needs {need} bytes but the data ends at 0x{end:x} ({left} left); {effect}");
+        sink.push(
+            sink.make(&rules::RECORD_SIZE, o..end, msg)
+                .fails("perf", "6.1", "loss"),
+        );
+        self.note_stop(o);
+    }
+
+    /// The attr a record belongs to: the only one, or by id.
+    fn attr_of(&self, body: &[u8], sample: bool) -> Option<usize> {
+        if self.attrs.len() <= 1 {
+            return if self.attrs.is_empty() { None } else { Some(0) };
+        }
+        let first = self.attrs.first()?;
+        let t = first.sample_type;
+        let id = if sample {
+            let pos = attrs::id_pos(t)?;
+            crate::reader::u64_at(
+                body,
+                usize::try_from(pos.checked_mul(8)?).ok()?,
+                self.endian,
+            )?
+        } else {
+            if !first.sample_id_all() {
+                return Some(0);
+            }
+            // The trailer ends with IDENTIFIER when set, else: ID, STREAM_ID, CPU from the end.
+            let back = if t & st::IDENTIFIER != 0 {
+                1u64
+            } else if t & st::ID != 0 {
+                1u64.saturating_add(u64::from(t & st::STREAM_ID != 0))
+                    .saturating_add(u64::from(t & st::CPU != 0))
+            } else {
+                return Some(0);
+            };
+            let at = body
+                .len()
+                .checked_sub(usize::try_from(back.checked_mul(8)?).ok()?)?;
+            crate::reader::u64_at(body, at, self.endian)?
+        };
+        // Records perf synthesizes carry id 0: perf gives them to the first attr
+        // (`evlist__event2evsel`).
+        if id == 0 {
+            return Some(0);
+        }
+        self.ids.get(&id).copied()
+    }
+
+    /// Checks one record (`rec` includes its header; `span` is where it is in the file, or
+    /// the COMPRESSED record it came from). Returns the size of a payload that follows the
+    /// record outside its `size` (HEADER_TRACING_DATA, AUXTRACE).
+    fn record(
+        &mut self,
+        rec: &[u8],
+        span: Range<u64>,
+        in_file: bool,
+        sink: &mut Sink,
+    ) -> Option<u64> {
+        let e = self.endian;
+        let kind = crate::reader::u32_at(rec, 0, e).unwrap_or(0);
+        let at = span.start;
+        let base = if in_file { at } else { 0 };
+        let c = self.walk.by_type.entry(kind).or_insert(0);
+        *c = c.saturating_add(1);
+        let body = rec.get(8..).unwrap_or_default();
+        let mut r = Reader::with_base(body, base.saturating_add(8), e);
+        match kind {
+            9 => self.sample(body, span, sink),
+            1..=21 => self.kernel_record(kind, body, span, sink),
+            64 => {
+                if !self.pipe || !in_file {
+                    return None;
+                }
+                self.header_attr(rec, span, sink);
+            }
+            66 => {
+                let size = r.u32("tracing data size").ok();
+                if size.is_none() {
+                    self.short(kind, span, 8, sink);
+                }
+                return size.map(u64::from);
+            }
+            71 => {
+                let size = r.u64("auxtrace size").ok();
+                if rec.len() < 8 + 40 {
+                    self.short(kind, span, 40, sink);
+                    return None;
+                }
+                return size;
+            }
+            80 => {
+                if in_file && self.pipe {
+                    self.header_feature(rec, span, sink);
+                }
+            }
+            81 => self.compressed(body, span, sink),
+            78 if body.len() >= 16 && self.attrs.len() > 1 => {
+                let id = crate::reader::u64_at(body, 8, e).unwrap_or(0);
+                if !self.ids.contains_key(&id) {
+                    self.unknown_id(kind, span, sink);
+                }
+            }
+            73 | 75 => {
+                // THREAD_MAP: u64 nr, nr × {u64 pid, char comm[16]}; STAT_CONFIG: u64 nr,
+                // nr × {u64 tag, u64 val}.
+                let each: u64 = if kind == 73 { 24 } else { 16 };
+                let nr = r.u64("entry count").ok();
+                let need = nr.and_then(|n| n.checked_mul(each)?.checked_add(8));
+                if need.is_none_or(|n| n > body.len() as u64) {
+                    self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
+                }
+            }
+            74 => {
+                // CPU_MAP: u16 type; 0: u16 nr, u16 cpu[nr]; 1: u16 nr, u16 long_size, mask.
+                let t = r.u16("cpu map type").ok();
+                let nr = r.u16("cpu map count").ok().map(u64::from);
+                let need = match (t, nr) {
+                    (Some(0), Some(n)) => Some(n.saturating_mul(2).saturating_add(4)),
+                    (Some(1), Some(n)) => {
+                        let long = r.u16("cpu map long size").ok().map(u64::from).unwrap_or(8);
+                        Some(n.saturating_mul(long).saturating_add(6))
+                    }
+                    (Some(t), _) if t > 2 => {
+                        let f = sink
+                            .make(&rules::RECORD_FIELDS, span.clone(), format!("the CPU_MAP record at 0x{:x} has type {t}, not 0, 1 or 2; perf 6.1 stops (\"cpu_map__new_data unknown type {t}\", \"failed to process type: 74\"): {}", span.start, self.stop_effect()))
+                            .fails("perf", "6.1", "loss");
+                        self.report(sink, f);
+                        self.note_stop(span.start);
+                        return None;
+                    }
+                    _ => Some(2),
+                };
+                if need.is_none_or(|n| n > body.len() as u64) {
+                    self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
+                }
+            }
+            65 | 67 | 68 | 70 | 72 | 76..=79 | 82 => {
+                let min: u64 = match kind {
+                    65 => 72,
+                    67 => 36,
+                    69 | 73 | 75 => 8,
+                    70 => 8,
+                    72 => 96,
+                    74 => 2,
+                    76 => 40,
+                    77 => 16,
+                    78 => 16,
+                    79 => 24,
+                    _ => 0,
+                };
+                if (body.len() as u64) < min {
+                    self.short(kind, span, min, sink);
+                }
+            }
+            69 => {
+                let nr = r.u64("id index count").unwrap_or(0);
+                if nr.checked_mul(32).is_none_or(|n| n > r.remaining() as u64) {
+                    self.short(kind, span, nr.saturating_mul(32).saturating_add(8), sink);
+                } else if !self.attrs.is_empty() && self.attrs.iter().all(|a| !a.ids.is_empty()) {
+                    self.id_index(&mut r, nr, span, sink);
+                }
+            }
+            83..=86 | 32769..=32777 => {
+                let who = if kind >= 32769 {
+                    "simpleperf"
+                } else {
+                    "a perf newer than 6.1 (6.15 or later)"
+                };
+                // A file whose VERSION feature names an older perf cannot hold them: damage.
+                let older = kind < 32769
+                    && self
+                        .info
+                        .version
+                        .as_deref()
+                        .and_then(perf_version)
+                        .is_some_and(|v| v < (6, 15));
+                if older {
+                    let msg = format!(
+                        "record type {kind} ({}) at 0x{at:x} is from perf 6.15 or later, but the file was written by perf {}; perf 6.1 stops at it (\"failed to process type: {kind}\"): {}",
+                        record_name(kind),
+                        self.info.version.as_deref().unwrap_or_default(),
+                        self.stop_effect()
+                    );
+                    let f = sink
+                        .make(&rules::RECORD_TYPE, span, msg)
+                        .fails("perf", "6.1", "loss");
+                    self.report(sink, f);
+                    self.note_stop(at);
+                } else {
+                    let f = sink
+                        .make(&rules::RECORD_TYPE, span, format!("record type {kind} ({}) at 0x{at:x} is from {who}; perf 6.1 stops at it (\"failed to process type: {kind}\")", record_name(kind)))
+                        .level(Severity::Info);
+                    self.report(sink, f);
+                }
+            }
+            _ => {
+                let msg = format!("record type {kind} at 0x{at:x} is unknown; perf 6.1 stops with \"failed to process type: {kind}\": {}", self.stop_effect());
+                let f = sink
+                    .make(&rules::RECORD_TYPE, span, msg)
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+                self.note_stop(at);
+            }
+        }
+        None
+    }
+
+    /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
+    fn id_index(&mut self, r: &mut Reader<'_>, nr: u64, span: Range<u64>, sink: &mut Sink) {
+        let mut unknown = Vec::new();
+        for _ in 0..nr.min(self.limits.max_entries) {
+            let at = r.offset();
+            let Ok(id) = r.u64("id index id") else { break };
+            if r.skip(24, "id index entry").is_err() {
+                break;
+            }
+            if !self.ids.contains_key(&id) {
+                unknown.push((id, at));
+            }
+        }
+        let Some((id, at)) = unknown.first().copied() else {
+            return;
+        };
+        let msg = format!(
+            "the ID_INDEX record at 0x{:x} lists {} id(s) no attr has (the first: {id} at 0x{at:x}); perf 6.1 stops at it (\"failed to process type: 69\") and shows none of the {} samples",
+            span.start,
+            unknown.len(),
+            "file's"
+        );
+        let f = sink
+            .make(&rules::ID_INDEX, at..at.saturating_add(8), msg)
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+        self.note_stop(span.start);
+    }
+
+    /// A record whose id (sample id, `sample_id_all` trailer, EVENT_UPDATE id) is no attr's.
+    fn unknown_id(&mut self, kind: u32, span: Range<u64>, sink: &mut Sink) {
+        let msg = format!(
+            "the {} record at 0x{:x} carries an id that belongs to no attr; perf 6.1 cannot attribute it and stops (\"failed to process type: {kind} [{}]\"): {}",
+            record_name(kind),
+            span.start,
+            if kind == 78 { "Invalid argument" } else { "Bad address" },
+            self.stop_effect()
+        );
+        let f = sink
+            .make(&rules::UNKNOWN_ID, span.clone(), msg)
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+        self.note_stop(span.start);
+    }
+
+    /// A record whose count of entries runs past its end.
+    fn counted_short(
+        &mut self,
+        kind: u32,
+        span: Range<u64>,
+        nr: u64,
+        need: Option<u64>,
+        sink: &mut Sink,
+    ) {
+        let len = span.end.saturating_sub(span.start);
+        let need = need.map_or("more than 2^64".to_string(), |n| n.to_string());
+        let f = sink
+            .make(
+                &rules::RECORD_FIELDS,
+                span.clone(),
+                format!(
+                    "the {} record at 0x{:x} counts {nr} entries, {need} bytes after its header, but it is {len} bytes; perf 6.1 reads the entries past the record (with THREAD_MAP's count changed it was killed by SIGBUS, verified)",
+                    record_name(kind),
+                    span.start
+                ),
+            )
+            .fails("perf", "6.1", "crash");
+        self.report(sink, f);
+        self.note_stop(span.start);
+    }
+
+    fn short(&mut self, kind: u32, span: Range<u64>, need: u64, sink: &mut Sink) {
+        let len = span.end.saturating_sub(span.start);
+        let f = sink.make(
+            &rules::RECORD_FIELDS,
+            span.clone(),
+            format!("the {} record at 0x{:x} is {len} bytes, too short for its fields ({} bytes after the 8-byte header needed)", record_name(kind), span.start, need),
+        );
+        self.report(sink, f);
+    }
+
+    fn kernel_record(&mut self, kind: u32, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let e = self.endian;
+        let (fixed, string): (u64, bool) = match kind {
+            1 => (32, true),
+            2 => (16, false),
+            3 => (8, true),
+            4 | 7 => (24, false),
+            5 | 6 => (24, false),
+            8 => (8, false),
+            10 => (64, true),
+            11 => (24, false),
+            12 | 13 => (8, false),
+            14 => (0, false),
+            15 => (8, false),
+            16 => {
+                let nr = crate::reader::u64_at(body, 8, e).unwrap_or(u64::MAX);
+                (nr.saturating_mul(16).saturating_add(16), false)
+            }
+            17 => (16, true),
+            18 => (16, false),
+            19 => (8, true),
+            20 => {
+                let old = crate::reader::u16_at(body, 8, e).unwrap_or(u16::MAX);
+                let new = crate::reader::u16_at(body, 10, e).unwrap_or(u16::MAX);
+                (
+                    12u64
+                        .saturating_add(u64::from(old))
+                        .saturating_add(u64::from(new)),
+                    false,
+                )
+            }
+            _ => (8, false),
+        };
+        let idx = self.attr_of(body, false);
+        if idx.is_none() && self.attrs.len() > 1 {
+            self.unknown_id(kind, span.clone(), sink);
+        }
+        let attr = idx.and_then(|i| self.attrs.get(i));
+        let trailer = attr
+            .filter(|a| a.sample_id_all())
+            .map_or(0, |a| a.trailer_size());
+        let need = fixed
+            .saturating_add(trailer)
+            .saturating_add(u64::from(string));
+        if (body.len() as u64) < need {
+            self.short(kind, span, need, sink);
+            return;
+        }
+        if string {
+            let s = body
+                .get(
+                    usize::try_from(fixed).unwrap_or(usize::MAX)
+                        ..body
+                            .len()
+                            .saturating_sub(usize::try_from(trailer).unwrap_or(0)),
+                )
+                .unwrap_or_default();
+            if !s.contains(&0) {
+                let f = sink.make(
+                    &rules::RECORD_FIELDS,
+                    span.clone(),
+                    format!(
+                        "the {} record at 0x{:x} has no NUL in its name field",
+                        record_name(kind),
+                        span.start
+                    ),
+                );
+                self.report(sink, f);
+            }
+        }
+        if kind == 2 {
+            let lost = crate::reader::u64_at(body, 8, e).unwrap_or(0);
+            self.walk.lost = self.walk.lost.saturating_add(lost);
+        } else if kind == 13 {
+            let lost = crate::reader::u64_at(body, 0, e).unwrap_or(0);
+            self.walk.lost = self.walk.lost.saturating_add(lost);
+        }
+    }
+
+    fn sample(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let idx = match self.attr_of(body, true) {
+            Some(i) => Some(i),
+            None if self.attrs.len() > 1 => {
+                self.unknown_id(9, span.clone(), sink);
+                // Parse it with the first attr when all attrs share one layout.
+                let t = self.attrs.first().map(|a| a.sample_type);
+                self.attrs
+                    .iter()
+                    .all(|a| Some(a.sample_type) == t)
+                    .then_some(0)
+            }
+            None => None,
+        };
+        let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
+            // A file without attrs is reported by the header checks.
+            if self.attrs.is_empty() && self.pipe {
+                let f = sink.make(
+                    &rules::UNKNOWN_ID,
+                    span.clone(),
+                    format!("the sample at 0x{:x} comes before any attr", span.start),
+                );
+                self.report(sink, f);
+            }
+            return;
+        };
+        let mut r = Reader::with_base(body, span.start.saturating_add(8), self.endian);
+        match parse_sample(&mut r, attr) {
+            Ok(s)
+                if attr.kind == 2
+                    && s.common_type.is_some_and(|t| {
+                        self.info
+                            .tracepoint_ids
+                            .as_ref()
+                            .is_some_and(|ids| !ids.contains(&u32::from(t)))
+                    }) =>
+            {
+                let t = s.common_type.unwrap_or_default();
+                let f = sink
+                    .make(&rules::TRACEPOINT_ID, span.clone(), format!("the tracepoint sample at 0x{:x} has common_type {t} in its raw data, the id of no event format in TRACING_DATA; perf 6.1 `perf report` crashes with SIGSEGV on it (verified; `perf script` shows it)", span.start))
+                    .fails("perf", "6.1", "crash");
+                self.report(sink, f);
+                self.walk.samples = self.walk.samples.saturating_add(1);
+            }
+            Ok(s) => {
+                self.walk.samples = self.walk.samples.saturating_add(1);
+                if let Some(t) = s.time {
+                    self.walk.time_range = Some(match self.walk.time_range {
+                        Some((lo, hi)) => (lo.min(t), hi.max(t)),
+                        None => (t, t),
+                    });
+                }
+                if let Some(c) = s.cpu {
+                    if self.walk.max_cpu.as_ref().is_none_or(|(m, _)| c > *m) {
+                        self.walk.max_cpu = Some((c, span.clone()));
+                    }
+                }
+                if !r.is_empty() {
+                    let crash = attr.kind == 2 && attr.sample_type & st::TIME == 0;
+                    let f = sink
+                        .make(
+                            &rules::SAMPLE_BODY,
+                            span.clone(),
+                            format!(
+                                "the sample at 0x{:x} leaves {} of its {} body bytes after the fields of sample_type 0x{:x}: the sample_type does not describe it, and the fields are read at other places than written; {}",
+                                span.start,
+                                r.remaining(),
+                                body.len(),
+                                attr.sample_type,
+                                if crash {
+                                    "perf 6.1 `perf report` and `perf script` crash with SIGSEGV on such tracepoint samples without TIME"
+                                } else {
+                                    "perf 6.1 reads the fields it expects and ignores the rest (values other than written)"
+                                }
+                            ),
+                        )
+                        .fails("perf", "6.1", if crash { "crash" } else { "loss" });
+                    self.report(sink, f);
+                }
+            }
+            Err(e) => {
+                let crash = attr.kind == 2 && attr.sample_type & st::TIME == 0;
+                let msg = format!(
+                    "the sample at 0x{:x} does not match sample_type 0x{:x}: {e}; {}",
+                    span.start,
+                    attr.sample_type,
+                    if crash {
+                        "perf 6.1 `perf report` and `perf script` crash with SIGSEGV on tracepoint samples without TIME".to_string()
+                    } else {
+                        format!(
+                            "perf 6.1 stops with \"Can't parse sample, err = -14\": {}",
+                            self.stop_effect()
+                        )
+                    }
+                );
+                let f = sink.make(&rules::SAMPLE_BODY, span.clone(), msg).fails(
+                    "perf",
+                    "6.1",
+                    if crash { "crash" } else { "loss" },
+                );
+                self.report(sink, f);
+                self.note_stop(span.start);
+            }
+        }
+    }
+
+    fn header_attr(&mut self, rec: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let at = span.start.saturating_add(8);
+        let Some(mut a) = attrs::parse_attr(self.data, self.endian, at, span.end, sink) else {
+            let f = sink.make(
+                &rules::PIPE_RECORDS,
+                span,
+                "the HEADER_ATTR record is too short for its attr",
+            );
+            self.report(sink, f);
+            return;
+        };
+        let ids_start = a.span.end;
+        let left = span.end.saturating_sub(ids_start);
+        if left % 8 != 0 {
+            let f = sink.make(&rules::PIPE_RECORDS, span.clone(), format!("the HEADER_ATTR record leaves {left} bytes after its {}-byte attr, not a whole number of u64 ids", a.size));
+            self.report(sink, f);
+        }
+        let _ = rec;
+        a.ids = attrs::read_ids(
+            self.data,
+            self.endian,
+            ids_start..ids_start.saturating_add(left & !7),
+            self.limits,
+        );
+        a.ids_span = ids_start..ids_start.saturating_add(left & !7);
+        if self.walk.samples > 0 {
+            let f = sink.make(
+                &rules::PIPE_RECORDS,
+                span,
+                "a HEADER_ATTR record comes after samples",
+            );
+            self.report(sink, f);
+        }
+        self.add_attr(a);
+    }
+
+    fn header_feature(&mut self, rec: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let Some(id) = crate::reader::u64_at(rec, 8, self.endian) else {
+            self.short(80, span, 8, sink);
+            return;
+        };
+        if id == LAST_FEATURE_61 {
+            self.feature_end = true;
+            return;
+        }
+        if id > LAST_FEATURE_61 {
+            let f = sink
+                .make(&rules::PIPE_RECORDS, span, format!("HEADER_FEATURE with feature id {id}: perf 6.1 refuses the stream (\"failed: wrong feature ID\"), only 32 ends its features"))
+                .fails("perf", "6.1", "reject");
+            self.report(sink, f);
+            return;
+        }
+        let payload = span.start.saturating_add(16)..span.end;
+        let n = self.attrs.len();
+        features::check_feature(
+            self.data,
+            self.endian,
+            id,
+            payload.clone(),
+            n,
+            &mut self.info,
+            self.limits,
+            sink,
+        );
+        self.features.push(Feature {
+            bit: id,
+            span: payload,
+        });
+    }
+
+    fn compressed(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        self.walk.compressed = self.walk.compressed.saturating_add(1);
+        if self.zstd_failed {
+            return;
+        }
+        if self.zstd.is_none() {
+            let blocked = self
+                .info
+                .unreadable
+                .iter()
+                .find(|(bit, _)| *bit < 27)
+                .cloned();
+            match self.info.compressed {
+                Some((1, _)) if blocked.is_some() => {
+                    let (bit, fspan) = blocked.unwrap_or((0, 0..0));
+                    sink.push(
+                        sink.make(
+                            &rules::COMPRESSED_FEATURE,
+                            fspan,
+                            format!(
+                                "feature {bit} ({}) cannot be read and comes before COMPRESSED: perf 6.1 stops reading features there, never reads COMPRESSED and decompresses none of the samples (\"Couldn't decompress data\", verified with single-byte changes in CPU_TOPOLOGY and CACHE of a `-z` recording)",
+                                feature_name(bit)
+                            ),
+                        )
+                        .fails("perf", "6.1", "loss"),
+                    );
+                    self.note_stop(span.start);
+                }
+                Some((1, _)) => {}
+                other => {
+                    let why = match other {
+                        None => "the file has no readable COMPRESSED feature".to_string(),
+                        Some((t, _)) => format!(
+                            "the COMPRESSED feature names compression type {t}, not 1 (zstd)"
+                        ),
+                    };
+                    sink.push(
+                        sink.make(&rules::COMPRESSED_FEATURE, span.clone(), format!("the COMPRESSED record at 0x{:x} needs the COMPRESSED feature to be decompressed but {why}; perf 6.1 prints \"Couldn't decompress data\" and shows none of the samples inside (verified: 0 samples)", span.start))
+                            .fails("perf", "6.1", "loss"),
+                    );
+                    self.note_stop(span.start);
+                }
+            }
+            match zstd::stream::raw::Decoder::new() {
+                Ok(d) => self.zstd = Some(d),
+                Err(_) => {
+                    self.zstd_failed = true;
+                    return;
+                }
+            }
+        }
+        self.pending_span = span.clone();
+        let carried = self.pending.len() as u64;
+        let mut produced_here = 0u64;
+        let mut input = zstd::stream::raw::InBuffer::around(body);
+        let mut chunk = vec![0u8; ZSTD_CHUNK];
+        loop {
+            let Some(d) = self.zstd.as_mut() else { return };
+            let before = input.pos();
+            let mut out = zstd::stream::raw::OutBuffer::around(chunk.as_mut_slice());
+            let res = zstd::stream::raw::Operation::run(d, &mut input, &mut out);
+            let produced = out.pos();
+            if let Err(e) = res {
+                sink.push(
+                    sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("the zstd stream of the COMPRESSED record at 0x{:x} does not decompress ({e}); perf 6.1 prints \"Couldn't decompress data\" and stops: {}", span.start, self.stop_effect()))
+                        .fails("perf", "6.1", "loss"),
+                );
+                self.note_stop(span.start);
+                self.zstd_failed = true;
+                return;
+            }
+            produced_here = produced_here.saturating_add(produced as u64);
+            self.walk.decompressed_bytes =
+                self.walk.decompressed_bytes.saturating_add(produced as u64);
+            if self.walk.decompressed_bytes > self.limits.max_decompressed_bytes {
+                sink.limit(
+                    span.clone(),
+                    "decompressed records",
+                    self.walk.decompressed_bytes,
+                    "max_decompressed_bytes",
+                    self.limits.max_decompressed_bytes,
+                );
+                self.zstd_failed = true;
+                return;
+            }
+            self.pending
+                .extend_from_slice(chunk.get(..produced).unwrap_or_default());
+            if input.pos() >= body.len() && produced < chunk.len() {
+                break;
+            }
+            if produced == 0 && (input.pos() >= body.len() || input.pos() == before) {
+                // No progress: the rest of this record's bytes wait for the next record.
+                break;
+            }
+        }
+        if produced_here == 0 {
+            sink.push(
+                sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("the COMPRESSED record at 0x{:x} decompresses to nothing (its zstd data is damaged or cut); perf 6.1 takes an empty result for a failure, prints \"Couldn't decompress data\" and stops: {}", span.start, self.stop_effect()))
+                    .fails("perf", "6.1", "loss"),
+            );
+            self.note_stop(span.start);
+            self.zstd_failed = true;
+            return;
+        }
+        if let Some((_, mmap_len)) = self.info.compressed {
+            let need = carried.saturating_add(produced_here);
+            if need > u64::from(mmap_len) {
+                let f = sink
+                    .make(&rules::COMPRESSED_DATA, span.clone(), format!("the COMPRESSED record at 0x{:x} needs {need} bytes of output (with {carried} carried from the previous record), more than the COMPRESSED feature's mmap_len {mmap_len} that perf 6.1 sizes its output buffer by; its decompression cannot complete (from source: `zstd_decompress_stream`)", span.start))
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+            }
+        }
+        self.frame_pending(sink);
+    }
+
+    /// Frames the whole records at the front of the decompressed bytes.
+    fn frame_pending(&mut self, sink: &mut Sink) {
+        let mut pos = 0usize;
+        let pending = std::mem::take(&mut self.pending);
+        let span = self.pending_span.clone();
+        while let Some(size) = crate::reader::u16_at(&pending, pos.saturating_add(6), self.endian) {
+            let size = usize::from(size);
+            if size < 8 {
+                sink.push(
+                    sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("a record decompressed from the COMPRESSED record at 0x{:x} has size {size}, below 8: the decompressed stream cannot be walked; {}", span.start, self.stop_effect()))
+                        .fails("perf", "6.1", "loss"),
+                );
+                self.note_stop(span.start);
+                self.zstd_failed = true;
+                return;
+            }
+            let Some(rec) = pending.get(pos..pos.saturating_add(size)) else {
+                break;
+            };
+            self.record(rec, span.clone(), false, sink);
+            pos = pos.saturating_add(size);
+        }
+        self.pending = pending.get(pos..).unwrap_or_default().to_vec();
+    }
+
+    fn finish_compressed(&mut self, sink: &mut Sink) {
+        if !self.pending.is_empty() && !self.zstd_failed {
+            let span = self.pending_span.clone();
+            sink.push(
+                sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("the decompressed stream ends with {} bytes of a cut record (after the COMPRESSED record at 0x{:x})", self.pending.len(), span.start))
+                    .fails("perf", "6.1", "loss"),
+            );
+        }
+    }
+}
+
+/// `(major, minor)` of a perf version string (`6.1.187`).
+fn perf_version(v: &str) -> Option<(u32, u32)> {
+    let mut it = v.trim().split(['.', '-', ' ']);
+    let major = it.next()?.parse().ok()?;
+    let minor = it.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
+/// Record types some perf or simpleperf writes.
+fn known_type(kind: u32) -> bool {
+    matches!(kind, 1..=21 | 64..=86 | 32769..=32777)
+}
+
+/// Parses a SAMPLE body against its attr; the reader is left after the fields.
+fn parse_sample(r: &mut Reader<'_>, a: &Attr) -> Result<Sample, String> {
+    let t = a.sample_type;
+    let mut s = Sample::default();
+    let w = |r: &mut Reader<'_>, what: &'static str| -> Result<u64, String> {
+        r.u64(what).map_err(|e| e.to_string())
+    };
+    if t & st::IDENTIFIER != 0 {
+        w(r, "identifier")?;
+    }
+    if t & st::IP != 0 {
+        w(r, "ip")?;
+    }
+    if t & st::TID != 0 {
+        w(r, "pid/tid")?;
+    }
+    if t & st::TIME != 0 {
+        s.time = Some(w(r, "time")?);
+    }
+    if t & st::ADDR != 0 {
+        w(r, "addr")?;
+    }
+    if t & st::ID != 0 {
+        w(r, "id")?;
+    }
+    if t & st::STREAM_ID != 0 {
+        w(r, "stream_id")?;
+    }
+    if t & st::CPU != 0 {
+        let cpu = r.u32("cpu").map_err(|e| e.to_string())?;
+        r.u32("cpu reserved").map_err(|e| e.to_string())?;
+        s.cpu = Some(cpu);
+    }
+    if t & st::PERIOD != 0 {
+        w(r, "period")?;
+    }
+    if t & st::READ != 0 {
+        read_values(r, a.read_format).map_err(|e| e.to_string())?;
+    }
+    if t & st::CALLCHAIN != 0 {
+        let nr = w(r, "callchain nr")?;
+        array(r, nr, 8, "callchain")?;
+    }
+    if t & st::RAW != 0 {
+        let n = r.u32("raw size").map_err(|e| e.to_string())?;
+        let raw = r
+            .bytes_u64(u64::from(n), "raw data")
+            .map_err(|e| e.to_string())?;
+        s.common_type = crate::reader::u16_at(raw, 0, r.endian());
+    }
+    if t & st::BRANCH_STACK != 0 {
+        let nr = w(r, "branch stack nr")?;
+        if a.branch_sample_type & BRANCH_HW_INDEX != 0 {
+            w(r, "branch hw_idx")?;
+        }
+        array(r, nr, 24, "branch stack")?;
+    }
+    if t & st::REGS_USER != 0 {
+        let abi = w(r, "user regs abi")?;
+        if abi != 0 {
+            array(
+                r,
+                u64::from(a.sample_regs_user.count_ones()),
+                8,
+                "user regs",
+            )?;
+        }
+    }
+    if t & st::STACK_USER != 0 {
+        let size = w(r, "user stack size")?;
+        r.skip(size, "user stack").map_err(|e| e.to_string())?;
+        if size != 0 {
+            let dyn_size = w(r, "user stack dyn_size")?;
+            if dyn_size > size {
+                return Err(format!(
+                    "user stack dyn_size {dyn_size} exceeds its size {size}"
+                ));
+            }
+        }
+    }
+    if t & (st::WEIGHT | st::WEIGHT_STRUCT) != 0 {
+        w(r, "weight")?;
+    }
+    if t & st::DATA_SRC != 0 {
+        w(r, "data_src")?;
+    }
+    if t & st::TRANSACTION != 0 {
+        w(r, "transaction")?;
+    }
+    if t & st::REGS_INTR != 0 {
+        let abi = w(r, "intr regs abi")?;
+        if abi != 0 {
+            array(
+                r,
+                u64::from(a.sample_regs_intr.count_ones()),
+                8,
+                "intr regs",
+            )?;
+        }
+    }
+    if t & st::PHYS_ADDR != 0 {
+        w(r, "phys_addr")?;
+    }
+    if t & st::CGROUP != 0 {
+        w(r, "cgroup")?;
+    }
+    if t & st::DATA_PAGE_SIZE != 0 {
+        w(r, "data_page_size")?;
+    }
+    if t & st::CODE_PAGE_SIZE != 0 {
+        w(r, "code_page_size")?;
+    }
+    if t & st::AUX != 0 {
+        let n = w(r, "aux size")?;
+        r.skip(n, "aux data").map_err(|e| e.to_string())?;
+    }
+    Ok(s)
+}
+
+fn array(r: &mut Reader<'_>, nr: u64, each: u64, what: &'static str) -> Result<(), String> {
+    let Some(n) = nr.checked_mul(each) else {
+        return Err(format!("{what} count {nr} overflows"));
+    };
+    if n > r.remaining() as u64 {
+        return Err(format!(
+            "{what} of {nr} entries needs {n} bytes at 0x{:x}, only {} are left in the record",
+            r.offset(),
+            r.remaining()
+        ));
+    }
+    r.skip(n, what).map_err(|e| e.to_string())
+}
+
+/// The values of a READ sample field or READ record, per `read_format`.
+pub fn read_values(r: &mut Reader<'_>, rf: u64) -> ReadResult<()> {
+    let per = 1u64
+        .saturating_add(u64::from(rf & rf::ID != 0))
+        .saturating_add(u64::from(rf & rf::LOST != 0));
+    let times = u64::from(rf & rf::TOTAL_TIME_ENABLED != 0)
+        .saturating_add(u64::from(rf & rf::TOTAL_TIME_RUNNING != 0));
+    if rf & rf::GROUP != 0 {
+        let nr = r.u64("read group nr")?;
+        r.skip(times.saturating_mul(8), "read times")?;
+        r.skip(
+            nr.saturating_mul(per).saturating_mul(8),
+            "read group values",
+        )?;
+    } else {
+        r.skip(per.saturating_add(times).saturating_mul(8), "read values")?;
+    }
+    Ok(())
+}

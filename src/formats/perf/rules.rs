@@ -1,0 +1,514 @@
+//! Rules of the Linux perf.data validator (`PF`).
+//!
+//! Spec references: Linux `tools/perf/util/header.c` (file header, attrs, features),
+//! `util/session.c` (record walk, zstd), `util/evsel.c` (sample parsing),
+//! `include/uapi/linux/perf_event.h` (records, `perf_event_attr`),
+//! `tools/perf/Documentation/perf.data-file-format.txt`. "perf 6.1" is Debian's `linux-perf`
+//! 6.1.187; "verified" means a run of it on a damaged copy of a real recording
+//! (`corpus/perf/defects/`, made by `scripts/corpus/perf.sh`).
+
+/// The family of this format's rules.
+pub const FAMILY: crate::rule::Family = crate::rule::Family {
+    name: "perf",
+    prefix: "PF",
+    slug: "perf",
+    title: "Linux perf.data",
+    aliases: &["perf.data"],
+};
+
+crate::declare_rules! {
+    family: FAMILY;
+    /// ## What it checks
+    /// The file holds the whole header its `size` field selects: 16 bytes for a pipe-mode
+    /// stream, 104 bytes (`struct perf_file_header`) for a file.
+    ///
+    /// ## Why it matters
+    /// Nothing can be located without the header.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads the header with one `readn` and refuses a short one ("incompatible file
+    /// format", `perf report` exit 255, from source); linux-perf-data and perfparser fail the
+    /// same way.
+    ///
+    /// ## Spec
+    /// `header.c` `perf_file_header__read`.
+    pub PERF_TRUNCATED_HEADER = ("PF001", "perf-truncated-header", Error, "the file is shorter than its header");
+    /// ## What it checks
+    /// The file starts with `PERFFILE`, the magic of perf.data version 1 (perf before 2.6.37).
+    /// Such a file is reported and not checked further.
+    ///
+    /// ## Why it matters
+    /// Version 1 files have no `PERFILE2` layout guarantees; perf guesses their byte order
+    /// from `attr_size`.
+    ///
+    /// ## What readers do
+    /// perf 6.1 still reads them (`try_all_file_abis`); linux-perf-data, Perfetto and
+    /// perfparser refuse them (from source).
+    ///
+    /// ## Spec
+    /// `header.c` `check_magic_endian`.
+    pub LEGACY_MAGIC = ("PF002", "legacy-magic", Info, "a version-1 perf.data file (`PERFFILE`), not checked");
+    /// ## What it checks
+    /// A file checked as perf.data (by `--format perf`) starts with `PERFILE2` in either byte
+    /// order.
+    ///
+    /// ## Why it matters
+    /// Without the magic it is not a perf.data file.
+    ///
+    /// ## What readers do
+    /// perf 6.1 refuses any other magic ("incompatible file format", exit 255, from source).
+    ///
+    /// ## Spec
+    /// `header.c` `check_magic_endian`.
+    pub PERF_BAD_MAGIC = ("PF003", "perf-bad-magic", Error, "the file does not start with PERFILE2");
+    /// ## What it checks
+    /// The header's `size` field is 104 (file mode) or 16 (pipe mode). 72, the size of
+    /// headers before the feature bitmap existed, is accepted with an info.
+    ///
+    /// ## Why it matters
+    /// The size selects the mode: 16 makes every reader treat the file as a record stream.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads a size of 16 as a pipe whatever the file is, accepts 72 as the
+    /// previous format without features, and refuses any other value ("incompatible file
+    /// format", from source).
+    ///
+    /// ## Spec
+    /// `header.c` `perf_file_header__read`, `perf_header__read_pipe`.
+    pub PERF_HEADER_SIZE = ("PF004", "perf-header-size", Error, "the header size field is neither 104 nor 16");
+    /// ## What it checks
+    /// The attrs and data sections of the file header lie inside the file (`offset + size`
+    /// computed without overflow), after the header and apart from each other; attrs and
+    /// data start 8-aligned; the deprecated `event_types` section is empty.
+    ///
+    /// ## Why it matters
+    /// A section past the end makes readers read what is not there.
+    ///
+    /// ## What readers do
+    /// perf 6.1 maps `[0, data.offset + data.size)` whatever the file size: bytes of the last
+    /// partial page read as zero ("failed to process type: 0", verified: 0 of 12 samples shown,
+    /// exit 0), whole pages past the end raise SIGBUS (verified: `defects/cut-page.data`,
+    /// `perf report` and `perf script` exit 135).
+    /// perfparser refuses such a file ("File is too small to hold perf data"), quipper fails
+    /// the conversion. Alignment and `event_types` are not used by perf 6.1 (warnings).
+    ///
+    /// ## Spec
+    /// `header.c` `perf_session__read_header`; `session.c` `reader__mmap`.
+    pub SECTION_BOUNDS = ("PF005", "section-bounds", Error, "a header section lies outside the file or overlaps another");
+    /// ## What it checks
+    /// `data.size` is not 0 while records follow `data.offset`: the file of a `perf record`
+    /// that was killed (the header is rewritten with the data size only at a clean exit). The
+    /// finding counts the whole SAMPLE records on disk; they are walked as data.
+    ///
+    /// ## Why it matters
+    /// Every sample is on disk, yet readers show none.
+    ///
+    /// ## What readers do
+    /// perf 6.1 warns "data size field is 0 which is unexpected. Was the 'perf record' command
+    /// properly terminated?" and processes nothing: `perf report` and `perf script` show 0
+    /// samples and exit 0 (verified on `defects/killed.data`, a SIGKILLed recording, and on
+    /// `defects/data-size-zero.data`). linux-perf-data yields no records. The samples can be
+    /// recovered by writing the data size (file size minus data offset, cut to the last whole
+    /// record) into the header.
+    ///
+    /// ## Spec
+    /// `builtin-record.c` (`data.size` written at exit), `session.c` `__perf_session__process_events`.
+    pub UNFINISHED_RECORDING = ("PF006", "unfinished-recording", Error, "data.size is 0 but records follow: an unfinished recording");
+    /// ## What it checks
+    /// The header's `attr_size` is not 0, equals every attr's `size + 16` (the stride perf
+    /// uses), and divides the attrs section size (at least one attr).
+    ///
+    /// ## Why it matters
+    /// perf counts attrs as `attrs.size / attr_size` but steps by each attr's own size.
+    ///
+    /// ## What readers do
+    /// perf 6.1 with `attr_size` 8 larger than the stride: one attr fewer, "failed to process
+    /// type: 69", 0 of 12 samples shown, exit 0 (verified, `defects/attr-size.data`).
+    /// `attr_size` 0 is refused ("attr size field is 0", from source). An attrs section that
+    /// holds no whole attr: 0 samples (verified). Bytes after the last whole attr are ignored:
+    /// a warning (verified: all 12 samples shown).
+    ///
+    /// ## Spec
+    /// `header.c` `perf_session__read_header`, `read_attr`.
+    pub ATTR_SIZE = ("PF007", "attr-size", Error, "the header's attr_size does not match the attrs");
+    /// ## What it checks
+    /// Every attr's `size` is one of the ABI versions (64, 72, 80, 96, 104, 112, 120, 128,
+    /// 136). Smaller than 64 is an error; larger than 128 (perf ≥ 6.3 writes 136 with
+    /// `config3`) is an info naming the perf versions that refuse it; another size between
+    /// them is a warning.
+    ///
+    /// ## Why it matters
+    /// The size is the attr's stride and tells readers which fields exist.
+    ///
+    /// ## What readers do
+    /// perf 6.1 refuses an attr larger than its own 128 bytes: "incompatible file format",
+    /// 0 samples, exit 255 (verified with a real recording rewritten with a 136-byte attr);
+    /// perf 6.3 and newer read it.
+    /// Sizes 1..63 make perf 6.1 misread every later attr (0 samples, from the format notes'
+    /// runs).
+    ///
+    /// ## Spec
+    /// `perf_event.h` `PERF_ATTR_SIZE_VER0..8`; `header.c` `read_attr`.
+    pub ATTR_VERSION = ("PF008", "attr-version", Warning, "an attr's size is not a known ABI version");
+    /// ## What it checks
+    /// Attr flag bits 38..63 (reserved in perf 6.1's ABI) are clear.
+    ///
+    /// ## Why it matters
+    /// Set bits mean a newer writer or a damaged attr.
+    ///
+    /// ## What readers do
+    /// perf 6.1 prints "Reserved bits are set unexpectedly. Please update perf tool." and reads
+    /// on (from source): the same data.
+    ///
+    /// ## Spec
+    /// `perf_event.h` `__reserved_1`.
+    pub ATTR_RESERVED_BITS = ("PF009", "attr-reserved-bits", Warning, "reserved attr flag bits are set");
+    /// ## What it checks
+    /// `sample_type` uses only bits perf 6.1 knows (0..24), not both WEIGHT and
+    /// WEIGHT_STRUCT; REGS_USER / REGS_INTR come with a non-zero register mask, STACK_USER with
+    /// a non-zero, 8-aligned stack size; several attrs agree on where the sample id is (all
+    /// carry IDENTIFIER, or ID at the same position) and on `sample_id_all`.
+    ///
+    /// ## Why it matters
+    /// `sample_type` is the layout of every sample of the event.
+    ///
+    /// ## What readers do
+    /// perf 6.1 derives one id position for all attrs; linux-perf-data refuses multi-event
+    /// files whose positions differ (`NoIdentifierDespiteMultiEvent`, from source). Unknown
+    /// bits make perf misparse the samples; the samples themselves are checked by
+    /// `sample-body`.
+    ///
+    /// ## Spec
+    /// `perf_event.h` `enum perf_event_sample_format`; `evlist.c` `evlist__valid_sample_type`.
+    pub SAMPLE_TYPE = ("PF010", "sample-type", Warning, "an attr's sample_type is inconsistent");
+    /// ## What it checks
+    /// Each attr's ids section lies inside the file, is a multiple of 8 bytes, and no id
+    /// belongs to two attrs.
+    ///
+    /// ## Why it matters
+    /// Ids map samples to their event.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads the ids without a bound check. With one attr it gives every record to
+    /// that attr and shows every sample (verified with the ids size's top byte changed: a
+    /// warning); with several it stops at ID_INDEX, "failed to process type: 69", 0 samples
+    /// (verified on `group.data`: an error). A duplicated id sends the samples of one event to
+    /// another (from source).
+    ///
+    /// ## Spec
+    /// `header.c` `perf_session__read_header` (`perf_evlist__id_add`).
+    pub IDS = ("PF011", "ids", Error, "an attr's ids are outside the file or duplicated");
+    /// ## What it checks
+    /// Every record's `size` is at least 8 (its header) and the record ends inside the data
+    /// section (for a stream: inside the file).
+    ///
+    /// ## Why it matters
+    /// The stream is walked by `size` only: a bad size misframes every later record.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops at the record ("failed to process type", exit 0) and drops every sample
+    /// still queued: a size of 0 in the 10th sample showed 0 of 12 samples (verified,
+    /// `defects/record-size-zero.data`); a file cut inside the data showed 0 samples
+    /// (`defects/cut-mid.data`); a cut at a page boundary kills perf with SIGBUS.
+    ///
+    /// ## Spec
+    /// `session.c` `reader__read_event`, `prefetch_event`.
+    pub RECORD_SIZE = ("PF012", "record-size", Error, "a record's size is below 8 or runs past the data");
+    /// ## What it checks
+    /// Records keep the stream 8-aligned (except COMPRESSED records, pipe-mode HEADER_FEATURE
+    /// records and the HEADER_BUILD_ID records of `perf inject -b`, whose sizes perf writes
+    /// unpadded). A walk that does not end exactly at the data end is `record-size`.
+    ///
+    /// ## Why it matters
+    /// Bytes left after the last record were written and are not read.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads the records it can frame; a misaligned record is read the same way
+    /// (from source: the walk uses `size` only).
+    ///
+    /// ## Spec
+    /// `session.c` `reader__read_event`.
+    pub DATA_END = ("PF013", "data-end", Warning, "a record breaks the 8-byte alignment of the stream");
+    /// ## What it checks
+    /// Every record type is one perf 6.1 knows (1..21, 64..82). Types of newer perf
+    /// (COMPRESSED2 83, 84..86) and simpleperf's (32769..32777) are infos, unless the file's
+    /// VERSION feature names a perf older than 6.15 (then they are damage: an error); any
+    /// other type is an error.
+    ///
+    /// ## Why it matters
+    /// Readers stop at a type they do not know.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops with "failed to process type: 200" and shows 0 of 12 samples, exit 0
+    /// (verified, `defects/record-type.data`); the same happens with 83 from perf ≥ 6.15.
+    ///
+    /// ## Spec
+    /// `session.c` `perf_session__process_event` (`PERF_RECORD_HEADER_MAX`).
+    pub RECORD_TYPE = ("PF014", "record-type", Error, "a record's type is unknown to perf 6.1");
+    /// ## What it checks
+    /// Every record is long enough for its type's fixed fields, its strings, its counted
+    /// arrays and (kernel records of an attr with `sample_id_all`) the sample id trailer.
+    ///
+    /// ## Why it matters
+    /// Readers take the fields and parse the trailer backwards from the record's end.
+    ///
+    /// Counted records (THREAD_MAP, STAT_CONFIG, CPU_MAP, ID_INDEX, NAMESPACES) hold the
+    /// entries they count.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads the fixed fields and the trailer without a length check
+    /// (`perf_evsel__parse_id_sample`, from source): other pids, times and ids. A THREAD_MAP
+    /// whose count was changed (one bit of its high word) made `perf report` and `perf script`
+    /// crash with SIGBUS (verified on a `-z` recording).
+    ///
+    /// ## Spec
+    /// `perf_event.h` record layouts; `evsel.c` `perf_evsel__parse_id_sample`.
+    pub RECORD_FIELDS = ("PF015", "record-fields", Error, "a record is too short for its fields");
+    /// ## What it checks
+    /// Every SAMPLE's body parses against its attr's `sample_type`, `read_format`,
+    /// `branch_sample_type` and register masks: fixed fields, read values, callchain, raw
+    /// data, branch stack, user/interrupt registers, user stack (`dyn_size` ≤ size), weight,
+    /// data source, transaction, physical address, cgroup, page sizes and AUX data, and uses
+    /// exactly the record's bytes (the kernel pads RAW data so that nothing is left).
+    ///
+    /// ## Why it matters
+    /// A sample that does not match its `sample_type` is read shifted or not at all.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops with "Can't parse sample, err = -14" when a field runs past the
+    /// record, and a tracepoint sample_type without TIME crashes `perf report` and
+    /// `perf script` with SIGSEGV (verified, `defects/tracepoint-no-time.data`). Bytes left
+    /// over are ignored: with PERIOD dropped from `sample_type` perf 6.1 shows all 12 samples
+    /// but with the period 199 (the attr's frequency) instead of the 5025125 written (verified,
+    /// `defects/sample-type.data`), so it is an error too.
+    ///
+    /// ## Spec
+    /// `perf_event.h` `PERF_RECORD_SAMPLE`; `evsel.c` `evsel__parse_sample`.
+    pub SAMPLE_BODY = ("PF016", "sample-body", Error, "a sample does not match its sample_type");
+    /// ## What it checks
+    /// In a file of several attrs, the id of every sample (IDENTIFIER or ID), of every
+    /// kernel record's `sample_id_all` trailer, and of every EVENT_UPDATE record belongs to an
+    /// attr.
+    ///
+    /// ## Why it matters
+    /// Records are attributed to events by id.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops at the record: "failed to process type: 9 [Bad address]" for a sample,
+    /// type 3 or 10 for COMM and MMAP2 trailers, "failed to process type: 78 [Invalid
+    /// argument]" for EVENT_UPDATE, and shows none of the samples, exit 0 (verified on
+    /// single-byte changes of `group.data`, a `{cpu-clock,task-clock}` recording).
+    ///
+    /// ## Spec
+    /// `evlist.c` `evlist__id2evsel`; `header.c` `perf_event__process_event_update`.
+    pub UNKNOWN_ID = ("PF017", "unknown-id", Error, "a record's id belongs to no attr");
+    /// ## What it checks
+    /// LOST and LOST_SAMPLES records: the kernel dropped events while recording.
+    ///
+    /// ## Why it matters
+    /// The profile is incomplete; it is a property of the recording, not of the file.
+    ///
+    /// ## What readers do
+    /// perf 6.1 prints "Processed N events and lost M chunks!" and reads on.
+    ///
+    /// ## Spec
+    /// `perf_event.h` `PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`.
+    pub LOST_EVENTS = ("PF018", "lost-events", Info, "the kernel lost events while recording");
+    /// ## What it checks
+    /// The feature table (`data.offset + data.size`, one `{offset, size}` per set bit of
+    /// `adds_features`) lies inside the file; bit 0 is clear.
+    ///
+    /// ## Why it matters
+    /// The features (build ids, command line, event names, compression parameters) are found
+    /// only through the table.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops reading features at the first it cannot read and ignores the error: the
+    /// later features are silently absent (from source; format notes' runs).
+    ///
+    /// ## Spec
+    /// `header.c` `perf_header__process_sections`.
+    pub FEATURE_TABLE = ("PF019", "feature-table", Error, "the feature table lies outside the file");
+    /// ## What it checks
+    /// Every feature section lies inside the file, after the table, and apart from the
+    /// others.
+    ///
+    /// ## Why it matters
+    /// A feature read elsewhere is lost or read as garbage.
+    ///
+    /// ## What readers do
+    /// perf 6.1 with the BUILD_ID section pointing past the end: the build ids are gone
+    /// (`perf buildid-list` shows none), the samples still show (verified,
+    /// `defects/feature-offset.data`); with the COMPRESSED section of a `-z` recording
+    /// pointing past the end, "Couldn't decompress data" and 0 samples (verified,
+    /// `defects/zstd-feature.data`). linux-perf-data fails the whole file.
+    ///
+    /// ## Spec
+    /// `header.c` `perf_file_section__process`.
+    pub FEATURE_SECTION = ("PF020", "feature-section", Error, "a feature section lies outside the file or overlaps another");
+    /// ## What it checks
+    /// Each feature payload parses to exactly its section size: strings (`u32 len`, NUL
+    /// inside `len`), string lists, counts times entry sizes, fixed-size features (NRCPUS,
+    /// TOTAL_MEM, SAMPLE_TIME, COMPRESSED, CLOCKID, DIR_FORMAT, CLOCK_DATA), EVENT_DESC,
+    /// BUILD_ID entries, PMU_MAPPINGS, GROUP_DESC, CACHE, NUMA, MEM_TOPOLOGY, PMU_CAPS. The
+    /// TRACING_DATA block of tracepoint recordings (and the payload of a pipe-mode
+    /// HEADER_TRACING_DATA record) is the metadata of a trace.dat v6: it is checked by the
+    /// trace.dat checks (their `TD` findings) and must end where its section ends.
+    ///
+    /// ## Why it matters
+    /// A payload that does not fit its section is read past it.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads strings with `malloc(len)` bounded by the end of the file, not the
+    /// section (from source); hotspot fails with "Excessively long string" (perfparser #533):
+    /// warnings. A TRACING_DATA block that cannot be read is an error: perf 6.1 refuses the
+    /// whole recording, "incompatible file format", `perf report` exit 255 (verified with the
+    /// `header_page` tag damaged, `defects/tracing-data.data`).
+    ///
+    /// ## Spec
+    /// `header.c` `do_read_string`, `process_*`.
+    pub FEATURE_PAYLOAD = ("PF021", "feature-payload", Warning, "a feature payload does not fit its section");
+    /// ## What it checks
+    /// Feature bits perf 6.1 does not know (32 and above; simpleperf's 128..132).
+    ///
+    /// ## Why it matters
+    /// A newer or other writer's metadata; perf 6.1 skips it.
+    ///
+    /// ## What readers do
+    /// perf 6.1 skips bits ≥ 32 with a debug message (from source).
+    ///
+    /// ## Spec
+    /// `header.c` `perf_file_section__process` (`HEADER_LAST_FEATURE`).
+    pub UNKNOWN_FEATURE = ("PF022", "unknown-feature", Info, "a feature unknown to perf 6.1");
+    /// ## What it checks
+    /// COMPRESSED records come with a readable COMPRESSED feature (type 1 = zstd, `mmap_len`
+    /// at least the largest decompressed chunk).
+    ///
+    /// ## Why it matters
+    /// perf sizes its decompression buffer from `mmap_len`.
+    ///
+    /// ## What readers do
+    /// Without the feature perf 6.1 prints "Couldn't decompress data", "failed to process
+    /// type: 81" and shows 0 samples, exit 0 (verified, `defects/zstd-feature.data`).
+    ///
+    /// ## Spec
+    /// `session.c` `perf_session__process_compressed_event`.
+    pub COMPRESSED_FEATURE = ("PF023", "compressed-feature", Error, "compressed records without a usable COMPRESSED feature");
+    /// ## What it checks
+    /// The zstd stream carried by the COMPRESSED records decompresses, and what it gives is a
+    /// whole record stream (checked as the data section is).
+    ///
+    /// ## Why it matters
+    /// Every sample of a `-z` recording is inside the stream.
+    ///
+    /// ## What readers do
+    /// perf 6.1 prints "Couldn't decompress data" and stops (from source). The frames carry
+    /// no checksum: damage that still decompresses is found by the record checks.
+    ///
+    /// ## Spec
+    /// `session.c` `perf_session__process_compressed_event`, `util/zstd.c`.
+    pub COMPRESSED_DATA = ("PF024", "compressed-data", Error, "the zstd stream of the COMPRESSED records does not decompress");
+    /// ## What it checks
+    /// Pipe mode: HEADER_ATTR records hold a whole attr and ids (`size − 8 − attr.size` a
+    /// multiple of 8); HEADER_FEATURE ids are features perf 6.1 knows, ending with the end
+    /// marker 32; HEADER_TRACING_DATA's payload fits; attrs come before the first sample.
+    ///
+    /// ## Why it matters
+    /// A stream has no header: its attrs and features are these records.
+    ///
+    /// ## What readers do
+    /// perf 6.1 refuses a feature id above 32 ("failed: wrong feature ID", from source) and
+    /// cannot attribute samples before their attr.
+    ///
+    /// ## Spec
+    /// `header.c` `perf_event__process_attr`, `perf_event__process_feature`.
+    pub PIPE_RECORDS = ("PF025", "pipe-records", Error, "a pipe-mode attr, feature or tracing-data record is malformed");
+    /// ## What it checks
+    /// A pipe-mode stream ends on a record boundary.
+    ///
+    /// ## Why it matters
+    /// The last record was cut: a stream whose writer was stopped or a cut copy.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads the whole records and drops the cut one without a message, exit 0
+    /// (from the format notes' run on a killed pipe recording).
+    ///
+    /// ## Spec
+    /// `session.c` `__perf_session__process_pipe_events`.
+    pub TRUNCATED_STREAM = ("PF026", "truncated-stream", Warning, "the pipe-mode stream ends inside a record");
+    /// ## What it checks
+    /// EVENT_DESC lists as many events as there are attrs, with each attr's size and ids.
+    ///
+    /// ## Why it matters
+    /// Event names are taken from EVENT_DESC by matching ids.
+    ///
+    /// ## What readers do
+    /// perf 6.1 names events from it; unmatched entries leave events unnamed (from source).
+    ///
+    /// ## Spec
+    /// `header.c` `process_event_desc`.
+    pub EVENT_DESC = ("PF027", "event-desc", Warning, "EVENT_DESC disagrees with the attrs");
+    /// ## What it checks
+    /// Sample CPUs are below NRCPUS' available count, and sample times lie within the
+    /// SAMPLE_TIME feature's first and last time.
+    ///
+    /// ## Why it matters
+    /// Metadata that disagrees with the samples points at a damaged section.
+    ///
+    /// ## What readers do
+    /// perf 6.1 uses SAMPLE_TIME for `--time` percentages and NRCPUS to size per-CPU
+    /// tables (from source).
+    ///
+    /// ## Spec
+    /// `header.c` `process_nrcpus`, `process_sample_time`.
+    pub METADATA_MISMATCH = ("PF028", "metadata-mismatch", Warning, "samples disagree with NRCPUS or SAMPLE_TIME");
+    /// ## What it checks
+    /// Directory mode (`perf record --threads`): the directory holds `data`, a file-mode
+    /// perf.data with the DIR_FORMAT feature, and the per-thread record streams `data.0` …
+    /// `data.N-1`, numbered without gaps; no other file. Each stream is walked with the attrs
+    /// of `data`, as a data section of its own size.
+    ///
+    /// ## Why it matters
+    /// The samples are in the `data.N` files; a stream perf does not find is lost.
+    ///
+    /// ## What readers do
+    /// perf 6.1 reads `data` and then every file whose name starts with `data.` (from source,
+    /// `__perf_session__process_dir_events`); other files are ignored. A recording without
+    /// DIR_FORMAT in `data` is read as a plain file, without its streams.
+    ///
+    /// ## Spec
+    /// `util/data.c` `open_dir`; `header.c` `process_dir_format`.
+    pub DIR_FILES = ("PF029", "dir-files", Warning, "a --threads directory has files perf does not read or lacks DIR_FORMAT");
+    /// ## What it checks
+    /// Every id an ID_INDEX record lists (the first record perf writes in file mode) is an id
+    /// of an attr.
+    ///
+    /// ## Why it matters
+    /// perf looks each entry up among the attrs' ids before it reads any sample.
+    ///
+    /// ## What readers do
+    /// perf 6.1 stops at the ID_INDEX record with "failed to process type: 69" and shows none
+    /// of the samples, `perf report` exit 0, `perf script` exit 254 (verified with one id of a
+    /// `{cpu-clock,task-clock}` group recording changed, and with a bit of an attr's id
+    /// flipped in `cpu-clock-999.data`: 0 of 246 samples).
+    ///
+    /// ## Spec
+    /// `session.c` `perf_event__process_id_index` (`-ENOENT` for an unknown id).
+    pub ID_INDEX = ("PF030", "id-index", Error, "an ID_INDEX record lists an id no attr has");
+    /// ## What it checks
+    /// With TRACING_DATA read: every tracepoint attr's `config`, and the `common_type` at the
+    /// start of every tracepoint sample's raw data, is the `ID:` of an event format in it.
+    ///
+    /// ## Why it matters
+    /// Tracepoint samples are decoded with the format of that id.
+    ///
+    /// ## What readers do
+    /// perf 6.1 refuses a file whose tracepoint attr has an id TRACING_DATA does not describe
+    /// ("incompatible file format", `perf report` and `perf script` exit 255); a sample whose
+    /// `common_type` is unknown crashes `perf report` with SIGSEGV while `perf script` shows it
+    /// (both verified on copies of `tracepoint.data`).
+    ///
+    /// ## Spec
+    /// `util/trace-event-parse.c`; `evsel.c` `evsel__tp_format`.
+    pub TRACEPOINT_ID = ("PF031", "tracepoint-id", Error, "a tracepoint id is not an event format of TRACING_DATA");
+}

@@ -1,0 +1,786 @@
+//! perf.data validator: the real recordings of `corpus/perf/` (made by perf 6.1 with
+//! `scripts/corpus/perf.sh`), their damaged copies in `corpus/perf/defects/`, copies damaged
+//! here, robustness sweeps, and perf itself as the reference for the sample counts.
+
+mod common;
+
+use common::{check, show, skip_or_fail};
+use std::path::{Path, PathBuf};
+use tracelint::formats::perf::rules as pf;
+use tracelint::registry::Rule;
+use tracelint::{check_bytes, CheckOptions, Finding, Severity, Sink};
+
+fn good_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(common::corpus("perf"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    v.sort();
+    assert!(v.len() >= 15, "{v:?}");
+    v
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(common::corpus("perf").join(name)).unwrap()
+}
+
+fn findings(data: &[u8]) -> Vec<Finding> {
+    let f = common::check_in_bounds(data, &CheckOptions::default());
+    assert_eq!(check(data, &CheckOptions::default()).len(), f.len());
+    f
+}
+
+fn samples(data: &[u8]) -> u64 {
+    let mut sink = Sink::new(10_000);
+    let (_, map) = check_bytes(data, &CheckOptions::default(), &mut sink);
+    map.values
+        .iter()
+        .find(|(k, _)| k == "samples")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap()
+}
+
+#[track_caller]
+fn find<'a>(f: &'a [Finding], rule: &Rule, sev: Severity) -> &'a Finding {
+    f.iter()
+        .find(|x| x.rule == rule && x.severity == sev)
+        .unwrap_or_else(|| panic!("expected {} at {sev}, got:\n{}", rule.code, show(f)))
+}
+
+fn errors(f: &[Finding]) -> usize {
+    f.iter().filter(|x| x.severity == Severity::Error).count()
+}
+
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+}
+
+fn put64(b: &mut [u8], o: usize, v: u64) {
+    b[o..o + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// (offset, type, size) of every record of a little-endian file-mode data section.
+fn records(b: &[u8]) -> Vec<(usize, u32, usize)> {
+    let mut o = u64_at(b, 40) as usize;
+    let end = o + u64_at(b, 48) as usize;
+    let mut out = Vec::new();
+    while o < end {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        out.push((o, t, s));
+        o += s;
+    }
+    out
+}
+
+/// The file as perf ≥ 6.3 writes it: a 136-byte attr (`config3`), 8 bytes inserted after the
+/// attr and every offset after them moved. perf 6.1 refuses it ("incompatible file format",
+/// exit 255, run on such a copy).
+fn newer_attr(good: &[u8]) -> Vec<u8> {
+    let mut b = good.to_vec();
+    let a = u64_at(&b, 24) as usize;
+    let ft = (u64_at(&b, 40) + u64_at(&b, 48)) as usize;
+    let n: u32 = (0..4).map(|i| u64_at(&b, 72 + 8 * i).count_ones()).sum();
+    for i in 0..n as usize {
+        let o = u64_at(&b, ft + 16 * i);
+        put64(&mut b, ft + 16 * i, o + 8);
+    }
+    b[a + 4..a + 8].copy_from_slice(&136u32.to_le_bytes());
+    put64(&mut b, 16, 152);
+    let attrs = u64_at(&b, 32);
+    put64(&mut b, 32, attrs + 8);
+    let data = u64_at(&b, 40);
+    put64(&mut b, 40, data + 8);
+    b.splice(a + 128..a + 128, [0u8; 8]);
+    b
+}
+
+#[test]
+fn every_real_recording_passes_without_errors_or_warnings() {
+    for p in good_files() {
+        let data = std::fs::read(&p).unwrap();
+        let f = findings(&data);
+        let bad: Vec<&Finding> = f.iter().filter(|x| x.severity != Severity::Info).collect();
+        assert!(bad.is_empty(), "{}:\n{}", p.display(), show(&f));
+    }
+}
+
+#[test]
+fn real_recordings_are_detected_and_walked() {
+    for p in good_files() {
+        let data = std::fs::read(&p).unwrap();
+        assert_eq!(
+            tracelint::formats::detect_bytes(&data),
+            Some(tracelint::formats::perf::FORMAT),
+            "{}",
+            p.display()
+        );
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let n = samples(&data);
+        // perf stat record writes no samples, and the workload takes no contended lock under
+        // perf lock record; every other recording has some.
+        assert_eq!(
+            n == 0,
+            name == "stat.data" || name == "lock.data",
+            "{name}: {n} samples"
+        );
+    }
+    // The byte-swapped magic of a big-endian writer is perf.data too.
+    let mut be = b"2ELIFREP".to_vec();
+    be.resize(104, 0);
+    assert_eq!(
+        tracelint::formats::detect_bytes(&be),
+        Some(tracelint::formats::perf::FORMAT)
+    );
+}
+
+/// perf 6.1 is the reference: the samples tracelint walks are the samples `perf script`
+/// prints, one line each.
+#[test]
+fn sample_counts_match_perf_script() {
+    if std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        skip_or_fail("perf is not installed");
+        return;
+    }
+    for p in good_files() {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "stat.data" {
+            continue;
+        }
+        let data = std::fs::read(&p).unwrap();
+        let mut cmd = std::process::Command::new("perf");
+        cmd.args(["script", "-F", "time", "-i"]);
+        if name == "pipe.data" {
+            cmd.arg("-").stdin(std::fs::File::open(&p).unwrap());
+        } else {
+            cmd.arg(&p);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let lines = out.stdout.iter().filter(|c| **c == b'\n').count() as u64;
+        assert_eq!(samples(&data), lines, "{name}");
+    }
+}
+
+#[test]
+fn killed_recording_is_an_error_that_counts_the_samples_on_disk() {
+    let data = read("defects/killed.data");
+    let f = findings(&data);
+    let e = find(&f, &pf::UNFINISHED_RECORDING, Severity::Error);
+    assert_eq!((e.offset, e.length), (40, 16));
+    let n = samples(&data);
+    assert!(n > 100, "{n}");
+    assert!(
+        e.message.contains(&format!("perf 6.1 shows 0 of {n}")),
+        "{}",
+        e.message
+    );
+    assert!(e.help.as_deref().unwrap().contains("recovered"));
+    assert_eq!(errors(&f), 1, "{}", show(&f));
+    // Writing the data size the help gives makes it a clean file.
+    let size: u64 = e
+        .help
+        .as_deref()
+        .unwrap()
+        .split("data size ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    let mut fixed = data.clone();
+    put64(&mut fixed, 48, size);
+    for i in 0..4 {
+        put64(&mut fixed, 72 + 8 * i, 0);
+    }
+    let f2 = findings(&fixed);
+    assert_eq!(errors(&f2), 0, "{}", show(&f2));
+    assert_eq!(samples(&fixed), n);
+}
+
+#[test]
+fn finished_recording_with_data_size_zero_is_unfinished_too() {
+    let good = read("cpu-clock.data");
+    let n = samples(&good);
+    let f = findings(&read("defects/data-size-zero.data"));
+    let e = find(&f, &pf::UNFINISHED_RECORDING, Severity::Error);
+    assert!(
+        e.message
+            .contains(&format!("{n} whole samples are on disk")),
+        "{}",
+        e.message
+    );
+    // The feature sections after the records are not taken for records.
+    assert!(
+        !f.iter().any(|x| x.rule == &pf::RECORD_SIZE),
+        "{}",
+        show(&f)
+    );
+}
+
+#[test]
+fn each_defect_gets_its_verdict() {
+    let cases: &[(&str, &Rule, Severity, &str)] = &[
+        (
+            "attr-size.data",
+            &pf::ATTR_SIZE,
+            Severity::Error,
+            "failed to process type: 69",
+        ),
+        (
+            "cut-mid.data",
+            &pf::SECTION_BOUNDS,
+            Severity::Error,
+            "shows 0 of the",
+        ),
+        (
+            "cut-page.data",
+            &pf::SECTION_BOUNDS,
+            Severity::Error,
+            "SIGBUS",
+        ),
+        (
+            "feature-offset.data",
+            &pf::FEATURE_SECTION,
+            Severity::Error,
+            "BUILD_ID",
+        ),
+        (
+            "record-size-zero.data",
+            &pf::RECORD_SIZE,
+            Severity::Error,
+            "has size 0",
+        ),
+        (
+            "record-type.data",
+            &pf::RECORD_TYPE,
+            Severity::Error,
+            "failed to process type: 200",
+        ),
+        (
+            "sample-type.data",
+            &pf::SAMPLE_BODY,
+            Severity::Error,
+            "leaves 8 of its",
+        ),
+        (
+            "tracepoint-no-time.data",
+            &pf::SAMPLE_BODY,
+            Severity::Error,
+            "SIGSEGV",
+        ),
+        (
+            "zstd-feature.data",
+            &pf::COMPRESSED_FEATURE,
+            Severity::Error,
+            "Couldn't decompress data",
+        ),
+        (
+            "tracing-data.data",
+            &pf::FEATURE_PAYLOAD,
+            Severity::Error,
+            "incompatible file format",
+        ),
+    ];
+    for (name, rule, sev, text) in cases {
+        let data = read(&format!("defects/{name}"));
+        let f = findings(&data);
+        assert!(
+            f.iter()
+                .any(|x| x.rule == *rule && x.severity == *sev && x.message.contains(text)),
+            "{name}: no {} at {sev} saying `{text}`:\n{}",
+            rule.code,
+            show(&f)
+        );
+    }
+    // The tracing data block is checked by the trace.dat v6 metadata checks.
+    let f = findings(&read("defects/tracing-data.data"));
+    let td = f
+        .iter()
+        .find(|x| x.rule.code == "TD041")
+        .expect("a TD041 finding");
+    assert_eq!(td.length, 12, "{}", show(&f));
+    // A newer attr is no error: perf ≥ 6.3 reads it.
+    let newer = newer_attr(&read("cpu-clock.data"));
+    let f = findings(&newer);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let attr = u64_at(&newer, 24);
+    let x = find(&f, &pf::ATTR_VERSION, Severity::Info);
+    assert!(
+        x.message.contains("perf 6.1 and older refuse"),
+        "{}",
+        x.message
+    );
+    assert_eq!((x.offset, x.length), (attr + 4, 4));
+}
+
+#[test]
+fn the_cut_counts_the_whole_samples_before_it() {
+    let good = read("cpu-clock-999.data");
+    let data = read("defects/cut-mid.data");
+    let n = samples(&data);
+    assert!(n > 0 && n < samples(&good), "{n}");
+    let f = findings(&data);
+    let x = find(&f, &pf::SECTION_BOUNDS, Severity::Error);
+    assert!(
+        x.message.contains(&format!("0 of the {n} whole samples")),
+        "{}",
+        x.message
+    );
+    let cut = read("defects/cut-page.data");
+    assert_eq!(cut.len() % 4096, 0);
+    let f = findings(&cut);
+    let x = find(&f, &pf::RECORD_SIZE, Severity::Error);
+    assert_eq!(x.offset + x.length, cut.len() as u64);
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("loss"));
+}
+
+#[test]
+fn header_damage() {
+    let good = read("cpu-clock.data");
+    // Cut inside the header.
+    let f = findings(&good[..50]);
+    find(&f, &pf::PERF_TRUNCATED_HEADER, Severity::Error);
+    // Another header size.
+    let mut b = good.clone();
+    put64(&mut b, 8, 200);
+    let f = findings(&b);
+    let x = find(&f, &pf::PERF_HEADER_SIZE, Severity::Error);
+    assert_eq!((x.offset, x.length), (8, 8));
+    // The legacy magic.
+    let mut b = good.clone();
+    b[..8].copy_from_slice(b"PERFFILE");
+    let f = findings(&b);
+    find(&f, &pf::LEGACY_MAGIC, Severity::Info);
+    assert_eq!(errors(&f), 0);
+    // attr_size 0.
+    let mut b = good.clone();
+    put64(&mut b, 16, 0);
+    find(&findings(&b), &pf::ATTR_SIZE, Severity::Error);
+    // An attrs section past the end, with an offset that overflows.
+    let mut b = good.clone();
+    put64(&mut b, 24, u64::MAX - 4);
+    let f = findings(&b);
+    let x = find(&f, &pf::SECTION_BOUNDS, Severity::Error);
+    assert!(x.message.contains("overflows"), "{}", x.message);
+    // A hint on something else.
+    let opts = CheckOptions {
+        format_hint: Some(tracelint::formats::perf::FORMAT),
+        ..CheckOptions::default()
+    };
+    let f = check(b"not a perf file at all, just text.......", &opts);
+    find(&f, &pf::PERF_BAD_MAGIC, Severity::Error);
+}
+
+#[test]
+fn attr_and_id_damage() {
+    let good = read("cpu-clock.data");
+    let attr = u64_at(&good, 24) as usize;
+    // Reserved flag bits.
+    let mut b = good.clone();
+    let flags = u64_at(&b, attr + 40);
+    put64(&mut b, attr + 40, flags | (1 << 60));
+    let x = find(&findings(&b), &pf::ATTR_RESERVED_BITS, Severity::Warning).clone();
+    assert_eq!(x.offset, attr as u64 + 40);
+    // Both weight kinds.
+    let mut b = good.clone();
+    let t = u64_at(&b, attr + 24);
+    put64(&mut b, attr + 24, t | (1 << 14) | (1 << 24));
+    find(&findings(&b), &pf::SAMPLE_TYPE, Severity::Warning);
+    // Two ids the same.
+    let mut b = good.clone();
+    let ids = u64_at(&b, attr + 128) as usize;
+    assert_eq!(u64_at(&b, attr + 136), 16, "two ids");
+    let first = u64_at(&b, ids);
+    put64(&mut b, ids + 8, first);
+    let f = findings(&b);
+    let x = find(&f, &pf::IDS, Severity::Error);
+    assert_eq!((x.offset, x.length), (ids as u64 + 8, 8));
+    // EVENT_DESC (bit 12) with an id the attr does not have: its ids are its last bytes.
+    let bits = u64_at(&good, 72);
+    assert!(bits & (1 << 12) != 0);
+    let table = (u64_at(&good, 40) + u64_at(&good, 48)) as usize;
+    let slot = (bits & ((1 << 12) - 1)).count_ones() as usize;
+    let (ed, ed_size) = (
+        u64_at(&good, table + 16 * slot),
+        u64_at(&good, table + 16 * slot + 8),
+    );
+    let mut b = good.clone();
+    put64(&mut b, (ed + ed_size) as usize - 8, 4242);
+    let f = findings(&b);
+    let x = find(&f, &pf::EVENT_DESC, Severity::Warning);
+    assert_eq!((x.offset, x.length), (ed, ed_size));
+    // An attr id changed: the ID_INDEX record lists an id no attr has.
+    let mut b = good.clone();
+    let ids = u64_at(&b, attr + 128) as usize;
+    let id = u64_at(&b, ids);
+    put64(&mut b, ids, id ^ 0x100);
+    let f = findings(&b);
+    let x = find(&f, &pf::ID_INDEX, Severity::Error);
+    assert!(
+        x.message.contains(&format!("the first: {id}")),
+        "{}",
+        x.message
+    );
+    // An ids section past the end: with one attr perf 6.1 shows every sample (a warning),
+    // with several it cannot attribute them (an error).
+    let mut b = good.clone();
+    put64(&mut b, attr + 128, 1 << 40);
+    let f = findings(&b);
+    find(&f, &pf::IDS, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let group = read("group.data");
+    let a2 = u64_at(&group, 24) as usize + u64_at(&group, 16) as usize;
+    let mut b = group.clone();
+    put64(&mut b, a2 + 136, 1 << 40);
+    find(&findings(&b), &pf::IDS, Severity::Error);
+}
+
+#[test]
+fn record_damage() {
+    let good = read("cpu-clock.data");
+    let recs = records(&good);
+    let samples_at: Vec<usize> = recs.iter().filter(|r| r.1 == 9).map(|r| r.0).collect();
+    // A sample grown into the next record: the walk is misframed from there.
+    let mut b = good.clone();
+    let o = samples_at[3];
+    b[o + 6..o + 8].copy_from_slice(&(41u16).to_le_bytes());
+    let f = findings(&b);
+    assert!(errors(&f) > 0, "{}", show(&f));
+    find(&f, &pf::DATA_END, Severity::Warning);
+    // A MMAP2 record too short for its fields.
+    let (o, _, s) = *recs.iter().find(|r| r.1 == 10).unwrap();
+    let mut b = good.clone();
+    b[o + 6..o + 8].copy_from_slice(&(24u16).to_le_bytes());
+    // Pad the rest of the old record with a FINISHED_ROUND chain (8-byte records).
+    for k in (o + 24..o + s).step_by(8) {
+        b[k..k + 4].copy_from_slice(&68u32.to_le_bytes());
+        b[k + 4..k + 6].copy_from_slice(&0u16.to_le_bytes());
+        b[k + 6..k + 8].copy_from_slice(&8u16.to_le_bytes());
+    }
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, 24));
+    // A THREAD_MAP whose count runs past the record (perf 6.1: SIGBUS).
+    let (o, _, s) = *recs.iter().find(|r| r.1 == 73).unwrap();
+    let mut b = good.clone();
+    b[o + 12] ^= 1;
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    // A record type of a newer perf is an info, of nobody an error.
+    let mut b = good.clone();
+    let o = samples_at[0];
+    b[o..o + 4].copy_from_slice(&83u32.to_le_bytes());
+    let f = findings(&b);
+    // cpu-clock.data names perf 6.1 in VERSION: a type of perf 6.15 in it is damage.
+    find(&f, &pf::RECORD_TYPE, Severity::Error);
+    let pipe = read("pipe.data");
+    let mut o = 16;
+    let mut b = pipe.clone();
+    while o < b.len() {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        if t == 82 {
+            // FINISHED_INIT, before the records; without a VERSION feature record
+            // (dropped below) the type is a newer perf's.
+            b[o..o + 4].copy_from_slice(&84u32.to_le_bytes());
+            break;
+        }
+        o += s;
+    }
+    let mut q = 16;
+    while q < b.len() {
+        let t = u32::from_le_bytes(b[q..q + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[q + 6..q + 8].try_into().unwrap()) as usize;
+        if t == 80 && u64_at(&b, q + 8) == 5 {
+            put64(&mut b, q + 8, 6);
+            break;
+        }
+        q += s;
+    }
+    let f = findings(&b);
+    find(&f, &pf::RECORD_TYPE, Severity::Info);
+}
+
+#[test]
+fn feature_damage() {
+    let good = read("cpu-clock.data");
+    let table = (u64_at(&good, 40) + u64_at(&good, 48)) as usize;
+    // The first feature with a set bit after BUILD_ID is HOSTNAME (bit 3): a string whose
+    // length runs past its section.
+    let bits = u64_at(&good, 72);
+    assert!(bits & (1 << 3) != 0 && bits & (1 << 2) != 0 && bits & (1 << 1) == 0);
+    let host = u64_at(&good, table + 16) as usize;
+    let mut b = good.clone();
+    b[host..host + 4].copy_from_slice(&1000u32.to_le_bytes());
+    let f = findings(&b);
+    let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Warning);
+    assert_eq!(x.offset, host as u64);
+    // The table cut off by the end of the file.
+    let f = findings(&good[..table + 20]);
+    find(&f, &pf::FEATURE_TABLE, Severity::Error);
+    // A feature bit perf 6.1 does not know, with its table entry.
+    let mut b = good.clone();
+    let n = (0..4)
+        .map(|i| u64_at(&b, 72 + 8 * i).count_ones())
+        .sum::<u32>() as usize;
+    // Bit 72: a new last table slot, pointing at an empty section at the end.
+    put64(&mut b, 80, u64_at(&good, 80) | (1 << 8));
+    let mut c = b[..table + 16 * n].to_vec();
+    c.extend_from_slice(&[0u8; 16]);
+    // Move every section 16 bytes on.
+    for i in 0..n {
+        let at = table + 16 * i;
+        let o = u64_at(&c, at);
+        put64(&mut c, at, o + 16);
+    }
+    c.extend_from_slice(&b[table + 16 * n..]);
+    let last_entry = table + 16 * n;
+    let end = c.len() as u64;
+    put64(&mut c, last_entry, end);
+    let f = findings(&c);
+    let x = find(&f, &pf::UNKNOWN_FEATURE, Severity::Info);
+    assert!(x.message.contains("feature 72"), "{}", x.message);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+}
+
+#[test]
+fn zstd_damage() {
+    let good = read("zstd.data");
+    let recs = records(&good);
+    let (o, _, s) = *recs.iter().find(|r| r.1 == 81).unwrap();
+    let mut b = good.clone();
+    // The zstd frame header of the first COMPRESSED record.
+    b[o + 8] ^= 0xff;
+    b[o + 9] ^= 0xff;
+    let f = findings(&b);
+    let x = find(&f, &pf::COMPRESSED_DATA, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    assert!(samples(&good) > samples(&b));
+}
+
+#[test]
+fn pipe_mode() {
+    let good = read("pipe.data");
+    assert_eq!(u64_at(&good, 8), 16);
+    let n = samples(&good);
+    // Cut inside the last record: a warning (perf reads the rest without a message).
+    let cut = &good[..good.len() - 3];
+    let f = findings(cut);
+    let x = find(&f, &pf::TRUNCATED_STREAM, Severity::Warning);
+    assert_eq!(x.offset + x.length, cut.len() as u64);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    // A feature id above perf 6.1's end marker.
+    let mut b = good.clone();
+    let mut o = 16;
+    while o < b.len() {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        if t == 80 {
+            put64(&mut b, o + 8, 40);
+            break;
+        }
+        o += s;
+    }
+    let f = findings(&b);
+    find(&f, &pf::PIPE_RECORDS, Severity::Error);
+    assert_eq!(samples(&b), n);
+}
+
+#[test]
+fn stdin_pipe_stream_is_checked_as_a_stream() {
+    let good = read("pipe.data");
+    let r = tracelint::check::check_reader(
+        Path::new("-"),
+        Box::new(std::io::Cursor::new(good)),
+        &CheckOptions::default(),
+        &tracelint::config::Config::default(),
+    );
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT));
+    assert!(
+        r.findings.iter().all(|f| f.severity == Severity::Info),
+        "{:?}",
+        r.findings
+    );
+}
+
+#[test]
+fn damaged_copies_never_crash_and_often_fail() {
+    for name in [
+        "cpu-clock.data",
+        "pipe.data",
+        "zstd.data",
+        "tracepoint.data",
+        "callchain-dwarf.data",
+    ] {
+        let data = read(name);
+        let bad = common::sweep(&data, 400);
+        assert!(bad > 0, "{name}: no damaged copy gave an error");
+    }
+}
+
+#[test]
+fn unknown_ids_and_lost_events() {
+    // group.data: two attrs sharing one sample_type with ID; a sample whose id is no attr's.
+    let good = read("group.data");
+    let attr = u64_at(&good, 24) as usize;
+    let ids_at = u64_at(&good, attr + 128) as usize;
+    let ids: Vec<u64> = (0..4).map(|i| u64_at(&good, ids_at + 8 * i)).collect();
+    let (o, _, s) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+    let k = (o + 8..o + s)
+        .step_by(8)
+        .find(|k| ids.contains(&u64_at(&good, *k)))
+        .unwrap();
+    let mut b = good.clone();
+    put64(&mut b, k, 0xdead_beef);
+    let f = findings(&b);
+    let x = find(&f, &pf::UNKNOWN_ID, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    // A COMM record turned into a LOST record that lost 77 events: an info.
+    let good = read("cpu-clock.data");
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 3).unwrap();
+    let mut b = good.clone();
+    b[o..o + 4].copy_from_slice(&2u32.to_le_bytes());
+    put64(&mut b, o + 16, 77);
+    let f = findings(&b);
+    let x = find(&f, &pf::LOST_EVENTS, Severity::Info);
+    assert!(x.message.contains("lost 77 event"), "{}", x.message);
+}
+
+fn check_dir_path(p: &Path) -> tracelint::check::Report {
+    tracelint::check_path(
+        p,
+        &CheckOptions::default(),
+        &tracelint::config::Config::default(),
+    )
+}
+
+fn map_samples(r: &tracelint::check::Report) -> u64 {
+    r.map
+        .as_ref()
+        .and_then(|m| m.values.iter().find(|(k, _)| k == "samples"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn threads_directory_is_one_recording() {
+    let dir = common::corpus("perf").join("threads.data");
+    assert!(tracelint::formats::perf::is_threads_dir(&dir));
+    let r = check_dir_path(&dir);
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT_DIR));
+    assert!(r.findings.is_empty(), "{}", show(&r.findings));
+    let n = map_samples(&r);
+    assert!(n > 0);
+    // The samples are in the streams, not in `data`.
+    assert_eq!(samples(&std::fs::read(dir.join("data")).unwrap()), 0);
+    if std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        skip_or_fail("perf is not installed");
+        return;
+    }
+    let out = std::process::Command::new("perf")
+        .args(["script", "-F", "time", "-i"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let lines = out.stdout.iter().filter(|c| **c == b'\n').count() as u64;
+    assert_eq!(lines, n);
+}
+
+#[test]
+fn a_cut_stream_of_a_threads_directory_is_an_error_in_that_file() {
+    let dir = common::corpus("perf").join("defects/threads-cut.data");
+    let r = check_dir_path(&dir);
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT_DIR));
+    let x = find(&r.findings, &pf::RECORD_SIZE, Severity::Error);
+    let file = x.file.clone().unwrap();
+    assert!(file.starts_with("data."), "{file}");
+    let len = std::fs::metadata(dir.join(&file)).unwrap().len();
+    assert_eq!(x.offset + x.length, len);
+    // A file perf does not read, and a gap in the numbering.
+    let tmp = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(common::corpus("perf").join("threads.data")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), tmp.path().join(e.file_name())).unwrap();
+    }
+    std::fs::rename(tmp.path().join("data.0"), tmp.path().join("data.5")).unwrap();
+    std::fs::write(tmp.path().join("notes.txt"), b"x").unwrap();
+    let r = check_dir_path(tmp.path());
+    let w: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == &pf::DIR_FILES)
+        .collect();
+    assert_eq!(w.len(), 2, "{}", show(&r.findings));
+    assert!(w.iter().any(|f| f.file.as_deref() == Some("notes.txt")));
+    assert!(w.iter().any(|f| f.message.contains("data.0 is missing")));
+}
+
+/// The fuzz target's runner (every invariant the fuzzers assert: spans inside the input, the
+/// same findings twice, limits honoured) on cut and changed copies of every recording.
+#[test]
+fn fuzz_runner_invariants_hold_on_damaged_copies() {
+    let mut runs = 0;
+    for p in good_files() {
+        let data = std::fs::read(&p).unwrap();
+        if data.len() > 20_000 {
+            continue;
+        }
+        let stride = (data.len() / 60).max(1);
+        for (k, pos) in (0..data.len()).step_by(stride).enumerate() {
+            tracelint::fuzzing::run_perf(&data[..pos]);
+            let mut b = data.clone();
+            b[pos] ^= [0x01, 0x80, 0xff, 0x10][k % 4];
+            tracelint::fuzzing::run_perf(&b);
+            runs += 2;
+        }
+    }
+    assert!(runs > 1000, "{runs}");
+}
+
+#[test]
+fn tracepoint_ids_against_tracing_data() {
+    let good = read("tracepoint.data");
+    let attr = u64_at(&good, 24) as usize;
+    assert_eq!(
+        u32::from_le_bytes(good[attr..attr + 4].try_into().unwrap()),
+        2
+    );
+    // The attr's config is no format's id: perf 6.1 refuses the file.
+    let mut b = good.clone();
+    put64(&mut b, attr + 8, 999);
+    let f = findings(&b);
+    let x = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
+    assert_eq!((x.offset, x.length), (attr as u64 + 8, 8));
+    // A sample's common_type is no format's id: perf report crashes.
+    let (o, _, s) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+    let t = u64_at(&good, attr + 24);
+    // IP, TID, TIME, CPU, PERIOD before RAW in this recording.
+    assert_eq!(t & 0xffff, 0x587);
+    let raw = o + 8 + 40 + 4;
+    let mut b = good.clone();
+    b[raw..raw + 2].copy_from_slice(&999u16.to_le_bytes());
+    let f = findings(&b);
+    let x = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
+    assert_eq!((x.offset, x.length), (o as u64, s as u64));
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    // A CPU_MAP of an unknown type.
+    let good = read("cpu-clock.data");
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 74).unwrap();
+    let mut b = good.clone();
+    b[o + 9] ^= 4;
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(x.message.contains("unknown type"), "{}", x.message);
+}
