@@ -364,39 +364,10 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
             "the lost data is an instance buffer's, whose name was only in the lost STRINGS section",
         );
     }
-    // The last DONE before the buffer: its `next` is 0 (never patched) or the lost section.
-    let Some(done) = m
-        .options
-        .iter()
-        .rfind(|o| o.id == opt_id::DONE && o.span.end <= buf.offset)
-    else {
-        return refuse(
-            damage,
-            "no options section with a DONE option precedes the data",
-        );
+    let (next_at, next) = match last_done(m, bi, keep, damage) {
+        Ok(v) => v,
+        Err(v) => return v,
     };
-    let Some(done_sec) = m
-        .sections
-        .iter()
-        .take(bi)
-        .rfind(|s| s.id == opt_id::DONE && s.body.start <= done.span.start)
-    else {
-        return refuse(damage, "the DONE option lies in no options section");
-    };
-    if done_sec.compressed() {
-        return refuse(damage, "the options section before the data is compressed");
-    }
-    let next_at = done.span.start.saturating_add(6);
-    let next = match done.value {
-        OptValue::U64(n) => n,
-        _ => return refuse(damage, "the DONE option before the data is damaged"),
-    };
-    if next != 0 && next != keep {
-        return refuse(
-            damage,
-            "the last DONE option points elsewhere than the end of the data",
-        );
-    }
     let (streams, mut invented) = match cpu_streams(data, m, buf, damage, opts, ropts) {
         Ok(v) => v,
         Err(v) => return v,
@@ -759,4 +730,49 @@ fn tile_strings(descs: &mut [(u32, String)]) -> Option<Vec<u8>> {
         strings.push(0);
     }
     Some(strings)
+}
+
+/// The last DONE option before the BUFFER section `bi`: where its `next` is and its value,
+/// which must be 0 (never patched) or `keep` (the lost options section's place).
+fn last_done(m: &TraceDat, bi: usize, keep: u64, damage: &str) -> Result<(u64, u64), Verdict> {
+    let Some(buf) = m.sections.get(bi) else {
+        return Err(refuse(damage, "no BUFFER section"));
+    };
+    // The last DONE before the buffer: its `next` is 0 (never patched) or the lost section.
+    let Some(done) = m
+        .options
+        .iter()
+        .rfind(|o| o.id == opt_id::DONE && o.span.end <= buf.offset)
+    else {
+        return Err(refuse(
+            damage,
+            "no options section with a DONE option precedes the data",
+        ));
+    };
+    let Some(done_sec) = m
+        .sections
+        .iter()
+        .take(bi)
+        .rfind(|s| s.id == opt_id::DONE && s.body.start <= done.span.start)
+    else {
+        return Err(refuse(damage, "the DONE option lies in no options section"));
+    };
+    if done_sec.compressed() {
+        return Err(refuse(
+            damage,
+            "the options section before the data is compressed",
+        ));
+    }
+    let next_at = done.span.start.saturating_add(6);
+    let next = match done.value {
+        OptValue::U64(n) => n,
+        _ => return Err(refuse(damage, "the DONE option before the data is damaged")),
+    };
+    if next != 0 && next != keep {
+        return Err(refuse(
+            damage,
+            "the last DONE option points elsewhere than the end of the data",
+        ));
+    }
+    Ok((next_at, next))
 }
