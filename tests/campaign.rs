@@ -1248,6 +1248,15 @@ fn a_map_line_uftrace_skips_too_is_a_warning_unless_records_lie_there() {
     readers_same(&orig, &d2);
 }
 
+/// Where the v6 clock record (`u64 length · "[clock]"`) is: after the flyrecord table
+/// (`u64 offset · u64 size` per CPU), before the CPU data.
+fn v6_clock_record(b: &[u8]) -> usize {
+    let cpus = v6_cpus(b);
+    let at = find(b, b"flyrecord\0") + 10 + 16 * cpus.len();
+    assert!(at < cpus[0].0, "the clock record precedes the CPU data");
+    at
+}
+
 /// The CPU data table of a v6 file: (offset, size) per CPU, after the top `flyrecord`.
 fn v6_cpus(b: &[u8]) -> Vec<(usize, usize)> {
     let fly = find(b, b"flyrecord\0") + 10;
@@ -1324,13 +1333,19 @@ fn a_record_grown_over_the_next_is_an_error() {
 fn a_record_header_turned_into_an_absolute_time_stamp_is_an_error() {
     // A data record's header set to all ones: an absolute time stamp of a time far past the
     // next page's, and the records after it misframed.
+    middle_header_misframes(|h| h.copy_from_slice(&u32::MAX.to_le_bytes()));
+}
+
+/// The header of the middle record of CPU 0's first page of kernel-stack-v6.dat edited by
+/// `edit`: `TD112` is an error, and every reader reads other records than on the original.
+fn middle_header_misframes(edit: impl FnOnce(&mut [u8])) {
     let rel = "tracecmd/kernel-stack-v6.dat";
     let (_t, p) = edited(rel, |b| {
         let (off, size) = v6_cpus(b)[0];
         assert!(size > 4096, "CPU 0 has one page");
         let recs = page_records(b, off);
         let (at, _, _) = recs[recs.len() / 2];
-        b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        edit(&mut b[at..at + 4]);
     });
     let l = levels(&p);
     assert!(has(&l, "TD112", Severity::Error), "{l:?}");
@@ -1345,20 +1360,7 @@ fn a_record_header_turned_into_a_time_extend_is_an_error() {
     // A data record's header read as a time extend (type_len 30): its payload's first word
     // (common_type and flags) << 27 is added to the time, past the next page's, and the
     // records after it are misframed; every reader reads other records there.
-    let rel = "tracecmd/kernel-stack-v6.dat";
-    let (_t, p) = edited(rel, |b| {
-        let (off, size) = v6_cpus(b)[0];
-        assert!(size > 4096, "CPU 0 has one page");
-        let recs = page_records(b, off);
-        let (at, _, _) = recs[recs.len() / 2];
-        b[at] = (b[at] & !0x1f) | 30;
-    });
-    let l = levels(&p);
-    assert!(has(&l, "TD112", Severity::Error), "{l:?}");
-    let base = reports(&common::corpus(rel), false, false);
-    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
-        assert_ne!(o0, &o1, "{name} reads {} as the original", p.display());
-    }
+    middle_header_misframes(|h| h[0] = (h[0] & !0x1f) | 30);
 }
 
 #[test]
@@ -1367,10 +1369,8 @@ fn a_clock_record_trace_cmd_2_4_finds_no_clock_in_is_an_error() {
     // empty string, sets no trace clock and crashes at the first event; 2.9.5 and 3.x read on.
     let rel = "tracecmd/v6.dat";
     let (_t, p) = edited(rel, |b| {
-        let (first_cpu, _) = v6_cpus(b)[0];
-        // The clock record is the last `[local]` before the data (TRACECLOCK holds one too).
-        let at = b.windows(7).rposition(|w| w == b"[local]").unwrap() - 8;
-        assert!(at < first_cpu, "the clock record precedes the CPU data");
+        let at = v6_clock_record(b);
+        assert_eq!(&b[at + 8..at + 15], b"[local]");
         b[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
     });
     let l = levels(&p);
@@ -1404,6 +1404,27 @@ fn a_commit_size_halved_under_missed_event_flags_is_an_error() {
         assert!(
             event_lines(&o1) < event_lines(o0),
             "{name} on {}",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn a_clock_record_cut_to_its_bracket_is_an_error() {
+    // The v6 clock record's length set to 1: the record reads `[`, a clock with no name, and
+    // every trace-cmd crashes in extract_trace_clock (campaign `full18`).
+    let rel = "tracecmd/clock-counter-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let at = v6_clock_record(b);
+        assert_eq!(&b[at + 8..at + 17], b"[counter]");
+        b[at..at + 8].copy_from_slice(&1u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD070", Severity::Error), "{l:?}");
+    for (name, ok, out) in reports(&p, false, false) {
+        assert!(
+            !ok || event_lines(&out) == 0,
+            "{name} reads {}",
             p.display()
         );
     }

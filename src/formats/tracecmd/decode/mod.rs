@@ -501,6 +501,16 @@ fn v6_flyrecord(
             // starts with `[` as the clock, and with none sets no clock: printing the first
             // event then crashes (`is_timestamp_in_us` compares a NULL trace clock).
             let read = len.and_then(|l| peek.clone().bytes_u64(l, "clock record").ok());
+            if let Some(b) = read.filter(|b| matches!(reader_clock(b), ReaderClock::Crash)) {
+                // A `[` with no clock name after it (a length cut to 1): every trace-cmd
+                // crashes in extract_trace_clock, as for a record read whole.
+                ctx.sink.report(
+                    &rules::CLOCK_NAME,
+                    span_of(cs, 8u64.saturating_add(b.len() as u64)),
+                    format!("clock record {:?} ({} byte(s)): trace-cmd reads it as a C string, finds `[` with no clock name before the NUL or `]`, and crashes (extract_trace_clock passes NULL to sscanf)", String::from_utf8_lossy(b), b.len()),
+                );
+                return Ok((cpus, None));
+            }
             let crashes = read.is_some_and(|b| {
                 let c = b.split(|&x| x == 0).next().unwrap_or(&[]);
                 !c.split(|&x| x == b' ').any(|w| w.first() == Some(&b'['))
