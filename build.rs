@@ -3,8 +3,8 @@
 //! Rules are declared in `src/rules.rs` (generic) and `src/formats/<fmt>/rules.rs` with
 //! `pub NAME = ("CODE", ...)`, and used as `rules::NAME` (after `use super::rules;` or
 //! `use crate::rules;`) or by a full `crate::...::rules::NAME` path. This script lists, per rule
-//! code, the product source files that name it (tests, writers, fuzz support and the registry
-//! itself left out) into `$OUT_DIR/raised_in.rs`, which `src/registry.rs` includes.
+//! code, the product source files that name it (tests, writers, repairs (which name the rules
+//! whose findings they mend), fuzz support and the registry itself left out) into `$OUT_DIR/raised_in.rs`, which `src/registry.rs` includes.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -42,8 +42,11 @@ fn main() {
         let skip = name.ends_with("tests.rs")
             || matches!(
                 name,
-                "rules.rs" | "writer.rs" | "fuzzing.rs" | "registry.rs" | "rule.rs"
-            );
+                "rules.rs" | "writer.rs" | "repair.rs" | "fuzzing.rs" | "registry.rs" | "rule.rs"
+            )
+            || f.parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|p| p == "repair");
         if skip {
             continue;
         }

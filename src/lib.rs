@@ -14,11 +14,13 @@ pub mod check;
 pub mod config;
 pub mod detect;
 pub mod finding;
+pub mod fix;
 pub mod formats;
 #[cfg(any(test, feature = "testkit"))]
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;
+pub mod ledger;
 pub mod limits;
 pub mod map;
 pub mod options;

@@ -68,6 +68,10 @@ enum Command {
     /// `defects/`) must be caught with an error, fuzzer-found inputs (under `regressions/`) must
     /// be checked to the end.
     Demo(DemoArgs),
+    /// Write a repaired copy of a damaged trace (IN is never written), with a ledger of every
+    /// edit and every loss.
+    #[command(after_help = cli::fix::EXIT_CODES)]
+    Fix(FixFull),
     /// Judge files as they land in a spool directory.
     Watch(cli::watch::WatchArgs),
     /// Print shell completions.
@@ -201,6 +205,14 @@ struct CheckArgs {
 }
 
 #[derive(Args, Debug)]
+struct FixFull {
+    #[command(flatten)]
+    fix: cli::fix::FixArgs,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Args, Debug)]
 struct MapArgs {
     /// The trace file or uftrace directory.
     path: PathBuf,
@@ -270,6 +282,15 @@ fn main() -> ExitCode {
         Command::Check(a) => run_check(&cli, a, color),
         Command::Map(a) => run_map(&cli, a, color),
         Command::Rules(a) => run_rules(a),
+        Command::Fix(a) => {
+            match setup(&cli, &a.common, std::slice::from_ref(&a.fix.input), color) {
+                Ok((config, opts, _)) => {
+                    let config = config.for_path(&a.fix.input).unwrap_or(config);
+                    cli::fix::run(&a.fix, &opts, &config)
+                }
+                Err(c) => c,
+            }
+        }
         Command::Demo(a) => {
             let corpus = std::slice::from_ref(&a.corpus);
             match setup(&cli, &CommonArgs::default(), corpus, false) {

@@ -73,6 +73,36 @@ pub trait Endianity: Copy + fmt::Debug + PartialEq + Eq + Send + Sync {
             u64::from_le_bytes(b)
         }
     }
+
+    /// The two bytes of `v` in this order (for repairs that write fields).
+    #[inline(always)]
+    fn u16_bytes(self, v: u16) -> [u8; 2] {
+        if self.is_big_endian() {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    }
+
+    /// The four bytes of `v` in this order.
+    #[inline(always)]
+    fn u32_bytes(self, v: u32) -> [u8; 4] {
+        if self.is_big_endian() {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    }
+
+    /// The eight bytes of `v` in this order.
+    #[inline(always)]
+    fn u64_bytes(self, v: u64) -> [u8; 8] {
+        if self.is_big_endian() {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    }
 }
 
 /// Little-endian, fixed at compile time.

@@ -370,11 +370,11 @@ const LAYERS: &[(&str, &[&str])] = &[
             "limits", "reader", "detect", "input", "rule", "rules", "options",
         ],
     ),
-    ("findings", &["finding", "map"]),
+    ("findings", &["finding", "map", "ledger"]),
     ("formats", &["formats"]),
     (
         "entry",
-        &["registry", "config", "check", "archive", "fuzzing"],
+        &["registry", "config", "check", "archive", "fuzzing", "fix"],
     ),
     ("output", &["report"]),
     ("daemon", &["watch"]),
@@ -413,8 +413,8 @@ fn every_module_uses_only_its_own_or_lower_layers() {
 
 /// Every format folder has the same top level: `mod.rs` (entry and the format's doc), `decode/`
 /// or `decode.rs` (bytes to model, malformed findings), `model.rs`, `rules.rs` (declarations
-/// and docs), `lint.rs` or `checks/` (passes over the model), `writer.rs` (feature `testkit`)
-/// and nothing else. `ftrace_ring` is the ring-buffer page walker the trace-cmd format uses,
+/// and docs), `lint.rs` or `checks/` (passes over the model), `writer.rs` (feature `testkit`),
+/// `repair.rs` or `repair/` (`tracelint fix`: a plan of edits from the model) and nothing else. `ftrace_ring` is the ring-buffer page walker the trace-cmd format uses,
 /// not a format of its own: its `mod.rs` is the walker. uftrace is a directory of a dozen file
 /// kinds: its `model.rs` says which kind a file is, and each kind's model is declared next to
 /// its decoder under `decode/`.
@@ -430,6 +430,8 @@ fn format_folders_share_one_layout() {
         "lint.rs",
         "checks",
         "writer.rs",
+        "repair.rs",
+        "repair",
         "tests.rs",
     ];
     let mut problems = Vec::new();

@@ -2,6 +2,7 @@
 //! arguments of `watch`.
 
 pub mod demo;
+pub mod fix;
 pub mod inputs;
 pub mod man;
 pub mod output;

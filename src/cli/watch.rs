@@ -79,6 +79,11 @@ pub struct WatchArgs {
     /// never inputs).
     #[arg(long)]
     pub no_fsync: bool,
+
+    /// Put a repaired copy of each rejected input that `tracelint fix` can repair, with its
+    /// ledger (`NAME.fix.json`), in salvaged/; the input itself stays in rejected/.
+    #[arg(long)]
+    pub salvage: bool,
 }
 
 impl WatchArgs {
@@ -101,6 +106,7 @@ impl WatchArgs {
             deny_warnings: self.deny_warnings || self.deny.iter().any(|d| d == "warnings"),
             io_threads: self.io_threads,
             no_fsync: self.no_fsync,
+            salvage: self.salvage,
         }
     }
 }

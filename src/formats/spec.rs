@@ -6,6 +6,7 @@
 use crate::detect::Format;
 use crate::finding::Sink;
 use crate::input::{self, DirSource, LoadMode};
+use crate::ledger::{RepairOptions, Verdict};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 use crate::rule::{Family, Rule};
@@ -26,6 +27,18 @@ pub enum FileCheck {
     /// Not read: check the whole file's bytes with the format's [`CheckBytes`].
     Whole,
 }
+
+/// What a repair reads: a whole file (mapped or in memory), or a directory.
+pub enum Subject<'a> {
+    /// A file's bytes.
+    Bytes(&'a [u8]),
+    /// A directory (on disk, or an archive's members).
+    Dir(&'a dyn DirSource),
+}
+
+/// Computes the repair of an input from its decoded model (`tracelint fix`): a plan of
+/// edits, nothing to do, or why not. Never writes.
+pub type Repair = fn(Subject<'_>, &CheckOptions, &RepairOptions) -> Verdict;
 
 /// A format whose input is a directory of files (uftrace).
 pub struct DirSpec {
@@ -66,6 +79,8 @@ pub struct FormatSpec {
     /// its fuzz regressions (`corpus/<corpus>/regressions/`, replayed by the runner
     /// `fuzzing::runner_for` gives for this name).
     pub corpus: &'static str,
+    /// The format's repair (`tracelint fix`), if it has one.
+    pub repair: Option<Repair>,
 }
 
 impl FormatSpec {

@@ -8,6 +8,7 @@ pub mod gitlab;
 pub mod hexview;
 pub mod human;
 pub mod junit;
+pub mod ledger;
 pub mod map;
 pub mod sarif;
 

@@ -77,6 +77,9 @@ pub struct WatchConfig {
     /// Skip fsync of reports and folders (faster; a power loss may then lose verdict moves,
     /// never inputs).
     pub no_fsync: bool,
+    /// Put a repaired copy of each rejected input that `tracelint fix` can repair, and its
+    /// ledger (`NAME.fix.json`), in `salvaged/` (the input itself stays in `rejected/`).
+    pub salvage: bool,
 }
 
 /// Runs the daemon; returns the process exit code (0: clean stop, 2: could not start).
@@ -211,6 +214,7 @@ impl Daemon {
                 metrics,
                 log,
                 deny_warnings: args.deny_warnings,
+                salvage: args.salvage,
                 stopping: AtomicBool::new(false),
                 slots: judge::Slots::new(jobs),
                 stuck: Mutex::new(Vec::new()),

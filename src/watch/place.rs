@@ -136,6 +136,9 @@ fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
         recovered: false,
         instance: sp.instance_id(),
     });
+    if sh.salvage && p.verdict == Verdict::Rejected {
+        salvage(sh, &path, &p.shown);
+    }
     // Only now is the input's trace in work/ removed: a crash before this line leaves it for a
     // take-over, which finds the placed report and logs the verdict (once).
     if let Err(e) = sp.release(&p.claim, p.is_dir) {
@@ -199,6 +202,51 @@ pub(super) fn log_recovered(sh: &Shared, claim: &ClaimName, placed: &spool::Plac
         recovered: true,
         instance: sh.spool.instance_id(),
     });
+}
+
+/// `tracelint fix` of a rejected input (read where it was placed, never written): a repaired
+/// copy and its ledger in `salvaged/`, or nothing when it cannot be repaired. Logged either way.
+fn salvage(sh: &Shared, placed: &Path, shown: &str) {
+    let dir = sh.spool.root.join("salvaged");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        tracing::warn!(
+            "cannot make {}: {e}; {shown} is not salvaged",
+            dir.display()
+        );
+        return;
+    }
+    let Some(name) = placed.file_name() else {
+        return;
+    };
+    let out = dir.join(name);
+    let mut ledger_path = out.as_os_str().to_os_string();
+    ledger_path.push(".fix.json");
+    let config = sh.config();
+    let opts = super::judge::check_options(&config);
+    let req = crate::fix::Request {
+        input: placed,
+        output: Some(&out),
+        dry_run: false,
+        opts: &opts,
+        config: &config,
+        repair: &crate::ledger::RepairOptions::default(),
+    };
+    let ledger = crate::fix::fix(&req);
+    if ledger.written {
+        let text = crate::report::ledger::render_json(&ledger);
+        if let Err(e) = std::fs::write(&ledger_path, format!("{text}\n")) {
+            tracing::warn!(
+                "cannot write {}: {e}",
+                PathBuf::from(&ledger_path).display()
+            );
+        }
+        tracing::info!("salvaged {shown} into {}", out.display());
+    } else {
+        tracing::info!(
+            "{shown} not salvaged: {}",
+            ledger.message.as_deref().unwrap_or("nothing to repair")
+        );
+    }
 }
 
 // Test code: unwrap on fixtures this module creates itself, never on input.

@@ -17,6 +17,7 @@ fn shared(root: &Path) -> Shared {
         metrics: Arc::new(Metrics::new()),
         log: util::EventLog::open(Some(&root.join("events.jsonl"))).unwrap(),
         deny_warnings: false,
+        salvage: false,
         stopping: AtomicBool::new(false),
         slots: Slots::new(1),
         stuck: Mutex::new(Vec::new()),

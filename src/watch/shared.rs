@@ -43,6 +43,8 @@ pub(super) struct Shared {
     pub(super) metrics: Arc<Metrics>,
     pub(super) log: util::EventLog,
     pub(super) deny_warnings: bool,
+    /// Repair rejected inputs into `salvaged/`.
+    pub(super) salvage: bool,
     pub(super) stopping: AtomicBool,
     /// Check slots: `--jobs`, abandoned checks included.
     pub(super) slots: Arc<judge::Slots>,

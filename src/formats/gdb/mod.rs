@@ -21,6 +21,7 @@
 pub mod decode;
 pub mod lint;
 pub mod model;
+pub mod repair;
 pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
@@ -62,7 +63,52 @@ pub static SPEC: FormatSpec = FormatSpec {
     file: None,
     dir: None,
     corpus: "gdb",
+    repair: Some(repair_tfile),
 };
+
+/// The repair entry of the format table: the definitions and the byte order as `check` reads
+/// them, then [`repair::frames`].
+fn repair_tfile(
+    subject: crate::formats::spec::Subject<'_>,
+    opts: &CheckOptions,
+    _ropts: &crate::ledger::RepairOptions,
+) -> crate::ledger::Verdict {
+    use crate::ledger::{Refusal, Verdict};
+    let crate::formats::spec::Subject::Bytes(data) = subject else {
+        return Verdict::Healthy;
+    };
+    let mut sink = Sink::new(opts.limits.max_findings);
+    let refuse = |why: &str| {
+        Verdict::Refuse(Refusal {
+            damage: "tfile cut inside its definition section".into(),
+            reason: why.into(),
+            option: None,
+        })
+    };
+    if decode::text::decode_header(data, &mut sink).is_none() {
+        return refuse("the magic is missing or damaged");
+    }
+    let d = decode::text::decode_description(data, opts, &mut sink);
+    let td = decode::tdesc::check(&d, opts, &mut sink);
+    let Some(start) = d.binary_start else {
+        return refuse("the definitions end without their empty line: the tracepoint definitions GDB needs are gone");
+    };
+    let fast: Vec<i16> = d
+        .tracepoints
+        .iter()
+        .filter(|t| t.fast.is_some())
+        .filter_map(|t| i16::try_from(t.num).ok())
+        .collect();
+    let endian = choose_endian(data, start, &d, &td, &fast, opts, &mut sink);
+    repair::frames(
+        data,
+        start,
+        endian,
+        d.register_size(),
+        fast,
+        opts.limits.max_findings,
+    )
+}
 
 /// Checks one tfile.
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {

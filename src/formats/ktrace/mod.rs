@@ -61,6 +61,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     file: Some(check_open),
     dir: None,
     corpus: "ktrace",
+    repair: None,
 };
 
 /// The table's entry of raw kdebug V0, which only a hint selects.
@@ -75,6 +76,7 @@ pub static SPEC_V0: FormatSpec = FormatSpec {
     file: Some(check_open),
     dir: None,
     corpus: "ktrace",
+    repair: None,
 };
 
 /// Mostly event records walked once: read window by window.

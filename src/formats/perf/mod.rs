@@ -46,6 +46,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     file: None,
     dir: None,
     corpus: "perf",
+    repair: None,
 };
 
 /// A `perf record --threads` directory: `data` plus the streams `data.N`.
@@ -67,6 +68,7 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
         check: check_dir,
     }),
     corpus: "perf",
+    repair: None,
 };
 
 /// The `n` of a stream file `data.<n>`.

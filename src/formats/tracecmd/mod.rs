@@ -19,6 +19,7 @@
 pub mod decode;
 pub mod lint;
 pub mod model;
+pub mod repair;
 pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
@@ -89,6 +90,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     file: Some(check_open),
     dir: None,
     corpus: "tracecmd",
+    repair: Some(repair::repair),
 };
 
 /// Reads an open trace.dat the way that keeps memory flat: mapped, the metadata from the

@@ -26,6 +26,7 @@
 pub mod checks;
 pub mod decode;
 pub mod model;
+pub mod repair;
 pub mod rules;
 #[cfg(any(test, feature = "testkit"))]
 pub mod writer;
@@ -62,6 +63,7 @@ pub static SPEC: FormatSpec = FormatSpec {
         check: check_dir,
     }),
     corpus: "uftrace",
+    repair: Some(repair::repair),
 };
 
 /// Whether `name` is a task data file (`<TID>.dat`), whose records [`RecordSieve`] can scan

@@ -1,0 +1,778 @@
+//! Repairs of trace.dat files cut short (`tracelint fix`), computed from the decoded model.
+//!
+//! * v6, cut inside the CPU data: trace-cmd rejects the whole file when one CPU's
+//!   `offset + size` passes the end ("File possibly truncated", no events). The writer
+//!   (`tcmd_out_write_cpu_data`) copies each CPU's pages at a page-aligned offset and then
+//!   patches its (offset, size) pair, so every whole page before the cut is a page it wrote:
+//!   the damaged CPU's size becomes its whole pages on disk, CPUs whose data is gone become
+//!   (0, 0), and the partial page is dropped (ledgered with its timestamp).
+//! * v7, cut after a whole BUFFER section (the options section with its BUFFER option and the
+//!   STRINGS section are gone: trace-cmd reports nothing). The writer keeps the BUFFER option
+//!   in memory until the CPU data is written, so it is rebuilt: compressed data carries its
+//!   own framing (per CPU: a chunk count, then chunks that must decompress to their declared
+//!   size, each CPU at the next page boundary); uncompressed data of one CPU runs to the end
+//!   of the section; uncompressed data of several CPUs needs their sizes (`--cpu-sizes`). The
+//!   options section (BUFFER, DONE) and STRINGS (the section descriptions, whose offsets the
+//!   remaining section headers give) are appended, and the last DONE is pointed at them.
+
+use super::decode::compress::Decompressor;
+use super::decode::ctx::Ctx;
+use super::decode::{header, v6, v7};
+use super::model::{opt_id, Algo, OptValue, Section, TraceDat};
+use super::rules;
+use crate::finding::Sink;
+use crate::formats::spec::Subject;
+use crate::ledger::{
+    Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, RepairOptions, Unit, Verdict,
+};
+use crate::options::CheckOptions;
+use crate::reader::{u32_at, u64_at, Endian, Endianity};
+
+/// The repair entry of the format table.
+pub fn repair(subject: Subject<'_>, opts: &CheckOptions, ropts: &RepairOptions) -> Verdict {
+    let Subject::Bytes(data) = subject else {
+        return Verdict::Healthy;
+    };
+    let mut scratch = Sink::new(opts.limits.max_findings);
+    let mut ctx = Ctx::new(data, &opts.limits, &mut scratch);
+    let Some(h) = header(&mut ctx) else {
+        return refuse(
+            "the initial header is cut or damaged",
+            "nothing of the file can be placed without it",
+        );
+    };
+    if h.version == 6 {
+        let m = v6(&mut ctx, h);
+        repair_v6(data, &m)
+    } else {
+        let m = v7(&mut ctx, h);
+        repair_v7(data, &m, opts, ropts)
+    }
+}
+
+fn refuse(damage: &str, reason: &str) -> Verdict {
+    Verdict::Refuse(Refusal {
+        damage: damage.to_string(),
+        reason: reason.to_string(),
+        option: None,
+    })
+}
+
+fn len_of(data: &[u8]) -> u64 {
+    data.len() as u64
+}
+
+/// The bytes of `v` in `e`'s order.
+fn u64_bytes(e: Endian, v: u64) -> Vec<u8> {
+    e.u64_bytes(v).to_vec()
+}
+
+/// The timestamp in the header of the ring page at `at`, if it is on disk.
+fn page_ts(data: &[u8], at: u64, e: Endian) -> Option<u64> {
+    u64_at(data, usize::try_from(at).ok()?, e)
+}
+
+fn old_bytes(data: &[u8], at: u64, n: u64) -> Vec<u8> {
+    let (Ok(a), Ok(b)) = (usize::try_from(at), usize::try_from(at.saturating_add(n))) else {
+        return Vec::new();
+    };
+    data.get(a..b).map(<[u8]>::to_vec).unwrap_or_default()
+}
+
+fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
+    let len = len_of(data);
+    let e = m.header.endian;
+    // trace-cmd skips a CPU of size 0 whatever its offset.
+    let past = |c: &super::model::CpuEntry| c.size > 0 && c.offset.saturating_add(c.size) > len;
+    let damaged = m.buffers.iter().flat_map(|b| b.cpus.iter()).any(past);
+    if !damaged {
+        return Verdict::Healthy;
+    }
+    if m.meta_end > len
+        || m.buffers
+            .iter()
+            .flat_map(|b| b.cpus.iter())
+            .any(|c| c.span.end > len)
+    {
+        return refuse(
+            "v6 trace.dat cut inside its metadata or CPU table",
+            "the event formats or the CPU table are gone; they are not in the file",
+        );
+    }
+    // An instance whose CPU table (after the top buffer's data) is cut away is named by a
+    // BUFFER option inside the options section, which cannot lose it without moving
+    // everything after it.
+    let ncpus = m.cpu_count.as_ref().map_or(0, |c| c.0) as usize;
+    for o in &m.options {
+        if let (opt_id::BUFFER, OptValue::Buffer { name, offset, .. }) = (o.id, &o.value) {
+            let whole =
+                m.buffers.iter().find(|b| &b.name == name).is_some_and(|b| {
+                    b.cpus.len() >= ncpus && b.cpus.iter().all(|c| c.span.end <= len)
+                });
+            if !whole || *offset >= len {
+                return refuse(
+                    "v6 trace.dat cut before the CPU table of an instance",
+                    &format!("the CPU table of buffer `{name}` (at 0x{offset:x}) is cut away, and its BUFFER option cannot be dropped without moving the sections after it"),
+                );
+            }
+        }
+    }
+    let mut plan = Plan::new("v6 trace.dat cut inside its CPU data");
+    plan.mend(rules::CPU_DATA_RANGE.code);
+    let mut file = FilePlan::new(None, 0);
+    let mut keep = m.meta_end;
+    let mut edits = Vec::new();
+    for b in &m.buffers {
+        let ps = u64::from(b.page_size.max(1));
+        for c in &b.cpus {
+            let end = c.offset.saturating_add(c.size);
+            keep = keep.max(c.span.end);
+            if !past(c) {
+                if c.size > 0 {
+                    keep = keep.max(end);
+                }
+                continue;
+            }
+            if end <= len {
+                keep = keep.max(end);
+                continue;
+            }
+            // The pair is (u64 offset, u64 size).
+            let off_at = c.span.end.saturating_sub(16);
+            let size_at = c.span.end.saturating_sub(8);
+            let on_disk = len.saturating_sub(c.offset);
+            let whole = if c.offset >= len {
+                0
+            } else {
+                on_disk.checked_div(ps).unwrap_or(0).saturating_mul(ps)
+            };
+            let new_offset = if whole == 0 { 0 } else { c.offset };
+            if new_offset != c.offset {
+                edits.push(Edit {
+                    rule: rules::CPU_DATA_RANGE.code,
+                    offset: off_at,
+                    old: old_bytes(data, off_at, 8),
+                    new: u64_bytes(e, new_offset),
+                    what: format!("CPU {} data offset (no data of it is on disk)", c.cpu),
+                });
+            }
+            edits.push(Edit {
+                rule: rules::CPU_DATA_RANGE.code,
+                offset: size_at,
+                old: old_bytes(data, size_at, 8),
+                new: u64_bytes(e, whole),
+                what: format!(
+                    "CPU {} data size: {} → {whole} (its whole pages on disk)",
+                    c.cpu, c.size
+                ),
+            });
+            if whole > 0 {
+                keep = keep.max(c.offset.saturating_add(whole));
+            }
+            let lost_from = c.offset.saturating_add(whole);
+            let pages = c.size.saturating_sub(whole).div_ceil(ps);
+            let ts = page_ts(data, lost_from, e);
+            plan.losses.push(Loss {
+                file: None,
+                buffer: Some(b.name.clone()),
+                cpu: Some(c.cpu),
+                task: None,
+                count: pages,
+                unit: Unit::Pages,
+                bytes: len.saturating_sub(lost_from.min(len)).min(c.size.saturating_sub(whole)),
+                time: ts.map(|t| (t, t)),
+                what: format!(
+                    "{pages} page(s) of CPU {} from 0x{lost_from:x}: {} byte(s) declared, {} on disk{}",
+                    c.cpu,
+                    c.size.saturating_sub(whole),
+                    len.saturating_sub(lost_from.min(len)).min(c.size.saturating_sub(whole)),
+                    match ts {
+                        Some(t) => format!(", the first starting at timestamp {t}"),
+                        None => String::new(),
+                    }
+                ),
+            });
+        }
+    }
+    edits.sort_by_key(|x| x.offset);
+    file.keep = keep.min(len);
+    if file.keep < len {
+        file.cut = Some(Cut {
+            rule: rules::CPU_DATA_RANGE.code,
+            at: file.keep,
+            bytes: len.saturating_sub(file.keep),
+            what: "the partial page at the end".to_string(),
+        });
+    }
+    file.edits = edits;
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The text of a section's description the writer gives it, by section id.
+fn desc_of(id: u16, buffer: &str) -> Option<String> {
+    Some(
+        match id {
+            opt_id::HEADER_INFO => "headers",
+            opt_id::FTRACE_EVENTS => "ftrace events",
+            opt_id::EVENT_FORMATS => "events format",
+            opt_id::KALLSYMS => "kallsyms",
+            opt_id::PRINTK => "printk",
+            opt_id::CMDLINES => "command lines",
+            opt_id::DONE => "options",
+            opt_id::STRINGS => "strings",
+            opt_id::BUFFER => return Some(format!("buffer flyrecord {buffer}")),
+            opt_id::BUFFER_TEXT => return Some(format!("buffer latency {buffer}")),
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+fn complete(s: &Section) -> bool {
+    s.body.end == s.offset.saturating_add(16).saturating_add(s.size)
+}
+
+fn align(v: u64, ps: u64) -> Option<u64> {
+    v.checked_next_multiple_of(ps.max(1))
+}
+
+/// The compressed CPU streams of a BUFFER section body: (offset, length) of each.
+fn compressed_streams(
+    data: &[u8],
+    algo: Algo,
+    body: std::ops::Range<u64>,
+    ps: u64,
+    e: Endian,
+    opts: &CheckOptions,
+) -> Result<Vec<(u64, u64)>, String> {
+    let mut dec = Decompressor::new();
+    let mut out = Vec::new();
+    let mut streams = Vec::new();
+    let mut pos = align(body.start, ps).ok_or("offset overflow")?;
+    let at = |p: u64| usize::try_from(p).ok();
+    while pos < body.end {
+        let count = at(pos)
+            .and_then(|p| u32_at(data, p, e))
+            .ok_or_else(|| format!("no chunk count at 0x{pos:x}"))?;
+        let start = pos;
+        let mut p = pos.saturating_add(4);
+        for i in 0..count {
+            let (Some(zs), Some(us)) = (
+                at(p).and_then(|x| u32_at(data, x, e)),
+                at(p.saturating_add(4)).and_then(|x| u32_at(data, x, e)),
+            ) else {
+                return Err(format!("chunk {i} of the stream at 0x{start:x} is cut"));
+            };
+            let zstart = p.saturating_add(8);
+            let zend = zstart.saturating_add(u64::from(zs));
+            if zend > body.end || u64::from(us) > opts.limits.max_section_bytes {
+                return Err(format!(
+                    "chunk {i} of the stream at 0x{start:x} runs past the section"
+                ));
+            }
+            let chunk = match (at(zstart), at(zend)) {
+                (Some(a), Some(b)) => data.get(a..b).unwrap_or_default(),
+                _ => &[],
+            };
+            out.clear();
+            out.resize(usize::try_from(us).unwrap_or(0), 0);
+            match dec.decompress(algo, chunk, &mut out) {
+                Ok(n) if n as u64 == u64::from(us) => {}
+                _ => {
+                    return Err(format!(
+                    "chunk {i} of the stream at 0x{start:x} does not decompress to its {us} bytes"
+                ))
+                }
+            }
+            p = zend;
+        }
+        streams.push((start, p.saturating_sub(start)));
+        pos = align(p, ps).ok_or("offset overflow")?;
+    }
+    Ok(streams)
+}
+
+/// The writer's version as (major, minor), from the VERSION option.
+fn writer_version(m: &TraceDat) -> Option<(u32, u32)> {
+    let v = m.writer_version()?;
+    let mut it = v.split(|c: char| !c.is_ascii_digit());
+    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+}
+
+struct Sink16(Vec<u8>, Endian);
+
+impl Sink16 {
+    fn u16(&mut self, v: u16) {
+        self.0.extend_from_slice(&self.1.u16_bytes(v));
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&self.1.u32_bytes(v));
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&self.1.u64_bytes(v));
+    }
+    fn cstr(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+        self.0.push(0);
+    }
+}
+
+/// A section header (id, flags, string id, size), as `write_compress_section_header` writes it.
+fn section_header(e: Endian, id: u16, string_id: u32, size: u64) -> Vec<u8> {
+    let mut w = Sink16(Vec::with_capacity(16), e);
+    w.u16(id);
+    w.u16(0);
+    w.u32(string_id);
+    w.u64(size);
+    w.0
+}
+
+#[allow(clippy::too_many_lines)]
+fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptions) -> Verdict {
+    let len = len_of(data);
+    let e = m.header.endian;
+    let referenced = |off: u64| {
+        m.options.iter().any(|o| {
+            matches!(&o.value, OptValue::Buffer { offset, .. } if *offset == off)
+                && o.id == opt_id::BUFFER
+        })
+    };
+    let Some(bi) = m
+        .sections
+        .iter()
+        .rposition(|s| s.id == opt_id::BUFFER && complete(s))
+    else {
+        return Verdict::Healthy;
+    };
+    let Some(buf) = m.sections.get(bi) else {
+        return Verdict::Healthy;
+    };
+    if referenced(buf.offset) {
+        return rebuild_strings(data, m);
+    }
+    let damage = "v7 trace.dat cut after its CPU data: the options section with the BUFFER option and the STRINGS section are gone";
+    // Nothing whole may follow the BUFFER section (else this is other damage).
+    if m.sections.iter().skip(bi.saturating_add(1)).any(complete) {
+        return Verdict::Healthy;
+    }
+    let keep = buf.body.end;
+    let first_buffer = !m.sections.iter().take(bi).any(|s| s.id == opt_id::BUFFER);
+    if !first_buffer {
+        return refuse(
+            damage,
+            "the lost data is an instance buffer's, whose name was only in the lost STRINGS section",
+        );
+    }
+    let (next_at, next) = match last_done(m, bi, keep, damage) {
+        Ok(v) => v,
+        Err(v) => return v,
+    };
+    let (streams, mut invented) = match cpu_streams(data, m, buf, damage, opts, ropts) {
+        Ok(v) => v,
+        Err(v) => return v,
+    };
+    let clock = match m.traceclock() {
+        Some(c) => c,
+        None => {
+            invented.push(Invented {
+                file: None,
+                field: "BUFFER option: clock".into(),
+                value: "local".into(),
+                why: "no TRACECLOCK option; trace-cmd's writer uses `local` then".into(),
+            });
+            "local".to_string()
+        }
+    };
+    // STRINGS: the descriptions by string id, which must tile from 0.
+    let mut descs: Vec<(u32, String)> = Vec::new();
+    for s in m.sections.iter().take(bi.saturating_add(1)) {
+        let Some(d) = desc_of(s.id, "") else {
+            return refuse(
+                damage,
+                &format!(
+                    "section id {} has a description this version cannot rebuild",
+                    s.id
+                ),
+            );
+        };
+        descs.push((s.string_id, d));
+    }
+    let Some(mut strings) = tile_strings(&mut descs) else {
+        return refuse(
+            damage,
+            "the section description ids do not tile the lost STRINGS section",
+        );
+    };
+    let options_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
+    // What follows the data must be what the writer writes next: the options section's
+    // header (id 0, flags 0, the next string id), or as much of it as is left. A writer
+    // stopped during the CPU copy leaves the section size 0 and the data after the header.
+    if buf.size == 0 && keep < len {
+        return refuse(
+            damage,
+            "the writer stopped while copying the CPU data (the BUFFER section's size was never written)",
+        );
+    }
+    let expected = section_header(e, opt_id::DONE, options_sid, 0);
+    let tail = old_bytes(data, keep, len.saturating_sub(keep).min(8));
+    if expected.get(..tail.len()) != Some(tail.as_slice()) {
+        return refuse(
+            damage,
+            "the bytes after the CPU data are not the options section the writer writes next",
+        );
+    }
+    strings.extend_from_slice(b"options\0");
+    let strings_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
+    strings.extend_from_slice(b"strings\0");
+    // The options section: BUFFER, DONE.
+    let mut opt = Sink16(Vec::new(), e);
+    opt.u64(buf.offset);
+    opt.cstr("");
+    opt.cstr(&clock);
+    opt.u32(m.header.page_size);
+    opt.u32(u32::try_from(streams.len()).unwrap_or(0));
+    for &(cpu, off, sz) in &streams {
+        opt.u32(cpu);
+        opt.u64(off);
+        opt.u64(sz);
+    }
+    let payload = opt.0;
+    let mut body_w = Sink16(Vec::new(), e);
+    body_w.u16(opt_id::BUFFER);
+    body_w.u32(u32::try_from(payload.len()).unwrap_or(0));
+    body_w.0.extend_from_slice(&payload);
+    body_w.u16(opt_id::DONE);
+    body_w.u32(8);
+    body_w.u64(0);
+    let opt_body = body_w.0;
+    let mut plan = Plan::new(damage);
+    for r in [
+        &rules::MISSING_METADATA,
+        &rules::SECTION_REFERENCES,
+        &rules::OPTION_LAYOUT,
+        &rules::OPTIONS_CHAIN,
+        &rules::SECTION_WALK,
+    ] {
+        plan.mend(r.code);
+    }
+    let mut file = FilePlan::new(None, keep);
+    if next != keep {
+        file.edits.push(Edit {
+            rule: rules::OPTIONS_CHAIN.code,
+            offset: next_at,
+            old: old_bytes(data, next_at, 8),
+            new: u64_bytes(e, keep),
+            what: "the last DONE option's next-options offset: the rebuilt options section".into(),
+        });
+    }
+    let mut at = keep;
+    let opt_sec = section_header(e, opt_id::DONE, options_sid, opt_body.len() as u64);
+    let mut new = opt_sec;
+    new.extend_from_slice(&opt_body);
+    let n = new.len() as u64;
+    file.edits.push(Edit {
+        rule: rules::MISSING_METADATA.code,
+        offset: at,
+        old: Vec::new(),
+        new,
+        what: format!(
+            "options section: BUFFER option (top buffer, clock {clock}, {} CPU stream(s): {}), DONE",
+            streams.len(),
+            streams
+                .iter()
+                .map(|(c, o, s)| format!("CPU {c} at 0x{o:x} +{s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    });
+    at = at.saturating_add(n);
+    let mut new = section_header(e, opt_id::STRINGS, strings_sid, strings.len() as u64);
+    new.extend_from_slice(&strings);
+    file.edits.push(Edit {
+        rule: rules::BAD_STRING_ID.code,
+        offset: at,
+        old: Vec::new(),
+        new,
+        what: format!(
+            "STRINGS section ({} descriptions, uncompressed)",
+            descs.len().saturating_add(2)
+        ),
+    });
+    plan.mend(rules::BAD_STRING_ID.code);
+    if keep < len {
+        file.cut = Some(Cut {
+            rule: rules::MISSING_METADATA.code,
+            at: keep,
+            bytes: len.saturating_sub(keep),
+            what: "what was left of the options and STRINGS sections (rebuilt)".into(),
+        });
+    }
+    plan.invented = invented;
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The STRINGS section (written last, by `tracecmd_output_flush`) cut or missing after a whole
+/// options section: rebuilt from the ids in the section headers.
+fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
+    let len = len_of(data);
+    let e = m.header.endian;
+    if m.sections
+        .iter()
+        .any(|s| s.id == opt_id::STRINGS && complete(s))
+    {
+        return Verdict::Healthy;
+    }
+    let damage = "v7 trace.dat cut inside or before its STRINGS section";
+    let Some(last) = m.sections.iter().rposition(complete) else {
+        return Verdict::Healthy;
+    };
+    // Everything after the last whole section is the cut STRINGS section (or less than a
+    // section header).
+    if m.sections
+        .iter()
+        .skip(last.saturating_add(1))
+        .any(|s| s.id != opt_id::STRINGS)
+    {
+        return Verdict::Healthy;
+    }
+    let Some(ls) = m.sections.get(last) else {
+        return Verdict::Healthy;
+    };
+    // The chain must end in the last section: an options section whose DONE ends it.
+    if ls.id != opt_id::DONE || m.options_chain.last() != Some(&ls.offset) {
+        return Verdict::Healthy;
+    }
+    let keep = ls.body.end;
+    let mut descs: Vec<(u32, String)> = Vec::new();
+    for s in m.sections.iter().take(last.saturating_add(1)) {
+        let name = if s.id == opt_id::BUFFER {
+            // The buffer's name, from its BUFFER option.
+            m.options.iter().find_map(|o| match &o.value {
+                OptValue::Buffer { offset, name, .. } if *offset == s.offset => Some(name.clone()),
+                _ => None,
+            })
+        } else {
+            Some(String::new())
+        };
+        let Some(d) = name.and_then(|n| desc_of(s.id, &n)) else {
+            return refuse(
+                damage,
+                &format!(
+                    "section id {} has a description this version cannot rebuild",
+                    s.id
+                ),
+            );
+        };
+        descs.push((s.string_id, d));
+    }
+    let Some(mut strings) = tile_strings(&mut descs) else {
+        return refuse(
+            damage,
+            "the section description ids do not tile the lost STRINGS section",
+        );
+    };
+    let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
+    if let Some(cut) = m.sections.get(last.saturating_add(1)) {
+        if cut.string_id != sid {
+            return refuse(
+                damage,
+                "the cut STRINGS section's own id does not follow the others",
+            );
+        }
+    }
+    strings.extend_from_slice(b"strings\0");
+    let mut plan = Plan::new(damage);
+    plan.mend(rules::BAD_STRING_ID.code);
+    plan.mend(rules::SECTION_WALK.code);
+    plan.mend(rules::TRUNCATED.code);
+    plan.mend(rules::SECTION_SIZE.code);
+    let mut file = FilePlan::new(None, keep);
+    let mut new = section_header(e, opt_id::STRINGS, sid, strings.len() as u64);
+    new.extend_from_slice(&strings);
+    file.edits.push(Edit {
+        rule: rules::BAD_STRING_ID.code,
+        offset: keep,
+        old: Vec::new(),
+        new,
+        what: format!(
+            "STRINGS section ({} descriptions, uncompressed)",
+            descs.len().saturating_add(1)
+        ),
+    });
+    if keep < len {
+        file.cut = Some(Cut {
+            rule: rules::TRUNCATED.code,
+            at: keep,
+            bytes: len.saturating_sub(keep),
+            what: "what was left of the STRINGS section (rebuilt)".into(),
+        });
+    }
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// One CPU's data in a BUFFER option: (cpu, offset, size).
+type Stream = (u32, u64, u64);
+
+/// The CPU streams (cpu, offset, size) of the BUFFER section `buf`, as the writer's BUFFER
+/// option gave them, and what options brought in; `Err` with the refusal.
+fn cpu_streams(
+    data: &[u8],
+    m: &TraceDat,
+    buf: &Section,
+    damage: &str,
+    opts: &CheckOptions,
+    ropts: &RepairOptions,
+) -> Result<(Vec<Stream>, Vec<Invented>), Verdict> {
+    let e = m.header.endian;
+    let ps = u64::from(m.header.page_size.max(1));
+    let body = buf.offset.saturating_add(16)..buf.body.end;
+    let ncpus = m.cpucount().unwrap_or(0);
+    let mut invented = Vec::new();
+    let streams: Vec<(u32, u64, u64)> = if buf.compressed() {
+        let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
+            return Err(refuse(
+                damage,
+                "the data is flagged compressed in a file without compression",
+            ));
+        };
+        let found = match compressed_streams(data, algo, body.clone(), ps, e, opts) {
+            Ok(s) => s,
+            Err(why) => {
+                return Err(refuse(
+                    damage,
+                    &format!("the compressed CPU data does not frame: {why}"),
+                ))
+            }
+        };
+        let n = found.len() as u64;
+        if n != u64::from(ncpus) && n > 1 {
+            return Err(Verdict::Refuse(Refusal {
+                damage: damage.to_string(),
+                reason: format!(
+                    "{n} compressed CPU streams among {ncpus} CPUs: the file does not say which CPUs they are"
+                ),
+                option: Some("--cpu-sizes"),
+            }));
+        }
+        if n == 1 && ncpus != 1 {
+            return Err(Verdict::Refuse(Refusal {
+                damage: damage.to_string(),
+                reason: format!("one compressed CPU stream among {ncpus} CPUs: the file does not say which CPU it is"),
+                option: Some("--cpu-sizes"),
+            }));
+        }
+        // trace-cmd before 3.2 recorded a compressed stream's size 4 bytes short.
+        let short = writer_version(m).is_some_and(|v| v < (3, 2));
+        found
+            .iter()
+            .zip(0u32..)
+            .map(|(&(off, l), cpu)| (cpu, off, if short { l.saturating_sub(4) } else { l }))
+            .collect()
+    } else {
+        let start = match align(body.start, ps) {
+            Some(s) => s,
+            None => return Err(refuse(damage, "offset overflow")),
+        };
+        match (&ropts.cpu_sizes, ncpus) {
+            (Some(sizes), _) => {
+                let mut v = Vec::new();
+                let mut pos = start;
+                for (cpu, &sz) in (0u32..).zip(sizes.iter()) {
+                    if sz > 0 {
+                        v.push((cpu, pos, sz));
+                    }
+                    let end = pos.saturating_add(sz);
+                    if end > body.end {
+                        return Err(refuse(damage, "--cpu-sizes adds up to more than the section holds"));
+                    }
+                    pos = align(end, ps).unwrap_or(u64::MAX);
+                    invented.push(Invented {
+                        file: None,
+                        field: format!("BUFFER option: CPU {cpu} size"),
+                        value: sz.to_string(),
+                        why: "given by --cpu-sizes".into(),
+                    });
+                }
+                if v.last().map(|&(_, o, s)| o.saturating_add(s)) != Some(body.end) {
+                    return Err(refuse(damage, "--cpu-sizes does not end where the section ends"));
+                }
+                v
+            }
+            (None, 1) if body.end > start => vec![(0, start, body.end.saturating_sub(start))],
+            (None, 1) => Vec::new(),
+            (None, n) => {
+                return Err(Verdict::Refuse(Refusal {
+                    damage: damage.to_string(),
+                    reason: format!(
+                        "the uncompressed data of {n} CPUs has no boundaries in the file (whole pages of different CPUs look alike)"
+                    ),
+                    option: Some("--cpu-sizes"),
+                }))
+            }
+        }
+    };
+    Ok((streams, invented))
+}
+
+/// The STRINGS body the writer wrote before these descriptions' ids: each id is the offset of
+/// its text in the concatenation (`None` when they do not tile it from 0).
+fn tile_strings(descs: &mut [(u32, String)]) -> Option<Vec<u8>> {
+    descs.sort_by_key(|d| d.0);
+    let mut strings = Vec::new();
+    for (id, d) in descs.iter() {
+        if u64::from(*id) != strings.len() as u64 {
+            return None;
+        }
+        strings.extend_from_slice(d.as_bytes());
+        strings.push(0);
+    }
+    Some(strings)
+}
+
+/// The last DONE option before the BUFFER section `bi`: where its `next` is and its value,
+/// which must be 0 (never patched) or `keep` (the lost options section's place).
+fn last_done(m: &TraceDat, bi: usize, keep: u64, damage: &str) -> Result<(u64, u64), Verdict> {
+    let Some(buf) = m.sections.get(bi) else {
+        return Err(refuse(damage, "no BUFFER section"));
+    };
+    // The last DONE before the buffer: its `next` is 0 (never patched) or the lost section.
+    let Some(done) = m
+        .options
+        .iter()
+        .rfind(|o| o.id == opt_id::DONE && o.span.end <= buf.offset)
+    else {
+        return Err(refuse(
+            damage,
+            "no options section with a DONE option precedes the data",
+        ));
+    };
+    let Some(done_sec) = m
+        .sections
+        .iter()
+        .take(bi)
+        .rfind(|s| s.id == opt_id::DONE && s.body.start <= done.span.start)
+    else {
+        return Err(refuse(damage, "the DONE option lies in no options section"));
+    };
+    if done_sec.compressed() {
+        return Err(refuse(
+            damage,
+            "the options section before the data is compressed",
+        ));
+    }
+    let next_at = done.span.start.saturating_add(6);
+    let next = match done.value {
+        OptValue::U64(n) => n,
+        _ => return Err(refuse(damage, "the DONE option before the data is damaged")),
+    };
+    if next != 0 && next != keep {
+        return Err(refuse(
+            damage,
+            "the last DONE option points elsewhere than the end of the data",
+        ));
+    }
+    Ok((next_at, next))
+}

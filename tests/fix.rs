@@ -1,0 +1,912 @@
+//! `tracelint fix`: the contract (IN never written, OUT new, exit codes, dry run), and each
+//! repair on real corpus files damaged here, proven by the real readers (trace-cmd report,
+//! uftrace replay, GDB's tfind walk): what they read of OUT is what they read of the original,
+//! or a per-CPU prefix of it; the ledger's counts are what was lost; fix of OUT does nothing.
+
+mod common;
+
+use common::skip_or_fail;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_tracelint")
+}
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(rel)
+}
+
+/// `tracelint fix IN -o OUT --ledger L --output-format json`: exit code and the ledger.
+fn fix(input: &Path, out: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    let ledger = out.with_extension("ledger.json");
+    let _ = std::fs::remove_file(&ledger);
+    let o = Command::new(bin())
+        .env_remove("TRACELINT_CONFIG")
+        .arg("fix")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .arg("--ledger")
+        .arg(&ledger)
+        .args(extra)
+        .output()
+        .unwrap();
+    let code = o.status.code().unwrap();
+    let text = std::fs::read_to_string(&ledger).unwrap_or_else(|_| {
+        panic!(
+            "no ledger written (exit {code}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    (code, v["fix"].clone())
+}
+
+/// The error findings of `tracelint check` on `p`.
+fn errors(p: &Path) -> Vec<String> {
+    let o = Command::new(bin())
+        .env_remove("TRACELINT_CONFIG")
+        .args(["check", "-o", "concise"])
+        .arg(p)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.contains("[error]"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A digest of a file or of every file of a directory.
+fn digest(p: &Path) -> Vec<(String, Vec<u8>)> {
+    if p.is_dir() {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|f| {
+                (
+                    f.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&f).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    } else {
+        vec![(String::new(), std::fs::read(p).unwrap())]
+    }
+}
+
+fn tool(name: &str, arg: &str) -> bool {
+    if Command::new(name).arg(arg).output().is_ok() {
+        true
+    } else {
+        skip_or_fail(&format!("`{name}` is not installed"));
+        false
+    }
+}
+
+/// `trace-cmd report` lines by CPU (`[001]`), in order.
+fn report_by_cpu(p: &Path) -> BTreeMap<String, Vec<String>> {
+    let o: Output = Command::new("trace-cmd")
+        .args(["report", "-i"])
+        .arg(p)
+        .output()
+        .unwrap();
+    let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for l in String::from_utf8_lossy(&o.stdout).lines() {
+        let Some(a) = l.find(" [") else { continue };
+        let Some(b) = l[a..].find(']') else { continue };
+        let cpu = l[a + 2..a + b].to_string();
+        if cpu.chars().all(|c| c.is_ascii_digit()) && !cpu.is_empty() {
+            m.entry(cpu).or_default().push(l.to_string());
+        }
+    }
+    m
+}
+
+fn events(m: &BTreeMap<String, Vec<String>>) -> usize {
+    m.values().map(Vec::len).sum()
+}
+
+/// A v6/v7 file's CPU tables (buffer name, cpu, offset, size) as the library decodes them.
+fn cpu_tables(data: &[u8]) -> Vec<(String, u32, u64, u64)> {
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
+    m.buffers
+        .iter()
+        .flat_map(|b| {
+            b.cpus
+                .iter()
+                .map(move |c| (b.name.clone(), c.cpu, c.offset, c.size))
+        })
+        .collect()
+}
+
+/// Cuts `data` at `at` into `dir/name`; runs fix; checks the contract every repair holds.
+/// Returns the exit code, the ledger and OUT.
+fn cut_and_fix(
+    dir: &Path,
+    name: &str,
+    data: &[u8],
+    at: usize,
+    extra: &[&str],
+) -> (i32, serde_json::Value, PathBuf) {
+    let input = dir.join(format!("{name}.cut{at}"));
+    std::fs::write(&input, &data[..at]).unwrap();
+    let out = dir.join(format!("{name}.cut{at}.fixed"));
+    let before = digest(&input);
+    let (code, ledger) = fix(&input, &out, extra);
+    assert_eq!(digest(&input), before, "{name} cut at {at}: IN changed");
+    assert_eq!(ledger["exit_code"], code);
+    match code {
+        4 | 5 => {
+            assert!(out.exists(), "{name} cut at {at}: exit {code} but no OUT");
+            let errs = errors(&out);
+            assert!(
+                errs.is_empty(),
+                "{name} cut at {at}: OUT has errors: {errs:?}"
+            );
+            // fix of OUT changes nothing.
+            let again = dir.join(format!("{name}.cut{at}.again"));
+            let (c2, l2) = fix(&out, &again, &[]);
+            assert_eq!(c2, 0, "{name} cut at {at}: fix of OUT: {l2}");
+            assert!(!again.exists());
+            assert_eq!(
+                code == 5,
+                !ledger["plan"]["losses"].as_array().unwrap().is_empty()
+            );
+        }
+        0 | 1 => assert!(
+            !out.exists(),
+            "{name} cut at {at}: exit {code} but OUT written"
+        ),
+        c => panic!("{name} cut at {at}: exit {c}: {ledger}"),
+    }
+    (code, ledger, out)
+}
+
+#[test]
+fn trace_dat_v6_cut_inside_cpu_data() {
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    let mut refused = 0;
+    for name in [
+        "v6.dat",
+        "clock-counter-v6.dat",
+        "empty-cpu-v6.dat",
+        "instances-v6.dat",
+        "kernel-stack-v6.dat",
+        "marker-v6.dat",
+        "subbuf-8k-v6.dat",
+    ] {
+        let path = corpus(&format!("tracecmd/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let table = cpu_tables(&data);
+        let instances = table.iter().any(|t| !t.0.is_empty());
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        let page = if name.contains("8k") { 8192usize } else { 4096 };
+        let mut cuts = vec![data.len() - 1, data.len() - 100];
+        for &(_, _, off, size) in table.iter().filter(|t| t.3 > 0) {
+            let (off, size) = (off as usize, size as usize);
+            for d in [1, 7, 8, page, page + 1, size / 2] {
+                if d < size {
+                    cuts.push(off + d);
+                }
+            }
+            cuts.push(off + size - 1);
+        }
+        cuts.retain(|&c| c < data.len());
+        cuts.sort_unstable();
+        cuts.dedup();
+        for at in cuts {
+            let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+            // An instance's CPU table lies after the top buffer's data: a cut before it is
+            // refused (its BUFFER option cannot be dropped).
+            if code == 0 {
+                // Bytes after all the CPU data: nothing of the trace was cut.
+                assert_eq!(
+                    ledger["input_errors"].as_array().unwrap().len(),
+                    0,
+                    "{name} cut at {at}"
+                );
+                continue;
+            }
+            if code == 1 && instances {
+                assert!(
+                    ledger["refusal"]["reason"]
+                        .as_str()
+                        .unwrap()
+                        .contains("CPU table of buffer"),
+                    "{name} cut at {at}: {ledger}"
+                );
+                refused += 1;
+                continue;
+            }
+            assert!(code == 5, "{name} cut at {at}: exit {code}: {ledger}");
+            repaired += 1;
+            // Ledger: pages lost per CPU = (declared before - declared after) / page size.
+            let fixed = std::fs::read(&out).unwrap();
+            let after = cpu_tables(&fixed);
+            for loss in ledger["plan"]["losses"].as_array().unwrap() {
+                let cpu = loss["cpu"].as_u64().unwrap() as u32;
+                let buf = loss["buffer"].as_str().unwrap();
+                let find = |t: &[(String, u32, u64, u64)]| {
+                    t.iter()
+                        .find(|x| x.0 == buf && x.1 == cpu)
+                        .map(|x| x.3)
+                        .unwrap()
+                };
+                let ps = if name.contains("8k") { 8192 } else { 4096 };
+                assert_eq!(
+                    loss["count"].as_u64().unwrap(),
+                    (find(&table) - find(&after)).div_ceil(ps),
+                    "{name} cut at {at}: {loss}"
+                );
+            }
+            if have {
+                let got = report_by_cpu(&out);
+                for (cpu, lines) in &got {
+                    let orig = &original[cpu];
+                    // With instances, a CPU's lines of several buffers merge by time: what is
+                    // left of one buffer is then a subsequence.
+                    let ok = if instances {
+                        let mut it = orig.iter();
+                        lines.iter().all(|l| it.any(|o| o == l))
+                    } else {
+                        orig.starts_with(lines)
+                    };
+                    assert!(
+                        ok,
+                        "{name} cut at {at}: CPU {cpu} of OUT is not a prefix of the original"
+                    );
+                }
+                // The cut input reads as nothing; the repaired one reads.
+                assert!(
+                    events(&got) > 0 || events(&original) == 0 || at < table[0].2 as usize + page,
+                    "{name} cut at {at}: trace-cmd reads no event of OUT"
+                );
+            }
+        }
+    }
+    assert!(repaired > 50, "{repaired} repairs, {refused} refused");
+}
+
+/// The end of the last BUFFER section of a v7 file: what a writer killed after the CPU data
+/// leaves.
+fn buffer_end(data: &[u8]) -> usize {
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
+    m.sections.iter().rfind(|s| s.id == 3).unwrap().body.end as usize
+}
+
+#[test]
+fn trace_dat_v7_trailing_options_rebuilt() {
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in [
+        "v7-zstd.dat",
+        "full-meta-v7-zstd.dat",
+        "clock-x86-tsc-v7-zstd.dat",
+        "kernel-stack-v7-zstd.dat",
+        "lost-v7-zstd.dat",
+        "subbuf-8k-v7-zstd.dat",
+    ] {
+        let path = corpus(&format!("tracecmd/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let end = buffer_end(&data);
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        for at in [
+            end,
+            end + 1,
+            end + 7,
+            end + 8,
+            end + 16,
+            end + 40,
+            data.len() - 1,
+        ] {
+            let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+            assert_eq!(code, 4, "{name} cut at {at}: {ledger}");
+            if have {
+                assert_eq!(
+                    report_by_cpu(&out),
+                    original,
+                    "{name} cut at {at}: trace-cmd reads other events of OUT than of the original"
+                );
+                if at == end {
+                    let cut = tmp.path().join(format!("{name}.cut{at}"));
+                    assert_eq!(
+                        events(&report_by_cpu(&cut)),
+                        0,
+                        "{name}: the cut file reads"
+                    );
+                }
+            }
+            // The rebuilt BUFFER option is the writer's: same CPU table as the original.
+            let fixed = std::fs::read(&out).unwrap();
+            assert_eq!(cpu_tables(&fixed), cpu_tables(&data), "{name} cut at {at}");
+        }
+    }
+}
+
+#[test]
+fn trace_dat_v7_uncompressed_needs_cpu_sizes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = corpus("tracecmd/v7-none.dat");
+    let data = std::fs::read(&path).unwrap();
+    let end = buffer_end(&data);
+    let (code, ledger, _) = cut_and_fix(tmp.path(), "v7-none", &data, end, &[]);
+    assert_eq!(code, 1, "{ledger}");
+    assert_eq!(ledger["refusal"]["option"], "--cpu-sizes");
+    assert!(ledger["message"].as_str().unwrap().contains("--cpu-sizes"));
+    // With the sizes the original machine knew, the writer's file comes back byte for byte.
+    let sizes: Vec<String> = cpu_tables(&data).iter().map(|t| t.3.to_string()).collect();
+    let arg = sizes.join(",");
+    let input = tmp.path().join(format!("v7-none.cut{end}"));
+    let out = tmp.path().join("v7-none.sized");
+    let (code, ledger) = fix(&input, &out, &["--cpu-sizes", &arg]);
+    assert_eq!(code, 4, "{ledger}");
+    assert_eq!(std::fs::read(&out).unwrap(), data);
+    assert_eq!(
+        ledger["plan"]["invented"].as_array().unwrap().len(),
+        sizes.len()
+    );
+}
+
+/// Frame boundaries of a tfile (little-endian frames: the corpus is x86-64).
+fn tfile_frames(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut pos = data.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    let mut v = Vec::new();
+    loop {
+        let tp = i16::from_le_bytes([data[pos], data[pos + 1]]);
+        if tp == 0 {
+            return v;
+        }
+        let size = u32::from_le_bytes(data[pos + 2..pos + 6].try_into().unwrap()) as usize;
+        v.push((pos, pos + 6 + size));
+        pos += 6 + size;
+    }
+}
+
+/// GDB's walk of a tfile: the frames `tfind` finds, and whether the walk ended cleanly.
+fn gdb_walk(p: &Path) -> (Vec<String>, bool) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaign/gdb_walk.py");
+    let o = Command::new("gdb")
+        .args(["-nx", "-batch", "-x"])
+        .arg(&script)
+        .env("TFILE", p)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let frames = text
+        .lines()
+        .filter(|l| l.starts_with("FRAME "))
+        .map(str::to_string)
+        .collect();
+    let clean = text.lines().any(|l| l.starts_with("END ok"));
+    (frames, clean)
+}
+
+#[test]
+fn tfile_cut_gets_its_end_marker() {
+    let have = tool("gdb", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    for name in ["multi.tf", "regs.tf", "memory.tf", "kinds.tf", "tsv.tf"] {
+        let path = corpus(&format!("gdb/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let frames = tfile_frames(&data);
+        let (orig, _) = if have {
+            gdb_walk(&path)
+        } else {
+            (Vec::new(), true)
+        };
+        let mut cuts = vec![data.len() - 4, data.len() - 3, data.len() - 1];
+        for &(s, e) in &frames {
+            for at in [s + 1, s + 5, s + 7, s + 8, (s + e) / 2, e - 1] {
+                if at < e {
+                    cuts.push(at);
+                }
+            }
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        for at in cuts {
+            let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+            let whole = frames.iter().filter(|f| f.1 <= at).count();
+            let partial = frames.iter().any(|f| f.0 < at && at < f.1);
+            // Two bytes of the marker left are a whole marker: nothing to do.
+            let last = frames.last().map_or(0, |f| f.1);
+            if at >= last + 2 {
+                assert_eq!(code, 0, "{name} cut at {at}: {ledger}");
+                continue;
+            }
+            assert_eq!(
+                code,
+                if partial { 5 } else { 4 },
+                "{name} cut at {at}: {ledger}"
+            );
+            repaired += 1;
+            let lost: u64 = ledger["plan"]["losses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l["count"].as_u64().unwrap())
+                .sum();
+            assert_eq!(lost, u64::from(partial), "{name} cut at {at}");
+            if have {
+                let (got, clean) = gdb_walk(&out);
+                assert!(
+                    clean,
+                    "{name} cut at {at}: GDB's walk of OUT did not end cleanly"
+                );
+                assert_eq!(got.len(), whole, "{name} cut at {at}");
+                assert!(orig.starts_with(&got), "{name} cut at {at}");
+            }
+        }
+    }
+    assert!(repaired > 50, "{repaired} repairs");
+}
+
+fn replay(d: &Path) -> String {
+    let o = Command::new("uftrace")
+        .args(["replay", "-d"])
+        .arg(d)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
+/// A recording without `info`: fix writes one, and `uftrace replay` of OUT prints exactly what
+/// it prints of the recording with its own `info`.
+fn info_rebuilt(original: &Path, tmp: &Path, name: &str, have: bool, estimate: bool) {
+    let damaged = tmp.join(format!("{name}.noinfo"));
+    copy_dir(original, &damaged);
+    std::fs::remove_file(damaged.join("info")).unwrap();
+    let out = tmp.join(format!("{name}.fixed"));
+    let before = digest(&damaged);
+    let (code, ledger) = fix(&damaged, &out, &[]);
+    assert_eq!(digest(&damaged), before, "{name}: IN changed");
+    assert_eq!(code, 4, "{name}: {ledger}");
+    let errs = errors(&out);
+    assert!(errs.is_empty(), "{name}: OUT has errors: {errs:?}");
+    // Every other file is copied byte for byte.
+    let (a, b) = (digest(&damaged), digest(&out));
+    assert_eq!(b.len(), a.len() + 1);
+    for (n, bytes) in &a {
+        assert!(
+            b.contains(&(n.clone(), bytes.clone())),
+            "{name}: {n} differs"
+        );
+    }
+    let again = tmp.join(format!("{name}.again"));
+    assert_eq!(fix(&out, &again, &[]).0, 0);
+    if have {
+        let want = replay(original);
+        assert!(!want.is_empty());
+        if estimate {
+            // The estimated returns move in time (and the perf events between them, in
+            // depth): the same calls of the same tasks, as a multiset, without the durations
+            // and depths.
+            let calls = |t: String| -> Vec<String> {
+                let mut v: Vec<String> = t
+                    .lines()
+                    .map(|l| {
+                        let tid = l.find('[').map(|a| &l[a..]).unwrap_or("");
+                        tid.split('|').next().unwrap_or("").to_string()
+                            + l.split('|').skip(1).collect::<String>().trim()
+                    })
+                    .collect();
+                v.sort();
+                v
+            };
+            assert_eq!(
+                calls(replay(&out)),
+                calls(want),
+                "{name}: replay of OUT differs"
+            );
+        } else {
+            assert_eq!(replay(&out), want, "{name}: replay of OUT differs");
+        }
+        assert_eq!(
+            replay(&damaged),
+            "",
+            "{name}: uftrace replays a recording without info"
+        );
+    }
+}
+
+/// The u64 at `at` of a corpus recording's `info` header.
+fn info_word(dir: &Path, at: usize) -> u64 {
+    let b = std::fs::read(dir.join("info")).unwrap();
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+#[test]
+fn uftrace_without_info_replays_as_recorded() {
+    let have = tool("uftrace", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut dirs = Vec::new();
+    common::inputs(&corpus("uftrace"), &mut dirs);
+    dirs.retain(|d| d.is_dir() && !d.components().any(|c| c.as_os_str() == "defects"));
+    let (mut same, mut refused) = (0, 0);
+    for original in &dirs {
+        let name = original.file_name().unwrap().to_string_lossy().into_owned();
+        // Argument and return-value records need the argument specs (info_mask bit 10),
+        // which were only in info: refused, nothing written.
+        if info_word(original, 24) & (1 << 10) != 0 {
+            let damaged = tmp.path().join(format!("{name}.noinfo"));
+            copy_dir(original, &damaged);
+            std::fs::remove_file(damaged.join("info")).unwrap();
+            let out = tmp.path().join(format!("{name}.fixed"));
+            let (code, ledger) = fix(&damaged, &out, &[]);
+            assert_eq!(code, 1, "{name}: {ledger}");
+            assert!(!out.exists());
+            refused += 1;
+            continue;
+        }
+        // `record -e` (ESTIMATE_RETURN, feature bit 11): replay estimates the last returns
+        // from what the lost info held; the durations of those lines differ.
+        let estimate = info_word(original, 16) & (1 << 11) != 0;
+        info_rebuilt(original, tmp.path(), &name, have, estimate);
+        same += 1;
+    }
+    assert!(same >= 8, "{same} rebuilt, {refused} refused");
+}
+
+#[test]
+fn uftrace_fresh_recording_without_info() {
+    if !tool("uftrace", "--version") || !tool("gcc", "--version") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/uf_threads.c");
+    let exe = tmp.path().join("uf_threads");
+    let st = Command::new("gcc")
+        .args(["-pg", "-g", "-O0", "-pthread", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let rec = tmp.path().join("rec");
+    let st = Command::new("uftrace")
+        .arg("record")
+        .arg("-d")
+        .arg(&rec)
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    info_rebuilt(&rec, tmp.path(), "fresh", true, false);
+}
+
+#[test]
+fn uftrace_task_file_cut_inside_a_record() {
+    let have = tool("uftrace", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, cut) in [
+        ("plain", 5usize),
+        ("threads", 9),
+        ("events", 3),
+        ("args", 1),
+    ] {
+        let original = corpus(&format!("uftrace/{name}"));
+        let damaged = tmp.path().join(format!("{name}.cut"));
+        copy_dir(&original, &damaged);
+        let dat = std::fs::read_dir(&damaged)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                let n = p.file_name().unwrap().to_string_lossy().into_owned();
+                n.ends_with(".dat") && n.chars().next().unwrap().is_ascii_digit()
+            })
+            .unwrap();
+        let len = std::fs::metadata(&dat).unwrap().len();
+        let keep = len / 2 - (len / 2) % 16 + cut as u64;
+        let f = std::fs::OpenOptions::new().write(true).open(&dat).unwrap();
+        f.set_len(keep).unwrap();
+        let out = tmp.path().join(format!("{name}.fixed"));
+        let before = digest(&damaged);
+        let (code, ledger) = fix(&damaged, &out, &[]);
+        assert_eq!(digest(&damaged), before);
+        assert_eq!(code, 5, "{name}: {ledger}");
+        let errs = errors(&out);
+        assert!(errs.is_empty(), "{name}: OUT has errors: {errs:?}");
+        let loss = &ledger["plan"]["losses"][0];
+        let fixed_len = std::fs::metadata(out.join(dat.file_name().unwrap()))
+            .unwrap()
+            .len();
+        assert_eq!(loss["bytes"].as_u64().unwrap(), keep - fixed_len, "{name}");
+        assert!(fixed_len < keep && keep - fixed_len < 16 + 64, "{name}");
+        let again = tmp.path().join(format!("{name}.again"));
+        assert_eq!(fix(&out, &again, &[]).0, 0);
+        if have {
+            // What uftrace replays of OUT is a prefix of what it replays of the original (of
+            // the damaged copy it may show the cut record misread: an event of zeros).
+            let body = |t: String| -> Vec<String> {
+                t.lines()
+                    .take_while(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            };
+            // Lines of perf events (merged in by time) are left aside.
+            let ours = |v: Vec<String>| -> Vec<String> {
+                v.into_iter().filter(|l| !l.contains("/* linux:")).collect()
+            };
+            // By task: tasks interleave by time.
+            let by_tid = |v: Vec<String>| -> BTreeMap<String, Vec<String>> {
+                let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+                for l in v {
+                    if let (Some(a), Some(b)) = (l.find('['), l.find(']')) {
+                        let tid = l[a + 1..b].trim().to_string();
+                        // `f();` is `f() {` and its `}`: a call cut short prints as the
+                        // first alone.
+                        let rest = l[b + 1..].trim_start_matches([' ', '|']).to_string();
+                        let indent = l[b + 1..].trim_start_matches(' ').trim_start_matches('|');
+                        let depth = indent.len() - indent.trim_start().len();
+                        let e = m.entry(tid).or_default();
+                        match rest.strip_suffix("();") {
+                            Some(f) => {
+                                e.push(format!("{depth} {f}() {{"));
+                                e.push(format!("{depth} }}"));
+                            }
+                            None if rest.starts_with('}') => e.push(format!("{depth} }}")),
+                            None => e.push(format!("{depth} {rest}")),
+                        }
+                    }
+                }
+                m
+            };
+            let got = by_tid(ours(body(replay(&out))));
+            let orig = by_tid(ours(body(replay(&original))));
+            assert!(!got.is_empty(), "{name}");
+            for (tid, lines) in &got {
+                assert!(
+                    orig[tid].starts_with(lines),
+                    "{name}: task {tid}: {lines:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn healthy_corpus_files_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for f in ["tracecmd", "uftrace", "gdb", "ktrace"] {
+        common::inputs(&corpus(f), &mut inputs);
+    }
+    inputs.retain(|p| {
+        !p.components()
+            .any(|c| c.as_os_str() == "defects" || c.as_os_str() == "regressions")
+    });
+    assert!(inputs.len() > 30);
+    for (i, p) in inputs.iter().enumerate() {
+        let out = tmp.path().join(format!("out{i}"));
+        let o = Command::new(bin())
+            .env_remove("TRACELINT_CONFIG")
+            .arg("fix")
+            .arg(p)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{}: {text}", p.display());
+        assert!(text.contains("nothing written"), "{}: {text}", p.display());
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn contract_and_exit_codes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = std::fs::read(corpus("tracecmd/v6.dat")).unwrap();
+    let cut = tmp.path().join("cut.dat");
+    std::fs::write(&cut, &data[..data.len() - 100]).unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        Command::new(bin())
+            .env_remove("TRACELINT_CONFIG")
+            .arg("fix")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // OUT exists: usage error, OUT untouched.
+    let exists = tmp.path().join("exists.dat");
+    std::fs::write(&exists, b"keep me").unwrap();
+    let o = run(&[cut.as_os_str(), "-o".as_ref(), exists.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&exists).unwrap(), b"keep me");
+    // OUT is IN: usage error, IN untouched.
+    let o = run(&[cut.as_os_str(), "-o".as_ref(), cut.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&cut).unwrap(), &data[..data.len() - 100]);
+    // No OUT: usage error.
+    assert_eq!(run(&[cut.as_os_str()]).status.code(), Some(2));
+    // OUT inside an input directory.
+    let dir = tmp.path().join("rec");
+    copy_dir(&corpus("uftrace/plain"), &dir);
+    let inside = dir.join("out");
+    let o = run(&[dir.as_os_str(), "-o".as_ref(), inside.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!inside.exists());
+    // A missing input: I/O error.
+    let missing = tmp.path().join("missing.dat");
+    let out = tmp.path().join("m.out");
+    assert_eq!(
+        run(&[missing.as_os_str(), "-o".as_ref(), out.as_os_str()])
+            .status
+            .code(),
+        Some(3)
+    );
+    // Dry run: the plan, the exit code the repair would have, nothing written.
+    let out = tmp.path().join("dry.dat");
+    let o = run(&[
+        cut.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--dry-run".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(5));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("TD033"));
+    assert!(!out.exists());
+    let o = run(&[cut.as_os_str(), "--dry-run".as_ref()]);
+    assert_eq!(o.status.code(), Some(5));
+    // No temporary is left behind by any of these.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("tracelint-fix"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // JSON on stdout: every edit has its rule, offset, old and new bytes.
+    let out = tmp.path().join("json.dat");
+    let o = run(&[
+        cut.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--output-format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(5));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let edits = v["fix"]["plan"]["files"][0]["edits"].as_array().unwrap();
+    assert!(!edits.is_empty());
+    for e in edits {
+        assert_eq!(e["rule"], "TD033");
+        assert_eq!(e["old"].as_str().unwrap().len(), 16);
+        assert_eq!(e["new"].as_str().unwrap().len(), 16);
+        let off = e["offset"].as_u64().unwrap() as usize;
+        let old = &data[off..off + 8];
+        let hex: String = old.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(e["old"], hex.as_str());
+    }
+    // The exit codes are documented in the command's help.
+    let o = run(&["--help".as_ref()]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for c in [
+        "0 nothing to do",
+        "1 cannot repair",
+        "2 usage",
+        "3 I/O",
+        "4 repaired without loss",
+        "5 repaired with loss",
+    ] {
+        assert!(help.contains(c), "{c} missing from --help");
+    }
+}
+
+#[test]
+fn compressed_input_is_unpacked_and_repaired() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = std::fs::read(corpus("tracecmd/v6.dat")).unwrap();
+    let cut = &data[..data.len() - 100];
+    let gz = tmp.path().join("cut.dat.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut e, cut).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    let out = tmp.path().join("fixed.dat");
+    let (code, ledger) = fix(&gz, &out, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    assert!(errors(&out).is_empty());
+    // The same bytes as the repair of the plain cut file.
+    let plain = tmp.path().join("cut.dat");
+    std::fs::write(&plain, cut).unwrap();
+    let out2 = tmp.path().join("fixed2.dat");
+    assert_eq!(fix(&plain, &out2, &[]).0, 5);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&out2).unwrap());
+}
+
+#[test]
+fn watch_salvages_rejected_inputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spool = tmp.path().join("spool");
+    std::fs::create_dir_all(spool.join("new")).unwrap();
+    let data = std::fs::read(corpus("tracecmd/v6.dat")).unwrap();
+    let cut = &data[..data.len() - 100];
+    std::fs::write(spool.join("new/cut.dat"), cut).unwrap();
+    // Rejected and not repairable: no salvaged copy.
+    std::fs::write(spool.join("new/head.dat"), &data[..200]).unwrap();
+    let o = Command::new(bin())
+        .env_remove("TRACELINT_CONFIG")
+        .arg("watch")
+        .arg(&spool)
+        .args(["--once", "--salvage"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The input stays in rejected/, byte for byte.
+    assert_eq!(std::fs::read(spool.join("rejected/cut.dat")).unwrap(), cut);
+    let out = spool.join("salvaged/cut.dat");
+    assert!(errors(&out).is_empty());
+    let ledger: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(spool.join("salvaged/cut.dat.fix.json")).unwrap())
+            .unwrap();
+    assert_eq!(ledger["fix"]["outcome"], "repaired-with-loss");
+    assert!(spool.join("rejected/head.dat").exists());
+    assert!(!spool.join("salvaged/head.dat").exists());
+}
+
+#[test]
+fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
+    // A writer stopped while copying CPU data leaves the BUFFER section's size 0 (patched
+    // only after the copy) and the options chain unpatched: the data's end is unknown, and
+    // nothing may be called lossless.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut data = std::fs::read(corpus("tracecmd/v7-zstd.dat")).unwrap();
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(&data, &opts, &mut sink).unwrap();
+    let buf = m.sections.iter().rfind(|s| s.id == 3).unwrap();
+    let (at, end) = (buf.offset as usize, buf.body.end as usize);
+    data[at + 8..at + 16].copy_from_slice(&0u64.to_le_bytes());
+    for o in m
+        .options
+        .iter()
+        .filter(|o| o.id == 0 && (o.span.end as usize) <= at)
+    {
+        let p = o.span.start as usize + 6;
+        data[p..p + 8].copy_from_slice(&0u64.to_le_bytes());
+    }
+    for cut in [end, end - 100] {
+        let (code, ledger, out) = cut_and_fix(tmp.path(), "killed", &data, cut, &[]);
+        assert_eq!(code, 1, "{ledger}");
+        assert!(!out.exists());
+    }
+}
