@@ -9,6 +9,10 @@
 # failure with CI=true); the skips are listed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# rustfmt and clippy are rustup components a minimal toolchain may lack.
+if command -v rustup >/dev/null 2>&1 && ! { cargo fmt --version && cargo clippy --version; } >/dev/null 2>&1; then
+  rustup component add rustfmt clippy
+fi
 target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 
 # step NAME CMD...: runs a step and records how long it took; the times are printed at the end.
