@@ -74,3 +74,36 @@ fn capped_reports_the_first_n_then_a_summary_at_the_first_held_back() {
         "no summary when nothing was held back"
     );
 }
+
+/// `relevel` moves the kept findings of a rule and those counted past the cap to the new
+/// level, and leaves a rule whose level is configured alone.
+#[test]
+fn relevel_moves_kept_and_dropped_findings_unless_configured() {
+    let impact = tracelint::finding::Impact {
+        reader: "r",
+        versions: "1",
+        effect: "same",
+    };
+    let mut sink = Sink::new(1);
+    for _ in 0..3 {
+        sink.report(&UNKNOWN_FORMAT, 0..1, "a case");
+    }
+    sink.relevel(&UNKNOWN_FORMAT, Severity::Warning, impact.clone(), |f| {
+        f.message.push_str(", read the same")
+    });
+    assert_eq!(sink.dropped(), 2);
+    let (kept, dropped) = sink.into_parts_by_level();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].severity, Severity::Warning);
+    assert_eq!(kept[0].message, "a case, read the same");
+    assert_eq!(kept[0].impact.as_ref().map(|i| i.effect), Some("same"));
+    let dropped: Vec<_> = dropped.iter().map(|(r, s, n)| (r.code, *s, *n)).collect();
+    assert_eq!(dropped, [(UNKNOWN_FORMAT.code, Severity::Warning, 2)]);
+
+    let mut levels = BTreeMap::new();
+    levels.insert(UNKNOWN_FORMAT.code, Some(Severity::Error));
+    let mut sink = Sink::new(10).with_levels(Levels::new(levels));
+    sink.report(&UNKNOWN_FORMAT, 0..1, "a case");
+    sink.relevel(&UNKNOWN_FORMAT, Severity::Warning, impact, |_| {});
+    assert_eq!(sink.findings()[0].severity, Severity::Error);
+}

@@ -1960,12 +1960,12 @@ fn check_event_id(id: u64, off: u64, ctx: &DatCtx<'_>, sink: &mut Sink, c: &mut 
     }
 }
 
-/// A nesting break: uftrace (`fstack.c`, 0.9.4–0.18.1) frames calls by the recorded depths, so
-/// the calls around it are lost from `dump` and `replay` or shown in the wrong frame.
 /// What the readers do with a nesting mismatch in a task whose records carry depths.
 const NESTING_TAIL: &str =
     "; uftrace 0.9.4–0.18.1 frame calls by these depths and lose or misframe the calls around it";
 
+/// A nesting break: uftrace (`fstack.c`, 0.9.4–0.18.1) frames calls by the recorded depths, so
+/// the calls around it are lost from `dump` and `replay` or shown in the wrong frame.
 fn report_nesting(sink: &mut Sink, span: std::ops::Range<u64>, msg: String) {
     let f = sink
         .make(
