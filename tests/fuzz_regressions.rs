@@ -143,3 +143,25 @@ fn corpus_files_satisfy_fuzz_invariants() {
         }
     }
 }
+
+/// Inputs the fuzz targets found that need no folder of their own: each replayed through its
+/// target's runner. `uftrace-tar-findings-in-report-order.img` (a directory image): the same
+/// findings from the directory and from a tar of it, which the report lists in offset order and
+/// the directory's sink in the order the task walks found them.
+#[test]
+fn fuzz_findings_replay() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-findings");
+    let mut inputs = Vec::new();
+    files_under(&dir, &mut inputs);
+    assert!(!inputs.is_empty(), "tests/fuzz-findings holds no input");
+    for p in inputs {
+        let name = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let fmt = name.split('-').next().unwrap_or_default();
+        let run = fuzzing::runner_for(fmt).unwrap_or_else(|| panic!("no runner for {name}"));
+        run(&fs::read(&p).expect("read fuzz finding"));
+    }
+}
