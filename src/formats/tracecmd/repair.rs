@@ -385,24 +385,11 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         }
     };
     // STRINGS: the descriptions by string id, which must tile from 0.
-    let mut descs: Vec<(u32, String)> = Vec::new();
-    for s in m.sections.iter().take(bi.saturating_add(1)) {
-        let Some(d) = desc_of(s.id, "") else {
-            return refuse(
-                damage,
-                &format!(
-                    "section id {} has a description this version cannot rebuild",
-                    s.id
-                ),
-            );
-        };
-        descs.push((s.string_id, d));
-    }
-    let Some(mut strings) = tile_strings(&mut descs) else {
-        return refuse(
-            damage,
-            "the section description ids do not tile the lost STRINGS section",
-        );
+    let mut strings = match tile_strings(m.sections.iter().take(bi.saturating_add(1)), |_| {
+        Some(String::new())
+    }) {
+        Ok(s) => s,
+        Err(why) => return refuse(damage, &why),
     };
     let options_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     // What follows the data must be what the writer writes next: the options section's
@@ -496,7 +483,7 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         new,
         what: format!(
             "STRINGS section ({} descriptions, uncompressed)",
-            descs.len().saturating_add(2)
+            m.sections.len().min(bi.saturating_add(1)).saturating_add(2)
         ),
     });
     plan.mend(rules::BAD_STRING_ID.code);
@@ -545,9 +532,8 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
         return Verdict::Healthy;
     }
     let keep = ls.body.end;
-    let mut descs: Vec<(u32, String)> = Vec::new();
-    for s in m.sections.iter().take(last.saturating_add(1)) {
-        let name = if s.id == opt_id::BUFFER {
+    let buffer_name = |s: &Section| {
+        if s.id == opt_id::BUFFER {
             // The buffer's name, from its BUFFER option.
             m.options.iter().find_map(|o| match &o.value {
                 OptValue::Buffer { offset, name, .. } if *offset == s.offset => Some(name.clone()),
@@ -555,24 +541,13 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
             })
         } else {
             Some(String::new())
-        };
-        let Some(d) = name.and_then(|n| desc_of(s.id, &n)) else {
-            return refuse(
-                damage,
-                &format!(
-                    "section id {} has a description this version cannot rebuild",
-                    s.id
-                ),
-            );
-        };
-        descs.push((s.string_id, d));
-    }
-    let Some(mut strings) = tile_strings(&mut descs) else {
-        return refuse(
-            damage,
-            "the section description ids do not tile the lost STRINGS section",
-        );
+        }
     };
+    let mut strings =
+        match tile_strings(m.sections.iter().take(last.saturating_add(1)), buffer_name) {
+            Ok(s) => s,
+            Err(why) => return refuse(damage, &why),
+        };
     let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     if let Some(cut) = m.sections.get(last.saturating_add(1)) {
         if cut.string_id != sid {
@@ -598,7 +573,10 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
         new,
         what: format!(
             "STRINGS section ({} descriptions, uncompressed)",
-            descs.len().saturating_add(1)
+            m.sections
+                .len()
+                .min(last.saturating_add(1))
+                .saturating_add(1)
         ),
     });
     if keep < len {
@@ -717,19 +695,33 @@ fn cpu_streams(
     Ok((streams, invented))
 }
 
-/// The STRINGS body the writer wrote before these descriptions' ids: each id is the offset of
-/// its text in the concatenation (`None` when they do not tile it from 0).
-fn tile_strings(descs: &mut [(u32, String)]) -> Option<Vec<u8>> {
+/// The STRINGS body the writer wrote for `sections`: each section's description (with the name
+/// `buffer_name` gives a BUFFER section) at the offset its string id says; why not, when a
+/// description cannot be rebuilt or the ids do not tile the body from 0.
+fn tile_strings<'a>(
+    sections: impl Iterator<Item = &'a Section>,
+    buffer_name: impl Fn(&Section) -> Option<String>,
+) -> Result<Vec<u8>, String> {
+    let mut descs: Vec<(u32, String)> = Vec::new();
+    for s in sections {
+        let Some(d) = buffer_name(s).and_then(|n| desc_of(s.id, &n)) else {
+            return Err(format!(
+                "section id {} has a description this version cannot rebuild",
+                s.id
+            ));
+        };
+        descs.push((s.string_id, d));
+    }
     descs.sort_by_key(|d| d.0);
     let mut strings = Vec::new();
-    for (id, d) in descs.iter() {
+    for (id, d) in &descs {
         if u64::from(*id) != strings.len() as u64 {
-            return None;
+            return Err("the section description ids do not tile the lost STRINGS section".into());
         }
         strings.extend_from_slice(d.as_bytes());
         strings.push(0);
     }
-    Some(strings)
+    Ok(strings)
 }
 
 /// The last DONE option before the BUFFER section `bi`: where its `next` is and its value,
