@@ -68,20 +68,8 @@ fn main() {
 }
 
 /// A two-frame tfile whose definitions are `n` tracepoints with an action each and `2n` trace
-/// state variables (as `tests/gdb.rs::many_definitions_are_all_checked` builds them).
+/// state variables (`Sample::many_definitions`, as `tests/gdb.rs::many_definitions_are_all_checked`
+/// checks them).
 fn definitions(n: u64) -> Vec<u8> {
-    let hex = |s: &str| s.bytes().map(|b| format!("{b:02x}")).collect::<String>();
-    let mut s = writer::Sample::new(2);
-    for i in 0..n {
-        s.extra_lines
-            .push(format!("tp T{:x}:{:x}:E:0:0", 0x10 + i, 0x500000 + i).into_bytes());
-        let addr = if i % 1000 == 0 { 0x600000 } else { 0x500000 } + i;
-        s.extra_lines
-            .push(format!("tp A{:x}:{:x}:R40", 0x10 + i, addr).into_bytes());
-        s.extra_lines
-            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hex(&format!("v{i}"))).into_bytes());
-        s.extra_lines
-            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hex(&format!("w{i}"))).into_bytes());
-    }
-    s.build().bytes
+    writer::Sample::many_definitions(n).build().bytes
 }

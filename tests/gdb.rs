@@ -522,19 +522,7 @@ fn differential_against_gdb() {
 #[test]
 fn many_definitions_are_all_checked() {
     let n = 10_000u64;
-    let mut s = Sample::new(2);
-    for i in 0..n {
-        s.extra_lines
-            .push(format!("tp T{:x}:{:x}:E:0:0", 0x10 + i, 0x500000 + i).into_bytes());
-        let addr = if i % 1000 == 0 { 0x600000 } else { 0x500000 } + i;
-        s.extra_lines
-            .push(format!("tp A{:x}:{:x}:R40", 0x10 + i, addr).into_bytes());
-        s.extra_lines
-            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hexs(&format!("v{i}"))).into_bytes());
-        s.extra_lines
-            .push(format!("tsv {:x}:0:0:{}", 0x10 + i, hexs(&format!("w{i}"))).into_bytes());
-    }
-    let b = s.build();
+    let b = Sample::many_definitions(n).build();
     // Room for every finding (the usual cap keeps 10,000).
     let mut sink = Sink::new(100_000);
     check_bytes(&b.bytes, &CheckOptions::default(), &mut sink);

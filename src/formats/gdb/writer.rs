@@ -296,6 +296,27 @@ fn hex(s: &str) -> String {
 }
 
 impl Sample {
+    /// A two-frame sample whose definitions are `n` tracepoints with an action each (every
+    /// 1000th at another address than its tracepoint: an orphan piece) and `2n` trace state
+    /// variables (each number defined twice): many definitions and many findings at once.
+    pub fn many_definitions(n: u64) -> Self {
+        let mut s = Sample::new(2);
+        for i in 0..n {
+            let num = 0x10u64.saturating_add(i);
+            s.extra_lines.push(
+                format!("tp T{num:x}:{:x}:E:0:0", 0x500000u64.saturating_add(i)).into_bytes(),
+            );
+            let base: u64 = if i % 1000 == 0 { 0x600000 } else { 0x500000 };
+            s.extra_lines
+                .push(format!("tp A{num:x}:{:x}:R40", base.saturating_add(i)).into_bytes());
+            for v in ["v", "w"] {
+                s.extra_lines
+                    .push(format!("tsv {num:x}:0:0:{}", hex(&format!("{v}{i}"))).into_bytes());
+            }
+        }
+        s
+    }
+
     /// A sound file with `frames` frames of tracepoint 2 (R + M + V each), shaped like
     /// gdbserver's output, register blocks of 32 bytes.
     pub fn new(frames: usize) -> Self {
