@@ -571,3 +571,168 @@ impl ByteSource for FileSource<'_> {
         Ok(())
     }
 }
+
+/// Offset in `bytes` of the first byte that is not zero. Blocks are OR-folded first (a loop
+/// the compiler vectorises), so a run of zeros is passed over at memory speed.
+pub fn first_nonzero(bytes: &[u8]) -> Option<usize> {
+    const BLOCK: usize = 4096;
+    let mut at = 0usize;
+    for block in bytes.chunks(BLOCK) {
+        if block.iter().fold(0u8, |a, &b| a | b) != 0 {
+            return block
+                .iter()
+                .position(|&b| b != 0)
+                .map(|i| at.saturating_add(i));
+        }
+        at = at.saturating_add(block.len());
+    }
+    None
+}
+
+/// Bytes read per step by [`scan_nonzero`]: small enough to stay in the cache between the
+/// read and the scan.
+pub const SCAN_STEP: u64 = 256 << 10;
+
+/// The offset of the first non-zero byte of `range` in `src`, reading it in steps of
+/// [`SCAN_STEP`] and keeping none: memory stays flat whatever the range. `Ok(None)`: every byte
+/// is zero.
+///
+/// # Errors
+///
+/// A read that failed (the range is past the end of `src`, or the file could not be read).
+pub fn scan_nonzero<S: ByteSource + ?Sized>(
+    src: &S,
+    range: Range<u64>,
+    buf: &mut Vec<u8>,
+) -> ReadResult<Option<u64>> {
+    let mut pos = range.start;
+    while pos < range.end {
+        let end = pos.saturating_add(SCAN_STEP).min(range.end);
+        let r = src.read(pos..end, buf, "trailing bytes")?;
+        if let Some(i) = first_nonzero(r.all_bytes()) {
+            return Ok(Some(pos.saturating_add(i as u64)));
+        }
+        pos = end;
+    }
+    Ok(None)
+}
+
+/// Bytes by absolute offset, for a walk that asks for small pieces in file order: a slice in
+/// memory (a mapping, an unpacked member) as it is, or a file read through one window
+/// that is refilled, from the offset asked for, when a piece is not in it. Memory stays at one
+/// window (or the largest piece asked for) whatever the size of the input.
+pub struct Windowed<'s> {
+    inner: Inner<'s>,
+    buf: Vec<u8>,
+    base: u64,
+    window: u64,
+    /// The last zero scan: from an offset, the first non-zero byte at or after it (`None`:
+    /// zeros to the end).
+    zeros: Option<(u64, Option<u64>)>,
+}
+
+enum Inner<'s> {
+    Slice(&'s [u8]),
+    Source(&'s FileSource<'s>),
+}
+
+impl<'s> Windowed<'s> {
+    /// Over bytes in memory (nothing is copied).
+    pub fn slice(data: &'s [u8]) -> Self {
+        Windowed {
+            inner: Inner::Slice(data),
+            buf: Vec::new(),
+            base: 0,
+            window: 0,
+            zeros: None,
+        }
+    }
+
+    /// Over `src`, read `window` bytes at a time (at least the piece asked for).
+    pub fn source(src: &'s FileSource<'s>, window: u64) -> Self {
+        Windowed {
+            inner: Inner::Source(src),
+            buf: Vec::new(),
+            base: 0,
+            window,
+            zeros: None,
+        }
+    }
+
+    /// Total size in bytes.
+    pub fn len(&self) -> u64 {
+        match self.inner {
+            Inner::Slice(d) => d.len() as u64,
+            Inner::Source(s) => s.len(),
+        }
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `n` bytes at `off`, fewer where the input ends first (none past its end, or where
+    /// the source could not be read: the source keeps the error).
+    pub fn get(&mut self, off: u64, n: u64) -> &[u8] {
+        let end = off.saturating_add(n).min(self.len());
+        if off >= end {
+            return &[];
+        }
+        match self.inner {
+            Inner::Slice(d) => usize::try_from(off)
+                .ok()
+                .zip(usize::try_from(end).ok())
+                .and_then(|(a, b)| d.get(a..b))
+                .unwrap_or(&[]),
+            Inner::Source(src) => {
+                let have = self.base..self.base.saturating_add(self.buf.len() as u64);
+                if off < have.start || end > have.end {
+                    let fill_end = off
+                        .saturating_add(self.window.max(end.saturating_sub(off)))
+                        .min(src.len());
+                    self.base = off;
+                    // A file source reads into the buffer it is given.
+                    if src.read(off..fill_end, &mut self.buf, "data").is_err() {
+                        self.buf.clear();
+                        return &[];
+                    }
+                }
+                let a = usize::try_from(off.saturating_sub(self.base)).unwrap_or(usize::MAX);
+                let b = usize::try_from(end.saturating_sub(self.base)).unwrap_or(usize::MAX);
+                self.buf.get(a..b).unwrap_or(&[])
+            }
+        }
+    }
+
+    /// The offset of the first non-zero byte at or after `off` (`None`: zeros to the end),
+    /// read in bounded steps and never kept; the answer is remembered for a later question
+    /// about the same zeros.
+    pub fn first_nonzero_from(&mut self, off: u64) -> Option<u64> {
+        if let Some((from, found)) = self.zeros {
+            if from <= off && found.is_none_or(|f| f >= off) {
+                return found;
+            }
+        }
+        let len = self.len();
+        let found = match self.inner {
+            Inner::Slice(d) => usize::try_from(off)
+                .ok()
+                .and_then(|o| d.get(o..))
+                .and_then(first_nonzero)
+                .map(|i| off.saturating_add(i as u64)),
+            Inner::Source(src) => {
+                self.buf.clear();
+                self.base = 0;
+                // A read that failed is kept by the source (an I/O finding); the bytes not
+                // read are taken as not zero.
+                scan_nonzero(src, off.min(len)..len, &mut self.buf).unwrap_or(Some(off))
+            }
+        };
+        if let Inner::Source(_) = self.inner {
+            self.buf.clear();
+        }
+        self.zeros = Some((off, found));
+        found
+    }
+}

@@ -28,7 +28,8 @@ pub mod writer;
 
 use crate::detect::Format;
 use crate::finding::Sink;
-use crate::formats::spec::FormatSpec;
+use crate::formats::spec::{FileCheck, FormatSpec};
+use crate::input::{FileSource, Windowed};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 use crate::reader::Endian;
@@ -60,7 +61,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     magics: &[MAGIC],
     extensions: &["tf"],
     bytes: Some(check),
-    file: None,
+    file: Some(check_open),
     dir: None,
     corpus: "gdb",
     repair: Some(repair_tfile),
@@ -99,7 +100,15 @@ fn repair_tfile(
         .filter(|t| t.fast.is_some())
         .filter_map(|t| i16::try_from(t.num).ok())
         .collect();
-    let endian = choose_endian(data, start, &d, &td, &fast, opts, &mut sink);
+    let endian = choose_endian(
+        &mut Windowed::slice(data),
+        start,
+        &d,
+        &td,
+        &fast,
+        opts,
+        &mut sink,
+    );
     repair::frames(
         data,
         start,
@@ -110,11 +119,56 @@ fn repair_tfile(
     )
 }
 
+/// Bytes read at a time from a tfile on disk.
+pub const WINDOW: u64 = 1 << 20;
+
+/// Reads an open tfile by positioned reads, one window at a time, whatever the load mode: the
+/// frames are walked once in file order and a mapping would keep every page it touched.
+fn check_open(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<FileCheck> {
+    if len == 0 {
+        return Ok(FileCheck::Whole);
+    }
+    Ok(FileCheck::Done(Some(check_file(
+        file, len, WINDOW, opts, sink,
+    ))))
+}
+
+/// Checks an open tfile of `len` bytes read `window` bytes at a time: memory stays at a
+/// window (and the definitions) whatever the file size.
+pub fn check_file(
+    file: &std::fs::File,
+    len: u64,
+    window: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> MapNode {
+    let src = FileSource::new(file, len);
+    let map = check_in(&mut Windowed::source(&src, window), opts, sink);
+    if let Some(e) = src.take_error() {
+        sink.report(
+            &crate::rules::IO_ERROR,
+            0..0,
+            format!("reading the file failed: {e}"),
+        );
+    }
+    map
+}
+
 /// Checks one tfile.
 pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
-    let len = data.len() as u64;
+    check_in(&mut Windowed::slice(data), opts, sink)
+}
+
+/// Checks one tfile read through `src`.
+pub fn check_in(src: &mut Windowed<'_>, opts: &CheckOptions, sink: &mut Sink) -> MapNode {
+    let len = src.len();
     let mut root = MapNode::new("gdb tfile", 0, len);
-    if decode::text::decode_header(data, sink).is_none() {
+    if decode::text::decode_header(src.get(0, 8), sink).is_none() {
         root.push(MapNode::new("header", 0, len.min(8)).value("magic", "invalid"));
         return root;
     }
@@ -123,7 +177,7 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
             .value("magic", "\\x7fTRACE0\\n")
             .value("version", 0),
     );
-    let d = decode::text::decode_description(data, opts, sink);
+    let d = decode::text::decode_description_in(src, opts, sink);
     let td = decode::tdesc::check(&d, opts, sink);
     lint::check_description(&d, &td, sink);
     root.push(description_map(&d, &td));
@@ -136,8 +190,8 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
         .filter(|t| t.fast.is_some())
         .filter_map(|t| i16::try_from(t.num).ok())
         .collect();
-    let endian = choose_endian(data, start, &d, &td, &fast, opts, sink);
-    let mut walker = Walker::new(data, start, endian, d.register_size(), fast.clone());
+    let endian = choose_endian(src, start, &d, &td, &fast, opts, sink);
+    let mut walker = Walker::new(src, start, endian, d.register_size(), fast.clone());
     let mut frame = Frame::default();
     let mut fl = lint::FrameLint::new(&d);
     let mut kept = Vec::new();
@@ -250,7 +304,7 @@ fn other(e: Endian) -> Endian {
 }
 
 fn choose_endian(
-    data: &[u8],
+    src: &mut Windowed<'_>,
     start: u64,
     d: &Description,
     td: &TdescInfo,
@@ -258,17 +312,15 @@ fn choose_endian(
     opts: &CheckOptions,
     sink: &mut Sink,
 ) -> Endian {
-    let no_frames = usize::try_from(start)
-        .ok()
-        .and_then(|s| data.get(s..))
-        .is_some_and(|r| r.starts_with(&[0, 0]));
+    let no_frames = src.get(start, 2).starts_with(&[0, 0]);
+    let len = src.len();
     let nums: std::collections::HashSet<u64> = d.tracepoints.iter().map(|t| t.num).collect();
     let defined = |n: i16| u64::try_from(n).is_ok_and(|n| nums.contains(&n));
     let rsize = d.register_size();
-    let run = |e: Endian| -> Probe {
-        decode::frames::probe(data, start, e, rsize, fast, &defined, PROBE_FRAMES)
+    let mut run = |e: Endian| -> Probe {
+        decode::frames::probe(src, start, e, rsize, fast, &defined, PROBE_FRAMES)
     };
-    let span = start..start.saturating_add(6).min(data.len() as u64);
+    let span = start..start.saturating_add(6).min(len);
     let given = opts
         .endian
         .map(|e| (e, "given by the caller".to_string()))

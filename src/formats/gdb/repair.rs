@@ -12,6 +12,7 @@ use super::decode::frames::{Step, Walker};
 use super::model::{Frame, FramesEnd};
 use super::rules;
 use crate::finding::Sink;
+use crate::input::Windowed;
 use crate::ledger::{Cut, Edit, FilePlan, Loss, Plan, Unit, Verdict};
 use crate::reader::Endian;
 
@@ -30,7 +31,8 @@ pub fn frames(
 ) -> Verdict {
     let len = data.len() as u64;
     let mut sink = Sink::new(max_findings);
-    let mut walker = Walker::new(data, start, endian, register_size, fast);
+    let mut src = Windowed::slice(data);
+    let mut walker = Walker::new(&mut src, start, endian, register_size, fast);
     let mut frame = Frame::default();
     let mut whole = 0u64;
     let mut end_of_whole = start;

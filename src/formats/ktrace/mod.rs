@@ -217,6 +217,12 @@ fn build_map(t: &Trace, s: &decode::events::EventSummary) -> MapNode {
                 .value("length", c.length),
         );
     }
+    for z in t.zero_chunks.iter().take(MAX_MAP_CHUNKS) {
+        root.push(
+            MapNode::new("all-zero chunk headers", z.offset, span_len(&z.span()))
+                .value("chunks", z.count),
+        );
+    }
     if t.chunks.is_empty() {
         for m in &t.thread_maps {
             let n = span_len(m)

@@ -151,6 +151,25 @@ pub struct Chunk {
     pub in_header: bool,
 }
 
+/// A run of body chunks whose 16-byte headers are all zero (tag 0, version 0.0, length 0), one
+/// after the other from `offset`: to a reader each is an empty chunk of an unknown tag, and a
+/// file padded with zeros holds millions of them, so they are kept as one entry. The first
+/// chunk of tag 0 is always a [`Chunk`] of its own (it is the one reported).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZeroChunks {
+    /// Offset of the first header of the run.
+    pub offset: u64,
+    /// Headers in the run.
+    pub count: u64,
+}
+
+impl ZeroChunks {
+    /// The bytes the run covers.
+    pub fn span(&self) -> Range<u64> {
+        self.offset..self.offset.saturating_add(self.count.saturating_mul(16))
+    }
+}
+
 /// One `kd_threadmap` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadEntry {
@@ -294,8 +313,10 @@ pub struct Trace {
     pub raw_header: Option<RawHeader>,
     /// V3 header.
     pub v3_header: Option<V3Header>,
-    /// V3 chunks, header sub-chunks first, in file order.
+    /// V3 chunks, header sub-chunks first, in file order, except those in `zero_chunks`.
     pub chunks: Vec<Chunk>,
+    /// Runs of all-zero chunk headers in the body, in file order.
+    pub zero_chunks: Vec<ZeroChunks>,
     /// Span of each thread map (one for raw files; one per chunk for V3).
     pub thread_maps: Vec<Range<u64>>,
     /// Thread entries of all thread maps, in file order.
@@ -307,6 +328,36 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// Chunks read, those of the zero runs included.
+    pub fn chunk_count(&self) -> u64 {
+        self.zero_chunks
+            .iter()
+            .fold(self.chunks.len() as u64, |n, z| n.saturating_add(z.count))
+    }
+
+    /// Every chunk in file order, those of the zero runs included (for tests and tools: a
+    /// zero-padded file yields millions).
+    pub fn all_chunks(&self) -> Vec<Chunk> {
+        let zeros = self.zero_chunks.iter().flat_map(|z| {
+            (0..z.count).map(move |i| {
+                let offset = z.offset.saturating_add(i.saturating_mul(16));
+                let data = offset.saturating_add(16);
+                Chunk {
+                    offset,
+                    tag: 0,
+                    major: 0,
+                    minor: 0,
+                    length: 0,
+                    data: data..data,
+                    in_header: false,
+                }
+            })
+        });
+        let mut all: Vec<Chunk> = self.chunks.iter().cloned().chain(zeros).collect();
+        all.sort_by_key(|c| (!c.in_header, c.offset));
+        all
+    }
+
     /// Size of one event record.
     pub fn event_size(&self) -> u64 {
         if self.wide {

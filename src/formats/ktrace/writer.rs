@@ -605,7 +605,7 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
             // Only the first CPU map chunk of a known version is decoded (later ones are
             // reported and left alone): the others keep their bytes.
             let mut cpu_map_seen = false;
-            for c in &t.chunks {
+            for c in &t.all_chunks() {
                 let bytes = data
                     .get(c.data.start as usize..c.data.end as usize)?
                     .to_vec();

@@ -169,7 +169,7 @@ pub fn ktrace_differential(file: &kw::File, bytes: &[u8]) {
     let size = t.event_size();
     let got = KtraceExpect {
         chunks: t
-            .chunks
+            .all_chunks()
             .iter()
             .map(|c| (c.offset, c.tag, c.major, c.minor, c.length, c.data.clone()))
             .collect(),

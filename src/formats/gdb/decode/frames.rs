@@ -7,6 +7,7 @@
 use super::super::model::{Block, Frame, FramesEnd, MAX_KEPT_BLOCKS};
 use super::super::rules;
 use crate::finding::{Capped, Sink};
+use crate::input::Windowed;
 use crate::reader::{Endian, Reader};
 use std::ops::Range;
 
@@ -65,9 +66,8 @@ pub struct Inferred {
 }
 
 /// Walks frames from the start of the binary section.
-#[derive(Debug)]
-pub struct Walker<'a> {
-    data: &'a [u8],
+pub struct Walker<'w, 'a> {
+    src: &'w mut Windowed<'a>,
     pos: u64,
     endian: Endian,
     register_size: Option<u64>,
@@ -86,40 +86,45 @@ pub struct Walker<'a> {
 /// Block-level findings reported individually; later ones are counted.
 pub const MAX_BLOCK_ERRORS: u64 = 32;
 
-fn rd_i16(r: &mut Reader<'_>, what: &'static str) -> crate::reader::ReadResult<i16> {
-    r.i16(what)
-}
-
-/// Walks the blocks of `body` (at absolute `base`), calling `each` for every block.
+/// Walks the blocks of the frame data at `body`, calling `each` for every block. Reads the
+/// block headers only (at most 13 bytes each); the register and memory payloads are passed
+/// over.
 fn walk_blocks(
-    body: &[u8],
-    base: u64,
+    src: &mut Windowed<'_>,
+    body: Range<u64>,
     endian: Endian,
     rsize: u64,
     mut each: impl FnMut(Block),
 ) -> Result<(), BlockError> {
-    let mut r = Reader::with_base(body, base, endian);
-    while let Some(&t) = r.rest().first() {
-        let start = r.offset();
-        let avail = r.remaining() as u64;
+    let mut pos = body.start;
+    while pos < body.end {
+        let start = pos;
+        let avail = body.end.saturating_sub(pos);
+        let head = src.get(pos, avail.min(13));
         let straddle = |letter: char, needed: u64| BlockError::Straddle {
             letter,
             offset: start,
             needed,
             available: avail,
         };
-        let _ = r.u8("block type");
-        match t {
+        let mut r = Reader::with_base(head, start, endian);
+        let Ok(t) = r.u8("block type") else {
+            // The bytes could not be read (the source keeps the error).
+            return Err(BlockError::Unknown {
+                offset: start,
+                byte: 0,
+            });
+        };
+        let need = match t {
             b'R' => {
                 let need = rsize.saturating_add(1);
                 if need > avail {
                     return Err(straddle('R', need));
                 }
-                r.skip(rsize, "register block")
-                    .map_err(|_| straddle('R', need))?;
                 each(Block::Registers {
-                    span: start..r.offset(),
+                    span: start..start.saturating_add(need),
                 });
+                need
             }
             b'M' => {
                 let (Ok(addr), Ok(len)) = (r.u64("memory address"), r.u16("memory length")) else {
@@ -129,23 +134,23 @@ fn walk_blocks(
                 if need > avail {
                     return Err(straddle('M', need));
                 }
-                r.skip(u64::from(len), "memory data")
-                    .map_err(|_| straddle('M', need))?;
                 each(Block::Memory {
-                    span: start..r.offset(),
+                    span: start..start.saturating_add(need),
                     addr,
                     len,
                 });
+                need
             }
             b'V' => {
                 let (Ok(num), Ok(value)) = (r.i32("tsv number"), r.i64("tsv value")) else {
                     return Err(straddle('V', 13));
                 };
                 each(Block::Tsv {
-                    span: start..r.offset(),
+                    span: start..start.saturating_add(13),
                     num,
                     value,
                 });
+                13
             }
             b'S' => {
                 let Ok(len) = r.u16("static data length") else {
@@ -155,12 +160,11 @@ fn walk_blocks(
                 if need > avail {
                     return Err(straddle('S', need));
                 }
-                r.skip(u64::from(len), "static data")
-                    .map_err(|_| straddle('S', need))?;
                 each(Block::Static {
-                    span: start..r.offset(),
+                    span: start..start.saturating_add(need),
                     len,
                 });
+                need
             }
             byte => {
                 return Err(BlockError::Unknown {
@@ -168,27 +172,28 @@ fn walk_blocks(
                     byte,
                 })
             }
-        }
+        };
+        pos = start.saturating_add(need);
     }
     Ok(())
 }
 
-/// Whether `body` tiles exactly with register blocks of `rsize` bytes.
-fn tiles(body: &[u8], base: u64, endian: Endian, rsize: u64) -> bool {
-    walk_blocks(body, base, endian, rsize, |_| {}).is_ok()
+/// Whether the frame data at `body` tiles exactly with register blocks of `rsize` bytes.
+fn tiles(src: &mut Windowed<'_>, body: Range<u64>, endian: Endian, rsize: u64) -> bool {
+    walk_blocks(src, body, endian, rsize, |_| {}).is_ok()
 }
 
-impl<'a> Walker<'a> {
-    /// A walker over `data` whose frames start at `start`. `fast` lists fast tracepoints.
+impl<'w, 'a> Walker<'w, 'a> {
+    /// A walker over `src` whose frames start at `start`. `fast` lists fast tracepoints.
     pub fn new(
-        data: &'a [u8],
+        src: &'w mut Windowed<'a>,
         start: u64,
         endian: Endian,
         register_size: Option<u64>,
         fast: Vec<i16>,
     ) -> Self {
         Walker {
-            data,
+            src,
             pos: start,
             endian,
             register_size,
@@ -213,7 +218,7 @@ impl<'a> Walker<'a> {
     }
 
     fn len(&self) -> u64 {
-        self.data.len() as u64
+        self.src.len()
     }
 
     fn stop(&mut self) -> Option<Step> {
@@ -227,12 +232,11 @@ impl<'a> Walker<'a> {
             return None;
         }
         let len = self.len();
-        let rest = usize::try_from(self.pos)
-            .ok()
-            .and_then(|p| self.data.get(p..))
-            .unwrap_or(&[]);
-        let mut r = Reader::with_base(rest, self.pos, self.endian);
-        let Ok(tpnum) = rd_i16(&mut r, "tracepoint number") else {
+        let left = len.saturating_sub(self.pos);
+        let endian = self.endian;
+        let head = self.src.get(self.pos, 6);
+        let mut r = Reader::with_base(head, self.pos, endian);
+        let Ok(tpnum) = r.i16("tracepoint number") else {
             let f = sink
                 .make(
                     &rules::MISSING_END_MARKER,
@@ -240,7 +244,7 @@ impl<'a> Walker<'a> {
                     format!(
                         "the file ends after {} frame(s) without the end marker (a 2-byte tracepoint number 0){}",
                         self.index,
-                        if rest.is_empty() { String::new() } else { format!("; only {} byte left", rest.len()) }
+                        if left == 0 { String::new() } else { format!("; only {left} byte left") }
                     ),
                 )
                 .note("GDB fails with \"Premature end of file\" once tfind walks past the last frame")
@@ -248,29 +252,34 @@ impl<'a> Walker<'a> {
             sink.push(f);
             return self.stop();
         };
+        let size = r.u32("frame size");
         if tpnum == 0 {
-            let tail = rest.get(2..).unwrap_or(&[]);
+            let at = self.pos.saturating_add(2);
+            let tail = len.saturating_sub(at);
             self.finished = true;
             // Frames GDB will never see: the tail starts with a whole frame header.
-            let mut t = Reader::with_base(tail, self.pos.saturating_add(2), self.endian);
+            let first = self.src.get(at, 6);
             // Either a whole frame header, or (a frame whose number was zeroed) the size and
             // data of a frame.
-            let tail_frame = match (rd_i16(&mut t, "tracepoint number"), t.u32("frame size")) {
-                (Ok(tp), Ok(size)) => tp > 0 && u64::from(size) <= t.remaining() as u64,
+            let mut t = Reader::with_base(first, at, endian);
+            let tail_frame = match (t.i16("tracepoint number"), t.u32("frame size")) {
+                (Ok(tp), Ok(size)) => tp > 0 && u64::from(size) <= tail.saturating_sub(6),
                 _ => false,
             } || {
-                let mut z = Reader::with_base(tail, self.pos.saturating_add(2), self.endian);
+                let mut z = Reader::with_base(first, at, endian);
                 z.u32("frame size")
-                    .is_ok_and(|size| size > 0 && u64::from(size) <= z.remaining() as u64)
+                    .is_ok_and(|size| size > 0 && u64::from(size) <= tail.saturating_sub(4))
             };
+            // Judged on every byte, read in bounded steps (never kept).
+            let tail_zero = self.src.first_nonzero_from(at).is_none();
             return Some(Step::End(FramesEnd::Marker {
-                span: self.pos..self.pos.saturating_add(2),
-                tail: tail.len() as u64,
-                tail_zero: tail.iter().all(|&b| b == 0),
+                span: self.pos..at,
+                tail,
+                tail_zero,
                 tail_frame,
             }));
         }
-        let size = match r.u32("frame size") {
+        let size = match size {
             Ok(s) => s,
             Err(e) => {
                 sink.report(
@@ -312,27 +321,21 @@ impl<'a> Walker<'a> {
             sink.push(f);
             return self.stop();
         }
-        let body = usize::try_from(start)
-            .ok()
-            .zip(usize::try_from(end).ok())
-            .and_then(|(s, e)| self.data.get(s..e))
-            .unwrap_or(&[]);
         frame.index = self.index;
         frame.tpnum = tpnum;
         frame.span = self.pos..end;
         frame.size = size;
         frame.tiled = true;
-        self.decode_frame_blocks(frame, body, start, sink);
+        self.decode_frame_blocks(frame, start..end, sink);
         self.pos = end;
         self.index = self.index.saturating_add(1);
         Some(Step::Frame)
     }
 
     fn decode_into(
-        &self,
+        &mut self,
         frame: &mut Frame,
-        body: &[u8],
-        start: u64,
+        body: Range<u64>,
         rsize: u64,
     ) -> Result<(), BlockError> {
         frame.blocks.clear();
@@ -340,7 +343,7 @@ impl<'a> Walker<'a> {
         frame.register_size = rsize;
         let blocks = &mut frame.blocks;
         let counts = &mut frame.counts;
-        walk_blocks(body, start, self.endian, rsize, |b| {
+        walk_blocks(self.src, body, self.endian, rsize, |b| {
             counts.add(&b);
             if blocks.len() < MAX_KEPT_BLOCKS {
                 blocks.push(b);
@@ -348,7 +351,8 @@ impl<'a> Walker<'a> {
         })
     }
 
-    fn decode_frame_blocks(&mut self, frame: &mut Frame, body: &[u8], start: u64, sink: &mut Sink) {
+    fn decode_frame_blocks(&mut self, frame: &mut Frame, body: Range<u64>, sink: &mut Sink) {
+        let start = body.start;
         let Some(declared) = self.register_size else {
             // Without a register size the R blocks cannot be walked (reported as GT006).
             frame.blocks.clear();
@@ -364,20 +368,20 @@ impl<'a> Walker<'a> {
             .find(|i| i.tpnum == tpnum)
             .map(|i| i.size);
         if let Some(k) = known {
-            if self.decode_into(frame, body, start, k).is_ok() {
+            if self.decode_into(frame, body.clone(), k).is_ok() {
                 if let Some(i) = self.inferred.iter_mut().find(|i| i.tpnum == tpnum) {
                     i.frames = i.frames.saturating_add(1);
                 }
                 return;
             }
         }
-        let err = match self.decode_into(frame, body, start, declared) {
+        let err = match self.decode_into(frame, body.clone(), declared) {
             Ok(()) => return,
             Err(e) => e,
         };
         let fast = self.fast.contains(&tpnum);
-        if let Some(size) = fast.then(|| self.infer(body, start, declared)).flatten() {
-            let _ = self.decode_into(frame, body, start, size);
+        if let Some(size) = fast.then(|| self.infer(body.clone(), declared)).flatten() {
+            let _ = self.decode_into(frame, body, size);
             match self.inferred.iter_mut().find(|i| i.tpnum == tpnum) {
                 Some(i) if i.size == size => i.frames = i.frames.saturating_add(1),
                 Some(_) => {}
@@ -396,35 +400,35 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Finds a register block size larger than `declared` with which `body` tiles exactly.
-    fn infer(&mut self, body: &[u8], start: u64, declared: u64) -> Option<u64> {
-        if self.infer_failures >= MAX_INFER_FAILURES || body.first() != Some(&b'R') {
+    /// Finds a register block size larger than `declared` with which the frame data at `body`
+    /// tiles exactly.
+    fn infer(&mut self, body: Range<u64>, declared: u64) -> Option<u64> {
+        let start = body.start;
+        if self.infer_failures >= MAX_INFER_FAILURES || self.src.get(start, 1) != b"R" {
             return None;
         }
-        let max = (body.len() as u64)
-            .saturating_sub(1)
-            .min(MAX_INFERRED_REGISTER_SIZE);
+        let body_len = body.end.saturating_sub(start);
+        let max = body_len.saturating_sub(1).min(MAX_INFERRED_REGISTER_SIZE);
         let mut tries = 0u32;
         let mut size = declared.saturating_add(1);
         while size <= max {
             let k = size.saturating_add(1);
-            let Ok(ku) = usize::try_from(k) else { break };
-            match body.get(ku..) {
-                Some([]) => return Some(size),
-                Some(tail @ [b'R' | b'M' | b'V' | b'S', ..]) => {
-                    tries = tries.saturating_add(1);
-                    self.infer_tries = self.infer_tries.saturating_add(1);
-                    if self.infer_tries > MAX_INFER_TRIES_TOTAL {
-                        break;
-                    }
-                    if tiles(tail, start.saturating_add(k), self.endian, size) {
-                        return Some(size);
-                    }
-                    if tries >= MAX_INFER_TRIES {
-                        break;
-                    }
+            if k == body_len {
+                return Some(size);
+            }
+            let at = start.saturating_add(k);
+            if matches!(self.src.get(at, 1), [b'R' | b'M' | b'V' | b'S']) {
+                tries = tries.saturating_add(1);
+                self.infer_tries = self.infer_tries.saturating_add(1);
+                if self.infer_tries > MAX_INFER_TRIES_TOTAL {
+                    break;
                 }
-                _ => {}
+                if tiles(self.src, at..body.end, self.endian, size) {
+                    return Some(size);
+                }
+                if tries >= MAX_INFER_TRIES {
+                    break;
+                }
             }
             size = size.saturating_add(1);
         }
@@ -515,7 +519,7 @@ impl Probe {
 
 /// Walks at most `max_frames` frames in `endian` without reporting, and scores the walk.
 pub fn probe(
-    data: &[u8],
+    src: &mut Windowed<'_>,
     start: u64,
     endian: Endian,
     register_size: Option<u64>,
@@ -523,7 +527,7 @@ pub fn probe(
     defined: &dyn Fn(i16) -> bool,
     max_frames: u64,
 ) -> Probe {
-    let mut w = Walker::new(data, start, endian, register_size, fast.to_vec());
+    let mut w = Walker::new(src, start, endian, register_size, fast.to_vec());
     let mut sink = Sink::new(64);
     let mut frame = Frame::default();
     let mut p = Probe::default();

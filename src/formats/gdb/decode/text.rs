@@ -9,6 +9,7 @@ use super::super::model::{
 };
 use super::super::rules;
 use crate::finding::{Finding, Sink};
+use crate::input::Windowed;
 use crate::options::CheckOptions;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -268,46 +269,73 @@ fn bad_byte(line: &[u8], base: u64, prev_tdesc: bool, after: &[u8], sink: &mut S
 
 /// Decodes the definition section that starts at offset 8.
 pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> Description {
+    decode_description_in(&mut Windowed::slice(data), opts, sink)
+}
+
+/// The first bytes of a line asked for: most lines are short, and a window is refilled only
+/// when a line is not in it.
+const LINE_GUESS: u64 = 4096;
+
+/// [`decode_description`] over bytes read window by window: the section is read line by line
+/// (each at most `max_line_bytes`), never whole.
+pub fn decode_description_in(
+    src: &mut Windowed<'_>,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> Description {
     let limits = &opts.limits;
     let max_line = usize::try_from(limits.max_line_bytes).unwrap_or(usize::MAX);
     let max_tdesc = usize::try_from(limits.max_section_bytes).unwrap_or(usize::MAX);
+    let file_len = src.len();
     let mut d = Description::default();
-    let mut pos = 8usize;
+    let mut pos = 8u64;
     let mut tdesc_full = false;
     let mut tp_index = TpIndex::default();
     // Whether the line before was a target description line.
     let mut prev_tdesc = false;
     let end_of_section;
     loop {
-        let rest = data.get(pos..).unwrap_or(&[]);
-        let window = rest.get(..max_line.saturating_add(1)).unwrap_or(rest);
+        let rest_len = file_len.saturating_sub(pos);
+        let want = max_line.saturating_add(1);
+        // A short piece first, then the longest line allowed; each with the 6 bytes after the
+        // line's newline, for the line after it.
+        let guess = usize::try_from(LINE_GUESS).unwrap_or(want).min(want);
+        let found = src
+            .get(pos, (guess as u64).saturating_add(7))
+            .get(..guess)
+            .unwrap_or_default()
+            .iter()
+            .position(|&b| b == b'\n');
+        let ask = if found.is_some() { guess } else { want };
+        let piece = src.get(pos, (ask as u64).saturating_add(7));
+        let window = piece.get(..ask).unwrap_or(piece);
         let Some(n) = window.iter().position(|&b| b == b'\n') else {
-            if window.len() == rest.len() {
+            if window.len() as u64 == rest_len {
                 let f = sink
                     .make(
                         &rules::MISSING_SECTION_END,
-                        at(0, pos)..at(0, data.len()),
+                        pos..file_len,
                         "the file ends inside the definition section: no empty line ends it (premature end of file)",
                     )
                     .help("the definition section must end with an empty line (`\\n`) before the binary frames");
                 sink.push(f);
             } else {
                 sink.limit(
-                    at(0, pos)..at(0, pos.saturating_add(window.len())),
+                    pos..at(pos, window.len()),
                     "definition line length",
                     window.len() as u64,
                     "max_line_bytes",
                     limits.max_line_bytes,
                 );
             }
-            end_of_section = data.len();
+            end_of_section = file_len;
             break;
         };
         let line = window.get(..n).unwrap_or(&[]);
-        let base = at(0, pos);
-        let next = pos.saturating_add(n).saturating_add(1);
+        let base = pos;
+        let next = at(pos, n.saturating_add(1));
         if line.is_empty() {
-            d.binary_start = Some(at(0, next));
+            d.binary_start = Some(next);
             end_of_section = next;
             break;
         }
@@ -320,7 +348,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
                 )
                 .help("write the end of the section as a single `\\n`");
             sink.push(f);
-            d.binary_start = Some(at(0, next));
+            d.binary_start = Some(next);
             end_of_section = next;
             break;
         }
@@ -332,7 +360,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
                 "max_entries",
                 limits.max_entries,
             );
-            end_of_section = data.len();
+            end_of_section = file_len;
             break;
         }
         let span = sp(base, 0, n);
@@ -351,7 +379,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
             sink.push(f);
         }
         let is_tdesc = line.starts_with(b"tdesc ");
-        let after = data.get(next..).unwrap_or_default();
+        let after = piece.get(n.saturating_add(1)..).unwrap_or_default();
         bad_byte(line, base, prev_tdesc, after, sink);
         prev_tdesc = is_tdesc;
         let entry = if let Some(p) = line.strip_prefix(b"R ") {
@@ -434,7 +462,7 @@ pub fn decode_description(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> 
         d.lines.push(entry);
         pos = next;
     }
-    d.span = 8..at(0, end_of_section);
+    d.span = 8..end_of_section;
     d
 }
 

@@ -58,6 +58,7 @@ pub fn decode<S: ByteSource + ?Sized>(
             raw_header: None,
             v3_header: None,
             chunks: Vec::new(),
+            zero_chunks: Vec::new(),
             thread_maps: Vec::new(),
             threads: Vec::new(),
             cpu_map: None,
@@ -690,11 +691,12 @@ impl<S: ByteSource + ?Sized> Decoder<'_, S> {
     }
 
     fn room_for_chunk(&mut self, at: u64, sink: &mut Sink) -> bool {
-        if self.trace.chunks.len() as u64 >= self.limits.max_entries {
+        let count = self.trace.chunk_count();
+        if count >= self.limits.max_entries {
             sink.limit(
                 at..at.saturating_add(16).min(self.size),
                 "chunk count",
-                self.trace.chunks.len() as u64,
+                count,
                 "max_entries",
                 self.limits.max_entries,
             );
@@ -803,6 +805,12 @@ impl<S: ByteSource + ?Sized> Decoder<'_, S> {
             let Some((tag, major, minor, length)) = self.read_chunk_header(pos) else {
                 return;
             };
+            if (tag, major, minor, length) == (0, 0, 0, 0) && rem(pos, 8) == 0 {
+                if let Some(end) = self.zero_run(pos) {
+                    pos = end;
+                    continue;
+                }
+            }
             let data_start = pos.saturating_add(16);
             let avail = self.size.saturating_sub(data_start);
             let mut unfinalized = false;
@@ -924,6 +932,39 @@ impl<S: ByteSource + ?Sized> Decoder<'_, S> {
             }
             pos = next;
         }
+    }
+
+    /// Takes the all-zero chunk headers from `pos` (8-byte aligned, its header all zero) as one
+    /// run, once the first chunk of tag 0 was read and reported: each would be read as an empty
+    /// chunk that raises nothing, 16 bytes further. Reads the zeros in bounded steps and keeps
+    /// none; stops at the first non-zero byte, the end of the file or the chunk limit (where
+    /// the next step of the walk reports it). Returns where the walk goes on, `None` when it
+    /// must take this chunk itself.
+    fn zero_run(&mut self, pos: u64) -> Option<u64> {
+        if !self.unknown_tags.contains(&0) {
+            return None;
+        }
+        let room = self
+            .limits
+            .max_entries
+            .saturating_sub(self.trace.chunk_count());
+        let reach = pos.saturating_add(room.saturating_mul(16)).min(self.size);
+        let first = crate::input::scan_nonzero(self.src, pos..reach, &mut self.buf)
+            .ok()?
+            .unwrap_or(reach);
+        let count = div(first.saturating_sub(pos), 16);
+        if count == 0 {
+            return None;
+        }
+        let end = pos.saturating_add(count.saturating_mul(16));
+        match self.trace.zero_chunks.last_mut() {
+            Some(z) if z.span().end == pos => z.count = z.count.saturating_add(count),
+            _ => self
+                .trace
+                .zero_chunks
+                .push(ZeroChunks { offset: pos, count }),
+        }
+        Some(end)
     }
 
     /// Whether `tag` is out of place (header-only in the body, body-only in the header).
