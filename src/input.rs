@@ -35,10 +35,11 @@ pub enum LoadMode {
     /// `max_read_bytes`.
     Read,
     /// Read the file by positioned reads in fixed windows, never mapped: a trace.dat keeps only
-    /// its metadata in memory (the CPU data is read again window by window while it is walked),
-    /// a ktrace file is walked window by window; the inputs that must be read whole (GDB
-    /// tfiles, uftrace metadata files, a trace.dat whose metadata could not be told apart
-    /// from its ring pages) are read into memory up to `max_read_bytes`. Used by the daemon.
+    /// its metadata in memory (the CPU data is read again window by window while it is walked);
+    /// the inputs that must be read whole (uftrace metadata files, a trace.dat whose metadata
+    /// could not be told apart from its ring pages) are read into memory up to
+    /// `max_read_bytes`. Used by the daemon. (A ktrace file or a GDB tfile is walked window by
+    /// window in every mode.)
     Windowed,
 }
 
