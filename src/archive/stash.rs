@@ -185,8 +185,12 @@ fn spill(
                 }
                 pos = pos.saturating_add(block.len() as u64);
                 // Give the buffer back (never blocks: the channel holds every buffer); the
-                // reader may already be gone.
-                let _ = empty_tx.try_send(block);
+                // reader may already be gone. The first block (what was held in memory, up to
+                // `unpack_memory_bytes`) is freed instead: reused as a block, its pages
+                // would stay resident for the whole spill.
+                if block.capacity() <= SPILL_BLOCK {
+                    let _ = empty_tx.try_send(block);
+                }
             }
             match sieve {
                 // Holes at the end need the length set.

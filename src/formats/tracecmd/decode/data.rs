@@ -781,7 +781,7 @@ fn run_job(
                 let whole = off.saturating_add(ps) <= r.end;
                 if let Some(sv) = sieve.filter(|_| whole) {
                     if let Some(s) = sv.take(off, &j.params) {
-                        w.page_summary(s, off, &mut sink);
+                        w.page_summary(&s, off, &mut sink);
                         off = off.saturating_add(ps);
                         continue;
                     }
