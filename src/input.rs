@@ -540,7 +540,7 @@ impl ByteSource for FileSource<'_> {
         what: &'static str,
     ) -> ReadResult<Reader<'a>> {
         let n = self.check_range(&range, what)?;
-        buf.clear();
+        // Every byte is read over: only bytes the buffer did not have are zeroed first.
         buf.resize(n, 0);
         self.fill(range.start, buf, what)?;
         Ok(Reader::with_base(buf, range.start, Endian::Little))
@@ -627,8 +627,8 @@ pub struct Windowed<'s> {
     buf: Vec<u8>,
     base: u64,
     window: u64,
-    /// The last zero scan: from an offset, the first non-zero byte at or after it (`None`:
-    /// zeros to the end).
+    /// The zero scan that found the longest run of zeros: from an offset, the first non-zero
+    /// byte at or after it (`None`: zeros to the end).
     zeros: Option<(u64, Option<u64>)>,
 }
 
@@ -707,19 +707,26 @@ impl<'s> Windowed<'s> {
     }
 
     /// The offset of the first non-zero byte at or after `off` (`None`: zeros to the end),
-    /// read in bounded steps and never kept; the answer is remembered for a later question
-    /// about the same zeros.
+    /// read in bounded steps and never kept; the longest run of zeros found is remembered for
+    /// a later question about the same zeros.
     pub fn first_nonzero_from(&mut self, off: u64) -> Option<u64> {
+        let len = self.len();
+        // Zeros already scanned: from `off` on, or from further on (then only the bytes up to
+        // there are read).
+        let mut upto = len;
         if let Some((from, found)) = self.zeros {
             if from <= off && found.is_none_or(|f| f >= off) {
                 return found;
             }
+            if off < from {
+                upto = from;
+            }
         }
-        let len = self.len();
-        let found = match self.inner {
+        let scanned = match self.inner {
             Inner::Slice(d) => usize::try_from(off)
                 .ok()
-                .and_then(|o| d.get(o..))
+                .zip(usize::try_from(upto).ok())
+                .and_then(|(a, b)| d.get(a..b))
                 .and_then(first_nonzero)
                 .map(|i| off.saturating_add(i as u64)),
             Inner::Source(src) => {
@@ -727,13 +734,53 @@ impl<'s> Windowed<'s> {
                 self.base = 0;
                 // A read that failed is kept by the source (an I/O finding); the bytes not
                 // read are taken as not zero.
-                scan_nonzero(src, off.min(len)..len, &mut self.buf).unwrap_or(Some(off))
+                let r = scan_nonzero(src, off.min(upto)..upto, &mut self.buf).unwrap_or(Some(off));
+                self.buf.clear();
+                r
             }
         };
-        if let Inner::Source(_) = self.inner {
-            self.buf.clear();
+        let found = match (scanned, self.zeros) {
+            (None, Some((_, found))) if upto < len => found,
+            _ => scanned,
+        };
+        // The longest run of zeros is kept: a short scan does not displace a long one.
+        let zeros = |from: u64, found: Option<u64>| found.unwrap_or(len).saturating_sub(from);
+        if self
+            .zeros
+            .is_none_or(|(f, n)| zeros(off, found) >= zeros(f, n))
+        {
+            self.zeros = Some((off, found));
         }
-        self.zeros = Some((off, found));
         found
+    }
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+
+    /// Whatever the order of the questions, the answers are those of a scan of every byte.
+    #[test]
+    fn first_nonzero_from_answers_as_a_full_scan() {
+        let mut data = vec![0u8; 3000];
+        data[100] = 1;
+        data[2990] = 7;
+        let truth = |off: u64| {
+            (off as usize..data.len())
+                .find(|&i| data[i] != 0)
+                .map(|i| i as u64)
+        };
+        let orders: [&[u64]; 4] = [
+            &[200, 150, 101, 0, 2995, 2991, 2990, 3000],
+            &[2995, 0, 200, 2991],
+            &[3000, 2000, 101, 100, 99],
+            &[50, 2990, 150, 2989],
+        ];
+        for order in orders {
+            let mut w = Windowed::slice(&data);
+            for &off in order {
+                assert_eq!(w.first_nonzero_from(off), truth(off), "{order:?} at {off}");
+            }
+        }
     }
 }
