@@ -12,7 +12,7 @@
 # (/usr/bin/time -v) are noted. Baselines, in the same run: `cat FILE >/dev/null` for a plain
 # file, `zstd -dc` / `gzip -dc` for a compressed one. For the tfiles, `watch --once` (the
 # daemon: never maps, reads in windows) is measured too, with the file in a spool's new/.
-# Results: $WORK/results.txt.
+# REAL=FILE adds a recorded trace.dat, compressed the same way. Results: $WORK/results.txt.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-$ROOT/bench/out/windows}
@@ -48,7 +48,7 @@ gen () {
     tf-100.tf) "$GEN/gen_tfile" "$f" 100 >/dev/null ;;
     tf-100.tf.zst) gen tf-100.tf; zstd -q -3 -f "$WORK/tf-100.tf" -o "$f" ;;
     tf-100.tf.gz) gen tf-100.tf; gzip -6 -c "$WORK/tf-100.tf" > "$f" ;;
-    big.dat) python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$f" 0.25 ;;
+    big.dat) python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$f" 0.8 ;;
     big.dat.zst) gen big.dat; zstd -q -3 -f "$WORK/big.dat" -o "$f" ;;
     big.dat.gz) gen big.dat; gzip -6 -c "$WORK/big.dat" > "$f" ;;
   esac
@@ -78,6 +78,8 @@ daemon () {
     read -r w r c < <(measure "cd '$WORK' && '$bin' watch --once '$spool'")
     placed=$(cd "$spool" && ls -d "accepted/$name" "rejected/$name" "quarantine/$name" 2>/dev/null | cut -d/ -f1 || true)
     mv "$spool/${placed:-new}/$name" "$file"
+    # The verdict's report goes too: the next run's would be renamed beside it.
+    rm -f "$spool"/*/"$name".tracelint.json
     if [ -z "$bw" ] || python3 -c "import sys; sys.exit(0 if $w < $bw else 1)"; then bw=$w; bc=$c; fi
     [ "$r" -gt "$br" ] && br=$r
   done
@@ -108,7 +110,15 @@ for f in tf-zeros.tf tf-garbage.tf tf-frames.tf kt-zeros.ktrace; do
       daemon "watch --once" "$TL" "$file" ;;
   esac
 done
-for f in tf-100.tf.zst tf-100.tf.gz big.dat.zst big.dat.gz; do
+# REAL=FILE: a recorded trace.dat too (its metadata is real: kallsyms, printk formats), shipped
+# as .zst and .gz.
+packed=(tf-100.tf.zst tf-100.tf.gz big.dat.zst big.dat.gz)
+if [ -n "${REAL:-}" ]; then
+  [ -s "$WORK/real.dat.zst" ] || zstd -q -3 -f "$REAL" -o "$WORK/real.dat.zst"
+  [ -s "$WORK/real.dat.gz" ] || gzip -6 -c "$REAL" > "$WORK/real.dat.gz"
+  packed+=(real.dat.zst real.dat.gz)
+fi
+for f in "${packed[@]}"; do
   gen "$f"
   file=$WORK/$f
   dec=zstd; case $f in *.gz) dec=gzip ;; esac
