@@ -3,7 +3,9 @@
 //!
 //! [`PageSieve`]: super::sieve::PageSieve
 
-use crate::formats::ftrace_ring::{tail_excess, EventTable, PageSummary, RingParams, Tail};
+use crate::formats::ftrace_ring::{
+    tail_excess, EventTable, Extends, PageSummary, RingParams, Tail,
+};
 use crate::reader::Endian;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -70,14 +72,44 @@ const NOT_SEEN: SeenId = SeenId {
 /// Event ids are `u16`.
 const IDS: usize = 1 << 16;
 
+/// Consecutive clean pages summarised as one: taking the run is walking its pages in turn.
+/// Pages join a run only while each one's timestamp is no older than the time the pages
+/// before it left the walker with, so no page after the first can give a finding, and what
+/// the run leaves the walker with is what the pages would.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Run {
+    /// Pages in the run (at least 1).
+    pub pages: u32,
+    /// The first page's timestamp and `compared`, the first record's time, the last record's
+    /// time, the counts summed, and the last page's time extends (offsets relative to the
+    /// run's first page).
+    pub summary: PageSummary,
+    /// The time the walker holds after the run: the last page's last record's, or its
+    /// timestamp when it holds no record.
+    pub end_ts: u64,
+    /// Bytes of room the last page's data left.
+    last_room: u32,
+}
+
+/// Pages a run holds at most.
+pub const MAX_RUN_PAGES: u32 = 1 << 12;
+
+/// A page whose data leaves more than this many bytes of room ends its run: a run that a CPU
+/// boundary cuts spoils the sieve, and a CPU's last page (the kernel's reader page when the
+/// trace was extracted) is seldom full. Where the next CPU's data starts before the time the
+/// run reached, the timestamp order ends the run too.
+const RUN_END_ROOM: u32 = 256;
+
 /// The summarised pages of one unpacked trace.dat.
 #[derive(Default)]
 pub struct SiftedPages {
     /// The page layout guessed from the file header; `None` until it is read (or when the
     /// header is not usable, in which case nothing is sifted).
     params: Option<RingParams>,
-    /// Summaries of the pages left out, by ascending offset.
-    pages: Vec<(u64, PageSummary)>,
+    /// The runs of pages left out with their summaries, by ascending offset.
+    pages: Vec<(u64, Run)>,
+    /// Pages summarised (in all runs).
+    npages: usize,
     /// What the records of each event id in summarised pages held.
     seen: Vec<SeenId>,
     /// Summaries taken by CPU walks.
@@ -125,7 +157,69 @@ impl SiftedPages {
                 m.loc = m.loc.max(s.loc);
             }
         }
-        self.pages.push((off, summary));
+        self.npages = self.npages.saturating_add(1);
+        let ps = self.params.as_ref().map_or(0, |p| u64::from(p.page_size));
+        let room = self.params.as_ref().map_or(0, |p| {
+            let hdr = if p.long_size == 4 { 12 } else { 16 };
+            p.page_size.saturating_sub(hdr)
+        });
+        // The time the walker holds after the page (see `Walker::page_summary`).
+        let end_ts = |s: &PageSummary, before: u64| {
+            if s.events > 0 {
+                s.last_ts
+            } else if s.compared {
+                s.page_ts
+            } else {
+                before
+            }
+        };
+        if let Some((start, run)) = self.pages.last_mut() {
+            let next = start.saturating_add(u64::from(run.pages).saturating_mul(ps));
+            let joins = ps > 0
+                && next == off
+                && run.pages < MAX_RUN_PAGES
+                && run.summary.compared
+                && summary.compared
+                && summary.page_ts >= run.end_ts
+                && run.last_room <= RUN_END_ROOM;
+            if joins {
+                let rel = next.saturating_sub(*start);
+                let r = &mut run.summary;
+                if r.events == 0 {
+                    r.first_ts = summary.first_ts;
+                }
+                if summary.events > 0 {
+                    r.last_ts = summary.last_ts;
+                }
+                r.events = r.events.saturating_add(summary.events);
+                r.padding = r.padding.saturating_add(summary.padding);
+                r.time_extends = r.time_extends.saturating_add(summary.time_extends);
+                r.time_stamps = r.time_stamps.saturating_add(summary.time_stamps);
+                r.data_bytes = r.data_bytes.saturating_add(summary.data_bytes);
+                r.extends = summary.extends.map(|x| Extends {
+                    first: (x.first.0.saturating_add(rel), x.first.1),
+                    last: (x.last.0.saturating_add(rel), x.last.1),
+                });
+                run.end_ts = end_ts(&summary, run.end_ts);
+                run.pages = run.pages.saturating_add(1);
+                run.last_room = room.saturating_sub(summary.data_bytes);
+                return;
+            }
+        }
+        self.pages.push((
+            off,
+            Run {
+                pages: 1,
+                summary,
+                end_ts: end_ts(&summary, 0),
+                last_room: room.saturating_sub(summary.data_bytes),
+            },
+        ));
+    }
+
+    /// Runs kept.
+    pub fn runs(&self) -> usize {
+        self.pages.len()
     }
 
     /// Adds to `ids` the event ids of the records in summarised pages.
@@ -139,7 +233,7 @@ impl SiftedPages {
 
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
-        self.pages.len()
+        self.npages
     }
 
     /// Records whether every range a positional sieve left out lies in `read`, the CPU data
@@ -218,9 +312,10 @@ impl SiftedPages {
         self.spoiled.load(Ordering::Relaxed)
     }
 
-    /// The summary of the page at `off`, walked with `params`; `None` when the page was
-    /// stored. A summary made for another layout spoils the sieve.
-    pub fn take(&self, off: u64, params: &RingParams) -> Option<&PageSummary> {
+    /// The run of summarised pages that starts at `off`, walked with `params`; `None` when
+    /// the page there was stored or lies inside a run. A summary made for another layout
+    /// spoils the sieve.
+    pub fn take(&self, off: u64, params: &RingParams) -> Option<&Run> {
         let i = self.pages.binary_search_by_key(&off, |(o, _)| *o).ok()?;
         let s = self.pages.get(i).map(|(_, s)| s)?;
         let same = self.params.as_ref().is_some_and(|p| {
@@ -246,7 +341,7 @@ impl SiftedPages {
         Some(s)
     }
 
-    /// Offset of the first summarised page at or after `off`.
+    /// Offset of the first run of summarised pages at or after `off`.
     pub fn next_from(&self, off: u64) -> Option<u64> {
         let i = self.pages.partition_point(|(o, _)| *o < off);
         self.pages.get(i).map(|(o, _)| *o)
@@ -260,12 +355,13 @@ impl SiftedPages {
         };
         let mut hits = Vec::new();
         for r in spans {
-            // The first page ending after the span starts.
+            // The first run ending after the span starts.
+            let end = |o: u64, run: &Run| o.saturating_add(u64::from(run.pages).saturating_mul(ps));
             let i = self
                 .pages
-                .partition_point(|(o, _)| o.saturating_add(ps) <= r.start);
-            let hit = self.pages.get(i).is_some_and(|(o, _)| {
-                *o < r.end || (r.start == r.end && *o <= r.start && r.start < o.saturating_add(ps))
+                .partition_point(|(o, run)| end(*o, run) <= r.start);
+            let hit = self.pages.get(i).is_some_and(|(o, run)| {
+                *o < r.end || (r.start == r.end && *o <= r.start && r.start < end(*o, run))
             });
             if hit {
                 self.spoil();
