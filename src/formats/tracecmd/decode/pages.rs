@@ -4,62 +4,93 @@
 //! [`PageSieve`]: super::sieve::PageSieve
 
 use crate::formats::ftrace_ring::{
-    tail_excess, EventTable, Extends, PageSummary, RingParams, Tail,
+    tail_excess, EventTable, Extends, PageSummary, RingParams, Tail, TAIL_EXCESS, TEXT_SLACK,
 };
 use crate::reader::Endian;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// What a summarised page's record tells of its event: what [`SiftedPages::check_ids`] checks
-/// against the formats once they are known.
-#[derive(Clone, Copy, Debug)]
-pub struct Seen {
-    id: u16,
-    len: u32,
-    /// Excess of the payload read as `print` text at offset 12 and 16 (32- and 64-bit ip).
-    text: [u32; 2],
-    /// Excess of the payload past the data of every word from offset 8 to 64 read as a
-    /// `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields.
-    loc: u32,
+/// What the records of summarised pages told of their events, by event id: what
+/// [`SiftedPages::check_ids`] checks against the formats once they are known. Kept per page
+/// (a page holds a few ids), it is merged into the sieve's table when the page is left out.
+#[derive(Clone, Debug, Default)]
+pub struct SeenSet {
+    ids: Vec<(u16, SeenId)>,
 }
 
-impl Seen {
-    /// The record of event `id` with `payload` (in byte order `e`).
-    pub fn of(id: u16, payload: &[u8], e: Endian) -> Self {
-        let text = |off| tail_excess(Tail::Text(off), payload, e).unwrap_or(0);
+impl SeenSet {
+    /// Records a record of event `id` with `payload` (in byte order `e`). What the check only
+    /// needs to know once per id (some record's text or location leaves an excess) is not
+    /// looked for again once known.
+    pub fn record(&mut self, id: u16, payload: &[u8], e: Endian) {
         let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
-        // Any word may be a location: take the furthest end that fits the payload.
-        let fits = |end: u32| end <= len;
-        let mut end = 0u32;
-        for at in (8u32..len.min(64)).step_by(4) {
-            let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
-                break;
-            };
-            let data = (w & 0xffff).saturating_add(w >> 16);
-            for cand in [data, at.saturating_add(4).saturating_add(data)] {
-                if fits(cand) {
-                    end = end.max(cand);
-                }
+        let i = match self.ids.iter().position(|(k, _)| *k == id) {
+            Some(i) => i,
+            None => {
+                self.ids.push((id, NOT_SEEN));
+                self.ids.len().saturating_sub(1)
+            }
+        };
+        let Some((_, m)) = self.ids.get_mut(i) else {
+            return;
+        };
+        m.min = m.min.min(len);
+        m.max = m.max.max(len);
+        // Excess of the payload read as `print` text at offset 12 and 16 (32- and 64-bit ip).
+        // Text from `off` leaves no excess in a payload shorter than its NUL, the slack and
+        // the least excess reported.
+        let least = TEXT_SLACK.saturating_add(TAIL_EXCESS).saturating_add(1);
+        for (k, off) in [(0usize, 12u32), (1, 16)] {
+            if let Some(t) = m
+                .text
+                .get_mut(k)
+                .filter(|t| **t == 0 && len >= off.saturating_add(least))
+            {
+                *t = tail_excess(Tail::Text(off), payload, e).unwrap_or(0);
             }
         }
-        let loc = len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX));
-        Seen {
-            id,
-            len,
-            text: [text(12), text(16)],
-            loc,
+        if m.loc < TAIL_EXCESS && len >= TAIL_EXCESS {
+            m.loc = m.loc.max(loc_excess(payload, len, e));
         }
     }
 }
 
+/// Excess of `payload` (`len` bytes) past the data of every word from offset 8 to 64 read as
+/// a `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields.
+fn loc_excess(payload: &[u8], len: u32, e: Endian) -> u32 {
+    // Any word may be a location: take the furthest end that fits the payload.
+    let mut end = 0u32;
+    for at in (8u32..len.min(64)).step_by(4) {
+        let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
+            break;
+        };
+        let data = (w & 0xffff).saturating_add(w >> 16);
+        for cand in [data, at.saturating_add(4).saturating_add(data)] {
+            if cand <= len {
+                end = end.max(cand);
+            }
+        }
+    }
+    len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX))
+}
+
 /// Per event id, what the summarised records held.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct SeenId {
     min: u32,
     max: u32,
     text: [u32; 2],
     loc: u32,
+}
+
+impl SeenId {
+    fn merge(&mut self, o: &SeenId) {
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        self.text = [self.text[0].max(o.text[0]), self.text[1].max(o.text[1])];
+        self.loc = self.loc.max(o.loc);
+    }
 }
 
 const NOT_SEEN: SeenId = SeenId {
@@ -142,19 +173,15 @@ impl SiftedPages {
         self.params = params;
     }
 
-    /// Records the page at `off` as left out, with its summary and the (event id, payload
-    /// length) of its records.
-    pub fn push(&mut self, off: u64, summary: PageSummary, seen: &[Seen]) {
+    /// Records the page at `off` as left out, with its summary and what its records held.
+    pub fn push(&mut self, off: u64, summary: PageSummary, seen: &SeenSet) {
         // Only a page left out counts: a stored page is walked for real.
         if self.seen.is_empty() {
             self.seen.resize(IDS, NOT_SEEN);
         }
-        for s in seen {
-            if let Some(m) = self.seen.get_mut(usize::from(s.id)) {
-                m.min = m.min.min(s.len);
-                m.max = m.max.max(s.len);
-                m.text = [m.text[0].max(s.text[0]), m.text[1].max(s.text[1])];
-                m.loc = m.loc.max(s.loc);
+        for (id, o) in &seen.ids {
+            if let Some(m) = self.seen.get_mut(usize::from(*id)) {
+                m.merge(o);
             }
         }
         self.npages = self.npages.saturating_add(1);

@@ -25,7 +25,7 @@
 //!
 //! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
 
-use super::pages::{Seen, SiftedPages};
+use super::pages::{SeenSet, SiftedPages};
 use crate::finding::Sink;
 use crate::formats::ftrace_ring::{
     summarize_page, PageSummary, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
@@ -312,28 +312,24 @@ impl PageSieve {
         let ps = u64::from(params.page_size);
         let pages: Vec<(u64, usize, &[u8])> = whole_pages(base, block, ps).collect();
         // The pages are walked in parallel, in groups, and taken in order.
-        let walked: Vec<(Vec<Sifted>, Vec<Seen>)> = pages
+        let walked: Vec<Vec<Sifted>> = pages
             .par_chunks(SIFT_GROUP)
             .map(|group| {
                 let mut out = Vec::with_capacity(group.len());
-                let mut seen = Vec::new();
                 for &(off, start, page) in group {
                     let kind = if is_zero(page) {
                         Kind::Zero
                     } else {
-                        let from = seen.len();
+                        let mut seen = SeenSet::default();
                         let summary = summarize_page(page, off, &params, &mut |id, payload| {
-                            seen.push(Seen::of(id, payload, params.endian));
+                            seen.record(id, payload, params.endian);
                         });
                         match summary {
                             // A page with no data is kept: it costs little, and the page
                             // that ends the metadata (v6 CPU offsets, then zeros) looks like
                             // one.
-                            Some(s) if s.data_bytes > 0 => Kind::Clean(s, from..seen.len()),
-                            _ => {
-                                seen.truncate(from);
-                                Kind::Kept
-                            }
+                            Some(s) if s.data_bytes > 0 => Kind::Clean(s, seen),
+                            _ => Kind::Kept,
                         }
                     };
                     out.push(Sifted {
@@ -343,19 +339,17 @@ impl PageSieve {
                         kind,
                     });
                 }
-                (out, seen)
+                out
             })
             .collect();
-        for (group, seen) in walked {
-            for p in group {
-                match p.kind {
-                    Kind::Zero => push_range(drop, p.start..p.start.saturating_add(p.len)),
-                    Kind::Clean(s, r) if self.pages.runs() < self.max => {
-                        self.pages.push(p.off, s, seen.get(r).unwrap_or_default());
-                        push_range(drop, p.start..p.start.saturating_add(p.len));
-                    }
-                    Kind::Clean(..) | Kind::Kept => {}
+        for p in walked.into_iter().flatten() {
+            match p.kind {
+                Kind::Zero => push_range(drop, p.start..p.start.saturating_add(p.len)),
+                Kind::Clean(s, seen) if self.pages.runs() < self.max => {
+                    self.pages.push(p.off, s, &seen);
+                    push_range(drop, p.start..p.start.saturating_add(p.len));
                 }
+                Kind::Clean(..) | Kind::Kept => {}
             }
         }
     }
@@ -392,8 +386,8 @@ const SIFT_GROUP: usize = 32;
 enum Kind {
     /// All zeros: left out, no summary needed.
     Zero,
-    /// Clean: left out with its summary and the range of its records in the group's list.
-    Clean(PageSummary, Range<usize>),
+    /// Clean: left out with its summary and what its records held.
+    Clean(PageSummary, SeenSet),
     /// Kept as it is.
     Kept,
 }
