@@ -131,14 +131,114 @@ pub const MAX_RUN_PAGES: u32 = 1 << 12;
 /// run reached, the timestamp order ends the run too.
 const RUN_END_ROOM: u32 = 256;
 
+/// A [`Run`] as kept, with its offset: 56 bytes instead of 112 (where pages do not join into
+/// runs, one is kept for each page of the file left out). The times are kept as their distance
+/// from the first page's timestamp, the page count and the room left in 16 bits; a run that
+/// does not fit so, or whose last page has time extends, is kept whole beside the others.
+#[derive(Clone, Copy, Debug, Default)]
+struct Packed {
+    off: u64,
+    page_ts: u64,
+    first: u32,
+    last: u32,
+    end: u32,
+    events: u32,
+    padding: u32,
+    time_extends: u32,
+    time_stamps: u32,
+    data_bytes: u32,
+    /// Pages in the run, whole or not.
+    pages: u16,
+    last_room: u16,
+    flags: u8,
+}
+
+/// `Packed::flags`: the first page's timestamp is compared with the previous one.
+const COMPARED: u8 = 1;
+/// `Packed::flags`: the first record's time is 0.
+const FIRST_ZERO: u8 = 2;
+/// `Packed::flags`: the last record's time is 0.
+const LAST_ZERO: u8 = 4;
+/// `Packed::flags`: the time after the run is 0.
+const END_ZERO: u8 = 8;
+/// `Packed::flags`: the run is in `SiftedPages::whole`.
+const WHOLE: u8 = 16;
+
+impl Packed {
+    /// `run` at `off` as kept; `None` when it does not fit.
+    fn of(off: u64, run: &Run) -> Option<Packed> {
+        let s = &run.summary;
+        if s.extends.is_some() {
+            return None;
+        }
+        let mut flags = if s.compared { COMPARED } else { 0 };
+        let mut delta = |t: u64, zero: u8| -> Option<u32> {
+            if t == 0 {
+                flags |= zero;
+                return Some(0);
+            }
+            u32::try_from(t.checked_sub(s.page_ts)?).ok()
+        };
+        let first = delta(s.first_ts, FIRST_ZERO)?;
+        let last = delta(s.last_ts, LAST_ZERO)?;
+        let end = delta(run.end_ts, END_ZERO)?;
+        Some(Packed {
+            off,
+            page_ts: s.page_ts,
+            first,
+            last,
+            end,
+            events: s.events,
+            padding: s.padding,
+            time_extends: s.time_extends,
+            time_stamps: s.time_stamps,
+            data_bytes: s.data_bytes,
+            pages: u16::try_from(run.pages).ok()?,
+            last_room: u16::try_from(run.last_room).ok()?,
+            flags,
+        })
+    }
+
+    /// The run kept.
+    fn run(&self) -> Run {
+        let at = |d: u32, zero: u8| {
+            if self.flags & zero != 0 {
+                0
+            } else {
+                self.page_ts.saturating_add(u64::from(d))
+            }
+        };
+        Run {
+            pages: u32::from(self.pages),
+            summary: PageSummary {
+                page_ts: self.page_ts,
+                first_ts: at(self.first, FIRST_ZERO),
+                last_ts: at(self.last, LAST_ZERO),
+                events: self.events,
+                padding: self.padding,
+                time_extends: self.time_extends,
+                time_stamps: self.time_stamps,
+                data_bytes: self.data_bytes,
+                compared: self.flags & COMPARED != 0,
+                extends: None,
+            },
+            end_ts: at(self.end, END_ZERO),
+            last_room: u32::from(self.last_room),
+        }
+    }
+}
+
 /// The summarised pages of one unpacked trace.dat.
 #[derive(Default)]
 pub struct SiftedPages {
     /// The page layout guessed from the file header; `None` until it is read (or when the
     /// header is not usable, in which case nothing is sifted).
     params: Option<RingParams>,
-    /// The runs of pages left out with their summaries, by ascending offset.
-    pages: Vec<(u64, Run)>,
+    /// The runs of pages left out with their summaries, by ascending offset (one a page where
+    /// pages do not join: kept small).
+    pages: Vec<Packed>,
+    /// The runs that do not fit a [`Packed`], by ascending offset.
+    whole: Vec<(u64, Run)>,
     /// Pages summarised (in all runs).
     npages: usize,
     /// What the records of each event id in summarised pages held.
@@ -200,7 +300,8 @@ impl SiftedPages {
                 before
             }
         };
-        if let Some((start, run)) = self.pages.last_mut() {
+        if let Some((start, mut run)) = self.pages.len().checked_sub(1).and_then(|i| self.run_at(i))
+        {
             let next = start.saturating_add(u64::from(run.pages).saturating_mul(ps));
             let joins = ps > 0
                 && next == off
@@ -210,7 +311,7 @@ impl SiftedPages {
                 && summary.page_ts >= run.end_ts
                 && run.last_room <= RUN_END_ROOM;
             if joins {
-                let rel = next.saturating_sub(*start);
+                let rel = next.saturating_sub(start);
                 let r = &mut run.summary;
                 if r.events == 0 {
                     r.first_ts = summary.first_ts;
@@ -230,18 +331,49 @@ impl SiftedPages {
                 run.end_ts = end_ts(&summary, run.end_ts);
                 run.pages = run.pages.saturating_add(1);
                 run.last_room = room.saturating_sub(summary.data_bytes);
+                if let Some(p) = self.pages.pop() {
+                    if p.flags & WHOLE != 0 {
+                        self.whole.pop();
+                    }
+                }
+                self.keep(start, &run);
                 return;
             }
         }
-        self.pages.push((
+        self.keep(
             off,
-            Run {
+            &Run {
                 pages: 1,
                 summary,
                 end_ts: end_ts(&summary, 0),
                 last_room: room.saturating_sub(summary.data_bytes),
             },
-        ));
+        );
+    }
+
+    /// Keeps `run` at `off` (after every run kept).
+    fn keep(&mut self, off: u64, run: &Run) {
+        let packed = Packed::of(off, run).unwrap_or_else(|| {
+            self.whole.push((off, *run));
+            Packed {
+                off,
+                // At most `MAX_RUN_PAGES`.
+                pages: u16::try_from(run.pages).unwrap_or(u16::MAX),
+                flags: WHOLE,
+                ..Packed::default()
+            }
+        });
+        self.pages.push(packed);
+    }
+
+    /// The `i`th run kept, with its offset.
+    fn run_at(&self, i: usize) -> Option<(u64, Run)> {
+        let p = self.pages.get(i)?;
+        if p.flags & WHOLE != 0 {
+            let j = self.whole.binary_search_by_key(&p.off, |(o, _)| *o).ok()?;
+            return self.whole.get(j).copied();
+        }
+        Some((p.off, p.run()))
     }
 
     /// Runs kept.
@@ -342,9 +474,9 @@ impl SiftedPages {
     /// The run of summarised pages that starts at `off`, walked with `params`; `None` when
     /// the page there was stored or lies inside a run. A summary made for another layout
     /// spoils the sieve.
-    pub fn take(&self, off: u64, params: &RingParams) -> Option<&Run> {
-        let i = self.pages.binary_search_by_key(&off, |(o, _)| *o).ok()?;
-        let s = self.pages.get(i).map(|(_, s)| s)?;
+    pub fn take(&self, off: u64, params: &RingParams) -> Option<Run> {
+        let i = self.pages.binary_search_by_key(&off, |p| p.off).ok()?;
+        let (_, s) = self.run_at(i)?;
         let same = self.params.as_ref().is_some_and(|p| {
             p.page_size == params.page_size
                 && p.long_size == params.long_size
@@ -370,8 +502,8 @@ impl SiftedPages {
 
     /// Offset of the first run of summarised pages at or after `off`.
     pub fn next_from(&self, off: u64) -> Option<u64> {
-        let i = self.pages.partition_point(|(o, _)| *o < off);
-        self.pages.get(i).map(|(o, _)| *o)
+        let i = self.pages.partition_point(|p| p.off < off);
+        self.pages.get(i).map(|p| p.off)
     }
 
     /// Spoils the sieve when a summarised page overlaps one of `spans`: bytes the metadata was
@@ -383,12 +515,10 @@ impl SiftedPages {
         let mut hits = Vec::new();
         for r in spans {
             // The first run ending after the span starts.
-            let end = |o: u64, run: &Run| o.saturating_add(u64::from(run.pages).saturating_mul(ps));
-            let i = self
-                .pages
-                .partition_point(|(o, run)| end(*o, run) <= r.start);
-            let hit = self.pages.get(i).is_some_and(|(o, run)| {
-                *o < r.end || (r.start == r.end && *o <= r.start && r.start < end(*o, run))
+            let end = |p: &Packed| p.off.saturating_add(u64::from(p.pages).saturating_mul(ps));
+            let i = self.pages.partition_point(|p| end(p) <= r.start);
+            let hit = self.pages.get(i).is_some_and(|p| {
+                p.off < r.end || (r.start == r.end && p.off <= r.start && r.start < end(p))
             });
             if hit {
                 self.spoil();
@@ -463,5 +593,74 @@ impl SiftedPages {
         !self.spoiled.load(Ordering::Relaxed)
             && self.taken.load(Ordering::Relaxed) == self.pages.len()
             && (self.left_out.is_empty() || self.covered.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(test)]
+mod packed_tests {
+    use super::*;
+
+    /// A run comes back as it was: kept small, or whole where it does not fit.
+    #[test]
+    fn runs_come_back_as_kept() {
+        let summary = PageSummary {
+            page_ts: 1_000_000,
+            first_ts: 1_000_010,
+            last_ts: 1_000_900,
+            events: 100,
+            padding: 1,
+            time_extends: 0,
+            time_stamps: 0,
+            data_bytes: 4000,
+            compared: true,
+            extends: None,
+        };
+        let run = Run {
+            pages: 3,
+            summary,
+            end_ts: 1_000_900,
+            last_room: 80,
+        };
+        let with = |f: &dyn Fn(&mut Run)| {
+            let mut r = run;
+            f(&mut r);
+            r
+        };
+        let small = [
+            run,
+            with(&|r| {
+                r.summary.events = 0;
+                r.summary.first_ts = 0;
+                r.summary.last_ts = 0;
+                r.end_ts = 0;
+                r.summary.compared = false;
+            }),
+        ];
+        let whole = [
+            with(&|r| r.summary.first_ts = 999_999),
+            with(&|r| r.summary.last_ts = 1_000_000 + (1 << 33)),
+            with(&|r| r.end_ts = 1_000_000 + (1 << 32)),
+            with(&|r| r.last_room = 70_000),
+            with(&|r| {
+                r.summary.extends = Some(Extends {
+                    first: (16, 5),
+                    last: (400, 9),
+                })
+            }),
+        ];
+        for r in small {
+            assert_eq!(Packed::of(8192, &r).map(|p| p.run()), Some(r));
+        }
+        for r in whole {
+            assert!(Packed::of(8192, &r).is_none(), "{r:?}");
+        }
+        let mut sp = SiftedPages::default();
+        for (i, r) in small.iter().chain(whole.iter()).enumerate() {
+            sp.keep(1 << (20 + i), r);
+        }
+        assert_eq!(sp.whole.len(), whole.len());
+        for (i, r) in small.iter().chain(whole.iter()).enumerate() {
+            assert_eq!(sp.run_at(i), Some((1 << (20 + i), *r)));
+        }
     }
 }
