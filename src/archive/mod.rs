@@ -479,6 +479,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                 let (format, mut node) = (self.check)(Leaf::Sifted(f, *n, sv), sink);
                 self.retry |= !sv.complete();
                 node.set("pages summarised", sv.summarized());
+                node.set("page runs", sv.pages().runs());
                 (format, node)
             }
             (Stash::Spill(f, n), None) => (self.check)(Leaf::File(f, *n), sink),
