@@ -387,7 +387,10 @@ impl PageSieve {
                 ) else {
                     break;
                 };
-                if off < tag_end || !off.is_multiple_of(ps) || !size.is_multiple_of(ps) {
+                if off < tag_end
+                    || off.checked_rem(ps) != Some(0)
+                    || size.checked_rem(ps) != Some(0)
+                {
                     break;
                 }
                 starts.push(off);
