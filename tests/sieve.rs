@@ -2,13 +2,18 @@
 //! left out and summarised (the sieve); the findings must be exactly those of the plain file,
 //! whatever the file holds: real trace-cmd files, files from the wild, and files with damaged
 //! pages, timestamps that go back across pages, unknown event ids and lost events.
+//!
+//! A trace.dat on standard input (a stream, read once) is sifted the same way: the findings of
+//! the plain file, or, where the summaries did not fit and the stream cannot be read again,
+//! one `TL003` in their place (and the file has an error of its own). A healthy file never
+//! needs a second pass.
 
 mod common;
 #[path = "common/ring_files.rs"]
 mod ring_files;
 
 use std::path::Path;
-use tracelint::check::{check_path, CheckOptions, Report};
+use tracelint::check::{check_path, check_reader, CheckOptions, Report};
 use tracelint::config::Config;
 use tracelint::input::LoadMode;
 use tracelint::map::MapNode;
@@ -51,10 +56,67 @@ fn same_findings(dir: &Path, name: &str, data: &[u8]) -> (u64, usize) {
     assert_eq!(packed.format, plain.format, "{name}");
     assert_eq!(unmembered(&packed), keys(&plain), "{name}");
     assert_eq!(packed.counts, plain.counts, "{name}");
-    (
-        packed.map.as_ref().map_or(0, summarised),
-        plain.findings.len(),
+    // The same bytes as a stream; what is spilled is bounded by what the sieve kept.
+    let summarised_pages = packed.map.as_ref().map_or(0, summarised);
+    let streamed = stream(data, &opts);
+    let codes: Vec<&str> = streamed.findings.iter().map(|f| f.rule.code).collect();
+    if codes == ["TL003"] {
+        assert!(
+            streamed.findings[0]
+                .message
+                .contains("cannot be read twice"),
+            "{name}: {}",
+            streamed.findings[0].message
+        );
+        assert!(
+            plain.counts.error > 0,
+            "{name}: a healthy file needed a second pass"
+        );
+    } else {
+        assert_eq!(streamed.format, plain.format, "{name}");
+        assert_eq!(unmembered(&streamed), keys(&plain), "{name}");
+        assert_eq!(streamed.counts, plain.counts, "{name}");
+        assert_eq!(
+            streamed.map.as_ref().map_or(0, summarised),
+            summarised_pages,
+            "{name}"
+        );
+    }
+    (summarised_pages, plain.findings.len())
+}
+
+/// Checks `data` read from a stream, as standard input is.
+fn stream(data: &[u8], opts: &CheckOptions) -> Report {
+    check_reader(
+        Path::new("-"),
+        Box::new(std::io::Cursor::new(data.to_vec())),
+        opts,
+        &Config::default(),
     )
+}
+
+#[test]
+fn a_stream_spills_its_metadata_not_its_ring_pages() {
+    for (name, data) in many_pages() {
+        let ps = if name.contains("8192") { 8192 } else { 4096 };
+        // The ring data is 96 pages; the rest (metadata) is far less than half the file.
+        let budget = (data.len() - 96 * ps) as u64 + 2 * ps as u64;
+        assert!(budget < data.len() as u64 / 2, "{name}");
+        let opts = CheckOptions {
+            limits: Limits {
+                unpack_memory_bytes: 64,
+                max_spill_bytes: budget,
+                ..Limits::default()
+            },
+            ..CheckOptions::default()
+        };
+        let r = stream(&data, &opts);
+        // The generated files are healthy but for one warning of the 32-on-64 layouts.
+        assert_eq!(r.counts.error, 0, "{name}: {:?}", keys(&r));
+        // A spill of the whole member would have hit max_spill_bytes (TL003).
+        assert!(r.findings.iter().all(|f| f.rule.code != "TL003"), "{name}");
+        assert!(r.map.as_ref().map_or(0, summarised) >= 90, "{name}");
+    }
 }
 
 #[test]

@@ -145,9 +145,34 @@ pub fn check(
             w
         }
         Source::Stream(r) => {
-            let mut w = Walker::new(limits, false, check);
+            // Sifted too: a stream is read once, so its ring pages are summarised as they
+            // pass rather than spilled. A guess that did not hold cannot be checked again
+            // without the bytes: the first pass's findings are dropped and TL003 says so.
+            let mut w = Walker::new(limits, true, check);
             w.hinted = hinted;
-            w.stream(r, name, None, 0, true, sink, &mut root);
+            let mut first = sink.child(limits.max_findings);
+            first.set_file(sink.current_file().map(str::to_string));
+            w.stream(r, name, None, 0, true, &mut first, &mut root);
+            if w.retry {
+                sink.set_member(None);
+                sink.report(
+                    &rules::LIMIT_EXCEEDED,
+                    0..0,
+                    "a trace.dat read from a stream is checked in one pass, its ring pages \
+                     summarised as they pass (nothing else is kept); these summaries did not fit \
+                     the layout its metadata gave (pages that looked like ring pages were not \
+                     all CPU data where it says, or a CPU's data ends inside a run of them), and \
+                     a stream cannot be read twice, so it was not checked"
+                        .to_string(),
+                );
+                sink.note_last(
+                    &rules::LIMIT_EXCEEDED,
+                    "save the stream to a file and check the file: a file is read again without \
+                     summaries when they do not fit",
+                );
+            } else {
+                sink.absorb(first);
+            }
             w
         }
     };

@@ -6,7 +6,7 @@ use crate::formats::tracecmd::PageSieve;
 use crate::formats::uftrace::RecordSieve;
 use crate::input::{Data, DirEntry, DirSource, EntryKind, LoadMode, ReadAt, SeqRead};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -117,56 +117,76 @@ pub fn stash_sifted(
         });
     }
     let file = tempfile::tempfile()?;
-    let cap = max.min(*spill_left);
-    let (file, spilled) = spill(r, file, mem, cap, sieve)?;
-    *spill_left = spill_left.saturating_sub(spilled.len);
+    let (file, spilled) = spill(r, file, mem, max, *spill_left, sieve)?;
+    *spill_left = spill_left.saturating_sub(spilled.written);
     Ok(Stashed {
         stash: Stash::Spill(file, spilled.len),
         error: spilled.error,
-        cut: spilled
-            .cut
-            .then_some(if cap < max { Cut::Spill } else { Cut::Size }),
+        cut: spilled.cut,
     })
 }
 
-/// Bytes of one spill write.
+/// Bytes read and written per block while spilling.
 const SPILL_BLOCK: usize = 1 << 20;
-/// Blocks in flight between the reader and the writer thread.
+
+/// Blocks in flight between the reading and the writing thread.
 const SPILL_BLOCKS: usize = 4;
 
 /// What a spill wrote.
 struct Spilled {
+    /// Bytes of the member held (read back as zeros where a sieve left pages out).
     len: u64,
+    /// Bytes written to the file: a sieve's holes are not.
+    written: u64,
     error: Option<io::Error>,
-    /// True when `cap` cut the input short.
-    cut: bool,
+    /// The limit that cut the input short, if one did.
+    cut: Option<Cut>,
 }
 
-/// Writes `first` and then the rest of `r` (at most `cap` bytes in all) to `file`. The writes
+/// Writes `first` and then the rest of `r` to `file`: at most `max` bytes of the member in
+/// all, and at most `budget` bytes written (the holes a sieve leaves cost none). The writes
 /// run on a second thread, so they overlap the (decompressing) reads: the spill costs little
 /// wall time next to the decoder. Memory: at most [`SPILL_BLOCKS`] + 1 blocks.
 fn spill(
     r: &mut dyn Read,
     file: File,
     first: Vec<u8>,
-    cap: u64,
+    max: u64,
+    budget: u64,
     sieve: Option<Sift<'_>>,
 ) -> io::Result<(File, Spilled)> {
     use std::sync::mpsc::sync_channel;
     let (full_tx, full_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS);
     let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(SPILL_BLOCKS.saturating_add(1));
     std::thread::scope(|scope| {
-        let writer = scope.spawn(move || -> io::Result<File> {
+        // The writer returns the file, the member bytes it took and the bytes it wrote; it
+        // stops (and the reader with it) when the next write would pass `budget`.
+        let writer = scope.spawn(move || -> io::Result<(File, u64, u64, bool)> {
             let mut file = file;
             let mut sieve = sieve;
             let mut pos = 0u64;
+            let mut written = 0u64;
+            let mut over = false;
             let mut drop = Vec::new();
+            // Writes `part` at `at`, as much of it as the budget allows; `Some(k)` when only
+            // its first `k` bytes fit.
+            let mut put = |file: &mut File, part: &[u8], at: u64| -> io::Result<Option<u64>> {
+                let room = budget.saturating_sub(written);
+                let n = (part.len() as u64).min(room);
+                let head = part
+                    .get(..usize::try_from(n).unwrap_or(0))
+                    .unwrap_or_default();
+                file.write_all_at(head, at)?;
+                written = written.saturating_add(n);
+                Ok((n < part.len() as u64).then_some(n))
+            };
             for block in full_rx {
-                match sieve.as_mut() {
-                    None => file.write_all(&block)?,
+                // Where the member ends when the budget ran out in this block.
+                let end = match sieve.as_mut() {
+                    None => put(&mut file, &block, pos)?.map(|k| pos.saturating_add(k)),
                     Some(Sift::Records(sv)) => {
                         sv.feed(pos, &block);
-                        file.write_all(&block)?;
+                        put(&mut file, &block, pos)?.map(|k| pos.saturating_add(k))
                     }
                     Some(Sift::Pages(sv)) => {
                         // Only the bytes between left-out ranges are written: the file gets
@@ -174,14 +194,25 @@ fn spill(
                         drop.clear();
                         sv.sift(pos, &block, &mut drop);
                         let mut from = 0usize;
+                        let mut end = None;
                         let tail = block.len()..block.len();
                         for d in drop.iter().chain(std::iter::once(&tail)) {
                             if let Some(part) = block.get(from..d.start).filter(|p| !p.is_empty()) {
-                                file.write_all_at(part, pos.saturating_add(from as u64))?;
+                                let at = pos.saturating_add(from as u64);
+                                if let Some(k) = put(&mut file, part, at)? {
+                                    end = Some(at.saturating_add(k));
+                                    break;
+                                }
                             }
                             from = d.end;
                         }
+                        end
                     }
+                };
+                if let Some(end) = end {
+                    pos = end;
+                    over = true;
+                    break;
                 }
                 pos = pos.saturating_add(block.len() as u64);
                 // Give the buffer back (never blocks: the channel holds every buffer); the
@@ -194,11 +225,11 @@ fn spill(
                 Some(Sift::Records(sv)) => sv.finish(),
                 None => {}
             }
-            Ok(file)
+            Ok((file, pos, written, over))
         });
         let mut first = first;
-        let mut cut = first.len() as u64 > cap;
-        first.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+        let mut cut = first.len() as u64 > max;
+        first.truncate(usize::try_from(max).unwrap_or(usize::MAX));
         let mut len = first.len() as u64;
         let mut error = None;
         let mut sent = full_tx.send(first).is_ok() && !cut;
@@ -225,7 +256,7 @@ fn spill(
                     k
                 }
             };
-            let room = cap.saturating_sub(len);
+            let room = max.saturating_sub(len);
             let take = (k as u64).min(room);
             buf.truncate(usize::try_from(take).unwrap_or(0));
             len = len.saturating_add(take);
@@ -243,10 +274,23 @@ fn spill(
             }
         }
         drop(full_tx);
-        let file = writer
+        let (file, taken, written, over) = writer
             .join()
             .map_err(|_| io::Error::other("the spill writer stopped"))??;
-        Ok((file, Spilled { len, error, cut }))
+        let (len, cut) = if over {
+            (taken, Some(Cut::Spill))
+        } else {
+            (len, cut.then_some(Cut::Size))
+        };
+        Ok((
+            file,
+            Spilled {
+                len,
+                written,
+                error,
+                cut,
+            },
+        ))
     })
 }
 

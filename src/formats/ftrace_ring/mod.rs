@@ -886,8 +886,31 @@ impl<'t> Walker<'t> {
     /// Takes the page at `base` as walked from its [`PageSummary`]: exactly what
     /// [`Walker::page`] does with a clean page's bytes.
     pub fn page_summary(&mut self, s: &PageSummary, base: u64, sink: &mut Sink) {
+        let end_ts = if s.events > 0 {
+            s.last_ts
+        } else if s.compared {
+            s.page_ts
+        } else {
+            self.last_ts
+        };
+        self.pages_summary(s, 1, end_ts, base, sink);
+    }
+
+    /// Takes `pages` consecutive clean pages from `base` as walked from their summary `s`
+    /// (the first page's timestamp, the counts summed, the last page's time extends), each
+    /// page's timestamp no older than the time the pages before it reached: exactly what
+    /// [`Walker::page`] does with their bytes, in turn. `end_ts` is the time the last page
+    /// leaves the walker with.
+    pub fn pages_summary(
+        &mut self,
+        s: &PageSummary,
+        pages: u64,
+        end_ts: u64,
+        base: u64,
+        sink: &mut Sink,
+    ) {
         let st = &mut self.stats;
-        st.pages = st.pages.saturating_add(1);
+        st.pages = st.pages.saturating_add(pages);
         st.data_bytes = st.data_bytes.saturating_add(u64::from(s.data_bytes));
         st.events = st.events.saturating_add(u64::from(s.events));
         st.padding = st.padding.saturating_add(u64::from(s.padding));
@@ -905,8 +928,8 @@ impl<'t> Walker<'t> {
                 self.stats.first_ts = Some(s.first_ts);
             }
             self.stats.last_ts = Some(s.last_ts);
-            self.last_ts = s.last_ts;
         }
+        self.last_ts = end_ts;
     }
 
     /// Walks the events of one page's data. `Ok` when the walk ends exactly at the end.

@@ -780,9 +780,17 @@ fn run_job(
                 // Only a whole page of the range is taken from its summary.
                 let whole = off.saturating_add(ps) <= r.end;
                 if let Some(sv) = sieve.filter(|_| whole) {
-                    if let Some(s) = sv.take(off, &j.params) {
-                        w.page_summary(s, off, &mut sink);
-                        off = off.saturating_add(ps);
+                    if let Some(run) = sv.take(off, &j.params) {
+                        let n = u64::from(run.pages);
+                        let next = off.saturating_add(ps.saturating_mul(n));
+                        // A run this CPU's data ends inside: the pages after the end were
+                        // another CPU's (or none), the guess did not hold.
+                        if next > r.end {
+                            sv.spoil();
+                            break;
+                        }
+                        w.pages_summary(&run.summary, n, run.end_ts, off, &mut sink);
+                        off = next;
                         continue;
                     }
                     // Read up to the next summarised page.

@@ -3,61 +3,94 @@
 //!
 //! [`PageSieve`]: super::sieve::PageSieve
 
-use crate::formats::ftrace_ring::{tail_excess, EventTable, PageSummary, RingParams, Tail};
+use crate::formats::ftrace_ring::{
+    tail_excess, EventTable, Extends, PageSummary, RingParams, Tail, TAIL_EXCESS, TEXT_SLACK,
+};
 use crate::reader::Endian;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// What a summarised page's record tells of its event: what [`SiftedPages::check_ids`] checks
-/// against the formats once they are known.
-#[derive(Clone, Copy, Debug)]
-pub struct Seen {
-    id: u16,
-    len: u32,
-    /// Excess of the payload read as `print` text at offset 12 and 16 (32- and 64-bit ip).
-    text: [u32; 2],
-    /// Excess of the payload past the data of every word from offset 8 to 64 read as a
-    /// `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields.
-    loc: u32,
+/// What the records of summarised pages told of their events, by event id: what
+/// [`SiftedPages::check_ids`] checks against the formats once they are known. Kept per page
+/// (a page holds a few ids), it is merged into the sieve's table when the page is left out.
+#[derive(Clone, Debug, Default)]
+pub struct SeenSet {
+    ids: Vec<(u16, SeenId)>,
 }
 
-impl Seen {
-    /// The record of event `id` with `payload` (in byte order `e`).
-    pub fn of(id: u16, payload: &[u8], e: Endian) -> Self {
-        let text = |off| tail_excess(Tail::Text(off), payload, e).unwrap_or(0);
+impl SeenSet {
+    /// Records a record of event `id` with `payload` (in byte order `e`). What the check only
+    /// needs to know once per id (some record's text or location leaves an excess) is not
+    /// looked for again once known.
+    pub fn record(&mut self, id: u16, payload: &[u8], e: Endian) {
         let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
-        // Any word may be a location: take the furthest end that fits the payload.
-        let fits = |end: u32| end <= len;
-        let mut end = 0u32;
-        for at in (8u32..len.min(64)).step_by(4) {
-            let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
-                break;
-            };
-            let data = (w & 0xffff).saturating_add(w >> 16);
-            for cand in [data, at.saturating_add(4).saturating_add(data)] {
-                if fits(cand) {
-                    end = end.max(cand);
-                }
+        let i = match self.ids.iter().position(|(k, _)| *k == id) {
+            Some(i) => i,
+            None => {
+                self.ids.push((id, NOT_SEEN));
+                self.ids.len().saturating_sub(1)
+            }
+        };
+        let Some((_, m)) = self.ids.get_mut(i) else {
+            return;
+        };
+        m.min = m.min.min(len);
+        m.max = m.max.max(len);
+        // Excess of the payload read as `print` text at offset 12 and 16 (32- and 64-bit ip).
+        // Text from `off` leaves no excess in a payload shorter than its NUL, the slack and
+        // the least excess reported.
+        let least = TEXT_SLACK.saturating_add(TAIL_EXCESS).saturating_add(1);
+        for (k, off) in [(0usize, 12u32), (1, 16)] {
+            if let Some(t) = m
+                .text
+                .get_mut(k)
+                .filter(|t| **t == 0 && len >= off.saturating_add(least))
+            {
+                *t = tail_excess(Tail::Text(off), payload, e).unwrap_or(0);
             }
         }
-        let loc = len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX));
-        Seen {
-            id,
-            len,
-            text: [text(12), text(16)],
-            loc,
+        if m.loc < TAIL_EXCESS && len >= TAIL_EXCESS {
+            m.loc = m.loc.max(loc_excess(payload, len, e));
         }
     }
 }
 
+/// Excess of `payload` (`len` bytes) past the data of every word from offset 8 to 64 read as
+/// a `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields.
+fn loc_excess(payload: &[u8], len: u32, e: Endian) -> u32 {
+    // Any word may be a location: take the furthest end that fits the payload.
+    let mut end = 0u32;
+    for at in (8u32..len.min(64)).step_by(4) {
+        let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
+            break;
+        };
+        let data = (w & 0xffff).saturating_add(w >> 16);
+        for cand in [data, at.saturating_add(4).saturating_add(data)] {
+            if cand <= len {
+                end = end.max(cand);
+            }
+        }
+    }
+    len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX))
+}
+
 /// Per event id, what the summarised records held.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct SeenId {
     min: u32,
     max: u32,
     text: [u32; 2],
     loc: u32,
+}
+
+impl SeenId {
+    fn merge(&mut self, o: &SeenId) {
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        self.text = [self.text[0].max(o.text[0]), self.text[1].max(o.text[1])];
+        self.loc = self.loc.max(o.loc);
+    }
 }
 
 const NOT_SEEN: SeenId = SeenId {
@@ -70,14 +103,44 @@ const NOT_SEEN: SeenId = SeenId {
 /// Event ids are `u16`.
 const IDS: usize = 1 << 16;
 
+/// Consecutive clean pages summarised as one: taking the run is walking its pages in turn.
+/// Pages join a run only while each one's timestamp is no older than the time the pages
+/// before it left the walker with, so no page after the first can give a finding, and what
+/// the run leaves the walker with is what the pages would.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Run {
+    /// Pages in the run (at least 1).
+    pub pages: u32,
+    /// The first page's timestamp and `compared`, the first record's time, the last record's
+    /// time, the counts summed, and the last page's time extends (offsets relative to the
+    /// run's first page).
+    pub summary: PageSummary,
+    /// The time the walker holds after the run: the last page's last record's, or its
+    /// timestamp when it holds no record.
+    pub end_ts: u64,
+    /// Bytes of room the last page's data left.
+    last_room: u32,
+}
+
+/// Pages a run holds at most.
+pub const MAX_RUN_PAGES: u32 = 1 << 12;
+
+/// A page whose data leaves more than this many bytes of room ends its run: a run that a CPU
+/// boundary cuts spoils the sieve, and a CPU's last page (the kernel's reader page when the
+/// trace was extracted) is seldom full. Where the next CPU's data starts before the time the
+/// run reached, the timestamp order ends the run too.
+const RUN_END_ROOM: u32 = 256;
+
 /// The summarised pages of one unpacked trace.dat.
 #[derive(Default)]
 pub struct SiftedPages {
     /// The page layout guessed from the file header; `None` until it is read (or when the
     /// header is not usable, in which case nothing is sifted).
     params: Option<RingParams>,
-    /// Summaries of the pages left out, by ascending offset.
-    pages: Vec<(u64, PageSummary)>,
+    /// The runs of pages left out with their summaries, by ascending offset.
+    pages: Vec<(u64, Run)>,
+    /// Pages summarised (in all runs).
+    npages: usize,
     /// What the records of each event id in summarised pages held.
     seen: Vec<SeenId>,
     /// Summaries taken by CPU walks.
@@ -110,22 +173,80 @@ impl SiftedPages {
         self.params = params;
     }
 
-    /// Records the page at `off` as left out, with its summary and the (event id, payload
-    /// length) of its records.
-    pub fn push(&mut self, off: u64, summary: PageSummary, seen: &[Seen]) {
+    /// Records the page at `off` as left out, with its summary and what its records held.
+    pub fn push(&mut self, off: u64, summary: PageSummary, seen: &SeenSet) {
         // Only a page left out counts: a stored page is walked for real.
         if self.seen.is_empty() {
             self.seen.resize(IDS, NOT_SEEN);
         }
-        for s in seen {
-            if let Some(m) = self.seen.get_mut(usize::from(s.id)) {
-                m.min = m.min.min(s.len);
-                m.max = m.max.max(s.len);
-                m.text = [m.text[0].max(s.text[0]), m.text[1].max(s.text[1])];
-                m.loc = m.loc.max(s.loc);
+        for (id, o) in &seen.ids {
+            if let Some(m) = self.seen.get_mut(usize::from(*id)) {
+                m.merge(o);
             }
         }
-        self.pages.push((off, summary));
+        self.npages = self.npages.saturating_add(1);
+        let ps = self.params.as_ref().map_or(0, |p| u64::from(p.page_size));
+        let room = self.params.as_ref().map_or(0, |p| {
+            let hdr = if p.long_size == 4 { 12 } else { 16 };
+            p.page_size.saturating_sub(hdr)
+        });
+        // The time the walker holds after the page (see `Walker::page_summary`).
+        let end_ts = |s: &PageSummary, before: u64| {
+            if s.events > 0 {
+                s.last_ts
+            } else if s.compared {
+                s.page_ts
+            } else {
+                before
+            }
+        };
+        if let Some((start, run)) = self.pages.last_mut() {
+            let next = start.saturating_add(u64::from(run.pages).saturating_mul(ps));
+            let joins = ps > 0
+                && next == off
+                && run.pages < MAX_RUN_PAGES
+                && run.summary.compared
+                && summary.compared
+                && summary.page_ts >= run.end_ts
+                && run.last_room <= RUN_END_ROOM;
+            if joins {
+                let rel = next.saturating_sub(*start);
+                let r = &mut run.summary;
+                if r.events == 0 {
+                    r.first_ts = summary.first_ts;
+                }
+                if summary.events > 0 {
+                    r.last_ts = summary.last_ts;
+                }
+                r.events = r.events.saturating_add(summary.events);
+                r.padding = r.padding.saturating_add(summary.padding);
+                r.time_extends = r.time_extends.saturating_add(summary.time_extends);
+                r.time_stamps = r.time_stamps.saturating_add(summary.time_stamps);
+                r.data_bytes = r.data_bytes.saturating_add(summary.data_bytes);
+                r.extends = summary.extends.map(|x| Extends {
+                    first: (x.first.0.saturating_add(rel), x.first.1),
+                    last: (x.last.0.saturating_add(rel), x.last.1),
+                });
+                run.end_ts = end_ts(&summary, run.end_ts);
+                run.pages = run.pages.saturating_add(1);
+                run.last_room = room.saturating_sub(summary.data_bytes);
+                return;
+            }
+        }
+        self.pages.push((
+            off,
+            Run {
+                pages: 1,
+                summary,
+                end_ts: end_ts(&summary, 0),
+                last_room: room.saturating_sub(summary.data_bytes),
+            },
+        ));
+    }
+
+    /// Runs kept.
+    pub fn runs(&self) -> usize {
+        self.pages.len()
     }
 
     /// Adds to `ids` the event ids of the records in summarised pages.
@@ -139,7 +260,7 @@ impl SiftedPages {
 
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
-        self.pages.len()
+        self.npages
     }
 
     /// Records whether every range a positional sieve left out lies in `read`, the CPU data
@@ -218,9 +339,10 @@ impl SiftedPages {
         self.spoiled.load(Ordering::Relaxed)
     }
 
-    /// The summary of the page at `off`, walked with `params`; `None` when the page was
-    /// stored. A summary made for another layout spoils the sieve.
-    pub fn take(&self, off: u64, params: &RingParams) -> Option<&PageSummary> {
+    /// The run of summarised pages that starts at `off`, walked with `params`; `None` when
+    /// the page there was stored or lies inside a run. A summary made for another layout
+    /// spoils the sieve.
+    pub fn take(&self, off: u64, params: &RingParams) -> Option<&Run> {
         let i = self.pages.binary_search_by_key(&off, |(o, _)| *o).ok()?;
         let s = self.pages.get(i).map(|(_, s)| s)?;
         let same = self.params.as_ref().is_some_and(|p| {
@@ -246,7 +368,7 @@ impl SiftedPages {
         Some(s)
     }
 
-    /// Offset of the first summarised page at or after `off`.
+    /// Offset of the first run of summarised pages at or after `off`.
     pub fn next_from(&self, off: u64) -> Option<u64> {
         let i = self.pages.partition_point(|(o, _)| *o < off);
         self.pages.get(i).map(|(o, _)| *o)
@@ -260,12 +382,13 @@ impl SiftedPages {
         };
         let mut hits = Vec::new();
         for r in spans {
-            // The first page ending after the span starts.
+            // The first run ending after the span starts.
+            let end = |o: u64, run: &Run| o.saturating_add(u64::from(run.pages).saturating_mul(ps));
             let i = self
                 .pages
-                .partition_point(|(o, _)| o.saturating_add(ps) <= r.start);
-            let hit = self.pages.get(i).is_some_and(|(o, _)| {
-                *o < r.end || (r.start == r.end && *o <= r.start && r.start < o.saturating_add(ps))
+                .partition_point(|(o, run)| end(*o, run) <= r.start);
+            let hit = self.pages.get(i).is_some_and(|(o, run)| {
+                *o < r.end || (r.start == r.end && *o <= r.start && r.start < end(*o, run))
             });
             if hit {
                 self.spoil();

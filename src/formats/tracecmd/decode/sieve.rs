@@ -25,17 +25,18 @@
 //!
 //! [`Walker::page_summary`]: crate::formats::ftrace_ring::Walker::page_summary
 
-use super::pages::{Seen, SiftedPages};
+use super::pages::{SeenSet, SiftedPages};
 use crate::finding::Sink;
 use crate::formats::ftrace_ring::{
-    summarize_page, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
+    summarize_page, PageSummary, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
 };
 use crate::formats::tracecmd::model::{opt_id, Algo};
 use crate::limits::Limits;
 use crate::reader::{u16_at, u32_at, u64_at, Endian};
 use std::ops::Range;
 
-/// Summaries kept at most (48 bytes each): past this many, pages are stored as they are.
+/// Runs of summarised pages kept at most (64 bytes each): past this many, pages are stored as
+/// they are.
 pub const MAX_SUMMARIES: usize = 1 << 18;
 
 /// Bytes looked at for the page layout (the header and header_page are at the start).
@@ -49,8 +50,6 @@ pub struct PageSieve {
     head: Vec<u8>,
     /// How many first bytes to look at.
     head_bytes: usize,
-    /// (id, payload length) of the records of the page being summarised.
-    seen: Vec<Seen>,
     max: usize,
     /// The pages left out, with their summaries.
     pages: SiftedPages,
@@ -82,7 +81,6 @@ impl PageSieve {
             started: false,
             head: Vec::new(),
             head_bytes: HEAD_BYTES,
-            seen: Vec::new(),
             max,
             pages: SiftedPages::default(),
             summaries: true,
@@ -310,21 +308,48 @@ impl PageSieve {
         let Some(params) = self.pages.params().cloned() else {
             return;
         };
+        use rayon::prelude::*;
         let ps = u64::from(params.page_size);
-        for (off, start, page) in whole_pages(base, block, ps) {
-            let psz = page.len();
-            if is_zero(page) {
-                push_range(drop, start..start.saturating_add(psz));
-            } else if self.pages.summarized() < self.max {
-                let seen = &mut self.seen;
-                seen.clear();
-                let summary = summarize_page(page, off, &params, &mut |id, payload| {
-                    seen.push(Seen::of(id, payload, params.endian));
-                });
-                if let Some(s) = summary {
-                    self.pages.push(off, s, &self.seen);
-                    push_range(drop, start..start.saturating_add(psz));
+        let pages: Vec<(u64, usize, &[u8])> = whole_pages(base, block, ps).collect();
+        // The pages are walked in parallel, in groups, and taken in order.
+        let walked: Vec<Vec<Sifted>> = pages
+            .par_chunks(SIFT_GROUP)
+            .map(|group| {
+                let mut out = Vec::with_capacity(group.len());
+                for &(off, start, page) in group {
+                    let kind = if is_zero(page) {
+                        Kind::Zero
+                    } else {
+                        let mut seen = SeenSet::default();
+                        let summary = summarize_page(page, off, &params, &mut |id, payload| {
+                            seen.record(id, payload, params.endian);
+                        });
+                        match summary {
+                            // A page with no data is kept: it costs little, and the page
+                            // that ends the metadata (v6 CPU offsets, then zeros) looks like
+                            // one.
+                            Some(s) if s.data_bytes > 0 => Kind::Clean(s, seen),
+                            _ => Kind::Kept,
+                        }
+                    };
+                    out.push(Sifted {
+                        off,
+                        start,
+                        len: page.len(),
+                        kind,
+                    });
                 }
+                out
+            })
+            .collect();
+        for p in walked.into_iter().flatten() {
+            match p.kind {
+                Kind::Zero => push_range(drop, p.start..p.start.saturating_add(p.len)),
+                Kind::Clean(s, seen) if self.pages.runs() < self.max => {
+                    self.pages.push(p.off, s, &seen);
+                    push_range(drop, p.start..p.start.saturating_add(p.len));
+                }
+                Kind::Clean(..) | Kind::Kept => {}
             }
         }
     }
@@ -354,6 +379,27 @@ impl PageSieve {
 /// The whole pages of `block`, which starts at stream offset `base`, as (offset, offset in
 /// `block`, bytes), for pages of `ps` bytes; the file's first page, which holds the header, is
 /// never among them.
+/// Pages one parallel task walks.
+const SIFT_GROUP: usize = 32;
+
+/// What sifting found a page to be.
+enum Kind {
+    /// All zeros: left out, no summary needed.
+    Zero,
+    /// Clean: left out with its summary and what its records held.
+    Clean(PageSummary, SeenSet),
+    /// Kept as it is.
+    Kept,
+}
+
+/// One page of a block, sifted.
+struct Sifted {
+    off: u64,
+    start: usize,
+    len: usize,
+    kind: Kind,
+}
+
 fn whole_pages(base: u64, block: &[u8], ps: u64) -> impl Iterator<Item = (u64, usize, &[u8])> {
     let psz = usize::try_from(ps).unwrap_or(0);
     let end = base.saturating_add(block.len() as u64);
