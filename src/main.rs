@@ -615,9 +615,7 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     config.check.force_exclude |= a.force_exclude;
-    let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose, &config);
     let output = a.output.unwrap_or(OutputKind::Human);
-    let start = Instant::now();
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()
@@ -628,6 +626,9 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    // The search opens every file it meets: on the run's threads too.
+    let inputs = pool.install(|| collect_inputs(&a.paths, opts.format_hint, a.verbose, &config));
+    let start = Instant::now();
     // The output is opened before the checks start, so that one that cannot be written
     // stops the run at once.
     let mut out: Box<dyn Write> = match &a.output_file {
