@@ -172,6 +172,37 @@ fn zip_of(dirs: &[(&Path, &str)]) -> Vec<u8> {
     w.finish().unwrap().into_inner()
 }
 
+/// `tar -C DIR -cf x.tar .` stores the directory itself as `./` and its files as `./NAME`:
+/// the archive's own top directory, neither unsafe nor a member to check.
+#[test]
+fn a_tar_of_dot_is_the_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = common::corpus("uftrace/plain");
+    let plain = check(&d);
+    let a = tmp.path().join("dot.tar");
+    let status = std::process::Command::new("tar")
+        .arg("-C")
+        .arg(&d)
+        .arg("-cf")
+        .arg(&a)
+        .arg(".")
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        return common::skip_or_fail("tar is not installed");
+    }
+    let listed = std::process::Command::new("tar")
+        .arg("-tf")
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .any(|l| l == "./"));
+    let r = check(&a);
+    assert_eq!(unmembered(&r, "."), keys(&plain), "{:?}", codes(&r));
+    assert_eq!(r.counts, plain.counts);
+}
+
 #[test]
 fn archived_uftrace_directories_give_the_findings_of_the_directory() {
     let tmp = tempfile::tempdir().unwrap();

@@ -409,3 +409,97 @@ fn runs_after_one_that_is_not_taken_are_taken() {
     assert!(found >= 7, "{found} runs");
     assert_eq!(taken, found as u64 - 1, "{taken} of {found} runs taken");
 }
+
+/// The recording of `plain` with 400,001 records (6.4 MB) in its task file, archived as
+/// `tar.zst` and read from a stream: the records of the runs are summarised as they pass
+/// and not kept, so far less than the task file is spilled (`max_spill_bytes` of 1 MiB is
+/// not hit) and the findings are those of the directory. One record resolving nowhere makes
+/// a run the walk cannot take: then its bytes are needed, which a stream cannot give again,
+/// and one `TL003` says so (the directory has its error); from a file on disk the archive
+/// is read again and gives the directory's findings.
+#[test]
+fn a_streamed_archive_keeps_no_bytes_of_its_runs() {
+    use tracelint::check::{check_path, check_reader, CheckOptions};
+    use tracelint::config::Config;
+    use tracelint::Limits;
+    let tmp = tempfile::tempdir().unwrap();
+    for bad in [false, true] {
+        let (_, mut files) = corpus_dir("plain");
+        let Some((_, dat)) = files.iter_mut().find(|(n, _)| n == "13424.dat") else {
+            panic!("corpus/uftrace/plain/13424.dat is missing");
+        };
+        let (t0, main, f) = (461_319_609_372u64, 0x561e_8d05_13e5u64, 0x561e_8d05_1080u64);
+        let mut v = record(t0, 0, 0, main);
+        for i in 0..200_000u64 {
+            let addr = if bad && i == 110_000 { 0x10 } else { f };
+            v.extend(record(t0 + 1 + 2 * i, 0, 1, addr));
+            v.extend(record(t0 + 2 + 2 * i, 1, 1, addr));
+        }
+        *dat = v;
+        let rec = tmp.path().join(format!("rec{bad}"));
+        fs::create_dir_all(&rec).unwrap();
+        for (n, d) in &files {
+            fs::write(rec.join(n), d).unwrap();
+        }
+        let mut b = tar::Builder::new(Vec::new());
+        b.append_dir_all("rec", &rec).unwrap();
+        let packed = zstd::bulk::compress(&b.into_inner().unwrap(), 3).unwrap();
+        let zst = tmp.path().join(format!("rec{bad}.tar.zst"));
+        fs::write(&zst, &packed).unwrap();
+        let opts = CheckOptions {
+            limits: Limits {
+                unpack_memory_bytes: 64,
+                max_spill_bytes: 1 << 20,
+                ..Limits::default()
+            },
+            ..CheckOptions::default()
+        };
+        let unmembered = |r: &tracelint::check::Report| {
+            let mut k: Vec<_> = common::keys(r)
+                .into_iter()
+                .map(|mut k| {
+                    k.2 = None;
+                    k
+                })
+                .collect();
+            k.sort();
+            k
+        };
+        let dir = check_path(&rec, &CheckOptions::default(), &Config::default());
+        // Read again from the file, the whole task file is spilled (with room for it).
+        let room = CheckOptions {
+            limits: Limits {
+                unpack_memory_bytes: 64,
+                ..Limits::default()
+            },
+            ..CheckOptions::default()
+        };
+        let from_file = check_path(&zst, if bad { &room } else { &opts }, &Config::default());
+        let streamed = check_reader(
+            Path::new("-"),
+            Box::new(std::io::Cursor::new(packed)),
+            &opts,
+            &Config::default(),
+        );
+        assert_eq!(unmembered(&from_file), unmembered(&dir), "bad={bad}");
+        if bad {
+            assert!(dir.counts.error > 0);
+            // With the 1 MiB budget the file's second reading cuts the task file: said, not
+            // checked as if the records ended there.
+            let cut = check_path(&zst, &opts, &Config::default());
+            assert!(
+                cut.findings
+                    .iter()
+                    .any(|f| f.rule.code == "TL003" && f.message.contains("max_spill_bytes")),
+                "{:?}",
+                unmembered(&cut)
+            );
+            let codes: Vec<_> = streamed.findings.iter().map(|f| f.rule.code).collect();
+            assert_eq!(codes, ["TL003"], "{:?}", unmembered(&streamed));
+        } else {
+            assert_eq!(unmembered(&streamed), unmembered(&dir));
+            let taken = streamed.map.as_ref().map_or(0, common::runs_taken);
+            assert!(taken >= 6, "{taken} runs taken");
+        }
+    }
+}

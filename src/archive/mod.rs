@@ -158,11 +158,12 @@ pub fn check(
                 sink.report(
                     &rules::LIMIT_EXCEEDED,
                     0..0,
-                    "a trace.dat read from a stream is checked in one pass, its ring pages \
-                     summarised as they pass (nothing else is kept); these summaries did not fit \
-                     the layout its metadata gave (pages that looked like ring pages were not \
-                     all CPU data where it says, or a CPU's data ends inside a run of them), and \
-                     a stream cannot be read twice, so it was not checked"
+                    "a stream is checked in one pass: the ring pages of a trace.dat and the \
+                     record runs of a uftrace task file are summarised as they pass and not kept; \
+                     here the summaries did not stand for the bytes the check had to read (pages \
+                     that looked like ring pages were not all CPU data where the metadata says, \
+                     a CPU's data ends inside a run of them, or a task's walk could not take a \
+                     run), and a stream cannot be read twice, so it was not checked"
                         .to_string(),
                 );
                 sink.note_last(
@@ -479,6 +480,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                 let (format, mut node) = (self.check)(Leaf::Sifted(f, *n, sv), sink);
                 self.retry |= !sv.complete();
                 node.set("pages summarised", sv.summarized());
+                node.set("page runs", sv.pages().runs());
                 (format, node)
             }
             (Stash::Spill(f, n), None) => (self.check)(Leaf::File(f, *n), sink),
@@ -615,11 +617,29 @@ impl<'c, 'l> Walker<'c, 'l> {
             self.limits.unpack_memory_bytes,
             self.limits.max_file_bytes,
             &mut self.spill_left,
-            runs.as_mut().map(stash::Sift::Records),
+            // Sifting (a file that can be read again, or a stream): the bytes of the runs are
+            // left out too.
+            runs.as_mut().map(|sv| {
+                if self.sift {
+                    stash::Sift::HoledRecords(sv)
+                } else {
+                    stash::Sift::Records(sv)
+                }
+            }),
         ) {
             Ok(s) => {
                 if self.limit_hit(sink, Some(&full)) {
                     return;
+                }
+                // A member cut short by a limit is checked as far as it was kept, and says so.
+                if let Some(cut) = s.cut {
+                    sink.set_member(Some(full.clone()));
+                    self.cut(
+                        sink,
+                        cut,
+                        "the unpacked member size (at least)",
+                        s.stash.len(),
+                    );
                 }
                 if let Some(e) = s.error {
                     self.corrupt(
@@ -671,6 +691,13 @@ impl<'c, 'l> Walker<'c, 'l> {
                 self.limits.max_archive_members,
             );
             return Screen::Stop;
+        }
+        // The archive's own top directory (`tar -C dir -cf x.tar .` stores `./`): nothing to
+        // check, and no path that leaves the archive.
+        let top = !shown.starts_with(['/', '\\'])
+            && shown.split(['/', '\\']).all(|c| c.is_empty() || c == ".");
+        if matches!(kind, Kind::Dir) && top {
+            return Screen::Skip;
         }
         let Some(path) = safe_path(&shown) else {
             sink.set_member(Some(full.clone()));
@@ -894,7 +921,14 @@ impl<'c, 'l> Walker<'c, 'l> {
             let view = ArchiveDir::new(&member, files);
             sink.set_member(Some(member.clone()));
             let (_, mut node) = (self.check)(Leaf::Dir(&view, &runs), sink);
+            // A walk that had to read bytes left out: checked again without (or, from a
+            // stream, not at all).
+            self.retry |= runs.iter().any(|(_, sv)| sv.spoiled());
             let taken: u64 = runs.iter().map(|(_, sv)| sv.taken()).sum();
+            let found: usize = runs.iter().map(|(_, sv)| sv.runs().len()).sum();
+            if found > 0 {
+                node.set("record runs", found);
+            }
             if taken > 0 {
                 node.set("record runs taken", taken);
             }

@@ -87,6 +87,73 @@ pub enum Sift<'a> {
     Pages(&'a mut PageSieve),
     /// A uftrace task file: a first pass cuts it into runs (everything is written).
     Records(&'a mut RecordSieve),
+    /// A uftrace task file cut into runs whose bytes are left out (they read back as zeros):
+    /// only the bytes no run covers are written (see [`RecordSieve::settled`]). A walk that
+    /// has to read a run's bytes spoils the sieve.
+    HoledRecords(&'a mut RecordSieve),
+}
+
+/// Bytes a holed record sieve holds back at most while a run is still open; past it they are
+/// written (a run whose bytes were written can still be taken or read).
+const PENDING_MAX: usize = 8 << 20;
+
+/// Writes `part` at an offset of a file, as much of it as the spill budget allows; `Some(k)`
+/// when only its first `k` bytes fit.
+type Put<'a> = dyn FnMut(&mut File, &[u8], u64) -> io::Result<Option<u64>> + 'a;
+
+/// Writes what is settled of `pending` (the bytes from `*base`) up to `limit`: the bytes no
+/// closed run without payloads covers are written by `put`, those of such runs are left out
+/// and noted as holes. `*ri` is the first closed run not yet passed. `Some(end)` when `put` stopped at the
+/// budget.
+fn flush_records(
+    sv: &mut RecordSieve,
+    pending: &mut Vec<u8>,
+    base: &mut u64,
+    ri: &mut usize,
+    limit: u64,
+    file: &mut File,
+    put: &mut Put<'_>,
+) -> io::Result<Option<u64>> {
+    let end_of = |b: u64, p: &Vec<u8>| b.saturating_add(p.len() as u64);
+    let limit = limit.min(end_of(*base, pending));
+    let mut at = *base;
+    let mut holes = Vec::new();
+    let mut stopped = None;
+    while at < limit {
+        let closed = sv.closed();
+        while closed.get(*ri).is_some_and(|r| r.end <= at) {
+            *ri = ri.saturating_add(1);
+        }
+        // A run with payloads is written all the same: the walk takes it only where each
+        // payload has the fixed length of its function's argument spec, which string
+        // arguments do not.
+        let (to, hole) = match closed.get(*ri) {
+            Some(r) if r.start <= at => (r.end.min(limit), r.payloads == 0),
+            Some(r) => (r.start.min(limit), false),
+            None => (limit, false),
+        };
+        if hole {
+            holes.push(at..to);
+        } else {
+            let from = usize::try_from(at.saturating_sub(*base)).unwrap_or(usize::MAX);
+            let n = usize::try_from(to.saturating_sub(at)).unwrap_or(0);
+            let part = pending
+                .get(from..from.saturating_add(n))
+                .unwrap_or_default();
+            if let Some(k) = put(file, part, at)? {
+                stopped = Some(at.saturating_add(k));
+                break;
+            }
+        }
+        at = to;
+    }
+    for h in holes {
+        sv.add_hole(h);
+    }
+    let done = usize::try_from(at.saturating_sub(*base)).unwrap_or(usize::MAX);
+    pending.drain(..done.min(pending.len()));
+    *base = at;
+    Ok(stopped)
 }
 
 /// [`stash`], with `sieve` looking at the bytes of a spill as they are written (a member kept
@@ -168,6 +235,11 @@ fn spill(
             let mut written = 0u64;
             let mut over = false;
             let mut drop = Vec::new();
+            // A holed record sieve's bytes not yet settled, from `pend_at`, and the first
+            // closed run not yet passed.
+            let mut pending: Vec<u8> = Vec::new();
+            let mut pend_at = 0u64;
+            let mut ri = 0usize;
             // Writes `part` at `at`, as much of it as the budget allows; `Some(k)` when only
             // its first `k` bytes fit.
             let mut put = |file: &mut File, part: &[u8], at: u64| -> io::Result<Option<u64>> {
@@ -187,6 +259,29 @@ fn spill(
                     Some(Sift::Records(sv)) => {
                         sv.feed(pos, &block);
                         put(&mut file, &block, pos)?.map(|k| pos.saturating_add(k))
+                    }
+                    Some(Sift::HoledRecords(sv)) => {
+                        sv.feed(pos, &block);
+                        pending.extend_from_slice(&block);
+                        let settled = sv.settled();
+                        let mut end = flush_records(
+                            sv,
+                            &mut pending,
+                            &mut pend_at,
+                            &mut ri,
+                            settled,
+                            &mut file,
+                            &mut put,
+                        )?;
+                        // Held back too long (a run still open): written as it is.
+                        if end.is_none() && pending.len() > PENDING_MAX {
+                            let n = pending.len().saturating_sub(PENDING_MAX);
+                            let part: Vec<u8> = pending.drain(..n).collect();
+                            end =
+                                put(&mut file, &part, pend_at)?.map(|k| pend_at.saturating_add(k));
+                            pend_at = pend_at.saturating_add(n as u64);
+                        }
+                        end
                     }
                     Some(Sift::Pages(sv)) => {
                         // Only the bytes between left-out ranges are written: the file gets
@@ -223,6 +318,24 @@ fn spill(
                 // Holes at the end need the length set.
                 Some(Sift::Pages(_)) => file.set_len(pos)?,
                 Some(Sift::Records(sv)) => sv.finish(),
+                Some(Sift::HoledRecords(sv)) => {
+                    sv.finish();
+                    if !over {
+                        if let Some(end) = flush_records(
+                            sv,
+                            &mut pending,
+                            &mut pend_at,
+                            &mut ri,
+                            pos,
+                            &mut file,
+                            &mut put,
+                        )? {
+                            pos = end;
+                            over = true;
+                        }
+                    }
+                    file.set_len(pos)?;
+                }
                 None => {}
             }
             Ok((file, pos, written, over))

@@ -407,6 +407,7 @@ const CAPPED: [Capped; CAP_SLOTS] = [
 ];
 
 /// How many bytes `payload` holds past what `tail` allows (at least [`TAIL_EXCESS`]), if any.
+#[inline]
 pub fn tail_excess(tail: Tail, payload: &[u8], e: Endian) -> Option<u32> {
     let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
     let excess = match tail {

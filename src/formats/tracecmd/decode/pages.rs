@@ -141,6 +141,8 @@ pub struct SiftedPages {
     pages: Vec<(u64, Run)>,
     /// Pages summarised (in all runs).
     npages: usize,
+    /// Where CPU data starts, when the file said so before its data (v6), ascending.
+    cpu_starts: Vec<u64>,
     /// What the records of each event id in summarised pages held.
     seen: Vec<SeenId>,
     /// Summaries taken by CPU walks.
@@ -202,13 +204,20 @@ impl SiftedPages {
         };
         if let Some((start, run)) = self.pages.last_mut() {
             let next = start.saturating_add(u64::from(run.pages).saturating_mul(ps));
+            // Where the CPU starts are known, a run ends exactly there; otherwise after a page
+            // with room left.
+            let boundary = if self.cpu_starts.is_empty() {
+                run.last_room > RUN_END_ROOM
+            } else {
+                self.cpu_starts.binary_search(&off).is_ok()
+            };
             let joins = ps > 0
                 && next == off
                 && run.pages < MAX_RUN_PAGES
                 && run.summary.compared
                 && summary.compared
                 && summary.page_ts >= run.end_ts
-                && run.last_room <= RUN_END_ROOM;
+                && !boundary;
             if joins {
                 let rel = next.saturating_sub(*start);
                 let r = &mut run.summary;
@@ -242,6 +251,17 @@ impl SiftedPages {
                 last_room: room.saturating_sub(summary.data_bytes),
             },
         ));
+    }
+
+    /// Notes where CPU data starts (a run never goes past one), `max` in all at most.
+    pub fn add_cpu_starts(&mut self, starts: Vec<u64>, max: usize) {
+        let room = max.saturating_sub(self.cpu_starts.len());
+        if starts.is_empty() || room == 0 {
+            return;
+        }
+        self.cpu_starts.extend(starts.into_iter().take(room));
+        self.cpu_starts.sort_unstable();
+        self.cpu_starts.dedup();
     }
 
     /// Runs kept.

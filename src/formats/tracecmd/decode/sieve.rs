@@ -60,6 +60,8 @@ pub struct PageSieve {
     /// A positional sieve's guess of the chunk streams of a compressed v7 file, by ascending
     /// offset: their whole pages are left out like ring pages.
     streams: Vec<Range<u64>>,
+    /// A v6 file: its flyrecord tables (which come before the data) say where CPUs start.
+    v6: bool,
 }
 
 /// Sections a chunk-stream guess follows at most.
@@ -86,6 +88,7 @@ impl PageSieve {
             summaries: true,
             keep: Vec::new(),
             streams: Vec::new(),
+            v6: false,
         }
     }
 
@@ -303,11 +306,18 @@ impl PageSieve {
             }
             self.started = true;
             self.pages.set_params(guess(&self.head));
-            self.head = Vec::new();
+            self.v6 = self.head.get(..12) == Some(b"\x17\x08\x44tracing6\0".as_slice());
+            let head = std::mem::take(&mut self.head);
+            if self.v6 {
+                self.cpu_starts(0, &head);
+            }
         }
         let Some(params) = self.pages.params().cloned() else {
             return;
         };
+        if self.v6 {
+            self.cpu_starts(base, block);
+        }
         use rayon::prelude::*;
         let ps = u64::from(params.page_size);
         let pages: Vec<(u64, usize, &[u8])> = whole_pages(base, block, ps).collect();
@@ -354,6 +364,42 @@ impl PageSieve {
         }
     }
 
+    /// Notes where CPUs start from every v6 flyrecord table in `block` (at stream offset
+    /// `base`): `flyrecord\0` and then (offset, size) pairs, page-aligned, after the tag. A run
+    /// of summarised pages never goes past a CPU's start, and with the starts known, no run
+    /// has to end at a page with room left (see [`SiftedPages::push`]). A table cut by the end
+    /// of the block is read as far as it goes: a run a CPU boundary cuts spoils the sieve, it
+    /// never changes a finding.
+    fn cpu_starts(&mut self, base: u64, block: &[u8]) {
+        let Some(params) = self.pages.params() else {
+            return;
+        };
+        let ps = u64::from(params.page_size).max(1);
+        let e = params.endian;
+        let mut starts = Vec::new();
+        for at in memchr::memmem::find_iter(block, b"flyrecord\0") {
+            let tag_end = base.saturating_add(at as u64).saturating_add(10);
+            let mut pos = at.saturating_add(10);
+            while starts.len() < MAX_CPU_STARTS {
+                let (Some(off), Some(size)) = (
+                    u64_at(block, pos, e),
+                    u64_at(block, pos.saturating_add(8), e),
+                ) else {
+                    break;
+                };
+                if off < tag_end
+                    || off.checked_rem(ps) != Some(0)
+                    || size.checked_rem(ps) != Some(0)
+                {
+                    break;
+                }
+                starts.push(off);
+                pos = pos.saturating_add(16);
+            }
+        }
+        self.pages.add_cpu_starts(starts, MAX_CPU_STARTS);
+    }
+
     /// Pages left out with a summary.
     pub fn summarized(&self) -> usize {
         self.pages.summarized()
@@ -379,6 +425,9 @@ impl PageSieve {
 /// The whole pages of `block`, which starts at stream offset `base`, as (offset, offset in
 /// `block`, bytes), for pages of `ps` bytes; the file's first page, which holds the header, is
 /// never among them.
+/// CPU starts a sieve notes at most.
+const MAX_CPU_STARTS: usize = 1 << 12;
+
 /// Pages one parallel task walks.
 const SIFT_GROUP: usize = 32;
 

@@ -723,7 +723,13 @@ fn walk_records(
 ) -> DatStats {
     // Runs the walker may take (see [`RecordSieve`]): then it reads on this thread, skipping
     // what the runs cover.
-    let runs = runs.filter(|r| !r.runs().is_empty() && ctx.fast && ctx.endian == Endian::Little);
+    let usable =
+        |r: &&RecordSieve| !r.runs().is_empty() && ctx.fast && ctx.endian == Endian::Little;
+    if let Some(sv) = runs.filter(|r| !usable(r) && r.has_holes()) {
+        // Every byte is read, and some were not kept.
+        sv.spoil();
+    }
+    let runs = runs.filter(usable);
     if file_len <= PREFETCH_MIN || runs.is_some() {
         let ch = Chunks::new(
             Source::Direct(src),
@@ -941,7 +947,15 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
             return RunAt::Next(u64::MAX);
         }
         let off = self.ch.offset();
-        while runs.get(self.next_run).is_some_and(|r| r.start < off) {
+        // A run not taken is read: where its bytes were not kept, the walk reads zeros.
+        let sieve = self.sieve;
+        let read = |r: &RecordRun| {
+            if let Some(sv) = sieve.filter(|sv| !sv.kept(&(r.start..r.end))) {
+                sv.spoil();
+            }
+        };
+        while let Some(r) = runs.get(self.next_run).filter(|r| r.start < off) {
+            read(r);
             self.next_run = self.next_run.saturating_add(1);
         }
         if let Some(r) = runs.get(self.next_run).filter(|r| r.start == off) {
@@ -950,6 +964,7 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
                 self.take(r);
                 return RunAt::Taken;
             }
+            read(r);
         }
         RunAt::Next(runs.get(self.next_run).map_or(u64::MAX, |r| r.start))
     }

@@ -21,7 +21,7 @@ use super::argspec::align8;
 use super::record::{record_at, RecordWord, ENTRY, EVENT, EXIT, LOST};
 use crate::reader::{Endianity, LittleEndian};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Largest payload framed (the recorder's argument buffer, padded to 8).
 const MAX_PAYLOAD: usize = 1024;
@@ -143,6 +143,11 @@ pub struct RecordSieve {
     min_records: u64,
     taken: AtomicU64,
     taken_payloads: AtomicU64,
+    /// Ranges of the file whose bytes were not kept because runs cover them (merged,
+    /// ascending); a walk that has to read any of them spoils the sieve.
+    holes: Vec<std::ops::Range<u64>>,
+    /// Set when a walk had to read bytes that were not kept.
+    spoiled: AtomicBool,
 }
 
 impl Default for RecordSieve {
@@ -164,6 +169,8 @@ impl Default for RecordSieve {
             min_records: 16,
             taken: AtomicU64::new(0),
             taken_payloads: AtomicU64::new(0),
+            holes: Vec::new(),
+            spoiled: AtomicBool::new(false),
         }
     }
 }
@@ -212,6 +219,54 @@ impl RecordSieve {
     /// Runs the walker took so far.
     pub fn taken(&self) -> u64 {
         self.taken.load(Ordering::Relaxed)
+    }
+
+    /// Where no byte can still join a run: records before it are settled, either in a
+    /// closed run ([`RecordSieve::closed`]) or in none. Bytes before it that no run covers
+    /// must be kept; the bytes of closed runs need not.
+    pub fn settled(&self) -> u64 {
+        match &self.building {
+            Some(b) => b.start.min(self.next),
+            None if self.finished || self.stopped => u64::MAX,
+            None => self.next,
+        }
+    }
+
+    /// The runs closed so far, in file order (all of them once finished).
+    pub fn closed(&self) -> &[RecordRun] {
+        &self.runs
+    }
+
+    /// Records that the bytes of `r` (part of a closed run) were not kept.
+    pub fn add_hole(&mut self, r: std::ops::Range<u64>) {
+        if r.start >= r.end {
+            return;
+        }
+        match self.holes.last_mut() {
+            Some(last) if last.end == r.start => last.end = r.end,
+            _ => self.holes.push(r),
+        }
+    }
+
+    /// Whether the bytes of `r` were all kept.
+    pub fn kept(&self, r: &std::ops::Range<u64>) -> bool {
+        let i = self.holes.partition_point(|h| h.end <= r.start);
+        self.holes.get(i).is_none_or(|h| h.start >= r.end)
+    }
+
+    /// Whether any bytes were left out.
+    pub fn has_holes(&self) -> bool {
+        !self.holes.is_empty()
+    }
+
+    /// Notes that a walk had to read bytes that were not kept: its findings do not hold.
+    pub fn spoil(&self) {
+        self.spoiled.store(true, Ordering::Relaxed);
+    }
+
+    /// True when a walk had to read bytes that were not kept.
+    pub fn spoiled(&self) -> bool {
+        self.spoiled.load(Ordering::Relaxed)
     }
 
     /// Scans `block`, the bytes of the file at `pos`. Blocks must come in order without gaps
