@@ -282,6 +282,9 @@ pub struct Config {
     rule_levels: Vec<LevelSetting>,
     /// Levels set on the command line (`-A/-W/-D`), which win over the file.
     cli_levels: Vec<LevelSetting>,
+    /// [`Config::levels`] as built from `levels`, so that a run of many inputs builds the
+    /// sinks' table once (it is built again, not kept, when `levels` changed since).
+    sink_levels: std::sync::OnceLock<(BTreeMap<&'static str, Level>, crate::finding::Levels)>,
 }
 
 /// A configuration that could not be loaded, with a span into its text when known.
@@ -488,6 +491,7 @@ impl Config {
     /// allowed whatever their level.
     fn resolve(&mut self) {
         self.levels = self.levels_with(&[]);
+        self.sink_levels = std::sync::OnceLock::new();
     }
 
     /// The levels with some per-path settings applied between the file's and the command
@@ -563,6 +567,7 @@ impl Config {
         }
         let mut c = self.clone();
         c.levels = self.levels_with(&matching);
+        c.sink_levels = std::sync::OnceLock::new();
         Some(c)
     }
 
@@ -579,6 +584,16 @@ impl Config {
 
     /// The levels for a [`Sink`](crate::finding::Sink), which applies them as findings arrive.
     pub fn levels(&self) -> crate::finding::Levels {
+        let (from, built) = self
+            .sink_levels
+            .get_or_init(|| (self.levels.clone(), self.build_levels()));
+        if *from == self.levels {
+            return built.clone();
+        }
+        self.build_levels()
+    }
+
+    fn build_levels(&self) -> crate::finding::Levels {
         let mut map = std::collections::BTreeMap::new();
         for (code, level) in &self.levels {
             let sev = match level {

@@ -53,3 +53,17 @@ fn path_patterns_match_names_anywhere_and_paths_from_the_root() {
     assert!(!m.matches_entry(Path::new("x/y.tmpx")));
     assert!(PathMatcher::new(["a[b"]).is_err());
 }
+
+/// The sinks' level table, built once and kept, follows every change of the levels: a
+/// selector set afterwards, or the levels changed directly.
+#[test]
+fn sink_levels_follow_the_levels() {
+    let mut c = Config::parse("[rules]\nempty-input = \"warn\"\n", Path::new("t")).unwrap();
+    let rule = &crate::rules::EMPTY_INPUT;
+    assert_eq!(c.levels().severity_of(rule), Some(Severity::Warning));
+    assert_eq!(c.levels().severity_of(rule), Some(Severity::Warning));
+    assert!(c.set_selector("TL005", Level::Deny));
+    assert_eq!(c.levels().severity_of(rule), Some(Severity::Error));
+    c.levels.insert("TL005", Level::Allow);
+    assert_eq!(c.levels().severity_of(rule), None);
+}

@@ -3,9 +3,8 @@
 mod cli;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressStyle};
 use is_terminal::IsTerminal;
-use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -342,19 +341,11 @@ fn main() -> ExitCode {
 
 /// `--statistics`: one line per rule that raised findings, most first (ties by code): the
 /// count (findings past `max_findings` included), the code, the name and the levels it was
-/// raised at.
-fn statistics_text(reports: &[Report], summary: &Summary) -> String {
-    let mut levels: std::collections::BTreeMap<&str, (&str, std::collections::BTreeSet<String>)> =
-        std::collections::BTreeMap::new();
-    for r in reports {
-        for f in &r.findings {
-            levels
-                .entry(f.rule.code)
-                .or_insert_with(|| (f.rule.name, Default::default()))
-                .1
-                .insert(f.severity.to_string());
-        }
-    }
+/// raised at (`levels`: by code, the rule's name and the levels of the findings shown).
+fn statistics_text(
+    levels: &std::collections::BTreeMap<&str, (&str, std::collections::BTreeSet<String>)>,
+    summary: &Summary,
+) -> String {
     let mut rows: Vec<(&str, u64)> = summary.by_code.iter().map(|(c, n)| (*c, *n)).collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let mut out = String::new();
@@ -624,9 +615,7 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     config.check.force_exclude |= a.force_exclude;
-    let inputs = collect_inputs(&a.paths, opts.format_hint, a.verbose, &config);
     let output = a.output.unwrap_or(OutputKind::Human);
-    let start = Instant::now();
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()
@@ -637,134 +626,260 @@ fn run_check(cli: &GlobalArgs, a: &CheckArgs, color: bool) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    // The search opens every file it meets: on the run's threads too.
+    let inputs = pool.install(|| collect_inputs(&a.paths, opts.format_hint, a.verbose, &config));
+    let start = Instant::now();
+    // The output is opened before the checks start, so that one that cannot be written
+    // stops the run at once.
+    let mut out: Box<dyn Write> = match &a.output_file {
+        Some(file) => match std::fs::File::create(file) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", file.display());
+                return ExitCode::from(EXIT_IO);
+            }
+        },
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
     // Progress goes to stderr, so it shows whenever stderr is a terminal, whatever the output.
     let show_progress = !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal();
-    let reports: Vec<Report> = pool.install(|| {
-        let it = inputs.par_iter();
-        if show_progress {
-            let pb = ProgressBar::new(inputs.len() as u64);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} files {rate} {msg}",
-            ) {
-                pb.set_style(style.with_key(
-                    "rate",
-                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{}", rate(s.per_sec(), "files"));
-                    },
-                ));
-            }
-            let r = it
-                .progress_with(pb.clone())
-                .map(|i| check_input(i, &opts, &config))
-                .collect();
-            pb.finish_and_clear();
-            r
-        } else {
-            it.map(|i| check_input(i, &opts, &config)).collect()
+    let pb = show_progress.then(|| {
+        let pb = ProgressBar::new(inputs.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} files {rate} {msg}",
+        ) {
+            pb.set_style(style.with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", rate(s.per_sec(), "files"));
+                },
+            ));
         }
+        pb
     });
-    let mut reports = reports;
-    for r in &mut reports {
-        r.deny_warnings = deny_warnings;
-    }
-    let mut summary = Summary::default();
-    for r in &reports {
-        summary.add(r);
-    }
-    summary.seconds = start.elapsed().as_secs_f64();
-    let disk_bytes: u64 = reports.iter().map(bytes_on_disk).sum();
     let width = terminal_width();
     let base = source_root();
     // The human form goes to a file without colours (and with its summary); only a terminal
     // gets colours.
     let to_file = a.output_file.is_some();
-    let mut text = String::new();
-    let mut hidden_info = 0u64;
-    match output {
-        _ if a.statistics => {
-            text = statistics_text(&reports, &summary);
-            text.push_str(&summary_text(&summary, 0, disk_bytes));
-            text.push('\n');
-        }
-        OutputKind::Human => {
-            let hopts = human::HumanOptions {
-                color: color && !to_file,
-                width,
-            };
-            for r in &reports {
-                if a.quiet {
-                    continue;
-                }
-                let (t, hidden) = human::render_findings(r, hopts, a.verbose);
-                hidden_info += hidden;
-                text.push_str(&t);
-                text.push_str(&human::file_line(r));
-                text.push('\n');
+    let hopts = human::HumanOptions {
+        color: color && !to_file,
+        width,
+    };
+    let mut run = RunOutput {
+        kind: if a.statistics { None } else { Some(output) },
+        summary: Summary::default(),
+        levels: Default::default(),
+        hidden_info: 0,
+        disk_bytes: 0,
+        json: report::JsonStream::default(),
+        sarif: report::sarif::SarifStream::new(report::sarif::SarifOptions {
+            all_rules: a.sarif_all_rules,
+            base: base.clone(),
+        }),
+        gitlab: report::gitlab::GitlabStream::new(base.clone()),
+        junit: report::junit::JunitStream::new(deny_warnings, base.clone()),
+        failed: None,
+    };
+    // Each report is rendered and written as soon as those before it are, then dropped: what
+    // the run keeps of an input is its counts in the summary.
+    let window = pool.current_num_threads().saturating_mul(16).max(64);
+    cli::stream::ordered(
+        &pool,
+        &inputs,
+        window,
+        |i| {
+            let mut r = check_input(i, &opts, &config);
+            r.map = None;
+            r.deny_warnings = deny_warnings;
+            r
+        },
+        |r| {
+            if let Some(pb) = &pb {
+                pb.inc(1);
             }
-            text.push_str(&summary_text(&summary, hidden_info, disk_bytes));
-            text.push('\n');
-        }
-        OutputKind::Json => {
-            text = report::render_json(&reports, &summary);
-            text.push('\n');
-        }
-        OutputKind::Jsonl => {
-            for r in &reports {
-                text.push_str(&report::render_jsonl(r));
-            }
-        }
-        OutputKind::Sarif => {
-            let sopts = report::sarif::SarifOptions {
-                all_rules: a.sarif_all_rules,
-                base: base.clone(),
-            };
-            text = report::sarif::render_with(&reports, &sopts);
-            text.push('\n');
-        }
-        OutputKind::Concise => {
-            for r in &reports {
-                text.push_str(&report::concise::render(r, base.as_deref()));
-            }
-        }
-        OutputKind::Github => {
-            for r in &reports {
-                text.push_str(&report::github::render(r, base.as_deref(), a.verbose));
-            }
-        }
-        OutputKind::Gitlab => {
-            text = report::gitlab::render(&reports, base.as_deref());
-            text.push('\n');
-        }
-        OutputKind::Junit => {
-            text = report::junit::render(&reports, summary.seconds, deny_warnings, base.as_deref());
+            let mut text = Vec::new();
+            run.add(&r, &mut text, a, hopts, base.as_deref());
+            run.write(&mut *out, &text);
+        },
+    );
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    run.summary.seconds = start.elapsed().as_secs_f64();
+    let summary_line = summary_text(&run.summary, run.hidden_info, run.disk_bytes);
+    run.finish(&mut *out, &summary_line);
+    if run.failed.is_none() {
+        if let Err(e) = out.flush() {
+            run.failed = Some(e);
         }
     }
-    let res = match &a.output_file {
-        Some(file) => {
-            if let Err(e) = std::fs::write(file, text.as_bytes()) {
-                eprintln!("error: {}: {e}", file.display());
-                return ExitCode::from(EXIT_IO);
-            }
-            if a.quiet {
-                Ok(())
-            } else {
-                let mut out = std::io::stdout().lock();
-                writeln!(out, "{}", summary_text(&summary, hidden_info, disk_bytes))
-                    .and_then(|()| out.flush())
-            }
+    drop(out);
+    if let Some(e) = &run.failed {
+        if let Some(file) = &a.output_file {
+            eprintln!("error: {}: {e}", file.display());
+            return ExitCode::from(EXIT_IO);
         }
-        None => {
+    }
+    let res = match (&run.failed, &a.output_file) {
+        (Some(e), _) => Err(std::io::Error::new(e.kind(), e.to_string())),
+        (None, Some(_)) if !a.quiet => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            writeln!(out, "{summary_line}").and_then(|()| out.flush())
         }
+        (None, _) => Ok(()),
     };
-    let mut code = exit_code(&reports);
+    let mut code = exit_code(&run.summary);
     if a.exit_zero && code != EXIT_IO {
         code = EXIT_OK;
     }
     match res {
         Ok(()) => ExitCode::from(code),
         Err(e) => write_failed(&e, code),
+    }
+}
+
+/// What a `check` run keeps while its reports stream by: the totals, the levels each rule
+/// was raised at (for `--statistics`), and the documents that need the end of the run to be
+/// complete; never the reports.
+struct RunOutput {
+    /// The output form; `None` for `--statistics`.
+    kind: Option<OutputKind>,
+    summary: Summary,
+    levels: std::collections::BTreeMap<
+        &'static str,
+        (&'static str, std::collections::BTreeSet<String>),
+    >,
+    hidden_info: u64,
+    disk_bytes: u64,
+    json: report::JsonStream,
+    sarif: report::sarif::SarifStream,
+    gitlab: report::gitlab::GitlabStream,
+    junit: report::junit::JunitStream,
+    /// The first error writing the output: nothing more is written, the checks go on (the
+    /// exit code is that of the whole run).
+    failed: Option<std::io::Error>,
+}
+
+impl RunOutput {
+    /// Counts one report and renders what the output shows of it into `text`.
+    fn add(
+        &mut self,
+        r: &Report,
+        text: &mut Vec<u8>,
+        a: &CheckArgs,
+        hopts: human::HumanOptions,
+        base: Option<&Path>,
+    ) {
+        self.summary.add(r);
+        self.disk_bytes = self.disk_bytes.saturating_add(bytes_on_disk(r));
+        for f in &r.findings {
+            self.levels
+                .entry(f.rule.code)
+                .or_insert_with(|| (f.rule.name, Default::default()))
+                .1
+                .insert(f.severity.to_string());
+        }
+        let spilled = match self.kind {
+            None => Ok(()),
+            Some(OutputKind::Human) => {
+                if !a.quiet {
+                    let (t, hidden) = human::render_findings(r, hopts, a.verbose);
+                    self.hidden_info += hidden;
+                    text.extend_from_slice(t.as_bytes());
+                    text.extend_from_slice(human::file_line(r).as_bytes());
+                    text.push(b'\n');
+                }
+                Ok(())
+            }
+            Some(OutputKind::Json) => {
+                self.json.report(r, text);
+                Ok(())
+            }
+            Some(OutputKind::Jsonl) => {
+                text.extend_from_slice(report::render_jsonl(r).as_bytes());
+                Ok(())
+            }
+            Some(OutputKind::Sarif) => self.sarif.report(r),
+            Some(OutputKind::Concise) => {
+                text.extend_from_slice(report::concise::render(r, base).as_bytes());
+                Ok(())
+            }
+            Some(OutputKind::Github) => {
+                text.extend_from_slice(report::github::render(r, base, a.verbose).as_bytes());
+                Ok(())
+            }
+            Some(OutputKind::Gitlab) => {
+                self.gitlab.report(r, text);
+                Ok(())
+            }
+            Some(OutputKind::Junit) => self.junit.report(r),
+        };
+        if let Err(e) = spilled {
+            self.fail(e);
+        }
+    }
+
+    fn fail(&mut self, e: std::io::Error) {
+        if self.failed.is_none() {
+            self.failed = Some(e);
+        }
+    }
+
+    /// Writes `bytes` unless writing failed before.
+    fn write(&mut self, out: &mut dyn Write, bytes: &[u8]) {
+        if self.failed.is_none() && !bytes.is_empty() {
+            if let Err(e) = out.write_all(bytes) {
+                self.fail(e);
+            }
+        }
+    }
+
+    /// Writes the end of the output: the summary, or the rest of a document.
+    fn finish(&mut self, out: &mut dyn Write, summary_line: &str) {
+        let mut text = Vec::new();
+        let ended = match self.kind {
+            None => {
+                text.extend_from_slice(statistics_text(&self.levels, &self.summary).as_bytes());
+                text.extend_from_slice(summary_text(&self.summary, 0, self.disk_bytes).as_bytes());
+                text.push(b'\n');
+                Ok(())
+            }
+            Some(OutputKind::Human) => {
+                text.extend_from_slice(summary_line.as_bytes());
+                text.push(b'\n');
+                Ok(())
+            }
+            Some(OutputKind::Json) => {
+                self.json.finish(&self.summary, &mut text);
+                text.push(b'\n');
+                Ok(())
+            }
+            Some(OutputKind::Sarif) if self.failed.is_none() => {
+                let doc = std::mem::replace(
+                    &mut self.sarif,
+                    report::sarif::SarifStream::new(Default::default()),
+                );
+                doc.finish(out).and_then(|()| out.write_all(b"\n"))
+            }
+            Some(OutputKind::Gitlab) => {
+                self.gitlab.finish(&mut text);
+                text.push(b'\n');
+                Ok(())
+            }
+            Some(OutputKind::Junit) if self.failed.is_none() => {
+                let doc = std::mem::replace(
+                    &mut self.junit,
+                    report::junit::JunitStream::new(false, None),
+                );
+                doc.finish(self.summary.seconds, out)
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = ended {
+            self.fail(e);
+        }
+        self.write(out, &text);
     }
 }
 
@@ -776,11 +891,11 @@ fn source_root() -> Option<PathBuf> {
     Some(repo.map(Path::to_path_buf).unwrap_or(cwd))
 }
 
-fn exit_code(reports: &[Report]) -> u8 {
-    if reports.iter().any(|r| r.io_failed) {
+fn exit_code(summary: &Summary) -> u8 {
+    if summary.unreadable > 0 {
         return EXIT_IO;
     }
-    if reports.iter().any(Report::failed) {
+    if summary.failed > 0 {
         EXIT_FINDINGS
     } else {
         EXIT_OK

@@ -29,11 +29,16 @@ crate::declare_rules! {
     /// found!"), GDB 13.1 `target tfile` says "File is not a valid trace file.".
     pub UNKNOWN_FORMAT = ("TL002", "unknown-format", Error, "the content matches no supported trace format");
     /// ## What it checks
-    /// A size, count or length in the input stays below the configured `[limits]`.
+    /// A size, count or length in the input stays below the configured `[limits]`. A stream
+    /// (standard input) is read once: the ring pages of a trace.dat and the record runs of a
+    /// uftrace task file in it are summarised as they pass, not kept; where the check then
+    /// needs bytes the summaries do not stand for (which only a damaged file has shown), the
+    /// stream is not judged and this finding says so.
     ///
     /// ## Why it matters
     /// Limits keep a hostile or corrupt file from exhausting memory or time. The input may still
-    /// be valid; it was not fully checked. Raise the limit in `tracelint.toml` for trusted input.
+    /// be valid; it was not fully checked. Raise the limit in `tracelint.toml` for trusted input,
+    /// or check a stream that could not be judged in one pass from a file.
     ///
     /// ## What readers do
     /// Not applicable: tracelint's own condition (readers have no such limits and may read the

@@ -397,3 +397,95 @@ fn a_uftrace_directory_without_info_is_found_and_fails() {
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
     assert!(out(&o).contains("\"code\":\"UF001\""), "{}", out(&o));
 }
+
+/// Many inputs checked on several threads: every output lists them in the order of the search
+/// (sorted names), whatever order the checks end in; the documents that need the end of the
+/// run (SARIF, JUnit, JSON's summary) are complete; and the summary's counts are those of the
+/// inputs written, since a run keeps counts, not reports.
+#[test]
+fn many_inputs_come_out_in_search_order_in_every_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("many");
+    std::fs::create_dir(&dir).unwrap();
+    let good = std::fs::read(corpus("gdb/empty.tf")).unwrap();
+    let ktrace = std::fs::read(corpus("ktrace/v2.raw")).unwrap();
+    let n = 300usize;
+    for i in 0..n {
+        let (name, bytes): (String, &[u8]) = match i % 3 {
+            0 => (format!("f{i:04}.tf"), &good),
+            1 => (format!("f{i:04}.raw"), &ktrace),
+            // Named like a trace, holds none: TL002, an error.
+            _ => (format!("f{i:04}.dat"), b"not a trace at all"),
+        };
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| format!("many/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    names.sort();
+
+    let o = run(tmp.path(), &["check", "-j", "3", "-o", "json", "many"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let paths: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, names);
+    assert_eq!(v["summary"]["files"], n);
+    assert_eq!(v["summary"]["failed"], n / 3);
+    assert_eq!(v["summary"]["findings"]["error"], n / 3);
+
+    let o = run(tmp.path(), &["check", "-j", "3", "-o", "jsonl", "many"]);
+    let lines: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|l: &serde_json::Value| l["kind"] == "file")
+        .collect();
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, names);
+
+    let o = run(tmp.path(), &["check", "-j", "3", "-o", "sarif", "many"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run0 = &v["runs"][0];
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    let artifacts: Vec<&str> = run0["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["location"]["uri"].as_str().unwrap())
+        .collect();
+    let failing: Vec<&String> = names.iter().filter(|p| p.ends_with(".dat")).collect();
+    assert_eq!(artifacts, failing);
+    let results = run0["results"].as_array().unwrap();
+    assert!(results.len() >= n / 3, "{}", results.len());
+    for r in results {
+        // Each result's rule index points at its rule in the driver, its artifact at its file.
+        let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], r["ruleId"]);
+        let loc = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(
+            artifacts[loc["index"].as_u64().unwrap() as usize],
+            loc["uri"]
+        );
+    }
+
+    let o = run(tmp.path(), &["check", "-j", "3", "-o", "junit", "many"]);
+    let xml = out(&o);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let cases: Vec<&str> = doc
+        .descendants()
+        .filter(|e| e.has_tag_name("testcase"))
+        .map(|e| e.attribute("name").unwrap())
+        .collect();
+    assert_eq!(cases, names);
+    let suite = doc
+        .descendants()
+        .find(|e| e.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(suite.attribute("tests"), Some("300"));
+    assert_eq!(suite.attribute("failures"), Some("100"));
+}

@@ -60,7 +60,21 @@ pub fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool, config: Option<&Con
     };
     let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
-    for e in entries {
+    // Whether each regular file is a trace candidate (an open and a read each), found in
+    // parallel on the current thread pool; the entries are then taken in order.
+    let candidates: Vec<Option<Result<(), &'static str>>> = {
+        use rayon::prelude::*;
+        entries
+            .par_iter()
+            .map(|e| {
+                e.file_type()
+                    .ok()
+                    .filter(std::fs::FileType::is_file)
+                    .map(|_| trace_candidate(&e.path()))
+            })
+            .collect()
+    };
+    for (e, candidate) in entries.into_iter().zip(candidates) {
         let p = e.path();
         if config.is_some_and(|c| c.excludes_entry(&p)) {
             if verbose {
@@ -86,7 +100,7 @@ pub fn walk(dir: &Path, out: &mut Vec<Input>, verbose: bool, config: Option<&Con
                 "a special file (FIFO, socket or device)",
             ));
         } else {
-            match trace_candidate(&p) {
+            match candidate.unwrap_or_else(|| trace_candidate(&p)) {
                 Ok(()) => out.push(Input::Check(p)),
                 Err(why) if verbose => eprintln!("skipped {}: {why}", p.display()),
                 Err(_) => {}

@@ -6,4 +6,5 @@ pub mod fix;
 pub mod inputs;
 pub mod man;
 pub mod output;
+pub mod stream;
 pub mod watch;

@@ -71,8 +71,9 @@ pub struct WatchArgs {
     #[arg(long, hide = true)]
     pub deny_warnings: bool,
 
-    /// Threads that write reports and move inputs (their fsyncs share journal commits).
-    #[arg(long, value_name = "N", default_value_t = 32)]
+    /// Threads that write reports and move inputs, each a batch at a time (their fsyncs share
+    /// journal commits).
+    #[arg(long, value_name = "N", default_value_t = 8)]
     pub io_threads: usize,
 
     /// Skip fsync of reports and folders (faster; a power loss may then lose verdict moves,

@@ -11,7 +11,6 @@ use crate::check::Report;
 use crate::finding::Severity;
 use crate::report::{finding_file, finding_place, stable_hash};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 #[derive(Serialize)]
 struct Issue {
@@ -47,11 +46,38 @@ fn severity(s: Severity) -> &'static str {
 
 /// The whole run as one report; `base` makes paths relative to the repository.
 pub fn render(reports: &[Report], base: Option<&std::path::Path>) -> String {
-    let mut issues = Vec::new();
-    // Two findings of one rule on one span get distinct fingerprints by their order.
-    let mut seen: BTreeMap<String, u64> = BTreeMap::new();
+    let mut doc = GitlabStream::new(base.map(std::path::Path::to_path_buf));
+    let mut out = Vec::new();
     for r in reports {
-        let path = super::relative_path(r, base);
+        doc.report(r, &mut out);
+    }
+    doc.finish(&mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The report written as the inputs come: one element of the array per finding, the bytes of
+/// the whole array pretty-printed at once. What stays in memory is how often each fingerprint
+/// was given (two findings of one rule on one span get distinct fingerprints by their order):
+/// one 64-bit key per finding location.
+pub struct GitlabStream {
+    base: Option<std::path::PathBuf>,
+    seen: std::collections::HashMap<u64, u64>,
+    issues: u64,
+}
+
+impl GitlabStream {
+    /// An empty report; `base` makes paths relative to the repository.
+    pub fn new(base: Option<std::path::PathBuf>) -> Self {
+        GitlabStream {
+            base,
+            seen: Default::default(),
+            issues: 0,
+        }
+    }
+
+    /// Appends one report's issues to `out`.
+    pub fn report(&mut self, r: &Report, out: &mut Vec<u8>) {
+        let path = super::relative_path(r, self.base.as_deref());
         for f in &r.findings {
             let file = finding_file(&path, f);
             let member = f.member.as_deref().unwrap_or("");
@@ -64,7 +90,9 @@ pub fn render(reports: &[Report], base: Option<&std::path::Path>) -> String {
                 f.rule.code.as_bytes(),
                 span.as_bytes(),
             ]);
-            let n = seen.entry(fp.clone()).or_insert(0);
+            // The fingerprint is 16 hex digits: its value is the key.
+            let key = u64::from_str_radix(&fp, 16).unwrap_or(0);
+            let n = self.seen.entry(key).or_insert(0);
             if *n > 0 {
                 fp = stable_hash(&[fp.as_bytes(), n.to_string().as_bytes()]);
             }
@@ -73,7 +101,7 @@ pub fn render(reports: &[Report], base: Option<&std::path::Path>) -> String {
                 Some(_) => format!("{} at 0x{:x}", finding_place(&path, f), f.offset),
                 None => format!("0x{:x}", f.offset),
             };
-            issues.push(Issue {
+            let issue = Issue {
                 kind: "issue",
                 description: format!("{} {}: {at}: {}", f.rule.code, f.rule.name, f.message),
                 check_name: f.rule.code,
@@ -84,8 +112,16 @@ pub fn render(reports: &[Report], base: Option<&std::path::Path>) -> String {
                     path: file,
                     lines: Lines { begin: 1 },
                 },
-            });
+            };
+            out.extend_from_slice(if self.issues == 0 { b"[\n" } else { b",\n" });
+            let text = serde_json::to_string_pretty(&issue).unwrap_or_default();
+            super::indent_into(out, &text, "  ", true);
+            self.issues = self.issues.saturating_add(1);
         }
     }
-    serde_json::to_string_pretty(&issues).unwrap_or_default()
+
+    /// Appends the end of the array to `out`.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if self.issues == 0 { b"[]" } else { b"\n]" });
+    }
 }

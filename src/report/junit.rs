@@ -9,7 +9,7 @@
 
 use crate::check::Report;
 use crate::finding::Severity;
-use crate::report::concise;
+use crate::report::{concise, Spill};
 
 /// Escapes text for XML 1.0 content: markup characters as entities, characters XML 1.0 cannot
 /// carry (most control characters) as `\xNN`.
@@ -53,14 +53,56 @@ pub fn render(
     deny_warnings: bool,
     base: Option<&std::path::Path>,
 ) -> String {
-    let tests = reports.len();
-    let fails = |r: &Report| {
-        !r.io_failed && (r.counts.error > 0 || (deny_warnings && r.counts.warning > 0))
-    };
-    let failures = reports.iter().filter(|r| fails(r)).count();
-    let errors = reports.iter().filter(|r| r.io_failed).count();
-    let mut cases = String::new();
-    for r in reports {
+    let mut doc = JunitStream::new(deny_warnings, base.map(std::path::Path::to_path_buf));
+    let mut out = Vec::new();
+    let written = reports
+        .iter()
+        .try_for_each(|r| doc.report(r))
+        .and_then(|()| doc.finish(seconds, &mut out));
+    match written {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// A JUnit document written as the reports come: the totals head the document, so the test
+/// cases go to a [`Spill`] (memory, then an unnamed temporary file) and
+/// [`JunitStream::finish`] writes the head and copies them; only the counts stay in memory.
+pub struct JunitStream {
+    deny_warnings: bool,
+    base: Option<std::path::PathBuf>,
+    tests: u64,
+    failures: u64,
+    errors: u64,
+    cases: Spill,
+}
+
+impl JunitStream {
+    /// An empty document; `base` makes paths relative to the repository.
+    pub fn new(deny_warnings: bool, base: Option<std::path::PathBuf>) -> Self {
+        JunitStream {
+            deny_warnings,
+            base,
+            tests: 0,
+            failures: 0,
+            errors: 0,
+            cases: Spill::default(),
+        }
+    }
+
+    /// Adds one report's test case.
+    pub fn report(&mut self, r: &Report) -> std::io::Result<()> {
+        let deny_warnings = self.deny_warnings;
+        let base = self.base.as_deref();
+        let fails = !r.io_failed && (r.counts.error > 0 || (deny_warnings && r.counts.warning > 0));
+        self.tests = self.tests.saturating_add(1);
+        if fails {
+            self.failures = self.failures.saturating_add(1);
+        }
+        if r.io_failed {
+            self.errors = self.errors.saturating_add(1);
+        }
+        let mut cases = String::new();
         let name = escape_attr(&super::relative_path(r, base));
         let class = format!(
             "tracelint.{}",
@@ -81,7 +123,7 @@ pub fn render(
             .collect();
         let element = if r.io_failed {
             Some("error")
-        } else if fails(r) {
+        } else if fails {
             Some("failure")
         } else {
             None
@@ -114,11 +156,19 @@ pub fn render(
             }
             (None, _) => cases.push_str("/>\n"),
         }
+        self.cases.write(cases.as_bytes())
     }
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <testsuites name=\"tracelint\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{seconds:.3}\">\n  \
-         <testsuite name=\"tracelint\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"0\" time=\"{seconds:.3}\">\n\
-         {cases}  </testsuite>\n</testsuites>\n"
-    )
+
+    /// Writes the whole document to `out`; `seconds` is the run's time.
+    pub fn finish(self, seconds: f64, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let (tests, failures, errors) = (self.tests, self.failures, self.errors);
+        write!(
+            out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <testsuites name=\"tracelint\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{seconds:.3}\">\n  \
+             <testsuite name=\"tracelint\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"0\" time=\"{seconds:.3}\">\n"
+        )?;
+        std::io::copy(&mut self.cases.reader()?, out)?;
+        out.write_all(b"  </testsuite>\n</testsuites>\n")
+    }
 }

@@ -160,24 +160,113 @@ pub fn report_json_value(r: &Report) -> serde_json::Value {
     v
 }
 
-/// `--output json`: one document for the whole run.
+/// `--output json`: one document for the whole run ([`JsonStream`] over every report).
 pub fn render_json(reports: &[Report], summary: &Summary) -> String {
-    #[derive(Serialize)]
-    struct Doc<'a> {
-        schema_version: u32,
-        tool: &'static str,
-        version: &'static str,
-        files: Vec<JsonReport<'a>>,
-        summary: &'a Summary,
+    let mut out = Vec::new();
+    let mut doc = JsonStream::default();
+    for r in reports {
+        doc.report(r, &mut out);
     }
-    let doc = Doc {
-        schema_version: SCHEMA_VERSION,
-        tool: "tracelint",
-        version: env!("CARGO_PKG_VERSION"),
-        files: reports.iter().map(json_report).collect(),
-        summary,
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.finish(summary, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `--output json` written as the reports come: the document's head, one element of `files`
+/// per report, then the summary. The bytes are those of the whole document pretty-printed at
+/// once (`schema_version`, `tool`, `version`, `files`, `summary`, two spaces per level), so a
+/// run keeps no report once it is written.
+#[derive(Debug, Default)]
+pub struct JsonStream {
+    /// Elements of `files` written so far.
+    files: u64,
+}
+
+impl JsonStream {
+    fn head(out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\n  \"schema_version\": ");
+        out.extend_from_slice(SCHEMA_VERSION.to_string().as_bytes());
+        out.extend_from_slice(b",\n  \"tool\": \"tracelint\",\n  \"version\": ");
+        let version = serde_json::to_string(env!("CARGO_PKG_VERSION")).unwrap_or_default();
+        out.extend_from_slice(version.as_bytes());
+        out.extend_from_slice(b",\n  \"files\": [");
+    }
+
+    /// Appends one report to `out`.
+    pub fn report(&mut self, r: &Report, out: &mut Vec<u8>) {
+        if self.files == 0 {
+            Self::head(out);
+            out.push(b'\n');
+        } else {
+            out.extend_from_slice(b",\n");
+        }
+        let text = serde_json::to_string_pretty(&json_report(r)).unwrap_or_default();
+        indent_into(out, &text, "    ", true);
+        self.files = self.files.saturating_add(1);
+    }
+
+    /// Appends the end of the document (the summary) to `out`.
+    pub fn finish(&mut self, summary: &Summary, out: &mut Vec<u8>) {
+        if self.files == 0 {
+            Self::head(out);
+            out.extend_from_slice(b"],\n");
+        } else {
+            out.extend_from_slice(b"\n  ],\n");
+        }
+        out.extend_from_slice(b"  \"summary\": ");
+        let text = serde_json::to_string_pretty(summary).unwrap_or_default();
+        indent_into(out, &text, "  ", false);
+        out.extend_from_slice(b"\n}");
+    }
+}
+
+/// Appends pretty-printed JSON `text` to `out` one level deeper: `pad` before every line (but
+/// the first when `first` is false, which follows a key on its line). A JSON text holds no
+/// line break inside a string (they are escaped), so its lines are its layout.
+pub fn indent_into(out: &mut Vec<u8>, text: &str, pad: &str, first: bool) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        if i > 0 || first {
+            out.extend_from_slice(pad.as_bytes());
+        }
+        out.extend_from_slice(line.as_bytes());
+    }
+}
+
+/// Bytes of a document kept until its head can be written (SARIF and JUnit name totals and
+/// the rules that fired before the results): in memory up to [`Spill::MEMORY`], then in an
+/// unnamed temporary file (in `$TMPDIR`, gone when dropped), so a run of any length holds at
+/// most that much of its output.
+pub struct Spill {
+    file: std::io::BufWriter<tempfile::SpooledTempFile>,
+}
+
+impl Default for Spill {
+    fn default() -> Self {
+        Spill {
+            file: std::io::BufWriter::new(tempfile::spooled_tempfile(Self::MEMORY)),
+        }
+    }
+}
+
+impl Spill {
+    /// Bytes held in memory before the spill goes to a temporary file.
+    pub const MEMORY: usize = 256 << 10;
+
+    /// Appends bytes.
+    pub fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        self.file.write_all(bytes)
+    }
+
+    /// Reads everything written, from the start.
+    pub fn reader(self) -> std::io::Result<impl std::io::BufRead> {
+        use std::io::Seek;
+        let mut f = self.file.into_inner().map_err(|e| e.into_error())?;
+        f.rewind()?;
+        Ok(std::io::BufReader::new(f))
+    }
 }
 
 /// `--output jsonl`: one line per finding, then one `file` line per input.

@@ -11,36 +11,9 @@
 use crate::check::Report;
 use crate::finding::Severity;
 use crate::registry::{self, Rule};
+use crate::report::Spill;
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Log {
-    #[serde(rename = "$schema")]
-    schema: &'static str,
-    version: &'static str,
-    runs: Vec<Run>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Run {
-    tool: Tool,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    original_uri_base_ids: BTreeMap<&'static str, BaseUri>,
-    invocations: Vec<Invocation>,
-    artifacts: Vec<Artifact>,
-    results: Vec<SarifResult>,
-    column_kind: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Invocation {
-    execution_successful: bool,
-    tool_execution_notifications: Vec<Notification>,
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -287,48 +260,61 @@ pub fn render(reports: &[Report]) -> String {
 
 /// Renders the whole run as one SARIF log.
 pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
-    let fired: std::collections::BTreeSet<&str> = reports
+    let mut doc = SarifStream::new(opts.clone());
+    let mut out = Vec::new();
+    let written = reports
         .iter()
-        .flat_map(|r| r.findings.iter().map(|f| f.rule.code))
-        .collect();
-    let rules: Vec<&'static Rule> = registry::all()
-        .filter(|r| opts.all_rules || fired.contains(r.code))
-        .collect();
-    let index: BTreeMap<&str, usize> = rules.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
-    let descriptors = rules
-        .iter()
-        .map(|r| RuleDescriptor {
-            id: r.code,
-            name: r.name,
-            short_description: Text {
-                text: r.summary.to_string(),
-            },
-            full_description: Text {
-                text: r.summary.to_string(),
-            },
-            help_uri: help_uri(r),
-            help: Markdown {
-                text: registry::explain(r),
-                markdown: registry::explain(r),
-            },
-            default_configuration: DefaultConfiguration {
-                level: level(r.default_severity),
-            },
-            properties: RuleProperties {
-                tags: vec![r.family.slug],
-            },
-        })
-        .collect();
-    let mut artifacts: Vec<Artifact> = Vec::new();
-    let mut art_index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut results = Vec::new();
-    let mut notifications = Vec::new();
-    let mut execution_successful = true;
-    for r in reports {
+        .try_for_each(|r| doc.report(r))
+        .and_then(|()| doc.finish(&mut out));
+    match written {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// A rule index not known until the run ends (the driver lists the rules that fired, in
+/// registry order): written as this number, then replaced when the log is put together.
+const PENDING_INDEX: usize = usize::MAX;
+
+/// A SARIF log written as the reports come. The run's head names the rules that fired and
+/// whether every input was read, so notifications, artifacts and results go to [`Spill`]s
+/// (memory, then an unnamed temporary file) as they are rendered, with the rule's code in
+/// front of each element whose rule index is pending; [`SarifStream::finish`] writes the head
+/// and copies them, indexes filled in. The bytes are those of the whole log pretty-printed at
+/// once. What stays in memory is the set of rules that fired and one entry per artifact
+/// (its URI and index: an artifact is listed once however many inputs name it).
+pub struct SarifStream {
+    opts: SarifOptions,
+    fired: std::collections::BTreeSet<&'static str>,
+    art_index: std::collections::HashMap<String, usize>,
+    execution_successful: bool,
+    notifications: (Spill, u64),
+    artifacts: (Spill, u64),
+    results: (Spill, u64),
+}
+
+impl SarifStream {
+    /// An empty log.
+    pub fn new(opts: SarifOptions) -> Self {
+        SarifStream {
+            opts,
+            fired: Default::default(),
+            art_index: Default::default(),
+            execution_successful: true,
+            notifications: (Spill::default(), 0),
+            artifacts: (Spill::default(), 0),
+            results: (Spill::default(), 0),
+        }
+    }
+
+    /// Adds one report's findings.
+    pub fn report(&mut self, r: &Report) -> std::io::Result<()> {
+        let opts = &self.opts;
         if r.io_failed {
-            execution_successful = false;
+            self.execution_successful = false;
         }
         for f in &r.findings {
+            self.fired.insert(f.rule.code);
             // A finding inside an archive member points at the archive file (the artifact a
             // code-scanning view can show) and names the member as a logical location.
             let path = match (&f.member, &f.file) {
@@ -349,21 +335,27 @@ pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
                 }
                 None => (uri(path.as_os_str().as_encoded_bytes()), None),
             };
-            let ai = *art_index.entry(u.clone()).or_insert_with(|| {
-                let len = std::fs::metadata(&path)
-                    .ok()
-                    .filter(|m| m.is_file())
-                    .map(|m| m.len());
-                artifacts.push(Artifact {
-                    location: ArtifactLocation {
-                        uri: u.clone(),
-                        uri_base_id: base_id,
-                        index: None,
-                    },
-                    length: len,
-                });
-                artifacts.len() - 1
-            });
+            let ai = match self.art_index.get(&u) {
+                Some(i) => *i,
+                None => {
+                    let len = std::fs::metadata(&path)
+                        .ok()
+                        .filter(|m| m.is_file())
+                        .map(|m| m.len());
+                    let a = Artifact {
+                        location: ArtifactLocation {
+                            uri: u.clone(),
+                            uri_base_id: base_id,
+                            index: None,
+                        },
+                        length: len,
+                    };
+                    let i = usize::try_from(self.artifacts.1).unwrap_or(usize::MAX);
+                    element(&mut self.artifacts, None, &a)?;
+                    self.art_index.insert(u.clone(), i);
+                    i
+                }
+            };
             let mut fp = BTreeMap::new();
             fp.insert(
                 "tracelintFinding/v1",
@@ -380,7 +372,6 @@ pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
                 text.push_str("\nnote: ");
                 text.push_str(n);
             }
-            let rule_index = index.get(f.rule.code).copied().unwrap_or(0);
             let location = || Location {
                 physical_location: PhysicalLocation {
                     artifact_location: ArtifactLocation {
@@ -404,9 +395,9 @@ pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
             };
             if EXECUTION_CODES.contains(&f.rule.code) {
                 if f.rule.code == "TL004" {
-                    execution_successful = false;
+                    self.execution_successful = false;
                 }
-                notifications.push(Notification {
+                let n = Notification {
                     level: if f.rule.code == "TL003" {
                         "warning"
                     } else {
@@ -416,54 +407,195 @@ pub fn render_with(reports: &[Report], opts: &SarifOptions) -> String {
                     locations: vec![location()],
                     associated_rule: RuleReference {
                         id: f.rule.code,
-                        index: rule_index,
+                        index: PENDING_INDEX,
                     },
-                });
+                };
+                element(&mut self.notifications, Some(f.rule.code), &n)?;
             }
-            results.push(SarifResult {
+            let res = SarifResult {
                 rule_id: f.rule.code,
-                rule_index,
+                rule_index: PENDING_INDEX,
                 level: level(f.severity),
                 message: Text { text },
                 locations: vec![location()],
                 partial_fingerprints: fp,
                 properties: f.impact.clone().map(|impact| ResultProperties { impact }),
-            });
+            };
+            element(&mut self.results, Some(f.rule.code), &res)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the whole log to `out`.
+    pub fn finish(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let opts = &self.opts;
+        let rules: Vec<&'static Rule> = registry::all()
+            .filter(|r| opts.all_rules || self.fired.contains(r.code))
+            .collect();
+        let index: BTreeMap<&str, usize> =
+            rules.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
+        let descriptors: Vec<RuleDescriptor> = rules.iter().map(|r| descriptor(r)).collect();
+        let base_ids: BTreeMap<&'static str, BaseUri> = opts
+            .base
+            .iter()
+            .map(|b| {
+                (
+                    SRCROOT,
+                    BaseUri {
+                        uri: file_uri(b, true),
+                    },
+                )
+            })
+            .collect();
+        let tool = Tool {
+            driver: Driver {
+                name: "tracelint",
+                version: env!("CARGO_PKG_VERSION"),
+                semantic_version: env!("CARGO_PKG_VERSION"),
+                information_uri: INFORMATION_URI,
+                rules: descriptors,
+            },
+        };
+        let json = |v: &dyn erased::Json| v.pretty();
+        let mut head = Vec::new();
+        head.extend_from_slice(
+            b"{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ",
+        );
+        super::indent_into(&mut head, &json(&tool), "      ", false);
+        head.extend_from_slice(b",\n");
+        if !base_ids.is_empty() {
+            head.extend_from_slice(b"      \"originalUriBaseIds\": ");
+            super::indent_into(&mut head, &json(&base_ids), "      ", false);
+            head.extend_from_slice(b",\n");
+        }
+        head.extend_from_slice(
+            b"      \"invocations\": [\n        {\n          \"executionSuccessful\": ",
+        );
+        head.extend_from_slice(if self.execution_successful {
+            b"true"
+        } else {
+            b"false"
+        });
+        head.extend_from_slice(b",\n          \"toolExecutionNotifications\": ");
+        out.write_all(&head)?;
+        copy_array(self.notifications, "          ", &index, out)?;
+        out.write_all(b"\n        }\n      ],\n      \"artifacts\": ")?;
+        copy_array(self.artifacts, "      ", &index, out)?;
+        out.write_all(b",\n      \"results\": ")?;
+        copy_array(self.results, "      ", &index, out)?;
+        out.write_all(b",\n      \"columnKind\": \"unicodeCodePoints\"\n    }\n  ]\n}")
+    }
+}
+
+/// Pretty JSON of any serialisable value, for [`SarifStream::finish`]'s parts.
+mod erased {
+    pub trait Json {
+        fn pretty(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn pretty(&self) -> String {
+            serde_json::to_string_pretty(self).unwrap_or_default()
         }
     }
-    let log = Log {
-        schema: "https://json.schemastore.org/sarif-2.1.0.json",
-        version: "2.1.0",
-        runs: vec![Run {
-            original_uri_base_ids: opts
-                .base
-                .iter()
-                .map(|b| {
-                    (
-                        SRCROOT,
-                        BaseUri {
-                            uri: file_uri(b, true),
-                        },
-                    )
-                })
-                .collect(),
-            tool: Tool {
-                driver: Driver {
-                    name: "tracelint",
-                    version: env!("CARGO_PKG_VERSION"),
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    information_uri: INFORMATION_URI,
-                    rules: descriptors,
-                },
-            },
-            invocations: vec![Invocation {
-                execution_successful,
-                tool_execution_notifications: notifications,
-            }],
-            artifacts,
-            results,
-            column_kind: "unicodeCodePoints",
-        }],
-    };
-    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+fn descriptor(r: &'static Rule) -> RuleDescriptor {
+    RuleDescriptor {
+        id: r.code,
+        name: r.name,
+        short_description: Text {
+            text: r.summary.to_string(),
+        },
+        full_description: Text {
+            text: r.summary.to_string(),
+        },
+        help_uri: help_uri(r),
+        help: Markdown {
+            text: registry::explain(r),
+            markdown: registry::explain(r),
+        },
+        default_configuration: DefaultConfiguration {
+            level: level(r.default_severity),
+        },
+        properties: RuleProperties {
+            tags: vec![r.family.slug],
+        },
+    }
+}
+
+/// Spills one array element: `code` (its rule, when the element holds [`PENDING_INDEX`]),
+/// a NUL, the element's pretty JSON, a NUL. JSON text never holds a NUL byte (it is escaped
+/// in strings), so the NULs frame the element.
+fn element<T: Serialize>(
+    spill: &mut (Spill, u64),
+    code: Option<&str>,
+    v: &T,
+) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(v).map_err(std::io::Error::other)?;
+    spill.0.write(code.unwrap_or("").as_bytes())?;
+    spill.0.write(b"\0")?;
+    spill.0.write(text.as_bytes())?;
+    spill.0.write(b"\0")?;
+    spill.1 = spill.1.saturating_add(1);
+    Ok(())
+}
+
+/// Writes a spilled array at the nesting `pad` (the indentation of the line holding its key):
+/// `[]` when empty, else one element per line block, the pending rule index of each replaced
+/// by its rule's index in the driver.
+fn copy_array(
+    spill: (Spill, u64),
+    pad: &str,
+    index: &BTreeMap<&str, usize>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    use std::io::BufRead;
+    let (spill, n) = spill;
+    if n == 0 {
+        return out.write_all(b"[]");
+    }
+    let inner = format!("{pad}  ");
+    let pending = PENDING_INDEX.to_string();
+    let mut rd = spill.reader()?;
+    let mut code = Vec::new();
+    let mut text = Vec::new();
+    let mut buf = Vec::new();
+    out.write_all(b"[\n")?;
+    for i in 0..n {
+        code.clear();
+        text.clear();
+        rd.read_until(0, &mut code)?;
+        rd.read_until(0, &mut text)?;
+        code.pop();
+        text.pop();
+        let text = String::from_utf8_lossy(&text);
+        // The pending index is the value of the key `ruleIndex` (a result) or `index` (a
+        // notification's rule). A key's quotes are bare, while a quote inside a string is
+        // escaped, so `"ruleIndex": N` can only be that key, never text from the input.
+        let text = match std::str::from_utf8(&code) {
+            Ok(c) if !c.is_empty() => {
+                let idx = index.get(c).copied().unwrap_or(0);
+                text.replacen(
+                    &format!("\"ruleIndex\": {pending}"),
+                    &format!("\"ruleIndex\": {idx}"),
+                    1,
+                )
+                .replacen(
+                    &format!("\"index\": {pending}"),
+                    &format!("\"index\": {idx}"),
+                    1,
+                )
+            }
+            _ => text.into_owned(),
+        };
+        buf.clear();
+        if i > 0 {
+            buf.extend_from_slice(b",\n");
+        }
+        super::indent_into(&mut buf, &text, &inner, true);
+        out.write_all(&buf)?;
+    }
+    out.write_all(b"\n")?;
+    out.write_all(pad.as_bytes())?;
+    out.write_all(b"]")
 }

@@ -23,7 +23,7 @@ use dispatch::Dispatch;
 use judge::WatchInfo;
 use metrics::Metrics;
 use notify::Watcher;
-use place::{commit, log_recovered};
+use place::{commit, commit_batch, log_recovered};
 use settle::Settler;
 use shared::{Job, Msg, Pending, Shared};
 use spool::{ClaimName, Spool};
@@ -284,7 +284,8 @@ impl Daemon {
                 .saturating_mul(4)
                 .max(64),
         );
-        let (commit_tx, commit_rx) = bounded::<Pending>(io_threads.saturating_mul(2));
+        let (commit_tx, commit_rx) =
+            bounded::<Pending>(io_threads.saturating_mul(place::MAX_BATCH));
         let mut workers = 0usize;
         let mut threads = 0usize;
         for i in 0..io_threads {
@@ -654,9 +655,24 @@ fn worker(sh: &Shared, rx: &Receiver<Job>, tx: &Sender<Msg>, commit: &Sender<Pen
 /// Moves judged inputs into place. Several committers run at once so that their fsyncs share
 /// journal commits (one fsync costs milliseconds; concurrent ones cost about the same).
 fn committer(sh: &Shared, rx: &Receiver<Pending>, tx: &Sender<Msg>) {
+    let mut batch = Vec::with_capacity(place::MAX_BATCH);
     for p in rx.iter() {
-        guarded(sh, || commit(sh, &p));
-        let _ = tx.send(Msg::Done);
+        // What is waiting too is placed with it: one fsync of a verdict folder serves all.
+        batch.push(p);
+        while batch.len() < place::MAX_BATCH {
+            match rx.try_recv() {
+                Ok(p) => batch.push(p),
+                Err(_) => break,
+            }
+        }
+        if let [one] = batch.as_slice() {
+            guarded(sh, || commit(sh, one));
+        } else {
+            guarded(sh, || commit_batch(sh, &batch));
+        }
+        for _ in batch.drain(..) {
+            let _ = tx.send(Msg::Done);
+        }
     }
     let _ = tx.send(Msg::Exited);
 }

@@ -107,12 +107,58 @@ fn publish_stuck(sh: &Shared) {
     sh.metrics.stuck.store(n as u64, Ordering::Relaxed);
 }
 
+/// Most judged inputs a committer places at once.
+pub(super) const MAX_BATCH: usize = 64;
+
+/// Places judged inputs as one batch, each in the order a single input takes: every report is
+/// written and fsynced before it is linked, every input is linked next to its report, then
+/// each verdict folder that received one is fsynced, once for the batch, and only then is
+/// each verdict logged and its `work/` entry removed. A crash at any point leaves what
+/// [`commit`] would leave for each input: in `work/` (judged again, or its move completed by
+/// a take-over), or placed with its complete report.
+pub(super) fn commit_batch(sh: &Shared, batch: &[Pending]) {
+    let sp = &sh.spool;
+    let mut linked: Vec<(&Pending, PathBuf)> = Vec::with_capacity(batch.len());
+    for p in batch {
+        let placed = sp
+            .write_temp(&p.claim, &p.sidecar)
+            .and_then(|temp| sp.link_placed(&p.claim, p.verdict, &temp, p.is_dir));
+        match placed {
+            Ok(path) => linked.push((p, path)),
+            Err(e) => stuck(sh, p, 1, &e),
+        }
+    }
+    for v in Verdict::ALL {
+        if !linked.iter().any(|(p, _)| p.verdict == v) {
+            continue;
+        }
+        if let Err(e) = sp.sync(sp.dir(v)) {
+            for (p, _) in linked.iter().filter(|(p, _)| p.verdict == v) {
+                stuck(sh, p, 1, &e);
+            }
+            linked.retain(|(p, _)| p.verdict != v);
+        }
+    }
+    for (p, path) in linked {
+        log_placed(sh, p, &path);
+    }
+}
+
 /// Writes the report, moves the input and logs the verdict line.
 fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
     let sp = &sh.spool;
     let path = sp
         .write_temp(&p.claim, &p.sidecar)
         .and_then(|temp| sp.place_linked(&p.claim, p.verdict, &temp, p.is_dir))?;
+    log_placed(sh, p, &path);
+    Ok(())
+}
+
+/// After the move (the verdict folder fsynced): counts and logs the verdict, salvages a
+/// rejected input, then removes the input's `work/` entry.
+fn log_placed(sh: &Shared, p: &Pending, path: &Path) {
+    let sp = &sh.spool;
+    let path = path.to_path_buf();
     sh.metrics.verdict(p.verdict, p.duration);
     if let Some(r) = &p.reason {
         if p.verdict == Verdict::Quarantine {
@@ -147,7 +193,6 @@ fn place_and_log(sh: &Shared, p: &Pending) -> io::Result<()> {
             p.shown
         );
     }
-    Ok(())
 }
 
 fn sidecar_of(data: &Path) -> PathBuf {

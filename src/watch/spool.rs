@@ -610,6 +610,20 @@ impl Spool {
         temp: &Path,
         is_dir: bool,
     ) -> io::Result<PathBuf> {
+        let data = self.link_placed(claim, verdict, temp, is_dir)?;
+        self.sync(self.dir(verdict))?;
+        Ok(data)
+    }
+
+    /// [`Spool::place_linked`] without the fsync of the verdict folder: the caller fsyncs it
+    /// (once for several inputs) before it removes anything from `work/`.
+    pub fn link_placed(
+        &self,
+        claim: &ClaimName,
+        verdict: Verdict,
+        temp: &Path,
+        is_dir: bool,
+    ) -> io::Result<PathBuf> {
         let dir = self.dir(verdict);
         let wpath = self.work.join(claim.file_name());
         let mut n = 0u64;
@@ -664,7 +678,6 @@ impl Spool {
                     return Err(e);
                 }
             }
-            self.sync(dir)?;
             return Ok(data);
         }
         Err(io::Error::other(

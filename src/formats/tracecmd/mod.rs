@@ -116,6 +116,22 @@ fn check_open(
                 sink,
             ))))
         }
+        // A file no larger than one window (and than max_read_bytes) is read whole, as the
+        // windows would read it: the same check as a mapped file's, without the sieve's
+        // second pass over the ring pages.
+        LoadMode::Windowed
+            if len > 0 && len <= WINDOW_BYTES as u64 && len <= opts.limits.max_read_bytes =>
+        {
+            let Some(data) = load_whole(file, len, opts, sink)? else {
+                return Ok(FileCheck::Done(None));
+            };
+            Ok(FileCheck::Done(Some(check_file(
+                &data,
+                file.try_clone()?,
+                opts,
+                sink,
+            ))))
+        }
         LoadMode::Windowed if len > 0 => match check_windowed(file, len, opts, sink)? {
             Windowed::Checked(map) => Ok(FileCheck::Done(Some(map))),
             // Read whole instead, up to max_read_bytes; past it the limit finding says why.

@@ -30,10 +30,42 @@ impl Default for Decompressor {
     }
 }
 
+thread_local! {
+    /// The zstd context of the last decompressor dropped on this thread: making one costs
+    /// more than decompressing a small file's blocks, so a thread checking many files makes
+    /// it once.
+    static SPARE_ZSTD: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl Drop for Decompressor {
+    fn drop(&mut self) {
+        if let Some(z) = self.zstd.take() {
+            let _ = SPARE_ZSTD.try_with(|s| {
+                if let Ok(mut s) = s.try_borrow_mut() {
+                    *s = Some(z);
+                }
+            });
+        }
+    }
+}
+
 impl Decompressor {
-    /// A new decompressor (the zstd context is made on first use).
+    /// A new decompressor (the zstd context is made on first use, or taken from the last
+    /// decompressor this thread dropped).
     pub fn new() -> Self {
         Decompressor { zstd: None }
+    }
+
+    fn zstd_context() -> std::io::Result<zstd::bulk::Decompressor<'static>> {
+        let spare = SPARE_ZSTD
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()))
+            .ok()
+            .flatten();
+        match spare {
+            Some(z) => Ok(z),
+            None => zstd::bulk::Decompressor::new(),
+        }
     }
 
     /// Decompresses `input` into exactly `out` (whose length is the declared size). Returns the
@@ -48,10 +80,8 @@ impl Decompressor {
             Algo::None => Err(DecompError::Failed("no compression algorithm".into())),
             Algo::Zstd => {
                 if self.zstd.is_none() {
-                    self.zstd = Some(
-                        zstd::bulk::Decompressor::new()
-                            .map_err(|e| DecompError::Failed(e.to_string()))?,
-                    );
+                    self.zstd =
+                        Some(Self::zstd_context().map_err(|e| DecompError::Failed(e.to_string()))?);
                 }
                 let Some(d) = self.zstd.as_mut() else {
                     return Err(DecompError::Failed("no zstd context".into()));
