@@ -88,6 +88,15 @@ best () {
   echo "$b"
 }
 
+# row INPUT MODE BASELINE_NAME "BASELINE_RUN" CMD -> one line of the results: CMD's best run
+# against the baseline's
+row () {
+  local bt t rss w
+  bt=${4%% *}
+  read -r t rss w < <(best "$5")
+  echo "$1 | $2 | $3 $bt | $t | $(echo "$t / $bt" | bc -l | cut -c1-5) | $(echo "$bt / $t" | bc -l | cut -c1-5) | $rss | $w"
+}
+
 measure () {
   for f in "$REAL7" "$REAL6" "$REAL7.zst" "$GEN6" "$GEN6.zst" "$UF/plain.tar.zst" "$UF/args.tar.zst"; do
     [ -s "$f" ] || die "missing $f: run '$0 gen' first"
@@ -100,41 +109,22 @@ measure () {
     echo "# input | mode | baseline s | tracelint s | tracelint/baseline time | baseline/tracelint speed | tracelint peak RSS KB | bytes written"
     for f in "$REAL7" "$REAL6" "$GEN6"; do
       cat "$f" > /dev/null
-      read -r bc _ _ < <(best "cat '$f'")
-      for mode in file stdin; do
-        case $mode in
-          file) cmd="'$TL' check -o json '$f'" ;;
-          stdin) cmd="'$TL' check -o json - < '$f'" ;;
-        esac
-        read -r t rss w < <(best "$cmd")
-        echo "$(basename "$f") | $mode | cat $bc | $t | $(echo "$t / $bc" | bc -l | cut -c1-5) | $(echo "$bc / $t" | bc -l | cut -c1-5) | $rss | $w"
-      done
+      base=$(best "cat '$f'")
+      row "$(basename "$f")" file "cat" "$base" "'$TL' check -o json '$f'"
+      row "$(basename "$f")" stdin "cat" "$base" "'$TL' check -o json - < '$f'"
     done
     for f in "$REAL7.zst" "$GEN6.zst"; do
       cat "$f" > /dev/null
-      read -r bz _ _ < <(best "zstd -dc '$f'")
-      for mode in file stdin; do
-        case $mode in
-          file) cmd="'$TL' check -o json '$f'" ;;
-          stdin) cmd="zstd -dc '$f' | '$TL' check -o json -" ;;
-        esac
-        read -r t rss w < <(best "$cmd")
-        echo "$(basename "$f") | $mode | zstd -dc $bz | $t | $(echo "$t / $bz" | bc -l | cut -c1-5) | $(echo "$bz / $t" | bc -l | cut -c1-5) | $rss | $w"
-      done
+      base=$(best "zstd -dc '$f'")
+      row "$(basename "$f")" file "zstd -dc" "$base" "'$TL' check -o json '$f'"
+      row "$(basename "$f")" stdin "zstd -dc" "$base" "zstd -dc '$f' | '$TL' check -o json -"
     done
     for d in plain args; do
-      read -r bc _ _ < <(best "cat '$UF/$d'/* ")
-      read -r t rss w < <(best "'$TL' check -o json '$UF/$d'")
-      echo "uftrace $d ($(du -sm "$UF/$d" | cut -f1) MB) | dir | cat DIR/* $bc | $t | $(echo "$t / $bc" | bc -l | cut -c1-5) | $(echo "$bc / $t" | bc -l | cut -c1-5) | $rss | $w"
-      read -r bz _ _ < <(best "zstd -dc '$UF/$d.tar.zst' | tar -t")
-      for mode in file stdin; do
-        case $mode in
-          file) cmd="'$TL' check -o json '$UF/$d.tar.zst'" ;;
-          stdin) cmd="'$TL' check -o json - < '$UF/$d.tar.zst'" ;;
-        esac
-        read -r t rss w < <(best "$cmd")
-        echo "uftrace $d.tar.zst | $mode | zstd -dc | tar -t $bz | $t | $(echo "$t / $bz" | bc -l | cut -c1-5) | $(echo "$bz / $t" | bc -l | cut -c1-5) | $rss | $w"
-      done
+      row "uftrace $d ($(du -sm "$UF/$d" | cut -f1) MB)" dir "cat DIR/*" "$(best "cat '$UF/$d'/*")" \
+        "'$TL' check -o json '$UF/$d'"
+      base=$(best "zstd -dc '$UF/$d.tar.zst' | tar -t")
+      row "uftrace $d.tar.zst" file "zstd -dc | tar -t" "$base" "'$TL' check -o json '$UF/$d.tar.zst'"
+      row "uftrace $d.tar.zst" stdin "zstd -dc | tar -t" "$base" "'$TL' check -o json - < '$UF/$d.tar.zst'"
     done
     for f in "$REAL7" "$REAL6" "$GEN6"; do
       "$TL" check --color never "$f" 2>&1 | tail -1
