@@ -784,3 +784,77 @@ fn tracepoint_ids_against_tracing_data() {
     let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
     assert!(x.message.contains("unknown type"), "{}", x.message);
 }
+
+/// A `perf record --threads` directory packed in a tar (plain, zstd, and from a stream) is
+/// checked as the directory: its `data.<n>` streams too, with the findings of the directory
+/// (a cut stream is the same error in the same file). A lone perf.data named `data` in an
+/// archive is checked as a perf.data.
+#[test]
+fn threads_directories_in_archives_are_checked_as_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = |r: &tracelint::check::Report| {
+        let mut k: Vec<_> = r
+            .findings
+            .iter()
+            .map(|f| {
+                (
+                    f.rule.code,
+                    f.severity,
+                    f.file.clone(),
+                    f.offset,
+                    f.message.clone(),
+                )
+            })
+            .collect();
+        k.sort();
+        k
+    };
+    for name in ["threads.data", "defects/threads-cut.data"] {
+        let dir = common::corpus("perf").join(name);
+        let plain = check_dir_path(&dir);
+        assert_eq!(plain.format, Some(tracelint::formats::perf::FORMAT_DIR));
+        let mut b = tar::Builder::new(Vec::new());
+        b.append_dir_all("rec", &dir).unwrap();
+        let tar = b.into_inner().unwrap();
+        let zst = zstd::bulk::compress(&tar, 3).unwrap();
+        for (file, bytes) in [("rec.tar", &tar), ("rec.tar.zst", &zst)] {
+            let p = tmp.path().join(file);
+            std::fs::write(&p, bytes).unwrap();
+            let r = check_dir_path(&p);
+            assert_eq!(
+                keys(&r),
+                keys(&plain),
+                "{name} as {file}: {}",
+                show(&r.findings)
+            );
+            assert_eq!(
+                r.format,
+                Some(tracelint::formats::perf::FORMAT_DIR),
+                "{name} {file}"
+            );
+            assert!(
+                r.findings.iter().all(|f| f.rule.code != "TL009"),
+                "{name} {file}"
+            );
+        }
+        let streamed = tracelint::check::check_reader(
+            Path::new("-"),
+            Box::new(std::io::Cursor::new(zst)),
+            &CheckOptions::default(),
+            &tracelint::config::Config::default(),
+        );
+        assert_eq!(keys(&streamed), keys(&plain), "{name} from a stream");
+    }
+    // One perf.data named `data`, no streams beside it.
+    let mut b = tar::Builder::new(Vec::new());
+    let one = read("cpu-clock.data");
+    let mut h = tar::Header::new_gnu();
+    h.set_size(one.len() as u64);
+    h.set_mode(0o644);
+    b.append_data(&mut h, "rec/data", one.as_slice()).unwrap();
+    let p = tmp.path().join("one.tar");
+    std::fs::write(&p, b.into_inner().unwrap()).unwrap();
+    let r = check_dir_path(&p);
+    assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT));
+    assert!(r.findings.is_empty(), "{}", show(&r.findings));
+}

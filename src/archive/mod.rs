@@ -44,6 +44,8 @@ pub enum Leaf<'a> {
     /// A uftrace data directory made of members, with the first-pass results of its task
     /// files by name.
     Dir(&'a dyn DirSource, &'a [(&'a str, &'a RecordSieve)]),
+    /// A `perf record --threads` directory made of members (`data` and `data.<n>`).
+    PerfDir(&'a dyn DirSource),
 }
 
 /// Checks one leaf into the sink (findings already carry the member); returns the format and
@@ -579,13 +581,18 @@ impl<'c, 'l> Walker<'c, 'l> {
         if is_container {
             return self.stream(r, path, Some(full), depth, false, sink, map);
         }
-        if format.is_some() {
+        // A perf.data named `data` may be the head of a `--threads` directory whose streams
+        // (`data.<n>`) come later: kept until the archive is read (see `finish`).
+        let base = split(path).1;
+        let perf_head = format == Some(formats::perf::FORMAT) && base == "data";
+        if format.is_some() && !perf_head {
             return self.leaf(r, format, Some(&full), &full, sink, map);
         }
-        // Named like no uftrace file: its bytes are never needed (a uftrace directory lists it
-        // by name and size), so they are counted, not kept or spilled.
+        // Named like no uftrace file nor perf stream: its bytes are never needed (a uftrace
+        // directory lists it by name and size), so they are counted, not kept or spilled.
         let mut r = r;
-        if classify(split(path).1) == FileKind::Unknown {
+        if classify(base) == FileKind::Unknown && !perf_head && !formats::perf::is_stream_name(base)
+        {
             let n = io::copy(&mut r.as_mut(), &mut io::sink());
             if self.limit_hit(sink, Some(&full)) {
                 return;
@@ -870,9 +877,76 @@ impl<'c, 'l> Walker<'c, 'l> {
         self.finish(kept, prefix, sink, map);
     }
 
-    /// After an archive level: its uftrace data directories are checked from the kept
-    /// members; the other kept members are listed as not traces.
+    /// The kept perf.data files named `data`: with `data.<n>` streams beside them, each
+    /// directory is checked as a `perf record --threads` directory; alone, as a perf.data.
+    fn perf_dirs(
+        &mut self,
+        kept: &[Kept],
+        used: &mut [bool],
+        prefix: &str,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        for (i, k) in kept.iter().enumerate() {
+            let (dir, base) = split(&k.path);
+            if base != "data" || formats::perf::decode::magic_endian(&k.stash.head(8)).is_none() {
+                continue;
+            }
+            let member = join(prefix, &k.path);
+            let in_dir: Vec<usize> = kept
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| {
+                    let (d, b) = split(&o.path);
+                    d == dir && (b == "data" || formats::perf::is_stream_name(b))
+                })
+                .map(|(j, _)| j)
+                .collect();
+            sink.set_member(Some(member.clone()));
+            let (format, node, size, shown) = if in_dir.len() > 1 {
+                let files: Vec<(String, &Stash)> = in_dir
+                    .iter()
+                    .filter_map(|&j| kept.get(j))
+                    .map(|o| (split(&o.path).1.to_string(), &o.stash))
+                    .collect();
+                let size = files.iter().map(|(_, s)| s.len()).sum();
+                let name = dir.trim_end_matches('/');
+                let shown = join(prefix, if name.is_empty() { "." } else { name });
+                sink.set_member(Some(shown.clone()));
+                let view = ArchiveDir::new(&shown, files);
+                let (f, node) = (self.check)(Leaf::PerfDir(&view), sink);
+                for &j in &in_dir {
+                    if let Some(u) = used.get_mut(j) {
+                        *u = true;
+                    }
+                }
+                (f, node, size, shown)
+            } else {
+                let (f, node) = match &k.stash {
+                    Stash::Mem(v) => (self.check)(Leaf::Bytes(v), sink),
+                    Stash::Spill(file, n) => (self.check)(Leaf::File(file, *n), sink),
+                    Stash::Counted(n) => (None, MapNode::new("not kept", 0, *n)),
+                };
+                if let Some(u) = used.get_mut(i) {
+                    *u = true;
+                }
+                (f, node, k.stash.len(), member)
+            };
+            sink.set_file(None);
+            self.members.push(MemberInfo {
+                path: shown.clone(),
+                format,
+                size,
+            });
+            map.children.push(member_node(Some(&shown), size, node));
+        }
+    }
+
+    /// After an archive level: its perf `--threads` directories and uftrace data directories
+    /// are checked from the kept members; the other kept members are listed as not traces.
     fn finish(&mut self, kept: Vec<Kept>, prefix: &str, sink: &mut Sink, map: &mut MapNode) {
+        let mut used = vec![false; kept.len()];
+        self.perf_dirs(&kept, &mut used, prefix, sink, map);
         let mut dirs: BTreeSet<String> = BTreeSet::new();
         for Kept {
             path: p, stash: s, ..
@@ -889,7 +963,6 @@ impl<'c, 'l> Walker<'c, 'l> {
                 }
             }
         }
-        let mut used = vec![false; kept.len()];
         for dir in &dirs {
             let mut files = Vec::new();
             let mut runs: Vec<(&str, &RecordSieve)> = Vec::new();

@@ -71,6 +71,11 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
     repair: None,
 };
 
+/// Whether `name` is a stream file of a `perf record --threads` directory (`data.<n>`).
+pub fn is_stream_name(name: &str) -> bool {
+    stream_number(name).is_some()
+}
+
 /// The `n` of a stream file `data.<n>`.
 fn stream_number(name: &str) -> Option<u64> {
     let n = name.strip_prefix("data.")?;
