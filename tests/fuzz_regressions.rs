@@ -165,3 +165,47 @@ fn fuzz_findings_replay() {
         run(&fs::read(&p).expect("read fuzz finding"));
     }
 }
+
+/// What the structured archive target found (`archive-tfile-member-findings-in-report-order.zip`):
+/// a zip whose GDB tfile member gives GT006 and GT036, which the report lists in offset order
+/// and the member checked alone in the order its windowed walk found them. The same findings.
+#[test]
+fn an_archived_tfile_gives_the_findings_of_the_member_alone() {
+    use std::io::Read;
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz-findings/archive-tfile-member-findings-in-report-order.zip");
+    let bytes = fs::read(&p).expect("read the zip");
+    let mut ar = zip::ZipArchive::new(std::io::Cursor::new(bytes.clone())).expect("a zip");
+    let mut member = Vec::new();
+    ar.by_name("d0/m0.tf")
+        .expect("member d0/m0.tf")
+        .read_to_end(&mut member)
+        .expect("unzip");
+    let opts = fuzzing::fuzz_options(None);
+    let mut sink = tracelint::Sink::with_limits(&opts.limits);
+    tracelint::check_bytes(&member, &opts, &mut sink);
+    let mut alone: Vec<_> = sink
+        .findings()
+        .iter()
+        .map(|f| (f.rule.code, f.offset, f.length))
+        .collect();
+    let r = tracelint::check::check_reader(
+        Path::new("-"),
+        Box::new(std::io::Cursor::new(bytes)),
+        &opts,
+        &tracelint::config::Config::default(),
+    );
+    let mut got: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.member.as_deref() == Some("d0/m0.tf"))
+        .map(|f| (f.rule.code, f.offset, f.length))
+        .collect();
+    assert!(
+        got.iter().any(|k| k.0 == "GT006") && got.iter().any(|k| k.0 == "GT036"),
+        "{got:?}"
+    );
+    alone.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, alone);
+}
