@@ -1100,6 +1100,12 @@ impl<'t> Walker<'t> {
                     }
                     Some(_) => match self.table.tail(id) {
                         Tail::Open => {}
+                        // The common case, without a call (what `tail_excess` does for it).
+                        Tail::Fixed(max)
+                            if u32::try_from(payload.len())
+                                .unwrap_or(u32::MAX)
+                                .saturating_sub(max)
+                                < TAIL_EXCESS => {}
                         tail => {
                             if let Some(excess) = tail_excess(tail, payload, e) {
                                 self.long_payload(
