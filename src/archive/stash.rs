@@ -213,7 +213,8 @@ struct Spilled {
 /// Writes `first` and then the rest of `r` to `file`: at most `max` bytes of the member in
 /// all, and at most `budget` bytes written (the holes a sieve leaves cost none). The writes
 /// run on a second thread, so they overlap the (decompressing) reads: the spill costs little
-/// wall time next to the decoder. Memory: at most [`SPILL_BLOCKS`] + 1 blocks.
+/// wall time next to the decoder. Memory: at most [`SPILL_BLOCKS`] + 1 blocks, and for a
+/// holed record sieve the bytes it has not settled ([`PENDING_MAX`] and a block).
 fn spill(
     r: &mut dyn Read,
     file: File,
