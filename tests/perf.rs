@@ -858,3 +858,45 @@ fn threads_directories_in_archives_are_checked_as_directories() {
     assert_eq!(r.format, Some(tracelint::formats::perf::FORMAT));
     assert!(r.findings.is_empty(), "{}", show(&r.findings));
 }
+
+/// `rounds.data` (a one-page ring buffer: six FINISHED_ROUNDs) with one sample of its third
+/// round given the first sample's time: older than what perf flushed at the round before.
+/// PF032 warns once; perf 6.1 reads all 260 samples and warns "1 out of order events recorded".
+#[test]
+fn a_sample_older_than_an_earlier_round_is_a_warning() {
+    let good = read("rounds.data");
+    assert!(findings(&good).iter().all(|f| f.rule != &pf::ROUND_ORDER));
+    let recs = records(&good);
+    let rounds: Vec<usize> = recs.iter().filter(|r| r.1 == 68).map(|r| r.0).collect();
+    assert!(rounds.len() >= 4, "{} rounds", rounds.len());
+    // sample_type IP|TID|TIME|PERIOD: the time is the third word of the body.
+    let samples: Vec<usize> = recs.iter().filter(|r| r.1 == 9).map(|r| r.0).collect();
+    let first_time = u64_at(&good, samples[0] + 8 + 16);
+    let late = *samples.iter().find(|&&o| o > rounds[2]).unwrap();
+    let mut bad = good.clone();
+    put64(&mut bad, late + 8 + 16, first_time);
+    let f = findings(&bad);
+    let w = find(&f, &pf::ROUND_ORDER, Severity::Warning);
+    assert_eq!(w.offset, late as u64);
+    assert!(w.message.starts_with("1 sample(s)"), "{}", w.message);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    if std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        return skip_or_fail("perf is not installed");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("late.data");
+    std::fs::write(&p, &bad).unwrap();
+    let out = std::process::Command::new("perf")
+        .args(["script", "-F", "time", "-i"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines = out.stdout.iter().filter(|c| **c == b'\n').count() as u64;
+    assert_eq!(lines, samples.len() as u64);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 out of order events recorded"));
+}

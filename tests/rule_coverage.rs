@@ -203,6 +203,7 @@ const NOT_RAISED_HERE: &[(&str, &str)] = &[
     ("PF030", "id-index: a mutant built in tests/perf.rs (attr_and_id_damage)"),
     ("PF031", "tracepoint-id: a mutant built in tests/perf.rs (tracepoint_ids_against_tracing_data)"),
     ("PF029", "dir-files: a mutant built in tests/perf.rs (a_cut_stream_of_a_threads_directory_is_an_error_in_that_file)"),
+    ("PF032", "round-order: a mutant built in tests/perf.rs (a_sample_older_than_an_earlier_round_is_a_warning)"),
 ];
 
 /// The codes the checker raises on the fixtures (including findings dropped by the cap).

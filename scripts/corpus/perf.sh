@@ -50,6 +50,8 @@ rec tracepoint.data -e sched:sched_switch
 rec syscalls.data -e syscalls:sys_enter_openat -e syscalls:sys_exit_openat
 rec regs-period.data -F 99 -e cpu-clock --user-regs=ip,sp -d --sample-cpu -P
 rec branchless-read.data -c 4000000 -e cpu-clock -s -T
+# a one-page ring buffer: perf record wakes up often and writes many FINISHED_ROUNDs
+UNITS=40 rec rounds.data -m 1 -F 999 -e cpu-clock
 
 # perf lock record, perf trace record (tracepoints, syscalls)
 rm -f "$OUT/lock.data" "$OUT/trace.data"

@@ -44,6 +44,42 @@ pub struct Walker<'a> {
     pipe: bool,
     feature_end: bool,
     open_end: bool,
+    rounds: Rounds,
+}
+
+/// What perf's ordered-events queue has flushed, followed through the FINISHED_ROUND records
+/// (`util/ordered-events.c`): at a round it delivers the records up to `next_flush` (the
+/// largest time seen at the round before), then takes the largest time seen so far as the next.
+#[derive(Default)]
+struct Rounds {
+    next_flush: u64,
+    last_flush: u64,
+    max: u64,
+    /// Samples older than `last_flush` when read.
+    late: u64,
+    /// The first of them: its record, its time and what had been flushed.
+    first: Option<(Range<u64>, u64, u64)>,
+}
+
+impl Rounds {
+    fn sample(&mut self, t: u64, span: &Range<u64>) {
+        // Times perf does not queue (`-ETIME`): delivered at once.
+        if t == 0 || t == u64::MAX {
+            return;
+        }
+        if t < self.last_flush {
+            self.late = self.late.saturating_add(1);
+            if self.first.is_none() {
+                self.first = Some((span.clone(), t, self.last_flush));
+            }
+        }
+        self.max = self.max.max(t);
+    }
+
+    fn round(&mut self) {
+        self.last_flush = self.last_flush.max(self.next_flush);
+        self.next_flush = self.max;
+    }
 }
 
 impl<'a> Walker<'a> {
@@ -73,6 +109,7 @@ impl<'a> Walker<'a> {
             pipe: false,
             feature_end: false,
             open_end: false,
+            rounds: Rounds::default(),
         };
         for a in attrs {
             w.add_attr(a);
@@ -140,6 +177,7 @@ impl<'a> Walker<'a> {
         self.report_lost(range, sink);
         self.finish_compressed(sink);
         self.check_tracepoint_attrs(sink);
+        self.report_rounds(sink);
         self.summarize(sink);
     }
 
@@ -151,7 +189,26 @@ impl<'a> Walker<'a> {
         self.finish_compressed(sink);
         self.check_tracepoint_attrs(sink);
         attrs::check_set(&self.attrs, sink);
+        self.report_rounds(sink);
         self.summarize(sink);
+    }
+
+    fn report_rounds(&mut self, sink: &mut Sink) {
+        let Some((span, t, flushed)) = self.rounds.first.clone() else {
+            return;
+        };
+        let n = self.rounds.late;
+        sink.push(
+            sink.make(
+                &rules::ROUND_ORDER,
+                span.clone(),
+                format!(
+                    "{n} sample(s) are older than what perf had flushed when it reads them, the first at 0x{:x} (time {t}, after a FINISHED_ROUND that flushed up to {flushed}); perf 6.1 reads every sample and warns \"{n} out of order events recorded\" (exit 0), and `perf script` prints them out of time order",
+                    span.start
+                ),
+            )
+            .read_same("perf", "6.1"),
+        );
     }
 
     /// Tracepoint attrs (type 2): their `config` is an event id of TRACING_DATA.
@@ -452,6 +509,9 @@ impl<'a> Walker<'a> {
                 }
             }
             65 | 67 | 68 | 70 | 72 | 76..=79 | 82 => {
+                if kind == 68 {
+                    self.rounds.round();
+                }
                 let min: u64 = match kind {
                     65 => 72,
                     67 => 36,
@@ -729,6 +789,7 @@ impl<'a> Walker<'a> {
             Ok(s) => {
                 self.walk.samples = self.walk.samples.saturating_add(1);
                 if let Some(t) = s.time {
+                    self.rounds.sample(t, &span);
                     self.walk.time_range = Some(match self.walk.time_range {
                         Some((lo, hi)) => (lo.min(t), hi.max(t)),
                         None => (t, t),
