@@ -887,14 +887,7 @@ impl<'t> Walker<'t> {
     /// Takes the page at `base` as walked from its [`PageSummary`]: exactly what
     /// [`Walker::page`] does with a clean page's bytes.
     pub fn page_summary(&mut self, s: &PageSummary, base: u64, sink: &mut Sink) {
-        let end_ts = if s.events > 0 {
-            s.last_ts
-        } else if s.compared {
-            s.page_ts
-        } else {
-            self.last_ts
-        };
-        self.pages_summary(s, 1, end_ts, base, sink);
+        self.pages_summary(s, 1, s.end_ts(self.last_ts), base, sink);
     }
 
     /// Takes `pages` consecutive clean pages from `base` as walked from their summary `s`
@@ -1380,6 +1373,20 @@ pub struct PageSummary {
     pub compared: bool,
     /// The page's first and last time extends, offsets relative to the page.
     pub extends: Option<Extends>,
+}
+
+impl PageSummary {
+    /// The time the walker holds after taking this page when it held `before`: the last
+    /// record's time, else the page's timestamp when it is compared, else `before`.
+    pub fn end_ts(&self, before: u64) -> u64 {
+        if self.events > 0 {
+            self.last_ts
+        } else if self.compared {
+            self.page_ts
+        } else {
+            before
+        }
+    }
 }
 
 /// The first and the last time extend of a page: (offset, the time after it) each.

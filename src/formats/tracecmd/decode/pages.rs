@@ -292,16 +292,6 @@ impl SiftedPages {
             let hdr = if p.long_size == 4 { 12 } else { 16 };
             p.page_size.saturating_sub(hdr)
         });
-        // The time the walker holds after the page (see `Walker::page_summary`).
-        let end_ts = |s: &PageSummary, before: u64| {
-            if s.events > 0 {
-                s.last_ts
-            } else if s.compared {
-                s.page_ts
-            } else {
-                before
-            }
-        };
         if let Some((start, mut run)) = self.pages.len().checked_sub(1).and_then(|i| self.run_at(i))
         {
             let next = start.saturating_add(u64::from(run.pages).saturating_mul(ps));
@@ -337,7 +327,7 @@ impl SiftedPages {
                     first: (x.first.0.saturating_add(rel), x.first.1),
                     last: (x.last.0.saturating_add(rel), x.last.1),
                 });
-                run.end_ts = end_ts(&summary, run.end_ts);
+                run.end_ts = summary.end_ts(run.end_ts);
                 run.pages = run.pages.saturating_add(1);
                 run.last_room = room.saturating_sub(summary.data_bytes);
                 if let Some(p) = self.pages.pop() {
@@ -354,7 +344,7 @@ impl SiftedPages {
             &Run {
                 pages: 1,
                 summary,
-                end_ts: end_ts(&summary, 0),
+                end_ts: summary.end_ts(0),
                 last_room: room.saturating_sub(summary.data_bytes),
             },
         );
