@@ -616,6 +616,19 @@ fn check_leaf(
                 }
             }
         }
+        archive::Leaf::Stream(format, head, r) => {
+            let Some(st) = formats::spec(format).and_then(|s| s.stream.as_ref()) else {
+                return (None, MapNode::new("file", 0, head.len() as u64));
+            };
+            match (st.check)(head, r, opts, sink) {
+                Ok((len, map)) => (
+                    Some(format),
+                    map.unwrap_or_else(|| MapNode::new("file", 0, len)),
+                ),
+                // The container reports the error that ended the stream.
+                Err(_) => (Some(format), MapNode::new("file", 0, head.len() as u64)),
+            }
+        }
         archive::Leaf::File(f, len) => match check_open_file(f, len, opts, sink) {
             Ok((format, map)) => (format, map.unwrap_or_else(|| MapNode::new("file", 0, len))),
             Err(e) => {

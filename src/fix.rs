@@ -639,6 +639,18 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
                         Err(e) => l.end(Outcome::Io, Some(format!("unpacked member: {e}"))),
                     }
                 }
+                archive::Leaf::Stream(_, head, r) => {
+                    // A repair reads its input whole: the stream is held, within max_read_bytes.
+                    let max = req.opts.limits.max_read_bytes;
+                    let mut b = head.to_vec();
+                    match std::io::Read::read_to_end(
+                        &mut std::io::Read::take(r, max.saturating_sub(b.len() as u64)),
+                        &mut b,
+                    ) {
+                        Ok(_) => leaf_bytes(req, l, &b, member),
+                        Err(e) => l.end(Outcome::Io, Some(format!("unpacked member: {e}"))),
+                    }
+                }
                 archive::Leaf::Dir(d, _) => match dir_spec(req.opts, None) {
                     Some(spec) => repair_dir(req, l, spec, d, member),
                     None => l.end(Outcome::CannotRepair, Some("no directory format".into())),

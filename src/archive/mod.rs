@@ -46,6 +46,9 @@ pub enum Leaf<'a> {
     Dir(&'a dyn DirSource, &'a [(&'a str, &'a RecordSieve)]),
     /// A `perf record --threads` directory made of members (`data` and `data.<n>`).
     PerfDir(&'a dyn DirSource),
+    /// A member checked as it is unpacked (its format's [`formats::spec::StreamSpec`] takes
+    /// it): its first bytes, already read, and the rest.
+    Stream(Format, &'a [u8], &'a mut dyn Read),
 }
 
 /// Checks one leaf into the sink (findings already carry the member); returns the format and
@@ -107,6 +110,31 @@ struct Walker<'c, 'l> {
     /// still unpacked and checked whole.
     hinted: bool,
     check: &'c mut LeafCheck<'c>,
+}
+
+/// A reader that counts the bytes read and keeps the error that ended it.
+struct Watched<'r> {
+    r: &'r mut dyn Read,
+    n: u64,
+    error: Option<io::Error>,
+}
+
+impl Read for Watched<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.r.read(buf) {
+            Ok(k) => {
+                self.n = self.n.saturating_add(k as u64);
+                Ok(k)
+            }
+            Err(e) => {
+                let kept = io::Error::new(e.kind(), e.to_string());
+                if e.kind() != io::ErrorKind::Interrupted {
+                    self.error = Some(e);
+                }
+                Err(kept)
+            }
+        }
+    }
 }
 
 /// Checks the container `src` whose display name is `name` (its file name: a compressed
@@ -433,6 +461,22 @@ impl<'c, 'l> Walker<'c, 'l> {
         if format.is_none() && !self.hinted {
             return self.not_a_trace(r, shown, member, sink, map);
         }
+        if let Some(st) = format
+            .and_then(formats::spec)
+            .and_then(|s| s.stream.as_ref())
+        {
+            let mut head = Vec::with_capacity(formats::spec::STREAM_HEAD);
+            let read = r
+                .as_mut()
+                .take(formats::spec::STREAM_HEAD as u64)
+                .read_to_end(&mut head);
+            if read.is_ok() && (st.takes)(&head) {
+                if let Some(f) = format {
+                    return self.streamed(f, &head, r, shown, member, sink, map);
+                }
+            }
+            r = Box::new(io::Cursor::new(head).chain(r));
+        }
         let tracedat = format == Some(formats::tracecmd::FORMAT);
         let mut sieve = (self.sift && tracedat).then(PageSieve::default);
         let s = match stash::stash_sifted(
@@ -495,6 +539,45 @@ impl<'c, 'l> Walker<'c, 'l> {
             size: s.stash.len(),
         });
         map.children.push(member_node(shown, s.stash.len(), node));
+    }
+
+    /// A member whose format checks it as it is unpacked: never held nor spilled.
+    #[allow(clippy::too_many_arguments)]
+    fn streamed(
+        &mut self,
+        format: Format,
+        head: &[u8],
+        mut r: Box<dyn Read + '_>,
+        shown: Option<&str>,
+        member: &str,
+        sink: &mut Sink,
+        map: &mut MapNode,
+    ) {
+        let mut watched = Watched {
+            r: r.as_mut(),
+            n: head.len() as u64,
+            error: None,
+        };
+        sink.set_member(shown.map(str::to_string));
+        let (format, node) = (self.check)(Leaf::Stream(format, head, &mut watched), sink);
+        let (n, error) = (watched.n, watched.error);
+        let limited = self.limit_hit(sink, shown);
+        if let Some(e) = error {
+            if !limited {
+                self.corrupt(
+                    sink,
+                    shown,
+                    format!("the compressed data ends in error after {n} unpacked bytes: {e}"),
+                );
+            }
+        }
+        self.unnamed |= shown.is_none();
+        self.members.push(MemberInfo {
+            path: member.to_string(),
+            format,
+            size: n,
+        });
+        map.children.push(member_node(shown, n, node));
     }
 
     /// A stream whose first bytes are no trace (nor a container): checked from those bytes,

@@ -20,6 +20,29 @@ pub type CheckBytes = fn(&[u8], &CheckOptions, &mut Sink) -> MapNode;
 /// in windows, mapped): memory stays flat for multi-GiB inputs.
 pub type CheckFile = fn(&std::fs::File, u64, &CheckOptions, &mut Sink) -> io::Result<FileCheck>;
 
+/// Checks a stream as it comes (read once, never held nor spilled): `head` holds its first
+/// bytes, already taken from the reader. Returns the bytes read in all and the map (`None`: a
+/// limit stopped it, and a finding says so).
+pub type CheckStream = fn(
+    &[u8],
+    &mut dyn io::Read,
+    &CheckOptions,
+    &mut Sink,
+) -> io::Result<(u64, Option<MapNode>)>;
+
+/// A format some of whose inputs are checked as a stream (standard input, a compressed member)
+/// instead of being held in memory or spilled to a temporary file.
+pub struct StreamSpec {
+    /// Whether an input starting with these bytes (at most [`STREAM_HEAD`]) is checked as a
+    /// stream.
+    pub takes: fn(&[u8]) -> bool,
+    /// The check.
+    pub check: CheckStream,
+}
+
+/// The bytes of a stream [`StreamSpec::takes`] is shown.
+pub const STREAM_HEAD: usize = 16;
+
 /// What a [`CheckFile`] did.
 pub enum FileCheck {
     /// The file was checked (`None`: a limit stopped it, and a finding says so).
@@ -73,6 +96,9 @@ pub struct FormatSpec {
     /// Reads an open file the format's own way; `None`: the whole file is loaded (mapped or
     /// read, up to the limits) and given to [`FormatSpec::bytes`].
     pub file: Option<CheckFile>,
+    /// Inputs read as a stream that are checked as they come; `None`: a stream is unpacked
+    /// into memory or a temporary file and checked as a file.
+    pub stream: Option<StreamSpec>,
     /// For a directory format, how it is recognised and checked.
     pub dir: Option<DirSpec>,
     /// The folder under `corpus/` holding this format's files (made by its real producers) and

@@ -62,6 +62,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     extensions: &["tf"],
     bytes: Some(check),
     file: Some(check_open),
+    stream: None,
     dir: None,
     corpus: "gdb",
     repair: Some(repair_tfile),

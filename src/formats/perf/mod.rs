@@ -25,8 +25,9 @@ pub mod rules;
 
 use crate::detect::Format;
 use crate::finding::Sink;
-use crate::formats::spec::{DirSpec, FormatSpec};
-use crate::input::{DirSource, EntryKind};
+use crate::formats::spec::{DirSpec, FileCheck, FormatSpec, StreamSpec};
+use crate::input::{DirSource, EntryKind, FileSource, Windowed};
+use decode::source::{Image, Source};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
 use model::*;
@@ -43,7 +44,11 @@ pub static SPEC: FormatSpec = FormatSpec {
     magics: &[MAGIC, MAGIC_SWAPPED, MAGIC_V1],
     extensions: &["data"],
     bytes: Some(check),
-    file: None,
+    file: Some(check_open),
+    stream: Some(StreamSpec {
+        takes: is_pipe_head,
+        check: check_stream,
+    }),
     dir: None,
     corpus: "perf",
     repair: None,
@@ -62,6 +67,7 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
     extensions: &[],
     bytes: None,
     file: None,
+    stream: None,
     dir: Some(DirSpec {
         detect: is_threads_dir,
         magic: MAGIC,
@@ -175,13 +181,13 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
         };
         let len = bytes.len() as u64;
         let mut w = decode::records::Walker::new(
-            &bytes,
+            decode::source::Image::Whole(&bytes),
             p.header.endian,
             p.attrs.clone(),
             p.info.clone(),
             &opts.limits,
         );
-        w.walk_file(0..len, false, sink);
+        w.walk_file(&mut &bytes[..], 0..len, false, sink);
         let (walk, _, _, _) = w.finish();
         total = total.saturating_add(walk.samples);
         root.push(
@@ -222,6 +228,106 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     lint::check_event_desc(&p, sink);
     lint::check_metadata(&p, sink);
     build_map(&p)
+}
+
+/// Bytes read at a time from a file: the records are walked from one window.
+const WINDOW: u64 = 1 << 20;
+
+/// Checks an open perf.data file (or pipe-mode stream saved to a file) of `len` bytes by
+/// positioned reads, never holding it: the records are walked through one [`WINDOW`], and the
+/// header, attrs, ids and feature sections are read into a sparse copy at their offsets (at most
+/// `max_read_bytes` of them), so memory does not grow with the data section.
+///
+/// # Errors
+///
+/// A read of the file failed.
+pub fn check_open(
+    file: &std::fs::File,
+    len: u64,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<FileCheck> {
+    let fs = FileSource::new(file, len);
+    let mut src = Windowed::source(&fs, WINDOW);
+    let image = Image::holed(len, opts.limits.max_read_bytes)?;
+    let (map, _) = check_source(image, &mut src, opts, sink);
+    if let Some(e) = fs.take_error() {
+        return Err(e);
+    }
+    Ok(FileCheck::Done(map))
+}
+
+/// Whether a stream starting with `head` is a pipe-mode perf.data (magic, header size 16):
+/// walked as it comes. A file-mode perf.data points back and forth (attrs and features after
+/// the data) and is unpacked whole first.
+pub fn is_pipe_head(head: &[u8]) -> bool {
+    decode::magic_endian(head).is_some_and(|e| {
+        crate::reader::u64_at(head, 8, e) == Some(model::PIPE_HEADER_SIZE)
+    })
+}
+
+/// Checks a pipe-mode stream (`perf record -o -`) as it comes, reading it once and keeping one
+/// window of it: `head` holds its first bytes, already read from `r`. `None` when a limit
+/// stopped the check (a finding says so).
+///
+/// # Errors
+///
+/// A read of the stream failed.
+pub fn check_stream(
+    head: &[u8],
+    r: &mut dyn std::io::Read,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> std::io::Result<(u64, Option<MapNode>)> {
+    let mut chained = std::io::Read::chain(head, r);
+    let mut src = decode::source::Stream::new(&mut chained, 0, opts.limits.max_file_bytes);
+    // The stream's length is not known: the copy spans what it may reach.
+    let image = match Image::holed(opts.limits.max_file_bytes, opts.limits.max_read_bytes) {
+        Ok(i) => i,
+        Err(e) => {
+            sink.report(
+                &crate::rules::IO_ERROR,
+                0..0,
+                format!("cannot map memory for the stream's attrs and features: {e}"),
+            );
+            return Ok((head.len() as u64, None));
+        }
+    };
+    let (map, len) = check_source(image, &mut src, opts, sink);
+    if let Some(e) = src.take_error() {
+        return Err(e);
+    }
+    if src.capped() {
+        sink.limit(
+            len..len,
+            "stream size (at least)",
+            len,
+            "max_file_bytes",
+            opts.limits.max_file_bytes,
+        );
+    }
+    Ok((len, map))
+}
+
+/// Decodes and lints an input; its map (`None`: a limit stopped it) and its length (of a
+/// stream: as far as it was read).
+fn check_source<S: Source + ?Sized>(
+    image: Image<'_>,
+    src: &mut S,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+) -> (Option<MapNode>, u64) {
+    let res = decode::decode_from(image, src, &opts.limits, sink);
+    let len = src.len();
+    match res {
+        Ok(p) => {
+            lint::check_event_desc(&p, sink);
+            lint::check_metadata(&p, sink);
+            (Some(build_map(&p)), p.size)
+        }
+        Err(decode::Stop::Finding) => (Some(MapNode::new("perf.data", 0, len)), len),
+        Err(decode::Stop::Limit) => (None, len),
+    }
 }
 
 /// Most feature nodes shown in the map.

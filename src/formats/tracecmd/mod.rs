@@ -88,6 +88,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     extensions: &["dat"],
     bytes: Some(check),
     file: Some(check_open),
+    stream: None,
     dir: None,
     corpus: "tracecmd",
     repair: Some(repair::repair),

@@ -57,6 +57,7 @@ pub static SPEC: FormatSpec = FormatSpec {
     extensions: &[],
     bytes: None,
     file: None,
+    stream: None,
     dir: Some(DirSpec {
         detect: is_data_dir,
         magic: MAGIC,

@@ -5,12 +5,14 @@
 pub mod attrs;
 pub mod features;
 pub mod records;
+pub mod source;
 
 use super::model::*;
 use super::rules;
 use crate::finding::Sink;
 use crate::limits::Limits;
 use crate::reader::{Endian, Reader};
+use source::{Image, Source};
 use std::ops::Range;
 
 /// The byte order a perf.data magic says, `None` for anything else.
@@ -381,43 +383,126 @@ pub fn decode_feature_table(
 
 /// Decodes a whole file: header, sections, attrs, features and the record walk.
 pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData> {
-    let header = decode_header(data, sink)?;
-    let len = data.len() as u64;
+    let mut src = data;
+    decode_from(Image::Whole(data), &mut src, limits, sink).ok()
+}
+
+/// Why [`decode_from`] read no further.
+#[derive(Debug)]
+pub enum Stop {
+    /// The file cannot be read on (a finding says why).
+    Finding,
+    /// Its header, attrs, ids and feature sections together are over `max_read_bytes` (a
+    /// finding says so).
+    Limit,
+}
+
+/// Decodes an input: the header, attrs, ids, feature table and feature sections read into
+/// `image` (nothing to read for a whole input) from `src`, and the records walked from `src`
+/// in file order. `src.len()` is the input's length (a stream's: not known before its end).
+///
+/// # Errors
+///
+/// [`Stop`]: why nothing more was decoded.
+pub fn decode_from<S: Source + ?Sized>(
+    mut image: Image<'_>,
+    src: &mut S,
+    limits: &Limits,
+    sink: &mut Sink,
+) -> Result<PerfData, Stop> {
+    let fill = |image: &mut Image<'_>, src: &mut S, r: Range<u64>, sink: &mut Sink| {
+        if image.fill(src, r.clone()) {
+            return Ok(());
+        }
+        sink.limit(
+            r.clone(),
+            "header, attrs, ids and feature sections",
+            r.end.saturating_sub(r.start),
+            "max_read_bytes",
+            limits.max_read_bytes,
+        );
+        Err(Stop::Limit)
+    };
+    fill(&mut image, src, 0..FILE_HEADER_SIZE, sink)?;
+    let header = decode_header(image.bytes(), sink).ok_or(Stop::Finding)?;
     if header.mode == Mode::Pipe {
         let mut walker = records::Walker::new(
-            data,
+            image,
             header.endian,
             Vec::new(),
             FeatureInfo::default(),
             limits,
         );
-        let range = PIPE_HEADER_SIZE..len;
-        walker.walk_pipe(range.clone(), sink);
+        let end = walker.walk_pipe(src, PIPE_HEADER_SIZE..src.len(), sink);
         let (walk, attrs, info, features) = walker.finish();
-        return Some(PerfData {
-            size: len,
+        return Ok(PerfData {
+            size: end,
             header,
             attrs,
             feature_table: None,
             features,
             info,
             walk,
-            data: range,
+            data: PIPE_HEADER_SIZE..end,
             unfinished: false,
         });
     }
-    let (range, unfinished) = check_sections(data, &header, sink)?;
-    let attrs = attrs::decode_attrs(data, &header, limits, sink);
+    let len = src.len();
+    let (range, unfinished) = check_sections(image.bytes(), &header, sink).ok_or(Stop::Finding)?;
+    if let Image::Holed { .. } = image {
+        // What `decode_attrs` reads: each attr's fields (its first 104 bytes at most), the
+        // ids section header after it, and the ids.
+        let claimed = header.attrs.size.checked_div(header.attr_size).unwrap_or(0);
+        let mut at = header.attrs.offset;
+        for _ in 0..claimed.min(limits.max_entries) {
+            if at >= len {
+                break;
+            }
+            fill(&mut image, src, at..at.saturating_add(8), sink)?;
+            let size = crate::reader::u32_at(
+                image.bytes(),
+                usize::try_from(at.saturating_add(4)).unwrap_or(usize::MAX),
+                header.endian,
+            )
+            .unwrap_or(0);
+            let ids_at = at.saturating_add(u64::from(size.max(64)));
+            fill(&mut image, src, at..ids_at.min(at.saturating_add(ATTR_READ)), sink)?;
+            fill(&mut image, src, ids_at..ids_at.saturating_add(16), sink)?;
+            let mut r = Reader::new(image.bytes(), header.endian);
+            let ids = r.seek(ids_at, "attr ids").ok().and_then(|_| {
+                Some(Section {
+                    offset: r.u64("ids offset").ok()?,
+                    size: r.u64("ids size").ok()?,
+                })
+            });
+            if let Some(ir) = ids.and_then(|s| s.range()) {
+                let most = limits.max_entries.saturating_mul(8);
+                let end = ir.end.min(len).min(ir.start.saturating_add(most));
+                if ir.start < end {
+                    fill(&mut image, src, ir.start..end, sink)?;
+                }
+            }
+            at = ids_at.saturating_add(16);
+        }
+    }
+    let attrs = attrs::decode_attrs(image.bytes(), &header, limits, sink);
     attrs::check_set(&attrs, sink);
     let (feature_table, features) = if unfinished {
         (None, Vec::new())
     } else {
-        decode_feature_table(data, &header, sink)
+        if let Some(start) = header.data.offset.checked_add(header.data.size) {
+            let n = header.feature_bits().len() as u64;
+            fill(&mut image, src, start..start.saturating_add(n.saturating_mul(16)), sink)?;
+        }
+        decode_feature_table(image.bytes(), &header, sink)
     };
+    for f in &features {
+        fill(&mut image, src, f.span.clone(), sink)?;
+    }
     let mut info = FeatureInfo::default();
     for f in &features {
         features::check_feature(
-            data,
+            image.bytes(),
             header.endian,
             f.bit,
             f.span.clone(),
@@ -427,14 +512,14 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
             sink,
         );
     }
-    let mut walker = records::Walker::new(data, header.endian, attrs, info, limits);
-    walker.walk_file(range.clone(), unfinished, sink);
+    let mut walker = records::Walker::new(image, header.endian, attrs, info, limits);
+    walker.walk_file(src, range.clone(), unfinished, sink);
     let (walk, attrs, info, _) = walker.finish();
     if unfinished {
         report_unfinished(&header, &walk, &range, sink);
     }
     report_data_past_end(&header, len, &walk, sink);
-    Some(PerfData {
+    Ok(PerfData {
         size: len,
         header,
         attrs,
@@ -446,3 +531,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
         unfinished,
     })
 }
+
+/// The bytes of an attr [`attrs::parse_attr`] reads at most (`perf_event_attr` up to
+/// `sample_regs_intr`).
+const ATTR_READ: u64 = 104;

@@ -5,6 +5,7 @@ use super::super::model::*;
 use super::super::rules;
 use super::attrs;
 use super::features;
+use super::source::{Image, Source};
 use crate::finding::{Severity, Sink};
 use crate::limits::Limits;
 use crate::reader::{Endian, ReadResult, Reader};
@@ -15,6 +16,15 @@ use std::ops::Range;
 const MAX_EACH: u64 = 8;
 /// Bytes of decompressed output produced per decoder call.
 const ZSTD_CHUNK: usize = 64 * 1024;
+/// Decompressed bytes held before the whole records among them are walked, within one
+/// COMPRESSED record: perf writes records of at most its mmap size (a few hundred KiB), which
+/// stay below it and are walked once the record is decompressed; past it (a hostile or damaged
+/// stream) they are walked as they come, so memory stays bounded.
+const PENDING_MAX: usize = 8 << 20;
+/// Record types counted in an array (the rest in a map).
+const COUNTED: usize = 128;
+/// Ids looked up by a scan up to this many.
+const FEW_IDS: usize = 16;
 
 /// What a SAMPLE body gave.
 #[derive(Default)]
@@ -27,21 +37,29 @@ struct Sample {
 
 /// The record walker. It owns the attrs (pipe mode adds to them) and the feature info.
 pub struct Walker<'a> {
-    data: &'a [u8],
+    image: Image<'a>,
     endian: Endian,
     attrs: Vec<Attr>,
     info: FeatureInfo,
     limits: &'a Limits,
     walk: Walk,
     ids: HashMap<u64, usize>,
+    /// The ids while they are few: looked up by a scan, faster than hashing.
+    few_ids: Vec<(u64, usize)>,
     features: Vec<Feature>,
     zstd: Option<zstd::stream::raw::Decoder<'static>>,
     zstd_failed: bool,
+    /// The decoder's output buffer, reused.
+    chunk: Vec<u8>,
+    /// Records per type below [`COUNTED`], folded into `walk.by_type` when the walk ends.
+    by_type: [u64; COUNTED],
     pending: Vec<u8>,
     pending_span: Range<u64>,
     counts: BTreeMap<&'static str, (u64, Range<u64>)>,
     misaligned: bool,
     pipe: bool,
+    /// A limit stopped the walk: the rest of a stream is not read.
+    limited: bool,
     feature_end: bool,
     open_end: bool,
     rounds: Rounds,
@@ -83,30 +101,35 @@ impl Rounds {
 }
 
 impl<'a> Walker<'a> {
-    /// A walker over `data` with the attrs and features decoded so far.
+    /// A walker with the attrs and features decoded so far; the bytes that records point to
+    /// outside themselves (pipe-mode attrs, features and tracing data) are read into `image`.
     pub fn new(
-        data: &'a [u8],
+        image: Image<'a>,
         endian: Endian,
         attrs: Vec<Attr>,
         info: FeatureInfo,
         limits: &'a Limits,
     ) -> Self {
         let mut w = Walker {
-            data,
+            image,
             endian,
             attrs: Vec::new(),
             info,
             limits,
             walk: Walk::default(),
             ids: HashMap::new(),
+            few_ids: Vec::new(),
             features: Vec::new(),
             zstd: None,
             zstd_failed: false,
+            chunk: Vec::new(),
+            by_type: [0; COUNTED],
             pending: Vec::new(),
             pending_span: 0..0,
             counts: BTreeMap::new(),
             misaligned: false,
             pipe: false,
+            limited: false,
             feature_end: false,
             open_end: false,
             rounds: Rounds::default(),
@@ -120,13 +143,40 @@ impl<'a> Walker<'a> {
     fn add_attr(&mut self, a: Attr) {
         let i = self.attrs.len();
         for id in &a.ids {
-            self.ids.entry(*id).or_insert(i);
+            if !self.ids.contains_key(id) {
+                self.ids.insert(*id, i);
+                self.few_ids.push((*id, i));
+            }
         }
         self.attrs.push(a);
     }
 
+    /// The attr an id belongs to.
+    fn id_attr(&self, id: u64) -> Option<usize> {
+        if self.few_ids.len() <= FEW_IDS {
+            return self
+                .few_ids
+                .iter()
+                .find(|(i, _)| *i == id)
+                .map(|(_, a)| *a);
+        }
+        self.ids.get(&id).copied()
+    }
+
+    /// Folds the array of counts per record type into the walk's map.
+    fn fold_counts(&mut self) {
+        for (kind, n) in self.by_type.iter_mut().enumerate() {
+            if *n > 0 {
+                let c = self.walk.by_type.entry(kind as u32).or_insert(0);
+                *c = c.saturating_add(*n);
+                *n = 0;
+            }
+        }
+    }
+
     /// The results: the walk, the attrs, the feature info and (pipe mode) the features.
-    pub fn finish(self) -> (Walk, Vec<Attr>, FeatureInfo, Vec<Feature>) {
+    pub fn finish(mut self) -> (Walk, Vec<Attr>, FeatureInfo, Vec<Feature>) {
+        self.fold_counts();
         (self.walk, self.attrs, self.info, self.features)
     }
 
@@ -171,9 +221,16 @@ impl<'a> Walker<'a> {
 
     /// Walks the data section of a file (`range`: as the header says, or to the end of the
     /// file for an unfinished recording).
-    pub fn walk_file(&mut self, range: Range<u64>, unfinished: bool, sink: &mut Sink) {
+    pub fn walk_file<S: Source + ?Sized>(
+        &mut self,
+        src: &mut S,
+        range: Range<u64>,
+        unfinished: bool,
+        sink: &mut Sink,
+    ) {
         self.open_end = unfinished;
-        self.walk_stream(range.clone(), sink);
+        self.walk_stream(src, range.clone(), sink);
+        self.fold_counts();
         self.report_lost(range, sink);
         self.finish_compressed(sink);
         self.check_tracepoint_attrs(sink);
@@ -181,16 +238,31 @@ impl<'a> Walker<'a> {
         self.summarize(sink);
     }
 
-    /// Walks a pipe-mode stream: every record after the 16-byte header.
-    pub fn walk_pipe(&mut self, range: Range<u64>, sink: &mut Sink) {
+    /// Walks a pipe-mode stream: every record after the 16-byte header (`range` ends at the
+    /// end of the input, `u64::MAX` for a stream whose end is not known yet). Returns the end.
+    pub fn walk_pipe<S: Source + ?Sized>(
+        &mut self,
+        src: &mut S,
+        range: Range<u64>,
+        sink: &mut Sink,
+    ) -> u64 {
         self.pipe = true;
-        self.walk_stream(range.clone(), sink);
-        self.report_lost(range, sink);
+        self.walk_stream(src, range.clone(), sink);
+        self.fold_counts();
+        let end = if self.limited && src.len() == u64::MAX {
+            // A stream is not read on after a limit: it ends, for the report, where the walk did.
+            self.walk.end.max(range.start)
+        } else {
+            src.reach(range.end)
+        };
+        let range = range.start..range.end.min(end);
+        self.report_lost(range.clone(), sink);
         self.finish_compressed(sink);
         self.check_tracepoint_attrs(sink);
         attrs::check_set(&self.attrs, sink);
         self.report_rounds(sink);
         self.summarize(sink);
+        range.end
     }
 
     fn report_rounds(&mut self, sink: &mut Sink) {
@@ -252,25 +324,39 @@ impl<'a> Walker<'a> {
         );
     }
 
-    fn walk_stream(&mut self, range: Range<u64>, sink: &mut Sink) {
-        let data = self.data;
+    fn walk_stream<S: Source + ?Sized>(&mut self, src: &mut S, range: Range<u64>, sink: &mut Sink) {
         let mut o = range.start;
-        let end = range.end;
+        let mut end = range.end.min(src.len());
         let mut n = 0u64;
+        let e = self.endian;
         while o < end {
             n = n.saturating_add(1);
             if n > self.limits.max_entries {
-                sink.limit(o..end, "records", n, "max_entries", self.limits.max_entries);
+                sink.limit(
+                    o..end.min(src.len()),
+                    "records",
+                    n,
+                    "max_entries",
+                    self.limits.max_entries,
+                );
+                self.limited = true;
+                break;
+            }
+            let head = src.get(o, 8);
+            let hdr = match (
+                crate::reader::u32_at(head, 0, e),
+                crate::reader::u16_at(head, 4, e),
+                crate::reader::u16_at(head, 6, e),
+            ) {
+                (Some(kind), Some(misc), Some(size)) => Some((kind, misc, size)),
+                _ => None,
+            };
+            // A stream's end is known once a piece asked for reached it.
+            end = end.min(src.len());
+            if o >= end {
                 break;
             }
             let left = end.saturating_sub(o);
-            let mut r = Reader::new(data, self.endian);
-            let hdr = r.seek(o, "record").ok().and_then(|_| {
-                let kind = r.u32("record type").ok()?;
-                let misc = r.u16("record misc").ok()?;
-                let size = r.u16("record size").ok()?;
-                Some((kind, misc, size))
-            });
             let framed = hdr.filter(|(kind, _, size)| {
                 left >= 8
                     && !(self.open_end
@@ -283,7 +369,8 @@ impl<'a> Walker<'a> {
                 return;
             }
             let Some((kind, _misc, size)) = framed else {
-                self.cut_record(o, end, left, 8, sink);
+                let len = src.len();
+                self.cut_record(o, end, left, 8, len, sink);
                 break;
             };
             let size64 = u64::from(size);
@@ -296,16 +383,15 @@ impl<'a> Walker<'a> {
                 self.note_stop(o);
                 break;
             }
-            if size64 > left {
-                self.cut_record(o, end, left, size64, sink);
+            let rec = src.get(o, size64);
+            let got = rec.len() as u64;
+            if size64 > left || got < size64 {
+                let len = src.len();
+                end = end.min(len);
+                let left = end.saturating_sub(o);
+                self.cut_record(o, end, left, size64, len, sink);
                 break;
             }
-            let rec = data
-                .get(
-                    usize::try_from(o).unwrap_or(usize::MAX)
-                        ..usize::try_from(o.saturating_add(size64)).unwrap_or(usize::MAX),
-                )
-                .unwrap_or_default();
             let span = o..o.saturating_add(size64);
             // COMPRESSED records, pipe-mode HEADER_FEATUREs and the HEADER_BUILD_ID records of
             // `perf inject -b` are written unpadded.
@@ -321,13 +407,33 @@ impl<'a> Walker<'a> {
                         .read_same("perf", "6.1"),
                 );
             }
+            if self.pipe && (kind == 64 || kind == 80) {
+                // Read from the image by offset: the attr, its ids, the feature payload.
+                self.image.put(o, rec);
+            }
             let extra = self.record(rec, span.clone(), true, sink);
             o = o.saturating_add(size64);
             if let Some(extra) = extra {
                 let padded = extra.saturating_add(7) & !7;
+                end = end.min(src.reach(o.saturating_add(padded)));
                 if kind == 66 && padded <= end.saturating_sub(o) {
-                    self.info.tracepoint_ids =
-                        features::tracing_data(data, o..o.saturating_add(extra), self.limits, sink);
+                    let payload = o..o.saturating_add(extra);
+                    if self.image.fill(src, payload.clone()) {
+                        self.info.tracepoint_ids = features::tracing_data(
+                            self.image.bytes(),
+                            payload,
+                            self.limits,
+                            sink,
+                        );
+                    } else {
+                        sink.limit(
+                            payload,
+                            "tracing data",
+                            extra,
+                            "max_read_bytes",
+                            self.limits.max_read_bytes,
+                        );
+                    }
                 }
                 if padded > end.saturating_sub(o) {
                     self.report(
@@ -352,10 +458,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// A record cut by the end of the data (or stream).
-    fn cut_record(&mut self, o: u64, end: u64, left: u64, need: u64, sink: &mut Sink) {
+    /// A record cut by the end of the data (or stream); `len`: the input's length.
+    fn cut_record(&mut self, o: u64, end: u64, left: u64, need: u64, len: u64, sink: &mut Sink) {
         self.walk.end = o;
-        if self.pipe && end == self.data.len() as u64 {
+        if self.pipe && end == len {
             sink.push(
                 sink.make(
                     &rules::TRUNCATED_STREAM,
@@ -366,7 +472,6 @@ impl<'a> Walker<'a> {
             );
             return;
         }
-        let len = self.data.len() as u64;
         let effect = if end == len && len % 4096 == 0 {
             "the file ends on a page boundary: perf 6.1 reads past it in its mapping and is killed by SIGBUS (`perf report` and `perf script` exit 135, verified)".to_string()
         } else {
@@ -417,7 +522,7 @@ impl<'a> Walker<'a> {
         if id == 0 {
             return Some(0);
         }
-        self.ids.get(&id).copied()
+        self.id_attr(id)
     }
 
     /// Checks one record (`rec` includes its header; `span` is where it is in the file, or
@@ -434,8 +539,13 @@ impl<'a> Walker<'a> {
         let kind = crate::reader::u32_at(rec, 0, e).unwrap_or(0);
         let at = span.start;
         let base = if in_file { at } else { 0 };
-        let c = self.walk.by_type.entry(kind).or_insert(0);
-        *c = c.saturating_add(1);
+        match usize::try_from(kind).ok().and_then(|k| self.by_type.get_mut(k)) {
+            Some(c) => *c = c.saturating_add(1),
+            None => {
+                let c = self.walk.by_type.entry(kind).or_insert(0);
+                *c = c.saturating_add(1);
+            }
+        }
         let body = rec.get(8..).unwrap_or_default();
         let mut r = Reader::with_base(body, base.saturating_add(8), e);
         match kind {
@@ -851,7 +961,7 @@ impl<'a> Walker<'a> {
 
     fn header_attr(&mut self, rec: &[u8], span: Range<u64>, sink: &mut Sink) {
         let at = span.start.saturating_add(8);
-        let Some(mut a) = attrs::parse_attr(self.data, self.endian, at, span.end, sink) else {
+        let Some(mut a) = attrs::parse_attr(self.image.bytes(), self.endian, at, span.end, sink) else {
             let f = sink.make(
                 &rules::PIPE_RECORDS,
                 span,
@@ -868,7 +978,7 @@ impl<'a> Walker<'a> {
         }
         let _ = rec;
         a.ids = attrs::read_ids(
-            self.data,
+            self.image.bytes(),
             self.endian,
             ids_start..ids_start.saturating_add(left & !7),
             self.limits,
@@ -904,7 +1014,7 @@ impl<'a> Walker<'a> {
         let payload = span.start.saturating_add(16)..span.end;
         let n = self.attrs.len();
         features::check_feature(
-            self.data,
+            self.image.bytes(),
             self.endian,
             id,
             payload.clone(),
@@ -974,45 +1084,12 @@ impl<'a> Walker<'a> {
         let carried = self.pending.len() as u64;
         let mut produced_here = 0u64;
         let mut input = zstd::stream::raw::InBuffer::around(body);
-        let mut chunk = vec![0u8; ZSTD_CHUNK];
-        loop {
-            let Some(d) = self.zstd.as_mut() else { return };
-            let before = input.pos();
-            let mut out = zstd::stream::raw::OutBuffer::around(chunk.as_mut_slice());
-            let res = zstd::stream::raw::Operation::run(d, &mut input, &mut out);
-            let produced = out.pos();
-            if let Err(e) = res {
-                sink.push(
-                    sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("the zstd stream of the COMPRESSED record at 0x{:x} does not decompress ({e}); perf 6.1 prints \"Couldn't decompress data\" and stops: {}", span.start, self.stop_effect()))
-                        .fails("perf", "6.1", "loss"),
-                );
-                self.note_stop(span.start);
-                self.zstd_failed = true;
-                return;
-            }
-            produced_here = produced_here.saturating_add(produced as u64);
-            self.walk.decompressed_bytes =
-                self.walk.decompressed_bytes.saturating_add(produced as u64);
-            if self.walk.decompressed_bytes > self.limits.max_decompressed_bytes {
-                sink.limit(
-                    span.clone(),
-                    "decompressed records",
-                    self.walk.decompressed_bytes,
-                    "max_decompressed_bytes",
-                    self.limits.max_decompressed_bytes,
-                );
-                self.zstd_failed = true;
-                return;
-            }
-            self.pending
-                .extend_from_slice(chunk.get(..produced).unwrap_or_default());
-            if input.pos() >= body.len() && produced < chunk.len() {
-                break;
-            }
-            if produced == 0 && (input.pos() >= body.len() || input.pos() == before) {
-                // No progress: the rest of this record's bytes wait for the next record.
-                break;
-            }
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.resize(ZSTD_CHUNK, 0);
+        let done = self.decompress(&mut input, body.len(), &mut chunk, &span, &mut produced_here, sink);
+        self.chunk = chunk;
+        if !done {
+            return;
         }
         if produced_here == 0 {
             sink.push(
@@ -1033,6 +1110,66 @@ impl<'a> Walker<'a> {
             }
         }
         self.frame_pending(sink);
+    }
+
+    /// Runs the decoder over one COMPRESSED record's bytes into `pending`; `false` when it
+    /// failed or hit a limit (reported). Past [`PENDING_MAX`] the whole records are walked as
+    /// they come.
+    fn decompress(
+        &mut self,
+        input: &mut zstd::stream::raw::InBuffer<'_>,
+        body_len: usize,
+        chunk: &mut [u8],
+        span: &Range<u64>,
+        produced_here: &mut u64,
+        sink: &mut Sink,
+    ) -> bool {
+        loop {
+            let Some(d) = self.zstd.as_mut() else { return false };
+            let before = input.pos();
+            let mut out = zstd::stream::raw::OutBuffer::around(&mut *chunk);
+            let res = zstd::stream::raw::Operation::run(d, &mut *input, &mut out);
+            let produced = out.pos();
+            if let Err(e) = res {
+                sink.push(
+                    sink.make(&rules::COMPRESSED_DATA, span.clone(), format!("the zstd stream of the COMPRESSED record at 0x{:x} does not decompress ({e}); perf 6.1 prints \"Couldn't decompress data\" and stops: {}", span.start, self.stop_effect()))
+                        .fails("perf", "6.1", "loss"),
+                );
+                self.note_stop(span.start);
+                self.zstd_failed = true;
+                return false;
+            }
+            *produced_here = produced_here.saturating_add(produced as u64);
+            self.walk.decompressed_bytes =
+                self.walk.decompressed_bytes.saturating_add(produced as u64);
+            if self.walk.decompressed_bytes > self.limits.max_decompressed_bytes {
+                sink.limit(
+                    span.clone(),
+                    "decompressed records",
+                    self.walk.decompressed_bytes,
+                    "max_decompressed_bytes",
+                    self.limits.max_decompressed_bytes,
+                );
+                self.zstd_failed = true;
+                return false;
+            }
+            self.pending
+                .extend_from_slice(chunk.get(..produced).unwrap_or_default());
+            if self.pending.len() > PENDING_MAX {
+                self.frame_pending(sink);
+                if self.zstd_failed {
+                    return false;
+                }
+            }
+            if input.pos() >= body_len && produced < chunk.len() {
+                break;
+            }
+            if produced == 0 && (input.pos() >= body_len || input.pos() == before) {
+                // No progress: the rest of this record's bytes wait for the next record.
+                break;
+            }
+        }
+        true
     }
 
     /// Frames the whole records at the front of the decompressed bytes.
@@ -1057,7 +1194,9 @@ impl<'a> Walker<'a> {
             self.record(rec, span.clone(), false, sink);
             pos = pos.saturating_add(size);
         }
-        self.pending = pending.get(pos..).unwrap_or_default().to_vec();
+        let mut pending = pending;
+        pending.drain(..pos.min(pending.len()));
+        self.pending = pending;
     }
 
     fn finish_compressed(&mut self, sink: &mut Sink) {
