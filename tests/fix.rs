@@ -1101,3 +1101,40 @@ fn perf_killed_tracepoint_recording_is_refused() {
         "{ledger}"
     );
 }
+
+#[test]
+fn perf_threads_directory_with_a_cut_stream() {
+    let have = tool("perf", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let good = corpus("perf/threads.data");
+    let orig: std::collections::BTreeSet<String> = if have {
+        perf_samples(&good).0.into_iter().collect()
+    } else {
+        Default::default()
+    };
+    let input = corpus("perf/defects/threads-cut.data");
+    let out = tmp.path().join("threads.out");
+    let before = digest(&input.join("data.1"));
+    let (code, ledger) = fix(&input, &out, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    assert_eq!(digest(&input.join("data.1")), before);
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    let losses = ledger["plan"]["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 1, "{ledger}");
+    assert_eq!(losses[0]["file"], "data.1");
+    // The other files are copied as they are.
+    for f in ["data", "data.0"] {
+        assert_eq!(
+            std::fs::read(out.join(f)).unwrap(),
+            std::fs::read(input.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    if have {
+        let (cut, _) = perf_samples(&input);
+        let (got, rc) = perf_samples(&out);
+        assert_eq!(rc, Some(0));
+        assert!(got.len() > cut.len(), "{} vs {}", got.len(), cut.len());
+        assert!(got.iter().all(|l| orig.contains(l)));
+    }
+}

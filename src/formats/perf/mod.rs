@@ -60,7 +60,7 @@ fn repair_file(
         crate::formats::spec::Subject::Bytes(data) => {
             repair::repair(data, &opts.limits, opts.limits.max_findings)
         }
-        crate::formats::spec::Subject::Dir(_) => crate::ledger::Verdict::Healthy,
+        crate::formats::spec::Subject::Dir(dir) => repair::repair_dir(dir, &opts.limits),
     }
 }
 
@@ -83,7 +83,7 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
         check: check_dir,
     }),
     corpus: "perf",
-    repair: None,
+    repair: Some(repair_file),
 };
 
 /// Whether `name` is a stream file of a `perf record --threads` directory (`data.<n>`).

@@ -17,6 +17,7 @@ use super::decode;
 use super::model::{feature_name, Mode, PerfData, Section};
 use super::rules;
 use crate::finding::{Severity, Sink};
+use crate::input::DirSource;
 use crate::ledger::{Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, Unit, Verdict};
 use crate::reader::{Endian, Reader};
 
@@ -301,4 +302,102 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
     }
     plan.files.push(file);
     Verdict::Repair(plan)
+}
+
+/// The repair of a `perf record --threads` directory: `data` as a file, and each `data.<n>`
+/// stream (bare records, no header) cut at its last whole record when the end of the file
+/// cuts one. The other files are copied as they are.
+pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdict {
+    let max = limits.max_file_bytes;
+    let (Ok(entries), Ok(main)) = (dir.list(), dir.load("data", max)) else {
+        return Verdict::Healthy;
+    };
+    let mut sink = Sink::new(64);
+    let Some(p) = decode::decode(&main, limits, &mut sink) else {
+        return Verdict::Healthy;
+    };
+    let mut plan = match repair(&main, limits, 64) {
+        Verdict::Refuse(r) => return Verdict::Refuse(r),
+        Verdict::Healthy => None,
+        Verdict::Repair(mut plan) => {
+            for f in &mut plan.files {
+                f.name = Some("data".into());
+            }
+            for l in &mut plan.losses {
+                l.file = Some("data".into());
+            }
+            for i in &mut plan.invented {
+                i.file = Some("data".into());
+            }
+            Some(plan)
+        }
+    };
+    for e in entries
+        .iter()
+        .filter(|e| e.name != "data" && super::is_stream_name(&e.name))
+    {
+        let Ok(bytes) = dir.load(&e.name, max) else {
+            continue;
+        };
+        let len = bytes.len() as u64;
+        let mut w = decode::records::Walker::new(
+            &bytes,
+            p.header.endian,
+            p.attrs.clone(),
+            p.info.clone(),
+            limits,
+        );
+        let mut scratch = Sink::new(64);
+        w.walk_file(0..len, false, &mut scratch);
+        let (walk, _, _, _) = w.finish();
+        let end = walk.end.min(len);
+        if end >= len {
+            continue;
+        }
+        let mut r = Reader::new(&bytes, p.header.endian);
+        let size = r
+            .seek(end.saturating_add(6), "record size")
+            .ok()
+            .and_then(|_| r.u16("record size").ok());
+        let cut = size.is_none_or(|s| s >= 8 && end.saturating_add(u64::from(s)) > len);
+        let damage = format!("`{}` ends inside a record at 0x{end:x}", e.name);
+        if !cut {
+            return Verdict::Refuse(Refusal {
+                damage,
+                reason: format!("the records of `{}` stop at 0x{end:x} at damage that is not the end of the file; this version repairs only a cut", e.name),
+                option: None,
+            });
+        }
+        let plan = plan.get_or_insert_with(|| Plan::new(damage.clone()));
+        if !plan.damage.contains(&damage) && plan.files.iter().any(|f| f.name.is_some()) {
+            plan.damage.push_str("; ");
+            plan.damage.push_str(&damage);
+        }
+        plan.mend(rules::RECORD_SIZE.code);
+        let rest = len.saturating_sub(end);
+        let mut file = FilePlan::new(Some(e.name.clone()), end);
+        file.cut = Some(Cut {
+            rule: rules::RECORD_SIZE.code,
+            at: end,
+            bytes: rest,
+            what: "a record cut short".into(),
+        });
+        plan.files.push(file);
+        plan.losses.push(Loss {
+            file: Some(e.name.clone()),
+            buffer: None,
+            cpu: None,
+            task: None,
+            count: 1,
+            unit: Unit::Records,
+            bytes: rest,
+            time: None,
+            what: format!(
+                "a record cut short at 0x{end:x}: {rest} of its {} bytes on disk ({} whole samples before it kept)",
+                size.map_or_else(|| "unknown".to_string(), |s| s.to_string()),
+                walk.samples
+            ),
+        });
+    }
+    plan.map_or(Verdict::Healthy, Verdict::Repair)
 }
