@@ -27,7 +27,7 @@ pub mod rules;
 use crate::detect::Format;
 use crate::finding::Sink;
 use crate::formats::spec::{DirSpec, FileCheck, FormatSpec, StreamSpec};
-use crate::input::{DirSource, EntryKind, FileSource, Windowed};
+use crate::input::{DirSource, EntryKind};
 use decode::source::{Image, Source};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
@@ -245,11 +245,9 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     build_map(&p)
 }
 
-/// Bytes read at a time from a file: the records are walked from one window.
-const WINDOW: u64 = 1 << 20;
-
 /// Checks an open perf.data file (or pipe-mode stream saved to a file) of `len` bytes by
-/// positioned reads, never holding it: the records are walked through one [`WINDOW`], and the
+/// positioned reads, never holding it: the records are walked through a few chunks read ahead
+/// ([`decode::source::FileWindow`]), and the
 /// header, attrs, ids and feature sections are read into a sparse copy at their offsets (at most
 /// `max_read_bytes` of them), so memory does not grow with the data section.
 ///
@@ -262,11 +260,10 @@ pub fn check_open(
     opts: &CheckOptions,
     sink: &mut Sink,
 ) -> std::io::Result<FileCheck> {
-    let fs = FileSource::new(file, len);
-    let mut src = Windowed::source(&fs, WINDOW);
+    let mut src = decode::source::FileWindow::new(file, len);
     let image = Image::holed(len, opts.limits.max_read_bytes)?;
     let (map, _) = check_source(image, &mut src, opts, sink);
-    if let Some(e) = fs.take_error() {
+    if let Some(e) = src.take_error() {
         return Err(e);
     }
     Ok(FileCheck::Done(map))

@@ -341,14 +341,14 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
         };
         let len = bytes.len() as u64;
         let mut w = decode::records::Walker::new(
-            &bytes,
+            decode::source::Image::Whole(&bytes),
             p.header.endian,
             p.attrs.clone(),
             p.info.clone(),
             limits,
         );
         let mut scratch = Sink::new(64);
-        w.walk_file(0..len, false, &mut scratch);
+        w.walk_file(&mut &bytes[..], 0..len, false, &mut scratch);
         let (walk, _, _, _) = w.finish();
         let end = walk.end.min(len);
         if end >= len {

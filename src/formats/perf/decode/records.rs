@@ -46,6 +46,8 @@ pub struct Walker<'a> {
     ids: HashMap<u64, usize>,
     /// The ids while they are few: looked up by a scan, faster than hashing.
     few_ids: Vec<(u64, usize)>,
+    /// Where a sample's fields are, per attr.
+    layouts: Vec<Layout>,
     features: Vec<Feature>,
     zstd: Option<zstd::stream::raw::Decoder<'static>>,
     zstd_failed: bool,
@@ -119,6 +121,7 @@ impl<'a> Walker<'a> {
             walk: Walk::default(),
             ids: HashMap::new(),
             few_ids: Vec::new(),
+            layouts: Vec::new(),
             features: Vec::new(),
             zstd: None,
             zstd_failed: false,
@@ -148,6 +151,7 @@ impl<'a> Walker<'a> {
                 self.few_ids.push((*id, i));
             }
         }
+        self.layouts.push(Layout::of(a.sample_type));
         self.attrs.push(a);
     }
 
@@ -327,6 +331,7 @@ impl<'a> Walker<'a> {
     fn walk_stream<S: Source + ?Sized>(&mut self, src: &mut S, range: Range<u64>, sink: &mut Sink) {
         let mut o = range.start;
         let mut end = range.end.min(src.len());
+        src.sequential(o..end);
         let mut n = 0u64;
         let e = self.endian;
         while o < end {
@@ -879,7 +884,18 @@ impl<'a> Walker<'a> {
             return;
         };
         let mut r = Reader::with_base(body, span.start.saturating_add(8), self.endian);
-        match parse_sample(&mut r, attr) {
+        let fast = idx
+            .and_then(|i| self.layouts.get(i))
+            .and_then(|l| l.read(body, self.endian));
+        let parsed = match fast {
+            Some(s) => {
+                // The body is exactly the fields: nothing is left.
+                let _ = r.skip(body.len() as u64, "sample");
+                Ok(s)
+            }
+            None => parse_sample(&mut r, attr),
+        };
+        match parsed {
             Ok(s)
                 if attr.kind == 2
                     && s.common_type.is_some_and(|t| {
@@ -1211,6 +1227,101 @@ impl<'a> Walker<'a> {
                     .fails("perf", "6.1", "loss"),
             );
         }
+    }
+}
+
+/// Where the fields of a SAMPLE are when its sample_type has only 8-byte fields and maybe a
+/// callchain (most recordings): a body that is exactly those fields is read from their places,
+/// anything else by [`parse_sample`], which says what is wrong.
+#[derive(Clone, Copy)]
+struct Layout {
+    /// Only such fields.
+    simple: bool,
+    /// Bytes before the callchain (or of all the fields when there is none).
+    prefix: usize,
+    callchain: bool,
+    /// Bytes after the callchain.
+    suffix: usize,
+    time_at: Option<usize>,
+    cpu_at: Option<usize>,
+}
+
+impl Layout {
+    fn of(t: u64) -> Self {
+        let complex = st::READ
+            | st::RAW
+            | st::BRANCH_STACK
+            | st::REGS_USER
+            | st::STACK_USER
+            | st::REGS_INTR
+            | st::AUX;
+        let mut prefix = 0usize;
+        let mut time_at = None;
+        let mut cpu_at = None;
+        // In the order of `parse_sample`.
+        for bit in [
+            st::IDENTIFIER,
+            st::IP,
+            st::TID,
+            st::TIME,
+            st::ADDR,
+            st::ID,
+            st::STREAM_ID,
+            st::CPU,
+            st::PERIOD,
+        ] {
+            if t & bit != 0 {
+                if bit == st::TIME {
+                    time_at = Some(prefix);
+                } else if bit == st::CPU {
+                    cpu_at = Some(prefix);
+                }
+                prefix = prefix.saturating_add(8);
+            }
+        }
+        let after = [
+            st::DATA_SRC,
+            st::TRANSACTION,
+            st::PHYS_ADDR,
+            st::CGROUP,
+            st::DATA_PAGE_SIZE,
+            st::CODE_PAGE_SIZE,
+        ];
+        let mut suffix = 8usize.saturating_mul(after.iter().filter(|b| t & **b != 0).count());
+        if t & (st::WEIGHT | st::WEIGHT_STRUCT) != 0 {
+            suffix = suffix.saturating_add(8);
+        }
+        Layout {
+            simple: t & complex == 0,
+            prefix,
+            callchain: t & st::CALLCHAIN != 0,
+            suffix,
+            time_at,
+            cpu_at,
+        }
+    }
+
+    /// The sample, when `body` is exactly its fields.
+    #[inline]
+    fn read(&self, body: &[u8], e: Endian) -> Option<Sample> {
+        if !self.simple {
+            return None;
+        }
+        let chain = if self.callchain {
+            let nr = crate::reader::u64_at(body, self.prefix, e)?;
+            usize::try_from(nr).ok()?.checked_mul(8)?.checked_add(8)?
+        } else {
+            0
+        };
+        let total = self.prefix.checked_add(chain)?.checked_add(self.suffix)?;
+        if total != body.len() {
+            return None;
+        }
+        Some(Sample {
+            time: self.time_at.and_then(|a| crate::reader::u64_at(body, a, e)),
+            cpu: self.cpu_at.and_then(|a| crate::reader::u32_at(body, a, e)),
+            common_type: None,
+        })
     }
 }
 

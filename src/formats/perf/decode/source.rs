@@ -5,8 +5,11 @@
 //! pieces are read, at their own offsets (the rest reads as zeros and costs no memory).
 
 use crate::input::{Holed, Windowed};
+use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::sync::mpsc;
 
 /// Bytes by absolute offset for the record walk, asked for in file order.
 pub trait Source {
@@ -22,6 +25,11 @@ pub trait Source {
     /// it); returns `off`, or the end of the input when it comes first.
     fn reach(&mut self, off: u64) -> u64 {
         off.min(self.len())
+    }
+
+    /// Says that `range` is about to be read in order (the record walk): a file reads ahead.
+    fn sequential(&mut self, range: Range<u64>) {
+        let _ = range;
     }
 }
 
@@ -51,6 +59,261 @@ impl Source for Windowed<'_> {
 
     fn len(&self) -> u64 {
         Windowed::len(self)
+    }
+}
+
+/// Bytes read from a file at a time.
+const CHUNK: usize = 1 << 20;
+/// Chunks read ahead of the walk at most.
+const AHEAD: usize = 2;
+
+/// A file read by positioned reads. The range the walk reads in order ([`Source::sequential`])
+/// comes in chunks of [`CHUNK`] bytes, read ahead by a thread of their own while the walk is
+/// on the chunk before (when rayon's pool has more than one thread: `--jobs 1` reads them in
+/// turn); a piece that straddles two chunks is put together in a scratch buffer, and pieces
+/// outside that range (the header, attrs and features) are read on their own. Memory stays at
+/// a few chunks whatever the file size.
+pub struct FileWindow<'f> {
+    file: &'f File,
+    len: u64,
+    /// The chunk in hand and its offset.
+    cur: Vec<u8>,
+    base: u64,
+    scratch: Vec<u8>,
+    /// The last piece was put together in `scratch` (else it lies in `cur`).
+    in_scratch: bool,
+    seq: Option<Seq>,
+    error: Option<io::Error>,
+}
+
+/// The range read in order: where its next chunk starts, where it ends, and the thread that
+/// reads ahead (none: read in turn).
+struct Seq {
+    next: u64,
+    end: u64,
+    ahead: Option<Ahead>,
+}
+
+struct Ahead {
+    rx: mpsc::Receiver<io::Result<Vec<u8>>>,
+    back: mpsc::Sender<Vec<u8>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        // The reader stops at its next send once the receiver is gone.
+        let (_, rx) = mpsc::sync_channel(0);
+        drop(std::mem::replace(&mut self.rx, rx));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl<'f> FileWindow<'f> {
+    /// Reads `file` of `len` bytes.
+    pub fn new(file: &'f File, len: u64) -> Self {
+        FileWindow {
+            file,
+            len,
+            cur: Vec::new(),
+            base: 0,
+            scratch: Vec::new(),
+            in_scratch: false,
+            seq: None,
+            error: None,
+        }
+    }
+
+    /// The first read error met (the bytes not read were taken as missing).
+    pub fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    fn keep_error(&mut self, e: io::Error) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// Reads `[off, end)` into `buf` (cleared first); `false` when it could not be read.
+    fn pread(&mut self, off: u64, end: u64, scratch: bool) -> bool {
+        let n = usize::try_from(end.saturating_sub(off)).unwrap_or(0);
+        let mut buf = std::mem::take(if scratch { &mut self.scratch } else { &mut self.cur });
+        buf.clear();
+        buf.resize(n, 0);
+        let res = self.file.read_exact_at(&mut buf, off);
+        let ok = res.is_ok();
+        if let Err(e) = res {
+            buf.clear();
+            self.keep_error(e);
+        }
+        if scratch {
+            self.scratch = buf;
+        } else {
+            self.cur = buf;
+        }
+        ok
+    }
+
+    /// Makes the next chunk of the ordered range the one in hand; `false` at its end.
+    fn next_chunk(&mut self) -> bool {
+        let Some(seq) = self.seq.as_mut() else {
+            return false;
+        };
+        if seq.next >= seq.end {
+            return false;
+        }
+        let at = seq.next;
+        let n = seq.end.saturating_sub(at).min(CHUNK as u64);
+        let old = std::mem::take(&mut self.cur);
+        let got = match &seq.ahead {
+            Some(a) => {
+                let _ = a.back.send(old);
+                a.rx.recv()
+                    .unwrap_or_else(|_| Err(io::Error::other("the read-ahead thread stopped")))
+            }
+            None => {
+                let mut buf = old;
+                buf.resize(usize::try_from(n).unwrap_or(0), 0);
+                self.file.read_exact_at(&mut buf, at).map(|()| buf)
+            }
+        };
+        seq.next = at.saturating_add(n);
+        match got {
+            Ok(buf) if buf.len() as u64 == n => {
+                self.cur = buf;
+                self.base = at;
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                // The rest of the range is read piece by piece (and fails the same way).
+                seq.end = seq.next;
+                self.keep_error(e);
+                false
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn get_slow(&mut self, off: u64, end: u64) {
+        let in_seq = self
+            .seq
+            .as_ref()
+            .is_some_and(|s| off >= self.base && end <= s.end);
+        self.in_scratch = true;
+        if !in_seq {
+            self.pread(off, end, true);
+            return;
+        }
+        let cur_end = |w: &Self| w.base.saturating_add(w.cur.len() as u64);
+        while off >= cur_end(self) {
+            if !self.next_chunk() {
+                self.pread(off, end, true);
+                return;
+            }
+        }
+        if end <= cur_end(self) {
+            // In the chunk now in hand: `get` takes it from there.
+            self.in_scratch = false;
+            return;
+        }
+        // Straddles: the tail of this chunk and the head of the next ones.
+        let mut piece = std::mem::take(&mut self.scratch);
+        piece.clear();
+        let from = usize::try_from(off.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        piece.extend_from_slice(self.cur.get(from..).unwrap_or_default());
+        while (piece.len() as u64) < end.saturating_sub(off) {
+            if !self.next_chunk() {
+                break;
+            }
+            let want = usize::try_from(end.saturating_sub(off)).unwrap_or(0);
+            let take = want.saturating_sub(piece.len()).min(self.cur.len());
+            piece.extend_from_slice(self.cur.get(..take).unwrap_or_default());
+        }
+        self.scratch = piece;
+        if (self.scratch.len() as u64) < end.saturating_sub(off) {
+            self.pread(off, end, true);
+        }
+    }
+}
+
+impl Source for FileWindow<'_> {
+    #[inline]
+    fn get(&mut self, off: u64, n: u64) -> &[u8] {
+        let end = off.saturating_add(n).min(self.len);
+        if off >= end {
+            return &[];
+        }
+        let cur_end = self.base.saturating_add(self.cur.len() as u64);
+        if off >= self.base && end <= cur_end {
+            let a = usize::try_from(off.saturating_sub(self.base)).unwrap_or(usize::MAX);
+            let b = usize::try_from(end.saturating_sub(self.base)).unwrap_or(usize::MAX);
+            return self.cur.get(a..b).unwrap_or(&[]);
+        }
+        self.get_slow(off, end);
+        if !self.in_scratch {
+            let a = usize::try_from(off.saturating_sub(self.base)).unwrap_or(usize::MAX);
+            let b = usize::try_from(end.saturating_sub(self.base)).unwrap_or(usize::MAX);
+            return self.cur.get(a..b).unwrap_or(&[]);
+        }
+        &self.scratch
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn sequential(&mut self, range: Range<u64>) {
+        let end = range.end.min(self.len);
+        let start = range.start.min(end);
+        let ahead = (rayon::current_num_threads() > 1 && end.saturating_sub(start) > CHUNK as u64)
+            .then(|| self.file.try_clone().ok())
+            .flatten()
+            .map(|file| {
+                let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(AHEAD);
+                let (back, spare) = mpsc::channel::<Vec<u8>>();
+                let thread = std::thread::Builder::new()
+                    .name("perf-read-ahead".into())
+                    .spawn(move || read_ahead(&file, start, end, &tx, &spare))
+                    .ok();
+                Ahead { rx, back, thread }
+            })
+            .filter(|a| a.thread.is_some());
+        self.cur.clear();
+        self.base = start;
+        self.seq = Some(Seq {
+            next: start,
+            end,
+            ahead,
+        });
+    }
+}
+
+/// The read-ahead thread: `[start, end)` in chunks, in order, until done, an error, or the
+/// walk no longer wants them.
+fn read_ahead(
+    file: &File,
+    start: u64,
+    end: u64,
+    tx: &mpsc::SyncSender<io::Result<Vec<u8>>>,
+    spare: &mpsc::Receiver<Vec<u8>>,
+) {
+    let mut at = start;
+    while at < end {
+        let n = end.saturating_sub(at).min(CHUNK as u64);
+        let mut buf = spare.try_recv().unwrap_or_default();
+        // A recycled chunk is read over whole: it is not zeroed again.
+        buf.resize(usize::try_from(n).unwrap_or(0), 0);
+        let res = file.read_exact_at(&mut buf, at).map(|()| buf);
+        let failed = res.is_err();
+        if tx.send(res).is_err() || failed {
+            return;
+        }
+        at = at.saturating_add(n);
     }
 }
 
