@@ -900,3 +900,181 @@ fn a_sample_older_than_an_earlier_round_is_a_warning() {
     assert_eq!(lines, samples.len() as u64);
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 out of order events recorded"));
 }
+
+/// The findings of an input as `(code, severity, offset, length, message)`, in report order.
+fn keyed(f: &[Finding]) -> Vec<(String, Severity, u64, u64, String)> {
+    let mut v: Vec<_> = f
+        .iter()
+        .map(|f| {
+            (
+                f.rule.code.to_string(),
+                f.severity,
+                f.offset,
+                f.length,
+                f.message.clone(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[track_caller]
+fn assert_same(
+    got: &[(String, Severity, u64, u64, String)],
+    want: &[(String, Severity, u64, u64, String)],
+    what: &str,
+) {
+    if let Some(i) = (0..got.len().max(want.len())).find(|i| got.get(*i) != want.get(*i)) {
+        panic!(
+            "{what}: {} findings, {} expected; first difference at {i}: {:?} instead of {:?}",
+            got.len(),
+            want.len(),
+            got.get(i),
+            want.get(i)
+        );
+    }
+}
+
+/// A pipe-mode stream of at least `size` bytes: `pipe` followed by copies of its SAMPLE records.
+fn longer_pipe(pipe: &[u8], size: usize) -> Vec<u8> {
+    let mut samples = Vec::new();
+    let mut o = 16;
+    while o + 8 <= pipe.len() {
+        let t = u32::from_le_bytes(pipe[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(pipe[o + 6..o + 8].try_into().unwrap()) as usize;
+        if t == 9 {
+            samples.extend_from_slice(&pipe[o..o + s]);
+        }
+        o += s;
+    }
+    assert!(!samples.is_empty());
+    let mut b = pipe.to_vec();
+    while b.len() < size {
+        b.extend_from_slice(&samples);
+    }
+    b
+}
+
+/// `good`'s data section repeated `times` times, the feature table and sections moved after it.
+fn grown(good: &[u8], times: usize) -> Vec<u8> {
+    let d0 = u64_at(good, 40) as usize;
+    let ds = u64_at(good, 48) as usize;
+    let n: u32 = (0..4).map(|i| u64_at(good, 72 + 8 * i).count_ones()).sum();
+    let mut b = good[..d0].to_vec();
+    for _ in 0..times {
+        b.extend_from_slice(&good[d0..d0 + ds]);
+    }
+    b.extend_from_slice(&good[d0 + ds..]);
+    put64(&mut b, 48, (ds * times) as u64);
+    let ft = d0 + ds * times;
+    for i in 0..n as usize {
+        let o = u64_at(&b, ft + 16 * i);
+        put64(&mut b, ft + 16 * i, o + (ds * (times - 1)) as u64);
+    }
+    b
+}
+
+/// Checks `data` as a file on disk (read in chunks by positioned reads, in both load modes)
+/// and, for a pipe-mode stream, as standard input (walked as it comes); each must find what
+/// the check of the bytes in memory finds.
+#[track_caller]
+fn same_by_every_path(name: &str, data: &[u8]) {
+    let whole = keyed(&check(data, &CheckOptions::default()));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.data");
+    std::fs::write(&p, data).unwrap();
+    for mode in [
+        tracelint::input::LoadMode::Mmap,
+        tracelint::input::LoadMode::Windowed,
+    ] {
+        let opts = CheckOptions {
+            load_mode: mode,
+            ..CheckOptions::default()
+        };
+        let r = tracelint::check_path(&p, &opts, &tracelint::config::Config::default());
+        assert!(!r.io_failed, "{name}");
+        assert_same(
+            &keyed(&r.findings),
+            &whole,
+            &format!("{name}: file, {mode:?}"),
+        );
+    }
+    if tracelint::formats::perf::is_pipe_head(data) {
+        let r = tracelint::check::check_reader(
+            Path::new("-"),
+            Box::new(std::io::Cursor::new(data.to_vec())),
+            &CheckOptions::default(),
+            &tracelint::config::Config::default(),
+        );
+        assert_same(&keyed(&r.findings), &whole, &format!("{name}: stream"));
+        assert_eq!(r.size, data.len() as u64, "{name}: stream size");
+    }
+}
+
+#[test]
+fn files_and_streams_read_in_windows_find_what_the_whole_bytes_find() {
+    let mut inputs: Vec<(String, Vec<u8>)> = good_files()
+        .iter()
+        .chain(
+            std::fs::read_dir(common::corpus("perf").join("defects"))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .collect::<Vec<_>>()
+                .iter(),
+        )
+        .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+        .collect();
+    // Larger than several read chunks (1 MiB): records straddle the chunk boundaries.
+    let cpu = read("cpu-clock.data");
+    let big = grown(&cpu, (3 << 20) / u64_at(&cpu, 48) as usize + 1);
+    assert!(big.len() > 3 << 20);
+    inputs.push(("cpu-clock.data grown".into(), big.clone()));
+    let pipe = read("pipe.data");
+    let long_pipe = longer_pipe(&pipe, 3 << 20);
+    inputs.push(("pipe.data repeated".into(), long_pipe.clone()));
+    // Cut inside a record past the first chunk, as a file and as a stream.
+    inputs.push((
+        "pipe.data repeated, cut".into(),
+        long_pipe[..long_pipe.len() - 5].to_vec(),
+    ));
+    let d0 = u64_at(&big, 40) as usize;
+    inputs.push((
+        "cpu-clock.data grown, cut".into(),
+        big[..d0 + (2 << 20) + 3].to_vec(),
+    ));
+    // Single bytes changed here and there.
+    for (name, good) in [("zstd.data", read("zstd.data")), ("pipe.data", pipe)] {
+        for k in (0..good.len()).step_by(good.len() / 37 + 1) {
+            let mut b = good.clone();
+            b[k] ^= 0x5a;
+            inputs.push((format!("{name} ^ at {k}"), b));
+        }
+    }
+    for (name, data) in &inputs {
+        same_by_every_path(name, data);
+    }
+}
+
+#[test]
+fn a_large_pipe_stream_is_not_spilled_and_a_cut_one_is_reported() {
+    let long_pipe = longer_pipe(&read("pipe.data"), 12 << 20);
+    // Over `unpack_memory_bytes` (8 MiB): held or spilled, it would be checked whole; as a
+    // stream it is walked as it comes and cut at the end like the bytes.
+    let cut = &long_pipe[..long_pipe.len() - 3];
+    let r = tracelint::check::check_reader(
+        Path::new("-"),
+        Box::new(std::io::Cursor::new(cut.to_vec())),
+        &CheckOptions::default(),
+        &tracelint::config::Config::default(),
+    );
+    let x = find(&r.findings, &pf::TRUNCATED_STREAM, Severity::Warning);
+    assert_eq!(x.offset + x.length, cut.len() as u64);
+    assert_same(
+        &keyed(&r.findings),
+        &keyed(&check(cut, &CheckOptions::default())),
+        "a cut stream",
+    );
+}

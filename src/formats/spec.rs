@@ -23,12 +23,8 @@ pub type CheckFile = fn(&std::fs::File, u64, &CheckOptions, &mut Sink) -> io::Re
 /// Checks a stream as it comes (read once, never held nor spilled): `head` holds its first
 /// bytes, already taken from the reader. Returns the bytes read in all and the map (`None`: a
 /// limit stopped it, and a finding says so).
-pub type CheckStream = fn(
-    &[u8],
-    &mut dyn io::Read,
-    &CheckOptions,
-    &mut Sink,
-) -> io::Result<(u64, Option<MapNode>)>;
+pub type CheckStream =
+    fn(&[u8], &mut dyn io::Read, &CheckOptions, &mut Sink) -> io::Result<(u64, Option<MapNode>)>;
 
 /// A format some of whose inputs are checked as a stream (standard input, a compressed member)
 /// instead of being held in memory or spilled to a temporary file.

@@ -28,9 +28,9 @@ use crate::detect::Format;
 use crate::finding::Sink;
 use crate::formats::spec::{DirSpec, FileCheck, FormatSpec, StreamSpec};
 use crate::input::{DirSource, EntryKind};
-use decode::source::{Image, Source};
 use crate::map::MapNode;
 use crate::options::CheckOptions;
+use decode::source::{Image, Source};
 use model::*;
 
 /// Linux perf.data (file and pipe mode).
@@ -273,9 +273,8 @@ pub fn check_open(
 /// walked as it comes. A file-mode perf.data points back and forth (attrs and features after
 /// the data) and is unpacked whole first.
 pub fn is_pipe_head(head: &[u8]) -> bool {
-    decode::magic_endian(head).is_some_and(|e| {
-        crate::reader::u64_at(head, 8, e) == Some(model::PIPE_HEADER_SIZE)
-    })
+    decode::magic_endian(head)
+        .is_some_and(|e| crate::reader::u64_at(head, 8, e) == Some(model::PIPE_HEADER_SIZE))
 }
 
 /// Checks a pipe-mode stream (`perf record -o -`) as it comes, reading it once and keeping one

@@ -466,7 +466,12 @@ pub fn decode_from<S: Source + ?Sized>(
             )
             .unwrap_or(0);
             let ids_at = at.saturating_add(u64::from(size.max(64)));
-            fill(&mut image, src, at..ids_at.min(at.saturating_add(ATTR_READ)), sink)?;
+            fill(
+                &mut image,
+                src,
+                at..ids_at.min(at.saturating_add(ATTR_READ)),
+                sink,
+            )?;
             fill(&mut image, src, ids_at..ids_at.saturating_add(16), sink)?;
             let mut r = Reader::new(image.bytes(), header.endian);
             let ids = r.seek(ids_at, "attr ids").ok().and_then(|_| {
@@ -492,7 +497,12 @@ pub fn decode_from<S: Source + ?Sized>(
     } else {
         if let Some(start) = header.data.offset.checked_add(header.data.size) {
             let n = header.feature_bits().len() as u64;
-            fill(&mut image, src, start..start.saturating_add(n.saturating_mul(16)), sink)?;
+            fill(
+                &mut image,
+                src,
+                start..start.saturating_add(n.saturating_mul(16)),
+                sink,
+            )?;
         }
         decode_feature_table(image.bytes(), &header, sink)
     };

@@ -158,11 +158,7 @@ impl<'a> Walker<'a> {
     /// The attr an id belongs to.
     fn id_attr(&self, id: u64) -> Option<usize> {
         if self.few_ids.len() <= FEW_IDS {
-            return self
-                .few_ids
-                .iter()
-                .find(|(i, _)| *i == id)
-                .map(|(_, a)| *a);
+            return self.few_ids.iter().find(|(i, _)| *i == id).map(|(_, a)| *a);
         }
         self.ids.get(&id).copied()
     }
@@ -424,12 +420,8 @@ impl<'a> Walker<'a> {
                 if kind == 66 && padded <= end.saturating_sub(o) {
                     let payload = o..o.saturating_add(extra);
                     if self.image.fill(src, payload.clone()) {
-                        self.info.tracepoint_ids = features::tracing_data(
-                            self.image.bytes(),
-                            payload,
-                            self.limits,
-                            sink,
-                        );
+                        self.info.tracepoint_ids =
+                            features::tracing_data(self.image.bytes(), payload, self.limits, sink);
                     } else {
                         sink.limit(
                             payload,
@@ -544,7 +536,10 @@ impl<'a> Walker<'a> {
         let kind = crate::reader::u32_at(rec, 0, e).unwrap_or(0);
         let at = span.start;
         let base = if in_file { at } else { 0 };
-        match usize::try_from(kind).ok().and_then(|k| self.by_type.get_mut(k)) {
+        match usize::try_from(kind)
+            .ok()
+            .and_then(|k| self.by_type.get_mut(k))
+        {
             Some(c) => *c = c.saturating_add(1),
             None => {
                 let c = self.walk.by_type.entry(kind).or_insert(0);
@@ -977,7 +972,8 @@ impl<'a> Walker<'a> {
 
     fn header_attr(&mut self, rec: &[u8], span: Range<u64>, sink: &mut Sink) {
         let at = span.start.saturating_add(8);
-        let Some(mut a) = attrs::parse_attr(self.image.bytes(), self.endian, at, span.end, sink) else {
+        let Some(mut a) = attrs::parse_attr(self.image.bytes(), self.endian, at, span.end, sink)
+        else {
             let f = sink.make(
                 &rules::PIPE_RECORDS,
                 span,
@@ -1102,7 +1098,14 @@ impl<'a> Walker<'a> {
         let mut input = zstd::stream::raw::InBuffer::around(body);
         let mut chunk = std::mem::take(&mut self.chunk);
         chunk.resize(ZSTD_CHUNK, 0);
-        let done = self.decompress(&mut input, body.len(), &mut chunk, &span, &mut produced_here, sink);
+        let done = self.decompress(
+            &mut input,
+            body.len(),
+            &mut chunk,
+            &span,
+            &mut produced_here,
+            sink,
+        );
         self.chunk = chunk;
         if !done {
             return;
@@ -1145,7 +1148,9 @@ impl<'a> Walker<'a> {
         sink: &mut Sink,
     ) -> bool {
         loop {
-            let Some(d) = self.zstd.as_mut() else { return false };
+            let Some(d) = self.zstd.as_mut() else {
+                return false;
+            };
             let before = input.pos();
             let mut out = zstd::stream::raw::OutBuffer::around(&mut *chunk);
             let res = zstd::stream::raw::Operation::run(d, &mut *input, &mut out);

@@ -140,7 +140,11 @@ impl<'f> FileWindow<'f> {
     /// Reads `[off, end)` into `buf` (cleared first); `false` when it could not be read.
     fn pread(&mut self, off: u64, end: u64, scratch: bool) -> bool {
         let n = usize::try_from(end.saturating_sub(off)).unwrap_or(0);
-        let mut buf = std::mem::take(if scratch { &mut self.scratch } else { &mut self.cur });
+        let mut buf = std::mem::take(if scratch {
+            &mut self.scratch
+        } else {
+            &mut self.cur
+        });
         buf.clear();
         buf.resize(n, 0);
         let res = self.file.read_exact_at(&mut buf, off);
