@@ -165,9 +165,9 @@ impl<'a> Walker<'a> {
 
     /// Folds the array of counts per record type into the walk's map.
     fn fold_counts(&mut self) {
-        for (kind, n) in self.by_type.iter_mut().enumerate() {
+        for (kind, n) in (0u32..).zip(self.by_type.iter_mut()) {
             if *n > 0 {
-                let c = self.walk.by_type.entry(kind as u32).or_insert(0);
+                let c = self.walk.by_type.entry(kind).or_insert(0);
                 *c = c.saturating_add(*n);
                 *n = 0;
             }

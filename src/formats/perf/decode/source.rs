@@ -4,7 +4,7 @@
 //! for a file or stream that is not held, a sparse copy of the file into which only those
 //! pieces are read, at their own offsets (the rest reads as zeros and costs no memory).
 
-use crate::input::{Holed, Windowed};
+use crate::input::Holed;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -20,6 +20,11 @@ pub trait Source {
     /// The input's length as far as it is known: a stream's is `u64::MAX` until a piece
     /// asked for reached its end.
     fn len(&self) -> u64;
+
+    /// Whether the input is known to be empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 
     /// Reads the input up to `off` (a stream reads through what lies before and keeps none of
     /// it); returns `off`, or the end of the input when it comes first.
@@ -49,16 +54,6 @@ impl Source for &[u8] {
 
     fn len(&self) -> u64 {
         <[u8]>::len(self) as u64
-    }
-}
-
-impl Source for Windowed<'_> {
-    fn get(&mut self, off: u64, n: u64) -> &[u8] {
-        Windowed::get(self, off, n)
-    }
-
-    fn len(&self) -> u64 {
-        Windowed::len(self)
     }
 }
 
