@@ -884,12 +884,20 @@ fn watch_salvages_rejected_inputs() {
 }
 
 #[test]
-fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
+fn trace_dat_v7_writer_stopped_during_the_copy() {
     // A writer stopped while copying CPU data leaves the BUFFER section's size 0 (patched
-    // only after the copy) and the options chain unpatched: the data's end is unknown, and
-    // nothing may be called lossless.
+    // only after the copy), the options chain unpatched, and the chunk count of the CPU it
+    // was copying 0 (patched after its last chunk). The whole chunks are kept; the data of
+    // a stream whose count was never written may have gone on, so that is always a loss.
+    let have = tool("trace-cmd", "--version");
     let tmp = tempfile::tempdir().unwrap();
-    let mut data = std::fs::read(corpus("tracecmd/v7-zstd.dat")).unwrap();
+    let path = corpus("tracecmd/v7-zstd.dat");
+    let mut data = std::fs::read(&path).unwrap();
+    let original = if have {
+        report_by_cpu(&path)
+    } else {
+        BTreeMap::new()
+    };
     let opts = tracelint::CheckOptions::default();
     let mut sink = tracelint::Sink::new(1000);
     let m = tracelint::formats::tracecmd::decode(&data, &opts, &mut sink).unwrap();
@@ -904,10 +912,33 @@ fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
         let p = o.span.start as usize + 6;
         data[p..p + 8].copy_from_slice(&0u64.to_le_bytes());
     }
-    for cut in [end, end - 100] {
-        let (code, ledger, out) = cut_and_fix(tmp.path(), "killed", &data, cut, &[]);
-        assert_eq!(code, 1, "{ledger}");
-        assert!(!out.exists());
+    // Stopped after both CPUs' data, before the size: nothing is lost.
+    let (code, ledger, out) = cut_and_fix(tmp.path(), "stopped", &data, end, &[]);
+    assert_eq!(code, 4, "{ledger}");
+    if have {
+        assert_eq!(report_by_cpu(&out), original);
+    }
+    // Stopped inside CPU 1's only chunk: CPU 0 is whole, CPU 1 lost.
+    let (code, ledger, out) = cut_and_fix(tmp.path(), "stopped", &data, end - 100, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    if have {
+        let got = report_by_cpu(&out);
+        assert_eq!(got.get("000"), original.get("000"));
+        assert!(!got.contains_key("001"));
+    }
+    // Stopped after CPU 1's chunk but before its count was patched: it is kept, and the
+    // ledger says the rest of CPU 1 is unknown.
+    let cpu1 = (end - 307) & !4095;
+    data[cpu1..cpu1 + 4].fill(0);
+    let (code, ledger, out) = cut_and_fix(tmp.path(), "unpatched", &data, end, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    let losses = ledger["plan"]["losses"].as_array().unwrap();
+    assert!(
+        losses.iter().any(|l| l["cpu"] == 1 && l["count"] == 0),
+        "{ledger}"
+    );
+    if have {
+        assert_eq!(report_by_cpu(&out), original);
     }
 }
 
@@ -1137,4 +1168,92 @@ fn perf_threads_directory_with_a_cut_stream() {
         assert!(got.len() > cut.len(), "{} vs {}", got.len(), cut.len());
         assert!(got.iter().all(|l| orig.contains(l)));
     }
+}
+
+/// The start of the last BUFFER section's body (after its 16-byte header) of a v7 file.
+fn buffer_start(data: &[u8]) -> usize {
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
+    let s = m.sections.iter().rfind(|s| s.id == 3).unwrap();
+    s.offset as usize + 16
+}
+
+/// Where the `next` field of the last DONE option before `offset` is.
+fn last_done_next(data: &[u8], offset: usize) -> usize {
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
+    let o = m
+        .options
+        .iter()
+        .rfind(|o| o.id == 0 && (o.span.end as usize) <= offset)
+        .unwrap();
+    o.span.start as usize + 6
+}
+
+#[test]
+fn trace_dat_v7_cut_inside_compressed_data() {
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    for name in [
+        "v7-zstd.dat",
+        "bufsize-big-v7-zstd.dat",
+        "lost-v7-zstd.dat",
+        "subbuf-8k-v7-zstd.dat",
+        "kernel-stack-v7-zstd.dat",
+    ] {
+        let path = corpus(&format!("tracecmd/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let (start, end) = (buffer_start(&data), buffer_end(&data));
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        // A copy cut inside the data, and a writer stopped while copying it (the section's
+        // size never written).
+        for stopped in [false, true] {
+            let mut src = data.clone();
+            if stopped {
+                // As the writer leaves it: the size 0, and the options section before the
+                // data not yet pointed at the one after it.
+                src[start - 8..start].fill(0);
+                let done = last_done_next(&data, start - 16);
+                src[done..done + 8].fill(0);
+            }
+            let step = ((end - start) / 23).max(1);
+            for at in (start + 1..end).step_by(step) {
+                let label = format!("{name}{}", if stopped { ".stopped" } else { "" });
+                let (code, ledger, out) = cut_and_fix(tmp.path(), &label, &src, at, &[]);
+                assert!(
+                    code == 5 || code == 1,
+                    "{label} cut at {at}: exit {code}: {ledger}"
+                );
+                if code == 1 {
+                    let why = ledger["refusal"]["reason"].as_str().unwrap_or_default();
+                    assert!(
+                        why.contains("nothing to recover") || why.contains("which CPUs"),
+                        "{label} cut at {at}: {why}"
+                    );
+                    continue;
+                }
+                repaired += 1;
+                if have {
+                    // Per CPU, a prefix of what trace-cmd reads of the original.
+                    let got = report_by_cpu(&out);
+                    assert!(events(&got) > 0, "{label} cut at {at}");
+                    for (cpu, lines) in &got {
+                        let orig = &original[cpu];
+                        assert!(
+                            orig.starts_with(lines),
+                            "{label} cut at {at}: CPU {cpu} is no prefix"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(repaired >= 30, "{repaired} repairs");
 }
