@@ -1257,3 +1257,67 @@ fn trace_dat_v7_cut_inside_compressed_data() {
     }
     assert!(repaired >= 30, "{repaired} repairs");
 }
+
+#[test]
+fn trace_dat_v6_writer_stopped_during_the_copy() {
+    // The v6 writer writes the flyrecord table as zeros and patches each CPU's pair right
+    // after copying its pages: stopped while copying CPU z, the pairs from z on are (0, 0).
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    for name in [
+        "v6.dat",
+        "marker-v6.dat",
+        "lost-v6.dat",
+        "kernel-stack-v6.dat",
+    ] {
+        let path = corpus(&format!("tracecmd/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let tables = cpu_tables(&data);
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        let fly = data.windows(10).position(|w| w == b"flyrecord\0").unwrap() + 10;
+        for (z, &(_, _, off, size)) in tables.iter().enumerate() {
+            if size == 0 {
+                continue;
+            }
+            let mut src = data.clone();
+            src[fly + 16 * z..fly + 16 * tables.len()].fill(0);
+            let mut cuts: Vec<usize> = [off + 4096, off + size, off + 4096 + 100, off + 100]
+                .iter()
+                .map(|&a| a.min(off + size) as usize)
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            for at in cuts {
+                let (code, ledger, out) =
+                    cut_and_fix(tmp.path(), &format!("{name}.z{z}"), &src, at, &[]);
+                let whole_pages = (at as u64 - off) / 4096;
+                if whole_pages == 0 {
+                    assert_ne!(code, 5, "{name} z{z} cut at {at}: {ledger}");
+                    continue;
+                }
+                assert_eq!(code, 5, "{name} z{z} cut at {at}: {ledger}");
+                repaired += 1;
+                if have {
+                    let got = report_by_cpu(&out);
+                    for (cpu, lines) in &got {
+                        assert!(
+                            original[cpu].starts_with(lines),
+                            "{name} z{z} cut at {at}: CPU {cpu} is no prefix"
+                        );
+                    }
+                    let cpu = format!("{:03}", tables[z].1);
+                    assert!(
+                        got.contains_key(&cpu),
+                        "{name} z{z} cut at {at}: no CPU {cpu}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(repaired >= 8, "{repaired} repairs");
+}

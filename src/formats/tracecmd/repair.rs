@@ -6,6 +6,9 @@
 //!   patches its (offset, size) pair, so every whole page before the cut is a page it wrote:
 //!   the damaged CPU's size becomes its whole pages on disk, CPUs whose data is gone become
 //!   (0, 0), and the partial page is dropped (ledgered with its timestamp).
+//! * v6, a writer stopped while copying the CPU data: the pairs from the CPU being copied on
+//!   are still (0, 0) (each is patched right after its CPU's copy); that CPU's whole pages,
+//!   at the page boundary after the last patched CPU's data, are given to it.
 //! * v7, cut after a whole BUFFER section (the options section with its BUFFER option and the
 //!   STRINGS section are gone: trace-cmd reports nothing). The writer keeps the BUFFER option
 //!   in memory until the CPU data is written, so it is rebuilt: compressed data carries its
@@ -85,7 +88,101 @@ fn old_bytes(data: &[u8], at: u64, n: u64) -> Vec<u8> {
     data.get(a..b).map(<[u8]>::to_vec).unwrap_or_default()
 }
 
+/// A v6 writer stopped while copying the CPU data: it writes the flyrecord table as zeros
+/// and patches each CPU's pair right after copying that CPU's pages (an empty CPU gets its
+/// offset and size 0), so the pairs from the CPU being copied on are (0, 0) and its pages
+/// follow the last patched CPU's data at the next page boundary. Those pages are given to
+/// that CPU; what the writer had not copied yet is unknown, so the repair always says so.
+fn repair_v6_unpatched(data: &[u8], m: &TraceDat) -> Option<Verdict> {
+    let len = len_of(data);
+    let e = m.header.endian;
+    let [b] = m.buffers.as_slice() else {
+        return None;
+    };
+    let z = b.cpus.iter().position(|c| c.offset == 0 && c.size == 0)?;
+    if b.cpus.iter().skip(z).any(|c| c.offset != 0 || c.size != 0)
+        || b.cpus.iter().any(|c| c.span.end > len)
+        || m.meta_end > len
+    {
+        return None;
+    }
+    let ps = u64::from(b.page_size.max(1));
+    let prev_end = match z.checked_sub(1).and_then(|i| b.cpus.get(i)) {
+        Some(c) => c.offset.saturating_add(c.size),
+        None => m.meta_end,
+    };
+    let start = align(prev_end.max(m.meta_end), ps)?;
+    let whole = len.saturating_sub(start) / ps * ps;
+    if whole == 0 {
+        return None;
+    }
+    let c = b.cpus.get(z)?;
+    let damage = "v6 trace.dat whose writer stopped while copying the CPU data (the CPU tables from the CPU being copied on are still zero)";
+    let mut plan = Plan::new(damage);
+    plan.mend(rules::TRAILING_DATA.code);
+    plan.mend(rules::CPU_DATA_RANGE.code);
+    let off_at = c.span.end.saturating_sub(16);
+    let keep = start.saturating_add(whole);
+    let mut file = FilePlan::new(None, keep);
+    file.edits.push(Edit {
+        rule: rules::TRAILING_DATA.code,
+        offset: off_at,
+        old: old_bytes(data, off_at, 16),
+        new: [u64_bytes(e, start), u64_bytes(e, whole)].concat(),
+        what: format!(
+            "CPU {} data offset and size: the {} whole page(s) at 0x{start:x} the writer copied before it stopped",
+            c.cpu,
+            whole / ps
+        ),
+    });
+    let rest = len.saturating_sub(keep);
+    if rest > 0 {
+        file.cut = Some(Cut {
+            rule: rules::TRAILING_DATA.code,
+            at: keep,
+            bytes: rest,
+            what: "the partial page at the end".into(),
+        });
+    }
+    let later: Vec<String> = b
+        .cpus
+        .iter()
+        .skip(z.saturating_add(1))
+        .map(|c| c.cpu.to_string())
+        .collect();
+    let ts = page_ts(data, keep, e);
+    plan.losses.push(Loss {
+        file: None,
+        buffer: Some(b.name.clone()),
+        cpu: Some(c.cpu),
+        task: None,
+        count: u64::from(rest > 0),
+        unit: Unit::Pages,
+        bytes: rest,
+        time: ts.filter(|_| rest >= 8).map(|t| (t, t)),
+        what: format!(
+            "CPU {}: the pages the writer had not copied when it stopped (unknown){}{}",
+            c.cpu,
+            if rest > 0 {
+                format!("; a partial page of {rest} byte(s) at 0x{keep:x}")
+            } else {
+                String::new()
+            },
+            if later.is_empty() {
+                String::new()
+            } else {
+                format!("; CPU(s) {} not copied at all", later.join(", "))
+            }
+        ),
+    });
+    plan.files.push(file);
+    Some(Verdict::Repair(plan))
+}
+
 fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
+    if let Some(v) = repair_v6_unpatched(data, m) {
+        return v;
+    }
     let len = len_of(data);
     let e = m.header.endian;
     // trace-cmd skips a CPU of size 0 whatever its offset.
