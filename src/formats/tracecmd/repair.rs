@@ -112,7 +112,11 @@ fn repair_v6_unpatched(data: &[u8], m: &TraceDat) -> Option<Verdict> {
         None => m.meta_end,
     };
     let start = align(prev_end.max(m.meta_end), ps)?;
-    let whole = len.saturating_sub(start) / ps * ps;
+    let whole = len
+        .saturating_sub(start)
+        .checked_div(ps)
+        .unwrap_or(0)
+        .saturating_mul(ps);
     if whole == 0 {
         return None;
     }
@@ -132,7 +136,7 @@ fn repair_v6_unpatched(data: &[u8], m: &TraceDat) -> Option<Verdict> {
         what: format!(
             "CPU {} data offset and size: the {} whole page(s) at 0x{start:x} the writer copied before it stopped",
             c.cpu,
-            whole / ps
+            whole.checked_div(ps).unwrap_or(0)
         ),
     });
     let rest = len.saturating_sub(keep);
