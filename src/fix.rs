@@ -684,10 +684,7 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
                     Some(spec) => repair_dir(req, l, spec, d, member),
                     None => l.end(Outcome::CannotRepair, Some("no directory format".into())),
                 },
-                archive::Leaf::PerfDir(d) => match formats::spec(formats::perf::FORMAT_DIR) {
-                    Some(spec) => repair_dir(req, l, spec, d, member),
-                    None => l.end(Outcome::CannotRepair, Some("no directory format".into())),
-                },
+                archive::Leaf::Group(spec, d) => repair_dir(req, l, spec, d, member),
             };
             let format = done.format;
             result = Some(done);

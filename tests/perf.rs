@@ -739,10 +739,10 @@ fn fuzz_runner_invariants_hold_on_damaged_copies() {
         }
         let stride = (data.len() / 60).max(1);
         for (k, pos) in (0..data.len()).step_by(stride).enumerate() {
-            tracelint::fuzzing::run_perf(&data[..pos]);
+            tracelint::fuzzing::run_format(&tracelint::formats::perf::SPEC, &data[..pos]);
             let mut b = data.clone();
             b[pos] ^= [0x01, 0x80, 0xff, 0x10][k % 4];
-            tracelint::fuzzing::run_perf(&b);
+            tracelint::fuzzing::run_format(&tracelint::formats::perf::SPEC, &b);
             runs += 2;
         }
     }

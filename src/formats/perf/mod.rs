@@ -81,6 +81,11 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
         detect: is_threads_dir,
         magic: MAGIC,
         check: check_dir,
+        group: Some(crate::formats::Group {
+            head: "data",
+            head_format: FORMAT,
+            member: is_stream_name,
+        }),
     }),
     corpus: "perf",
     repair: Some(repair_file),
