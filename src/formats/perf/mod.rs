@@ -24,6 +24,8 @@ pub mod model;
 pub mod repair;
 pub mod rules;
 
+pub use model::is_stream_name;
+
 use crate::detect::Format;
 use crate::finding::Sink;
 use crate::formats::spec::{DirSpec, FormatSpec};
@@ -81,7 +83,7 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
         detect: is_threads_dir,
         magic: MAGIC,
         check: check_dir,
-        group: Some(crate::formats::Group {
+        group: Some(crate::formats::spec::Group {
             head: "data",
             head_format: FORMAT,
             member: is_stream_name,
@@ -90,20 +92,6 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
     corpus: "perf",
     repair: Some(repair_file),
 };
-
-/// Whether `name` is a stream file of a `perf record --threads` directory (`data.<n>`).
-pub fn is_stream_name(name: &str) -> bool {
-    stream_number(name).is_some()
-}
-
-/// The `n` of a stream file `data.<n>`.
-fn stream_number(name: &str) -> Option<u64> {
-    let n = name.strip_prefix("data.")?;
-    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    n.parse().ok()
-}
 
 /// Whether `dir` is a `perf record --threads` directory: a `data` file with a perf.data magic
 /// and at least one `data.<n>` stream.

@@ -334,7 +334,7 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
     };
     for e in entries
         .iter()
-        .filter(|e| e.name != "data" && super::is_stream_name(&e.name))
+        .filter(|e| e.name != "data" && super::model::is_stream_name(&e.name))
     {
         let Ok(bytes) = dir.load(&e.name, max) else {
             continue;
