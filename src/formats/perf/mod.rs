@@ -23,6 +23,7 @@ pub mod lint;
 pub mod model;
 pub mod repair;
 pub mod rules;
+pub mod writer;
 
 pub use model::is_stream_name;
 

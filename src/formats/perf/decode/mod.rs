@@ -429,7 +429,29 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
     }
     let mut walker = records::Walker::new(data, header.endian, attrs, info, limits);
     walker.walk_file(range.clone(), unfinished, sink);
-    let (walk, attrs, info, _) = walker.finish();
+    let (walk, attrs, mut info, _) = walker.finish();
+    let (mut unfinished, mut range, mut feature_table, mut features) =
+        (unfinished, range, feature_table, features);
+    if unfinished && walk.end <= range.start {
+        // No whole record follows the data offset: a recording with no records (what
+        // follows is its feature table), or one killed before its first record was whole.
+        // Nothing is lost either way; the features, if any, are read as in a finished file.
+        unfinished = false;
+        range = range.start..range.start;
+        (feature_table, features) = decode_feature_table(data, &header, sink);
+        for f in &features {
+            features::check_feature(
+                data,
+                header.endian,
+                f.bit,
+                f.span.clone(),
+                attrs.len(),
+                &mut info,
+                limits,
+                sink,
+            );
+        }
+    }
     if unfinished {
         report_unfinished(&header, &walk, &range, sink);
     }
