@@ -242,7 +242,7 @@ pub fn report_data_past_end(h: &Header, len: u64, walk: &Walk, sink: &mut Sink) 
             ),
         )
         .fails("perf", "6.1", what)
-        .help(format!("the whole records can be kept: set data.size to {} and drop the feature bits (verified: perf 6.1 then shows all {n})", walk.end.saturating_sub(h.data.offset))),
+        .help(format!("the whole records can be kept: `tracelint fix` cuts the file after them, sets data.size to {} and drops the feature bits (verified: perf 6.1 then shows all {n})", walk.end.saturating_sub(h.data.offset))),
     );
 }
 
@@ -263,7 +263,7 @@ pub fn report_unfinished(h: &Header, walk: &Walk, data: &Range<u64>, sink: &mut 
         )
         .fails("perf", "6.1", "loss")
         .help(format!(
-            "the samples can be recovered: write the data size {whole} (0x{whole:x}, the whole records) into the header's data.size at offset 48: perf 6.1 then shows every one of them (verified on a SIGKILLed recording)"
+            "the samples can be recovered: `tracelint fix` writes the data size {whole} (0x{whole:x}, the whole records) into the header's data.size at offset 48 (and the COMPRESSED feature of a `-z` recording); perf 6.1 then shows every one of them (verified on SIGKILLed recordings)"
         ));
     if walk.end < data.end {
         f = f.note(format!(
