@@ -1109,7 +1109,7 @@ fn perf_cut_inside_the_data_keeps_every_whole_sample() {
 }
 
 #[test]
-fn perf_killed_tracepoint_recording_is_refused() {
+fn perf_killed_tracepoint_recording_needs_a_donor() {
     // Without TRACING_DATA (written only at exit) perf rejects tracepoint attrs: nothing in
     // the file can supply the event formats.
     let tmp = tempfile::tempdir().unwrap();
@@ -1131,6 +1131,31 @@ fn perf_killed_tracepoint_recording_is_refused() {
             .contains("TRACING_DATA"),
         "{ledger}"
     );
+    assert_eq!(ledger["refusal"]["option"], "--metadata-from", "{ledger}");
+    // A donor without the formats, or without this recording's events, is refused too.
+    let donor = corpus("perf/cpu-clock.data");
+    let (code, ledger) = fix(&input, &out, &["--metadata-from", donor.to_str().unwrap()]);
+    assert_eq!(code, 1, "{ledger}");
+    assert!(!out.exists());
+    // A healthy recording of the same events supplies them: every sample comes back, and the
+    // ledger marks the copied feature as supplied.
+    let donor = corpus("perf/tracepoint.data");
+    let (code, ledger) = fix(&input, &out, &["--metadata-from", donor.to_str().unwrap()]);
+    assert_eq!(code, 4, "{ledger}");
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    let invented = ledger["plan"]["invented"].as_array().unwrap();
+    assert!(
+        invented
+            .iter()
+            .any(|i| i["field"] == "TRACING_DATA feature"),
+        "{ledger}"
+    );
+    if tool("perf", "--version") {
+        let (orig, _) = perf_samples(&donor);
+        let (got, rc) = perf_samples(&out);
+        assert_eq!(rc, Some(0));
+        assert_eq!(got, orig);
+    }
 }
 
 #[test]

@@ -57,13 +57,13 @@ pub static SPEC: FormatSpec = FormatSpec {
 fn repair_file(
     subject: crate::formats::spec::Subject<'_>,
     opts: &CheckOptions,
-    _ropts: &crate::ledger::RepairOptions,
+    ropts: &crate::ledger::RepairOptions,
 ) -> crate::ledger::Verdict {
     match subject {
         crate::formats::spec::Subject::Bytes(data) => {
-            repair::repair(data, &opts.limits, opts.limits.max_findings)
+            repair::repair(data, &opts.limits, opts.limits.max_findings, ropts)
         }
-        crate::formats::spec::Subject::Dir(dir) => repair::repair_dir(dir, &opts.limits),
+        crate::formats::spec::Subject::Dir(dir) => repair::repair_dir(dir, &opts.limits, ropts),
     }
 }
 
