@@ -698,6 +698,7 @@ fn uftrace_task_file_cut_inside_a_record() {
     }
 }
 
+/// Every healthy recording of the corpus and every real file of `../shared/samples/wild`.
 #[test]
 fn healthy_corpus_files_write_nothing() {
     let tmp = tempfile::tempdir().unwrap();
@@ -709,6 +710,14 @@ fn healthy_corpus_files_write_nothing() {
         !p.components()
             .any(|c| c.as_os_str() == "defects" || c.as_os_str() == "regressions")
     });
+    // The real files from public repositories: each a trace.dat or a uftrace directory.
+    if let Some(wild) = common::shared("samples/wild") {
+        for fmt in ["tracecmd", "uftrace"] {
+            if let Ok(rd) = std::fs::read_dir(wild.join(fmt)) {
+                inputs.extend(rd.flatten().map(|e| e.path()));
+            }
+        }
+    }
     assert!(inputs.len() > 30);
     for (i, p) in inputs.iter().enumerate() {
         let out = tmp.path().join(format!("out{i}"));
