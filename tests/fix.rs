@@ -1355,3 +1355,43 @@ fn trace_dat_v6_writer_stopped_during_the_copy() {
     }
     assert!(repaired >= 8, "{repaired} repairs");
 }
+
+#[test]
+fn uftrace_arguments_need_the_specs_of_a_donor() {
+    // Records with arguments or return values are framed by the argument specs, which only
+    // `info` held: without it the repair refuses and names --metadata-from; a healthy
+    // recording of the same program with the same options supplies them.
+    let have = tool("uftrace", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["args", "args-A-R-c"] {
+        let original = corpus(&format!("uftrace/{name}"));
+        let input = tmp.path().join(name);
+        copy_dir(&original, &input);
+        std::fs::remove_file(input.join("info")).unwrap();
+        let out = tmp.path().join(format!("{name}.out"));
+        let (code, ledger) = fix(&input, &out, &[]);
+        assert_eq!(code, 1, "{name}: {ledger}");
+        assert_eq!(
+            ledger["refusal"]["option"], "--metadata-from",
+            "{name}: {ledger}"
+        );
+        // A donor without argument specs is refused.
+        let plain = corpus("uftrace/plain");
+        let (code, _) = fix(&input, &out, &["--metadata-from", plain.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}");
+        let (code, ledger) = fix(
+            &input,
+            &out,
+            &["--metadata-from", original.to_str().unwrap()],
+        );
+        assert_eq!(code, 4, "{name}: {ledger}");
+        let invented = ledger["plan"]["invented"].as_array().unwrap();
+        assert!(
+            invented.iter().any(|i| i["field"] == "argument specs"),
+            "{name}: {ledger}"
+        );
+        if have {
+            assert_eq!(replay(&out), replay(&original), "{name}");
+        }
+    }
+}
