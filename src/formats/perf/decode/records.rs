@@ -180,6 +180,13 @@ impl<'a> Walker<'a> {
         (self.walk, self.attrs, self.info, self.features)
     }
 
+    /// [`Walker::finish`] of a file: the walk, the attrs, the feature info and the image back
+    /// (more of the file may be read into it).
+    pub fn finish_with_image(mut self) -> (Walk, Vec<Attr>, FeatureInfo, Image<'a>) {
+        self.fold_counts();
+        (self.walk, self.attrs, self.info, self.image)
+    }
+
     /// Reports a per-record finding, the first [`MAX_EACH`] of each rule one by one.
     fn report(&mut self, sink: &mut Sink, f: crate::finding::Finding) {
         let e = self.counts.entry(f.rule.code).or_insert((0, f.span()));
