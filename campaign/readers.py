@@ -121,7 +121,8 @@ def run(argv, timeout, cwd=None, env=None):
     return p.returncode, out[: 64 << 20], err[: 1 << 20]
 
 
-_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s+(?:\S+\s+)?[\d.]+:\s+([^:\s]+):?")
+# trace-cmd 2.9.5 prints a raw (counter, TSC, boot, tai) timestamp right after the CPU: `[001]310592731943:`.
+_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s*(?:\S+\s+)?[\d.]+:\s+([^:\s]+):?")
 
 
 def _tc_identity(out):

@@ -630,7 +630,27 @@ impl<'t> Walker<'t> {
         let reserved = commit & (0b111 << 27);
         let high = commit >> 32;
         let high_ok = high == 0 || (high == 0xffff_ffff && missed);
-        if reserved != 0 || (stored && !missed) || !high_ok {
+        if stored && !missed && reserved == 0 && high_ok {
+            // kbuffer (trace-cmd 2.4's and 2.9.5's own, libtraceevent 1.7–1.8) reads
+            // RB_MISSED_STORED only under RB_MISSED_EVENTS: the page is read as without it.
+            let mut f = sink
+                .make(
+                    &rules::RING_COMMIT_FLAGS_INVALID,
+                    commit_span.clone(),
+                    format!(
+                        "commit word 0x{commit:x} of the page of {} at 0x{base:x} is impossible: \
+                         RB_MISSED_STORED (bit 30) is set without RB_MISSED_EVENTS (bit 31); kbuffer \
+                         reads bit 30 only under bit 31, and trace-cmd 2.4–3.3.4 print the same report \
+                         (campaign: 8 of 8 such pages with the size kept or 4 bytes short)",
+                        self.cpu_name()
+                    ),
+                )
+                .read_same("trace-cmd report", "2.4–3.3.4");
+            if let Some(c) = &self.context {
+                f = f.note(c.clone());
+            }
+            sink.push(f);
+        } else if reserved != 0 || (stored && !missed) || !high_ok {
             let why = if reserved != 0 {
                 "bits 27-29 are set"
             } else if stored && !missed {

@@ -45,7 +45,13 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// kbuffer derives the data size and the lost-events flags from the commit word: impossible
-    /// bits give a wrong size (misframed events) or lost-event counts read from data.
+    /// bits give a wrong size (misframed events) or lost-event counts read from data. The level
+    /// follows the case:
+    /// - **warning**: `RB_MISSED_STORED` alone (no reserved bits, upper half zero): kbuffer
+    ///   (trace-cmd 2.4's and 2.9.5's own, libtraceevent 1.7–1.8) reads bit 30 only under bit 31,
+    ///   and trace-cmd 2.4–3.3.4 print the same report (campaign: 8 of 8 such pages with the
+    ///   size kept or 4 bytes short);
+    /// - **error** otherwise.
     ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`).
