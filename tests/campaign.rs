@@ -1754,3 +1754,33 @@ fn missed_stored_alone_is_a_warning() {
     });
     assert!(has(&levels(&p2), "TD102", Severity::Error));
 }
+
+/// A ring page's commit one or four bytes short of its last record (campaign `full18`, 7
+/// mutants): kbuffer bounds its walk by each record's start, reads that record whole and stops
+/// after it; every trace-cmd prints the same report: a `TD105` warning. A commit cut by half
+/// loses the records after it: an error.
+#[test]
+fn a_commit_a_word_short_of_the_last_record_is_a_warning() {
+    let rel = "tracecmd/clock-tai-v6.dat";
+    let commit = |b: &[u8]| v6_cpus(b)[0].0 + 8;
+    let base = reports(&common::corpus(rel), false, false);
+    for short in [1u64, 4] {
+        let (_t, p) = edited(rel, |b| {
+            let at = commit(b);
+            let c = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+            b[at..at + 8].copy_from_slice(&(c - short).to_le_bytes());
+        });
+        let l = levels(&p);
+        assert!(has(&l, "TD105", Severity::Warning), "{l:?}");
+        assert!(no_error(&l), "{l:?}");
+        for ((name, ok0, o0), (_, ok1, o1)) in base.iter().zip(reports(&p, false, false)) {
+            assert_eq!((ok0, o0), (&ok1, &o1), "{name} on a commit {short} short");
+        }
+    }
+    let (_t, p) = edited(rel, |b| {
+        let at = commit(b);
+        let c = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        b[at..at + 8].copy_from_slice(&(c / 2).to_le_bytes());
+    });
+    assert!(!no_error(&levels(&p)));
+}
