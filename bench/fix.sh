@@ -7,9 +7,11 @@
 #   gen-v6-cut.dat   a 1 GiB v6 trace.dat (bench/gen-large-tracedat.py from corpus/tracecmd/v6.dat)
 #                    cut 100 bytes short: the last CPU's size is set to its whole pages
 #   real-v6-cut.dat  REAL=FILE (a recorded v6 trace.dat, say bench/out/real-v6.dat) cut the same way
+#   gen-v6-cut.dat.zst  the generated one compressed with zstd -1 (fix unpacks it as check does);
+#                    its baselines are `zstd -dc IN > COPY` and the same with a sync
 #   killed.data      a perf.data of a SIGKILLed `perf record` (PERF=1, needs perf): data.size 0
 # Each command runs RUNS times (default 3) on the page-cached input; the best wall time and the
-# largest peak RSS (/usr/bin/time -v) are noted. Baselines in the same run: `cp IN COPY` and
+# largest peak RSS (/usr/bin/time -v) are noted. Baselines ("copy") in the same run: `cp IN COPY` and
 # `cp IN COPY && sync COPY` (fix syncs OUT before naming it, as a copy that must survive a crash
 # is synced). fix also checks IN and OUT; the ratio is fix's time over the baseline's.
 set -euo pipefail
@@ -38,7 +40,8 @@ if [ ! -s "$WORK/gen-v6-cut.dat" ]; then
   cut_short "$WORK/gen-v6.dat" "$WORK/gen-v6-cut.dat" 100
   rm -f "$WORK/gen-v6.dat"
 fi
-INPUTS=("$WORK/gen-v6-cut.dat")
+[ -s "$WORK/gen-v6-cut.dat.zst" ] || zstd -q -1 -T0 "$WORK/gen-v6-cut.dat" -o "$WORK/gen-v6-cut.dat.zst"
+INPUTS=("$WORK/gen-v6-cut.dat" "$WORK/gen-v6-cut.dat.zst")
 if [ -n "${REAL:-}" ]; then
   cut_short "$REAL" "$WORK/real-v6-cut.dat" 100
   INPUTS+=("$WORK/real-v6-cut.dat")
@@ -59,7 +62,7 @@ if [ "${PERF:-0}" = 1 ] && command -v perf >/dev/null; then
 fi
 
 note "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, load $(cut -d' ' -f1-3 /proc/loadavg); $($TL --version)"
-note "| input | size | fix (s) | fix peak RSS | exit | cp (s) | cp + sync (s) | fix / cp | fix / (cp + sync) |"
+note "| input | size | fix (s) | fix peak RSS | exit | copy (s) | copy + sync (s) | fix / copy | fix / (copy + sync) |"
 note "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for in in "${INPUTS[@]}"; do
   size=$(stat -c %s "$in")
@@ -72,10 +75,12 @@ for in in "${INPUTS[@]}"; do
     code=$c
     [ "$r" -gt "$rss" ] && rss=$r
     if [ -z "$best_fix" ] || awk "BEGIN{exit !($w < $best_fix)}"; then best_fix=$w; fi
-    read -r w _ _ < <(measure "cp '$in' '$WORK/copy'")
+    copy="cp '$in' '$WORK/copy'"
+    case "$in" in *.zst) copy="zstd -q -dc '$in' > '$WORK/copy'" ;; esac
+    read -r w _ _ < <(measure "$copy")
     rm -f "$WORK/copy"
     if [ -z "$best_cp" ] || awk "BEGIN{exit !($w < $best_cp)}"; then best_cp=$w; fi
-    read -r w _ _ < <(measure "cp '$in' '$WORK/copy' && sync '$WORK/copy'")
+    read -r w _ _ < <(measure "$copy && sync '$WORK/copy'")
     rm -f "$WORK/copy"
     if [ -z "$best_cps" ] || awk "BEGIN{exit !($w < $best_cps)}"; then best_cps=$w; fi
   done

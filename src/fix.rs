@@ -673,10 +673,12 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
                 return (None, node);
             };
             let done = match leaf {
-                archive::Leaf::Bytes(b) => leaf_bytes(req, l, b, member),
+                archive::Leaf::Bytes(b) => leaf_bytes(req, l, b, Src::Bytes(b), member),
                 archive::Leaf::File(f, _) | archive::Leaf::Sifted(f, _, _) => {
+                    // The repair reads the mapping where it needs to; the kept bytes are
+                    // copied from the unpacked file by the kernel, never through the mapping.
                     match input::load_file(f, LoadMode::Mmap, req.opts.limits.max_file_bytes) {
-                        Ok(d) => leaf_bytes(req, l, &d, member),
+                        Ok(d) => leaf_bytes(req, l, &d, Src::File(f), member),
                         Err(e) => l.end(Outcome::Io, Some(format!("unpacked member: {e}"))),
                     }
                 }
@@ -684,10 +686,7 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
                     Some(spec) => repair_dir(req, l, spec, d, member),
                     None => l.end(Outcome::CannotRepair, Some("no directory format".into())),
                 },
-                archive::Leaf::PerfDir(d) => match formats::spec(formats::perf::FORMAT_DIR) {
-                    Some(spec) => repair_dir(req, l, spec, d, member),
-                    None => l.end(Outcome::CannotRepair, Some("no directory format".into())),
-                },
+                archive::Leaf::Group(spec, d) => repair_dir(req, l, spec, d, member),
             };
             let format = done.format;
             result = Some(done);
@@ -725,10 +724,16 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
     }
 }
 
-fn leaf_bytes(req: &Request<'_>, l: Ledger, b: &[u8], member: Option<String>) -> Ledger {
+fn leaf_bytes(
+    req: &Request<'_>,
+    l: Ledger,
+    b: &[u8],
+    src: Src<'_>,
+    member: Option<String>,
+) -> Ledger {
     let format = req.opts.format_hint.or_else(|| formats::detect_bytes(b));
     match format.and_then(formats::spec) {
-        Some(spec) => repair_bytes(req, l, spec, b, Src::Bytes(b), member),
+        Some(spec) => repair_bytes(req, l, spec, b, src, member),
         None => l.end(
             Outcome::CannotRepair,
             Some("the unpacked member is no trace of a supported format".into()),

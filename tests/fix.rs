@@ -698,6 +698,7 @@ fn uftrace_task_file_cut_inside_a_record() {
     }
 }
 
+/// Every healthy recording of the corpus and every real file of `../shared/samples/wild`.
 #[test]
 fn healthy_corpus_files_write_nothing() {
     let tmp = tempfile::tempdir().unwrap();
@@ -709,6 +710,14 @@ fn healthy_corpus_files_write_nothing() {
         !p.components()
             .any(|c| c.as_os_str() == "defects" || c.as_os_str() == "regressions")
     });
+    // The real files from public repositories: each a trace.dat or a uftrace directory.
+    if let Some(wild) = common::shared("samples/wild") {
+        for fmt in ["tracecmd", "uftrace"] {
+            if let Ok(rd) = std::fs::read_dir(wild.join(fmt)) {
+                inputs.extend(rd.flatten().map(|e| e.path()));
+            }
+        }
+    }
     assert!(inputs.len() > 30);
     for (i, p) in inputs.iter().enumerate() {
         let out = tmp.path().join(format!("out{i}"));
@@ -1109,7 +1118,7 @@ fn perf_cut_inside_the_data_keeps_every_whole_sample() {
 }
 
 #[test]
-fn perf_killed_tracepoint_recording_is_refused() {
+fn perf_killed_tracepoint_recording_needs_a_donor() {
     // Without TRACING_DATA (written only at exit) perf rejects tracepoint attrs: nothing in
     // the file can supply the event formats.
     let tmp = tempfile::tempdir().unwrap();
@@ -1131,6 +1140,31 @@ fn perf_killed_tracepoint_recording_is_refused() {
             .contains("TRACING_DATA"),
         "{ledger}"
     );
+    assert_eq!(ledger["refusal"]["option"], "--metadata-from", "{ledger}");
+    // A donor without the formats, or without this recording's events, is refused too.
+    let donor = corpus("perf/cpu-clock.data");
+    let (code, ledger) = fix(&input, &out, &["--metadata-from", donor.to_str().unwrap()]);
+    assert_eq!(code, 1, "{ledger}");
+    assert!(!out.exists());
+    // A healthy recording of the same events supplies them: every sample comes back, and the
+    // ledger marks the copied feature as supplied.
+    let donor = corpus("perf/tracepoint.data");
+    let (code, ledger) = fix(&input, &out, &["--metadata-from", donor.to_str().unwrap()]);
+    assert_eq!(code, 4, "{ledger}");
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    let invented = ledger["plan"]["invented"].as_array().unwrap();
+    assert!(
+        invented
+            .iter()
+            .any(|i| i["field"] == "TRACING_DATA feature"),
+        "{ledger}"
+    );
+    if tool("perf", "--version") {
+        let (orig, _) = perf_samples(&donor);
+        let (got, rc) = perf_samples(&out);
+        assert_eq!(rc, Some(0));
+        assert_eq!(got, orig);
+    }
 }
 
 #[test]
@@ -1320,4 +1354,107 @@ fn trace_dat_v6_writer_stopped_during_the_copy() {
         }
     }
     assert!(repaired >= 8, "{repaired} repairs");
+}
+
+#[test]
+fn uftrace_arguments_need_the_specs_of_a_donor() {
+    // Records with arguments or return values are framed by the argument specs, which only
+    // `info` held: without it the repair refuses and names --metadata-from; a healthy
+    // recording of the same program with the same options supplies them.
+    let have = tool("uftrace", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["args", "args-A-R-c"] {
+        let original = corpus(&format!("uftrace/{name}"));
+        let input = tmp.path().join(name);
+        copy_dir(&original, &input);
+        std::fs::remove_file(input.join("info")).unwrap();
+        let out = tmp.path().join(format!("{name}.out"));
+        let (code, ledger) = fix(&input, &out, &[]);
+        assert_eq!(code, 1, "{name}: {ledger}");
+        assert_eq!(
+            ledger["refusal"]["option"], "--metadata-from",
+            "{name}: {ledger}"
+        );
+        // A donor without argument specs is refused.
+        let plain = corpus("uftrace/plain");
+        let (code, _) = fix(&input, &out, &["--metadata-from", plain.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}");
+        let (code, ledger) = fix(
+            &input,
+            &out,
+            &["--metadata-from", original.to_str().unwrap()],
+        );
+        assert_eq!(code, 4, "{name}: {ledger}");
+        let invented = ledger["plan"]["invented"].as_array().unwrap();
+        assert!(
+            invented.iter().any(|i| i["field"] == "argument specs"),
+            "{name}: {ledger}"
+        );
+        if have {
+            assert_eq!(replay(&out), replay(&original), "{name}");
+        }
+    }
+}
+
+/// A `uftrace record` SIGKILLed while the program runs: no `info`, no `.sym` files (both are
+/// written at the end), and a perf file possibly cut inside a record.
+#[test]
+fn uftrace_killed_recorder_with_symbols_from_another_recording() {
+    if !tool("uftrace", "--version") || !tool("gcc", "--version") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("p.c");
+    std::fs::write(
+        &src,
+        "#include <unistd.h>\nint f(int x){return x+1;}\nint main(){int s=0;for(long i=0;i<100000000;i++){s=f(s);if(i%1000==0)usleep(200);}return s&1;}\n",
+    )
+    .unwrap();
+    let exe = tmp.path().join("p");
+    assert!(Command::new("gcc")
+        .args(["-pg", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap()
+        .success());
+    let record = |dir: &str, signal: &str| {
+        let mut child = Command::new("uftrace")
+            .args(["record", "-d", dir])
+            .arg(&exe)
+            .current_dir(tmp.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+        let _ = Command::new("pkill").args(["-9", "-f"]).arg(&exe).status();
+    };
+    // A recording of the same binary that ended normally (SIGINT: uftrace finishes it).
+    record("good.data", "-INT");
+    record("killed.data", "-9");
+    let killed = tmp.path().join("killed.data");
+    let good = tmp.path().join("good.data");
+    assert!(!killed.join("info").exists());
+    assert!(
+        good.join("p.sym").exists(),
+        "the SIGINTed recording has its symbols"
+    );
+    let out = tmp.path().join("out.data");
+    let (code, ledger) = fix(&killed, &out, &[]);
+    assert_eq!(code, 1, "{ledger}");
+    assert_eq!(ledger["refusal"]["option"], "--with-syms", "{ledger}");
+    let (code, ledger) = fix(&killed, &out, &["--with-syms", good.to_str().unwrap()]);
+    assert!(code == 4 || code == 5, "{ledger}");
+    assert!(out.join("p.sym").exists());
+    let text = replay(&out);
+    assert!(
+        text.lines().filter(|l| l.contains("f();")).count() > 100,
+        "replay of OUT: {}",
+        text.lines().take(5).collect::<Vec<_>>().join("\n")
+    );
 }

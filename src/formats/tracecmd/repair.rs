@@ -344,7 +344,8 @@ fn align(v: u64, ps: u64) -> Option<u64> {
     v.checked_next_multiple_of(ps.max(1))
 }
 
-/// The compressed CPU streams of a BUFFER section body: (offset, length) of each.
+/// The compressed CPU streams of a BUFFER section body: (offset, length) of each; why not,
+/// when a stream does not frame to the end of the body.
 fn compressed_streams(
     data: &[u8],
     algo: Algo,
@@ -353,51 +354,17 @@ fn compressed_streams(
     e: Endian,
     opts: &CheckOptions,
 ) -> Result<Vec<(u64, u64)>, String> {
-    let mut dec = Decompressor::new();
-    let mut out = Vec::new();
-    let mut streams = Vec::new();
-    let mut pos = align(body.start, ps).ok_or("offset overflow")?;
-    let at = |p: u64| usize::try_from(p).ok();
-    while pos < body.end {
-        let count = at(pos)
-            .and_then(|p| u32_at(data, p, e))
-            .ok_or_else(|| format!("no chunk count at 0x{pos:x}"))?;
-        let start = pos;
-        let mut p = pos.saturating_add(4);
-        for i in 0..count {
-            let (Some(zs), Some(us)) = (
-                at(p).and_then(|x| u32_at(data, x, e)),
-                at(p.saturating_add(4)).and_then(|x| u32_at(data, x, e)),
-            ) else {
-                return Err(format!("chunk {i} of the stream at 0x{start:x} is cut"));
-            };
-            let zstart = p.saturating_add(8);
-            let zend = zstart.saturating_add(u64::from(zs));
-            if zend > body.end || u64::from(us) > opts.limits.max_section_bytes {
-                return Err(format!(
-                    "chunk {i} of the stream at 0x{start:x} runs past the section"
-                ));
-            }
-            let chunk = match (at(zstart), at(zend)) {
-                (Some(a), Some(b)) => data.get(a..b).unwrap_or_default(),
-                _ => &[],
-            };
-            out.clear();
-            out.resize(usize::try_from(us).unwrap_or(0), 0);
-            match dec.decompress(algo, chunk, &mut out) {
-                Ok(n) if n as u64 == u64::from(us) => {}
-                _ => {
-                    return Err(format!(
-                    "chunk {i} of the stream at 0x{start:x} does not decompress to its {us} bytes"
-                ))
-                }
-            }
-            p = zend;
-        }
-        streams.push((start, p.saturating_sub(start)));
-        pos = align(p, ps).ok_or("offset overflow")?;
+    let walk = partial_streams(data, algo, body, ps, e, opts);
+    if let Some(c) = walk.cut {
+        return Err(format!(
+            "chunk {} of the stream at 0x{:x} is cut, runs past the section or does not decompress to its size",
+            c.chunks, c.start
+        ));
     }
-    Ok(streams)
+    if walk.started {
+        return Err("a stream's chunk count is cut".into());
+    }
+    Ok(walk.whole)
 }
 
 /// The writer's version as (major, minor), from the VERSION option.
