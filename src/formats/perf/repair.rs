@@ -23,6 +23,10 @@ use crate::reader::{Endian, Reader};
 
 /// `PERF_TYPE_TRACEPOINT`.
 const TYPE_TRACEPOINT: u32 = 2;
+/// `HEADER_TRACING_DATA`.
+const FEAT_TRACING_DATA: u64 = 1;
+/// `HEADER_DIR_FORMAT`.
+const FEAT_DIR_FORMAT: u64 = 24;
 /// `HEADER_COMPRESSED`.
 const FEAT_COMPRESSED: u64 = 27;
 /// Offset of `data.size` in the file header.
@@ -88,6 +92,17 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
 
 /// The repair of a file-mode perf.data.
 pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) -> Verdict {
+    repair_file(data, limits, max_findings, false)
+}
+
+/// The repair of a file-mode perf.data; `dir`: the `data` of a `--threads` directory, which
+/// keeps the DIR_FORMAT feature (without it perf reads `data` alone, without its streams).
+fn repair_file(
+    data: &[u8],
+    limits: &crate::limits::Limits,
+    max_findings: usize,
+    dir: bool,
+) -> Verdict {
     let mut sink = Sink::new(max_findings);
     let Some(p) = decode::decode(data, limits, &mut sink) else {
         return Verdict::Healthy;
@@ -100,7 +115,7 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
     let past_end =
         h.data.size > 0 && h.data.offset <= len && h.data.range().is_some_and(|r| r.end > len);
     if !p.unfinished && !past_end {
-        return Verdict::Healthy;
+        return repair_features(data, &p, limits, dir);
     }
     let damage = if p.unfinished {
         "unfinished recording: data.size is 0 (a `perf record` killed before it wrote its header)"
@@ -230,78 +245,366 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
             ),
         });
     }
-    let compressed = p.walk.compressed > 0;
-    let mut words = [0u8; 32];
-    if compressed {
-        let w = usize::try_from(FEAT_COMPRESSED / 64).unwrap_or(0);
-        let bit = 1u64 << (FEAT_COMPRESSED % 64);
-        let at = w.saturating_mul(8);
-        if let Some(slot) = words.get_mut(at..at.saturating_add(8)) {
-            slot.copy_from_slice(&u64_bytes(bit, e));
+    appended_features(&mut plan, &mut file, data, &p, end, dir);
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The bits of `bits` as the 32 bytes of `adds_features`.
+fn feature_words(bits: &[u64], e: Endian) -> Vec<u8> {
+    let mut words = [0u64; 4];
+    for b in bits {
+        let w = usize::try_from(b / 64).unwrap_or(usize::MAX);
+        if let Some(word) = words.get_mut(w) {
+            *word |= 1u64 << (b % 64);
         }
     }
+    words.iter().flat_map(|w| u64_bytes(*w, e)).collect()
+}
+
+/// Whether the feature section of `bit` at `span` reads without an error on its own.
+fn feature_reads(
+    data: &[u8],
+    p: &PerfData,
+    bit: u64,
+    span: std::ops::Range<u64>,
+    limits: &crate::limits::Limits,
+) -> bool {
+    let mut sink = Sink::new(16);
+    let mut info = super::model::FeatureInfo::default();
+    decode::features::check_feature(
+        data,
+        p.header.endian,
+        bit,
+        span,
+        p.attrs.len(),
+        &mut info,
+        limits,
+        &mut sink,
+    );
+    info.unreadable.is_empty()
+        && !sink
+            .findings()
+            .iter()
+            .any(|f| f.severity == Severity::Error)
+}
+
+/// A file whose records are whole and whose feature table or sections the end of the file
+/// cuts: the table is rewritten in place with the features whose entry and section are on
+/// disk whole and read (perf 6.1 stops reading features at the first one past the end, and
+/// without COMPRESSED decompresses nothing), the bytes after the last kept section are cut.
+fn repair_features(
+    data: &[u8],
+    p: &PerfData,
+    limits: &crate::limits::Limits,
+    dir: bool,
+) -> Verdict {
+    let h = &p.header;
+    let len = p.size;
+    let bits = h.feature_bits();
+    let Some(start) = h.data.offset.checked_add(h.data.size) else {
+        return Verdict::Healthy;
+    };
+    if bits.is_empty() || start > len {
+        return Verdict::Healthy;
+    }
+    let n = bits.len() as u64;
+    let table_end = start.saturating_add(n.saturating_mul(16));
+    let mut r = Reader::new(data, h.endian);
+    // (bit, entry): the entries on disk, in bit order.
+    let mut entries = Vec::new();
+    for (i, bit) in bits.iter().enumerate() {
+        let at = start.saturating_add((i as u64).saturating_mul(16));
+        let Some((off, size)) = r
+            .seek(at, "feature table")
+            .ok()
+            .and_then(|_| Some((r.u64("offset").ok()?, r.u64("size").ok()?)))
+        else {
+            break;
+        };
+        entries.push((*bit, off, size));
+    }
+    let cut_by_end = table_end > len
+        || entries.len() < bits.len()
+        || entries
+            .iter()
+            .any(|(_, o, s)| o.checked_add(*s).is_none_or(|e| e > len));
+    if !cut_by_end {
+        return Verdict::Healthy;
+    }
+    let damage = format!(
+        "perf.data cut inside its features: the file ends at 0x{len:x}, before the end of the feature table or of a feature section"
+    );
+    // A section that does not run past the end but overlaps the table or another section
+    // is other damage: not this repair's.
+    let mut kept: Vec<(u64, u64, u64)> = Vec::new();
+    let mut dropped: Vec<u64> = Vec::new();
+    let mut prev_end = table_end;
+    for (bit, off, size) in &entries {
+        let end = off.saturating_add(*size);
+        if *size == 0 && table_end <= len {
+            // A flag feature (STAT): its bit is what perf reads; its empty section is kept
+            // and placed at the end of the kept bytes below if it lay past the end.
+            kept.push((*bit, *off, 0));
+            continue;
+        }
+        if end > len || table_end > len {
+            dropped.push(*bit);
+            continue;
+        }
+        if *off < prev_end {
+            return Verdict::Healthy;
+        }
+        if feature_reads(data, p, *bit, *off..end, limits) {
+            kept.push((*bit, *off, *size));
+            prev_end = end;
+        } else {
+            dropped.push(*bit);
+        }
+    }
+    dropped.extend(bits.iter().skip(entries.len()));
+    let compressed = p.walk.compressed > 0;
+    let need_compressed = compressed && !kept.iter().any(|(b, _, _)| *b == FEAT_COMPRESSED);
+    let drop_all = table_end > len
+        || need_compressed
+        || dir && !kept.iter().any(|(b, _, _)| *b == FEAT_DIR_FORMAT);
+    if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT)
+        && (drop_all || !kept.iter().any(|(b, _, _)| *b == FEAT_TRACING_DATA))
+    {
+        return Verdict::Refuse(Refusal {
+            damage,
+            reason: "the recording has tracepoint events and its TRACING_DATA feature (the event formats) is cut away; perf 6.1 rejects tracepoint attrs without it".into(),
+            option: None,
+        });
+    }
+    if drop_all {
+        // No room for a table in place (or COMPRESSED must be written anew): the repair of a
+        // cut data section, which keeps the records and writes COMPRESSED only.
+        return repair_cut_features(data, p, start, damage, &bits, dir);
+    }
+    let e = h.endian;
+    let keep = kept
+        .iter()
+        .filter(|(_, _, s)| *s > 0)
+        .map(|(_, o, s)| o.saturating_add(*s))
+        .max()
+        .unwrap_or(table_end)
+        .max(table_end);
+    for k in &mut kept {
+        if k.2 == 0 {
+            k.1 = k.1.min(keep);
+        }
+    }
+    let mut plan = Plan::new(damage);
+    for r in [&rules::FEATURE_TABLE, &rules::FEATURE_SECTION] {
+        plan.mend(r.code);
+    }
+    let mut file = FilePlan::new(None, keep);
+    let kept_bits: Vec<u64> = kept.iter().map(|(b, _, _)| *b).collect();
     file.edits.push(Edit {
         rule: rules::FEATURE_TABLE.code,
         offset: FEATURES_AT,
         old: bytes_at(data, FEATURES_AT, 32),
-        new: words.to_vec(),
-        what: if compressed {
-            "adds_features: COMPRESSED only (no other feature section is on disk)".into()
-        } else {
-            "adds_features: none (no feature section is on disk)".into()
-        },
+        new: feature_words(&kept_bits, e),
+        what: format!(
+            "adds_features: the {} of {} features whose sections are on disk whole",
+            kept.len(),
+            bits.len()
+        ),
     });
-    if compressed {
-        let known = p
-            .info
-            .compressed
-            .map(|(_, m)| u64::from(m))
-            .filter(|m| *m >= p.walk.max_output);
-        let mmap_len = known.unwrap_or_else(|| DEFAULT_MMAP_LEN.max(p.walk.max_output));
-        let mmap32 = u32::try_from(mmap_len).unwrap_or(u32::MAX);
-        let level = 1;
-        let mut table = Vec::with_capacity(16);
-        table.extend_from_slice(&u64_bytes(end.saturating_add(16), e));
-        table.extend_from_slice(&u64_bytes(20, e));
-        file.edits.push(Edit {
-            rule: rules::FEATURE_TABLE.code,
-            offset: end,
-            old: Vec::new(),
-            new: table,
-            what: "feature table: one entry, COMPRESSED".into(),
-        });
-        let mut sec = Vec::with_capacity(20);
-        for v in [0, 1, level, 0, mmap32] {
-            sec.extend_from_slice(&u32_bytes(v, e));
-        }
-        file.edits.push(Edit {
-            rule: rules::COMPRESSED_FEATURE.code,
-            offset: end.saturating_add(16),
-            old: Vec::new(),
-            new: sec,
-            what: "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len".into(),
-        });
-        plan.mend(rules::COMPRESSED_FEATURE.code);
-        if known.is_none() {
-            plan.invented.push(Invented {
-                file: None,
-                field: "COMPRESSED mmap_len".into(),
-                value: mmap_len.to_string(),
-                why: format!(
-                    "the size perf 6.1 decompresses each COMPRESSED record into: the default of `perf record -z` (129 pages of 4 KiB), or the most one record needs ({})",
-                    p.walk.max_output
-                ),
-            });
-        }
-        plan.invented.push(Invented {
-            file: None,
-            field: "COMPRESSED level and ratio".into(),
-            value: format!("{level}, 0"),
-            why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
+    let mut table = Vec::with_capacity(usize::try_from(n.saturating_mul(16)).unwrap_or(0));
+    for (_, off, size) in &kept {
+        table.extend_from_slice(&u64_bytes(*off, e));
+        table.extend_from_slice(&u64_bytes(*size, e));
+    }
+    table.resize(usize::try_from(n.saturating_mul(16)).unwrap_or(0), 0);
+    file.edits.push(Edit {
+        rule: rules::FEATURE_SECTION.code,
+        offset: start,
+        old: bytes_at(data, start, n.saturating_mul(16)),
+        new: table,
+        what: "feature table: the kept features' entries in bit order, the rest zero".into(),
+    });
+    let rest = len.saturating_sub(keep);
+    if rest > 0 {
+        file.cut = Some(Cut {
+            rule: rules::FEATURE_SECTION.code,
+            at: keep,
+            bytes: rest,
+            what: "a feature section cut short".into(),
         });
     }
+    let names: Vec<&str> = dropped.iter().map(|b| feature_name(*b)).collect();
+    plan.losses.push(Loss {
+        file: None,
+        buffer: None,
+        cpu: None,
+        task: None,
+        count: dropped.len() as u64,
+        unit: Unit::Features,
+        bytes: rest,
+        time: None,
+        what: format!(
+            "the feature sections cut away with the end of the file (or unreadable): {}",
+            names.join(", ")
+        ),
+    });
     plan.files.push(file);
     Verdict::Repair(plan)
+}
+
+/// A cut feature table with no room for the kept entries, or a `-z` file whose COMPRESSED
+/// section is cut: every feature is dropped (COMPRESSED written anew for compressed records),
+/// the records kept whole.
+fn repair_cut_features(
+    data: &[u8],
+    p: &PerfData,
+    start: u64,
+    damage: String,
+    bits: &[u64],
+    dir: bool,
+) -> Verdict {
+    let len = p.size;
+    let mut plan = Plan::new(damage);
+    for r in [&rules::FEATURE_TABLE, &rules::FEATURE_SECTION] {
+        plan.mend(r.code);
+    }
+    let mut file = FilePlan::new(None, start);
+    file.cut = Some(Cut {
+        rule: rules::FEATURE_TABLE.code,
+        at: start,
+        bytes: len.saturating_sub(start),
+        what: "the feature table and sections, cut short".into(),
+    });
+    let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
+    plan.losses.push(Loss {
+        file: None,
+        buffer: None,
+        cpu: None,
+        task: None,
+        count: bits.len() as u64,
+        unit: Unit::Features,
+        bytes: len.saturating_sub(start),
+        time: None,
+        what: format!(
+            "the feature sections, cut away with the end of the file: {}",
+            names.join(", ")
+        ),
+    });
+    appended_features(&mut plan, &mut file, data, p, start, dir);
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// Sets `adds_features` to the features the records need that a finished recorder would have
+/// written: DIR_FORMAT for the `data` of a directory, COMPRESSED for compressed records; and
+/// appends their table and sections at `end` (the end of the records), with the ledger's
+/// invented fields.
+fn appended_features(
+    plan: &mut Plan,
+    file: &mut FilePlan,
+    data: &[u8],
+    p: &PerfData,
+    end: u64,
+    dir: bool,
+) {
+    let e = p.header.endian;
+    let compressed = p.walk.compressed > 0;
+    let mut on = Vec::new();
+    if dir {
+        on.push(FEAT_DIR_FORMAT);
+    }
+    if compressed {
+        on.push(FEAT_COMPRESSED);
+    }
+    let names: Vec<&str> = on.iter().map(|b| feature_name(*b)).collect();
+    file.edits.push(Edit {
+        rule: rules::FEATURE_TABLE.code,
+        offset: FEATURES_AT,
+        old: bytes_at(data, FEATURES_AT, 32),
+        new: feature_words(&on, e),
+        what: if on.is_empty() {
+            "adds_features: none (no feature section is whole)".into()
+        } else {
+            format!(
+                "adds_features: {} only (no other feature section is whole)",
+                names.join(" and ")
+            )
+        },
+    });
+    if on.is_empty() {
+        return;
+    }
+    // DIR_FORMAT: u64 version 1 (PERF_DIR_VERSION); COMPRESSED: 5 × u32.
+    let sizes: Vec<u64> = on
+        .iter()
+        .map(|b| if *b == FEAT_DIR_FORMAT { 8 } else { 20 })
+        .collect();
+    let mut table = Vec::with_capacity(on.len().saturating_mul(16));
+    let mut at = end.saturating_add((on.len() as u64).saturating_mul(16));
+    for size in &sizes {
+        table.extend_from_slice(&u64_bytes(at, e));
+        table.extend_from_slice(&u64_bytes(*size, e));
+        at = at.saturating_add(*size);
+    }
+    file.edits.push(Edit {
+        rule: rules::FEATURE_TABLE.code,
+        offset: end,
+        old: Vec::new(),
+        new: table,
+        what: format!("feature table: {}", names.join(", ")),
+    });
+    let mut at = end.saturating_add((on.len() as u64).saturating_mul(16));
+    if dir {
+        file.edits.push(Edit {
+            rule: rules::FEATURE_TABLE.code,
+            offset: at,
+            old: Vec::new(),
+            new: u64_bytes(1, e).to_vec(),
+            what: "DIR_FORMAT feature: version 1, the data.N streams".into(),
+        });
+        at = at.saturating_add(8);
+    }
+    if !compressed {
+        return;
+    }
+    let known = p
+        .info
+        .compressed
+        .map(|(_, m)| u64::from(m))
+        .filter(|m| *m >= p.walk.max_output);
+    let mmap_len = known.unwrap_or_else(|| DEFAULT_MMAP_LEN.max(p.walk.max_output));
+    let mmap32 = u32::try_from(mmap_len).unwrap_or(u32::MAX);
+    let level = 1;
+    let mut sec = Vec::with_capacity(20);
+    for v in [0, 1, level, 0, mmap32] {
+        sec.extend_from_slice(&u32_bytes(v, e));
+    }
+    file.edits.push(Edit {
+        rule: rules::COMPRESSED_FEATURE.code,
+        offset: at,
+        old: Vec::new(),
+        new: sec,
+        what: "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len".into(),
+    });
+    plan.mend(rules::COMPRESSED_FEATURE.code);
+    if known.is_none() {
+        plan.invented.push(Invented {
+            file: None,
+            field: "COMPRESSED mmap_len".into(),
+            value: mmap_len.to_string(),
+            why: format!(
+                "the size perf 6.1 decompresses each COMPRESSED record into: the default of `perf record -z` (129 pages of 4 KiB), or the most one record needs ({})",
+                p.walk.max_output
+            ),
+        });
+    }
+    plan.invented.push(Invented {
+        file: None,
+        field: "COMPRESSED level and ratio".into(),
+        value: format!("{level}, 0"),
+        why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
+    });
 }
 
 /// The repair of a `perf record --threads` directory: `data` as a file, and each `data.<n>`
@@ -316,7 +619,7 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
     let Some(p) = decode::decode(&main, limits, &mut sink) else {
         return Verdict::Healthy;
     };
-    let mut plan = match repair(&main, limits, 64) {
+    let mut plan = match repair_file(&main, limits, 64, true) {
         Verdict::Refuse(r) => return Verdict::Refuse(r),
         Verdict::Healthy => None,
         Verdict::Repair(mut plan) => {
@@ -388,7 +691,8 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
             buffer: None,
             cpu: None,
             task: None,
-            count: 1,
+            // As in a file: a record is counted when its header is on disk.
+            count: u64::from(size.is_some()),
             unit: Unit::Records,
             bytes: rest,
             time: None,
