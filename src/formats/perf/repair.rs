@@ -25,6 +25,8 @@ use crate::reader::{Endian, Reader};
 const TYPE_TRACEPOINT: u32 = 2;
 /// `HEADER_TRACING_DATA`.
 const FEAT_TRACING_DATA: u64 = 1;
+/// `HEADER_STAT`.
+const FEAT_STAT: u64 = 19;
 /// `HEADER_DIR_FORMAT`.
 const FEAT_DIR_FORMAT: u64 = 24;
 /// `HEADER_COMPRESSED`.
@@ -245,7 +247,8 @@ fn repair_file(
             ),
         });
     }
-    appended_features(&mut plan, &mut file, data, &p, end, dir);
+    let stat = h.has_feature(FEAT_STAT);
+    appended_features(&mut plan, &mut file, data, &p, end, dir, stat);
     plan.files.push(file);
     Verdict::Repair(plan)
 }
@@ -491,13 +494,15 @@ fn repair_cut_features(
             names.join(", ")
         ),
     });
-    appended_features(&mut plan, &mut file, data, p, start, dir);
+    let stat = bits.contains(&FEAT_STAT);
+    appended_features(&mut plan, &mut file, data, p, start, dir, stat);
     plan.files.push(file);
     Verdict::Repair(plan)
 }
 
 /// Sets `adds_features` to the features the records need that a finished recorder would have
-/// written: DIR_FORMAT for the `data` of a directory, COMPRESSED for compressed records; and
+/// written: STAT (an empty section: the flag of a `perf stat record` file) when the header
+/// had it, DIR_FORMAT for the `data` of a directory, COMPRESSED for compressed records; and
 /// appends their table and sections at `end` (the end of the records), with the ledger's
 /// invented fields.
 fn appended_features(
@@ -507,10 +512,14 @@ fn appended_features(
     p: &PerfData,
     end: u64,
     dir: bool,
+    stat: bool,
 ) {
     let e = p.header.endian;
     let compressed = p.walk.compressed > 0;
     let mut on = Vec::new();
+    if stat {
+        on.push(FEAT_STAT);
+    }
     if dir {
         on.push(FEAT_DIR_FORMAT);
     }
@@ -538,7 +547,11 @@ fn appended_features(
     // DIR_FORMAT: u64 version 1 (PERF_DIR_VERSION); COMPRESSED: 5 × u32.
     let sizes: Vec<u64> = on
         .iter()
-        .map(|b| if *b == FEAT_DIR_FORMAT { 8 } else { 20 })
+        .map(|b| match *b {
+            FEAT_STAT => 0,
+            FEAT_DIR_FORMAT => 8,
+            _ => 20,
+        })
         .collect();
     let mut table = Vec::with_capacity(on.len().saturating_mul(16));
     let mut at = end.saturating_add((on.len() as u64).saturating_mul(16));

@@ -86,7 +86,7 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
     let past = |c: &super::model::CpuEntry| c.size > 0 && c.offset.saturating_add(c.size) > len;
     let damaged = m.buffers.iter().flat_map(|b| b.cpus.iter()).any(past);
     if !damaged {
-        return Verdict::Healthy;
+        return repair_v6_stopped(data, m);
     }
     if m.meta_end > len
         || m.buffers
@@ -205,6 +205,123 @@ fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
         });
     }
     file.edits = edits;
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// A v6 writer stopped while it copied the data of CPU k (`trace-cmd convert`, `extract`,
+/// `record` killed): the writer zeroes the CPU table first and patches CPU i's (offset, size)
+/// right after copying its data (`trace-output.c`, the flyrecord loop), so entries 0..k are
+/// whole, entry k and the later ones are still (0, 0), and CPU k's pages run from the page
+/// boundary after CPU k−1's data to the end of the file. Entry k is set to its whole pages
+/// on disk; the partial page at the end is cut.
+fn repair_v6_stopped(data: &[u8], m: &TraceDat) -> Verdict {
+    let len = len_of(data);
+    let e = m.header.endian;
+    let [b] = m.buffers.as_slice() else {
+        return Verdict::Healthy;
+    };
+    if m.meta_end == 0 || m.meta_end > len || b.span.end > len {
+        return Verdict::Healthy;
+    }
+    let zero = |c: &super::model::CpuEntry| c.offset == 0 && c.size == 0;
+    let Some(k) = b.cpus.iter().position(zero) else {
+        return Verdict::Healthy;
+    };
+    if !b.cpus.iter().skip(k).all(zero) {
+        return Verdict::Healthy;
+    }
+    let ps = u64::from(b.page_size.max(1));
+    let prev_end = b
+        .cpus
+        .iter()
+        .take(k)
+        .filter(|c| c.size > 0)
+        .map(|c| c.offset.saturating_add(c.size))
+        .fold(b.span.end.max(m.meta_end), u64::max);
+    let Some(off) = align(prev_end, ps) else {
+        return Verdict::Healthy;
+    };
+    if off >= len {
+        return Verdict::Healthy;
+    }
+    let whole = len.saturating_sub(off) / ps * ps;
+    if whole == 0 {
+        return Verdict::Healthy;
+    }
+    // The first page there must be a ring page: a timestamp and a commit that fits it.
+    let commit = page_ts(data, off.saturating_add(8), e).map(|c| c & 0x7ff_ffff);
+    if !commit.is_some_and(|c| c > 0 && c <= ps) {
+        return Verdict::Healthy;
+    }
+    let Some(c) = b.cpus.get(k) else {
+        return Verdict::Healthy;
+    };
+    let mut plan = Plan::new(format!(
+        "v6 trace.dat of a writer stopped while it copied CPU {}: its CPU table entry and the later ones are still zero",
+        c.cpu
+    ));
+    plan.mend(rules::TRAILING_DATA.code);
+    plan.mend(rules::CPU_DATA_RANGE.code);
+    let keep = off.saturating_add(whole);
+    let mut file = FilePlan::new(None, keep);
+    let pair = c.span.end.saturating_sub(16);
+    file.edits.push(Edit {
+        rule: rules::CPU_DATA_RANGE.code,
+        offset: pair,
+        old: old_bytes(data, pair, 16),
+        new: [u64_bytes(e, off), u64_bytes(e, whole)].concat(),
+        what: format!(
+            "CPU {} data: offset 0x{off:x} (the page after CPU data before it), size {whole} (its whole pages on disk)",
+            c.cpu
+        ),
+    });
+    let rest = len.saturating_sub(keep);
+    if rest > 0 {
+        file.cut = Some(Cut {
+            rule: rules::CPU_DATA_RANGE.code,
+            at: keep,
+            bytes: rest,
+            what: "the partial page at the end".into(),
+        });
+        let ts = page_ts(data, keep, e);
+        plan.losses.push(Loss {
+            file: None,
+            buffer: Some(b.name.clone()),
+            cpu: Some(c.cpu),
+            task: None,
+            count: 1,
+            unit: Unit::Pages,
+            bytes: rest,
+            time: ts.map(|t| (t, t)),
+            what: format!(
+                "1 page of CPU {} at 0x{keep:x}: {rest} of its {ps} bytes on disk",
+                c.cpu
+            ),
+        });
+    }
+    let later: Vec<String> = b
+        .cpus
+        .iter()
+        .skip(k.saturating_add(1))
+        .map(|c| c.cpu.to_string())
+        .collect();
+    if !later.is_empty() {
+        plan.losses.push(Loss {
+            file: None,
+            buffer: Some(b.name.clone()),
+            cpu: None,
+            task: None,
+            count: 0,
+            unit: Unit::Pages,
+            bytes: 0,
+            time: None,
+            what: format!(
+                "CPU {}: the writer stopped before it wrote their data (how much there was is not in the file)",
+                later.join(", ")
+            ),
+        });
+    }
     plan.files.push(file);
     Verdict::Repair(plan)
 }
