@@ -1271,7 +1271,12 @@ fn trace_dat_v6_writer_stopped_during_the_copy() {
     let have = tool("trace-cmd", "--help");
     let tmp = tempfile::tempdir().unwrap();
     let mut repaired = 0;
-    for name in ["v6.dat", "lost-v6.dat", "subbuf-8k-v6.dat", "clock-mono-v6.dat"] {
+    for name in [
+        "kernel-stack-v6.dat",
+        "lost-v6.dat",
+        "ustack-v6.dat",
+        "bigmarker-v6.dat",
+    ] {
         let path = corpus(&format!("tracecmd/{name}"));
         let data = std::fs::read(&path).unwrap();
         let cpus = cpu_tables(&data);
@@ -1291,7 +1296,7 @@ fn trace_dat_v6_writer_stopped_during_the_copy() {
         };
         for (k, &(_, cpu, off, size)) in cpus.iter().enumerate() {
             let (off, size) = (off as usize, size as usize);
-            if size < ps {
+            if size < 2 * ps {
                 continue;
             }
             // Killed inside CPU k's copy: half its pages and 100 bytes of the next.
