@@ -378,7 +378,9 @@ def read(reader, path, info):
         for line in o.text.splitlines():
             m = readers._TC_EVENT.match(line)
             if m:
-                ident.setdefault((m.group(1) or b"", m.group(2)), []).append(line)
+                # the column widths follow the longest comm and buffer name of the whole
+                # file: spaces are not what was read
+                ident.setdefault((m.group(1) or b"", m.group(2)), []).append(re.sub(rb"\s+", b" ", line.strip()))
         o.ident = ident
     elif reader.fmt == "uftrace":
         ident = {}
@@ -606,7 +608,7 @@ class Campaign:
                 if repaired:
                     t.back_rep[r.name] += got
                     t.base_rep[r.name] += disk
-                if got < disk:
+                if got < disk and repaired:
                     t.short.append((disk - got, r.name, st, case))
 
     def check_ledger(self, t, fmt, ledger, cin, cout, case):
@@ -761,6 +763,30 @@ def kill_after(argv, delay, cwd=None, env=None):
     return finished
 
 
+def kill_at_size(argv, path, target, timeout=120):
+    """Runs `argv` and SIGKILLs it once `path` holds `target` bytes (a random moment of the
+    writing: trace-cmd reads its input first and writes its output in a burst at the end);
+    True if it finished first."""
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                         start_new_session=True)
+    end = time.time() + timeout
+    while p.poll() is None and time.time() < end:
+        try:
+            if os.path.getsize(path) >= target:
+                break
+        except OSError:
+            pass
+        time.sleep(0.0002)
+    if p.poll() is not None:
+        return True
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    p.wait()
+    return False
+
+
 def build(tmp, name, src, flags):
     exe = os.path.join(tmp, name)
     if not os.path.exists(exe):
@@ -819,56 +845,76 @@ def killed(c, tallies, rng, n, work):
         tr = "/sys/kernel/tracing"
         source = os.path.join(ROOT, "corpus", "tracecmd", "v6.dat")
 
-        def fill():
-            tc("start", "-e", "sched", "-e", "syscalls", "-b", "1410")
+        def put(f, v):
+            try:
+                with open(os.path.join(tr, f), "w") as fh:
+                    fh.write(v)
+            except OSError:
+                pass
+
+        def fill(kb="1410"):
+            # (`trace-cmd start` needs /proc/sys/kernel/ftrace_enabled, which a container may
+            # not let it write: tracefs directly)
+            put("buffer_size_kb", kb)
+            put("events/sched/enable", "1")
+            put("events/syscalls/enable", "1")
+            put("tracing_on", "1")
             end = time.time() + 0.5
             while time.time() < end:
                 subprocess.run(["ls", "-R", "/usr/share/doc"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            tc("stop")
+            put("tracing_on", "0")
 
         live = tracefs()
         try:
             if live:
-                fill()
+                fill("8192")
                 rec = os.path.join(work, "source.dat")
-                tc("extract", "-o", rec, "--file-version", "6")
+                tc("extract", "-o", rec)
                 if os.path.exists(rec):
                     source = rec
                 for i in range(max(1, n // 2)):
                     fill()
                     out = os.path.join(work, "extract.dat")
                     rm(out)
-                    fv = ["6", "7"][i % 2]
-                    delay = rng.uniform(0.002, 0.05)
-                    done = kill_after(["trace-cmd", "extract", "-o", out, "--file-version", fv], delay)
+                    frac = rng.uniform(0.01, 1.0)
+                    done = kill_at_size(["trace-cmd", "extract", "-o", out], out, int(frac * os.path.getsize(source)))
                     if os.path.exists(out) and not done:
                         t.kinds["killed trace-cmd extract"] += 1
-                        c.one(t, "tracecmd", out, None, "trace-cmd extract v%s killed after %.3f s" % (fv, delay), tracedat_info(out))
+                        c.one(t, "tracecmd", out, None, "trace-cmd extract killed at %.0f%% of a full extract's size" % (100 * frac), tracedat_info(out))
                     else:
                         t.kinds["killed trace-cmd extract (finished or nothing written)"] += 1
                     rm(out)
+            full = {}
+            for fv in ("6", "7"):
+                comp = ["--compression", "zstd"] if fv == "7" else []
+                out = os.path.join(work, "killed.dat")
+                rm(out)
+                subprocess.run(["trace-cmd", "convert", "-i", source, "-o", out, "--file-version", fv] + comp,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                full[fv] = os.path.getsize(out) if os.path.exists(out) else 1 << 20
+                rm(out)
             for i in range(n):
                 fv = ["6", "7"][i % 2]
                 comp = ["--compression", "zstd"] if fv == "7" else []
                 out = os.path.join(work, "killed.dat")
                 rm(out)
-                delay = rng.uniform(0.002, 0.06)
-                done = kill_after(["trace-cmd", "convert", "-i", source, "-o", out, "--file-version", fv] + comp, delay)
+                # a random moment of the writing: when OUT holds a random share of its size
+                frac = rng.uniform(0.01, 1.0)
+                done = kill_at_size(["trace-cmd", "convert", "-i", source, "-o", out, "--file-version", fv] + comp, out,
+                                    int(frac * full[fv]))
+                delay = frac
                 if not os.path.exists(out) or done:
                     t.kinds["killed trace-cmd convert (finished or nothing written)"] += 1
                     continue
                 t.kinds["killed trace-cmd convert"] += 1
-                c.one(t, "tracecmd", out, None, "trace-cmd convert v%s killed after %.3f s" % (fv, delay), tracedat_info(out))
+                c.one(t, "tracecmd", out, None, "trace-cmd convert v%s killed at %.0f%% of its output" % (fv, 100 * delay), tracedat_info(out))
                 rm(out)
         finally:
             if live:
+                put("events/enable", "0")
                 tc("reset")
-                for f, v in (("tracing_on", "0"), ("buffer_size_kb", "1410")):
-                    try:
-                        with open(os.path.join(tr, f), "w") as fh:
-                            fh.write(v)
-                    except OSError:
-                        pass
+                put("tracing_on", "0")
+                put("buffer_size_kb", "1410")
     if "tfile" in tallies:
         # GDB writes a tfile in one `tsave` command, with the program stopped under GDB's
         # control: there is no moment to interrupt it from outside but killing GDB, whose
