@@ -92,9 +92,60 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
             .any(|f| f.severity == Severity::Error)
 }
 
+/// The TRACING_DATA section of the donor `path` when it describes every tracepoint event id
+/// of `p`; why not, otherwise.
+fn donor_tracing_data(
+    path: &std::path::Path,
+    p: &PerfData,
+    limits: &crate::limits::Limits,
+) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let data = crate::input::load(path, crate::input::LoadMode::Read, limits.max_file_bytes)
+        .map_err(|e| format!("the donor {shown} cannot be read: {e}"))?;
+    let mut sink = Sink::new(64);
+    let d = decode::decode(&data, limits, &mut sink)
+        .ok_or_else(|| format!("the donor {shown} is no perf.data"))?;
+    if d.header.endian != p.header.endian {
+        return Err(format!("the donor {shown} has the other byte order"));
+    }
+    let f = d
+        .features
+        .iter()
+        .find(|f| f.bit == FEAT_TRACING_DATA)
+        .ok_or_else(|| format!("the donor {shown} has no TRACING_DATA feature"))?;
+    let ids = d
+        .info
+        .tracepoint_ids
+        .as_ref()
+        .ok_or_else(|| format!("the donor {shown}'s TRACING_DATA does not read to its end"))?;
+    let missing: Vec<String> = p
+        .attrs
+        .iter()
+        .filter(|a| a.kind == TYPE_TRACEPOINT)
+        .filter(|a| u32::try_from(a.config).map_or(true, |c| !ids.contains(&c)))
+        .map(|a| a.config.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the donor {shown}'s TRACING_DATA does not describe the tracepoint id(s) {} of the input: it was recorded with other events or on another kernel",
+            missing.join(", ")
+        ));
+    }
+    Ok(bytes_at(
+        &data,
+        f.span.start,
+        f.span.end.saturating_sub(f.span.start),
+    ))
+}
+
 /// The repair of a file-mode perf.data.
-pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) -> Verdict {
-    repair_file(data, limits, max_findings, false)
+pub fn repair(
+    data: &[u8],
+    limits: &crate::limits::Limits,
+    max_findings: usize,
+    ropts: &crate::ledger::RepairOptions,
+) -> Verdict {
+    repair_file(data, limits, max_findings, ropts, false)
 }
 
 /// The repair of a file-mode perf.data; `dir`: the `data` of a `--threads` directory, which
@@ -103,6 +154,7 @@ fn repair_file(
     data: &[u8],
     limits: &crate::limits::Limits,
     max_findings: usize,
+    ropts: &crate::ledger::RepairOptions,
     dir: bool,
 ) -> Verdict {
     let mut sink = Sink::new(max_findings);
@@ -128,13 +180,27 @@ fn repair_file(
             h.data.offset.saturating_add(h.data.size)
         )
     };
-    if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT) {
-        return Verdict::Refuse(Refusal {
-            damage,
-            reason: "the recording has tracepoint events, and perf 6.1 rejects tracepoint attrs without the TRACING_DATA feature (the event formats), which only a finished `perf record` writes; the samples on disk cannot be made readable from this file alone".into(),
-            option: None,
-        });
-    }
+    let tracing = if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT) {
+        let Some(donor) = &ropts.metadata_from else {
+            return Verdict::Refuse(Refusal {
+                damage,
+                reason: "the recording has tracepoint events, and perf 6.1 rejects tracepoint attrs without the TRACING_DATA feature (the event formats), which only a finished `perf record` writes; the samples on disk cannot be made readable from this file alone".into(),
+                option: Some("--metadata-from"),
+            });
+        };
+        match donor_tracing_data(donor, &p, limits) {
+            Ok(t) => Some((t, donor.display().to_string())),
+            Err(reason) => {
+                return Verdict::Refuse(Refusal {
+                    damage,
+                    reason,
+                    option: Some("--metadata-from"),
+                })
+            }
+        }
+    } else {
+        None
+    };
     let end = p.walk.end.max(p.data.start).min(len);
     if let Some(stop) = p.walk.stopped_at.filter(|s| *s >= end) {
         // The walk stopped where the records end: at a record cut by the end of the file
@@ -164,6 +230,7 @@ fn repair_file(
     }
     let keep_features =
         p.unfinished && !h.feature_bits().is_empty() && features_whole(data, &p, end, limits);
+    let tracing = tracing.filter(|_| !keep_features);
     let mut plan = Plan::new(damage);
     for r in [
         &rules::UNFINISHED_RECORDING,
@@ -247,8 +314,12 @@ fn repair_file(
             ),
         });
     }
-    let stat = h.has_feature(FEAT_STAT);
-    appended_features(&mut plan, &mut file, data, &p, end, dir, stat);
+    let wanted = Wanted {
+        tracing,
+        stat: h.has_feature(FEAT_STAT),
+        dir,
+    };
+    appended_features(&mut plan, &mut file, data, &p, end, wanted);
     plan.files.push(file);
     Verdict::Repair(plan)
 }
@@ -494,136 +565,164 @@ fn repair_cut_features(
             names.join(", ")
         ),
     });
-    let stat = bits.contains(&FEAT_STAT);
-    appended_features(&mut plan, &mut file, data, p, start, dir, stat);
+    let wanted = Wanted {
+        tracing: None,
+        stat: bits.contains(&FEAT_STAT),
+        dir,
+    };
+    appended_features(&mut plan, &mut file, data, p, start, wanted);
     plan.files.push(file);
     Verdict::Repair(plan)
 }
 
+/// The features a file whose feature sections are gone gets written back.
+struct Wanted {
+    /// TRACING_DATA from a donor (`--metadata-from`): its bytes and the donor's name.
+    tracing: Option<(Vec<u8>, String)>,
+    /// STAT, when the header had it: an empty section, the flag of a `perf stat record` file.
+    stat: bool,
+    /// DIR_FORMAT: the `data` of a `--threads` directory.
+    dir: bool,
+}
+
 /// Sets `adds_features` to the features the records need that a finished recorder would have
-/// written: STAT (an empty section: the flag of a `perf stat record` file) when the header
-/// had it, DIR_FORMAT for the `data` of a directory, COMPRESSED for compressed records; and
-/// appends their table and sections at `end` (the end of the records), with the ledger's
-/// invented fields.
+/// written (in bit order: TRACING_DATA from a donor, STAT, DIR_FORMAT, COMPRESSED for
+/// compressed records), and appends their table and sections at `end` (the end of the
+/// records), with the ledger's invented fields.
 fn appended_features(
     plan: &mut Plan,
     file: &mut FilePlan,
     data: &[u8],
     p: &PerfData,
     end: u64,
-    dir: bool,
-    stat: bool,
+    wanted: Wanted,
 ) {
     let e = p.header.endian;
-    let compressed = p.walk.compressed > 0;
-    let mut on = Vec::new();
-    if stat {
-        on.push(FEAT_STAT);
+    let mut sections: Vec<(u64, Vec<u8>, &'static str)> = Vec::new();
+    if let Some((bytes, donor)) = wanted.tracing {
+        plan.invented.push(Invented {
+            file: None,
+            field: "TRACING_DATA feature".into(),
+            value: format!("{} bytes copied from {donor}", bytes.len()),
+            why: "given by --metadata-from: the tracepoint formats of a healthy recording of the same events, which describe every tracepoint id of the input".into(),
+        });
+        sections.push((
+            FEAT_TRACING_DATA,
+            bytes,
+            "TRACING_DATA feature (from the donor)",
+        ));
     }
-    if dir {
-        on.push(FEAT_DIR_FORMAT);
+    if wanted.stat {
+        sections.push((FEAT_STAT, Vec::new(), "STAT feature: empty, the flag"));
     }
-    if compressed {
-        on.push(FEAT_COMPRESSED);
+    if wanted.dir {
+        sections.push((
+            FEAT_DIR_FORMAT,
+            u64_bytes(1, e).to_vec(),
+            "DIR_FORMAT feature: version 1, the data.N streams",
+        ));
     }
-    let names: Vec<&str> = on.iter().map(|b| feature_name(*b)).collect();
+    if p.walk.compressed > 0 {
+        let known = p
+            .info
+            .compressed
+            .map(|(_, m)| u64::from(m))
+            .filter(|m| *m >= p.walk.max_output);
+        let mmap_len = known.unwrap_or_else(|| DEFAULT_MMAP_LEN.max(p.walk.max_output));
+        let mmap32 = u32::try_from(mmap_len).unwrap_or(u32::MAX);
+        let level = 1;
+        let mut sec = Vec::with_capacity(20);
+        for v in [0, 1, level, 0, mmap32] {
+            sec.extend_from_slice(&u32_bytes(v, e));
+        }
+        sections.push((
+            FEAT_COMPRESSED,
+            sec,
+            "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len",
+        ));
+        plan.mend(rules::COMPRESSED_FEATURE.code);
+        if known.is_none() {
+            plan.invented.push(Invented {
+                file: None,
+                field: "COMPRESSED mmap_len".into(),
+                value: mmap_len.to_string(),
+                why: format!(
+                    "the size perf 6.1 decompresses each COMPRESSED record into: the default of `perf record -z` (129 pages of 4 KiB), or the most one record needs ({})",
+                    p.walk.max_output
+                ),
+            });
+        }
+        plan.invented.push(Invented {
+            file: None,
+            field: "COMPRESSED level and ratio".into(),
+            value: format!("{level}, 0"),
+            why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
+        });
+    }
+    let bits: Vec<u64> = sections.iter().map(|(b, _, _)| *b).collect();
+    let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
     file.edits.push(Edit {
         rule: rules::FEATURE_TABLE.code,
         offset: FEATURES_AT,
         old: bytes_at(data, FEATURES_AT, 32),
-        new: feature_words(&on, e),
-        what: if on.is_empty() {
-            "adds_features: none (no feature section is whole)".into()
+        new: feature_words(&bits, e),
+        what: if names.is_empty() {
+            "adds_features: none (no feature section is on disk whole)".into()
         } else {
             format!(
-                "adds_features: {} only (no other feature section is whole)",
-                names.join(" and ")
+                "adds_features: {} only (no other feature section is on disk whole)",
+                names.join(", ")
             )
         },
     });
-    if on.is_empty() {
+    if sections.is_empty() {
         return;
     }
-    // DIR_FORMAT: u64 version 1 (PERF_DIR_VERSION); COMPRESSED: 5 × u32.
-    let sizes: Vec<u64> = on
-        .iter()
-        .map(|b| match *b {
-            FEAT_STAT => 0,
-            FEAT_DIR_FORMAT => 8,
-            _ => 20,
-        })
-        .collect();
-    let mut table = Vec::with_capacity(on.len().saturating_mul(16));
-    let mut at = end.saturating_add((on.len() as u64).saturating_mul(16));
-    for size in &sizes {
+    let mut table = Vec::new();
+    let mut at = end.saturating_add((sections.len() as u64).saturating_mul(16));
+    for (_, bytes, _) in &sections {
         table.extend_from_slice(&u64_bytes(at, e));
-        table.extend_from_slice(&u64_bytes(*size, e));
-        at = at.saturating_add(*size);
+        table.extend_from_slice(&u64_bytes(bytes.len() as u64, e));
+        at = at.saturating_add(bytes.len() as u64);
     }
+    let mut at = end;
+    let n = table.len() as u64;
     file.edits.push(Edit {
         rule: rules::FEATURE_TABLE.code,
-        offset: end,
+        offset: at,
         old: Vec::new(),
         new: table,
         what: format!("feature table: {}", names.join(", ")),
     });
-    let mut at = end.saturating_add((on.len() as u64).saturating_mul(16));
-    if dir {
+    at = at.saturating_add(n);
+    for (bit, bytes, what) in sections {
+        let n = bytes.len() as u64;
+        if n == 0 {
+            continue;
+        }
         file.edits.push(Edit {
-            rule: rules::FEATURE_TABLE.code,
+            rule: if bit == FEAT_COMPRESSED {
+                rules::COMPRESSED_FEATURE.code
+            } else {
+                rules::FEATURE_TABLE.code
+            },
             offset: at,
             old: Vec::new(),
-            new: u64_bytes(1, e).to_vec(),
-            what: "DIR_FORMAT feature: version 1, the data.N streams".into(),
+            new: bytes,
+            what: what.into(),
         });
-        at = at.saturating_add(8);
+        at = at.saturating_add(n);
     }
-    if !compressed {
-        return;
-    }
-    let known = p
-        .info
-        .compressed
-        .map(|(_, m)| u64::from(m))
-        .filter(|m| *m >= p.walk.max_output);
-    let mmap_len = known.unwrap_or_else(|| DEFAULT_MMAP_LEN.max(p.walk.max_output));
-    let mmap32 = u32::try_from(mmap_len).unwrap_or(u32::MAX);
-    let level = 1;
-    let mut sec = Vec::with_capacity(20);
-    for v in [0, 1, level, 0, mmap32] {
-        sec.extend_from_slice(&u32_bytes(v, e));
-    }
-    file.edits.push(Edit {
-        rule: rules::COMPRESSED_FEATURE.code,
-        offset: at,
-        old: Vec::new(),
-        new: sec,
-        what: "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len".into(),
-    });
-    plan.mend(rules::COMPRESSED_FEATURE.code);
-    if known.is_none() {
-        plan.invented.push(Invented {
-            file: None,
-            field: "COMPRESSED mmap_len".into(),
-            value: mmap_len.to_string(),
-            why: format!(
-                "the size perf 6.1 decompresses each COMPRESSED record into: the default of `perf record -z` (129 pages of 4 KiB), or the most one record needs ({})",
-                p.walk.max_output
-            ),
-        });
-    }
-    plan.invented.push(Invented {
-        file: None,
-        field: "COMPRESSED level and ratio".into(),
-        value: format!("{level}, 0"),
-        why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
-    });
 }
 
 /// The repair of a `perf record --threads` directory: `data` as a file, and each `data.<n>`
 /// stream (bare records, no header) cut at its last whole record when the end of the file
 /// cuts one. The other files are copied as they are.
-pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdict {
+pub fn repair_dir(
+    dir: &dyn DirSource,
+    limits: &crate::limits::Limits,
+    ropts: &crate::ledger::RepairOptions,
+) -> Verdict {
     let max = limits.max_file_bytes;
     let (Ok(entries), Ok(main)) = (dir.list(), dir.load("data", max)) else {
         return Verdict::Healthy;
@@ -632,7 +731,7 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
     let Some(p) = decode::decode(&main, limits, &mut sink) else {
         return Verdict::Healthy;
     };
-    let mut plan = match repair_file(&main, limits, 64, true) {
+    let mut plan = match repair_file(&main, limits, 64, ropts, true) {
         Verdict::Refuse(r) => return Verdict::Refuse(r),
         Verdict::Healthy => None,
         Verdict::Repair(mut plan) => {
@@ -650,7 +749,7 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
     };
     for e in entries
         .iter()
-        .filter(|e| e.name != "data" && super::is_stream_name(&e.name))
+        .filter(|e| e.name != "data" && super::model::is_stream_name(&e.name))
     {
         let Ok(bytes) = dir.load(&e.name, max) else {
             continue;

@@ -9,7 +9,9 @@
 //!   files are; the sections are EXE_NAME (the first session's `exename`), CMDLINE (a marker
 //!   saying the line is rebuilt) and TASKINFO (the TASK and FORK tids of `task.txt`). Nothing else is
 //!   invented. Records carrying arguments or return values cannot be framed without the
-//!   argument specs, which were only in `info`: refused.
+//!   argument specs, which were only in `info`: refused, unless `--metadata-from DONOR` names
+//!   a healthy recording of the same program with the same options, whose ARG_SPEC (and
+//!   PATTERN_TYPE) sections are copied (ledgered as supplied).
 //! * A `<TID>.dat` that ends inside a record: cut at the last whole record (uftrace drops the
 //!   tail silently; the repair turns it into a ledgered loss).
 
@@ -43,7 +45,7 @@ const MAX_STACK: u16 = 1024;
 const WALK_BYTES: usize = 1 << 20;
 
 /// The repair entry of the format table.
-pub fn repair(subject: Subject<'_>, opts: &CheckOptions, _ropts: &RepairOptions) -> Verdict {
+pub fn repair(subject: Subject<'_>, opts: &CheckOptions, ropts: &RepairOptions) -> Verdict {
     let Subject::Dir(dir) = subject else {
         return Verdict::Healthy;
     };
@@ -58,7 +60,72 @@ pub fn repair(subject: Subject<'_>, opts: &CheckOptions, _ropts: &RepairOptions)
     if has("info") {
         return cut_tasks(dir, &entries, opts);
     }
-    rebuild_info(dir, &entries, opts)
+    rebuild_info(dir, &entries, opts, ropts)
+}
+
+/// What a donor recording (`--metadata-from`) supplies to a rebuilt `info`: its argument-spec
+/// feature bits and the bytes of its ARG_SPEC (and PATTERN_TYPE) sections.
+struct DonorSpecs {
+    features: u64,
+    info_mask: u64,
+    text: Vec<u8>,
+    shown: String,
+}
+
+/// info_mask bits a donor's argument specs come in: ARG_SPEC, PATTERN_TYPE.
+const SPEC_SECTIONS: [usize; 2] = [10, 12];
+
+fn donor_specs(
+    donor: &std::path::Path,
+    exename: &str,
+    opts: &CheckOptions,
+) -> Result<DonorSpecs, String> {
+    let shown = donor.display().to_string();
+    let path = donor.join("info");
+    let data = crate::input::load(
+        &path,
+        crate::input::LoadMode::Read,
+        opts.limits.max_read_bytes,
+    )
+    .map_err(|e| format!("the donor's info ({}) cannot be read: {e}", path.display()))?;
+    let mut sink = Sink::new(opts.limits.max_findings);
+    let (info, _) = super::decode::info::decode(&data, &mut sink);
+    let h = info
+        .header
+        .ok_or_else(|| format!("the donor {shown} has no valid info header"))?;
+    // The same program: the same file name (it may have been built or installed elsewhere).
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    if info.exename.as_deref().map(base) != Some(base(exename)) {
+        return Err(format!(
+            "the donor {shown} recorded {}, not {exename}",
+            info.exename.as_deref().unwrap_or("an unknown program")
+        ));
+    }
+    let mut text = Vec::new();
+    let mut info_mask = 0u64;
+    for bit in SPEC_SECTIONS {
+        if let Some((_, span)) = info.sections.iter().find(|(b, _)| *b == bit) {
+            let a = usize::try_from(span.start).unwrap_or(usize::MAX);
+            let b = usize::try_from(span.end).unwrap_or(usize::MAX);
+            let bytes = data.get(a..b).unwrap_or_default();
+            text.extend_from_slice(bytes);
+            if !bytes.ends_with(b"\n") {
+                text.push(b'\n');
+            }
+            info_mask |= 1 << bit;
+        }
+    }
+    if info_mask & (1 << 10) == 0 {
+        return Err(format!(
+            "the donor {shown} has no argument specs (ARG_SPEC)"
+        ));
+    }
+    Ok(DonorSpecs {
+        features: h.feat_mask & (feat::ARGUMENT | feat::RETVAL | feat::AUTO_ARGS),
+        info_mask,
+        text,
+        shown,
+    })
 }
 
 fn refuse(damage: &str, reason: &str) -> Verdict {
@@ -181,7 +248,12 @@ fn cut_loss(name: &str, tid: u64, len: u64, w: &Walk) -> (FilePlan, Loss) {
     (f, loss)
 }
 
-fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) -> Verdict {
+fn rebuild_info(
+    dir: &dyn DirSource,
+    entries: &[DirEntry],
+    opts: &CheckOptions,
+    ropts: &RepairOptions,
+) -> Verdict {
     let damage = "uftrace recording without `info` (the recorder did not finish)";
     let max = opts.limits.max_read_bytes;
     if !entries.iter().any(|e| e.name == "task.txt") {
@@ -233,6 +305,19 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     } else {
         1
     };
+    let donor = match &ropts.metadata_from {
+        Some(d) => match donor_specs(d, &sess.exename, opts) {
+            Ok(s) => Some(s),
+            Err(reason) => {
+                return Verdict::Refuse(Refusal {
+                    damage: damage.into(),
+                    reason,
+                    option: Some("--metadata-from"),
+                })
+            }
+        },
+        None => None,
+    };
     let mut plan = Plan::new(damage);
     plan.mend(rules::MISSING_FILE.code);
     let mut order: Option<Endian> = None;
@@ -270,10 +355,16 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
             Err(err) => return refuse(damage, &format!("`{}` cannot be read: {err}", e.name)),
         };
         if w.payload {
-            return refuse(
-                damage,
-                &format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
-            );
+            if donor.is_some() {
+                // Framed by the donor's specs: the check of the output judges the records
+                // (a cut one makes the repair fail rather than guess).
+                continue;
+            }
+            return Verdict::Refuse(Refusal {
+                damage: damage.into(),
+                reason: format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
+                option: Some("--metadata-from"),
+            });
         }
         if let Some(at) = w.bad_magic {
             return refuse(
@@ -317,8 +408,17 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     info.extend_from_slice(&order.u16_bytes(u16::try_from(HEADER_SIZE).unwrap_or(40)));
     info.push(if order == Endian::Little { 1 } else { 2 });
     info.push(class);
+    let mut info_mask = INFO_MASK;
+    if let Some(d) = &donor {
+        features |= d.features;
+        info_mask |= d.info_mask;
+        why.push(format!(
+            "ARGUMENT/RETVAL/AUTO_ARGS as the donor {} has them",
+            d.shown
+        ));
+    }
     info.extend_from_slice(&order.u64_bytes(features));
-    info.extend_from_slice(&order.u64_bytes(INFO_MASK));
+    info.extend_from_slice(&order.u64_bytes(info_mask));
     info.extend_from_slice(&order.u16_bytes(MAX_STACK));
     info.extend_from_slice(&[0u8; 6]);
     let tid_list: Vec<String> = tids.iter().map(u64::to_string).collect();
@@ -329,6 +429,15 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
         tid_list.join(",")
     );
     info.extend_from_slice(text.as_bytes());
+    if let Some(d) = &donor {
+        info.extend_from_slice(&d.text);
+        plan.invented.push(Invented {
+            file: Some("info".into()),
+            field: "argument specs".into(),
+            value: format!("{} bytes copied from {}", d.text.len(), d.shown),
+            why: "given by --metadata-from: the ARG_SPEC (and PATTERN_TYPE) sections of a healthy recording of the same program with the same options".into(),
+        });
+    }
     let mut f = FilePlan::new(Some("info".into()), 0);
     f.created = true;
     f.edits.push(Edit {
