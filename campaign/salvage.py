@@ -457,6 +457,7 @@ class Tally:
         self.back_rep = collections.Counter()  # the same, repaired inputs only
         self.base_rep = collections.Counter()
         self.short = []  # (records not back, reader, exit, case)
+        self.excluded = collections.Counter()  # per reader: inputs left out of its share
         self.readers = set()
         self.kinds = collections.Counter()
         self.skipped = set()
@@ -477,6 +478,7 @@ class Tally:
             "refusals": self.refusals.most_common(),
             "shares": {r: (self.back[r], self.base[r]) for r in sorted(self.readers)},
             "shares_repaired": {r: (self.back_rep[r], self.base_rep[r]) for r in sorted(self.readers)},
+            "excluded": dict(self.excluded),
             "kinds": dict(self.kinds),
             "skipped": sorted(self.skipped),
         }
@@ -489,8 +491,9 @@ class Tally:
         for r, (b, o) in s["shares"].items():
             if o:
                 rb, ro = s["shares_repaired"][r]
-                out += "\n    %-36s read %d of %d whole records on disk (%.1f%%); of the repaired: %d of %d (%.1f%%)" % (
-                    r, b, o, 100.0 * b / o, rb, ro, 100.0 * rb / max(ro, 1))
+                out += "\n    %-36s read %d of %d whole records on disk (%.1f%%); of the repaired: %d of %d (%.1f%%)%s" % (
+                    r, b, o, 100.0 * b / o, rb, ro, 100.0 * rb / max(ro, 1),
+                    "; %d inputs left out (it reads less of their original)" % s["excluded"][r] if s["excluded"].get(r) else "")
         for n, r, st, case in sorted(self.short, reverse=True)[:5]:
             out += "\n    short %5d (%s, exit %s): %s" % (n, r, st, case)
         for why, n in s["refusals"][:6]:
@@ -525,6 +528,12 @@ class Campaign:
         k = (reader.name, path)
         if k not in self.base_cache:
             self.base_cache[k] = read(reader, path, info)
+        return self.base_cache[k]
+
+    def orig_count(self, fmt, original):
+        k = ("count", original)
+        if k not in self.base_cache:
+            self.base_cache[k] = self.count(fmt, original, None)
         return self.base_cache[k]
 
     def counter(self, fmt):
@@ -600,7 +609,16 @@ class Campaign:
                         t.bug("%s: OUT is no prefix/subset of the original: %s" % (r.name, why), case)
             elif repaired and o.status != 0:
                 t.bug("%s fails on OUT (status %s: %s)" % (r.name, o.status, o.note), case)
-            if cin is not None and cin.total_items():
+            full_base = True
+            if original is not None:
+                # a reader that reads less of the undamaged original than is on its disk (an
+                # old reader, a clock it does not know) is not asked for more of OUT
+                corig = self.orig_count(fmt, original)
+                b = self.base(r, original, info)
+                full_base = corig is None or shown(fmt, b) >= corig.total_items()
+            if not full_base:
+                t.excluded[r.name] += 1
+            elif cin is not None and cin.total_items():
                 disk = cin.total_items()
                 got = min(shown(fmt, o), disk) if (repaired or st == 0) else 0
                 t.back[r.name] += got
