@@ -626,7 +626,7 @@ class Campaign:
                 if repaired:
                     t.back_rep[r.name] += got
                     t.base_rep[r.name] += disk
-                if got < disk and repaired:
+                if got < disk and st in (0, 4, 5):
                     t.short.append((disk - got, r.name, st, case))
 
     def check_ledger(self, t, fmt, ledger, cin, cout, case):
