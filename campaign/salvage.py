@@ -168,7 +168,7 @@ def perf_count(path):
         comp = []
         if name.startswith("data."):
             perf_stream(buf, 0, len(buf), c, name, comp)
-        elif buf[:8] == b"PERFILE2":
+        elif buf[:8] == b"PERFILE2" and len(buf) >= 16:
             hsize = struct.unpack_from("<Q", buf, 8)[0]
             if hsize == 16:
                 perf_stream(buf, 16, len(buf), c, name, comp)
@@ -677,7 +677,7 @@ def cut_points(size, bounds, rng, nrandom, sample, deltas=(0, 1, 7, 8, 4096)):
 
 def perf_record_bounds(path):
     buf = open(path, "rb").read()
-    if buf[:8] != b"PERFILE2":
+    if buf[:8] != b"PERFILE2" or len(buf) < 56:
         return []
     hsize = struct.unpack_from("<Q", buf, 8)[0]
     if hsize == 16:
@@ -982,11 +982,11 @@ def main():
     ap.add_argument("--no-cuts", action="store_true", help="killed recorders only")
     ap.add_argument("--formats", default="trace.dat,uftrace,tfile,perf")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--ci", action="store_true", help="the CI sample: --sample 3 --random 4 --killed 2")
+    ap.add_argument("--ci", action="store_true", help="the CI sample: --sample 2 --random 3 --killed 1")
     ap.add_argument("--json", help="write the figures as JSON here")
     a = ap.parse_args()
     if a.ci:
-        a.sample, a.random, a.killed = a.sample or 3, 4, a.killed or 2
+        a.sample, a.random, a.killed = a.sample or 2, 3, a.killed or 1
     if not os.access(a.bin, os.X_OK):
         print("salvage: %s is not built" % a.bin, file=sys.stderr)
         return 2
