@@ -21,6 +21,9 @@ pub struct RepairOptions {
     /// A healthy recording of the same session whose metadata a repair may copy where the
     /// input's was never written (`--metadata-from`: a perf.data's TRACING_DATA feature).
     pub metadata_from: Option<std::path::PathBuf>,
+    /// A folder of uftrace symbol files (`<module>.sym`, from another recording of the same
+    /// binaries: `--with-syms`) for modules a killed recorder wrote none for.
+    pub with_syms: Option<std::path::PathBuf>,
 }
 
 /// One change of bytes.

@@ -1523,3 +1523,66 @@ fn uftrace_arguments_need_the_specs_of_a_donor() {
         }
     }
 }
+
+/// A `uftrace record` SIGKILLed while the program runs: no `info`, no `.sym` files (both are
+/// written at the end), and a perf file possibly cut inside a record.
+#[test]
+fn uftrace_killed_recorder_with_symbols_from_another_recording() {
+    if !tool("uftrace", "--version") || !tool("gcc", "--version") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("p.c");
+    std::fs::write(
+        &src,
+        "#include <unistd.h>\nint f(int x){return x+1;}\nint main(){int s=0;for(long i=0;i<100000000;i++){s=f(s);if(i%1000==0)usleep(200);}return s&1;}\n",
+    )
+    .unwrap();
+    let exe = tmp.path().join("p");
+    assert!(Command::new("gcc")
+        .args(["-pg", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap()
+        .success());
+    let record = |dir: &str, signal: &str| {
+        let mut child = Command::new("uftrace")
+            .args(["record", "-d", dir])
+            .arg(&exe)
+            .current_dir(tmp.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+        let _ = Command::new("pkill").args(["-9", "-f"]).arg(&exe).status();
+    };
+    // A recording of the same binary that ended normally (SIGINT: uftrace finishes it).
+    record("good.data", "-INT");
+    record("killed.data", "-9");
+    let killed = tmp.path().join("killed.data");
+    let good = tmp.path().join("good.data");
+    assert!(!killed.join("info").exists());
+    assert!(
+        good.join("p.sym").exists(),
+        "the SIGINTed recording has its symbols"
+    );
+    let out = tmp.path().join("out.data");
+    let (code, ledger) = fix(&killed, &out, &[]);
+    assert_eq!(code, 1, "{ledger}");
+    assert_eq!(ledger["refusal"]["option"], "--with-syms", "{ledger}");
+    let (code, ledger) = fix(&killed, &out, &["--with-syms", good.to_str().unwrap()]);
+    assert!(code == 4 || code == 5, "{ledger}");
+    assert!(out.join("p.sym").exists());
+    let text = replay(&out);
+    assert!(
+        text.lines().filter(|l| l.contains("f();")).count() > 100,
+        "replay of OUT: {}",
+        text.lines().take(5).collect::<Vec<_>>().join("\n")
+    );
+}

@@ -63,6 +63,11 @@ pub struct FixArgs {
     /// marked as supplied in the ledger, and used only if it fits the input.
     #[arg(long, value_name = "DONOR")]
     pub metadata_from: Option<PathBuf>,
+    /// A folder of uftrace symbol files (`<module>.sym`, say the uftrace.data of another
+    /// recording of the same binaries) for the modules of a killed `uftrace record`, which
+    /// writes them only at its end. Only read; the copies are marked as supplied.
+    #[arg(long, value_name = "DIR")]
+    pub with_syms: Option<PathBuf>,
 }
 
 /// Runs `fix`.
@@ -70,6 +75,7 @@ pub fn run(a: &FixArgs, opts: &CheckOptions, config: &Config) -> ExitCode {
     let ropts = RepairOptions {
         cpu_sizes: (!a.cpu_sizes.is_empty()).then(|| a.cpu_sizes.clone()),
         metadata_from: a.metadata_from.clone(),
+        with_syms: a.with_syms.clone(),
     };
     let req = Request {
         input: &a.input,

@@ -12,8 +12,11 @@
 //!   argument specs, which were only in `info`: refused, unless `--metadata-from DONOR` names
 //!   a healthy recording of the same program with the same options, whose ARG_SPEC (and
 //!   PATTERN_TYPE) sections are copied (ledgered as supplied).
-//! * A `<TID>.dat` that ends inside a record: cut at the last whole record (uftrace drops the
-//!   tail silently; the repair turns it into a ledgered loss).
+//!   A killed recorder also leaves no `.sym` files (written at the end too): they are taken
+//!   from `--with-syms DIR`, or the repair refuses naming that option. A `perf-cpu<N>.dat` the
+//!   recorder stopped inside a record is cut at that record.
+//! * A `<TID>.dat` or `perf-cpu<N>.dat` that ends inside a record: cut at the last whole record
+//!   (uftrace drops the tail silently; the repair turns it into a ledgered loss).
 
 use super::decode::info::{feat, HEADER_SIZE, MAGIC};
 use super::decode::maps;
@@ -320,6 +323,9 @@ fn rebuild_info(
     };
     let mut plan = Plan::new(damage);
     plan.mend(rules::MISSING_FILE.code);
+    if let Err(v) = add_symbol_files(&map, entries, ropts, opts, damage, &mut plan) {
+        return v;
+    }
     let mut order: Option<Endian> = None;
     for e in entries {
         let Some(tid) = tid_of(&e.name) else { continue };
@@ -382,6 +388,7 @@ fn rebuild_info(
     let Some(order) = order else {
         return refuse(damage, "no task file holds a record");
     };
+    cut_perf_files(dir, entries, order, opts, &mut plan);
     let mut features = DEFAULT_FEATURES;
     let mut why = vec!["the recorder's default features (PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, AUTO_ARGS)".to_string()];
     if entries
@@ -476,14 +483,154 @@ fn rebuild_info(
     Verdict::Repair(plan)
 }
 
+/// The `.sym` files of the map's modules that the directory lacks (a killed recorder writes
+/// them only at its end), copied from `--with-syms DIR`; a refusal naming that option when
+/// they are not there.
+fn add_symbol_files(
+    map: &maps::SessionMap,
+    entries: &[DirEntry],
+    ropts: &RepairOptions,
+    opts: &CheckOptions,
+    damage: &str,
+    plan: &mut Plan,
+) -> Result<(), Verdict> {
+    let mut missing: Vec<String> = Vec::new();
+    for m in &map.modules {
+        let base = maps::basename(&m.path);
+        if base.starts_with("libmcount") || base.starts_with("libstdc++") || base.starts_with('[') {
+            continue;
+        }
+        let name = format!("{base}.sym");
+        if !entries.iter().any(|e| e.name == name) && !missing.contains(&name) {
+            missing.push(name);
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let refusal = |reason: String| {
+        Verdict::Refuse(Refusal {
+            damage: damage.to_string(),
+            reason,
+            option: Some("--with-syms"),
+        })
+    };
+    let Some(dir) = &ropts.with_syms else {
+        return Err(refusal(format!(
+            "the recorder stopped before it wrote the symbol files of {} module(s) ({}): uftrace 0.9.4–0.18.1 take names from the ELF files at the recorded paths where they exist and print `<addr>` elsewhere",
+            missing.len(),
+            missing.join(", ")
+        )));
+    };
+    for name in missing {
+        let path = dir.join(&name);
+        let data = crate::input::load(
+            &path,
+            crate::input::LoadMode::Read,
+            opts.limits.max_read_bytes,
+        )
+        .map_err(|e| refusal(format!("{} cannot be read: {e}", path.display())))?;
+        let mut f = FilePlan::new(Some(name.clone()), 0);
+        f.created = true;
+        f.edits.push(Edit {
+            rule: rules::MODULE_WITHOUT_SYMBOLS.code,
+            offset: 0,
+            old: Vec::new(),
+            new: data.to_vec(),
+            what: format!("the symbols of {name}, copied from {}", dir.display()),
+        });
+        plan.files.push(f);
+        plan.invented.push(Invented {
+            file: Some(name),
+            field: "symbol file".into(),
+            value: path.display().to_string(),
+            why: "given by --with-syms: the symbols of the same binary from another recording"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// A cut at `at` of the perf file `name` (`perf-cpu<N>.dat`) of `len` bytes, whose record
+/// there runs past the end: the writer (the recorder's perf reader) was stopped inside it.
+fn cut_perf(plan: &mut Plan, name: &str, len: u64, at: u64) {
+    let rest = len.saturating_sub(at);
+    let mut fp = FilePlan::new(Some(name.to_string()), at);
+    fp.cut = Some(Cut {
+        rule: rules::PERF_TRUNCATED.code,
+        at,
+        bytes: rest,
+        what: "a perf record cut short".into(),
+    });
+    plan.mend(rules::PERF_TRUNCATED.code);
+    plan.files.push(fp);
+    plan.losses.push(Loss {
+        file: Some(name.to_string()),
+        buffer: None,
+        cpu: match classify(name) {
+            FileKind::Perf(n) => u32::try_from(n).ok(),
+            _ => None,
+        },
+        task: None,
+        count: 1,
+        unit: Unit::Records,
+        bytes: rest,
+        time: None,
+        what: format!("a perf record (a task or schedule event) cut short at 0x{at:x}: {rest} byte(s) on disk"),
+    });
+}
+
+/// The perf files of a recording without `info` that end inside a record, cut there.
+fn cut_perf_files(
+    dir: &dyn DirSource,
+    entries: &[DirEntry],
+    order: Endian,
+    opts: &CheckOptions,
+    plan: &mut Plan,
+) {
+    for e in entries
+        .iter()
+        .filter(|e| matches!(classify(&e.name), FileKind::Perf(_)) && e.len > 0)
+    {
+        let Ok(data) = dir.load(&e.name, opts.limits.max_file_bytes) else {
+            continue;
+        };
+        let mut sink = Sink::new(16);
+        super::decode::perf::walk(&data, order, &mut sink);
+        if let Some(f) = sink
+            .findings()
+            .iter()
+            .find(|f| f.rule.code == rules::PERF_TRUNCATED.code)
+        {
+            cut_perf(plan, &e.name, e.len, f.offset);
+        }
+    }
+}
+
 /// With `info` in place: each task file the check finds ending inside a record is cut at the
-/// last whole record.
+/// last whole record, and each perf file likewise.
 fn cut_tasks(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) -> Verdict {
     let mut sink = Sink::new(opts.limits.max_findings);
     let mut root = crate::map::MapNode::new("uftrace data directory", 0, 0);
     super::checks::check_all(dir, entries, &[], opts, &mut sink, &mut root);
-    let mut plan = Plan::new("uftrace task file(s) ending inside a record");
+    let mut plan = Plan::new("uftrace task or perf file(s) ending inside a record");
     for f in sink.findings() {
+        if f.rule.code == rules::PERF_TRUNCATED.code {
+            if let Some(e) = f
+                .file
+                .as_ref()
+                .and_then(|n| entries.iter().find(|e| &e.name == n))
+            {
+                if !plan
+                    .files
+                    .iter()
+                    .any(|p| p.name.as_deref() == Some(e.name.as_str()))
+                {
+                    cut_perf(&mut plan, &e.name, e.len, f.offset);
+                }
+            }
+            continue;
+        }
         if f.rule.code != rules::DAT_TRUNCATED.code {
             continue;
         }
