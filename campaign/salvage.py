@@ -545,7 +545,7 @@ class Campaign:
         f = self.counter(fmt)
         return f(path) if f else None
 
-    def one(self, t, fmt, damaged, original, label, info=None):
+    def one(self, t, fmt, damaged, original, label, info=None, extra=()):
         """`fix` of `damaged`, and every check against `original` (None for a killed recorder
         with nothing to compare to)."""
         out = os.path.join(self.tmp, "out" + os.path.splitext(damaged)[1])
@@ -553,7 +553,7 @@ class Campaign:
         rm(out)
         rm(led)
         before = digest(damaged)
-        st, so, se = run([self.tl, "fix", damaged, "-o", out, "--ledger", led])
+        st, so, se = run([self.tl, "fix", damaged, "-o", out, "--ledger", led] + list(extra))
         t.n += 1
         t.codes[st] += 1
         case = "%s (%s)" % (label, os.path.basename(original or damaged))
@@ -843,6 +843,11 @@ def killed(c, tallies, rng, n, work):
         with open(src_c, "w") as f:
             f.write(UF_SPIN)
         exe = build(work, "uf_spin", [src_c], ["-pg", "-O0", "-g"])
+        # a finished recording of the same program: its `*.sym` files, which a killed
+        # recorder never writes, are given to fix with --with-syms
+        donor = os.path.join(work, "donor.uftrace")
+        subprocess.run(["uftrace", "record", "-d", donor, exe], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        syms = ["--with-syms", donor] if os.path.isdir(donor) else []
         for i in range(n):
             out = os.path.join(work, "killed.uftrace")
             rm(out)
@@ -855,7 +860,7 @@ def killed(c, tallies, rng, n, work):
                 t.kinds["killed uftrace record (finished or nothing written)"] += 1
                 continue
             t.kinds["killed uftrace record"] += 1
-            c.one(t, "uftrace", out, None, "uftrace record killed after %.2f s" % delay)
+            c.one(t, "uftrace", out, None, "uftrace record killed after %.2f s" % delay, extra=syms)
     # trace-cmd extract killed, and trace-cmd convert of a recording killed
     if "trace.dat" in tallies and have("trace-cmd"):
         t = tallies["trace.dat"]
