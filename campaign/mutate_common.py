@@ -160,6 +160,10 @@ KINDS = (("field", 40), ("truncate", 11), ("flip", 12), ("text", 18), ("payload"
 # is cut between records of a format that counts nothing).
 SHORTER_RECORDING = {"uf-tid-cut"}
 
+# Tags whose mutants change recorded values only (a payload byte, a perf sample's time, tid or
+# ip): a reader that shows the same number of items under each key reads what is written.
+VALUE_TAGS = {"payload", "pf-sample"}
+
 
 def one_mutant(lay, rng, kinds=KINDS):
     """(description, tag, bytes) or None when the drawn kind has nothing to work on."""
