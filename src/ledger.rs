@@ -128,6 +128,8 @@ pub enum Unit {
     Records,
     /// Trace frames (GDB tfile).
     Frames,
+    /// Feature sections (perf.data).
+    Features,
     /// Bytes that are no whole thing (a partial record or page).
     Bytes,
 }
@@ -140,6 +142,7 @@ impl Unit {
             Unit::Chunks => "chunks",
             Unit::Records => "records",
             Unit::Frames => "frames",
+            Unit::Features => "features",
             Unit::Bytes => "bytes",
         }
     }

@@ -702,7 +702,7 @@ fn uftrace_task_file_cut_inside_a_record() {
 fn healthy_corpus_files_write_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let mut inputs = Vec::new();
-    for f in ["tracecmd", "uftrace", "gdb", "ktrace"] {
+    for f in ["tracecmd", "uftrace", "gdb", "ktrace", "perf"] {
         common::inputs(&corpus(f), &mut inputs);
     }
     inputs.retain(|p| {
@@ -908,5 +908,233 @@ fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
         let (code, ledger, out) = cut_and_fix(tmp.path(), "killed", &data, cut, &[]);
         assert_eq!(code, 1, "{ledger}");
         assert!(!out.exists());
+    }
+}
+
+/// `perf script -F tid,time` lines of `p` (the samples perf 6.1 shows), and its exit code.
+fn perf_samples(p: &Path) -> (Vec<String>, Option<i32>) {
+    let o = Command::new("perf")
+        .args(["script", "-F", "tid,time", "-i"])
+        .arg(p)
+        .output()
+        .unwrap();
+    let lines = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    (lines, o.status.code())
+}
+
+/// (offset, type, size) of the records of a little-endian perf.data from its data offset to
+/// `end`, whole ones only.
+fn perf_records(b: &[u8], end: usize) -> Vec<(usize, u32, usize)> {
+    let mut o = u64::from_le_bytes(b[40..48].try_into().unwrap()) as usize;
+    let mut out = Vec::new();
+    while o + 8 <= end {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        if s < 8 || o + s > end {
+            break;
+        }
+        out.push((o, t, s));
+        o += s;
+    }
+    out
+}
+
+#[test]
+fn perf_killed_recordings_get_their_samples_back() {
+    let have = tool("perf", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    // Real recordings SIGKILLed by scripts/corpus/perf.sh: data.size 0, no feature table;
+    // perf 6.1 shows none of their samples.
+    for (name, samples) in [("killed.data", 192usize), ("killed-zstd.data", 192)] {
+        let input = corpus(&format!("perf/defects/{name}"));
+        let out = tmp.path().join(name);
+        let (code, ledger) = fix(&input, &out, &[]);
+        assert_eq!(code, 4, "{name}: {ledger}");
+        assert!(errors(&out).is_empty(), "{name}: {:?}", errors(&out));
+        let plan = &ledger["plan"];
+        assert!(plan["mends"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m == "PF006"));
+        let zstd = name.contains("zstd");
+        // -z: COMPRESSED is the one feature written back, its mmap_len and level invented.
+        assert_eq!(
+            plan["invented"].as_array().unwrap().len(),
+            if zstd { 2 } else { 0 },
+            "{name}: {plan}"
+        );
+        let out_bytes = std::fs::read(&out).unwrap();
+        let features = u64::from_le_bytes(out_bytes[72..80].try_into().unwrap());
+        assert_eq!(features, if zstd { 1 << 27 } else { 0 }, "{name}");
+        if have {
+            let (before, _) = perf_samples(&input);
+            assert!(
+                before.is_empty(),
+                "{name}: perf shows {} before",
+                before.len()
+            );
+            let (after, rc) = perf_samples(&out);
+            assert_eq!(rc, Some(0), "{name}");
+            assert_eq!(after.len(), samples, "{name}");
+        }
+        let again = tmp.path().join(format!("{name}.again"));
+        assert_eq!(fix(&out, &again, &[]).0, 0);
+    }
+}
+
+#[test]
+fn perf_data_size_zeroed_with_its_features_is_restored_exactly() {
+    // A finished recording whose data.size was zeroed: the feature sections follow the
+    // records whole, so writing data.size back restores the recording byte for byte.
+    let tmp = tempfile::tempdir().unwrap();
+    for name in [
+        "cpu-clock.data",
+        "zstd.data",
+        "callchain-fp.data",
+        "group.data",
+    ] {
+        let good = std::fs::read(corpus(&format!("perf/{name}"))).unwrap();
+        let mut bad = good.clone();
+        bad[48..56].fill(0);
+        let input = tmp.path().join(format!("{name}.zero"));
+        std::fs::write(&input, &bad).unwrap();
+        let out = tmp.path().join(name);
+        let (code, ledger) = fix(&input, &out, &[]);
+        assert_eq!(code, 4, "{name}: {ledger}");
+        assert_eq!(std::fs::read(&out).unwrap(), good, "{name}");
+    }
+}
+
+#[test]
+fn perf_cut_inside_the_data_keeps_every_whole_sample() {
+    let have = tool("perf", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    for name in ["cpu-clock-999.data", "callchain-fp.data", "zstd.data"] {
+        let data = std::fs::read(corpus(&format!("perf/{name}"))).unwrap();
+        let start = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+        let end = start + u64::from_le_bytes(data[48..56].try_into().unwrap()) as usize;
+        let recs = perf_records(&data, end);
+        let orig: std::collections::BTreeSet<String> = if have {
+            perf_samples(&corpus(&format!("perf/{name}")))
+                .0
+                .into_iter()
+                .collect()
+        } else {
+            Default::default()
+        };
+        let mut cuts: Vec<usize> = Vec::new();
+        let step = (recs.len() / 6).max(1);
+        for &(o, _, s) in recs.iter().step_by(step) {
+            cuts.extend([o, o + 3, o + s / 2, o + s - 1]);
+        }
+        cuts.push(end - 1);
+        cuts.retain(|&c| c > start && c < end);
+        cuts.sort_unstable();
+        cuts.dedup();
+        for at in cuts {
+            let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+            let whole = perf_records(&data, at);
+            if whole.is_empty() {
+                // Nothing to recover.
+                assert_eq!(code, 1, "{name} cut at {at}: {ledger}");
+                continue;
+            }
+            // A cut file loses at least its feature sections: always "with loss".
+            assert_eq!(code, 5, "{name} cut at {at}: {ledger}");
+            repaired += 1;
+            let kept = whole.last().map_or(start, |&(o, _, s)| o + s);
+            let out_bytes = std::fs::read(&out).unwrap();
+            assert_eq!(
+                u64::from_le_bytes(out_bytes[48..56].try_into().unwrap()) as usize,
+                kept - start,
+                "{name} cut at {at}"
+            );
+            assert_eq!(
+                out_bytes[start..kept],
+                data[start..kept],
+                "{name} cut at {at}"
+            );
+            if have && !name.starts_with("zstd") {
+                // Every whole SAMPLE record before the cut is shown, and nothing else.
+                let n = whole.iter().filter(|r| r.1 == 9).count();
+                let (got, rc) = perf_samples(&out);
+                assert_eq!(rc, Some(0), "{name} cut at {at}");
+                assert_eq!(got.len(), n, "{name} cut at {at}");
+                assert!(got.iter().all(|l| orig.contains(l)), "{name} cut at {at}");
+            } else if have {
+                let (got, rc) = perf_samples(&out);
+                assert_eq!(rc, Some(0), "{name} cut at {at}");
+                assert!(got.iter().all(|l| orig.contains(l)), "{name} cut at {at}");
+            }
+        }
+    }
+    assert!(repaired > 30, "{repaired} repairs");
+}
+
+#[test]
+fn perf_killed_tracepoint_recording_is_refused() {
+    // Without TRACING_DATA (written only at exit) perf rejects tracepoint attrs: nothing in
+    // the file can supply the event formats.
+    let tmp = tempfile::tempdir().unwrap();
+    let good = std::fs::read(corpus("perf/tracepoint.data")).unwrap();
+    let start = u64::from_le_bytes(good[40..48].try_into().unwrap()) as usize;
+    let end = start + u64::from_le_bytes(good[48..56].try_into().unwrap()) as usize;
+    let mut bad = good[..end].to_vec();
+    bad[48..56].fill(0);
+    let input = tmp.path().join("tp-killed.data");
+    std::fs::write(&input, &bad).unwrap();
+    let out = tmp.path().join("tp.data");
+    let (code, ledger) = fix(&input, &out, &[]);
+    assert_eq!(code, 1, "{ledger}");
+    assert!(!out.exists());
+    assert!(
+        ledger["refusal"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("TRACING_DATA"),
+        "{ledger}"
+    );
+}
+
+#[test]
+fn perf_threads_directory_with_a_cut_stream() {
+    let have = tool("perf", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let good = corpus("perf/threads.data");
+    let orig: std::collections::BTreeSet<String> = if have {
+        perf_samples(&good).0.into_iter().collect()
+    } else {
+        Default::default()
+    };
+    let input = corpus("perf/defects/threads-cut.data");
+    let out = tmp.path().join("threads.out");
+    let before = digest(&input.join("data.1"));
+    let (code, ledger) = fix(&input, &out, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    assert_eq!(digest(&input.join("data.1")), before);
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    let losses = ledger["plan"]["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 1, "{ledger}");
+    assert_eq!(losses[0]["file"], "data.1");
+    // The other files are copied as they are.
+    for f in ["data", "data.0"] {
+        assert_eq!(
+            std::fs::read(out.join(f)).unwrap(),
+            std::fs::read(input.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    if have {
+        let (cut, _) = perf_samples(&input);
+        let (got, rc) = perf_samples(&out);
+        assert_eq!(rc, Some(0));
+        assert!(got.len() > cut.len(), "{} vs {}", got.len(), cut.len());
+        assert!(got.iter().all(|l| orig.contains(l)));
     }
 }

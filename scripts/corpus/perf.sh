@@ -99,6 +99,14 @@ sleep 1.5
 kill -9 "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
 pkill -9 -P "$PID" 2>/dev/null
 done_file "$D/killed.data"
+# The same with -z: zstd COMPRESSED records, and no COMPRESSED feature to decompress them.
+rm -f "$D/killed-zstd.data"
+perf record -q -z -o "$D/killed-zstd.data" -m 4 -F 999 -e cpu-clock -- "$EXE" 1000 >/dev/null 2>&1 &
+PID=$!
+sleep 1.5
+kill -9 "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
+pkill -9 -P "$PID" 2>/dev/null
+done_file "$D/killed-zstd.data"
 
 # patch SRC DST python-expression-on-bytearray-b
 patch () {

@@ -21,6 +21,7 @@
 pub mod decode;
 pub mod lint;
 pub mod model;
+pub mod repair;
 pub mod rules;
 
 use crate::detect::Format;
@@ -46,8 +47,22 @@ pub static SPEC: FormatSpec = FormatSpec {
     file: None,
     dir: None,
     corpus: "perf",
-    repair: None,
+    repair: Some(repair_file),
 };
+
+/// The repair entry of the format table ([`repair::repair`]).
+fn repair_file(
+    subject: crate::formats::spec::Subject<'_>,
+    opts: &CheckOptions,
+    _ropts: &crate::ledger::RepairOptions,
+) -> crate::ledger::Verdict {
+    match subject {
+        crate::formats::spec::Subject::Bytes(data) => {
+            repair::repair(data, &opts.limits, opts.limits.max_findings)
+        }
+        crate::formats::spec::Subject::Dir(dir) => repair::repair_dir(dir, &opts.limits),
+    }
+}
 
 /// A `perf record --threads` directory: `data` plus the streams `data.N`.
 pub const FORMAT_DIR: Format = Format::new("perf-dir");
@@ -68,7 +83,7 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
         check: check_dir,
     }),
     corpus: "perf",
-    repair: None,
+    repair: Some(repair_file),
 };
 
 /// Whether `name` is a stream file of a `perf record --threads` directory (`data.<n>`).

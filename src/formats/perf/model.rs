@@ -369,6 +369,9 @@ pub struct Walk {
     pub compressed: u64,
     /// Bytes decompressed from them.
     pub decompressed_bytes: u64,
+    /// The most output one COMPRESSED record needed (its own and what the previous one left
+    /// of a cut record): the least `mmap_len` that decompresses every record.
+    pub max_output: u64,
     /// Lowest and highest sample time.
     pub time_range: Option<(u64, u64)>,
     /// Highest sample CPU, with the first record that showed it.

@@ -1023,6 +1023,10 @@ impl<'a> Walker<'a> {
             self.zstd_failed = true;
             return;
         }
+        self.walk.max_output = self
+            .walk
+            .max_output
+            .max(carried.saturating_add(produced_here));
         if let Some((_, mmap_len)) = self.info.compressed {
             let need = carried.saturating_add(produced_here);
             if need > u64::from(mmap_len) {

@@ -1,0 +1,403 @@
+//! Repair of an unfinished or cut perf.data (`tracelint fix`).
+//!
+//! `perf record` writes `data.size` and the feature sections only when it exits
+//! (`builtin-record.c` `record__finish_output`): a recorder killed before then leaves
+//! `data.size` 0 and no feature table, and perf 6.1 shows none of the whole samples on disk. A
+//! copy cut inside the data section leaves a `data.size` that runs past the end, and perf
+//! shows none of them or dies with SIGBUS. Both have the same repair, from the file alone:
+//! keep the whole records (the walk's end), write their size into `data.size` and keep the
+//! feature sections only if they follow the records whole, as the header announces them.
+//! Otherwise the feature bits are cleared, and a file with COMPRESSED records gets the one
+//! feature perf needs to decompress them: COMPRESSED, with the `mmap_len` its records need.
+//!
+//! A recording of tracepoints is refused: perf rejects tracepoint attrs without the
+//! TRACING_DATA feature, which only the writer's exit writes.
+
+use super::decode;
+use super::model::{feature_name, Mode, PerfData, Section};
+use super::rules;
+use crate::finding::{Severity, Sink};
+use crate::input::DirSource;
+use crate::ledger::{Cut, Edit, FilePlan, Invented, Loss, Plan, Refusal, Unit, Verdict};
+use crate::reader::{Endian, Reader};
+
+/// `PERF_TYPE_TRACEPOINT`.
+const TYPE_TRACEPOINT: u32 = 2;
+/// `HEADER_COMPRESSED`.
+const FEAT_COMPRESSED: u64 = 27;
+/// Offset of `data.size` in the file header.
+const DATA_SIZE_AT: u64 = 48;
+/// Offset of `adds_features` in the file header.
+const FEATURES_AT: u64 = 72;
+/// The COMPRESSED feature's `mmap_len` of a default `perf record -z` (128 data pages and
+/// the header page of 4 KiB each).
+const DEFAULT_MMAP_LEN: u64 = 129 * 4096;
+
+fn u64_bytes(v: u64, e: Endian) -> [u8; 8] {
+    match e {
+        Endian::Little => v.to_le_bytes(),
+        Endian::Big => v.to_be_bytes(),
+    }
+}
+
+fn u32_bytes(v: u32, e: Endian) -> [u8; 4] {
+    match e {
+        Endian::Little => v.to_le_bytes(),
+        Endian::Big => v.to_be_bytes(),
+    }
+}
+
+fn bytes_at(data: &[u8], at: u64, n: u64) -> Vec<u8> {
+    let s = usize::try_from(at).unwrap_or(usize::MAX);
+    let e = usize::try_from(at.saturating_add(n)).unwrap_or(usize::MAX);
+    data.get(s..e).unwrap_or_default().to_vec()
+}
+
+/// Whether the feature table and sections at `start` are all on disk and read without an
+/// error, for the header's bits.
+fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits::Limits) -> bool {
+    let mut h = p.header.clone();
+    h.data = Section {
+        offset: p.data.start,
+        size: start.saturating_sub(p.data.start),
+    };
+    let mut sink = Sink::new(64);
+    let (_, feats) = decode::decode_feature_table(data, &h, &mut sink);
+    if feats.len() != h.feature_bits().len() {
+        return false;
+    }
+    let mut info = super::model::FeatureInfo::default();
+    for f in &feats {
+        decode::features::check_feature(
+            data,
+            h.endian,
+            f.bit,
+            f.span.clone(),
+            p.attrs.len(),
+            &mut info,
+            limits,
+            &mut sink,
+        );
+    }
+    info.unreadable.is_empty()
+        && !sink
+            .findings()
+            .iter()
+            .any(|f| f.severity == Severity::Error)
+}
+
+/// The repair of a file-mode perf.data.
+pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) -> Verdict {
+    let mut sink = Sink::new(max_findings);
+    let Some(p) = decode::decode(data, limits, &mut sink) else {
+        return Verdict::Healthy;
+    };
+    if p.header.mode != Mode::File {
+        return Verdict::Healthy;
+    }
+    let len = p.size;
+    let h = &p.header;
+    let past_end =
+        h.data.size > 0 && h.data.offset <= len && h.data.range().is_some_and(|r| r.end > len);
+    if !p.unfinished && !past_end {
+        return Verdict::Healthy;
+    }
+    let damage = if p.unfinished {
+        "unfinished recording: data.size is 0 (a `perf record` killed before it wrote its header)"
+            .to_string()
+    } else {
+        format!(
+            "perf.data cut inside its data section: the file ends at 0x{len:x}, the data section at 0x{:x}",
+            h.data.offset.saturating_add(h.data.size)
+        )
+    };
+    if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT) {
+        return Verdict::Refuse(Refusal {
+            damage,
+            reason: "the recording has tracepoint events, and perf 6.1 rejects tracepoint attrs without the TRACING_DATA feature (the event formats), which only a finished `perf record` writes; the samples on disk cannot be made readable from this file alone".into(),
+            option: None,
+        });
+    }
+    let end = p.walk.end.max(p.data.start).min(len);
+    if let Some(stop) = p.walk.stopped_at.filter(|s| *s >= end) {
+        // The walk stopped where the records end: at a record cut by the end of the file
+        // (this repair's), or at damage with whole records after it, which it does not drop.
+        let mut r = Reader::new(data, h.endian);
+        let size = r
+            .seek(stop.saturating_add(6), "record size")
+            .ok()
+            .and_then(|_| r.u16("record size").ok());
+        let cut = size.is_none_or(|s| s >= 8 && stop.saturating_add(u64::from(s)) > len);
+        if !cut {
+            return Verdict::Refuse(Refusal {
+                damage,
+                reason: format!("the records stop at 0x{stop:x} at damage that is not the end of the file; this version repairs only an unfinished or cut recording"),
+                option: None,
+            });
+        }
+    }
+    let samples = p.walk.samples;
+    let data_size = end.saturating_sub(p.data.start);
+    if data_size == 0 {
+        return Verdict::Refuse(Refusal {
+            damage,
+            reason: "no whole record is on disk: there is nothing to recover".into(),
+            option: None,
+        });
+    }
+    let keep_features =
+        p.unfinished && !h.feature_bits().is_empty() && features_whole(data, &p, end, limits);
+    let mut plan = Plan::new(damage);
+    for r in [
+        &rules::UNFINISHED_RECORDING,
+        &rules::SECTION_BOUNDS,
+        &rules::RECORD_SIZE,
+        &rules::FEATURE_TABLE,
+    ] {
+        plan.mend(r.code);
+    }
+    let e = h.endian;
+    let keep = if keep_features { len } else { end };
+    let mut file = FilePlan::new(None, keep);
+    file.edits.push(Edit {
+        rule: if p.unfinished {
+            rules::UNFINISHED_RECORDING.code
+        } else {
+            rules::SECTION_BOUNDS.code
+        },
+        offset: DATA_SIZE_AT,
+        old: bytes_at(data, DATA_SIZE_AT, 8),
+        new: u64_bytes(data_size, e).to_vec(),
+        what: format!("data.size: the {data_size} bytes of whole records ({samples} samples)"),
+    });
+    if keep_features {
+        plan.damage
+            .push_str("; the feature sections follow the records whole and are kept");
+        plan.files.push(file);
+        return Verdict::Repair(plan);
+    }
+    let rest = len.saturating_sub(end);
+    if rest > 0 {
+        let mut r = Reader::new(data, e);
+        let head = r.seek(end, "record").ok().and_then(|_| {
+            let kind = r.u32("record type").ok()?;
+            let _ = r.u16("record misc").ok()?;
+            let size = r.u16("record size").ok()?;
+            Some((kind, size))
+        });
+        file.cut = Some(Cut {
+            rule: rules::RECORD_SIZE.code,
+            at: end,
+            bytes: rest,
+            what: "bytes after the last whole record".into(),
+        });
+        let what = match head {
+            Some((kind, size)) if size >= 8 && u64::from(size) > rest => format!(
+                "a {} record cut short at 0x{end:x}: {rest} of its {size} bytes on disk",
+                super::model::record_name(kind)
+            ),
+            _ => format!(
+                "{rest} bytes after the last whole record at 0x{end:x}, which are no whole record"
+            ),
+        };
+        plan.losses.push(Loss {
+            file: None,
+            buffer: None,
+            cpu: None,
+            task: None,
+            count: u64::from(matches!(head, Some((_, s)) if s >= 8)),
+            unit: Unit::Records,
+            bytes: rest,
+            time: None,
+            what,
+        });
+    }
+    let bits = h.feature_bits();
+    if !p.unfinished && !bits.is_empty() {
+        let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
+        plan.losses.push(Loss {
+            file: None,
+            buffer: None,
+            cpu: None,
+            task: None,
+            count: bits.len() as u64,
+            unit: Unit::Features,
+            bytes: 0,
+            time: None,
+            what: format!(
+                "the feature sections the header announces, cut away with the end of the file: {}",
+                names.join(", ")
+            ),
+        });
+    }
+    let compressed = p.walk.compressed > 0;
+    let mut words = [0u8; 32];
+    if compressed {
+        let w = usize::try_from(FEAT_COMPRESSED / 64).unwrap_or(0);
+        let bit = 1u64 << (FEAT_COMPRESSED % 64);
+        let at = w.saturating_mul(8);
+        if let Some(slot) = words.get_mut(at..at.saturating_add(8)) {
+            slot.copy_from_slice(&u64_bytes(bit, e));
+        }
+    }
+    file.edits.push(Edit {
+        rule: rules::FEATURE_TABLE.code,
+        offset: FEATURES_AT,
+        old: bytes_at(data, FEATURES_AT, 32),
+        new: words.to_vec(),
+        what: if compressed {
+            "adds_features: COMPRESSED only (no other feature section is on disk)".into()
+        } else {
+            "adds_features: none (no feature section is on disk)".into()
+        },
+    });
+    if compressed {
+        let known = p
+            .info
+            .compressed
+            .map(|(_, m)| u64::from(m))
+            .filter(|m| *m >= p.walk.max_output);
+        let mmap_len = known.unwrap_or_else(|| DEFAULT_MMAP_LEN.max(p.walk.max_output));
+        let mmap32 = u32::try_from(mmap_len).unwrap_or(u32::MAX);
+        let level = 1;
+        let mut table = Vec::with_capacity(16);
+        table.extend_from_slice(&u64_bytes(end.saturating_add(16), e));
+        table.extend_from_slice(&u64_bytes(20, e));
+        file.edits.push(Edit {
+            rule: rules::FEATURE_TABLE.code,
+            offset: end,
+            old: Vec::new(),
+            new: table,
+            what: "feature table: one entry, COMPRESSED".into(),
+        });
+        let mut sec = Vec::with_capacity(20);
+        for v in [0, 1, level, 0, mmap32] {
+            sec.extend_from_slice(&u32_bytes(v, e));
+        }
+        file.edits.push(Edit {
+            rule: rules::COMPRESSED_FEATURE.code,
+            offset: end.saturating_add(16),
+            old: Vec::new(),
+            new: sec,
+            what: "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len".into(),
+        });
+        plan.mend(rules::COMPRESSED_FEATURE.code);
+        if known.is_none() {
+            plan.invented.push(Invented {
+                file: None,
+                field: "COMPRESSED mmap_len".into(),
+                value: mmap_len.to_string(),
+                why: format!(
+                    "the size perf 6.1 decompresses each COMPRESSED record into: the default of `perf record -z` (129 pages of 4 KiB), or the most one record needs ({})",
+                    p.walk.max_output
+                ),
+            });
+        }
+        plan.invented.push(Invented {
+            file: None,
+            field: "COMPRESSED level and ratio".into(),
+            value: format!("{level}, 0"),
+            why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
+        });
+    }
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The repair of a `perf record --threads` directory: `data` as a file, and each `data.<n>`
+/// stream (bare records, no header) cut at its last whole record when the end of the file
+/// cuts one. The other files are copied as they are.
+pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdict {
+    let max = limits.max_file_bytes;
+    let (Ok(entries), Ok(main)) = (dir.list(), dir.load("data", max)) else {
+        return Verdict::Healthy;
+    };
+    let mut sink = Sink::new(64);
+    let Some(p) = decode::decode(&main, limits, &mut sink) else {
+        return Verdict::Healthy;
+    };
+    let mut plan = match repair(&main, limits, 64) {
+        Verdict::Refuse(r) => return Verdict::Refuse(r),
+        Verdict::Healthy => None,
+        Verdict::Repair(mut plan) => {
+            for f in &mut plan.files {
+                f.name = Some("data".into());
+            }
+            for l in &mut plan.losses {
+                l.file = Some("data".into());
+            }
+            for i in &mut plan.invented {
+                i.file = Some("data".into());
+            }
+            Some(plan)
+        }
+    };
+    for e in entries
+        .iter()
+        .filter(|e| e.name != "data" && super::is_stream_name(&e.name))
+    {
+        let Ok(bytes) = dir.load(&e.name, max) else {
+            continue;
+        };
+        let len = bytes.len() as u64;
+        let mut w = decode::records::Walker::new(
+            &bytes,
+            p.header.endian,
+            p.attrs.clone(),
+            p.info.clone(),
+            limits,
+        );
+        let mut scratch = Sink::new(64);
+        w.walk_file(0..len, false, &mut scratch);
+        let (walk, _, _, _) = w.finish();
+        let end = walk.end.min(len);
+        if end >= len {
+            continue;
+        }
+        let mut r = Reader::new(&bytes, p.header.endian);
+        let size = r
+            .seek(end.saturating_add(6), "record size")
+            .ok()
+            .and_then(|_| r.u16("record size").ok());
+        let cut = size.is_none_or(|s| s >= 8 && end.saturating_add(u64::from(s)) > len);
+        let damage = format!("`{}` ends inside a record at 0x{end:x}", e.name);
+        if !cut {
+            return Verdict::Refuse(Refusal {
+                damage,
+                reason: format!("the records of `{}` stop at 0x{end:x} at damage that is not the end of the file; this version repairs only a cut", e.name),
+                option: None,
+            });
+        }
+        let plan = plan.get_or_insert_with(|| Plan::new(damage.clone()));
+        if !plan.damage.contains(&damage) && plan.files.iter().any(|f| f.name.is_some()) {
+            plan.damage.push_str("; ");
+            plan.damage.push_str(&damage);
+        }
+        plan.mend(rules::RECORD_SIZE.code);
+        let rest = len.saturating_sub(end);
+        let mut file = FilePlan::new(Some(e.name.clone()), end);
+        file.cut = Some(Cut {
+            rule: rules::RECORD_SIZE.code,
+            at: end,
+            bytes: rest,
+            what: "a record cut short".into(),
+        });
+        plan.files.push(file);
+        plan.losses.push(Loss {
+            file: Some(e.name.clone()),
+            buffer: None,
+            cpu: None,
+            task: None,
+            count: 1,
+            unit: Unit::Records,
+            bytes: rest,
+            time: None,
+            what: format!(
+                "a record cut short at 0x{end:x}: {rest} of its {} bytes on disk ({} whole samples before it kept)",
+                size.map_or_else(|| "unknown".to_string(), |s| s.to_string()),
+                walk.samples
+            ),
+        });
+    }
+    plan.map_or(Verdict::Healthy, Verdict::Repair)
+}
