@@ -512,6 +512,35 @@ def _sample(w, rec, p, rend):
     w.samples.append((rec, vals))
 
 
+def whole_samples(data):
+    """The whole SAMPLE records a cut file still holds (file mode: in its data section as far
+    as the file goes; pipe mode: in the stream), or None when they cannot be counted (the
+    samples of COMPRESSED records)."""
+    w = Walk(data)
+    if len(data) < 16 or data[:8] not in (MAGIC_LE, MAGIC_BE):
+        return 0
+    if w.u(8, 8) == 16:
+        pos, end = 16, len(data)
+    else:
+        if len(data) < 104:
+            return 0
+        pos = w.u(40, 8)
+        size = w.u(48, 8)
+        end = min(pos + size if size else len(data), len(data))
+    n = 0
+    while pos + 8 <= end:
+        t, size = w.u(pos, 4), w.u(pos + 6, 2)
+        if size < 8 or pos + size > end:
+            break
+        if t == COMPRESSED:
+            return None
+        n += t == SAMPLE
+        if t == 66:
+            pos += ((w.u(pos + 8, 4) or 0) + 7) // 8 * 8
+        pos += size
+    return n
+
+
 def _put(d, off, width, v, big):
     fmt = {1: "B", 2: "H", 4: "I", 8: "Q"}[width]
     out = bytearray(d)

@@ -211,7 +211,7 @@ def _uf_identity(dump, replay):
 
 # `perf script`: one line per sample, `comm tid [cpu] secs.usecs: [period] event: ...`
 # (callchain lines that follow a sample start with an address and do not match).
-_PERF_SAMPLE = re.compile(rb"^\s*(.*?)\s+(-?\d+)(?:/(-?\d+))?\s+(?:\[(\d+)\]\s+)?(\d+\.\d+):\s+(?:(\d+)\s+)?(\S+):(?:\s|$)")
+_PERF_SAMPLE = re.compile(rb"^\s*(.*?)\s+(-?\d+)(?:/(-?\d+))?\s+(?:\[(-?\d+)\]\s+)?(\d+\.\d+):\s+(?:(\d+)\s+)?(\S+):(?:\s|$)")
 # `perf report --stdio -n --no-children`: the event of each block and its rows' sample counts.
 _PERF_EVENT = re.compile(rb"^# Samples: \S+\s+of events? '(.*)'")
 _PERF_ROW = re.compile(rb"^\s+(?:[\d.]+%\s+)+((?:\d+\s+)+)")
@@ -242,9 +242,11 @@ def _perf_identity(script, report):
         m = _PERF_ROW.match(line)
         if m and event is not None:
             counts[event] += sum(int(x) for x in m.group(1).split())
-    for ev, n in counts.items():
-        # one item per sample, so that the counts compare as the lengths of the script lists
-        ident[("report", ev)] = [b"s"] * min(n, 1 << 20)
+    if counts:
+        # One item per sample, so that the count compares as the lengths of the script lists.
+        # The total only: how `perf report` groups events (GROUP_DESC, a feature) is display;
+        # which event each sample belongs to is in the `perf script` lines.
+        ident[("report",)] = [b"s"] * min(sum(counts.values()), 1 << 20)
     return ident
 
 
@@ -258,6 +260,18 @@ def _lpd_identity(out):
             if len(parts) >= 7:
                 ident.setdefault(("lpd", parts[1]), []).append((parts[2], parts[4], parts[5]))
     return ident
+
+
+def perf_samples(outcome):
+    """The samples a perf reader showed: linux-perf-data's lines; perf 6.1's `perf script`
+    lines, or `perf report`'s count when that is smaller."""
+    keys = outcome.ident
+    lpd = sum(len(v) for k, v in keys.items() if k[0] == "lpd")
+    script = sum(len(v) for k, v in keys.items() if k[0] == "script")
+    report = sum(len(v) for k, v in keys.items() if k[0] == "report")
+    if any(k[0] == "lpd" for k in keys) or not any(k[0] in ("script", "report") for k in keys):
+        return lpd
+    return min(script, report)
 
 
 GDB_SCRIPT = os.path.join(HERE, "gdb_walk.py")
@@ -302,11 +316,15 @@ def gdb_tracepoints(outcome):
 
 
 class Outcome:
-    def __init__(self, status, ident, text, note=""):
+    def __init__(self, status, ident, text, note="", errno_exit=False):
         self.status = status
         self.ident = ident
         self.text = text
         self.note = note
+        # perf exits with a negative errno (234 = -EINVAL, 254, 255): a status of 128 and
+        # above is a refusal there, not a signal (a signal is a negative status, perf being
+        # run directly, not through a shell).
+        self.errno_exit = errno_exit
 
 
 def read_with(reader, path, timeout, info=None):
@@ -326,11 +344,13 @@ def read_with(reader, path, timeout, info=None):
         env = dict(os.environ, HOME="/nonexistent", LANG="C", PAGER="cat")
         st1, sc, e1 = run([reader.path, "script", "-i", path], timeout, env=env)
         st2, rp, e2 = run([reader.path, "report", "--stdio", "-n", "--no-children", "-i", path], timeout, env=env)
+        # `perf report` ends with a tip drawn at random: not part of what it read.
+        rp = b"\n".join(l for l in rp.split(b"\n") if not l.startswith(b"# (Tip:"))
         st = _worst_status(st1, st2)
-        return Outcome(st, _perf_identity(sc, rp), sc + b"\n--report--\n" + rp, _first_error(e1 + e2))
+        return Outcome(st, _perf_identity(sc, rp), sc + b"\n--report--\n" + rp, _first_error(e1 + e2), True)
     if reader.fmt == "perf":
         st, out, err = run([reader.path, path], timeout, mem_limit=4 << 30)
-        return Outcome(st, _lpd_identity(out), out, _first_error(out + err))
+        return Outcome(st, _lpd_identity(out), out, _first_error(out + err), True)
     if reader.fmt == "gdb":
         env = dict(os.environ, TFILE=path, HOME="/nonexistent")
         if (info or {}).get("exe"):
@@ -374,7 +394,7 @@ def classify(base, mut):
     """What `mut` (the outcome on a mutant) is, compared with `base` (on the original)."""
     if mut.status is None:
         return "hang"
-    if mut.status < 0 or mut.status >= 128:
+    if mut.status < 0 or (mut.status >= 128 and not mut.errno_exit):
         return "crash"
     nevents = sum(len(v) for v in mut.ident.values())
     base_events = sum(len(v) for v in base.ident.values())

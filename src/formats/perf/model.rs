@@ -326,6 +326,8 @@ pub struct Feature {
 /// One event of the EVENT_DESC feature.
 #[derive(Clone, Debug, Default)]
 pub struct EventDesc {
+    /// Where its attr starts (absolute offset).
+    pub attr_at: u64,
     /// The size of its attr.
     pub attr_size: u32,
     /// Its ids.

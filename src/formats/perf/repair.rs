@@ -74,16 +74,18 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
             f.bit,
             f.span.clone(),
             p.attrs.len(),
+            // bounded by each section, as a stream's features are: the repair wants every
+            // section whole, not merely what perf reads past its end
+            true,
             &mut info,
             limits,
             &mut sink,
         );
     }
     info.unreadable.is_empty()
-        && !sink
-            .findings()
-            .iter()
-            .any(|f| f.severity == Severity::Error)
+        && !sink.findings().iter().any(|f| {
+            f.severity == Severity::Error || f.rule.code == rules::FEATURE_SECTION.code
+        })
 }
 
 /// The repair of a file-mode perf.data.

@@ -319,19 +319,28 @@ pub fn decode_attrs(data: &[u8], h: &Header, limits: &Limits, sink: &mut Sink) -
                     a.ids = read_ids(data, h.endian, ir.clone(), limits);
                     a.ids_span = ir;
                 }
+                Some(ir) if ir.end <= len => {
+                    // perf 6.1 reads `size / 8` ids from the offset, whatever the alignment:
+                    // these are the ids it attributes records and ID_INDEX entries by (an
+                    // ID_INDEX id it does not find is `id-index`).
+                    a.ids = read_ids(data, h.endian, ir.start..ir.start.saturating_add(ids.size / 8 * 8), limits);
+                    a.ids_span = ir;
+                    sink.push(
+                        sink.make(
+                            &rules::IDS,
+                            ids_at..ids_at.saturating_add(16),
+                            format!("attr {i}'s ids section {{0x{:x}, {}}} is not a whole number of u64 ids after the header; perf 6.1 reads {} id(s) from there", ids.offset, ids.size, ids.size / 8),
+                        )
+                        .read_same("perf", "6.1"),
+                    );
+                }
                 _ => {
                     let f = sink.make(
                         &rules::IDS,
                         ids_at..ids_at.saturating_add(16),
-                        format!("attr {i}'s ids section {{0x{:x}, {}}} is not a whole number of u64 ids inside the file", ids.offset, ids.size),
+                        format!("attr {i}'s ids section {{0x{:x}, {}}} runs past the end of the file; perf 6.1 cannot read the ids and refuses the file (\"incompatible file format\", verified with the size all ones)", ids.offset, ids.size),
                     );
-                    sink.push(if claimed > 1 {
-                        f.note("with several attrs perf 6.1 cannot attribute the records: it stops at ID_INDEX (\"failed to process type: 69\", 0 samples, verified)")
-                            .fails("perf", "6.1", "loss")
-                    } else {
-                        f.note("with one attr perf 6.1 gives every record to it and shows every sample (verified)")
-                            .read_same("perf", "6.1")
-                    });
+                    sink.push(f.fails("perf", "6.1", "reject"));
                 }
             }
         }
