@@ -78,7 +78,7 @@ fn lpd_knows(kind: u32, config: u64) -> bool {
 /// there: what it reads the samples with is EVENT_DESC's.
 pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
     let samples = p.walk.samples;
-    if let Some((_, span)) = p.info.unreadable.iter().find(|(bit, _)| *bit == 12) {
+    if let Some((_, span)) = p.info.short_sections.iter().find(|(bit, _)| *bit == 12) {
         sink.push(
             sink.make(
                 &rules::EVENT_DESC,

@@ -86,6 +86,9 @@ pub fn check_feature(
     // CMDLINE is the exception: perf 6.1 copies its strings into a buffer of the section's
     // size, so one that does not fit the section overruns the heap.
     let mut readable = res.is_ok();
+    if !readable {
+        info.short_sections.push((bit, span.clone()));
+    }
     if !readable && !in_stream {
         let len = data.len() as u64;
         if let Ok(mut whole) = Reader::new(data, endian).slice_abs(span.start..len, "feature") {

@@ -747,6 +747,9 @@ impl<'a> Walker<'a> {
             .map_or(0, |a| a.trailer_size());
         let read_format = attr.map(|a| a.read_format);
         let has_attr = attr.is_some();
+        // The kernel writes READ records only for events opened with inherit_stat (`perf
+        // record -s`), at a child's exit.
+        let inherit_stat = self.attrs.iter().any(|a| a.flags & (1 << 11) != 0);
         let need = fixed
             .saturating_add(trailer)
             .saturating_add(u64::from(string));
@@ -795,6 +798,16 @@ impl<'a> Walker<'a> {
             2 | 4..=7 | 11..=15 | 18 => Some(fixed),
             _ => None,
         };
+        if kind == 8 && has_attr && !inherit_stat {
+            let f = sink
+                .make(
+                    &rules::RECORD_FIELDS,
+                    span.clone(),
+                    format!("the READ record at 0x{:x} belongs to a recording none of whose events has inherit_stat (`perf record -s`), the only events the kernel writes READ records for: a record of another type (a sample?) whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose what it was (verified: a SAMPLE of corpus/perf/cpu-clock.data made READ, 11 of its 12 samples shown by both)", span.start),
+                )
+                .fails("perf", "6.1", "loss");
+            self.report(sink, f);
+        }
         if let Some(x) = exact.map(|x| x.saturating_add(trailer)) {
             if (body.len() as u64) > x && has_attr {
                 let f = sink
