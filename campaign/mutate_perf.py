@@ -340,9 +340,12 @@ def _records(w, pos, end, pipe):
                 w.f(body + 4, 4, "COMM tid")
                 lay.pay(body + 8, max(0, min(16, rend - body - 8)), "comm")
             elif t in (1, 10):
+                # A map's address, length, offset, inode, protection and file name are
+                # recorded values: readers resolve other symbols, the samples stay.
                 w.f(body, 4, "MMAP pid")
-                w.f(body + 8, 8, "MMAP addr")
-                w.f(body + 16, 8, "MMAP len")
+                a = w.attrs[0] if w.attrs else None
+                tail = 8 * bin(a.st & 0x102C6).count("1") if a is not None and a.sample_id_all else 0
+                lay.pay(body + 8, max(0, rend - body - 8 - tail), "map")
         elif t == FINISHED_ROUND:
             w.rounds.append(pos)
         elif t == COMPRESSED:

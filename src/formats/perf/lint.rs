@@ -56,21 +56,6 @@ fn desc_attr(data: &[u8], endian: Endian, at: u64) -> Option<DescAttr> {
     })
 }
 
-/// Whether linux-perf-data 0.13.0 can parse an attr of this type and config: it refuses a
-/// hardware, software or cache event whose config names no event it knows ("Could not read
-/// PerfEventAttr").
-fn lpd_knows(kind: u32, config: u64) -> bool {
-    match kind {
-        // PERF_TYPE_HARDWARE: PERF_COUNT_HW_CPU_CYCLES .. PERF_COUNT_HW_REF_CPU_CYCLES
-        0 => config & 0xff <= 9,
-        // PERF_TYPE_SOFTWARE: PERF_COUNT_SW_CPU_CLOCK .. PERF_COUNT_SW_CGROUP_SWITCHES
-        1 => config <= 11,
-        // PERF_TYPE_HW_CACHE: cache id <= NODE, op <= PREFETCH, result <= MISS
-        3 => config & 0xff <= 6 && (config >> 8) & 0xff <= 2 && (config >> 16) & 0xff <= 1,
-        _ => true,
-    }
-}
-
 /// EVENT_DESC against the attrs: one entry per attr, with its size, its ids and an attr equal
 /// to the attrs section's (perf writes both from the same `perf_event_attr`; every recording of
 /// `corpus/perf` and of the campaign's seeds has them byte for byte the same). linux-perf-data
@@ -115,7 +100,7 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
                     "its attr says it is {} bytes in entries of {} (linux-perf-data 0.13.0 refuses the file: \"Inconsistent attribute sizes\")",
                     d.size, ev.attr_size
                 ));
-            } else if !lpd_knows(d.kind, d.config) {
+            } else if !super::decode::attrs::lpd_knows(d.kind, d.config) {
                 read_bad.push(format!(
                     "type {} config {:#x} names no event linux-perf-data 0.13.0 knows (it refuses the file: \"Could not read PerfEventAttr\")",
                     d.kind, d.config
@@ -231,20 +216,6 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
                 .read_same("perf", "6.1"),
             );
         }
-    }
-}
-
-/// A pipe-mode stream without a HEADER_ATTR record: no event its samples could belong to.
-pub fn check_stream_attrs(p: &PerfData, sink: &mut Sink) {
-    if p.header.mode == Mode::Pipe && p.attrs.is_empty() {
-        sink.push(
-            sink.make(
-                &rules::PIPE_RECORDS,
-                0..p.size,
-                "the stream has no HEADER_ATTR record: linux-perf-data 0.13.0 refuses it (\"The file declares no perf event attributes\"), perf 6.1 reads no sample; `perf record -o -` writes one for every event before anything else",
-            )
-            .fails("linux-perf-data", "0.13.0", "reject"),
-        );
     }
 }
 

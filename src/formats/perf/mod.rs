@@ -235,7 +235,6 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
         return MapNode::new("perf.data", 0, len);
     };
     lint::check_event_desc(&p, data, sink);
-    lint::check_stream_attrs(&p, sink);
     lint::check_metadata(&p, sink);
     build_map(&p)
 }
