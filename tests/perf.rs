@@ -908,7 +908,10 @@ fn a_sample_older_than_an_earlier_round_is_a_warning() {
 /// (table entry, section offset, section size) of feature `bit` of a file-mode recording.
 fn feature_at(b: &[u8], bit: u32) -> (usize, usize, usize) {
     let words: Vec<u64> = (0..4).map(|i| u64_at(b, 72 + 8 * i)).collect();
-    assert!(words[(bit / 64) as usize] >> (bit % 64) & 1 == 1, "no feature {bit}");
+    assert!(
+        words[(bit / 64) as usize] >> (bit % 64) & 1 == 1,
+        "no feature {bit}"
+    );
     let below: u32 = (0..bit)
         .map(|k| (words[(k / 64) as usize] >> (k % 64) & 1) as u32)
         .sum();
@@ -940,7 +943,11 @@ fn event_desc_is_what_linux_perf_data_reads_the_samples_with() {
     put64(&mut b, attr + 24, st & !0x100);
     let f = findings(&b);
     let x = find(&f, &pf::EVENT_DESC, Severity::Error);
-    assert!(x.message.contains("linux-perf-data 0.13.0"), "{}", x.message);
+    assert!(
+        x.message.contains("linux-perf-data 0.13.0"),
+        "{}",
+        x.message
+    );
     assert_eq!(x.impact.as_ref().map(|i| i.reader), Some("linux-perf-data"));
     // A register mask its sample_type does not use: both readers read the same.
     let mut b = good.clone();
@@ -989,7 +996,11 @@ fn feature_sections_perf_reads_from_where_they_are_are_warnings() {
     put64(&mut b, e, good.len() as u64 + 4096);
     let f = findings(&b);
     let x = find(&f, &pf::FEATURE_SECTION, Severity::Error);
-    assert!(x.message.contains("linux-perf-data 0.13.0"), "{}", x.message);
+    assert!(
+        x.message.contains("linux-perf-data 0.13.0"),
+        "{}",
+        x.message
+    );
     // A feature before COMPRESSED whose section size alone is wrong: perf 6.1 reads it past
     // its section and decompresses every sample.
     let z = read("zstd.data");
@@ -1030,7 +1041,10 @@ fn feature_payloads_perf_crashes_on_are_errors() {
     // A BUILD_ID entry (with BUILD_ID_SIZE in misc) saying its id is 128 bytes: an assertion.
     let mut b = good.clone();
     let (_, off, _) = feature_at(&b, 2);
-    assert_ne!(u16::from_le_bytes(b[off + 4..off + 6].try_into().unwrap()) & 0x8000, 0);
+    assert_ne!(
+        u16::from_le_bytes(b[off + 4..off + 6].try_into().unwrap()) & 0x8000,
+        0
+    );
     b[off + 32] = 0x80;
     let f = findings(&b);
     let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Error);
@@ -1040,11 +1054,12 @@ fn feature_payloads_perf_crashes_on_are_errors() {
 #[test]
 fn ids_as_perf_reads_them() {
     let good = read("cpu-clock.data");
-    let ids_at = u64_at(&good, 24) as usize + u32::from_le_bytes(
-        good[u64_at(&good, 24) as usize + 4..u64_at(&good, 24) as usize + 8]
-            .try_into()
-            .unwrap(),
-    ) as usize;
+    let ids_at = u64_at(&good, 24) as usize
+        + u32::from_le_bytes(
+            good[u64_at(&good, 24) as usize + 4..u64_at(&good, 24) as usize + 8]
+                .try_into()
+                .unwrap(),
+        ) as usize;
     // No ids (size 0 or 1) in a one-attr file: perf stops at ID_INDEX, 0 samples.
     for size in [0u64, 1] {
         let mut b = good.clone();
@@ -1127,10 +1142,7 @@ fn pipe_streams_cut_or_misframed_before_their_samples() {
     find(&f, &pf::PIPE_RECORDS, Severity::Error);
     // A HEADER_FEATURE whose string length runs past its record: perf stops the stream.
     let hf: Vec<_> = recs.iter().filter(|r| r.1 == 80).collect();
-    let (o, _, _) = **hf
-        .iter()
-        .find(|r| u64_at(&good, r.0 + 8) == 3)
-        .unwrap(); // HOSTNAME
+    let (o, _, _) = **hf.iter().find(|r| u64_at(&good, r.0 + 8) == 3).unwrap(); // HOSTNAME
     let mut b = good.clone();
     b[o + 16..o + 20].copy_from_slice(&0x8000_0000u32.to_le_bytes());
     let f = findings(&b);

@@ -144,7 +144,9 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
                 if x != y && used {
                     read_bad.push(format!("{what} {x:#x} vs {y:#x}"));
                 } else if x != y {
-                    bad.push(format!("{what} {x:#x} vs {y:#x} (not used by its sample_type)"));
+                    bad.push(format!(
+                        "{what} {x:#x} vs {y:#x} (not used by its sample_type)"
+                    ));
                 }
             }
             if d.kind != a.kind && read_bad.is_empty() {
@@ -165,8 +167,10 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
                 );
                 let theirs = data.get(
                     usize::try_from(a.span.start).unwrap_or(usize::MAX)
-                        ..usize::try_from(a.span.start.saturating_add(u64::from(d.size.min(a.size))))
-                            .unwrap_or(usize::MAX),
+                        ..usize::try_from(
+                            a.span.start.saturating_add(u64::from(d.size.min(a.size))),
+                        )
+                        .unwrap_or(usize::MAX),
                 );
                 if mine.is_some() && theirs.is_some() && mine != theirs {
                     bad.push("other attr bytes (period, wakeup, clock) differ".to_string());

@@ -83,9 +83,10 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
         );
     }
     info.unreadable.is_empty()
-        && !sink.findings().iter().any(|f| {
-            f.severity == Severity::Error || f.rule.code == rules::FEATURE_SECTION.code
-        })
+        && !sink
+            .findings()
+            .iter()
+            .any(|f| f.severity == Severity::Error || f.rule.code == rules::FEATURE_SECTION.code)
 }
 
 /// The repair of a file-mode perf.data.

@@ -341,7 +341,12 @@ pub fn decode_attrs(data: &[u8], h: &Header, limits: &Limits, sink: &mut Sink) -
                     // perf 6.1 reads `size / 8` ids from the offset, whatever the alignment:
                     // these are the ids it attributes records and ID_INDEX entries by (an
                     // ID_INDEX id it does not find is `id-index`).
-                    a.ids = read_ids(data, h.endian, ir.start..ir.start.saturating_add(ids.size / 8 * 8), limits);
+                    a.ids = read_ids(
+                        data,
+                        h.endian,
+                        ir.start..ir.start.saturating_add(ids.size & !7),
+                        limits,
+                    );
                     a.ids_span = ir;
                     sink.push(
                         sink.make(

@@ -390,11 +390,7 @@ impl<'a> Walker<'a> {
                 .and_then(|mut r| r.u32("record type").ok());
             // The records perf writes before the first kernel record: attrs, features, tracing
             // data, build ids.
-            let prologue = self
-                .walk
-                .by_type
-                .keys()
-                .all(|t| matches!(t, 64..=67 | 80));
+            let prologue = self.walk.by_type.keys().all(|t| matches!(t, 64..=67 | 80));
             let known = kind.is_some_and(|k| matches!(k, 1..=21 | 64..=82));
             let why = if prologue {
                 Some(format!("the stream ends inside its {} record at 0x{o:x}, before its first sample ({left} of {need} bytes): linux-perf-data 0.13.0 refuses to open it (\"failed to fill whole buffer\"), perf 6.1 shows no sample", kind.map_or("first", record_name)))
@@ -844,7 +840,11 @@ impl<'a> Walker<'a> {
                     span.clone(),
                     format!("the READ record at 0x{:x} belongs to a recording none of whose events has inherit_stat (`perf record -s`), the only events the kernel writes READ records for{}", span.start, if as_sample { ": its bytes are a sample of its event, whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose the sample (verified: a SAMPLE of corpus/perf/cpu-clock.data made READ, 11 of its 12 samples shown by both)" } else { "" }),
                 );
-            let f = if as_sample { f.fails("perf", "6.1", "loss") } else { f.read_same("perf", "6.1") };
+            let f = if as_sample {
+                f.fails("perf", "6.1", "loss")
+            } else {
+                f.read_same("perf", "6.1")
+            };
             self.report(sink, f);
         }
         if let Some(x) = exact.map(|x| x.saturating_add(trailer)) {
@@ -867,7 +867,11 @@ impl<'a> Walker<'a> {
                             }
                         ),
                     );
-                let f = if as_sample { f.fails("perf", "6.1", "loss") } else { f.read_same("perf", "6.1") };
+                let f = if as_sample {
+                    f.fails("perf", "6.1", "loss")
+                } else {
+                    f.read_same("perf", "6.1")
+                };
                 self.report(sink, f);
             }
         }
