@@ -25,26 +25,11 @@ RUNS=${RUNS:-3}
 MODE=${1:-all}
 
 die () { echo "streams.sh: $*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 
 gen () {
-  [ "$(id -u)" -eq 0 ] || die "gen must run as root"
-  command -v trace-cmd >/dev/null || die "trace-cmd not found"
-  T=/sys/kernel/tracing
-  [ -e "$T/tracing_on" ] || mount -t tracefs nodev "$T" 2>/dev/null
-  [ -w "$T/tracing_on" ] || die "tracefs not available"
-  SAVED_KB=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' "$T/buffer_size_kb")
-  restore () {
-    echo 0 > "$T/tracing_on"
-    echo 0 > "$T/events/enable"
-    echo > "$T/trace"
-    echo "$SAVED_KB" > "$T/buffer_size_kb"
-  }
-  trap restore EXIT
-  trap 'exit 1' INT TERM
-  echo 0 > "$T/tracing_on"
-  echo 0 > "$T/events/enable"
-  echo > "$T/trace"
-  echo 400000 > "$T/buffer_size_kb" || die "cannot set buffer_size_kb"
+  tracefs_session 400000
   echo 1 > "$T/events/sched/enable"
   echo 1 > "$T/events/syscalls/enable"
   echo 1 > "$T/tracing_on"

@@ -21,35 +21,12 @@ PER_CPU_KB=${PER_CPU_KB:-600000}
 MODE=${1:-all}
 
 die () { echo "tracecmd.sh: $*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 
 gen () {
-  [ "$(id -u)" -eq 0 ] || die "gen must run as root"
-  command -v trace-cmd >/dev/null || die "trace-cmd not found"
-  T=/sys/kernel/tracing
-  [ -e "$T/tracing_on" ] || mount -t tracefs nodev "$T" 2>/dev/null
-  [ -w "$T/tracing_on" ] || die "tracefs not available"
+  tracefs_session "$PER_CPU_KB"
   WORK=$(mktemp -d /tmp/tracelint-bench.XXXXXX)
-  SAVED_ON=$(cat "$T/tracing_on")
-  SAVED_KB=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' "$T/buffer_size_kb")
-  SAVED_OW=$(cat "$T/options/overwrite")
-  cp "$T/set_event" "$WORK/set_event.saved"
-  restore () {
-    echo 0 > "$T/tracing_on"
-    echo 0 > "$T/events/enable"
-    echo "$SAVED_OW" > "$T/options/overwrite"
-    echo "$SAVED_KB" > "$T/buffer_size_kb"
-    echo > "$T/trace"
-    while read -r ev; do [ -n "$ev" ] && echo "$ev" >> "$T/set_event"; done < "$WORK/set_event.saved"
-    echo "$SAVED_ON" > "$T/tracing_on"
-    rm -rf "$WORK"
-  }
-  trap restore EXIT
-  trap 'exit 1' INT TERM
-  echo 0 > "$T/tracing_on"
-  echo 0 > "$T/events/enable"
-  echo > "$T/trace"
-  echo 0 > "$T/options/overwrite"          # stop recording when full: a fixed, full buffer
-  echo "$PER_CPU_KB" > "$T/buffer_size_kb" || die "cannot set buffer_size_kb=$PER_CPU_KB"
   echo 1 > "$T/events/raw_syscalls/enable"
   echo 1 > "$T/events/sched/enable"
   echo 1 > "$T/events/timer/enable"
@@ -74,6 +51,7 @@ gen () {
   trace-cmd convert --compression none -i "$Z" -o "$N" > /dev/null 2>&1 || die "convert to none failed"
   trace-cmd convert --file-version 6 -i "$N" -o "$V6" > /dev/null 2>&1 || die "convert to v6 failed"
   ls -l "$Z" "$N" "$V6"
+  rm -rf "$WORK"
 }
 
 secs () {  # secs CMD... -> wall seconds of one run (stdout discarded)

@@ -597,10 +597,10 @@ fn check_leaf(
             Some(formats::uftrace::FORMAT),
             crate::formats::uftrace::check_dir_with_runs(d, runs, opts, sink),
         ),
-        archive::Leaf::PerfDir(d) => (
-            Some(formats::perf::FORMAT_DIR),
-            crate::formats::perf::check_dir(d, opts, sink),
-        ),
+        archive::Leaf::Group(spec, d) => match &spec.dir {
+            Some(dir) => (Some(spec.format), (dir.check)(d, opts, sink)),
+            None => (None, MapNode::new("directory", 0, 0)),
+        },
         archive::Leaf::Sifted(f, len, sieve) => {
             let map = input::load_file(f, LoadMode::Mmap, opts.limits.max_file_bytes)
                 .and_then(|data| Ok((data, f.try_clone()?)))

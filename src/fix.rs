@@ -187,15 +187,43 @@ pub fn fix(req: &Request<'_>) -> Ledger {
         Ok(m) => m,
         Err(e) => return ledger.end(Outcome::Io, Some(format!("{}: {e}", req.input.display()))),
     };
-    let before = check::check_path(req.input, req.opts, req.config);
+    // The check of IN (for the ledger) runs beside the repair, which decodes IN itself.
+    let (before, ledger) = std::thread::scope(|s| {
+        let h = s.spawn(|| check::check_path(req.input, req.opts, req.config));
+        let ledger = repair_input(req, ledger, &meta);
+        (h.join(), ledger)
+    });
+    let Ok(before) = before else {
+        return ledger.end(
+            Outcome::Io,
+            Some(format!(
+                "{}: the check of the input failed",
+                req.input.display()
+            )),
+        );
+    };
     let mut ledger = ledger;
-    if before.io_failed {
+    if before.io_failed && !ledger.written {
         return ledger.end(
             Outcome::Io,
             Some(format!("{}: cannot be read", req.input.display())),
         );
     }
     ledger.input_errors = briefs(&before, false);
+    if ledger.outcome == Outcome::NothingToDo && !ledger.input_errors.is_empty() {
+        let mut codes: Vec<&str> = ledger.input_errors.iter().map(|b| b.code).collect();
+        codes.dedup();
+        let message = format!(
+            "the input has errors no repair of this version mends ({}); nothing written",
+            codes.join(", ")
+        );
+        return ledger.end(Outcome::CannotRepair, Some(message));
+    }
+    ledger
+}
+
+/// Detects what IN is and repairs it (the ledger's `input_errors` are filled afterwards).
+fn repair_input(req: &Request<'_>, ledger: Ledger, meta: &std::fs::Metadata) -> Ledger {
     if meta.is_dir() {
         let dir = FsDir::new(req.input, LoadMode::Mmap);
         let Some(spec) = dir_spec(req.opts, Some(req.input)) else {
@@ -315,18 +343,9 @@ fn briefs(r: &check::Report, warnings: bool) -> Vec<Brief> {
 fn take_verdict(ledger: &mut Ledger, verdict: Verdict) -> Option<Outcome> {
     match verdict {
         Verdict::Healthy => {
-            if ledger.input_errors.is_empty() {
-                ledger.message = Some("nothing to repair; nothing written".into());
-                Some(Outcome::NothingToDo)
-            } else {
-                let mut codes: Vec<&str> = ledger.input_errors.iter().map(|b| b.code).collect();
-                codes.dedup();
-                ledger.message = Some(format!(
-                    "the input has errors no repair of this version mends ({}); nothing written",
-                    codes.join(", ")
-                ));
-                Some(Outcome::CannotRepair)
-            }
+            // `fix` turns this into "cannot repair" when the check of IN finds errors.
+            ledger.message = Some("nothing to repair; nothing written".into());
+            Some(Outcome::NothingToDo)
         }
         Verdict::Refuse(r) => {
             ledger.message = Some(match r.option {
@@ -434,10 +453,21 @@ fn finish(
             Some(format!("cannot write {}: {e}", tmp.display())),
         );
     }
-    // The proof: OUT is checked as any input is.
+    // The proof: OUT is checked as any input is, while its bytes go to the disk.
     let mut opts = req.opts.clone();
     opts.format_hint = Some(spec.format);
-    let after = check::check_path(&tmp, &opts, req.config);
+    let (after, synced) = std::thread::scope(|s| {
+        let sync = s.spawn(|| sync_written(&tmp));
+        let after = check::check_path(&tmp, &opts, req.config);
+        (after, sync.join())
+    });
+    if let Err(e) = synced.unwrap_or_else(|_| Err(io::Error::other("the sync thread failed"))) {
+        cleanup(&tmp);
+        return ledger.end(
+            Outcome::Io,
+            Some(format!("cannot write {}: {e}", tmp.display())),
+        );
+    }
     let mut findings = briefs(&after, true);
     for f in &mut findings {
         if f.file.as_deref() == Some(&check::escape_path(&tmp)) {
@@ -547,8 +577,20 @@ fn write_file_plan(path: &Path, src: Option<Src<'_>>, fp: &FilePlan) -> io::Resu
     if let Some(src) = src {
         copy_range(src, 0, fp.keep, &mut out)?;
     }
-    apply_edits(&mut out, fp)?;
-    out.sync_all()
+    apply_edits(&mut out, fp)
+}
+
+/// Syncs a written file, or a written directory's files and the directory itself.
+fn sync_written(path: &Path) -> io::Result<()> {
+    if path.is_dir() {
+        for e in std::fs::read_dir(path)? {
+            let e = e?;
+            if e.file_type()?.is_file() {
+                File::open(e.path())?.sync_all()?;
+            }
+        }
+    }
+    File::open(path)?.sync_all()
 }
 
 fn apply_edits(out: &mut File, fp: &FilePlan) -> io::Result<()> {
@@ -597,13 +639,12 @@ fn write_dir_plan(
         if let Some(fp) = planned {
             apply_edits(&mut out, fp)?;
         }
-        out.sync_all()?;
     }
     for fp in plan.files.iter().filter(|f| f.created) {
         let Some(name) = &fp.name else { continue };
         write_file_plan(&path.join(name), None, fp)?;
     }
-    File::open(path)?.sync_all()
+    Ok(())
 }
 
 /// A compressed file or an archive: the one trace inside is unpacked as `check` unpacks it
@@ -632,10 +673,12 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
                 return (None, node);
             };
             let done = match leaf {
-                archive::Leaf::Bytes(b) => leaf_bytes(req, l, b, member),
+                archive::Leaf::Bytes(b) => leaf_bytes(req, l, b, Src::Bytes(b), member),
                 archive::Leaf::File(f, _) | archive::Leaf::Sifted(f, _, _) => {
+                    // The repair reads the mapping where it needs to; the kept bytes are
+                    // copied from the unpacked file by the kernel, never through the mapping.
                     match input::load_file(f, LoadMode::Mmap, req.opts.limits.max_file_bytes) {
-                        Ok(d) => leaf_bytes(req, l, &d, member),
+                        Ok(d) => leaf_bytes(req, l, &d, Src::File(f), member),
                         Err(e) => l.end(Outcome::Io, Some(format!("unpacked member: {e}"))),
                     }
                 }
@@ -643,10 +686,7 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
                     Some(spec) => repair_dir(req, l, spec, d, member),
                     None => l.end(Outcome::CannotRepair, Some("no directory format".into())),
                 },
-                archive::Leaf::PerfDir(d) => match formats::spec(formats::perf::FORMAT_DIR) {
-                    Some(spec) => repair_dir(req, l, spec, d, member),
-                    None => l.end(Outcome::CannotRepair, Some("no directory format".into())),
-                },
+                archive::Leaf::Group(spec, d) => repair_dir(req, l, spec, d, member),
             };
             let format = done.format;
             result = Some(done);
@@ -684,10 +724,16 @@ fn repair_archive(req: &Request<'_>, ledger: Ledger, file: File) -> Ledger {
     }
 }
 
-fn leaf_bytes(req: &Request<'_>, l: Ledger, b: &[u8], member: Option<String>) -> Ledger {
+fn leaf_bytes(
+    req: &Request<'_>,
+    l: Ledger,
+    b: &[u8],
+    src: Src<'_>,
+    member: Option<String>,
+) -> Ledger {
     let format = req.opts.format_hint.or_else(|| formats::detect_bytes(b));
     match format.and_then(formats::spec) {
-        Some(spec) => repair_bytes(req, l, spec, b, Src::Bytes(b), member),
+        Some(spec) => repair_bytes(req, l, spec, b, src, member),
         None => l.end(
             Outcome::CannotRepair,
             Some("the unpacked member is no trace of a supported format".into()),

@@ -18,6 +18,12 @@ pub struct RepairOptions {
     /// The sizes of the CPU data streams of a v7 trace.dat buffer whose BUFFER option is lost
     /// (`--cpu-sizes`), in CPU order.
     pub cpu_sizes: Option<Vec<u64>>,
+    /// A healthy recording of the same session whose metadata a repair may copy where the
+    /// input's was never written (`--metadata-from`: a perf.data's TRACING_DATA feature).
+    pub metadata_from: Option<std::path::PathBuf>,
+    /// A folder of uftrace symbol files (`<module>.sym`, from another recording of the same
+    /// binaries: `--with-syms`) for modules a killed recorder wrote none for.
+    pub with_syms: Option<std::path::PathBuf>,
 }
 
 /// One change of bytes.

@@ -698,6 +698,7 @@ fn uftrace_task_file_cut_inside_a_record() {
     }
 }
 
+/// Every healthy recording of the corpus and every real file of `../shared/samples/wild`.
 #[test]
 fn healthy_corpus_files_write_nothing() {
     let tmp = tempfile::tempdir().unwrap();
@@ -709,6 +710,14 @@ fn healthy_corpus_files_write_nothing() {
         !p.components()
             .any(|c| c.as_os_str() == "defects" || c.as_os_str() == "regressions")
     });
+    // The real files from public repositories: each a trace.dat or a uftrace directory.
+    if let Some(wild) = common::shared("samples/wild") {
+        for fmt in ["tracecmd", "uftrace"] {
+            if let Ok(rd) = std::fs::read_dir(wild.join(fmt)) {
+                inputs.extend(rd.flatten().map(|e| e.path()));
+            }
+        }
+    }
     assert!(inputs.len() > 30);
     for (i, p) in inputs.iter().enumerate() {
         let out = tmp.path().join(format!("out{i}"));
@@ -884,12 +893,20 @@ fn watch_salvages_rejected_inputs() {
 }
 
 #[test]
-fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
+fn trace_dat_v7_writer_stopped_during_the_copy() {
     // A writer stopped while copying CPU data leaves the BUFFER section's size 0 (patched
-    // only after the copy) and the options chain unpatched: the data's end is unknown, and
-    // nothing may be called lossless.
+    // only after the copy), the options chain unpatched, and the chunk count of the CPU it
+    // was copying 0 (patched after its last chunk). The whole chunks are kept; the data of
+    // a stream whose count was never written may have gone on, so that is always a loss.
+    let have = tool("trace-cmd", "--version");
     let tmp = tempfile::tempdir().unwrap();
-    let mut data = std::fs::read(corpus("tracecmd/v7-zstd.dat")).unwrap();
+    let path = corpus("tracecmd/v7-zstd.dat");
+    let mut data = std::fs::read(&path).unwrap();
+    let original = if have {
+        report_by_cpu(&path)
+    } else {
+        BTreeMap::new()
+    };
     let opts = tracelint::CheckOptions::default();
     let mut sink = tracelint::Sink::new(1000);
     let m = tracelint::formats::tracecmd::decode(&data, &opts, &mut sink).unwrap();
@@ -904,10 +921,33 @@ fn trace_dat_v7_writer_stopped_during_the_copy_is_refused() {
         let p = o.span.start as usize + 6;
         data[p..p + 8].copy_from_slice(&0u64.to_le_bytes());
     }
-    for cut in [end, end - 100] {
-        let (code, ledger, out) = cut_and_fix(tmp.path(), "killed", &data, cut, &[]);
-        assert_eq!(code, 1, "{ledger}");
-        assert!(!out.exists());
+    // Stopped after both CPUs' data, before the size: nothing is lost.
+    let (code, ledger, out) = cut_and_fix(tmp.path(), "stopped", &data, end, &[]);
+    assert_eq!(code, 4, "{ledger}");
+    if have {
+        assert_eq!(report_by_cpu(&out), original);
+    }
+    // Stopped inside CPU 1's only chunk: CPU 0 is whole, CPU 1 lost.
+    let (code, ledger, out) = cut_and_fix(tmp.path(), "stopped", &data, end - 100, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    if have {
+        let got = report_by_cpu(&out);
+        assert_eq!(got.get("000"), original.get("000"));
+        assert!(!got.contains_key("001"));
+    }
+    // Stopped after CPU 1's chunk but before its count was patched: it is kept, and the
+    // ledger says the rest of CPU 1 is unknown.
+    let cpu1 = (end - 307) & !4095;
+    data[cpu1..cpu1 + 4].fill(0);
+    let (code, ledger, out) = cut_and_fix(tmp.path(), "unpatched", &data, end, &[]);
+    assert_eq!(code, 5, "{ledger}");
+    let losses = ledger["plan"]["losses"].as_array().unwrap();
+    assert!(
+        losses.iter().any(|l| l["cpu"] == 1 && l["count"] == 0),
+        "{ledger}"
+    );
+    if have {
+        assert_eq!(report_by_cpu(&out), original);
     }
 }
 
@@ -1078,7 +1118,7 @@ fn perf_cut_inside_the_data_keeps_every_whole_sample() {
 }
 
 #[test]
-fn perf_killed_tracepoint_recording_is_refused() {
+fn perf_killed_tracepoint_recording_needs_a_donor() {
     // Without TRACING_DATA (written only at exit) perf rejects tracepoint attrs: nothing in
     // the file can supply the event formats.
     let tmp = tempfile::tempdir().unwrap();
@@ -1100,6 +1140,31 @@ fn perf_killed_tracepoint_recording_is_refused() {
             .contains("TRACING_DATA"),
         "{ledger}"
     );
+    assert_eq!(ledger["refusal"]["option"], "--metadata-from", "{ledger}");
+    // A donor without the formats, or without this recording's events, is refused too.
+    let donor = corpus("perf/cpu-clock.data");
+    let (code, ledger) = fix(&input, &out, &["--metadata-from", donor.to_str().unwrap()]);
+    assert_eq!(code, 1, "{ledger}");
+    assert!(!out.exists());
+    // A healthy recording of the same events supplies them: every sample comes back, and the
+    // ledger marks the copied feature as supplied.
+    let donor = corpus("perf/tracepoint.data");
+    let (code, ledger) = fix(&input, &out, &["--metadata-from", donor.to_str().unwrap()]);
+    assert_eq!(code, 4, "{ledger}");
+    assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+    let invented = ledger["plan"]["invented"].as_array().unwrap();
+    assert!(
+        invented
+            .iter()
+            .any(|i| i["field"] == "TRACING_DATA feature"),
+        "{ledger}"
+    );
+    if tool("perf", "--version") {
+        let (orig, _) = perf_samples(&donor);
+        let (got, rc) = perf_samples(&out);
+        assert_eq!(rc, Some(0));
+        assert_eq!(got, orig);
+    }
 }
 
 #[test]
@@ -1137,4 +1202,259 @@ fn perf_threads_directory_with_a_cut_stream() {
         assert!(got.len() > cut.len(), "{} vs {}", got.len(), cut.len());
         assert!(got.iter().all(|l| orig.contains(l)));
     }
+}
+
+/// The start of the last BUFFER section's body (after its 16-byte header) of a v7 file.
+fn buffer_start(data: &[u8]) -> usize {
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
+    let s = m.sections.iter().rfind(|s| s.id == 3).unwrap();
+    s.offset as usize + 16
+}
+
+/// Where the `next` field of the last DONE option before `offset` is.
+fn last_done_next(data: &[u8], offset: usize) -> usize {
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(data, &opts, &mut sink).unwrap();
+    let o = m
+        .options
+        .iter()
+        .rfind(|o| o.id == 0 && (o.span.end as usize) <= offset)
+        .unwrap();
+    o.span.start as usize + 6
+}
+
+#[test]
+fn trace_dat_v7_cut_inside_compressed_data() {
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    for name in [
+        "v7-zstd.dat",
+        "bufsize-big-v7-zstd.dat",
+        "lost-v7-zstd.dat",
+        "subbuf-8k-v7-zstd.dat",
+        "kernel-stack-v7-zstd.dat",
+    ] {
+        let path = corpus(&format!("tracecmd/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let (start, end) = (buffer_start(&data), buffer_end(&data));
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        // A copy cut inside the data, and a writer stopped while copying it (the section's
+        // size never written).
+        for stopped in [false, true] {
+            let mut src = data.clone();
+            if stopped {
+                // As the writer leaves it: the size 0, and the options section before the
+                // data not yet pointed at the one after it.
+                src[start - 8..start].fill(0);
+                let done = last_done_next(&data, start - 16);
+                src[done..done + 8].fill(0);
+            }
+            let step = ((end - start) / 23).max(1);
+            for at in (start + 1..end).step_by(step) {
+                let label = format!("{name}{}", if stopped { ".stopped" } else { "" });
+                let (code, ledger, out) = cut_and_fix(tmp.path(), &label, &src, at, &[]);
+                assert!(
+                    code == 5 || code == 1,
+                    "{label} cut at {at}: exit {code}: {ledger}"
+                );
+                if code == 1 {
+                    let why = ledger["refusal"]["reason"].as_str().unwrap_or_default();
+                    assert!(
+                        why.contains("nothing to recover") || why.contains("which CPUs"),
+                        "{label} cut at {at}: {why}"
+                    );
+                    continue;
+                }
+                repaired += 1;
+                if have {
+                    // Per CPU, a prefix of what trace-cmd reads of the original.
+                    let got = report_by_cpu(&out);
+                    assert!(events(&got) > 0, "{label} cut at {at}");
+                    for (cpu, lines) in &got {
+                        let orig = &original[cpu];
+                        assert!(
+                            orig.starts_with(lines),
+                            "{label} cut at {at}: CPU {cpu} is no prefix"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(repaired >= 30, "{repaired} repairs");
+}
+
+#[test]
+fn trace_dat_v6_writer_stopped_during_the_copy() {
+    // The v6 writer writes the flyrecord table as zeros and patches each CPU's pair right
+    // after copying its pages: stopped while copying CPU z, the pairs from z on are (0, 0).
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut repaired = 0;
+    for name in [
+        "v6.dat",
+        "marker-v6.dat",
+        "lost-v6.dat",
+        "kernel-stack-v6.dat",
+    ] {
+        let path = corpus(&format!("tracecmd/{name}"));
+        let data = std::fs::read(&path).unwrap();
+        let tables = cpu_tables(&data);
+        let original = if have {
+            report_by_cpu(&path)
+        } else {
+            BTreeMap::new()
+        };
+        let fly = data.windows(10).position(|w| w == b"flyrecord\0").unwrap() + 10;
+        for (z, &(_, _, off, size)) in tables.iter().enumerate() {
+            if size == 0 {
+                continue;
+            }
+            let mut src = data.clone();
+            src[fly + 16 * z..fly + 16 * tables.len()].fill(0);
+            let mut cuts: Vec<usize> = [off + 4096, off + size, off + 4096 + 100, off + 100]
+                .iter()
+                .map(|&a| a.min(off + size) as usize)
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            for at in cuts {
+                let (code, ledger, out) =
+                    cut_and_fix(tmp.path(), &format!("{name}.z{z}"), &src, at, &[]);
+                let whole_pages = (at as u64 - off) / 4096;
+                if whole_pages == 0 {
+                    assert_ne!(code, 5, "{name} z{z} cut at {at}: {ledger}");
+                    continue;
+                }
+                assert_eq!(code, 5, "{name} z{z} cut at {at}: {ledger}");
+                repaired += 1;
+                if have {
+                    let got = report_by_cpu(&out);
+                    for (cpu, lines) in &got {
+                        assert!(
+                            original[cpu].starts_with(lines),
+                            "{name} z{z} cut at {at}: CPU {cpu} is no prefix"
+                        );
+                    }
+                    let cpu = format!("{:03}", tables[z].1);
+                    assert!(
+                        got.contains_key(&cpu),
+                        "{name} z{z} cut at {at}: no CPU {cpu}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(repaired >= 8, "{repaired} repairs");
+}
+
+#[test]
+fn uftrace_arguments_need_the_specs_of_a_donor() {
+    // Records with arguments or return values are framed by the argument specs, which only
+    // `info` held: without it the repair refuses and names --metadata-from; a healthy
+    // recording of the same program with the same options supplies them.
+    let have = tool("uftrace", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["args", "args-A-R-c"] {
+        let original = corpus(&format!("uftrace/{name}"));
+        let input = tmp.path().join(name);
+        copy_dir(&original, &input);
+        std::fs::remove_file(input.join("info")).unwrap();
+        let out = tmp.path().join(format!("{name}.out"));
+        let (code, ledger) = fix(&input, &out, &[]);
+        assert_eq!(code, 1, "{name}: {ledger}");
+        assert_eq!(
+            ledger["refusal"]["option"], "--metadata-from",
+            "{name}: {ledger}"
+        );
+        // A donor without argument specs is refused.
+        let plain = corpus("uftrace/plain");
+        let (code, _) = fix(&input, &out, &["--metadata-from", plain.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}");
+        let (code, ledger) = fix(
+            &input,
+            &out,
+            &["--metadata-from", original.to_str().unwrap()],
+        );
+        assert_eq!(code, 4, "{name}: {ledger}");
+        let invented = ledger["plan"]["invented"].as_array().unwrap();
+        assert!(
+            invented.iter().any(|i| i["field"] == "argument specs"),
+            "{name}: {ledger}"
+        );
+        if have {
+            assert_eq!(replay(&out), replay(&original), "{name}");
+        }
+    }
+}
+
+/// A `uftrace record` SIGKILLed while the program runs: no `info`, no `.sym` files (both are
+/// written at the end), and a perf file possibly cut inside a record.
+#[test]
+fn uftrace_killed_recorder_with_symbols_from_another_recording() {
+    if !tool("uftrace", "--version") || !tool("gcc", "--version") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("p.c");
+    std::fs::write(
+        &src,
+        "#include <unistd.h>\nint f(int x){return x+1;}\nint main(){int s=0;for(long i=0;i<100000000;i++){s=f(s);if(i%1000==0)usleep(200);}return s&1;}\n",
+    )
+    .unwrap();
+    let exe = tmp.path().join("p");
+    assert!(Command::new("gcc")
+        .args(["-pg", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap()
+        .success());
+    let record = |dir: &str, signal: &str| {
+        let mut child = Command::new("uftrace")
+            .args(["record", "-d", dir])
+            .arg(&exe)
+            .current_dir(tmp.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+        let _ = Command::new("pkill").args(["-9", "-f"]).arg(&exe).status();
+    };
+    // A recording of the same binary that ended normally (SIGINT: uftrace finishes it).
+    record("good.data", "-INT");
+    record("killed.data", "-9");
+    let killed = tmp.path().join("killed.data");
+    let good = tmp.path().join("good.data");
+    assert!(!killed.join("info").exists());
+    assert!(
+        good.join("p.sym").exists(),
+        "the SIGINTed recording has its symbols"
+    );
+    let out = tmp.path().join("out.data");
+    let (code, ledger) = fix(&killed, &out, &[]);
+    assert_eq!(code, 1, "{ledger}");
+    assert_eq!(ledger["refusal"]["option"], "--with-syms", "{ledger}");
+    let (code, ledger) = fix(&killed, &out, &["--with-syms", good.to_str().unwrap()]);
+    assert!(code == 4 || code == 5, "{ledger}");
+    assert!(out.join("p.sym").exists());
+    let text = replay(&out);
+    assert!(
+        text.lines().filter(|l| l.contains("f();")).count() > 100,
+        "replay of OUT: {}",
+        text.lines().take(5).collect::<Vec<_>>().join("\n")
+    );
 }

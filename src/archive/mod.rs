@@ -44,8 +44,9 @@ pub enum Leaf<'a> {
     /// A uftrace data directory made of members, with the first-pass results of its task
     /// files by name.
     Dir(&'a dyn DirSource, &'a [(&'a str, &'a RecordSieve)]),
-    /// A `perf record --threads` directory made of members (`data` and `data.<n>`).
-    PerfDir(&'a dyn DirSource),
+    /// A directory of a format whose members are gathered by name (`FormatSpec::dir`'s
+    /// `group`: a `perf record --threads` directory's `data` and `data.<n>`).
+    Group(&'static crate::formats::FormatSpec, &'a dyn DirSource),
 }
 
 /// Checks one leaf into the sink (findings already carry the member); returns the format and
@@ -581,18 +582,18 @@ impl<'c, 'l> Walker<'c, 'l> {
         if is_container {
             return self.stream(r, path, Some(full), depth, false, sink, map);
         }
-        // A perf.data named `data` may be the head of a `--threads` directory whose streams
-        // (`data.<n>`) come later: kept until the archive is read (see `finish`).
+        // A file that may head a directory of members named by their role (a perf.data named
+        // `data`, with `data.<n>` streams) is kept until the archive is read (see `finish`).
         let base = split(path).1;
-        let perf_head = format == Some(formats::perf::FORMAT) && base == "data";
-        if format.is_some() && !perf_head {
+        let group_head = formats::group_head(base, format).is_some();
+        if format.is_some() && !group_head {
             return self.leaf(r, format, Some(&full), &full, sink, map);
         }
-        // Named like no uftrace file nor perf stream: its bytes are never needed (a uftrace
-        // directory lists it by name and size), so they are counted, not kept or spilled.
+        // Named like no uftrace file nor a group's member: its bytes are never needed (a
+        // uftrace directory lists it by name and size), so they are counted, not kept or
+        // spilled.
         let mut r = r;
-        if classify(base) == FileKind::Unknown && !perf_head && !formats::perf::is_stream_name(base)
-        {
+        if classify(base) == FileKind::Unknown && !group_head && !formats::group_member(base) {
             let n = io::copy(&mut r.as_mut(), &mut io::sink());
             if self.limit_hit(sink, Some(&full)) {
                 return;
@@ -877,9 +878,10 @@ impl<'c, 'l> Walker<'c, 'l> {
         self.finish(kept, prefix, sink, map);
     }
 
-    /// The kept perf.data files named `data`: with `data.<n>` streams beside them, each
-    /// directory is checked as a `perf record --threads` directory; alone, as a perf.data.
-    fn perf_dirs(
+    /// The kept heads of grouped directories (`FormatSpec::dir`'s `group`): with siblings
+    /// beside them, each directory is checked as its directory format (a `perf record
+    /// --threads` directory); alone, as the head's file format (a perf.data).
+    fn grouped_dirs(
         &mut self,
         kept: &[Kept],
         used: &mut [bool],
@@ -889,16 +891,20 @@ impl<'c, 'l> Walker<'c, 'l> {
     ) {
         for (i, k) in kept.iter().enumerate() {
             let (dir, base) = split(&k.path);
-            if base != "data" || formats::perf::decode::magic_endian(&k.stash.head(8)).is_none() {
+            let head = k.stash.head(crate::detect::DETECT_BYTES);
+            let Some(spec) = formats::group_head(base, formats::detect_bytes(&head)) else {
                 continue;
-            }
+            };
+            let Some(group) = spec.dir.as_ref().and_then(|d| d.group.as_ref()) else {
+                continue;
+            };
             let member = join(prefix, &k.path);
             let in_dir: Vec<usize> = kept
                 .iter()
                 .enumerate()
                 .filter(|(_, o)| {
                     let (d, b) = split(&o.path);
-                    d == dir && (b == "data" || formats::perf::is_stream_name(b))
+                    d == dir && (b == group.head || (group.member)(b))
                 })
                 .map(|(j, _)| j)
                 .collect();
@@ -914,7 +920,7 @@ impl<'c, 'l> Walker<'c, 'l> {
                 let shown = join(prefix, if name.is_empty() { "." } else { name });
                 sink.set_member(Some(shown.clone()));
                 let view = ArchiveDir::new(&shown, files);
-                let (f, node) = (self.check)(Leaf::PerfDir(&view), sink);
+                let (f, node) = (self.check)(Leaf::Group(spec, &view), sink);
                 for &j in &in_dir {
                     if let Some(u) = used.get_mut(j) {
                         *u = true;
@@ -946,7 +952,7 @@ impl<'c, 'l> Walker<'c, 'l> {
     /// are checked from the kept members; the other kept members are listed as not traces.
     fn finish(&mut self, kept: Vec<Kept>, prefix: &str, sink: &mut Sink, map: &mut MapNode) {
         let mut used = vec![false; kept.len()];
-        self.perf_dirs(&kept, &mut used, prefix, sink, map);
+        self.grouped_dirs(&kept, &mut used, prefix, sink, map);
         let mut dirs: BTreeSet<String> = BTreeSet::new();
         for Kept {
             path: p, stash: s, ..

@@ -56,12 +56,26 @@ pub struct FixArgs {
     /// CPUs are not in the file. Marked as supplied in the ledger.
     #[arg(long, value_name = "SIZES", value_delimiter = ',')]
     pub cpu_sizes: Vec<u64>,
+    /// A healthy recording made on the same machine with the same program, events and
+    /// options, whose metadata is copied where the input's was never written: the
+    /// TRACING_DATA feature (the tracepoint formats) of a killed `perf record -e` of
+    /// tracepoints, the argument specs of a uftrace recording without `info`. Only read;
+    /// marked as supplied in the ledger, and used only if it fits the input.
+    #[arg(long, value_name = "DONOR")]
+    pub metadata_from: Option<PathBuf>,
+    /// A folder of uftrace symbol files (`<module>.sym`, say the uftrace.data of another
+    /// recording of the same binaries) for the modules of a killed `uftrace record`, which
+    /// writes them only at its end. Only read; the copies are marked as supplied.
+    #[arg(long, value_name = "DIR")]
+    pub with_syms: Option<PathBuf>,
 }
 
 /// Runs `fix`.
 pub fn run(a: &FixArgs, opts: &CheckOptions, config: &Config) -> ExitCode {
     let ropts = RepairOptions {
         cpu_sizes: (!a.cpu_sizes.is_empty()).then(|| a.cpu_sizes.clone()),
+        metadata_from: a.metadata_from.clone(),
+        with_syms: a.with_syms.clone(),
     };
     let req = Request {
         input: &a.input,

@@ -12,7 +12,7 @@ pub mod spec;
 pub mod tracecmd;
 pub mod uftrace;
 
-pub use spec::{DirSpec, FileCheck, FormatSpec};
+pub use spec::{DirSpec, FileCheck, FormatSpec, Group};
 
 use crate::detect::{Format, DETECT_BYTES};
 
@@ -80,6 +80,28 @@ pub fn detect_dir(dir: &std::path::Path) -> Option<Format> {
         .iter()
         .find(|s| s.dir.as_ref().is_some_and(|d| (d.detect)(dir)))
         .map(|s| s.format)
+}
+
+/// The directory format whose archive members a file named `name` of `format` heads (see
+/// [`Group`]).
+pub fn group_head(name: &str, format: Option<Format>) -> Option<&'static FormatSpec> {
+    let format = format?;
+    FORMATS.iter().copied().find(|s| {
+        s.dir
+            .as_ref()
+            .and_then(|d| d.group.as_ref())
+            .is_some_and(|g| g.head == name && g.head_format == format)
+    })
+}
+
+/// Whether `name` is a sibling file of some directory format's head (see [`Group`]).
+pub fn group_member(name: &str) -> bool {
+    FORMATS.iter().any(|s| {
+        s.dir
+            .as_ref()
+            .and_then(|d| d.group.as_ref())
+            .is_some_and(|g| (g.member)(name))
+    })
 }
 
 /// Whether a file name extension (`dat`, any case) is one traces of some format are saved

@@ -49,6 +49,21 @@ pub struct DirSpec {
     pub magic: &'static [u8],
     /// Checks a directory (on disk, or an archive's members).
     pub check: fn(&dyn DirSource, &CheckOptions, &mut Sink) -> MapNode,
+    /// How an archive's members are gathered into such a directory, when its files are
+    /// named by their role.
+    pub group: Option<Group>,
+}
+
+/// The files of a directory format that are named by their role: a head file, itself a file
+/// of a file format, and its siblings. An archive gathers the members beside a head into the
+/// directory; a head alone is checked as its file format.
+pub struct Group {
+    /// The head file's name.
+    pub head: &'static str,
+    /// The head file's format.
+    pub head_format: Format,
+    /// Whether a file name is one of the head's siblings.
+    pub member: fn(&str) -> bool,
 }
 
 /// One format of the table.

@@ -30,11 +30,6 @@ pub fn run_ktrace(data: &[u8]) {
     let _ = check_file_once(data, &fuzz_options(Some(crate::formats::ktrace::FORMAT_V0)));
 }
 
-/// perf.data bytes (file or pipe mode), checked whole.
-pub fn run_perf(data: &[u8]) {
-    check_file_invariants(data, &fuzz_options(Some(crate::formats::perf::FORMAT)));
-}
-
 /// A uftrace data directory given as a directory image (see [`decode_dir_image`]).
 pub fn run_uftrace(data: &[u8]) {
     let dir = decode_dir_image(data);
@@ -249,12 +244,11 @@ pub fn runner_for(corpus_dir: &str) -> Option<Runner> {
         _ => {}
     }
     let format = FORMATS.iter().find(|s| s.corpus == corpus_dir)?.format;
-    let own: [(Format, Runner); 5] = [
+    let own: [(Format, Runner); 4] = [
         (crate::formats::tracecmd::FORMAT, run_tracecmd),
         (crate::formats::gdb::FORMAT, run_gdb_tfile),
         (crate::formats::ktrace::FORMAT, run_ktrace),
         (crate::formats::uftrace::FORMAT, run_uftrace),
-        (crate::formats::perf::FORMAT, run_perf),
     ];
     own.iter().find(|(f, _)| *f == format).map(|(_, run)| *run)
 }

@@ -23,6 +23,9 @@ pub mod lint;
 pub mod model;
 pub mod repair;
 pub mod rules;
+pub mod writer;
+
+pub use model::is_stream_name;
 
 use crate::detect::Format;
 use crate::finding::Sink;
@@ -54,13 +57,13 @@ pub static SPEC: FormatSpec = FormatSpec {
 fn repair_file(
     subject: crate::formats::spec::Subject<'_>,
     opts: &CheckOptions,
-    _ropts: &crate::ledger::RepairOptions,
+    ropts: &crate::ledger::RepairOptions,
 ) -> crate::ledger::Verdict {
     match subject {
         crate::formats::spec::Subject::Bytes(data) => {
-            repair::repair(data, &opts.limits, opts.limits.max_findings)
+            repair::repair(data, &opts.limits, opts.limits.max_findings, ropts)
         }
-        crate::formats::spec::Subject::Dir(dir) => repair::repair_dir(dir, &opts.limits),
+        crate::formats::spec::Subject::Dir(dir) => repair::repair_dir(dir, &opts.limits, ropts),
     }
 }
 
@@ -81,24 +84,15 @@ pub static SPEC_DIR: FormatSpec = FormatSpec {
         detect: is_threads_dir,
         magic: MAGIC,
         check: check_dir,
+        group: Some(crate::formats::spec::Group {
+            head: "data",
+            head_format: FORMAT,
+            member: is_stream_name,
+        }),
     }),
     corpus: "perf",
     repair: Some(repair_file),
 };
-
-/// Whether `name` is a stream file of a `perf record --threads` directory (`data.<n>`).
-pub fn is_stream_name(name: &str) -> bool {
-    stream_number(name).is_some()
-}
-
-/// The `n` of a stream file `data.<n>`.
-fn stream_number(name: &str) -> Option<u64> {
-    let n = name.strip_prefix("data.")?;
-    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    n.parse().ok()
-}
 
 /// Whether `dir` is a `perf record --threads` directory: a `data` file with a perf.data magic
 /// and at least one `data.<n>` stream.

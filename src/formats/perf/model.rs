@@ -409,3 +409,17 @@ pub struct PerfData {
     /// `data.size` was 0 with records after it: an unfinished recording.
     pub unfinished: bool,
 }
+
+/// Whether `name` is a stream file of a `perf record --threads` directory (`data.<n>`).
+pub fn is_stream_name(name: &str) -> bool {
+    stream_number(name).is_some()
+}
+
+/// The `n` of a stream file `data.<n>`.
+pub fn stream_number(name: &str) -> Option<u64> {
+    let n = name.strip_prefix("data.")?;
+    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}

@@ -89,8 +89,62 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
             .any(|f| f.severity == Severity::Error || f.rule.code == rules::FEATURE_SECTION.code)
 }
 
+/// `HEADER_TRACING_DATA`.
+const FEAT_TRACING_DATA: u64 = 1;
+
+/// The TRACING_DATA section of the donor `path` when it describes every tracepoint event id
+/// of `p`; why not, otherwise.
+fn donor_tracing_data(
+    path: &std::path::Path,
+    p: &PerfData,
+    limits: &crate::limits::Limits,
+) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let data = crate::input::load(path, crate::input::LoadMode::Read, limits.max_file_bytes)
+        .map_err(|e| format!("the donor {shown} cannot be read: {e}"))?;
+    let mut sink = Sink::new(64);
+    let d = decode::decode(&data, limits, &mut sink)
+        .ok_or_else(|| format!("the donor {shown} is no perf.data"))?;
+    if d.header.endian != p.header.endian {
+        return Err(format!("the donor {shown} has the other byte order"));
+    }
+    let f = d
+        .features
+        .iter()
+        .find(|f| f.bit == FEAT_TRACING_DATA)
+        .ok_or_else(|| format!("the donor {shown} has no TRACING_DATA feature"))?;
+    let ids = d
+        .info
+        .tracepoint_ids
+        .as_ref()
+        .ok_or_else(|| format!("the donor {shown}'s TRACING_DATA does not read to its end"))?;
+    let missing: Vec<String> = p
+        .attrs
+        .iter()
+        .filter(|a| a.kind == TYPE_TRACEPOINT)
+        .filter(|a| u32::try_from(a.config).map_or(true, |c| !ids.contains(&c)))
+        .map(|a| a.config.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the donor {shown}'s TRACING_DATA does not describe the tracepoint id(s) {} of the input: it was recorded with other events or on another kernel",
+            missing.join(", ")
+        ));
+    }
+    Ok(bytes_at(
+        &data,
+        f.span.start,
+        f.span.end.saturating_sub(f.span.start),
+    ))
+}
+
 /// The repair of a file-mode perf.data.
-pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) -> Verdict {
+pub fn repair(
+    data: &[u8],
+    limits: &crate::limits::Limits,
+    max_findings: usize,
+    ropts: &crate::ledger::RepairOptions,
+) -> Verdict {
     let mut sink = Sink::new(max_findings);
     let Some(p) = decode::decode(data, limits, &mut sink) else {
         return Verdict::Healthy;
@@ -114,13 +168,27 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
             h.data.offset.saturating_add(h.data.size)
         )
     };
-    if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT) {
-        return Verdict::Refuse(Refusal {
-            damage,
-            reason: "the recording has tracepoint events, and perf 6.1 rejects tracepoint attrs without the TRACING_DATA feature (the event formats), which only a finished `perf record` writes; the samples on disk cannot be made readable from this file alone".into(),
-            option: None,
-        });
-    }
+    let tracing = if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT) {
+        let Some(donor) = &ropts.metadata_from else {
+            return Verdict::Refuse(Refusal {
+                damage,
+                reason: "the recording has tracepoint events, and perf 6.1 rejects tracepoint attrs without the TRACING_DATA feature (the event formats), which only a finished `perf record` writes; the samples on disk cannot be made readable from this file alone".into(),
+                option: Some("--metadata-from"),
+            });
+        };
+        match donor_tracing_data(donor, &p, limits) {
+            Ok(t) => Some((t, donor.display().to_string())),
+            Err(reason) => {
+                return Verdict::Refuse(Refusal {
+                    damage,
+                    reason,
+                    option: Some("--metadata-from"),
+                })
+            }
+        }
+    } else {
+        None
+    };
     let end = p.walk.end.max(p.data.start).min(len);
     if let Some(stop) = p.walk.stopped_at.filter(|s| *s >= end) {
         // The walk stopped where the records end: at a record cut by the end of the file
@@ -150,6 +218,7 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
     }
     let keep_features =
         p.unfinished && !h.feature_bits().is_empty() && features_whole(data, &p, end, limits);
+    let tracing = tracing.filter(|_| !keep_features);
     let mut plan = Plan::new(damage);
     for r in [
         &rules::UNFINISHED_RECORDING,
@@ -233,28 +302,22 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
             ),
         });
     }
-    let compressed = p.walk.compressed > 0;
-    let mut words = [0u8; 32];
-    if compressed {
-        let w = usize::try_from(FEAT_COMPRESSED / 64).unwrap_or(0);
-        let bit = 1u64 << (FEAT_COMPRESSED % 64);
-        let at = w.saturating_mul(8);
-        if let Some(slot) = words.get_mut(at..at.saturating_add(8)) {
-            slot.copy_from_slice(&u64_bytes(bit, e));
-        }
+    // The features written back, in bit order: TRACING_DATA from a donor, COMPRESSED.
+    let mut sections: Vec<(u64, Vec<u8>, &'static str)> = Vec::new();
+    if let Some((bytes, donor)) = &tracing {
+        plan.invented.push(Invented {
+            file: None,
+            field: "TRACING_DATA feature".into(),
+            value: format!("{} bytes copied from {donor}", bytes.len()),
+            why: "given by --metadata-from: the tracepoint formats of a healthy recording of the same events, which describe every tracepoint id of the input".into(),
+        });
+        sections.push((
+            FEAT_TRACING_DATA,
+            bytes.clone(),
+            "TRACING_DATA feature (from the donor)",
+        ));
     }
-    file.edits.push(Edit {
-        rule: rules::FEATURE_TABLE.code,
-        offset: FEATURES_AT,
-        old: bytes_at(data, FEATURES_AT, 32),
-        new: words.to_vec(),
-        what: if compressed {
-            "adds_features: COMPRESSED only (no other feature section is on disk)".into()
-        } else {
-            "adds_features: none (no feature section is on disk)".into()
-        },
-    });
-    if compressed {
+    if p.walk.compressed > 0 {
         let known = p
             .info
             .compressed
@@ -263,27 +326,15 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
         let mmap_len = known.unwrap_or_else(|| DEFAULT_MMAP_LEN.max(p.walk.max_output));
         let mmap32 = u32::try_from(mmap_len).unwrap_or(u32::MAX);
         let level = 1;
-        let mut table = Vec::with_capacity(16);
-        table.extend_from_slice(&u64_bytes(end.saturating_add(16), e));
-        table.extend_from_slice(&u64_bytes(20, e));
-        file.edits.push(Edit {
-            rule: rules::FEATURE_TABLE.code,
-            offset: end,
-            old: Vec::new(),
-            new: table,
-            what: "feature table: one entry, COMPRESSED".into(),
-        });
         let mut sec = Vec::with_capacity(20);
         for v in [0, 1, level, 0, mmap32] {
             sec.extend_from_slice(&u32_bytes(v, e));
         }
-        file.edits.push(Edit {
-            rule: rules::COMPRESSED_FEATURE.code,
-            offset: end.saturating_add(16),
-            old: Vec::new(),
-            new: sec,
-            what: "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len".into(),
-        });
+        sections.push((
+            FEAT_COMPRESSED,
+            sec,
+            "COMPRESSED feature: version 0, type 1 (zstd), level, ratio 0, mmap_len",
+        ));
         plan.mend(rules::COMPRESSED_FEATURE.code);
         if known.is_none() {
             plan.invented.push(Invented {
@@ -303,6 +354,68 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
             why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
         });
     }
+    let mut words = [0u8; 32];
+    for (bit, _, _) in &sections {
+        let at = usize::try_from(bit / 64).unwrap_or(0).saturating_mul(8);
+        if let Some(slot) = words.get_mut(at..at.saturating_add(8)) {
+            let old = slot
+                .try_into()
+                .map(|b: [u8; 8]| match e {
+                    Endian::Little => u64::from_le_bytes(b),
+                    Endian::Big => u64::from_be_bytes(b),
+                })
+                .unwrap_or(0);
+            slot.copy_from_slice(&u64_bytes(old | (1u64 << (bit % 64)), e));
+        }
+    }
+    let names: Vec<&str> = sections.iter().map(|(b, _, _)| feature_name(*b)).collect();
+    file.edits.push(Edit {
+        rule: rules::FEATURE_TABLE.code,
+        offset: FEATURES_AT,
+        old: bytes_at(data, FEATURES_AT, 32),
+        new: words.to_vec(),
+        what: if names.is_empty() {
+            "adds_features: none (no feature section is on disk)".into()
+        } else {
+            format!(
+                "adds_features: {} only (no other feature section is on disk)",
+                names.join(", ")
+            )
+        },
+    });
+    if !sections.is_empty() {
+        let mut table = Vec::new();
+        let mut at = end.saturating_add((sections.len() as u64).saturating_mul(16));
+        for (_, bytes, _) in &sections {
+            table.extend_from_slice(&u64_bytes(at, e));
+            table.extend_from_slice(&u64_bytes(bytes.len() as u64, e));
+            at = at.saturating_add(bytes.len() as u64);
+        }
+        let mut at = end;
+        file.edits.push(Edit {
+            rule: rules::FEATURE_TABLE.code,
+            offset: at,
+            old: Vec::new(),
+            new: table.clone(),
+            what: format!("feature table: {}", names.join(", ")),
+        });
+        at = at.saturating_add(table.len() as u64);
+        for (bit, bytes, what) in sections {
+            let n = bytes.len() as u64;
+            file.edits.push(Edit {
+                rule: if bit == FEAT_COMPRESSED {
+                    rules::COMPRESSED_FEATURE.code
+                } else {
+                    rules::FEATURE_TABLE.code
+                },
+                offset: at,
+                old: Vec::new(),
+                new: bytes,
+                what: what.into(),
+            });
+            at = at.saturating_add(n);
+        }
+    }
     plan.files.push(file);
     Verdict::Repair(plan)
 }
@@ -310,7 +423,11 @@ pub fn repair(data: &[u8], limits: &crate::limits::Limits, max_findings: usize) 
 /// The repair of a `perf record --threads` directory: `data` as a file, and each `data.<n>`
 /// stream (bare records, no header) cut at its last whole record when the end of the file
 /// cuts one. The other files are copied as they are.
-pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdict {
+pub fn repair_dir(
+    dir: &dyn DirSource,
+    limits: &crate::limits::Limits,
+    ropts: &crate::ledger::RepairOptions,
+) -> Verdict {
     let max = limits.max_file_bytes;
     let (Ok(entries), Ok(main)) = (dir.list(), dir.load("data", max)) else {
         return Verdict::Healthy;
@@ -319,7 +436,7 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
     let Some(p) = decode::decode(&main, limits, &mut sink) else {
         return Verdict::Healthy;
     };
-    let mut plan = match repair(&main, limits, 64) {
+    let mut plan = match repair(&main, limits, 64, ropts) {
         Verdict::Refuse(r) => return Verdict::Refuse(r),
         Verdict::Healthy => None,
         Verdict::Repair(mut plan) => {
@@ -337,7 +454,7 @@ pub fn repair_dir(dir: &dyn DirSource, limits: &crate::limits::Limits) -> Verdic
     };
     for e in entries
         .iter()
-        .filter(|e| e.name != "data" && super::is_stream_name(&e.name))
+        .filter(|e| e.name != "data" && super::model::is_stream_name(&e.name))
     {
         let Ok(bytes) = dir.load(&e.name, max) else {
             continue;

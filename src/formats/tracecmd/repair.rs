@@ -6,6 +6,9 @@
 //!   patches its (offset, size) pair, so every whole page before the cut is a page it wrote:
 //!   the damaged CPU's size becomes its whole pages on disk, CPUs whose data is gone become
 //!   (0, 0), and the partial page is dropped (ledgered with its timestamp).
+//! * v6, a writer stopped while copying the CPU data: the pairs from the CPU being copied on
+//!   are still (0, 0) (each is patched right after its CPU's copy); that CPU's whole pages,
+//!   at the page boundary after the last patched CPU's data, are given to it.
 //! * v7, cut after a whole BUFFER section (the options section with its BUFFER option and the
 //!   STRINGS section are gone: trace-cmd reports nothing). The writer keeps the BUFFER option
 //!   in memory until the CPU data is written, so it is rebuilt: compressed data carries its
@@ -14,6 +17,12 @@
 //!   of the section; uncompressed data of several CPUs needs their sizes (`--cpu-sizes`). The
 //!   options section (BUFFER, DONE) and STRINGS (the section descriptions, whose offsets the
 //!   remaining section headers give) are appended, and the last DONE is pointed at them.
+//! * v7, cut inside the compressed CPU data, or a writer stopped while copying it (the
+//!   BUFFER section's size still 0, the chunk count of the CPU being copied still 0: the
+//!   writer patches both afterwards): the whole chunks of each CPU are kept, the cut CPU's
+//!   count and the section's size set to what is kept, and the options and STRINGS sections
+//!   rebuilt as above. The streams must be as many as the CPUs, since an empty CPU writes no
+//!   stream and the streams do not name their CPU.
 
 use super::decode::compress::Decompressor;
 use super::decode::ctx::Ctx;
@@ -79,7 +88,105 @@ fn old_bytes(data: &[u8], at: u64, n: u64) -> Vec<u8> {
     data.get(a..b).map(<[u8]>::to_vec).unwrap_or_default()
 }
 
+/// A v6 writer stopped while copying the CPU data: it writes the flyrecord table as zeros
+/// and patches each CPU's pair right after copying that CPU's pages (an empty CPU gets its
+/// offset and size 0), so the pairs from the CPU being copied on are (0, 0) and its pages
+/// follow the last patched CPU's data at the next page boundary. Those pages are given to
+/// that CPU; what the writer had not copied yet is unknown, so the repair always says so.
+fn repair_v6_unpatched(data: &[u8], m: &TraceDat) -> Option<Verdict> {
+    let len = len_of(data);
+    let e = m.header.endian;
+    let [b] = m.buffers.as_slice() else {
+        return None;
+    };
+    let z = b.cpus.iter().position(|c| c.offset == 0 && c.size == 0)?;
+    if b.cpus.iter().skip(z).any(|c| c.offset != 0 || c.size != 0)
+        || b.cpus.iter().any(|c| c.span.end > len)
+        || m.meta_end > len
+    {
+        return None;
+    }
+    let ps = u64::from(b.page_size.max(1));
+    let prev_end = match z.checked_sub(1).and_then(|i| b.cpus.get(i)) {
+        Some(c) => c.offset.saturating_add(c.size),
+        None => m.meta_end,
+    };
+    let start = align(prev_end.max(m.meta_end), ps)?;
+    let whole = len
+        .saturating_sub(start)
+        .checked_div(ps)
+        .unwrap_or(0)
+        .saturating_mul(ps);
+    if whole == 0 {
+        return None;
+    }
+    let c = b.cpus.get(z)?;
+    let damage = "v6 trace.dat whose writer stopped while copying the CPU data (the CPU tables from the CPU being copied on are still zero)";
+    let mut plan = Plan::new(damage);
+    plan.mend(rules::TRAILING_DATA.code);
+    plan.mend(rules::CPU_DATA_RANGE.code);
+    let off_at = c.span.end.saturating_sub(16);
+    let keep = start.saturating_add(whole);
+    let mut file = FilePlan::new(None, keep);
+    file.edits.push(Edit {
+        rule: rules::TRAILING_DATA.code,
+        offset: off_at,
+        old: old_bytes(data, off_at, 16),
+        new: [u64_bytes(e, start), u64_bytes(e, whole)].concat(),
+        what: format!(
+            "CPU {} data offset and size: the {} whole page(s) at 0x{start:x} the writer copied before it stopped",
+            c.cpu,
+            whole.checked_div(ps).unwrap_or(0)
+        ),
+    });
+    let rest = len.saturating_sub(keep);
+    if rest > 0 {
+        file.cut = Some(Cut {
+            rule: rules::TRAILING_DATA.code,
+            at: keep,
+            bytes: rest,
+            what: "the partial page at the end".into(),
+        });
+    }
+    let later: Vec<String> = b
+        .cpus
+        .iter()
+        .skip(z.saturating_add(1))
+        .map(|c| c.cpu.to_string())
+        .collect();
+    let ts = page_ts(data, keep, e);
+    plan.losses.push(Loss {
+        file: None,
+        buffer: Some(b.name.clone()),
+        cpu: Some(c.cpu),
+        task: None,
+        count: u64::from(rest > 0),
+        unit: Unit::Pages,
+        bytes: rest,
+        time: ts.filter(|_| rest >= 8).map(|t| (t, t)),
+        what: format!(
+            "CPU {}: the pages the writer had not copied when it stopped (unknown){}{}",
+            c.cpu,
+            if rest > 0 {
+                format!("; a partial page of {rest} byte(s) at 0x{keep:x}")
+            } else {
+                String::new()
+            },
+            if later.is_empty() {
+                String::new()
+            } else {
+                format!("; CPU(s) {} not copied at all", later.join(", "))
+            }
+        ),
+    });
+    plan.files.push(file);
+    Some(Verdict::Repair(plan))
+}
+
 fn repair_v6(data: &[u8], m: &TraceDat) -> Verdict {
+    if let Some(v) = repair_v6_unpatched(data, m) {
+        return v;
+    }
     let len = len_of(data);
     let e = m.header.endian;
     // trace-cmd skips a CPU of size 0 whatever its offset.
@@ -237,7 +344,8 @@ fn align(v: u64, ps: u64) -> Option<u64> {
     v.checked_next_multiple_of(ps.max(1))
 }
 
-/// The compressed CPU streams of a BUFFER section body: (offset, length) of each.
+/// The compressed CPU streams of a BUFFER section body: (offset, length) of each; why not,
+/// when a stream does not frame to the end of the body.
 fn compressed_streams(
     data: &[u8],
     algo: Algo,
@@ -246,51 +354,17 @@ fn compressed_streams(
     e: Endian,
     opts: &CheckOptions,
 ) -> Result<Vec<(u64, u64)>, String> {
-    let mut dec = Decompressor::new();
-    let mut out = Vec::new();
-    let mut streams = Vec::new();
-    let mut pos = align(body.start, ps).ok_or("offset overflow")?;
-    let at = |p: u64| usize::try_from(p).ok();
-    while pos < body.end {
-        let count = at(pos)
-            .and_then(|p| u32_at(data, p, e))
-            .ok_or_else(|| format!("no chunk count at 0x{pos:x}"))?;
-        let start = pos;
-        let mut p = pos.saturating_add(4);
-        for i in 0..count {
-            let (Some(zs), Some(us)) = (
-                at(p).and_then(|x| u32_at(data, x, e)),
-                at(p.saturating_add(4)).and_then(|x| u32_at(data, x, e)),
-            ) else {
-                return Err(format!("chunk {i} of the stream at 0x{start:x} is cut"));
-            };
-            let zstart = p.saturating_add(8);
-            let zend = zstart.saturating_add(u64::from(zs));
-            if zend > body.end || u64::from(us) > opts.limits.max_section_bytes {
-                return Err(format!(
-                    "chunk {i} of the stream at 0x{start:x} runs past the section"
-                ));
-            }
-            let chunk = match (at(zstart), at(zend)) {
-                (Some(a), Some(b)) => data.get(a..b).unwrap_or_default(),
-                _ => &[],
-            };
-            out.clear();
-            out.resize(usize::try_from(us).unwrap_or(0), 0);
-            match dec.decompress(algo, chunk, &mut out) {
-                Ok(n) if n as u64 == u64::from(us) => {}
-                _ => {
-                    return Err(format!(
-                    "chunk {i} of the stream at 0x{start:x} does not decompress to its {us} bytes"
-                ))
-                }
-            }
-            p = zend;
-        }
-        streams.push((start, p.saturating_sub(start)));
-        pos = align(p, ps).ok_or("offset overflow")?;
+    let walk = partial_streams(data, algo, body, ps, e, opts);
+    if let Some(c) = walk.cut {
+        return Err(format!(
+            "chunk {} of the stream at 0x{:x} is cut, runs past the section or does not decompress to its size",
+            c.chunks, c.start
+        ));
     }
-    Ok(streams)
+    if walk.started {
+        return Err("a stream's chunk count is cut".into());
+    }
+    Ok(walk.whole)
 }
 
 /// The writer's version as (major, minor), from the VERSION option.
@@ -328,8 +402,29 @@ fn section_header(e: Endian, id: u16, string_id: u32, size: u64) -> Vec<u8> {
     w.0
 }
 
-#[allow(clippy::too_many_lines)]
+/// What a v7 repair keeps of the CPU data of the last BUFFER section, and what it changes
+/// there before the rebuilt options and STRINGS sections are appended.
+struct Kept {
+    /// Bytes of the input kept (the end of the last whole CPU data).
+    keep: u64,
+    /// The CPU streams of the BUFFER option.
+    streams: Vec<Stream>,
+    /// Fields whose value an option brought in or a default gave.
+    invented: Vec<Invented>,
+    /// In-place edits inside the kept data, in offset order.
+    edits: Vec<Edit>,
+    /// What the repair drops of the data.
+    losses: Vec<Loss>,
+    /// What the cut bytes are.
+    cut_what: &'static str,
+    /// Where the writer's lost options section began (the last DONE may point there).
+    old_next: Option<u64>,
+}
+
 fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptions) -> Verdict {
+    if let Some(v) = repair_v7_cut_in_data(data, m, opts) {
+        return v;
+    }
     let len = len_of(data);
     let e = m.header.endian;
     let referenced = |off: u64| {
@@ -357,21 +452,317 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         return Verdict::Healthy;
     }
     let keep = buf.body.end;
-    let first_buffer = !m.sections.iter().take(bi).any(|s| s.id == opt_id::BUFFER);
-    if !first_buffer {
+    // A writer stopped during the CPU copy leaves the section size 0 and the data after the
+    // header.
+    if buf.size == 0 && keep < len {
         return refuse(
             damage,
-            "the lost data is an instance buffer's, whose name was only in the lost STRINGS section",
+            "the writer stopped while copying the CPU data (the BUFFER section's size was never written)",
         );
     }
-    let (next_at, next) = match last_done(m, bi, keep, damage) {
+    // What follows the data must be what the writer writes next: the options section's
+    // header (id 0, flags 0, the next string id), or as much of it as is left.
+    let options_sid = match tile_strings(m.sections.iter().take(bi.saturating_add(1)), |_| {
+        Some(String::new())
+    }) {
+        Ok(t) => u32::try_from(t.len()).unwrap_or(u32::MAX),
+        Err(why) => return refuse(damage, &why),
+    };
+    let expected = section_header(e, opt_id::DONE, options_sid, 0);
+    let tail = old_bytes(data, keep, len.saturating_sub(keep).min(8));
+    if expected.get(..tail.len()) != Some(tail.as_slice()) {
+        return refuse(
+            damage,
+            "the bytes after the CPU data are not the options section the writer writes next",
+        );
+    }
+    let (streams, invented) = match cpu_streams(data, m, buf, damage, opts, ropts) {
         Ok(v) => v,
         Err(v) => return v,
     };
-    let (streams, mut invented) = match cpu_streams(data, m, buf, damage, opts, ropts) {
+    let kept = Kept {
+        keep,
+        streams,
+        invented,
+        edits: Vec::new(),
+        losses: Vec::new(),
+        cut_what: "what was left of the options and STRINGS sections (rebuilt)",
+        old_next: None,
+    };
+    rebuild_options(data, m, bi, damage, kept)
+}
+
+/// A v7 file cut inside the compressed CPU data of its last BUFFER section (a copy cut short,
+/// or a writer stopped while copying, which leaves the section's size 0): the whole chunks of
+/// each CPU stream are kept, the cut stream's chunk count and the section's size are set to
+/// what is kept, and the options and STRINGS sections are rebuilt as after a cut past the
+/// data. `None` when the file is not so damaged.
+fn repair_v7_cut_in_data(data: &[u8], m: &TraceDat, opts: &CheckOptions) -> Option<Verdict> {
+    let len = len_of(data);
+    let e = m.header.endian;
+    let bi = m.sections.len().checked_sub(1)?;
+    let buf = m.sections.get(bi)?;
+    let declared_end = buf.offset.saturating_add(16).saturating_add(buf.size);
+    let stopped = buf.size == 0 && buf.body.start < len;
+    if buf.id != opt_id::BUFFER || !buf.compressed() || (complete(buf) && !stopped) {
+        return None;
+    }
+    let damage = if stopped {
+        "v7 trace.dat whose writer stopped while copying the compressed CPU data (the BUFFER section's size was never written)"
+    } else {
+        "v7 trace.dat cut inside its compressed CPU data"
+    };
+    if m.sections.iter().take(bi).any(|s| s.id == opt_id::BUFFER) {
+        return Some(refuse(
+            damage,
+            "the cut data is an instance buffer's, whose name was only in the lost STRINGS section",
+        ));
+    }
+    let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
+        return Some(refuse(
+            damage,
+            "the data is flagged compressed in a file without compression",
+        ));
+    };
+    let ps = u64::from(m.header.page_size.max(1));
+    let body = buf.offset.saturating_add(16)..len;
+    let walk = partial_streams(data, algo, body, ps, e, opts);
+    if walk.whole.is_empty() && walk.cut.as_ref().is_none_or(|c| c.chunks == 0) {
+        return Some(refuse(
+            damage,
+            "no whole compressed chunk is on disk: nothing to recover",
+        ));
+    }
+    let ncpus = m.cpucount().unwrap_or(0);
+    let seen =
+        (walk.whole.len() as u64).saturating_add(u64::from(walk.cut.is_some() || walk.started));
+    if seen != u64::from(ncpus) {
+        return Some(Verdict::Refuse(Refusal {
+            damage: damage.to_string(),
+            reason: format!(
+                "{seen} compressed CPU stream(s) on disk among {ncpus} CPUs: the data of the CPUs after the cut is gone and the file does not say which CPUs the streams before it are (an empty CPU writes no stream)"
+            ),
+            option: None,
+        }));
+    }
+    let short = writer_version(m).is_some_and(|v| v < (3, 2));
+    let mut streams: Vec<Stream> = walk
+        .whole
+        .iter()
+        .zip(0u32..)
+        .map(|(&(off, l), cpu)| (cpu, off, if short { l.saturating_sub(4) } else { l }))
+        .collect();
+    let mut keep = walk
+        .whole
+        .last()
+        .map_or(buf.offset.saturating_add(16), |&(o, l)| o.saturating_add(l));
+    let mut edits = Vec::new();
+    let mut losses = Vec::new();
+    let cpu = u32::try_from(walk.whole.len()).unwrap_or(u32::MAX);
+    if walk.started {
+        losses.push(Loss {
+            file: None,
+            buffer: Some(String::new()),
+            cpu: Some(cpu),
+            task: None,
+            count: 0,
+            unit: Unit::Chunks,
+            bytes: len.saturating_sub(keep),
+            time: None,
+            what: format!("CPU {cpu}: its data, cut inside its chunk count"),
+        });
+    }
+    if let Some(c) = &walk.cut {
+        if c.chunks > 0 {
+            keep = c.end;
+            let l = c.end.saturating_sub(c.start);
+            streams.push((cpu, c.start, if short { l.saturating_sub(4) } else { l }));
+            edits.push(Edit {
+                rule: rules::SECTION_WALK.code,
+                offset: c.start,
+                old: old_bytes(data, c.start, 4),
+                new: e.u32_bytes(c.chunks).to_vec(),
+                what: match c.count {
+                    Some(n) => format!(
+                        "CPU {cpu}'s chunk count: its {} whole chunk(s) of {n}",
+                        c.chunks
+                    ),
+                    None => format!(
+                        "CPU {cpu}'s chunk count, never written: its {} whole chunk(s)",
+                        c.chunks
+                    ),
+                },
+            });
+        }
+        let rest = len.saturating_sub(c.end);
+        let (count, what) = match c.count {
+            Some(n) => (
+                u64::from(n.saturating_sub(c.chunks)),
+                format!(
+                    "CPU {cpu}: {} of its {n} compressed chunk(s) cut or not on disk ({rest} bytes of the cut one)",
+                    n.saturating_sub(c.chunks)
+                ),
+            ),
+            None => (
+                u64::from(rest > 0),
+                format!("CPU {cpu}: whatever of its data the writer had not written when it stopped (unknown; {rest} bytes of a cut chunk on disk)"),
+            ),
+        };
+        if count > 0 || rest > 0 || c.count.is_none() {
+            losses.push(Loss {
+                file: None,
+                buffer: Some(String::new()),
+                cpu: Some(cpu),
+                task: None,
+                count,
+                unit: Unit::Chunks,
+                bytes: len.saturating_sub(keep),
+                time: None,
+                what,
+            });
+        }
+    }
+    if streams.is_empty() {
+        return Some(refuse(
+            damage,
+            "no whole compressed chunk is on disk: nothing to recover",
+        ));
+    }
+    let size = keep.saturating_sub(buf.offset.saturating_add(16));
+    edits.insert(
+        0,
+        Edit {
+            rule: rules::SECTION_WALK.code,
+            offset: buf.offset.saturating_add(8),
+            old: old_bytes(data, buf.offset.saturating_add(8), 8),
+            new: u64_bytes(e, size),
+            what: format!("the BUFFER section's size: the {size} bytes of whole CPU data"),
+        },
+    );
+    let kept = Kept {
+        keep,
+        streams,
+        invented: Vec::new(),
+        edits,
+        losses,
+        cut_what: "a compressed chunk cut short",
+        old_next: (!stopped).then_some(declared_end),
+    };
+    Some(rebuild_options(data, m, bi, damage, kept))
+}
+
+/// A CPU stream cut by the end of the file: where it starts, its chunk count, its whole
+/// chunks and where they end.
+struct CutStream {
+    start: u64,
+    /// `None`: never patched (the writer stopped while writing this stream).
+    count: Option<u32>,
+    chunks: u32,
+    end: u64,
+}
+
+/// The compressed CPU streams of a BUFFER section walked to the first chunk that is cut or
+/// does not decompress to its size.
+struct PartialStreams {
+    whole: Vec<(u64, u64)>,
+    cut: Option<CutStream>,
+    /// Bytes of one more stream are on disk, too few for its chunk count.
+    started: bool,
+}
+
+fn partial_streams(
+    data: &[u8],
+    algo: Algo,
+    body: std::ops::Range<u64>,
+    ps: u64,
+    e: Endian,
+    opts: &CheckOptions,
+) -> PartialStreams {
+    let mut dec = Decompressor::new();
+    let mut out = Vec::new();
+    let mut walk = PartialStreams {
+        whole: Vec::new(),
+        cut: None,
+        started: false,
+    };
+    let at = |p: u64| usize::try_from(p).ok();
+    let Some(mut pos) = align(body.start, ps) else {
+        return walk;
+    };
+    while pos < body.end {
+        let Some(count) = at(pos)
+            .and_then(|p| u32_at(data, p, e))
+            .filter(|_| pos.saturating_add(4) <= body.end)
+        else {
+            walk.started = true;
+            break;
+        };
+        let start = pos;
+        let mut p = pos.saturating_add(4);
+        let mut whole = 0u32;
+        // The writer writes a count of 0 before the chunks and patches it after the last
+        // (`tracecmd_compress_copy_from`): a stream whose count is 0 is the one being
+        // copied when the writer stopped, and its chunks run to the first that is cut.
+        let unpatched = count == 0;
+        let count = if unpatched { u32::MAX } else { count };
+        while whole < count {
+            let (Some(zs), Some(us)) = (
+                at(p).and_then(|x| u32_at(data, x, e)),
+                at(p.saturating_add(4)).and_then(|x| u32_at(data, x, e)),
+            ) else {
+                break;
+            };
+            let zstart = p.saturating_add(8);
+            let zend = zstart.saturating_add(u64::from(zs));
+            if zend > body.end || u64::from(us) > opts.limits.max_section_bytes {
+                break;
+            }
+            let chunk = match (at(zstart), at(zend)) {
+                (Some(a), Some(b)) => data.get(a..b).unwrap_or_default(),
+                _ => &[],
+            };
+            out.clear();
+            out.resize(usize::try_from(us).unwrap_or(0), 0);
+            match dec.decompress(algo, chunk, &mut out) {
+                Ok(n) if n as u64 == u64::from(us) => {}
+                _ => break,
+            }
+            p = zend;
+            whole = whole.saturating_add(1);
+        }
+        if whole < count {
+            walk.cut = Some(CutStream {
+                start,
+                count: if unpatched { None } else { Some(count) },
+                chunks: whole,
+                end: p,
+            });
+            break;
+        }
+        walk.whole.push((start, p.saturating_sub(start)));
+        match align(p, ps) {
+            Some(n) => pos = n,
+            None => break,
+        }
+    }
+    walk
+}
+
+/// The options section (BUFFER, DONE) and the STRINGS section appended after the kept CPU
+/// data of the BUFFER section `bi`, the last DONE before it pointed at them.
+fn rebuild_options(data: &[u8], m: &TraceDat, bi: usize, damage: &str, kept: Kept) -> Verdict {
+    let len = len_of(data);
+    let e = m.header.endian;
+    let Some(buf) = m.sections.get(bi) else {
+        return Verdict::Healthy;
+    };
+    let keep = kept.keep;
+    let (next_at, next) = match last_done(m, bi, keep, kept.old_next, damage) {
         Ok(v) => v,
         Err(v) => return v,
     };
+    let streams = kept.streams;
+    let mut invented = kept.invented;
     let clock = match m.traceclock() {
         Some(c) => c,
         None => {
@@ -392,23 +783,6 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         Err(why) => return refuse(damage, &why),
     };
     let options_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
-    // What follows the data must be what the writer writes next: the options section's
-    // header (id 0, flags 0, the next string id), or as much of it as is left. A writer
-    // stopped during the CPU copy leaves the section size 0 and the data after the header.
-    if buf.size == 0 && keep < len {
-        return refuse(
-            damage,
-            "the writer stopped while copying the CPU data (the BUFFER section's size was never written)",
-        );
-    }
-    let expected = section_header(e, opt_id::DONE, options_sid, 0);
-    let tail = old_bytes(data, keep, len.saturating_sub(keep).min(8));
-    if expected.get(..tail.len()) != Some(tail.as_slice()) {
-        return refuse(
-            damage,
-            "the bytes after the CPU data are not the options section the writer writes next",
-        );
-    }
     strings.extend_from_slice(b"options\0");
     let strings_sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
     strings.extend_from_slice(b"strings\0");
@@ -453,6 +827,7 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
             what: "the last DONE option's next-options offset: the rebuilt options section".into(),
         });
     }
+    file.edits.extend(kept.edits);
     let mut at = keep;
     let opt_sec = section_header(e, opt_id::DONE, options_sid, opt_body.len() as u64);
     let mut new = opt_sec;
@@ -492,9 +867,10 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
             rule: rules::MISSING_METADATA.code,
             at: keep,
             bytes: len.saturating_sub(keep),
-            what: "what was left of the options and STRINGS sections (rebuilt)".into(),
+            what: kept.cut_what.into(),
         });
     }
+    plan.losses = kept.losses;
     plan.invented = invented;
     plan.files.push(file);
     Verdict::Repair(plan)
@@ -725,8 +1101,15 @@ fn tile_strings<'a>(
 }
 
 /// The last DONE option before the BUFFER section `bi`: where its `next` is and its value,
-/// which must be 0 (never patched) or `keep` (the lost options section's place).
-fn last_done(m: &TraceDat, bi: usize, keep: u64, damage: &str) -> Result<(u64, u64), Verdict> {
+/// which must be 0 (never patched), `keep` (the lost options section's place) or `old_next`
+/// (where the lost options section was before a cut inside the data).
+fn last_done(
+    m: &TraceDat,
+    bi: usize,
+    keep: u64,
+    old_next: Option<u64>,
+    damage: &str,
+) -> Result<(u64, u64), Verdict> {
     let Some(buf) = m.sections.get(bi) else {
         return Err(refuse(damage, "no BUFFER section"));
     };
@@ -760,7 +1143,7 @@ fn last_done(m: &TraceDat, bi: usize, keep: u64, damage: &str) -> Result<(u64, u
         OptValue::U64(n) => n,
         _ => return Err(refuse(damage, "the DONE option before the data is damaged")),
     };
-    if next != 0 && next != keep {
+    if next != 0 && next != keep && Some(next) != old_next {
         return Err(refuse(
             damage,
             "the last DONE option points elsewhere than the end of the data",

@@ -61,6 +61,7 @@ pub static SPEC: FormatSpec = FormatSpec {
         detect: is_data_dir,
         magic: MAGIC,
         check: check_dir,
+        group: None,
     }),
     corpus: "uftrace",
     repair: Some(repair::repair),

@@ -9,9 +9,14 @@
 //!   files are; the sections are EXE_NAME (the first session's `exename`), CMDLINE (a marker
 //!   saying the line is rebuilt) and TASKINFO (the TASK and FORK tids of `task.txt`). Nothing else is
 //!   invented. Records carrying arguments or return values cannot be framed without the
-//!   argument specs, which were only in `info`: refused.
-//! * A `<TID>.dat` that ends inside a record: cut at the last whole record (uftrace drops the
-//!   tail silently; the repair turns it into a ledgered loss).
+//!   argument specs, which were only in `info`: refused, unless `--metadata-from DONOR` names
+//!   a healthy recording of the same program with the same options, whose ARG_SPEC (and
+//!   PATTERN_TYPE) sections are copied (ledgered as supplied).
+//!   A killed recorder also leaves no `.sym` files (written at the end too): they are taken
+//!   from `--with-syms DIR`, or the repair refuses naming that option. A `perf-cpu<N>.dat` the
+//!   recorder stopped inside a record is cut at that record.
+//! * A `<TID>.dat` or `perf-cpu<N>.dat` that ends inside a record: cut at the last whole record
+//!   (uftrace drops the tail silently; the repair turns it into a ledgered loss).
 
 use super::decode::info::{feat, HEADER_SIZE, MAGIC};
 use super::decode::maps;
@@ -43,7 +48,7 @@ const MAX_STACK: u16 = 1024;
 const WALK_BYTES: usize = 1 << 20;
 
 /// The repair entry of the format table.
-pub fn repair(subject: Subject<'_>, opts: &CheckOptions, _ropts: &RepairOptions) -> Verdict {
+pub fn repair(subject: Subject<'_>, opts: &CheckOptions, ropts: &RepairOptions) -> Verdict {
     let Subject::Dir(dir) = subject else {
         return Verdict::Healthy;
     };
@@ -58,7 +63,72 @@ pub fn repair(subject: Subject<'_>, opts: &CheckOptions, _ropts: &RepairOptions)
     if has("info") {
         return cut_tasks(dir, &entries, opts);
     }
-    rebuild_info(dir, &entries, opts)
+    rebuild_info(dir, &entries, opts, ropts)
+}
+
+/// What a donor recording (`--metadata-from`) supplies to a rebuilt `info`: its argument-spec
+/// feature bits and the bytes of its ARG_SPEC (and PATTERN_TYPE) sections.
+struct DonorSpecs {
+    features: u64,
+    info_mask: u64,
+    text: Vec<u8>,
+    shown: String,
+}
+
+/// info_mask bits a donor's argument specs come in: ARG_SPEC, PATTERN_TYPE.
+const SPEC_SECTIONS: [usize; 2] = [10, 12];
+
+fn donor_specs(
+    donor: &std::path::Path,
+    exename: &str,
+    opts: &CheckOptions,
+) -> Result<DonorSpecs, String> {
+    let shown = donor.display().to_string();
+    let path = donor.join("info");
+    let data = crate::input::load(
+        &path,
+        crate::input::LoadMode::Read,
+        opts.limits.max_read_bytes,
+    )
+    .map_err(|e| format!("the donor's info ({}) cannot be read: {e}", path.display()))?;
+    let mut sink = Sink::new(opts.limits.max_findings);
+    let (info, _) = super::decode::info::decode(&data, &mut sink);
+    let h = info
+        .header
+        .ok_or_else(|| format!("the donor {shown} has no valid info header"))?;
+    // The same program: the same file name (it may have been built or installed elsewhere).
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    if info.exename.as_deref().map(base) != Some(base(exename)) {
+        return Err(format!(
+            "the donor {shown} recorded {}, not {exename}",
+            info.exename.as_deref().unwrap_or("an unknown program")
+        ));
+    }
+    let mut text = Vec::new();
+    let mut info_mask = 0u64;
+    for bit in SPEC_SECTIONS {
+        if let Some((_, span)) = info.sections.iter().find(|(b, _)| *b == bit) {
+            let a = usize::try_from(span.start).unwrap_or(usize::MAX);
+            let b = usize::try_from(span.end).unwrap_or(usize::MAX);
+            let bytes = data.get(a..b).unwrap_or_default();
+            text.extend_from_slice(bytes);
+            if !bytes.ends_with(b"\n") {
+                text.push(b'\n');
+            }
+            info_mask |= 1 << bit;
+        }
+    }
+    if info_mask & (1 << 10) == 0 {
+        return Err(format!(
+            "the donor {shown} has no argument specs (ARG_SPEC)"
+        ));
+    }
+    Ok(DonorSpecs {
+        features: h.feat_mask & (feat::ARGUMENT | feat::RETVAL | feat::AUTO_ARGS),
+        info_mask,
+        text,
+        shown,
+    })
 }
 
 fn refuse(damage: &str, reason: &str) -> Verdict {
@@ -181,7 +251,12 @@ fn cut_loss(name: &str, tid: u64, len: u64, w: &Walk) -> (FilePlan, Loss) {
     (f, loss)
 }
 
-fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) -> Verdict {
+fn rebuild_info(
+    dir: &dyn DirSource,
+    entries: &[DirEntry],
+    opts: &CheckOptions,
+    ropts: &RepairOptions,
+) -> Verdict {
     let damage = "uftrace recording without `info` (the recorder did not finish)";
     let max = opts.limits.max_read_bytes;
     if !entries.iter().any(|e| e.name == "task.txt") {
@@ -233,8 +308,24 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     } else {
         1
     };
+    let donor = match &ropts.metadata_from {
+        Some(d) => match donor_specs(d, &sess.exename, opts) {
+            Ok(s) => Some(s),
+            Err(reason) => {
+                return Verdict::Refuse(Refusal {
+                    damage: damage.into(),
+                    reason,
+                    option: Some("--metadata-from"),
+                })
+            }
+        },
+        None => None,
+    };
     let mut plan = Plan::new(damage);
     plan.mend(rules::MISSING_FILE.code);
+    if let Err(v) = add_symbol_files(&map, entries, ropts, opts, damage, &mut plan) {
+        return v;
+    }
     let mut order: Option<Endian> = None;
     for e in entries {
         let Some(tid) = tid_of(&e.name) else { continue };
@@ -270,10 +361,16 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
             Err(err) => return refuse(damage, &format!("`{}` cannot be read: {err}", e.name)),
         };
         if w.payload {
-            return refuse(
-                damage,
-                &format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
-            );
+            if donor.is_some() {
+                // Framed by the donor's specs: the check of the output judges the records
+                // (a cut one makes the repair fail rather than guess).
+                continue;
+            }
+            return Verdict::Refuse(Refusal {
+                damage: damage.into(),
+                reason: format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
+                option: Some("--metadata-from"),
+            });
         }
         if let Some(at) = w.bad_magic {
             return refuse(
@@ -291,6 +388,7 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     let Some(order) = order else {
         return refuse(damage, "no task file holds a record");
     };
+    cut_perf_files(dir, entries, order, opts, &mut plan);
     let mut features = DEFAULT_FEATURES;
     let mut why = vec!["the recorder's default features (PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, AUTO_ARGS)".to_string()];
     if entries
@@ -317,8 +415,17 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     info.extend_from_slice(&order.u16_bytes(u16::try_from(HEADER_SIZE).unwrap_or(40)));
     info.push(if order == Endian::Little { 1 } else { 2 });
     info.push(class);
+    let mut info_mask = INFO_MASK;
+    if let Some(d) = &donor {
+        features |= d.features;
+        info_mask |= d.info_mask;
+        why.push(format!(
+            "ARGUMENT/RETVAL/AUTO_ARGS as the donor {} has them",
+            d.shown
+        ));
+    }
     info.extend_from_slice(&order.u64_bytes(features));
-    info.extend_from_slice(&order.u64_bytes(INFO_MASK));
+    info.extend_from_slice(&order.u64_bytes(info_mask));
     info.extend_from_slice(&order.u16_bytes(MAX_STACK));
     info.extend_from_slice(&[0u8; 6]);
     let tid_list: Vec<String> = tids.iter().map(u64::to_string).collect();
@@ -329,6 +436,15 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
         tid_list.join(",")
     );
     info.extend_from_slice(text.as_bytes());
+    if let Some(d) = &donor {
+        info.extend_from_slice(&d.text);
+        plan.invented.push(Invented {
+            file: Some("info".into()),
+            field: "argument specs".into(),
+            value: format!("{} bytes copied from {}", d.text.len(), d.shown),
+            why: "given by --metadata-from: the ARG_SPEC (and PATTERN_TYPE) sections of a healthy recording of the same program with the same options".into(),
+        });
+    }
     let mut f = FilePlan::new(Some("info".into()), 0);
     f.created = true;
     f.edits.push(Edit {
@@ -367,14 +483,154 @@ fn rebuild_info(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) 
     Verdict::Repair(plan)
 }
 
+/// The `.sym` files of the map's modules that the directory lacks (a killed recorder writes
+/// them only at its end), copied from `--with-syms DIR`; a refusal naming that option when
+/// they are not there.
+fn add_symbol_files(
+    map: &maps::SessionMap,
+    entries: &[DirEntry],
+    ropts: &RepairOptions,
+    opts: &CheckOptions,
+    damage: &str,
+    plan: &mut Plan,
+) -> Result<(), Verdict> {
+    let mut missing: Vec<String> = Vec::new();
+    for m in &map.modules {
+        let base = maps::basename(&m.path);
+        if base.starts_with("libmcount") || base.starts_with("libstdc++") || base.starts_with('[') {
+            continue;
+        }
+        let name = format!("{base}.sym");
+        if !entries.iter().any(|e| e.name == name) && !missing.contains(&name) {
+            missing.push(name);
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let refusal = |reason: String| {
+        Verdict::Refuse(Refusal {
+            damage: damage.to_string(),
+            reason,
+            option: Some("--with-syms"),
+        })
+    };
+    let Some(dir) = &ropts.with_syms else {
+        return Err(refusal(format!(
+            "the recorder stopped before it wrote the symbol files of {} module(s) ({}): uftrace 0.9.4–0.18.1 take names from the ELF files at the recorded paths where they exist and print `<addr>` elsewhere",
+            missing.len(),
+            missing.join(", ")
+        )));
+    };
+    for name in missing {
+        let path = dir.join(&name);
+        let data = crate::input::load(
+            &path,
+            crate::input::LoadMode::Read,
+            opts.limits.max_read_bytes,
+        )
+        .map_err(|e| refusal(format!("{} cannot be read: {e}", path.display())))?;
+        let mut f = FilePlan::new(Some(name.clone()), 0);
+        f.created = true;
+        f.edits.push(Edit {
+            rule: rules::MODULE_WITHOUT_SYMBOLS.code,
+            offset: 0,
+            old: Vec::new(),
+            new: data.to_vec(),
+            what: format!("the symbols of {name}, copied from {}", dir.display()),
+        });
+        plan.files.push(f);
+        plan.invented.push(Invented {
+            file: Some(name),
+            field: "symbol file".into(),
+            value: path.display().to_string(),
+            why: "given by --with-syms: the symbols of the same binary from another recording"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// A cut at `at` of the perf file `name` (`perf-cpu<N>.dat`) of `len` bytes, whose record
+/// there runs past the end: the writer (the recorder's perf reader) was stopped inside it.
+fn cut_perf(plan: &mut Plan, name: &str, len: u64, at: u64) {
+    let rest = len.saturating_sub(at);
+    let mut fp = FilePlan::new(Some(name.to_string()), at);
+    fp.cut = Some(Cut {
+        rule: rules::PERF_TRUNCATED.code,
+        at,
+        bytes: rest,
+        what: "a perf record cut short".into(),
+    });
+    plan.mend(rules::PERF_TRUNCATED.code);
+    plan.files.push(fp);
+    plan.losses.push(Loss {
+        file: Some(name.to_string()),
+        buffer: None,
+        cpu: match classify(name) {
+            FileKind::Perf(n) => u32::try_from(n).ok(),
+            _ => None,
+        },
+        task: None,
+        count: 1,
+        unit: Unit::Records,
+        bytes: rest,
+        time: None,
+        what: format!("a perf record (a task or schedule event) cut short at 0x{at:x}: {rest} byte(s) on disk"),
+    });
+}
+
+/// The perf files of a recording without `info` that end inside a record, cut there.
+fn cut_perf_files(
+    dir: &dyn DirSource,
+    entries: &[DirEntry],
+    order: Endian,
+    opts: &CheckOptions,
+    plan: &mut Plan,
+) {
+    for e in entries
+        .iter()
+        .filter(|e| matches!(classify(&e.name), FileKind::Perf(_)) && e.len > 0)
+    {
+        let Ok(data) = dir.load(&e.name, opts.limits.max_file_bytes) else {
+            continue;
+        };
+        let mut sink = Sink::new(16);
+        super::decode::perf::walk(&data, order, &mut sink);
+        if let Some(f) = sink
+            .findings()
+            .iter()
+            .find(|f| f.rule.code == rules::PERF_TRUNCATED.code)
+        {
+            cut_perf(plan, &e.name, e.len, f.offset);
+        }
+    }
+}
+
 /// With `info` in place: each task file the check finds ending inside a record is cut at the
-/// last whole record.
+/// last whole record, and each perf file likewise.
 fn cut_tasks(dir: &dyn DirSource, entries: &[DirEntry], opts: &CheckOptions) -> Verdict {
     let mut sink = Sink::new(opts.limits.max_findings);
     let mut root = crate::map::MapNode::new("uftrace data directory", 0, 0);
     super::checks::check_all(dir, entries, &[], opts, &mut sink, &mut root);
-    let mut plan = Plan::new("uftrace task file(s) ending inside a record");
+    let mut plan = Plan::new("uftrace task or perf file(s) ending inside a record");
     for f in sink.findings() {
+        if f.rule.code == rules::PERF_TRUNCATED.code {
+            if let Some(e) = f
+                .file
+                .as_ref()
+                .and_then(|n| entries.iter().find(|e| &e.name == n))
+            {
+                if !plan
+                    .files
+                    .iter()
+                    .any(|p| p.name.as_deref() == Some(e.name.as_str()))
+                {
+                    cut_perf(&mut plan, &e.name, e.len, f.offset);
+                }
+            }
+            continue;
+        }
         if f.rule.code != rules::DAT_TRUNCATED.code {
             continue;
         }

@@ -7,6 +7,7 @@ mod archive;
 mod gdb;
 mod ktrace;
 mod mutation;
+mod perf;
 mod tracecmd;
 mod uftrace;
 
@@ -14,6 +15,7 @@ pub use archive::*;
 pub use gdb::*;
 pub use ktrace::*;
 pub use mutation::{apply, Mutation};
+pub use perf::*;
 pub use tracecmd::*;
 pub use uftrace::*;
 
@@ -29,6 +31,7 @@ pub fn renderer_for(target: &str) -> Option<Render> {
         "uftrace_structured" => Some(render_uftrace),
         "tracecmd_structured" => Some(render_tracecmd),
         "archive_structured" => Some(render_archive),
+        "perf_structured" => Some(render_perf),
         _ => None,
     }
 }

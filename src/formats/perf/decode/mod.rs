@@ -242,7 +242,7 @@ pub fn report_data_past_end(h: &Header, len: u64, walk: &Walk, sink: &mut Sink) 
             ),
         )
         .fails("perf", "6.1", what)
-        .help(format!("the whole records can be kept: set data.size to {} and drop the feature bits (verified: perf 6.1 then shows all {n})", walk.end.saturating_sub(h.data.offset))),
+        .help(format!("the whole records can be kept: `tracelint fix` cuts the file after them, sets data.size to {} and drops the feature bits (verified: perf 6.1 then shows all {n})", walk.end.saturating_sub(h.data.offset))),
     );
 }
 
@@ -263,7 +263,7 @@ pub fn report_unfinished(h: &Header, walk: &Walk, data: &Range<u64>, sink: &mut 
         )
         .fails("perf", "6.1", "loss")
         .help(format!(
-            "the samples can be recovered: write the data size {whole} (0x{whole:x}, the whole records) into the header's data.size at offset 48: perf 6.1 then shows every one of them (verified on a SIGKILLed recording)"
+            "the samples can be recovered: `tracelint fix` writes the data size {whole} (0x{whole:x}, the whole records) into the header's data.size at offset 48 (and the COMPRESSED feature of a `-z` recording); perf 6.1 then shows every one of them (verified on SIGKILLed recordings)"
         ));
     if walk.end < data.end {
         f = f.note(format!(
@@ -463,7 +463,30 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
     }
     let mut walker = records::Walker::new(data, header.endian, attrs, info, limits);
     walker.walk_file(range.clone(), unfinished, sink);
-    let (walk, attrs, info, _) = walker.finish();
+    let (walk, attrs, mut info, _) = walker.finish();
+    let (mut unfinished, mut range, mut feature_table, mut features) =
+        (unfinished, range, feature_table, features);
+    if unfinished && walk.end <= range.start {
+        // No whole record follows the data offset: a recording with no records (what
+        // follows is its feature table), or one killed before its first record was whole.
+        // Nothing is lost either way; the features, if any, are read as in a finished file.
+        unfinished = false;
+        range = range.start..range.start;
+        (feature_table, features) = decode_feature_table(data, &header, sink);
+        for f in &features {
+            features::check_feature(
+                data,
+                header.endian,
+                f.bit,
+                f.span.clone(),
+                attrs.len(),
+                false,
+                &mut info,
+                limits,
+                sink,
+            );
+        }
+    }
     if unfinished {
         report_unfinished(&header, &walk, &range, sink);
     }
