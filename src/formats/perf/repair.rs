@@ -80,6 +80,9 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
             f.bit,
             f.span.clone(),
             p.attrs.len(),
+            // bounded by each section, as a stream's features are: the repair wants every
+            // section whole, not merely what perf reads past its end
+            true,
             &mut info,
             limits,
             &mut sink,
@@ -89,7 +92,7 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
         && !sink
             .findings()
             .iter()
-            .any(|f| f.severity == Severity::Error)
+            .any(|f| f.severity == Severity::Error || f.rule.code == rules::FEATURE_SECTION.code)
 }
 
 /// The TRACING_DATA section of the donor `path` when it describes every tracepoint event id
