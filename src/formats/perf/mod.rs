@@ -143,7 +143,7 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
         sink.set_file(None);
         return root;
     };
-    lint::check_event_desc(&p, sink);
+    lint::check_event_desc(&p, &main, sink);
     if !p.header.has_feature(24) {
         sink.report(
             &rules::DIR_FILES,
@@ -228,7 +228,7 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     let Some(p) = decode::decode(data, &opts.limits, sink) else {
         return MapNode::new("perf.data", 0, len);
     };
-    lint::check_event_desc(&p, sink);
+    lint::check_event_desc(&p, data, sink);
     lint::check_metadata(&p, sink);
     build_map(&p)
 }

@@ -334,14 +334,40 @@ pub fn decode_feature_table(
             );
             continue;
         };
-        if range.end > len || range.start < end {
+        if range.end <= len && range.start < end {
+            // Inside the file but not among the feature sections (over the header, the attrs,
+            // the data or the table): perf 6.1 and linux-perf-data 0.13.0 read the feature from
+            // there, so it is checked as that feature; what they then read wrong is the
+            // feature's own finding (an EVENT_DESC, TRACING_DATA or COMPRESSED that does not
+            // parse, a feature before COMPRESSED perf cannot read). Verified: HOSTNAME,
+            // TOTAL_MEM, NRCPUS, CPUID, NUMA_TOPOLOGY, BUILD_ID and SAMPLE_TIME moved to offset
+            // 0, 1 or half theirs, every sample read the same by both.
+            sink.push(
+                sink.make(
+                    &rules::FEATURE_SECTION,
+                    at..at.saturating_add(16),
+                    format!(
+                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), outside the feature sections [0x{end:x}, 0x{len:x}); perf 6.1 and linux-perf-data 0.13.0 read it from there",
+                        range.start, range.end
+                    ),
+                )
+                .read_same("perf", "6.1"),
+            );
+            prev_end = prev_end.max(range.end);
+            out.push(Feature {
+                bit: *bit,
+                span: range,
+            });
+            continue;
+        }
+        if range.end > len {
             let lost: Vec<&str> = bits.iter().skip(i).map(|b| feature_name(*b)).collect();
             let mut f = sink
                 .make(
                     &rules::FEATURE_SECTION,
                     at..at.saturating_add(16),
                     format!(
-                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), outside the feature sections [0x{end:x}, 0x{len:x}); perf 6.1 does not read it{}",
+                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), past the end of the file (0x{len:x}); linux-perf-data 0.13.0 reads every feature section whole and refuses the file, perf 6.1 does not read it{}",
                         range.start,
                         range.end,
                         if *bit == 27 {
@@ -361,13 +387,20 @@ pub fn decode_feature_table(
             continue;
         }
         if range.start < prev_end {
-            sink.report(
-                &rules::FEATURE_SECTION,
-                at..at.saturating_add(16),
-                format!(
-                    "feature {bit} ({name}) at [0x{:x}, 0x{:x}) overlaps the previous feature section (ending at 0x{prev_end:x})",
-                    range.start, range.end
-                ),
+            // Verified: VERSION, OSRELEASE, HOSTNAME, CACHE, PMU_MAPPINGS, BPF_BTF sections one
+            // byte early or 8 bytes long, every sample read the same by perf 6.1 and
+            // linux-perf-data 0.13.0; what the overlap makes them misread is the feature's own
+            // finding.
+            sink.push(
+                sink.make(
+                    &rules::FEATURE_SECTION,
+                    at..at.saturating_add(16),
+                    format!(
+                        "feature {bit} ({name}) at [0x{:x}, 0x{:x}) overlaps the previous feature section (ending at 0x{prev_end:x}); perf 6.1 and linux-perf-data 0.13.0 read each section from its own offset",
+                        range.start, range.end
+                    ),
+                )
+                .read_same("perf", "6.1"),
             );
         }
         prev_end = prev_end.max(range.end);
@@ -422,6 +455,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
             f.bit,
             f.span.clone(),
             attrs.len(),
+            false,
             &mut info,
             limits,
             sink,
@@ -446,6 +480,7 @@ pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData>
                 f.bit,
                 f.span.clone(),
                 attrs.len(),
+                false,
                 &mut info,
                 limits,
                 sink,
