@@ -160,6 +160,10 @@ KINDS = (("field", 40), ("truncate", 11), ("flip", 12), ("text", 18), ("payload"
 # is cut between records of a format that counts nothing).
 SHORTER_RECORDING = {"uf-tid-cut"}
 
+# Tags whose mutants change recorded values only (a payload byte, a perf sample's time, tid or
+# ip): a reader that shows the same number of items under each key reads what is written.
+VALUE_TAGS = {"payload", "pf-sample", "pf-round-order"}
+
 
 def one_mutant(lay, rng, kinds=KINDS):
     """(description, tag, bytes) or None when the drawn kind has nothing to work on."""
@@ -201,7 +205,7 @@ def one_mutant(lay, rng, kinds=KINDS):
             i = rng.randrange(len(out))
             out[i] = rng.randrange(256)
             where.append(i)
-        tag = "payload" if all(in_payload(lay, i) for i in where) else "flip"
+        tag = "payload" if all(in_payload(lay, i) or in_value_field(lay, i) for i in where) else "flip"
         return ("bytes at " + ",".join(f"{i:#x}" for i in where) + " changed", tag, bytes(out))
     if kind == "text" and lay.lines:
         off, length, label = rng.choice(lay.lines)
@@ -231,6 +235,11 @@ def only_name_changed(old, new, off, length):
         return False
     first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     return first >= off + m.end()
+
+
+def in_value_field(lay, i):
+    """Whether byte i belongs to a field that holds a recorded value (see Field.value)."""
+    return any(f.value and f.off <= i < f.off + f.width for f in lay.fields)
 
 
 def in_payload(lay, i):

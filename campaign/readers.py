@@ -37,7 +37,7 @@ def cache_dir():
 class Reader:
     def __init__(self, name, fmt, path, version, claims):
         self.name = name  # e.g. "trace-cmd 2.9.5"
-        self.fmt = fmt  # "tracecmd" | "uftrace" | "gdb"
+        self.fmt = fmt  # "tracecmd" | "uftrace" | "gdb" | "perf"
         self.path = path
         self.version = version  # tuple
         self.claims = claims  # fn(seed_info) -> bool
@@ -87,15 +87,62 @@ def matrix():
             found.append(Reader(name, fmt, p, ver, claims))
         else:
             missing.append((name, f"{exe} is not installed (apt-get install {exe})"))
+    p = shutil.which("perf")
+    if p and os.path.realpath(p).startswith("/usr/"):
+        found.append(Reader("perf 6.1 (Debian)", "perf", p, (6, 1), lambda i: True))
+    else:
+        missing.append(("perf 6.1 (Debian)", "perf is not installed (apt-get install linux-perf)"))
+    lpd, why = perf_reader()
+    if lpd:
+        found.append(Reader(f"linux-perf-data {LPD_VERSION}", "perf", lpd, (0, 13), lambda i: True))
+    else:
+        missing.append((f"linux-perf-data {LPD_VERSION}", why))
     return found, missing
+
+
+# The second perf.data reader: campaign/perf-reader (its own Cargo project, no part of
+# tracelint) over the linux-perf-data crate, the parser samply uses. Built on first use into
+# the reader cache; its Cargo.lock pins the crate.
+LPD_VERSION = "0.13.0"
+PERF_READER_SRC = os.path.join(HERE, "perf-reader")
+
+
+def perf_reader():
+    """(path, None) of the built linux-perf-data reader, building it when needed; (None, why)."""
+    out = os.path.join(cache_dir(), f"linux-perf-data-{LPD_VERSION}", "tracelint-perf-reader")
+    srcs = [os.path.join(PERF_READER_SRC, f) for f in ("Cargo.toml", "Cargo.lock", os.path.join("src", "main.rs"))]
+    newest = max((os.path.getmtime(f) for f in srcs if os.path.exists(f)), default=0)
+    if os.access(out, os.X_OK) and os.path.getmtime(out) >= newest:
+        return out, None
+    cargo = shutil.which("cargo")
+    if not cargo or not os.path.exists(srcs[0]):
+        return None, "cargo or campaign/perf-reader missing"
+    target = os.path.join(cache_dir(), "perf-reader-target")
+    env = dict(os.environ, CARGO_TARGET_DIR=target)
+    st, _, err = run([cargo, "build", "--release", "--locked", "--manifest-path", srcs[0]], 900, env=env)
+    built = os.path.join(target, "release", "tracelint-perf-reader")
+    if st != 0 or not os.path.exists(built):
+        return None, "cargo build of campaign/perf-reader failed: " + err.decode("utf-8", "replace")[-300:]
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    shutil.copy2(built, out)
+    os.utime(out)
+    return out, None
 
 
 # ---------------------------------------------------------------------------------------------
 # Running a reader
 
 
-def run(argv, timeout, cwd=None, env=None):
-    """(status, stdout, stderr): status is an exit code, -signal, or None on timeout."""
+def run(argv, timeout, cwd=None, env=None, mem_limit=None):
+    """(status, stdout, stderr): status is an exit code, -signal, or None on timeout.
+    `mem_limit` (bytes) caps the address space: a reader that allocates by a length from the
+    file then fails its allocation (abort: a crash) instead of taking the machine's memory."""
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (mem_limit, mem_limit))
+
     try:
         p = subprocess.Popen(
             argv,
@@ -105,6 +152,7 @@ def run(argv, timeout, cwd=None, env=None):
             cwd=cwd,
             env=env,
             start_new_session=True,
+            preexec_fn=limit if mem_limit else None,
         )
     except OSError as e:
         return 127, b"", str(e).encode()
@@ -121,7 +169,8 @@ def run(argv, timeout, cwd=None, env=None):
     return p.returncode, out[: 64 << 20], err[: 1 << 20]
 
 
-_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s+(?:\S+\s+)?[\d.]+:\s+([^:\s]+):?")
+# trace-cmd 2.9.5 prints a raw (counter, TSC, boot, tai) timestamp right after the CPU: `[001]310592731943:`.
+_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s*(?:\S+\s+)?[\d.]+:\s+([^:\s]+):?")
 
 
 def _tc_identity(out):
@@ -159,6 +208,71 @@ def _uf_identity(dump, replay):
         if m:
             ident.setdefault(("event", m.group(1)), []).append((b"event", m.group(2)))
     return ident
+
+
+# `perf script`: one line per sample, `comm tid [cpu] secs.usecs: [period] event: ...`
+# (callchain lines that follow a sample start with an address and do not match).
+_PERF_SAMPLE = re.compile(rb"^\s*(.*?)\s+(-?\d+)(?:/(-?\d+))?\s+(?:\[(-?\d+)\]\s+)?(\d+\.\d+):\s+(?:(\d+)\s+)?(\S+):(?:\s|$)")
+# `perf report --stdio -n --no-children`: the event of each block and its rows' sample counts.
+_PERF_EVENT = re.compile(rb"^# Samples: \S+\s+of events? '(.*)'")
+_PERF_ROW = re.compile(rb"^\s+(?:[\d.]+%\s+)+((?:\d+\s+)+)")
+_PERF_LOST = re.compile(rb"^# Total Lost Samples: (\d+)")
+
+
+def _perf_identity(script, report):
+    """perf 6.1: per event, the samples `perf script` prints (comm, tid, time) in order, and the
+    number of samples `perf report` counts per event (its rows' Samples column summed; the
+    header's "Samples: 1K" is rounded) and the lost samples it reports."""
+    ident = {}
+    for line in script.splitlines():
+        m = _PERF_SAMPLE.match(line)
+        if m:
+            ident.setdefault(("script", m.group(7)), []).append((m.group(1), m.group(2), m.group(5)))
+    event = None
+    counts = {}
+    for line in report.splitlines():
+        m = _PERF_EVENT.match(line)
+        if m:
+            event = m.group(1)
+            counts.setdefault(event, 0)
+            continue
+        m = _PERF_LOST.match(line)
+        if m:
+            ident[("report-lost",)] = [m.group(1)]
+            continue
+        m = _PERF_ROW.match(line)
+        if m and event is not None:
+            counts[event] += sum(int(x) for x in m.group(1).split())
+    if counts:
+        # One item per sample, so that the count compares as the lengths of the script lists.
+        # The total only: how `perf report` groups events (GROUP_DESC, a feature) is display;
+        # which event each sample belongs to is in the `perf script` lines.
+        ident[("report",)] = [b"s"] * min(sum(counts.values()), 1 << 20)
+    return ident
+
+
+def _lpd_identity(out):
+    """linux-perf-data: per event, the samples (comm, tid, time) in the order the crate yields
+    them (its sorter orders by time within FINISHED_ROUNDs)."""
+    ident = {}
+    for line in out.splitlines():
+        if line.startswith(b"SAMPLE "):
+            parts = line.split(b" ")
+            if len(parts) >= 7:
+                ident.setdefault(("lpd", parts[1]), []).append((parts[2], parts[4], parts[5]))
+    return ident
+
+
+def perf_samples(outcome):
+    """The samples a perf reader showed: linux-perf-data's lines; perf 6.1's `perf script`
+    lines, or `perf report`'s count when that is smaller."""
+    keys = outcome.ident
+    lpd = sum(len(v) for k, v in keys.items() if k[0] == "lpd")
+    script = sum(len(v) for k, v in keys.items() if k[0] == "script")
+    report = sum(len(v) for k, v in keys.items() if k[0] == "report")
+    if any(k[0] == "lpd" for k in keys) or not any(k[0] in ("script", "report") for k in keys):
+        return lpd
+    return min(script, report)
 
 
 GDB_SCRIPT = os.path.join(HERE, "gdb_walk.py")
@@ -203,11 +317,15 @@ def gdb_tracepoints(outcome):
 
 
 class Outcome:
-    def __init__(self, status, ident, text, note=""):
+    def __init__(self, status, ident, text, note="", errno_exit=False):
         self.status = status
         self.ident = ident
         self.text = text
         self.note = note
+        # perf exits with a negative errno (234 = -EINVAL, 254, 255): a status of 128 and
+        # above is a refusal there, not a signal (a signal is a negative status, perf being
+        # run directly, not through a shell).
+        self.errno_exit = errno_exit
 
 
 def read_with(reader, path, timeout, info=None):
@@ -221,6 +339,19 @@ def read_with(reader, path, timeout, info=None):
         st2, r, e2 = run([reader.path, "replay", "--no-pager", "-d", path], timeout, env=env)
         st = _worst_status(st1, st2)
         return Outcome(st, _uf_identity(d, r), d + b"\n--replay--\n" + r, _first_error(e1 + e2))
+    if reader.fmt == "perf" and reader.name.startswith("perf "):
+        # perf report exits 0 after a processing error: what it read is the verdict, the exit
+        # status of `perf script` (234, 255, ...) tells the reject.
+        env = dict(os.environ, HOME="/nonexistent", LANG="C", PAGER="cat")
+        st1, sc, e1 = run([reader.path, "script", "-i", path], timeout, env=env)
+        st2, rp, e2 = run([reader.path, "report", "--stdio", "-n", "--no-children", "-i", path], timeout, env=env)
+        # `perf report` ends with a tip drawn at random: not part of what it read.
+        rp = b"\n".join(l for l in rp.split(b"\n") if not l.startswith(b"# (Tip:"))
+        st = _worst_status(st1, st2)
+        return Outcome(st, _perf_identity(sc, rp), sc + b"\n--report--\n" + rp, _first_error(e1 + e2), True)
+    if reader.fmt == "perf":
+        st, out, err = run([reader.path, path], timeout, mem_limit=4 << 30)
+        return Outcome(st, _lpd_identity(out), out, _first_error(out + err), True)
     if reader.fmt == "gdb":
         env = dict(os.environ, TFILE=path, HOME="/nonexistent")
         if (info or {}).get("exe"):
@@ -264,7 +395,7 @@ def classify(base, mut):
     """What `mut` (the outcome on a mutant) is, compared with `base` (on the original)."""
     if mut.status is None:
         return "hang"
-    if mut.status < 0 or mut.status >= 128:
+    if mut.status < 0 or (mut.status >= 128 and not mut.errno_exit):
         return "crash"
     nevents = sum(len(v) for v in mut.ident.values())
     base_events = sum(len(v) for v in base.ident.values())

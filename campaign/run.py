@@ -2,7 +2,7 @@
 """Differential campaign: tracelint's verdict against what every reader of the matrix does.
 
     python3 campaign/run.py [--seeds DIR]... [--per-format N] [--seed S] [--out DIR]
-                            [--formats tracecmd,uftrace,gdb,ktrace] [--jobs J]
+                            [--formats tracecmd,uftrace,gdb,ktrace,perf] [--jobs J]
                             [--tracelint BIN] [--fail-on-false-pass] [--rejudge RESULTS]
 
 For every seed (a real trace file or uftrace directory under the --seeds folders; default: the
@@ -39,13 +39,14 @@ sys.path.insert(0, HERE)
 import mutate_common  # noqa: E402
 import mutate_gdb  # noqa: E402
 import mutate_ktrace  # noqa: E402
+import mutate_perf  # noqa: E402
 import mutate_tracecmd  # noqa: E402
 import mutate_uftrace  # noqa: E402
 import readers  # noqa: E402
 import ktrace_model  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
-FORMATS = ("tracecmd", "uftrace", "gdb", "ktrace")
+FORMATS = ("tracecmd", "uftrace", "gdb", "ktrace", "perf")
 
 
 def find_seeds(roots):
@@ -70,6 +71,12 @@ def find_seeds(roots):
                     seeds["gdb"].append(p)
                 elif ktrace_model.sniff(head):
                     seeds["ktrace"].append(p)
+                elif head[:8] in (mutate_perf.MAGIC_LE, mutate_perf.MAGIC_BE):
+                    # The `data` of a `perf record --threads` directory is read with its
+                    # data.N streams, never alone: not a seed on its own.
+                    if name == "data" and os.path.exists(os.path.join(dirpath, "data.0")):
+                        continue
+                    seeds["perf"].append(p)
     return seeds
 
 
@@ -80,7 +87,7 @@ def layout_of(fmt, seed):
         return info, lays, files
     with open(seed, "rb") as fh:
         data = fh.read()
-    mod = {"tracecmd": mutate_tracecmd, "gdb": mutate_gdb, "ktrace": mutate_ktrace}[fmt]
+    mod = {"tracecmd": mutate_tracecmd, "gdb": mutate_gdb, "ktrace": mutate_ktrace, "perf": mutate_perf}[fmt]
     info, lays = mod.layout(data)
     return info, lays, data
 
@@ -297,12 +304,18 @@ def main():
                 for name, (r, base_o) in ([] if old is not None and old["mutation"] == desc else baseline.items()):
                     o = readers_read(r, path, args.timeout, info)
                     c = readers.classify(base_o, o)
-                    if c == "loss" and tag == "payload" and same_shape(base_o, o):
+                    if c == "loss" and tag in mutate_common.VALUE_TAGS and same_shape(base_o, o):
                         c = "value"
                     if c == "loss" and (tag in ("clean-cut", "unknown-id") or tag in mutate_common.SHORTER_RECORDING):
                         c = "value"
                     if c == "loss" and renamed(base_o, o):
                         c = "value"
+                    if fmt == "perf" and c in ("loss", "reject") and o.status == 0 and tag in CUT_TAGS:
+                        # A cut file holds fewer samples than the seed: a reader that shows
+                        # every whole sample left in it reads what is there.
+                        left = mutate_perf.whole_samples(mutation)
+                        if left is not None and readers.perf_samples(o) == left:
+                            c = "value"
                     per[name] = c
                     if c != "same":
                         notes[name] = o.note
@@ -407,6 +420,10 @@ KNOWN_GAPS = (
         "in the tfile (a real fast tracepoint, corpus/gdb/fast.tf, has the same line)",
     ),
 )
+
+
+# Truncations: what a reader of a cut perf file shows is compared with the samples left in it.
+CUT_TAGS = {"truncate", "clean-cut", "pf-cut-record", "pf-cut-mid"}
 
 
 def known_gap(row):

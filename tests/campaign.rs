@@ -1692,3 +1692,95 @@ fn a_ktrace_file_cut_inside_its_header_padding_is_an_error() {
     let l2 = levels(&common::corpus("ktrace/v3-lldbmacros-style.ktrace"));
     assert!(no_error(&l2), "{l2:?}");
 }
+
+/// A v6 CPU data size one byte short of its page (campaign `full18`, 24 mutants): trace-cmd
+/// maps the last page whole, and 2.4, 2.9.5, 3.1.6 and 3.3.4 print the same report: a
+/// `TD035` warning. One byte more reads the next CPU's page as this CPU's: an error.
+#[test]
+fn a_v6_cpu_size_short_of_its_page_is_a_warning() {
+    let rel = "tracecmd/clock-tai-v6.dat";
+    let entry = |b: &[u8]| find(b, b"flyrecord\0") + 10 + 8;
+    for cut in [1usize, 0x800] {
+        let (_t, p) = edited(rel, |b| {
+            let at = entry(b);
+            let size = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+            b[at..at + 8].copy_from_slice(&(size - cut as u64).to_le_bytes());
+        });
+        let l = levels(&p);
+        assert!(has(&l, "TD035", Severity::Warning), "{l:?}");
+        assert!(no_error(&l), "{l:?}");
+        let base = reports(&common::corpus(rel), false, false);
+        for ((name, ok0, o0), (_, ok1, o1)) in base.iter().zip(reports(&p, false, false)) {
+            assert_eq!((ok0, o0), (&ok1, &o1), "{name} on a CPU size {cut} short");
+        }
+    }
+    let (_t, p) = edited(rel, |b| {
+        let at = entry(b);
+        let size = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        b[at..at + 8].copy_from_slice(&(size + 1).to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(!no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert_ne!(
+            o0, &o1,
+            "{name} reads a CPU size one byte long as the original"
+        );
+    }
+}
+
+/// RB_MISSED_STORED without RB_MISSED_EVENTS in a ring page's commit word (campaign `full18`):
+/// kbuffer reads bit 30 only under bit 31, so every trace-cmd reads the page as without it: a
+/// `TD102` warning. Bit 30 with the reserved bit 27 stays an error.
+#[test]
+fn missed_stored_alone_is_a_warning() {
+    let rel = "tracecmd/clock-tai-v6.dat";
+    let commit = |b: &[u8]| v6_cpus(b)[0].0 + 8;
+    let (_t, p) = edited(rel, |b| {
+        let at = commit(b);
+        b[at + 3] |= 0x40;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD102", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, ok0, o0), (_, ok1, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert_eq!((ok0, o0), (&ok1, &o1), "{name} on MISSED_STORED alone");
+    }
+    let (_t2, p2) = edited(rel, |b| {
+        let at = commit(b);
+        b[at + 3] |= 0x48;
+    });
+    assert!(has(&levels(&p2), "TD102", Severity::Error));
+}
+
+/// A ring page's commit one or four bytes short of its last record (campaign `full18`, 7
+/// mutants): kbuffer bounds its walk by each record's start, reads that record whole and stops
+/// after it; every trace-cmd prints the same report: a `TD105` warning. A commit cut by half
+/// loses the records after it: an error.
+#[test]
+fn a_commit_a_word_short_of_the_last_record_is_a_warning() {
+    let rel = "tracecmd/clock-tai-v6.dat";
+    let commit = |b: &[u8]| v6_cpus(b)[0].0 + 8;
+    let base = reports(&common::corpus(rel), false, false);
+    for short in [1u64, 4] {
+        let (_t, p) = edited(rel, |b| {
+            let at = commit(b);
+            let c = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+            b[at..at + 8].copy_from_slice(&(c - short).to_le_bytes());
+        });
+        let l = levels(&p);
+        assert!(has(&l, "TD105", Severity::Warning), "{l:?}");
+        assert!(no_error(&l), "{l:?}");
+        for ((name, ok0, o0), (_, ok1, o1)) in base.iter().zip(reports(&p, false, false)) {
+            assert_eq!((ok0, o0), (&ok1, &o1), "{name} on a commit {short} short");
+        }
+    }
+    let (_t, p) = edited(rel, |b| {
+        let at = commit(b);
+        let c = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        b[at..at + 8].copy_from_slice(&(c / 2).to_le_bytes());
+    });
+    assert!(!no_error(&levels(&p)));
+}

@@ -1204,6 +1204,134 @@ fn perf_threads_directory_with_a_cut_stream() {
     }
 }
 
+/// The `adds_features` bits of a little-endian perf.data.
+fn perf_feature_bits(b: &[u8]) -> Vec<u64> {
+    (0..256u64)
+        .filter(|bit| {
+            let w = 72 + (bit / 64) as usize * 8;
+            u64::from_le_bytes(b[w..w + 8].try_into().unwrap()) & (1 << (bit % 64)) != 0
+        })
+        .collect()
+}
+
+#[test]
+fn perf_cut_inside_the_features_keeps_every_sample_and_the_whole_sections() {
+    // A copy cut after its records, inside the feature table or sections: perf 6.1 stops at
+    // the first feature past the end (a `perf stat record` file then loses its STAT flag, a
+    // -z file its COMPRESSED feature and so every sample). The repair keeps the sections on
+    // disk whole, the STAT flag, and writes COMPRESSED anew when its section is cut.
+    let have = tool("perf", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["cpu-clock.data", "zstd.data", "stat.data"] {
+        let data = std::fs::read(corpus(&format!("perf/{name}"))).unwrap();
+        let start = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+        let end = start + u64::from_le_bytes(data[48..56].try_into().unwrap()) as usize;
+        let bits = perf_feature_bits(&data);
+        let (orig, _) = if have {
+            perf_samples(&corpus(&format!("perf/{name}")))
+        } else {
+            Default::default()
+        };
+        let mut cuts: Vec<usize> = (1..8).map(|k| end + (data.len() - end) * k / 8).collect();
+        cuts.extend([end + 1, end + 7, end + 16 * bits.len() + 1, data.len() - 1]);
+        for at in cuts {
+            let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+            assert_eq!(code, 5, "{name} cut at {at}: {ledger}");
+            let out_bytes = std::fs::read(&out).unwrap();
+            // The records are kept as they are, the features kept are the file's.
+            assert_eq!(
+                out_bytes[start..end],
+                data[start..end],
+                "{name} cut at {at}"
+            );
+            let kept = perf_feature_bits(&out_bytes);
+            assert!(kept.iter().all(|b| bits.contains(b)), "{name} cut at {at}");
+            if name == "stat.data" {
+                assert!(kept.contains(&19), "{name} cut at {at}: STAT dropped");
+            }
+            if name == "zstd.data" {
+                assert!(kept.contains(&27), "{name} cut at {at}: COMPRESSED dropped");
+            }
+            if have {
+                let (got, rc) = perf_samples(&out);
+                assert_eq!(rc, Some(0), "{name} cut at {at}");
+                assert_eq!(got, orig, "{name} cut at {at}");
+            }
+        }
+    }
+}
+
+#[test]
+fn perf_tracepoint_recording_cut_inside_its_features_is_refused() {
+    // lock.data records tracepoints; a cut inside its feature table takes TRACING_DATA away.
+    let tmp = tempfile::tempdir().unwrap();
+    let data = std::fs::read(corpus("perf/lock.data")).unwrap();
+    let start = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+    let end = start + u64::from_le_bytes(data[48..56].try_into().unwrap()) as usize;
+    for at in [end + 5, end + 100] {
+        let (code, ledger, out) = cut_and_fix(tmp.path(), "lock.data", &data, at, &[]);
+        assert_eq!(code, 1, "cut at {at}: {ledger}");
+        assert!(!out.exists());
+        assert!(
+            ledger["refusal"]["reason"]
+                .as_str()
+                .unwrap()
+                .contains("TRACING_DATA"),
+            "{ledger}"
+        );
+    }
+}
+
+#[test]
+fn perf_threads_directory_with_a_cut_data_keeps_its_streams() {
+    // `data` of a --threads directory cut inside its records: without DIR_FORMAT perf reads
+    // `data` alone and shows none of the samples of the data.N streams.
+    let have = tool("perf", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let good = corpus("perf/threads.data");
+    let (orig, _) = if have {
+        perf_samples(&good)
+    } else {
+        Default::default()
+    };
+    let data = std::fs::read(good.join("data")).unwrap();
+    let start = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+    for at in [start + 81, start + 215] {
+        let input = tmp.path().join(format!("in{at}"));
+        std::fs::create_dir(&input).unwrap();
+        for f in ["data", "data.0", "data.1"] {
+            std::fs::copy(good.join(f), input.join(f)).unwrap();
+        }
+        std::fs::write(input.join("data"), &data[..at]).unwrap();
+        let out = tmp.path().join(format!("out{at}"));
+        let (code, ledger) = fix(&input, &out, &[]);
+        assert_eq!(code, 5, "cut at {at}: {ledger}");
+        assert!(errors(&out).is_empty(), "{:?}", errors(&out));
+        let bits = perf_feature_bits(&std::fs::read(out.join("data")).unwrap());
+        assert_eq!(bits, vec![24], "cut at {at}: DIR_FORMAT only");
+        if have {
+            let (got, rc) = perf_samples(&out);
+            assert_eq!(rc, Some(0));
+            assert_eq!(got, orig, "cut at {at}");
+        }
+        assert_eq!(fix(&out, &tmp.path().join(format!("again{at}")), &[]).0, 0);
+    }
+    // A stream cut less than a record header after its last whole record: those bytes are
+    // no record, as in a file.
+    let input = tmp.path().join("short");
+    std::fs::create_dir(&input).unwrap();
+    for f in ["data", "data.0", "data.1"] {
+        std::fs::copy(good.join(f), input.join(f)).unwrap();
+    }
+    let s = std::fs::read(good.join("data.1")).unwrap();
+    let first = u16::from_le_bytes(s[6..8].try_into().unwrap()) as usize;
+    std::fs::write(input.join("data.1"), &s[..first + 1]).unwrap();
+    let (code, ledger) = fix(&input, &tmp.path().join("short.out"), &[]);
+    assert_eq!(code, 5, "{ledger}");
+    let losses = ledger["plan"]["losses"].as_array().unwrap();
+    assert_eq!(losses[0]["count"], 0, "{ledger}");
+}
+
 /// The start of the last BUFFER section's body (after its 16-byte header) of a v7 file.
 fn buffer_start(data: &[u8]) -> usize {
     let opts = tracelint::CheckOptions::default();

@@ -45,7 +45,13 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// kbuffer derives the data size and the lost-events flags from the commit word: impossible
-    /// bits give a wrong size (misframed events) or lost-event counts read from data.
+    /// bits give a wrong size (misframed events) or lost-event counts read from data. The level
+    /// follows the case:
+    /// - **warning**: `RB_MISSED_STORED` alone (no reserved bits, upper half zero): kbuffer
+    ///   (trace-cmd 2.4's and 2.9.5's own, libtraceevent 1.7–1.8) reads bit 30 only under bit 31,
+    ///   and trace-cmd 2.4–3.3.4 print the same report (campaign: 8 of 8 such pages with the
+    ///   size kept or 4 bytes short);
+    /// - **error** otherwise.
     ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`RB_MISSED_EVENTS`, `RB_MISSED_STORED`).
@@ -92,7 +98,13 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// kbuffer bounds the walk only by each event's start: an event crossing the commit is decoded
-    /// from the zero fill or the next page (garbage field values).
+    /// from the zero fill or the next page (garbage field values). The level follows the case:
+    /// - **warning**: the commit is at most 4 bytes short of the page's last record, which is
+    ///   whole in the page with only zeros after it: kbuffer reads it whole and stops after it,
+    ///   and trace-cmd 2.4–3.3.4 print the same report (campaign: 7 of 7 such pages, commits 1
+    ///   or 4 bytes short and a last record's header made 4 bytes longer; the damaged headers
+    ///   that misframe the records after them overrun by 20 bytes and more);
+    /// - **error** otherwise.
     ///
     /// ## Spec
     /// kernel ring buffer event encoding (`header_event`).

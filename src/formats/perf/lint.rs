@@ -3,9 +3,77 @@
 use super::model::*;
 use super::rules;
 use crate::finding::Sink;
+use crate::reader::{Endian, Reader};
 
-/// EVENT_DESC against the attrs: one entry per attr, with its size and ids.
-pub fn check_event_desc(p: &PerfData, sink: &mut Sink) {
+/// The fields of an EVENT_DESC attr that linux-perf-data reads records with.
+struct DescAttr {
+    kind: u32,
+    size: u32,
+    config: u64,
+    sample_type: u64,
+    read_format: u64,
+    flags: u64,
+    branch_sample_type: u64,
+    sample_regs_user: u64,
+    sample_stack_user: u32,
+    sample_regs_intr: u64,
+}
+
+fn desc_attr(data: &[u8], endian: Endian, at: u64) -> Option<DescAttr> {
+    let mut r = Reader::new(data, endian);
+    r.seek(at, "event attr").ok()?;
+    let kind = r.u32("attr type").ok()?;
+    let size = r.u32("attr size").ok()?;
+    let config = r.u64("attr config").ok()?;
+    r.u64("attr sample_period").ok()?;
+    let sample_type = r.u64("attr sample_type").ok()?;
+    let read_format = r.u64("attr read_format").ok()?;
+    let flags = r.u64("attr flags").ok()?;
+    let field = |off: u64, w: u8| -> u64 {
+        if off.saturating_add(u64::from(w)) > u64::from(size) {
+            return 0;
+        }
+        let mut q = Reader::new(data, endian);
+        if q.seek(at.saturating_add(off), "attr field").is_err() {
+            return 0;
+        }
+        match w {
+            4 => q.u32("attr field").map(u64::from).unwrap_or(0),
+            _ => q.u64("attr field").unwrap_or(0),
+        }
+    };
+    Some(DescAttr {
+        kind,
+        size,
+        config,
+        sample_type,
+        read_format,
+        flags,
+        branch_sample_type: field(72, 8),
+        sample_regs_user: field(80, 8),
+        sample_stack_user: u32::try_from(field(88, 4)).unwrap_or(0),
+        sample_regs_intr: field(96, 8),
+    })
+}
+
+/// EVENT_DESC against the attrs: one entry per attr, with its size, its ids and an attr equal
+/// to the attrs section's (perf writes both from the same `perf_event_attr`; every recording of
+/// `corpus/perf` and of the campaign's seeds has them byte for byte the same). linux-perf-data
+/// 0.13.0 takes the attrs from EVENT_DESC, not from the attrs section, when the feature is
+/// there: what it reads the samples with is EVENT_DESC's.
+pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
+    let samples = p.walk.samples;
+    if let Some((_, span)) = p.info.short_sections.iter().find(|(bit, _)| *bit == 12) {
+        sink.push(
+            sink.make(
+                &rules::EVENT_DESC,
+                span.clone(),
+                format!("EVENT_DESC does not parse within its {} bytes: linux-perf-data 0.13.0 reads the attrs from it and refuses the file (0 of {samples} samples; verified on damaged copies of the corpus)", span.end.saturating_sub(span.start)),
+            )
+            .fails("linux-perf-data", "0.13.0", "reject"),
+        );
+        return;
+    }
     let Some((span, evs)) = &p.info.event_desc else {
         return;
     };
@@ -14,25 +82,132 @@ pub fn check_event_desc(p: &PerfData, sink: &mut Sink) {
             sink.make(
                 &rules::EVENT_DESC,
                 span.clone(),
-                format!("EVENT_DESC describes {} event(s), the file has {} attr(s); perf 6.1 names the events from it and leaves the others unnamed", evs.len(), p.attrs.len()),
+                format!("EVENT_DESC describes {} event(s), the file has {} attr(s); linux-perf-data 0.13.0 takes its attrs from EVENT_DESC and reads the samples with the wrong events or none; perf 6.1 names the events from it and leaves the others unnamed", evs.len(), p.attrs.len()),
             )
-            .read_same("perf", "6.1"),
+            .fails("linux-perf-data", "0.13.0", "loss"),
         );
         return;
     }
     for (i, (ev, a)) in evs.iter().zip(&p.attrs).enumerate() {
-        let (size, ids, name) = (&ev.attr_size, &ev.ids, &ev.name);
+        let name = &ev.name;
+        // What changes how linux-perf-data reads records (it reads them with this attr).
+        let mut read_bad = Vec::new();
+        // What it reads the same.
         let mut bad = Vec::new();
-        if *size != a.size {
-            bad.push(format!("attr size {size} vs {}", a.size));
+        if let Some(d) = desc_attr(data, p.header.endian, ev.attr_at) {
+            if d.size < 64 || d.size > ev.attr_size {
+                read_bad.push(format!(
+                    "its attr says it is {} bytes in entries of {} (linux-perf-data 0.13.0 refuses the file: \"Inconsistent attribute sizes\")",
+                    d.size, ev.attr_size
+                ));
+            } else if !super::decode::attrs::lpd_knows(d.kind, d.config) {
+                read_bad.push(format!(
+                    "type {} config {:#x} names no event linux-perf-data 0.13.0 knows (it refuses the file: \"Could not read PerfEventAttr\")",
+                    d.kind, d.config
+                ));
+            }
+            // The fields linux-perf-data reads samples and trailers with, each only where
+            // the sample_type (of either attr) uses it: a register mask without REGS_USER, a
+            // read_format without READ, a branch_sample_type without BRANCH_STACK are read the
+            // same (verified: such differences in either attr, every sample read the same by
+            // both readers).
+            let uses = |bit: u64| (d.sample_type | a.sample_type) & bit != 0;
+            let pairs: [(&str, bool, u64, u64); 6] = [
+                ("sample_type", true, d.sample_type, a.sample_type),
+                ("read_format", uses(st::READ), d.read_format, a.read_format),
+                (
+                    "sample_id_all",
+                    true,
+                    d.flags & FLAG_SAMPLE_ID_ALL,
+                    a.flags & FLAG_SAMPLE_ID_ALL,
+                ),
+                (
+                    "branch_sample_type",
+                    uses(st::BRANCH_STACK),
+                    d.branch_sample_type,
+                    a.branch_sample_type,
+                ),
+                (
+                    "sample_regs_user",
+                    uses(st::REGS_USER),
+                    d.sample_regs_user,
+                    a.sample_regs_user,
+                ),
+                (
+                    "sample_regs_intr",
+                    uses(st::REGS_INTR),
+                    d.sample_regs_intr,
+                    a.sample_regs_intr,
+                ),
+            ];
+            for (what, used, x, y) in pairs {
+                if x != y && used {
+                    read_bad.push(format!("{what} {x:#x} vs {y:#x}"));
+                } else if x != y {
+                    bad.push(format!(
+                        "{what} {x:#x} vs {y:#x} (not used by its sample_type)"
+                    ));
+                }
+            }
+            if d.kind != a.kind && read_bad.is_empty() {
+                bad.push(format!("type {} vs {}", d.kind, a.kind));
+            }
+            let _ = d.sample_stack_user;
+            if d.config != a.config && read_bad.is_empty() {
+                bad.push(format!("config {:#x} vs {:#x}", d.config, a.config));
+            }
+            if d.size != a.size && read_bad.is_empty() {
+                bad.push(format!("attr size {} vs {}", d.size, a.size));
+            }
+            if read_bad.is_empty() && d.kind == a.kind && d.config == a.config && d.size == a.size {
+                let mine = data.get(
+                    usize::try_from(ev.attr_at).unwrap_or(usize::MAX)
+                        ..usize::try_from(ev.attr_at.saturating_add(u64::from(d.size.min(a.size))))
+                            .unwrap_or(usize::MAX),
+                );
+                let theirs = data.get(
+                    usize::try_from(a.span.start).unwrap_or(usize::MAX)
+                        ..usize::try_from(
+                            a.span.start.saturating_add(u64::from(d.size.min(a.size))),
+                        )
+                        .unwrap_or(usize::MAX),
+                );
+                if mine.is_some() && theirs.is_some() && mine != theirs {
+                    bad.push("other attr bytes (period, wakeup, clock) differ".to_string());
+                }
+            }
         }
-        if *ids != a.ids && !a.ids.is_empty() {
-            bad.push(format!("ids {ids:?} vs {:?}", a.ids));
+        if ev.attr_size != a.size && read_bad.is_empty() {
+            bad.push(format!("attr size {} vs {}", ev.attr_size, a.size));
+        }
+        if ev.ids != a.ids && !a.ids.is_empty() {
+            // linux-perf-data finds each record's event by EVENT_DESC's ids: an id of the attr
+            // that EVENT_DESC lacks is a record it cannot place (more ids there are harmless).
+            if p.attrs.len() > 1 && a.ids.iter().any(|id| !ev.ids.contains(id)) {
+                read_bad.push(format!(
+                    "ids {:?} vs {:?} (linux-perf-data 0.13.0 finds each record's event by these ids)",
+                    ev.ids, a.ids
+                ));
+            } else {
+                bad.push(format!("ids {:?} vs {:?}", ev.ids, a.ids));
+            }
         }
         if name.is_empty() {
             bad.push("an empty name".to_string());
         }
-        if !bad.is_empty() {
+        if !read_bad.is_empty() {
+            sink.push(
+                sink.make(
+                    &rules::EVENT_DESC,
+                    span.clone(),
+                    format!(
+                        "EVENT_DESC entry {i} (`{name}`) disagrees with attr {i}: {}; linux-perf-data 0.13.0 reads the samples with EVENT_DESC's attr, not the attrs section's (verified on damaged copies of the corpus: it refuses the file or reads other samples than perf 6.1 shows)",
+                        read_bad.join(", ")
+                    ),
+                )
+                .fails("linux-perf-data", "0.13.0", "loss"),
+            );
+        } else if !bad.is_empty() {
             sink.push(
                 sink.make(
                     &rules::EVENT_DESC,
@@ -50,6 +225,23 @@ pub fn check_event_desc(p: &PerfData, sink: &mut Sink) {
 
 /// Sample CPUs against NRCPUS, sample times against SAMPLE_TIME.
 pub fn check_metadata(p: &PerfData, sink: &mut Sink) {
+    // perf 6.1 keeps per-CPU tables of MAX_NR_CPUS (4096) entries and `perf report` indexes one
+    // with the sample's CPU unchecked; a CPU read as negative (0x80000000 and above: -1 is "any
+    // CPU") is not used as an index.
+    if let Some((cpu, span)) = &p.walk.max_cpu {
+        let avail = p.info.nr_cpus.map_or(0, |(a, _)| a);
+        if (4096..0x8000_0000).contains(cpu) && *cpu >= avail {
+            sink.push(
+                sink.make(
+                    &rules::METADATA_MISMATCH,
+                    span.clone(),
+                    format!("a sample was taken on CPU {cpu}, beyond perf 6.1's 4,096 CPUs (NRCPUS says {avail} available): `perf report` indexes its per-CPU table with it, past its end (verified: SIGSEGV for CPU 33,447 and above on a copy of corpus/perf/regs-period.data; `perf script` shows the sample)"),
+                )
+                .fails("perf", "6.1", "crash"),
+            );
+            return;
+        }
+    }
     if let (Some((avail, online)), Some((cpu, span))) = (p.info.nr_cpus, &p.walk.max_cpu) {
         if *cpu >= avail {
             sink.push(

@@ -149,7 +149,7 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
         sink.set_file(None);
         return root;
     };
-    lint::check_event_desc(&p, sink);
+    lint::check_event_desc(&p, &main, sink);
     if !p.header.has_feature(24) {
         sink.report(
             &rules::DIR_FILES,
@@ -234,7 +234,7 @@ pub fn check(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> MapNode {
     let Some(p) = decode::decode(data, &opts.limits, sink) else {
         return MapNode::new("perf.data", 0, len);
     };
-    lint::check_event_desc(&p, sink);
+    lint::check_event_desc(&p, data, sink);
     lint::check_metadata(&p, sink);
     build_map(&p)
 }
@@ -325,8 +325,8 @@ fn check_source<S: Source + ?Sized>(
     let res = decode::decode_from(image, src, &opts.limits, sink);
     let len = src.len();
     match res {
-        Ok(p) => {
-            lint::check_event_desc(&p, sink);
+        Ok((p, image)) => {
+            lint::check_event_desc(&p, image.bytes(), sink);
             lint::check_metadata(&p, sink);
             (Some(build_map(&p)), p.size)
         }

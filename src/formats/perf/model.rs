@@ -326,6 +326,8 @@ pub struct Feature {
 /// One event of the EVENT_DESC feature.
 #[derive(Clone, Debug, Default)]
 pub struct EventDesc {
+    /// Where its attr starts (absolute offset).
+    pub attr_at: u64,
     /// The size of its attr.
     pub attr_size: u32,
     /// Its ids.
@@ -352,6 +354,9 @@ pub struct FeatureInfo {
     /// Features whose payload did not parse (bit, span): perf stops reading features at the
     /// first it cannot read.
     pub unreadable: Vec<(u64, Range<u64>)>,
+    /// Features whose payload does not parse within its own section (bit, span), though perf
+    /// may read it past the section: linux-perf-data reads each section whole and no further.
+    pub short_sections: Vec<(u64, Range<u64>)>,
 }
 
 /// What the record walk counted.

@@ -23,6 +23,12 @@ use crate::reader::{Endian, Reader};
 
 /// `PERF_TYPE_TRACEPOINT`.
 const TYPE_TRACEPOINT: u32 = 2;
+/// `HEADER_TRACING_DATA`.
+const FEAT_TRACING_DATA: u64 = 1;
+/// `HEADER_STAT`.
+const FEAT_STAT: u64 = 19;
+/// `HEADER_DIR_FORMAT`.
+const FEAT_DIR_FORMAT: u64 = 24;
 /// `HEADER_COMPRESSED`.
 const FEAT_COMPRESSED: u64 = 27;
 /// Offset of `data.size` in the file header.
@@ -74,6 +80,9 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
             f.bit,
             f.span.clone(),
             p.attrs.len(),
+            // bounded by each section, as a stream's features are: the repair wants every
+            // section whole, not merely what perf reads past its end
+            true,
             &mut info,
             limits,
             &mut sink,
@@ -83,11 +92,8 @@ fn features_whole(data: &[u8], p: &PerfData, start: u64, limits: &crate::limits:
         && !sink
             .findings()
             .iter()
-            .any(|f| f.severity == Severity::Error)
+            .any(|f| f.severity == Severity::Error || f.rule.code == rules::FEATURE_SECTION.code)
 }
-
-/// `HEADER_TRACING_DATA`.
-const FEAT_TRACING_DATA: u64 = 1;
 
 /// The TRACING_DATA section of the donor `path` when it describes every tracepoint event id
 /// of `p`; why not, otherwise.
@@ -142,6 +148,18 @@ pub fn repair(
     max_findings: usize,
     ropts: &crate::ledger::RepairOptions,
 ) -> Verdict {
+    repair_file(data, limits, max_findings, ropts, false)
+}
+
+/// The repair of a file-mode perf.data; `dir`: the `data` of a `--threads` directory, which
+/// keeps the DIR_FORMAT feature (without it perf reads `data` alone, without its streams).
+fn repair_file(
+    data: &[u8],
+    limits: &crate::limits::Limits,
+    max_findings: usize,
+    ropts: &crate::ledger::RepairOptions,
+    dir: bool,
+) -> Verdict {
     let mut sink = Sink::new(max_findings);
     let Some(p) = decode::decode(data, limits, &mut sink) else {
         return Verdict::Healthy;
@@ -154,7 +172,7 @@ pub fn repair(
     let past_end =
         h.data.size > 0 && h.data.offset <= len && h.data.range().is_some_and(|r| r.end > len);
     if !p.unfinished && !past_end {
-        return Verdict::Healthy;
+        return repair_features(data, &p, limits, dir);
     }
     let damage = if p.unfinished {
         "unfinished recording: data.size is 0 (a `perf record` killed before it wrote its header)"
@@ -299,9 +317,293 @@ pub fn repair(
             ),
         });
     }
-    // The features written back, in bit order: TRACING_DATA from a donor, COMPRESSED.
+    let wanted = Wanted {
+        tracing,
+        stat: h.has_feature(FEAT_STAT),
+        dir,
+    };
+    appended_features(&mut plan, &mut file, data, &p, end, wanted);
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The bits of `bits` as the 32 bytes of `adds_features`.
+fn feature_words(bits: &[u64], e: Endian) -> Vec<u8> {
+    let mut words = [0u64; 4];
+    for b in bits {
+        let w = usize::try_from(b / 64).unwrap_or(usize::MAX);
+        if let Some(word) = words.get_mut(w) {
+            *word |= 1u64 << (b % 64);
+        }
+    }
+    words.iter().flat_map(|w| u64_bytes(*w, e)).collect()
+}
+
+/// Whether the feature section of `bit` at `span` reads without an error on its own.
+fn feature_reads(
+    data: &[u8],
+    p: &PerfData,
+    bit: u64,
+    span: std::ops::Range<u64>,
+    limits: &crate::limits::Limits,
+) -> bool {
+    let mut sink = Sink::new(16);
+    let mut info = super::model::FeatureInfo::default();
+    decode::features::check_feature(
+        data,
+        p.header.endian,
+        bit,
+        span,
+        p.attrs.len(),
+        false,
+        &mut info,
+        limits,
+        &mut sink,
+    );
+    info.unreadable.is_empty()
+        && !sink
+            .findings()
+            .iter()
+            .any(|f| f.severity == Severity::Error)
+}
+
+/// A file whose records are whole and whose feature table or sections the end of the file
+/// cuts: the table is rewritten in place with the features whose entry and section are on
+/// disk whole and read (perf 6.1 stops reading features at the first one past the end, and
+/// without COMPRESSED decompresses nothing), the bytes after the last kept section are cut.
+fn repair_features(
+    data: &[u8],
+    p: &PerfData,
+    limits: &crate::limits::Limits,
+    dir: bool,
+) -> Verdict {
+    let h = &p.header;
+    let len = p.size;
+    let bits = h.feature_bits();
+    let Some(start) = h.data.offset.checked_add(h.data.size) else {
+        return Verdict::Healthy;
+    };
+    if bits.is_empty() || start > len {
+        return Verdict::Healthy;
+    }
+    let n = bits.len() as u64;
+    let table_end = start.saturating_add(n.saturating_mul(16));
+    let mut r = Reader::new(data, h.endian);
+    // (bit, entry): the entries on disk, in bit order.
+    let mut entries = Vec::new();
+    for (i, bit) in bits.iter().enumerate() {
+        let at = start.saturating_add((i as u64).saturating_mul(16));
+        let Some((off, size)) = r
+            .seek(at, "feature table")
+            .ok()
+            .and_then(|_| Some((r.u64("offset").ok()?, r.u64("size").ok()?)))
+        else {
+            break;
+        };
+        entries.push((*bit, off, size));
+    }
+    let cut_by_end = table_end > len
+        || entries.len() < bits.len()
+        || entries
+            .iter()
+            .any(|(_, o, s)| o.checked_add(*s).is_none_or(|e| e > len));
+    if !cut_by_end {
+        return Verdict::Healthy;
+    }
+    let damage = format!(
+        "perf.data cut inside its features: the file ends at 0x{len:x}, before the end of the feature table or of a feature section"
+    );
+    // A section that does not run past the end but overlaps the table or another section
+    // is other damage: not this repair's.
+    let mut kept: Vec<(u64, u64, u64)> = Vec::new();
+    let mut dropped: Vec<u64> = Vec::new();
+    let mut prev_end = table_end;
+    for (bit, off, size) in &entries {
+        let end = off.saturating_add(*size);
+        if *size == 0 && table_end <= len {
+            // A flag feature (STAT): its bit is what perf reads; its empty section is kept
+            // and placed at the end of the kept bytes below if it lay past the end.
+            kept.push((*bit, *off, 0));
+            continue;
+        }
+        if end > len || table_end > len {
+            dropped.push(*bit);
+            continue;
+        }
+        if *off < prev_end {
+            return Verdict::Healthy;
+        }
+        if feature_reads(data, p, *bit, *off..end, limits) {
+            kept.push((*bit, *off, *size));
+            prev_end = end;
+        } else {
+            dropped.push(*bit);
+        }
+    }
+    dropped.extend(bits.iter().skip(entries.len()));
+    let compressed = p.walk.compressed > 0;
+    let need_compressed = compressed && !kept.iter().any(|(b, _, _)| *b == FEAT_COMPRESSED);
+    let drop_all = table_end > len
+        || need_compressed
+        || dir && !kept.iter().any(|(b, _, _)| *b == FEAT_DIR_FORMAT);
+    if p.attrs.iter().any(|a| a.kind == TYPE_TRACEPOINT)
+        && (drop_all || !kept.iter().any(|(b, _, _)| *b == FEAT_TRACING_DATA))
+    {
+        return Verdict::Refuse(Refusal {
+            damage,
+            reason: "the recording has tracepoint events and its TRACING_DATA feature (the event formats) is cut away; perf 6.1 rejects tracepoint attrs without it".into(),
+            option: None,
+        });
+    }
+    if drop_all {
+        // No room for a table in place (or COMPRESSED must be written anew): the repair of a
+        // cut data section, which keeps the records and writes COMPRESSED only.
+        return repair_cut_features(data, p, start, damage, &bits, dir);
+    }
+    let e = h.endian;
+    let keep = kept
+        .iter()
+        .filter(|(_, _, s)| *s > 0)
+        .map(|(_, o, s)| o.saturating_add(*s))
+        .max()
+        .unwrap_or(table_end)
+        .max(table_end);
+    for k in &mut kept {
+        if k.2 == 0 {
+            k.1 = k.1.min(keep);
+        }
+    }
+    let mut plan = Plan::new(damage);
+    for r in [&rules::FEATURE_TABLE, &rules::FEATURE_SECTION] {
+        plan.mend(r.code);
+    }
+    let mut file = FilePlan::new(None, keep);
+    let kept_bits: Vec<u64> = kept.iter().map(|(b, _, _)| *b).collect();
+    file.edits.push(Edit {
+        rule: rules::FEATURE_TABLE.code,
+        offset: FEATURES_AT,
+        old: bytes_at(data, FEATURES_AT, 32),
+        new: feature_words(&kept_bits, e),
+        what: format!(
+            "adds_features: the {} of {} features whose sections are on disk whole",
+            kept.len(),
+            bits.len()
+        ),
+    });
+    let mut table = Vec::with_capacity(usize::try_from(n.saturating_mul(16)).unwrap_or(0));
+    for (_, off, size) in &kept {
+        table.extend_from_slice(&u64_bytes(*off, e));
+        table.extend_from_slice(&u64_bytes(*size, e));
+    }
+    table.resize(usize::try_from(n.saturating_mul(16)).unwrap_or(0), 0);
+    file.edits.push(Edit {
+        rule: rules::FEATURE_SECTION.code,
+        offset: start,
+        old: bytes_at(data, start, n.saturating_mul(16)),
+        new: table,
+        what: "feature table: the kept features' entries in bit order, the rest zero".into(),
+    });
+    let rest = len.saturating_sub(keep);
+    if rest > 0 {
+        file.cut = Some(Cut {
+            rule: rules::FEATURE_SECTION.code,
+            at: keep,
+            bytes: rest,
+            what: "a feature section cut short".into(),
+        });
+    }
+    let names: Vec<&str> = dropped.iter().map(|b| feature_name(*b)).collect();
+    plan.losses.push(Loss {
+        file: None,
+        buffer: None,
+        cpu: None,
+        task: None,
+        count: dropped.len() as u64,
+        unit: Unit::Features,
+        bytes: rest,
+        time: None,
+        what: format!(
+            "the feature sections cut away with the end of the file (or unreadable): {}",
+            names.join(", ")
+        ),
+    });
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// A cut feature table with no room for the kept entries, or a `-z` file whose COMPRESSED
+/// section is cut: every feature is dropped (COMPRESSED written anew for compressed records),
+/// the records kept whole.
+fn repair_cut_features(
+    data: &[u8],
+    p: &PerfData,
+    start: u64,
+    damage: String,
+    bits: &[u64],
+    dir: bool,
+) -> Verdict {
+    let len = p.size;
+    let mut plan = Plan::new(damage);
+    for r in [&rules::FEATURE_TABLE, &rules::FEATURE_SECTION] {
+        plan.mend(r.code);
+    }
+    let mut file = FilePlan::new(None, start);
+    file.cut = Some(Cut {
+        rule: rules::FEATURE_TABLE.code,
+        at: start,
+        bytes: len.saturating_sub(start),
+        what: "the feature table and sections, cut short".into(),
+    });
+    let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
+    plan.losses.push(Loss {
+        file: None,
+        buffer: None,
+        cpu: None,
+        task: None,
+        count: bits.len() as u64,
+        unit: Unit::Features,
+        bytes: len.saturating_sub(start),
+        time: None,
+        what: format!(
+            "the feature sections, cut away with the end of the file: {}",
+            names.join(", ")
+        ),
+    });
+    let wanted = Wanted {
+        tracing: None,
+        stat: bits.contains(&FEAT_STAT),
+        dir,
+    };
+    appended_features(&mut plan, &mut file, data, p, start, wanted);
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The features a file whose feature sections are gone gets written back.
+struct Wanted {
+    /// TRACING_DATA from a donor (`--metadata-from`): its bytes and the donor's name.
+    tracing: Option<(Vec<u8>, String)>,
+    /// STAT, when the header had it: an empty section, the flag of a `perf stat record` file.
+    stat: bool,
+    /// DIR_FORMAT: the `data` of a `--threads` directory.
+    dir: bool,
+}
+
+/// Sets `adds_features` to the features the records need that a finished recorder would have
+/// written (in bit order: TRACING_DATA from a donor, STAT, DIR_FORMAT, COMPRESSED for
+/// compressed records), and appends their table and sections at `end` (the end of the
+/// records), with the ledger's invented fields.
+fn appended_features(
+    plan: &mut Plan,
+    file: &mut FilePlan,
+    data: &[u8],
+    p: &PerfData,
+    end: u64,
+    wanted: Wanted,
+) {
+    let e = p.header.endian;
     let mut sections: Vec<(u64, Vec<u8>, &'static str)> = Vec::new();
-    if let Some((bytes, donor)) = &tracing {
+    if let Some((bytes, donor)) = wanted.tracing {
         plan.invented.push(Invented {
             file: None,
             field: "TRACING_DATA feature".into(),
@@ -310,8 +612,18 @@ pub fn repair(
         });
         sections.push((
             FEAT_TRACING_DATA,
-            bytes.clone(),
+            bytes,
             "TRACING_DATA feature (from the donor)",
+        ));
+    }
+    if wanted.stat {
+        sections.push((FEAT_STAT, Vec::new(), "STAT feature: empty, the flag"));
+    }
+    if wanted.dir {
+        sections.push((
+            FEAT_DIR_FORMAT,
+            u64_bytes(1, e).to_vec(),
+            "DIR_FORMAT feature: version 1, the data.N streams",
         ));
     }
     if p.walk.compressed > 0 {
@@ -351,70 +663,60 @@ pub fn repair(
             why: "unknown (a zstd frame does not say its level; perf only prints both): level 1, the default of `perf record -z`, ratio 0".into(),
         });
     }
-    let mut words = [0u8; 32];
-    for (bit, _, _) in &sections {
-        let at = usize::try_from(bit / 64).unwrap_or(0).saturating_mul(8);
-        if let Some(slot) = words.get_mut(at..at.saturating_add(8)) {
-            let old = slot
-                .try_into()
-                .map(|b: [u8; 8]| match e {
-                    Endian::Little => u64::from_le_bytes(b),
-                    Endian::Big => u64::from_be_bytes(b),
-                })
-                .unwrap_or(0);
-            slot.copy_from_slice(&u64_bytes(old | (1u64 << (bit % 64)), e));
-        }
-    }
-    let names: Vec<&str> = sections.iter().map(|(b, _, _)| feature_name(*b)).collect();
+    let bits: Vec<u64> = sections.iter().map(|(b, _, _)| *b).collect();
+    let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
     file.edits.push(Edit {
         rule: rules::FEATURE_TABLE.code,
         offset: FEATURES_AT,
         old: bytes_at(data, FEATURES_AT, 32),
-        new: words.to_vec(),
+        new: feature_words(&bits, e),
         what: if names.is_empty() {
-            "adds_features: none (no feature section is on disk)".into()
+            "adds_features: none (no feature section is on disk whole)".into()
         } else {
             format!(
-                "adds_features: {} only (no other feature section is on disk)",
+                "adds_features: {} only (no other feature section is on disk whole)",
                 names.join(", ")
             )
         },
     });
-    if !sections.is_empty() {
-        let mut table = Vec::new();
-        let mut at = end.saturating_add((sections.len() as u64).saturating_mul(16));
-        for (_, bytes, _) in &sections {
-            table.extend_from_slice(&u64_bytes(at, e));
-            table.extend_from_slice(&u64_bytes(bytes.len() as u64, e));
-            at = at.saturating_add(bytes.len() as u64);
+    if sections.is_empty() {
+        return;
+    }
+    let mut table = Vec::new();
+    let mut at = end.saturating_add((sections.len() as u64).saturating_mul(16));
+    for (_, bytes, _) in &sections {
+        table.extend_from_slice(&u64_bytes(at, e));
+        table.extend_from_slice(&u64_bytes(bytes.len() as u64, e));
+        at = at.saturating_add(bytes.len() as u64);
+    }
+    let mut at = end;
+    let n = table.len() as u64;
+    file.edits.push(Edit {
+        rule: rules::FEATURE_TABLE.code,
+        offset: at,
+        old: Vec::new(),
+        new: table,
+        what: format!("feature table: {}", names.join(", ")),
+    });
+    at = at.saturating_add(n);
+    for (bit, bytes, what) in sections {
+        let n = bytes.len() as u64;
+        if n == 0 {
+            continue;
         }
-        let mut at = end;
         file.edits.push(Edit {
-            rule: rules::FEATURE_TABLE.code,
+            rule: if bit == FEAT_COMPRESSED {
+                rules::COMPRESSED_FEATURE.code
+            } else {
+                rules::FEATURE_TABLE.code
+            },
             offset: at,
             old: Vec::new(),
-            new: table.clone(),
-            what: format!("feature table: {}", names.join(", ")),
+            new: bytes,
+            what: what.into(),
         });
-        at = at.saturating_add(table.len() as u64);
-        for (bit, bytes, what) in sections {
-            let n = bytes.len() as u64;
-            file.edits.push(Edit {
-                rule: if bit == FEAT_COMPRESSED {
-                    rules::COMPRESSED_FEATURE.code
-                } else {
-                    rules::FEATURE_TABLE.code
-                },
-                offset: at,
-                old: Vec::new(),
-                new: bytes,
-                what: what.into(),
-            });
-            at = at.saturating_add(n);
-        }
+        at = at.saturating_add(n);
     }
-    plan.files.push(file);
-    Verdict::Repair(plan)
 }
 
 /// The repair of a `perf record --threads` directory: `data` as a file, and each `data.<n>`
@@ -433,7 +735,7 @@ pub fn repair_dir(
     let Some(p) = decode::decode(&main, limits, &mut sink) else {
         return Verdict::Healthy;
     };
-    let mut plan = match repair(&main, limits, 64, ropts) {
+    let mut plan = match repair_file(&main, limits, 64, ropts, true) {
         Verdict::Refuse(r) => return Verdict::Refuse(r),
         Verdict::Healthy => None,
         Verdict::Repair(mut plan) => {
@@ -505,7 +807,8 @@ pub fn repair_dir(
             buffer: None,
             cpu: None,
             task: None,
-            count: 1,
+            // As in a file: a record is counted when its header is on disk.
+            count: u64::from(size.is_some()),
             unit: Unit::Records,
             bytes: rest,
             time: None,

@@ -176,7 +176,11 @@ crate::declare_rules! {
     /// perf 6.1 derives one id position for all attrs; linux-perf-data refuses multi-event
     /// files whose positions differ (`NoIdentifierDespiteMultiEvent`, from source). Unknown
     /// bits make perf misparse the samples; the samples themselves are checked by
-    /// `sample-body`.
+    /// `sample-body`. An attr whose `branch_sample_type` asks for LBR call stacks
+    /// (CALL_STACK, bit 11) with CALLCHAIN but no BRANCH_STACK in `sample_type` makes perf 6.1
+    /// crash (SIGSEGV in `perf script` and `perf report`, 0 of 6 samples, verified on
+    /// `callchain-fp.data`; every other single bit of `branch_sample_type` was read the same):
+    /// an error.
     ///
     /// ## Spec
     /// `perf_event.h` `enum perf_event_sample_format`; `evlist.c` `evlist__valid_sample_type`.
@@ -189,11 +193,14 @@ crate::declare_rules! {
     /// Ids map samples to their event.
     ///
     /// ## What readers do
-    /// perf 6.1 reads the ids without a bound check. With one attr it gives every record to
-    /// that attr and shows every sample (verified with the ids size's top byte changed: a
-    /// warning); with several it stops at ID_INDEX, "failed to process type: 69", 0 samples
-    /// (verified on `group.data`: an error). A duplicated id sends the samples of one event to
-    /// another (from source).
+    /// perf 6.1 reads `size / 8` ids from the offset without an alignment check: an ids
+    /// section inside the file but misaligned or not a whole number of ids is a warning, and
+    /// the ids perf reads from it are checked against ID_INDEX (`id-index`: ids size 0 or 1, or
+    /// the offset one byte early, in a one-attr file stop perf at ID_INDEX, 0 of 12 samples,
+    /// verified). An ids section past the end of the file is an error: perf 6.1 refuses the
+    /// file ("incompatible file format", `perf script` exit 255, verified with one attr and
+    /// with several). A duplicated id sends the samples of one event to another (from
+    /// source).
     ///
     /// ## Spec
     /// `header.c` `perf_session__read_header` (`perf_evlist__id_add`).
@@ -253,7 +260,14 @@ crate::declare_rules! {
     /// Readers take the fields and parse the trailer backwards from the record's end.
     ///
     /// Counted records (THREAD_MAP, STAT_CONFIG, CPU_MAP, ID_INDEX, NAMESPACES) hold the
-    /// entries they count.
+    /// entries they count. Kernel records of a fixed layout (and those with a name, padded to
+    /// 8 with its NUL) are exactly as long as their fields and sample id: a longer one is an
+    /// error when its bytes are exactly a sample of its event (a SAMPLE whose type changed:
+    /// perf 6.1 and linux-perf-data 0.13.0 lose it, verified with SAMPLE made READ and MMAP),
+    /// a warning otherwise (an MMAP2 made THROTTLE or MMAP, a FORK made LOST: read the same,
+    /// verified). A READ record in a recording without inherit_stat, the same. An MMAP2 with
+    /// the build-id flag (misc bit 14) and a build id above 20 bytes makes linux-perf-data
+    /// 0.13.0 panic ("assertion failed: build_id_len <= 20", verified): an error.
     ///
     /// ## What readers do
     /// perf 6.1 reads the fixed fields and the trailer without a length check
@@ -337,11 +351,17 @@ crate::declare_rules! {
     /// A feature read elsewhere is lost or read as garbage.
     ///
     /// ## What readers do
-    /// perf 6.1 with the BUILD_ID section pointing past the end: the build ids are gone
-    /// (`perf buildid-list` shows none), the samples still show (verified,
-    /// `defects/feature-offset.data`); with the COMPRESSED section of a `-z` recording
-    /// pointing past the end, "Couldn't decompress data" and 0 samples (verified,
-    /// `defects/zstd-feature.data`). linux-perf-data fails the whole file.
+    /// A section past the end of the file is an error: linux-perf-data 0.13.0 reads every
+    /// section whole and refuses the file; perf 6.1 with the BUILD_ID section pointing past the
+    /// end loses the build ids (`perf buildid-list` shows none) and still shows the samples
+    /// (verified, `defects/feature-offset.data`); with the COMPRESSED section of a `-z`
+    /// recording pointing past the end, "Couldn't decompress data" and 0 samples (verified,
+    /// `defects/zstd-feature.data`). A section inside the file but over the header, attrs,
+    /// data or table, or overlapping another, is a warning: both readers read the feature from
+    /// where it says it is (verified: HOSTNAME, TOTAL_MEM, NRCPUS, CPUID, NUMA_TOPOLOGY,
+    /// BUILD_ID, SAMPLE_TIME moved to offset 0, 1 or half theirs, sections one byte early or 8
+    /// bytes long, every sample read the same), and it is checked as that feature: what they
+    /// misread there is that feature's finding.
     ///
     /// ## Spec
     /// `header.c` `perf_file_section__process`.
@@ -359,11 +379,19 @@ crate::declare_rules! {
     /// A payload that does not fit its section is read past it.
     ///
     /// ## What readers do
-    /// perf 6.1 reads strings with `malloc(len)` bounded by the end of the file, not the
-    /// section (from source); hotspot fails with "Excessively long string" (perfparser #533):
-    /// warnings. A TRACING_DATA block that cannot be read is an error: perf 6.1 refuses the
-    /// whole recording, "incompatible file format", `perf report` exit 255 (verified with the
-    /// `header_page` tag damaged, `defects/tracing-data.data`).
+    /// perf 6.1 reads a file-mode feature from the file bounded by its end, not by the section
+    /// (from source; verified: sections of 0, 1 or half their size read the same), so a
+    /// payload that parses up to the end of the file is read as written and one that does not
+    /// stops perf's feature walk (see `compressed-feature`): warnings. Errors: a pipe-mode
+    /// HEADER_FEATURE that does not parse within its record (perf 6.1 stops the stream, "failed
+    /// to process type: 80", no sample shown; verified with a CPUID length of 0x80000000, a
+    /// NUMA_TOPOLOGY count of 0x80000000 and a BPF_PROG_INFO byte changed); CMDLINE strings
+    /// that overrun the buffer perf sizes from the section ("free(): invalid pointer"), a
+    /// BUILD_ID entry whose build id is above 20 bytes (an assertion) and a PMU_MAPPINGS count
+    /// past its entries (all three crash perf 6.1, verified); a TRACING_DATA block that cannot
+    /// be read (perf 6.1 refuses the whole recording, "incompatible file format", `perf report`
+    /// exit 255, verified with the `header_page` tag damaged, `defects/tracing-data.data`).
+    /// hotspot fails with "Excessively long string" (perfparser #533).
     ///
     /// ## Spec
     /// `header.c` `do_read_string`, `process_*`.
@@ -389,7 +417,12 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// Without the feature perf 6.1 prints "Couldn't decompress data", "failed to process
-    /// type: 81" and shows 0 samples, exit 0 (verified, `defects/zstd-feature.data`).
+    /// type: 81" and shows 0 samples, exit 0 (verified, `defects/zstd-feature.data`); the same
+    /// when a feature before it does not parse up to the end of the file (perf stops its
+    /// feature walk there). A feature whose section size alone is wrong does not block it
+    /// (verified: CPU_TOPOLOGY, CACHE, PMU_MAPPINGS, NRCPUS, TOTAL_MEM sections of 0, 1 or half
+    /// their size, every sample decompressed). Another compression type than 1 is a warning:
+    /// perf 6.1 and linux-perf-data 0.13.0 decompress with zstd whatever it says (verified).
     ///
     /// ## Spec
     /// `session.c` `perf_session__process_compressed_event`.
@@ -418,7 +451,10 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 refuses a feature id above 32 ("failed: wrong feature ID", from source) and
-    /// cannot attribute samples before their attr.
+    /// cannot attribute samples before their attr. A stream without any HEADER_ATTR, and a
+    /// HEADER_ATTR whose hardware, software or cache config names no event linux-perf-data
+    /// 0.13.0 knows, make linux-perf-data refuse the stream ("The file declares no perf event
+    /// attributes", "invalid input parameter", verified).
     ///
     /// ## Spec
     /// `header.c` `perf_event__process_attr`, `perf_event__process_feature`.
@@ -430,8 +466,14 @@ crate::declare_rules! {
     /// The last record was cut: a stream whose writer was stopped or a cut copy.
     ///
     /// ## What readers do
-    /// perf 6.1 reads the whole records and drops the cut one without a message, exit 0
-    /// (from the format notes' run on a killed pipe recording).
+    /// perf 6.1 and linux-perf-data 0.13.0 read the whole records and drop the cut one (perf
+    /// says "unexpected end of event stream", exit 0; verified on `pipe.data` cut inside its
+    /// 2nd, 6th and 12th sample): a warning. Errors: a stream cut inside the records before its
+    /// first sample (attrs, features, tracing data): linux-perf-data refuses to open it
+    /// ("failed to fill whole buffer", verified); a "record" at the end whose type is unknown,
+    /// or that follows a misaligned record: the stream was misframed by an earlier size, and
+    /// perf 6.1 shows none of the samples it had not flushed (verified: a FINISHED_ROUND made 9
+    /// bytes, 0 of 12 samples shown).
     ///
     /// ## Spec
     /// `session.c` `__perf_session__process_pipe_events`.
@@ -444,6 +486,14 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 names events from it; unmatched entries leave events unnamed (from source).
+    /// linux-perf-data 0.13.0 takes the attrs from EVENT_DESC, not from the attrs section: an
+    /// EVENT_DESC that does not parse within its section, an entry whose attr it cannot parse
+    /// (size, or a config it does not know), or whose `sample_type`, `sample_id_all` (or
+    /// `read_format`, `branch_sample_type`, register masks where the `sample_type` uses them)
+    /// differ from the attr's, or that lacks an id of the attr in a multi-event file, makes it
+    /// refuse the file or read other samples: errors (verified on damaged copies of the
+    /// corpus; in every real recording both attrs are byte for byte the same). Other
+    /// differences are read the same by both: warnings.
     ///
     /// ## Spec
     /// `header.c` `process_event_desc`.
@@ -457,7 +507,10 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 uses SAMPLE_TIME for `--time` percentages and NRCPUS to size per-CPU
-    /// tables (from source).
+    /// tables (from source): warnings. A sample CPU of 4096 or more (perf 6.1's MAX_NR_CPUS,
+    /// below 0x80000000) beyond NRCPUS is an error: `perf report` indexes its per-CPU table
+    /// with it unchecked (verified: SIGSEGV for CPU 33,447 and above on a copy of
+    /// `regs-period.data`; -1, "any CPU", is read as such).
     ///
     /// ## Spec
     /// `header.c` `process_nrcpus`, `process_sample_time`.

@@ -48,6 +48,8 @@ fn count(r: &Reader<'_>, n: u64, min: u64, what: &'static str) -> ReadResult<u64
 }
 
 /// Parses one feature payload at `span` and records what later checks need in `info`.
+/// `in_stream`: a pipe-mode HEADER_FEATURE record, which perf 6.1 reads bounded by the record;
+/// a file-mode section is read from the file bounded by its end, not by the section.
 #[allow(clippy::too_many_arguments)]
 pub fn check_feature(
     data: &[u8],
@@ -55,6 +57,7 @@ pub fn check_feature(
     bit: u64,
     span: Range<u64>,
     nattrs: usize,
+    in_stream: bool,
     info: &mut FeatureInfo,
     limits: &Limits,
     sink: &mut Sink,
@@ -76,9 +79,47 @@ pub fn check_feature(
         return;
     };
     let res = parse(&mut r, bit, nattrs, info, limits);
-    if res.is_err() {
+    // perf 6.1 reads a file-mode feature from the file, bounded by its end, not by the
+    // section: a section whose size alone is wrong is read as written (verified: sections of
+    // 0, 1 or half their size, a string length one past its section, all read the same). It
+    // cannot read the feature only when the payload does not parse up to the end of the file.
+    // CMDLINE is the exception: perf 6.1 copies its strings into a buffer of the section's
+    // size, so one that does not fit the section overruns the heap.
+    let mut readable = res.is_ok();
+    if !readable {
+        info.short_sections.push((bit, span.clone()));
+    }
+    if !readable && !in_stream {
+        let len = data.len() as u64;
+        if let Ok(mut whole) = Reader::new(data, endian).slice_abs(span.start..len, "feature") {
+            let mut scratch = info.clone();
+            if parse(&mut whole, bit, nattrs, &mut scratch, limits).is_ok() {
+                *info = scratch;
+                readable = true;
+            }
+        }
+    }
+    if !readable {
         info.unreadable.push((bit, span.clone()));
     }
+    // What perf 6.1 does with a payload it cannot parse: in a stream it stops at the record
+    // ("failed to process type: 80") and shows no sample (verified: CPUID length 0x80000000,
+    // a NUMA_TOPOLOGY count of 0x80000000, a BPF_PROG_INFO byte changed); BUILD_ID (a build id
+    // above 20 bytes: an assertion, SIGABRT), CMDLINE (strings past the section: "free():
+    // invalid pointer") and PMU_MAPPINGS (a count past the section) crash it (verified on
+    // damaged copies of real recordings).
+    let fatal: Option<&'static str> = if res.is_ok() {
+        None
+    } else if in_stream {
+        Some("reject")
+    } else if (bit == 11 && cmdline_overflows(data, endian, &span))
+        || (bit == 2 && build_id_too_long(data, endian, &span))
+        || (bit == 16 && !readable)
+    {
+        Some("crash")
+    } else {
+        None
+    };
     let msg = match res {
         Err(Bad(e)) => Some(format!(
             "feature {bit} ({name}) does not parse within its {} bytes: {e}",
@@ -92,12 +133,90 @@ pub fn check_feature(
         Ok(()) => None,
     };
     if let Some(m) = msg {
-        sink.push(
-            sink.make(&rules::FEATURE_PAYLOAD, span, m)
+        let f = sink.make(&rules::FEATURE_PAYLOAD, span, m);
+        let f = match fatal {
+            Some("reject") => f
+                .note("perf 6.1 reads a HEADER_FEATURE bounded by its record: it stops the stream there (\"failed to process type: 80\") and shows none of the samples")
+                .fails("perf", "6.1", "reject"),
+            Some(_) => f
+                .note(match bit {
+                    2 => "perf 6.1 walks the BUILD_ID entries of the section and aborts on a build id above 20 bytes (`assertion failed at util/build-id.c`, SIGABRT)",
+                    11 => "perf 6.1 copies the CMDLINE strings into a buffer of the section's size: strings that do not fit overrun it (\"free(): invalid pointer\", SIGABRT)",
+                    _ => "perf 6.1 reads the PMU_MAPPINGS entries its count claims and crashes when they are not there",
+                })
+                .fails("perf", "6.1", "crash"),
+            None if readable => f
+                .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section: it reads this one as written")
+                .level(Severity::Warning),
+            None => f
                 .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section")
                 .level(Severity::Warning),
-        );
+        };
+        sink.push(f);
     }
+}
+
+/// Whether perf 6.1's `process_cmdline` overruns its buffer: it copies each string (up to its
+/// NUL) into a buffer of the section's size plus the count plus one, reading the strings from
+/// the file past the section if their lengths say so.
+fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
+    let size = span.end.saturating_sub(span.start);
+    let mut r = Reader::new(data, endian);
+    if r.seek(span.start, "command line").is_err() {
+        return false;
+    }
+    let Ok(nr) = r.u32("command line count") else {
+        return false;
+    };
+    let room = size.saturating_add(u64::from(nr)).saturating_add(1);
+    let mut used = 0u64;
+    for _ in 0..nr.min(65_536) {
+        let Ok(len) = r.u32("command line string") else {
+            return false;
+        };
+        let Ok(b) = r.bytes_u64(u64::from(len), "command line string") else {
+            return false;
+        };
+        let n = b.iter().position(|c| *c == 0).unwrap_or(b.len()) as u64;
+        used = used.saturating_add(n).saturating_add(1);
+        if used > room {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a BUILD_ID entry of the section says its build id is longer than 20 bytes with
+/// PERF_RECORD_MISC_BUILD_ID_SIZE set: perf 6.1 aborts (`assertion failed at
+/// util/build-id.c`).
+fn build_id_too_long(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
+    let mut at = span.start;
+    for _ in 0..65_536 {
+        if at.saturating_add(36) > span.end {
+            return false;
+        }
+        let mut r = Reader::new(data, endian);
+        if r.seek(at.saturating_add(4), "build id record").is_err() {
+            return false;
+        }
+        let (Ok(misc), Ok(size)) = (r.u16("build id misc"), r.u16("build id size")) else {
+            return false;
+        };
+        if r.seek(at.saturating_add(32), "build id size").is_err() {
+            return false;
+        }
+        let Ok(n) = r.u8("build id size") else {
+            return false;
+        };
+        if misc & 0x8000 != 0 && n > 20 {
+            return true;
+        }
+        if size < 8 {
+            return false;
+        }
+        at = at.saturating_add(u64::from(size));
+    }
+    false
 }
 
 /// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode
@@ -212,6 +331,7 @@ fn parse(
             )?;
             let mut evs = Vec::new();
             for _ in 0..u64::from(nr).min(max) {
+                let attr_at = r.offset();
                 r.skip(u64::from(asz), "event attr")?;
                 let nids = r.u32("event id count")?;
                 let name = string(r, "event name")?;
@@ -221,6 +341,7 @@ fn parse(
                     ids.push(r.u64("event id")?);
                 }
                 evs.push(EventDesc {
+                    attr_at,
                     attr_size: asz,
                     ids,
                     name,

@@ -336,14 +336,40 @@ pub fn decode_feature_table(
             );
             continue;
         };
-        if range.end > len || range.start < end {
+        if range.end <= len && range.start < end {
+            // Inside the file but not among the feature sections (over the header, the attrs,
+            // the data or the table): perf 6.1 and linux-perf-data 0.13.0 read the feature from
+            // there, so it is checked as that feature; what they then read wrong is the
+            // feature's own finding (an EVENT_DESC, TRACING_DATA or COMPRESSED that does not
+            // parse, a feature before COMPRESSED perf cannot read). Verified: HOSTNAME,
+            // TOTAL_MEM, NRCPUS, CPUID, NUMA_TOPOLOGY, BUILD_ID and SAMPLE_TIME moved to offset
+            // 0, 1 or half theirs, every sample read the same by both.
+            sink.push(
+                sink.make(
+                    &rules::FEATURE_SECTION,
+                    at..at.saturating_add(16),
+                    format!(
+                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), outside the feature sections [0x{end:x}, 0x{len:x}); perf 6.1 and linux-perf-data 0.13.0 read it from there",
+                        range.start, range.end
+                    ),
+                )
+                .read_same("perf", "6.1"),
+            );
+            prev_end = prev_end.max(range.end);
+            out.push(Feature {
+                bit: *bit,
+                span: range,
+            });
+            continue;
+        }
+        if range.end > len {
             let lost: Vec<&str> = bits.iter().skip(i).map(|b| feature_name(*b)).collect();
             let mut f = sink
                 .make(
                     &rules::FEATURE_SECTION,
                     at..at.saturating_add(16),
                     format!(
-                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), outside the feature sections [0x{end:x}, 0x{len:x}); perf 6.1 does not read it{}",
+                        "feature {bit} ({name}) lies at [0x{:x}, 0x{:x}), past the end of the file (0x{len:x}); linux-perf-data 0.13.0 reads every feature section whole and refuses the file, perf 6.1 does not read it{}",
                         range.start,
                         range.end,
                         if *bit == 27 {
@@ -363,13 +389,20 @@ pub fn decode_feature_table(
             continue;
         }
         if range.start < prev_end {
-            sink.report(
-                &rules::FEATURE_SECTION,
-                at..at.saturating_add(16),
-                format!(
-                    "feature {bit} ({name}) at [0x{:x}, 0x{:x}) overlaps the previous feature section (ending at 0x{prev_end:x})",
-                    range.start, range.end
-                ),
+            // Verified: VERSION, OSRELEASE, HOSTNAME, CACHE, PMU_MAPPINGS, BPF_BTF sections one
+            // byte early or 8 bytes long, every sample read the same by perf 6.1 and
+            // linux-perf-data 0.13.0; what the overlap makes them misread is the feature's own
+            // finding.
+            sink.push(
+                sink.make(
+                    &rules::FEATURE_SECTION,
+                    at..at.saturating_add(16),
+                    format!(
+                        "feature {bit} ({name}) at [0x{:x}, 0x{:x}) overlaps the previous feature section (ending at 0x{prev_end:x}); perf 6.1 and linux-perf-data 0.13.0 read each section from its own offset",
+                        range.start, range.end
+                    ),
+                )
+                .read_same("perf", "6.1"),
             );
         }
         prev_end = prev_end.max(range.end);
@@ -384,7 +417,9 @@ pub fn decode_feature_table(
 /// Decodes a whole file: header, sections, attrs, features and the record walk.
 pub fn decode(data: &[u8], limits: &Limits, sink: &mut Sink) -> Option<PerfData> {
     let mut src = data;
-    decode_from(Image::Whole(data), &mut src, limits, sink).ok()
+    decode_from(Image::Whole(data), &mut src, limits, sink)
+        .ok()
+        .map(|(p, _)| p)
 }
 
 /// Why [`decode_from`] read no further.
@@ -404,12 +439,12 @@ pub enum Stop {
 /// # Errors
 ///
 /// [`Stop`]: why nothing more was decoded.
-pub fn decode_from<S: Source + ?Sized>(
-    mut image: Image<'_>,
+pub fn decode_from<'a, S: Source + ?Sized>(
+    mut image: Image<'a>,
     src: &mut S,
-    limits: &Limits,
+    limits: &'a Limits,
     sink: &mut Sink,
-) -> Result<PerfData, Stop> {
+) -> Result<(PerfData, Image<'a>), Stop> {
     let fill = |image: &mut Image<'_>, src: &mut S, r: Range<u64>, sink: &mut Sink| {
         if image.fill(src, r.clone()) {
             return Ok(());
@@ -434,18 +469,21 @@ pub fn decode_from<S: Source + ?Sized>(
             limits,
         );
         let end = walker.walk_pipe(src, PIPE_HEADER_SIZE..src.len(), sink);
-        let (walk, attrs, info, features) = walker.finish();
-        return Ok(PerfData {
-            size: end,
-            header,
-            attrs,
-            feature_table: None,
-            features,
-            info,
-            walk,
-            data: PIPE_HEADER_SIZE..end,
-            unfinished: false,
-        });
+        let (walk, attrs, info, features, image) = walker.finish_pipe();
+        return Ok((
+            PerfData {
+                size: end,
+                header,
+                attrs,
+                feature_table: None,
+                features,
+                info,
+                walk,
+                data: PIPE_HEADER_SIZE..end,
+                unfinished: false,
+            },
+            image,
+        ));
     }
     let len = src.len();
     let (range, unfinished) = check_sections(image.bytes(), &header, sink).ok_or(Stop::Finding)?;
@@ -517,6 +555,7 @@ pub fn decode_from<S: Source + ?Sized>(
             f.bit,
             f.span.clone(),
             attrs.len(),
+            false,
             &mut info,
             limits,
             sink,
@@ -553,6 +592,7 @@ pub fn decode_from<S: Source + ?Sized>(
                 f.bit,
                 f.span.clone(),
                 attrs.len(),
+                false,
                 &mut info,
                 limits,
                 sink,
@@ -563,17 +603,20 @@ pub fn decode_from<S: Source + ?Sized>(
         report_unfinished(&header, &walk, &range, sink);
     }
     report_data_past_end(&header, len, &walk, sink);
-    Ok(PerfData {
-        size: len,
-        header,
-        attrs,
-        feature_table,
-        features,
-        info,
-        walk,
-        data: range,
-        unfinished,
-    })
+    Ok((
+        PerfData {
+            size: len,
+            header,
+            attrs,
+            feature_table,
+            features,
+            info,
+            walk,
+            data: range,
+            unfinished,
+        },
+        image,
+    ))
 }
 
 /// The bytes of an attr [`attrs::parse_attr`] reads at most (`perf_event_attr` up to

@@ -180,6 +180,12 @@ impl<'a> Walker<'a> {
         (self.walk, self.attrs, self.info, self.features)
     }
 
+    /// [`Walker::finish`] of a pipe-mode stream, with the image (its attrs and features).
+    pub fn finish_pipe(mut self) -> (Walk, Vec<Attr>, FeatureInfo, Vec<Feature>, Image<'a>) {
+        self.fold_counts();
+        (self.walk, self.attrs, self.info, self.features, self.image)
+    }
+
     /// [`Walker::finish`] of a file: the walk, the attrs, the feature info and the image back
     /// (more of the file may be read into it).
     pub fn finish_with_image(mut self) -> (Walk, Vec<Attr>, FeatureInfo, Image<'a>) {
@@ -263,6 +269,7 @@ impl<'a> Walker<'a> {
             src.reach(range.end)
         };
         let range = range.start..range.end.min(end);
+        self.check_stream_attrs(range.clone(), sink);
         self.report_lost(range.clone(), sink);
         self.finish_compressed(sink);
         self.check_tracepoint_attrs(sink);
@@ -270,6 +277,33 @@ impl<'a> Walker<'a> {
         self.report_rounds(sink);
         self.summarize(sink);
         range.end
+    }
+
+    /// A stream's attrs as linux-perf-data reads them: at least one HEADER_ATTR, each of an
+    /// event it knows.
+    fn check_stream_attrs(&mut self, range: Range<u64>, sink: &mut Sink) {
+        for (i, a) in self.attrs.iter().enumerate() {
+            if !attrs::lpd_knows(a.kind, a.config) {
+                sink.push(
+                    sink.make(
+                        &rules::PIPE_RECORDS,
+                        a.span.clone(),
+                        format!("the HEADER_ATTR of attr {i} has type {} config {:#x}, no event linux-perf-data 0.13.0 knows: it refuses the stream (\"invalid input parameter\", verified), perf 6.1 reads it", a.kind, a.config),
+                    )
+                    .fails("linux-perf-data", "0.13.0", "reject"),
+                );
+            }
+        }
+        if self.attrs.is_empty() {
+            sink.push(
+                sink.make(
+                    &rules::PIPE_RECORDS,
+                    range,
+                    "the stream has no HEADER_ATTR record: linux-perf-data 0.13.0 refuses it (\"The file declares no perf event attributes\", verified), perf 6.1 reads no sample; `perf record -o -` writes one for every event before anything else",
+                )
+                .fails("linux-perf-data", "0.13.0", "reject"),
+            );
+        }
     }
 
     fn report_rounds(&mut self, sink: &mut Sink) {
@@ -351,6 +385,7 @@ impl<'a> Walker<'a> {
                 break;
             }
             let head = src.get(o, 8);
+            let head_kind = crate::reader::u32_at(head, 0, e);
             let hdr = match (
                 crate::reader::u32_at(head, 0, e),
                 crate::reader::u16_at(head, 4, e),
@@ -378,7 +413,8 @@ impl<'a> Walker<'a> {
             }
             let Some((kind, _misc, size)) = framed else {
                 let len = src.len();
-                self.cut_record(o, end, left, 8, len, sink);
+                let kind = hdr.map(|h| h.0).or(head_kind);
+                self.cut_record(o, end, left, 8, len, kind, sink);
                 break;
             };
             let size64 = u64::from(size);
@@ -397,7 +433,7 @@ impl<'a> Walker<'a> {
                 let len = src.len();
                 end = end.min(len);
                 let left = end.saturating_sub(o);
-                self.cut_record(o, end, left, size64, len, sink);
+                self.cut_record(o, end, left, size64, len, Some(kind), sink);
                 break;
             }
             let span = o..o.saturating_add(size64);
@@ -463,14 +499,45 @@ impl<'a> Walker<'a> {
     }
 
     /// A record cut by the end of the data (or stream); `len`: the input's length.
-    fn cut_record(&mut self, o: u64, end: u64, left: u64, need: u64, len: u64, sink: &mut Sink) {
+    #[allow(clippy::too_many_arguments)]
+    fn cut_record(
+        &mut self,
+        o: u64,
+        end: u64,
+        left: u64,
+        need: u64,
+        len: u64,
+        kind: Option<u32>,
+        sink: &mut Sink,
+    ) {
         self.walk.end = o;
         if self.pipe && end == len {
+            // The record's type, when its 4 bytes are there.
+            let kind = kind.filter(|_| left >= 4);
+            // The records perf writes before the first kernel record: attrs, features, tracing
+            // data, build ids.
+            self.fold_counts();
+            let prologue = self.walk.by_type.keys().all(|t| matches!(t, 64..=67 | 80));
+            let known = kind.is_some_and(|k| matches!(k, 1..=21 | 64..=82));
+            let why = if prologue {
+                Some(format!("the stream ends inside its {} record at 0x{o:x}, before its first sample ({left} of {need} bytes): linux-perf-data 0.13.0 refuses to open it (\"failed to fill whole buffer\"), perf 6.1 shows no sample", kind.map_or("first", record_name)))
+            } else if self.misaligned || !known {
+                Some(format!("the stream ends inside a record at 0x{o:x} of type {} claiming {need} bytes ({left} are left){}: the records before it were framed wrong, so this is no record perf wrote; perf 6.1 stops there (\"unexpected end of event stream\") and shows none of the samples it had not flushed, and what the stream holds after the bad size is lost to both readers (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown)", kind.unwrap_or(0), if self.misaligned { ", after a misaligned record" } else { "" }))
+            } else {
+                None
+            };
+            if let Some(msg) = why {
+                sink.push(
+                    sink.make(&rules::TRUNCATED_STREAM, o..end, msg)
+                        .fails("perf", "6.1", "loss"),
+                );
+                return;
+            }
             sink.push(
                 sink.make(
                     &rules::TRUNCATED_STREAM,
                     o..end,
-                    format!("the stream ends inside a record at 0x{o:x}: {left} of its {need} bytes are there; perf 6.1 reads the {} whole samples before it and drops the cut record without a message", self.walk.samples),
+                    format!("the stream ends inside a record at 0x{o:x}: {left} of its {need} bytes are there; perf 6.1 and linux-perf-data 0.13.0 read the {} whole samples before it and drop the cut record (perf 6.1 says \"unexpected end of event stream\", exit 0)", self.walk.samples),
                 )
                 .read_same("perf", "6.1"),
             );
@@ -557,7 +624,10 @@ impl<'a> Walker<'a> {
         let mut r = Reader::with_base(body, base.saturating_add(8), e);
         match kind {
             9 => self.sample(body, span, sink),
-            1..=21 => self.kernel_record(kind, body, span, sink),
+            1..=21 => {
+                let misc = crate::reader::u16_at(rec, 4, e).unwrap_or(0);
+                self.kernel_record(kind, misc, body, span, sink)
+            }
             64 => {
                 if !self.pipe || !in_file {
                     return None;
@@ -650,7 +720,12 @@ impl<'a> Walker<'a> {
                 let nr = r.u64("id index count").unwrap_or(0);
                 if nr.checked_mul(32).is_none_or(|n| n > r.remaining() as u64) {
                     self.short(kind, span, nr.saturating_mul(32).saturating_add(8), sink);
-                } else if !self.attrs.is_empty() && self.attrs.iter().all(|a| !a.ids.is_empty()) {
+                } else if !self.attrs.is_empty()
+                    && (!self.pipe || self.attrs.iter().all(|a| !a.ids.is_empty()))
+                {
+                    // File mode: the attrs' ids as perf 6.1 read them from their sections, an
+                    // empty section included (verified: ids size 0 or 1, or the offset one byte
+                    // early, in a one-attr file: "failed to process type: 69", 0 samples).
                     self.id_index(&mut r, nr, span, sink);
                 }
             }
@@ -780,7 +855,14 @@ impl<'a> Walker<'a> {
         self.report(sink, f);
     }
 
-    fn kernel_record(&mut self, kind: u32, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+    fn kernel_record(
+        &mut self,
+        kind: u32,
+        misc: u16,
+        body: &[u8],
+        span: Range<u64>,
+        sink: &mut Sink,
+    ) {
         let e = self.endian;
         let (fixed, string): (u64, bool) = match kind {
             1 => (32, true),
@@ -821,6 +903,22 @@ impl<'a> Walker<'a> {
         let trailer = attr
             .filter(|a| a.sample_id_all())
             .map_or(0, |a| a.trailer_size());
+        let read_format = attr.map(|a| a.read_format);
+        let has_attr = attr.is_some();
+        // Whether the record's bytes are exactly a sample of its event: a SAMPLE whose type was
+        // changed. Other records whose type changed (an MMAP2 made THROTTLE or MMAP, a FORK made
+        // LOST) were read the same by both readers (verified); a sample made READ or MMAP is
+        // lost to both.
+        let as_sample = self
+            .attr_of(body, true)
+            .and_then(|i| self.attrs.get(i))
+            .is_some_and(|a| {
+                let mut r = Reader::new(body, e);
+                parse_sample(&mut r, a).is_ok() && r.is_empty()
+            });
+        // The kernel writes READ records only for events opened with inherit_stat (`perf
+        // record -s`), at a child's exit.
+        let inherit_stat = self.attrs.iter().any(|a| a.flags & (1 << 11) != 0);
         let need = fixed
             .saturating_add(trailer)
             .saturating_add(u64::from(string));
@@ -847,6 +945,81 @@ impl<'a> Walker<'a> {
                         span.start
                     ),
                 );
+                self.report(sink, f);
+            }
+        }
+        // The kernel (and perf, for the records it synthesizes) writes these records to the
+        // byte: fixed fields, a name padded to 8 with its NUL, the read values, the sample id.
+        // A longer record is no record of this type (verified: a SAMPLE whose type was made
+        // READ or MMAP is lost to perf 6.1 and linux-perf-data 0.13.0; every record of
+        // corpus/perf and of the campaign's recordings has its exact size).
+        let exact = match kind {
+            1 | 3 | 10 | 17 | 19 => body
+                .get(usize::try_from(fixed).unwrap_or(usize::MAX)..)
+                .and_then(|s| s.iter().position(|c| *c == 0))
+                .map(|n| fixed.saturating_add((n as u64).saturating_add(1).saturating_add(7) & !7)),
+            8 => read_format.and_then(|rf| {
+                let mut r = Reader::new(body, e);
+                r.skip(8, "read pid/tid").ok()?;
+                read_values(&mut r, rf).ok()?;
+                Some(r.offset())
+            }),
+            2 | 4..=7 | 11..=15 | 18 => Some(fixed),
+            _ => None,
+        };
+        if kind == 8 && has_attr && !inherit_stat {
+            let f = sink
+                .make(
+                    &rules::RECORD_FIELDS,
+                    span.clone(),
+                    format!("the READ record at 0x{:x} belongs to a recording none of whose events has inherit_stat (`perf record -s`), the only events the kernel writes READ records for{}", span.start, if as_sample { ": its bytes are a sample of its event, whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose the sample (verified: a SAMPLE of corpus/perf/cpu-clock.data made READ, 11 of its 12 samples shown by both)" } else { "" }),
+                );
+            let f = if as_sample {
+                f.fails("perf", "6.1", "loss")
+            } else {
+                f.read_same("perf", "6.1")
+            };
+            self.report(sink, f);
+        }
+        if let Some(x) = exact.map(|x| x.saturating_add(trailer)) {
+            if (body.len() as u64) > x && has_attr {
+                let f = sink
+                    .make(
+                        &rules::RECORD_FIELDS,
+                        span.clone(),
+                        format!(
+                            "the {} record at 0x{:x} is {} bytes, but its fields{} take {}: no writer leaves bytes in it{}",
+                            record_name(kind),
+                            span.start,
+                            (body.len() as u64).saturating_add(8),
+                            if trailer > 0 { " and sample id" } else { "" },
+                            x.saturating_add(8),
+                            if as_sample {
+                                format!(": its bytes are a sample of its event whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as {} and lose the sample (verified: a SAMPLE made MMAP, missing from both)", record_name(kind))
+                            } else {
+                                String::new()
+                            }
+                        ),
+                    );
+                let f = if as_sample {
+                    f.fails("perf", "6.1", "loss")
+                } else {
+                    f.read_same("perf", "6.1")
+                };
+                self.report(sink, f);
+            }
+        }
+        // MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID: a build id of at most 20 bytes.
+        if kind == 10 {
+            let n = body.get(40).copied().unwrap_or(0);
+            if misc & (1 << 14) != 0 && n > 20 {
+                let f = sink
+                    .make(
+                        &rules::RECORD_FIELDS,
+                        span.clone(),
+                        format!("the MMAP2 record at 0x{:x} says it carries a build id (misc bit 14) of {n} bytes, above 20; linux-perf-data 0.13.0 panics on it (\"assertion failed: build_id_len <= 20\", verified), perf 6.1 reads the record", span.start),
+                    )
+                    .fails("linux-perf-data", "0.13.0", "crash");
                 self.report(sink, f);
             }
         }
@@ -1038,6 +1211,7 @@ impl<'a> Walker<'a> {
             id,
             payload.clone(),
             n,
+            true,
             &mut self.info,
             self.limits,
             sink,
@@ -1077,6 +1251,15 @@ impl<'a> Walker<'a> {
                     self.note_stop(span.start);
                 }
                 Some((1, _)) => {}
+                Some((t, _)) => {
+                    // perf 6.1 and linux-perf-data 0.13.0 decompress with zstd whatever type
+                    // the feature names (verified: the COMPRESSED section moved one byte, its
+                    // type read as another value, every sample read the same by both).
+                    sink.push(
+                        sink.make(&rules::COMPRESSED_FEATURE, span.clone(), format!("the COMPRESSED feature names compression type {t}, not 1 (zstd); perf 6.1 and linux-perf-data 0.13.0 decompress the records with zstd all the same"))
+                            .read_same("perf", "6.1"),
+                    );
+                }
                 other => {
                     let why = match other {
                         None => "the file has no readable COMPRESSED feature".to_string(),
