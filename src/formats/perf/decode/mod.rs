@@ -488,7 +488,7 @@ pub fn decode_from<'a, S: Source + ?Sized>(
     let len = src.len();
     let (range, unfinished) = check_sections(image.bytes(), &header, sink).ok_or(Stop::Finding)?;
     if let Image::Holed { .. } = image {
-        // What `decode_attrs` reads: each attr's fields (its first 104 bytes at most), the
+        // What `decode_attrs` and the lints read: each attr (at most [`ATTR_READ`] bytes), the
         // ids section header after it, and the ids.
         let claimed = header.attrs.size.checked_div(header.attr_size).unwrap_or(0);
         let mut at = header.attrs.offset;
@@ -619,6 +619,7 @@ pub fn decode_from<'a, S: Source + ?Sized>(
     ))
 }
 
-/// The bytes of an attr [`attrs::parse_attr`] reads at most (`perf_event_attr` up to
-/// `sample_regs_intr`).
-const ATTR_READ: u64 = 104;
+/// The bytes of an attr read into the image at most: `attrs::parse_attr` reads its first 104
+/// (`perf_event_attr` up to `sample_regs_intr`), `lint::check_event_desc` compares it whole
+/// with EVENT_DESC's copy (136 bytes since perf 6.3).
+const ATTR_READ: u64 = 4096;
