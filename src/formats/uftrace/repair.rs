@@ -251,6 +251,124 @@ fn cut_loss(name: &str, tid: u64, len: u64, w: &Walk) -> (FilePlan, Loss) {
     (f, loss)
 }
 
+/// Walks the task files of a recording without `info`: their byte order (`None` when no file
+/// holds a record), and a cut of each that ends inside a record; a refusal for what cannot be
+/// framed (records with payloads, unless `donor` specs frame them).
+fn task_files(
+    dir: &dyn DirSource,
+    entries: &[DirEntry],
+    opts: &CheckOptions,
+    damage: &str,
+    donor: bool,
+    plan: &mut Plan,
+) -> Result<Option<Endian>, Verdict> {
+    let mut order: Option<Endian> = None;
+    for e in entries {
+        let Some(tid) = tid_of(&e.name) else { continue };
+        let mut r = match dir.open_seq(&e.name, opts.limits.max_file_bytes) {
+            Ok(r) => r,
+            Err(err) => {
+                return Err(refuse(
+                    damage,
+                    &format!("`{}` cannot be read: {err}", e.name),
+                ))
+            }
+        };
+        let mut head = [0u8; RECORD_LEN];
+        let got = r.read(&mut head).unwrap_or(0);
+        let Some(o) = head.get(..got).and_then(record_order).or(order) else {
+            if got == 0 {
+                continue;
+            }
+            return Err(refuse(
+                damage,
+                &format!(
+                    "the first record of `{}` has no valid magic in either byte order",
+                    e.name
+                ),
+            ));
+        };
+        if order.is_some_and(|x| x != o) {
+            return Err(refuse(damage, "the task files disagree on the byte order"));
+        }
+        order = Some(o);
+        let mut chained = head.get(..got).unwrap_or_default().chain(r);
+        let w = match o {
+            Endian::Little => walk(LittleEndian, &mut chained),
+            Endian::Big => walk(BigEndian, &mut chained),
+        };
+        let w = match w {
+            Ok(w) => w,
+            Err(err) => {
+                return Err(refuse(
+                    damage,
+                    &format!("`{}` cannot be read: {err}", e.name),
+                ))
+            }
+        };
+        if w.payload {
+            if donor {
+                // Framed by the donor's specs: the check of the output judges the records
+                // (a cut one makes the repair fail rather than guess).
+                continue;
+            }
+            return Err(Verdict::Refuse(Refusal {
+                damage: damage.into(),
+                reason: format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
+                option: Some("--metadata-from"),
+            }));
+        }
+        if let Some(at) = w.bad_magic {
+            return Err(refuse(
+                damage,
+                &format!("`{}` has a record with a bad magic at 0x{at:x}", e.name),
+            ));
+        }
+        if w.whole < e.len {
+            let (f, loss) = cut_loss(&e.name, tid, e.len, &w);
+            plan.mend(rules::DAT_TRUNCATED.code);
+            plan.files.push(f);
+            plan.losses.push(loss);
+        }
+    }
+    Ok(order)
+}
+
+/// The feature and info_mask bits of a rebuilt `info`, with why each feature is there: the
+/// recorder's defaults, what the directory's files show, and what a donor's specs need.
+fn header_bits(entries: &[DirEntry], donor: Option<&DonorSpecs>) -> (u64, u64, Vec<String>) {
+    let mut features = DEFAULT_FEATURES;
+    let mut why = vec!["the recorder's default features (PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, AUTO_ARGS)".to_string()];
+    if entries
+        .iter()
+        .any(|e| matches!(classify(&e.name), FileKind::Perf(_)) && e.len > 0)
+    {
+        features |= feat::PERF_EVENT;
+        why.push("PERF_EVENT: a perf-cpu*.dat holds data".into());
+    }
+    if entries.iter().any(|e| e.name == "events.txt") {
+        features |= 1 << 7;
+        why.push("EVENT: events.txt is there".into());
+    }
+    if entries
+        .iter()
+        .any(|e| matches!(classify(&e.name), FileKind::Dbg))
+    {
+        features |= feat::DEBUG_INFO;
+        why.push("DEBUG_INFO: .dbg files are there".into());
+    }
+    let mut info_mask = INFO_MASK;
+    if let Some(d) = donor {
+        features |= d.features;
+        info_mask |= d.info_mask;
+        why.push(format!(
+            "ARGUMENT/RETVAL/AUTO_ARGS as the donor {} has them",
+            d.shown
+        ));
+    }
+    (features, info_mask, why)
+}
+
 fn rebuild_info(
     dir: &dyn DirSource,
     entries: &[DirEntry],
@@ -326,104 +444,21 @@ fn rebuild_info(
     if let Err(v) = add_symbol_files(&map, entries, ropts, opts, damage, &mut plan) {
         return v;
     }
-    let mut order: Option<Endian> = None;
-    for e in entries {
-        let Some(tid) = tid_of(&e.name) else { continue };
-        let mut r = match dir.open_seq(&e.name, opts.limits.max_file_bytes) {
-            Ok(r) => r,
-            Err(err) => return refuse(damage, &format!("`{}` cannot be read: {err}", e.name)),
-        };
-        let mut head = [0u8; RECORD_LEN];
-        let got = r.read(&mut head).unwrap_or(0);
-        let Some(o) = head.get(..got).and_then(record_order).or(order) else {
-            if got == 0 {
-                continue;
-            }
-            return refuse(
-                damage,
-                &format!(
-                    "the first record of `{}` has no valid magic in either byte order",
-                    e.name
-                ),
-            );
-        };
-        if order.is_some_and(|x| x != o) {
-            return refuse(damage, "the task files disagree on the byte order");
-        }
-        order = Some(o);
-        let mut chained = head.get(..got).unwrap_or_default().chain(r);
-        let w = match o {
-            Endian::Little => walk(LittleEndian, &mut chained),
-            Endian::Big => walk(BigEndian, &mut chained),
-        };
-        let w = match w {
-            Ok(w) => w,
-            Err(err) => return refuse(damage, &format!("`{}` cannot be read: {err}", e.name)),
-        };
-        if w.payload {
-            if donor.is_some() {
-                // Framed by the donor's specs: the check of the output judges the records
-                // (a cut one makes the repair fail rather than guess).
-                continue;
-            }
-            return Verdict::Refuse(Refusal {
-                damage: damage.into(),
-                reason: format!("`{}` holds records with arguments or return values, whose lengths are given only by the argument specs in the lost `info`", e.name),
-                option: Some("--metadata-from"),
-            });
-        }
-        if let Some(at) = w.bad_magic {
-            return refuse(
-                damage,
-                &format!("`{}` has a record with a bad magic at 0x{at:x}", e.name),
-            );
-        }
-        if w.whole < e.len {
-            let (f, loss) = cut_loss(&e.name, tid, e.len, &w);
-            plan.mend(rules::DAT_TRUNCATED.code);
-            plan.files.push(f);
-            plan.losses.push(loss);
-        }
-    }
+    let order = match task_files(dir, entries, opts, damage, donor.is_some(), &mut plan) {
+        Ok(o) => o,
+        Err(v) => return v,
+    };
     let Some(order) = order else {
         return refuse(damage, "no task file holds a record");
     };
     cut_perf_files(dir, entries, order, opts, &mut plan);
-    let mut features = DEFAULT_FEATURES;
-    let mut why = vec!["the recorder's default features (PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, AUTO_ARGS)".to_string()];
-    if entries
-        .iter()
-        .any(|e| matches!(classify(&e.name), FileKind::Perf(_)) && e.len > 0)
-    {
-        features |= feat::PERF_EVENT;
-        why.push("PERF_EVENT: a perf-cpu*.dat holds data".into());
-    }
-    if entries.iter().any(|e| e.name == "events.txt") {
-        features |= 1 << 7;
-        why.push("EVENT: events.txt is there".into());
-    }
-    if entries
-        .iter()
-        .any(|e| matches!(classify(&e.name), FileKind::Dbg))
-    {
-        features |= feat::DEBUG_INFO;
-        why.push("DEBUG_INFO: .dbg files are there".into());
-    }
+    let (features, info_mask, why) = header_bits(entries, donor.as_ref());
     let mut info = Vec::new();
     info.extend_from_slice(MAGIC);
     info.extend_from_slice(&order.u32_bytes(4));
     info.extend_from_slice(&order.u16_bytes(u16::try_from(HEADER_SIZE).unwrap_or(40)));
     info.push(if order == Endian::Little { 1 } else { 2 });
     info.push(class);
-    let mut info_mask = INFO_MASK;
-    if let Some(d) = &donor {
-        features |= d.features;
-        info_mask |= d.info_mask;
-        why.push(format!(
-            "ARGUMENT/RETVAL/AUTO_ARGS as the donor {} has them",
-            d.shown
-        ));
-    }
     info.extend_from_slice(&order.u64_bytes(features));
     info.extend_from_slice(&order.u64_bytes(info_mask));
     info.extend_from_slice(&order.u16_bytes(MAX_STACK));
