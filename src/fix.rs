@@ -188,8 +188,14 @@ pub fn fix(req: &Request<'_>) -> Ledger {
         Err(e) => return ledger.end(Outcome::Io, Some(format!("{}: {e}", req.input.display()))),
     };
     // The check of IN (for the ledger) runs beside the repair, which decodes IN itself.
+    // It gets one thread of its own: the repair's copy is the kernel's work on the other core.
     let (before, ledger) = std::thread::scope(|s| {
-        let h = s.spawn(|| check::check_path(req.input, req.opts, req.config));
+        let h = s.spawn(
+            || match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                Ok(pool) => pool.install(|| check::check_path(req.input, req.opts, req.config)),
+                Err(_) => check::check_path(req.input, req.opts, req.config),
+            },
+        );
         let ledger = repair_input(req, ledger, &meta);
         (h.join(), ledger)
     });
