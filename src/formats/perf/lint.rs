@@ -3,58 +3,6 @@
 use super::model::*;
 use super::rules;
 use crate::finding::Sink;
-use crate::reader::{Endian, Reader};
-
-/// The fields of an EVENT_DESC attr that linux-perf-data reads records with.
-struct DescAttr {
-    kind: u32,
-    size: u32,
-    config: u64,
-    sample_type: u64,
-    read_format: u64,
-    flags: u64,
-    branch_sample_type: u64,
-    sample_regs_user: u64,
-    sample_stack_user: u32,
-    sample_regs_intr: u64,
-}
-
-fn desc_attr(data: &[u8], endian: Endian, at: u64) -> Option<DescAttr> {
-    let mut r = Reader::new(data, endian);
-    r.seek(at, "event attr").ok()?;
-    let kind = r.u32("attr type").ok()?;
-    let size = r.u32("attr size").ok()?;
-    let config = r.u64("attr config").ok()?;
-    r.u64("attr sample_period").ok()?;
-    let sample_type = r.u64("attr sample_type").ok()?;
-    let read_format = r.u64("attr read_format").ok()?;
-    let flags = r.u64("attr flags").ok()?;
-    let field = |off: u64, w: u8| -> u64 {
-        if off.saturating_add(u64::from(w)) > u64::from(size) {
-            return 0;
-        }
-        let mut q = Reader::new(data, endian);
-        if q.seek(at.saturating_add(off), "attr field").is_err() {
-            return 0;
-        }
-        match w {
-            4 => q.u32("attr field").map(u64::from).unwrap_or(0),
-            _ => q.u64("attr field").unwrap_or(0),
-        }
-    };
-    Some(DescAttr {
-        kind,
-        size,
-        config,
-        sample_type,
-        read_format,
-        flags,
-        branch_sample_type: field(72, 8),
-        sample_regs_user: field(80, 8),
-        sample_stack_user: u32::try_from(field(88, 4)).unwrap_or(0),
-        sample_regs_intr: field(96, 8),
-    })
-}
 
 /// EVENT_DESC against the attrs: one entry per attr, with its size, its ids and an attr equal
 /// to the attrs section's (perf writes both from the same `perf_event_attr`; every recording of
@@ -94,7 +42,7 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
         let mut read_bad = Vec::new();
         // What it reads the same.
         let mut bad = Vec::new();
-        if let Some(d) = desc_attr(data, p.header.endian, ev.attr_at) {
+        if let Some(d) = super::decode::attrs::read_attr(data, p.header.endian, ev.attr_at) {
             if d.size < 64 || d.size > ev.attr_size {
                 read_bad.push(format!(
                     "its attr says it is {} bytes in entries of {} (linux-perf-data 0.13.0 refuses the file: \"Inconsistent attribute sizes\")",

@@ -7,15 +7,9 @@ use crate::limits::Limits;
 use crate::reader::{Endian, Reader};
 use std::collections::HashMap;
 
-/// Reads one `perf_event_attr` whose bytes start at `at` (its `size` decides its length).
-/// Returns the attr (ids empty) or `None` when its first 64 bytes are not there.
-pub fn parse_attr(
-    data: &[u8],
-    endian: Endian,
-    at: u64,
-    limit: u64,
-    sink: &mut Sink,
-) -> Option<Attr> {
+/// The fields of the `perf_event_attr` whose bytes start at `at` (ids empty), as every reader
+/// takes them; `None` when its first 64 bytes are not there. No finding.
+pub fn read_attr(data: &[u8], endian: Endian, at: u64) -> Option<Attr> {
     let mut r = Reader::new(data, endian);
     r.seek(at, "attr").ok()?;
     let kind = r.u32("attr type").ok()?;
@@ -38,7 +32,7 @@ pub fn parse_attr(
             _ => q.u64("attr field").unwrap_or(0),
         }
     };
-    let attr = Attr {
+    Some(Attr {
         span: at..at.saturating_add(u64::from(size.max(64))),
         kind,
         size,
@@ -52,7 +46,20 @@ pub fn parse_attr(
         sample_regs_intr: field(96, 8),
         ids: Vec::new(),
         ids_span: 0..0,
-    };
+    })
+}
+
+/// Reads one `perf_event_attr` whose bytes start at `at` (its `size` decides its length).
+/// Returns the attr (ids empty) or `None` when its first 64 bytes are not there.
+pub fn parse_attr(
+    data: &[u8],
+    endian: Endian,
+    at: u64,
+    limit: u64,
+    sink: &mut Sink,
+) -> Option<Attr> {
+    let attr = read_attr(data, endian, at)?;
+    let size = attr.size;
     if attr.span.end > limit {
         sink.push(
             sink.make(
