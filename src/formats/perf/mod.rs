@@ -189,15 +189,7 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
             }
         };
         let len = bytes.len() as u64;
-        let mut w = decode::records::Walker::new(
-            decode::source::Image::Whole(&bytes),
-            p.header.endian,
-            p.attrs.clone(),
-            p.info.clone(),
-            &opts.limits,
-        );
-        w.walk_file(&mut &bytes[..], 0..len, false, sink);
-        let (walk, _, _, _) = w.finish();
+        let walk = decode::walk_thread_stream(&bytes, &p, &opts.limits, sink);
         total = total.saturating_add(walk.samples);
         root.push(
             MapNode::new(format!("stream {}", e.name), 0, len)

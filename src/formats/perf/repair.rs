@@ -759,16 +759,7 @@ pub fn repair_dir(
             continue;
         };
         let len = bytes.len() as u64;
-        let mut w = decode::records::Walker::new(
-            decode::source::Image::Whole(&bytes),
-            p.header.endian,
-            p.attrs.clone(),
-            p.info.clone(),
-            limits,
-        );
-        let mut scratch = Sink::new(64);
-        w.walk_file(&mut &bytes[..], 0..len, false, &mut scratch);
-        let (walk, _, _, _) = w.finish();
+        let walk = decode::walk_thread_stream(&bytes, &p, limits, &mut Sink::new(64));
         let end = walk.end.min(len);
         if end >= len {
             continue;

@@ -623,3 +623,18 @@ pub fn decode_from<'a, S: Source + ?Sized>(
 /// (`perf_event_attr` up to `sample_regs_intr`), `lint::check_event_desc` compares it whole
 /// with EVENT_DESC's copy (136 bytes since perf 6.3).
 const ATTR_READ: u64 = 4096;
+
+/// Walks a `data.<n>` stream of a `perf record --threads` directory (bare records, no header)
+/// with the attrs and features of its `data` file `p`.
+pub fn walk_thread_stream(bytes: &[u8], p: &PerfData, limits: &Limits, sink: &mut Sink) -> Walk {
+    let len = bytes.len() as u64;
+    let mut w = records::Walker::new(
+        source::Image::Whole(bytes),
+        p.header.endian,
+        p.attrs.clone(),
+        p.info.clone(),
+        limits,
+    );
+    w.walk_file(&mut &bytes[..], 0..len, false, sink);
+    w.finish().0
+}
