@@ -562,6 +562,10 @@ pub struct TpFrames {
 #[derive(Debug)]
 pub struct FrameLint {
     defined: HashSet<u64>,
+    /// The file's tracepoint numbers in the order GDB 13 creates its own tracepoints for them
+    /// (numbered from 1): `get_uploaded_tp` puts each new one first, so the reverse of the
+    /// order of the lines; `None` when a number has several addresses (GDB may merge them).
+    created: Option<Vec<u64>>,
     tsvs: HashSet<u64>,
     /// Per tracepoint number.
     pub per_tp: HashMap<i16, TpFrames>,
@@ -582,6 +586,16 @@ impl FrameLint {
     pub fn new(d: &Description) -> Self {
         FrameLint {
             defined: d.tracepoints.iter().map(|t| t.num).collect(),
+            created: {
+                let mut order: Vec<(u64, u64)> = Vec::new();
+                for t in &d.tracepoints {
+                    if !order.contains(&(t.num, t.addr)) {
+                        order.push((t.num, t.addr));
+                    }
+                }
+                let nums: HashSet<u64> = order.iter().map(|&(n, _)| n).collect();
+                (nums.len() == order.len()).then(|| order.iter().rev().map(|&(n, _)| n).collect())
+            },
             tsvs: d.tsvs.iter().map(|t| t.num).collect(),
             per_tp: HashMap::new(),
             counts: BlockCounts::default(),
@@ -637,15 +651,21 @@ impl FrameLint {
             // GDB numbers the tracepoints it creates from the file from 1: in a file of one
             // tracepoint (number N, perhaps at several locations), a frame of number 1 is shown
             // as GDB's tracepoint 1, the one it made for N, exactly as N's own frames are.
-            let only = (self.defined.len() == 1).then(|| self.defined.iter().next().copied());
-            if let (1, Some(Some(n))) = (f.tpnum, only) {
+            // GDB 13 shows a frame of a number no tracepoint has on the target as its own
+            // tracepoint of that number (tracepoint.c `tfind_1`: `set_tracepoint_num (tp ?
+            // tp->number : target_tracept)`), and `tdump` dumps it as that one's.
+            let own = usize::try_from(f.tpnum)
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| self.created.as_ref().and_then(|c| c.get(i)).copied());
+            if let Some(n) = own {
                 let f = sink
                     .make(
                         &rules::FRAME_TRACEPOINT_UNDEFINED,
                         head,
                         format!(
-                            "frame {} belongs to tracepoint 1, which no `tp T` line defines; GDB 13.1 numbers the tracepoints it creates from 1 and shows this frame as its tracepoint 1, the one it made for the file's only tracepoint {n}, as it shows that one's frames (`tdump` works)",
-                            f.index
+                            "frame {} belongs to tracepoint {}, which no `tp T` line defines; GDB 13.1 numbers the tracepoints it creates from 1 (the file's last-defined first) and shows this frame as its tracepoint {}, the one it made for the file's tracepoint {n}, as it shows that one's frames (`tdump` works)",
+                            f.index, f.tpnum, f.tpnum
                         ),
                     )
                     .read_same("GDB", "13");

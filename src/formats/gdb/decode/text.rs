@@ -8,6 +8,7 @@ use super::super::model::{
     StatusField, StopReason, TpStats, Tracepoint, Tsv,
 };
 use super::super::rules;
+use super::gdb13;
 use crate::finding::{Finding, Sink};
 use crate::input::Windowed;
 use crate::options::CheckOptions;
@@ -212,7 +213,14 @@ pub fn decode_header(data: &[u8], sink: &mut Sink) -> Option<Header> {
 /// Reports the first control or non-ASCII byte of the definition line `line` at `base`,
 /// leveled by what GDB 13 does with that line (`prev_tdesc`: the line before was a target
 /// description line; `after`: the bytes after the line).
-fn bad_byte(line: &[u8], base: u64, prev_tdesc: bool, after: &[u8], sink: &mut Sink) {
+fn bad_byte(
+    line: &[u8],
+    base: u64,
+    prev_tdesc: bool,
+    after: &[u8],
+    gdb: &GdbLine,
+    sink: &mut Sink,
+) {
     let is_tdesc = line.starts_with(b"tdesc ");
     let Some(i) = line
         .iter()
@@ -261,10 +269,92 @@ fn bad_byte(line: &[u8], base: u64, prev_tdesc: bool, after: &[u8], sink: &mut S
             ..f
         }
         .read_same("GDB", "13")
+    } else if let GdbLine::Reads(what) = gdb {
+        Finding {
+            message: format!("{}; GDB 13 parses the line by position and reads it as {what}", f.message),
+            ..f
+        }
+        .read_same("GDB", "13")
+    } else if let GdbLine::Ignored = gdb {
+        Finding {
+            message: format!("{}; GDB 13 ignores the line (\"Ignoring trace file definition\"), and what it defined is checked as missing", f.message),
+            ..f
+        }
+        .read_same("GDB", "13")
     } else {
         f
     };
     sink.push(f);
+}
+
+/// What GDB 13 makes of a definition line ([`gdb13`]).
+enum GdbLine {
+    /// A line GDB parses by rules not modelled here (`R`, `tdesc`).
+    NotModeled,
+    /// A line without a known prefix: GDB ignores it.
+    Ignored,
+    /// GDB parses it without error and reads this.
+    Reads(String),
+    /// GDB fails on it (or reads past it) this way.
+    Fails(String),
+}
+
+impl GdbLine {
+    fn of(line: &[u8]) -> GdbLine {
+        let read = |r: Result<String, gdb13::Failure>| match r {
+            Ok(s) => GdbLine::Reads(s),
+            Err(e) => GdbLine::Fails(e.0),
+        };
+        if let Some(p) = line.strip_prefix(b"status ") {
+            read(gdb13::status(p).map(|s| format!("a status {}", s.describe())))
+        } else if let Some(p) = line.strip_prefix(b"tp ") {
+            read(gdb13::tp(p).map(|t| t.describe()))
+        } else if let Some(p) = line.strip_prefix(b"tsv ") {
+            read(gdb13::tsv(p).map(|t| {
+                format!(
+                    "trace state variable {} named `{}`, initial value 0x{:x}, builtin {}",
+                    t.num,
+                    show(&t.name),
+                    t.initial,
+                    t.builtin
+                )
+            }))
+        } else if line.starts_with(b"R ") || line.starts_with(b"tdesc ") {
+            GdbLine::NotModeled
+        } else {
+            GdbLine::Ignored
+        }
+    }
+}
+
+/// Moves the findings of one line (`line`, decoded into its own sink) into `sink`: where
+/// GDB 13 parses the line without error (`gdb`), the errors of `rules` are warnings that
+/// say what it reads; the frames are checked against that.
+fn leveled_by_gdb(line: Sink, gdb: &GdbLine, rules: &[&'static crate::rule::Rule], sink: &mut Sink) {
+    let (found, dropped) = line.into_parts_by_level();
+    for f in found {
+        let f = match gdb {
+            GdbLine::Reads(what)
+                if f.severity == crate::finding::Severity::Error
+                    && rules.iter().any(|r| r.code == f.rule.code) =>
+            {
+                Finding {
+                    message: format!(
+                        "{}; GDB 13 parses the line by position (a byte where a separator belongs is skipped, a number is the run of hex digits there) and reads it as {what}",
+                        f.message
+                    ),
+                    ..f
+                }
+                .read_same("GDB", "13")
+            }
+            GdbLine::Fails(why) if rules.iter().any(|r| r.code == f.rule.code) => {
+                f.note(format!("GDB 13 {why}"))
+            }
+            _ => f,
+        };
+        sink.push(f);
+    }
+    sink.absorb_dropped(dropped);
 }
 
 /// Decodes the definition section that starts at offset 8.
@@ -380,7 +470,8 @@ pub fn decode_description_in(
         }
         let is_tdesc = line.starts_with(b"tdesc ");
         let after = piece.get(n.saturating_add(1)..).unwrap_or_default();
-        bad_byte(line, base, prev_tdesc, after, sink);
+        let gdb = GdbLine::of(line);
+        bad_byte(line, base, prev_tdesc, after, &gdb, sink);
         prev_tdesc = is_tdesc;
         let entry = if let Some(p) = line.strip_prefix(b"R ") {
             let value = decode_register(p, at(base, 2), &span, sink);
@@ -393,7 +484,9 @@ pub fn decode_description_in(
             }
             DescLine::Register { span, value }
         } else if let Some(p) = line.strip_prefix(b"status ") {
-            let st = decode_status(p, at(base, 7), &span, sink);
+            let mut own = sink.child(usize::MAX);
+            let st = decode_status(p, at(base, 7), &span, &mut own);
+            leveled_by_gdb(own, &gdb, &[&rules::STATUS_MALFORMED], sink);
             d.statuses.push(st);
             DescLine::Status {
                 span,
@@ -401,17 +494,42 @@ pub fn decode_description_in(
             }
         } else if let Some(p) = line.strip_prefix(b"tp ") {
             let piece = p.first().copied().unwrap_or(0);
+            let mut own = sink.child(usize::MAX);
+            let read = gdb13::tp(p).ok();
             decode_tp(
                 p,
                 at(base, 3),
                 &span,
                 &mut d.tracepoints,
                 &mut tp_index,
-                sink,
+                read.as_ref(),
+                &mut own,
             );
+            // The condition bytecode of a `T` line is kept as text and never decoded; a `Z`
+            // line's text is (a bad digit fails, an odd one is dropped): its hex findings stay.
+            let same: &[&'static crate::rule::Rule] = if piece == b'T' {
+                &[&rules::TP_MALFORMED, &rules::TP_CONDITION_LENGTH, &rules::BAD_HEX_STRING]
+            } else {
+                &[&rules::TP_MALFORMED]
+            };
+            leveled_by_gdb(own, &gdb, same, sink);
             DescLine::Tp { span, piece }
         } else if let Some(p) = line.strip_prefix(b"tsv ") {
-            let index = decode_tsv(p, at(base, 4), &span, sink).map(|t| {
+            let mut own = sink.child(usize::MAX);
+            let strict = decode_tsv(p, at(base, 4), &span, &mut own);
+            leveled_by_gdb(own, &gdb, &[&rules::TSV_MALFORMED], sink);
+            // A line only GDB's positional parse reads still defines its variable.
+            let t = strict.or_else(|| {
+                gdb13::tsv(p).ok().map(|g| Tsv {
+                    span: span.clone(),
+                    num: g.num,
+                    initial: g.initial as i64,
+                    builtin: g.builtin,
+                    name: g.name,
+                    name_span: span.clone(),
+                })
+            });
+            let index = t.map(|t| {
                 d.tsvs.push(t);
                 d.tsvs.len().saturating_sub(1)
             });
@@ -874,6 +992,7 @@ fn decode_tp(
     line: &Range<u64>,
     tps: &mut Vec<Tracepoint>,
     index: &mut TpIndex,
+    gdb: Option<&gdb13::Tp>,
     sink: &mut Sink,
 ) {
     let Some((&piece, body)) = p.split_first() else {
@@ -883,7 +1002,39 @@ fn decode_tp(
     let bbase = base.saturating_add(1);
     match piece {
         b'T' => {
-            if let Some(t) = decode_tp_def(body, bbase, line, sink) {
+            let strict = decode_tp_def(body, bbase, line, sink);
+            // The tracepoint GDB creates is the one its positional parse reads.
+            let t = match (strict, gdb.and_then(|g| g.def.as_ref().map(|d| (g, d)))) {
+                (t, Some((g, d))) => {
+                    let mut t = t.unwrap_or_else(|| Tracepoint {
+                        span: line.clone(),
+                        num_span: sp(bbase, 0, hex_run(body, 0).max(1)),
+                        num: g.num,
+                        addr: g.addr,
+                        enabled: d.enabled,
+                        step: d.step,
+                        pass: d.pass,
+                        fast: None,
+                        is_static: false,
+                        cond_len: None,
+                        actions: 0,
+                        step_actions: 0,
+                        sources: Vec::new(),
+                        stats: Vec::new(),
+                    });
+                    t.num = g.num;
+                    t.addr = g.addr;
+                    t.enabled = d.enabled;
+                    t.step = d.step;
+                    t.pass = d.pass;
+                    t.fast = d.fast;
+                    t.is_static = d.is_static;
+                    t.cond_len = d.cond_len;
+                    Some(t)
+                }
+                (t, None) => t,
+            };
+            if let Some(t) = t {
                 index.by_key.insert((t.num, t.addr), tps.len());
                 index.by_num.entry(t.num).or_insert(tps.len());
                 tps.push(t);
@@ -896,7 +1047,8 @@ fn decode_tp(
                 _ => 3,
             };
             let f = fields_n(body, b':', n);
-            if f.len() < n {
+            let short = f.len() < n;
+            if short {
                 let mut fnd = sink.make(
                     &rules::TP_MALFORMED,
                     line.clone(),
@@ -915,17 +1067,22 @@ fn decode_tp(
                     fnd = fnd.note("GDB 13.1 crashes (SIGSEGV) opening a file with a Z line that has no `:` after its type");
                 }
                 sink.push(fnd);
-                return;
+                if gdb.is_none() {
+                    return;
+                }
             }
             let (num, addr) = match (f.first(), f.get(1)) {
-                (Some((_, a)), Some((o, b))) => (
+                (Some((_, a)), Some((o, b))) if !short => (
                     tp_num(a, bbase, 0, "number", line, sink),
                     tp_num(b, bbase, *o, "address", line, sink),
                 ),
                 _ => (None, None),
             };
-            let (Some(num), Some(addr)) = (num, addr) else {
-                return;
+            // GDB's positional parse where the fields do not split as written.
+            let (num, addr) = match (num, addr, gdb) {
+                (Some(n), Some(a), _) => (n, a),
+                (_, _, Some(g)) => (g.num, g.addr),
+                _ => return,
             };
             let Some(tp) = index.by_key.get(&(num, addr)).and_then(|&i| tps.get_mut(i)) else {
                 let mut fnd = sink.make(
@@ -945,6 +1102,31 @@ fn decode_tp(
                 sink.push(fnd.note("GDB 13.1 aborts with internal error \"new_breakpoint_from_type: invalid type\""));
                 return;
             };
+            if short || f.len() < n {
+                // Only GDB's positional parse reads the line: count the piece, keep the
+                // source text it decodes.
+                match piece {
+                    b'A' => tp.actions = tp.actions.saturating_add(1),
+                    b'S' => tp.step_actions = tp.step_actions.saturating_add(1),
+                    b'Z' => {
+                        if let Some((ty, text)) = gdb.and_then(|g| g.source.clone()) {
+                            let kind = match ty.as_slice() {
+                                b"at" => SourceKind::At,
+                                b"cond" => SourceKind::Cond,
+                                b"cmd" => SourceKind::Cmd,
+                                _ => SourceKind::Other,
+                            };
+                            tp.sources.push(Source {
+                                span: line.clone(),
+                                kind,
+                                text,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+                return;
+            }
             match piece {
                 b'A' | b'S' => {
                     if piece == b'A' {
