@@ -564,8 +564,8 @@ pub struct FrameLint {
     defined: HashSet<u64>,
     /// The file's tracepoint numbers in the order GDB 13 creates its own tracepoints for them
     /// (numbered from 1): `get_uploaded_tp` puts each new one first, so the reverse of the
-    /// order of the lines; `None` when a number has several addresses (GDB may merge them).
-    created: Option<Vec<u64>>,
+    /// order of the lines (a number at several addresses is one tracepoint).
+    created: Vec<u64>,
     tsvs: HashSet<u64>,
     /// Per tracepoint number.
     pub per_tp: HashMap<i16, TpFrames>,
@@ -593,8 +593,14 @@ impl FrameLint {
                         order.push((t.num, t.addr));
                     }
                 }
-                let nums: HashSet<u64> = order.iter().map(|&(n, _)| n).collect();
-                (nums.len() == order.len()).then(|| order.iter().rev().map(|&(n, _)| n).collect())
+                // Several locations of one number are one tracepoint of GDB's.
+                let mut nums: Vec<u64> = Vec::new();
+                for &(n, _) in order.iter().rev() {
+                    if !nums.contains(&n) {
+                        nums.push(n);
+                    }
+                }
+                nums
             },
             tsvs: d.tsvs.iter().map(|t| t.num).collect(),
             per_tp: HashMap::new(),
@@ -657,7 +663,7 @@ impl FrameLint {
             let own = usize::try_from(f.tpnum)
                 .ok()
                 .and_then(|n| n.checked_sub(1))
-                .and_then(|i| self.created.as_ref().and_then(|c| c.get(i)).copied());
+                .and_then(|i| self.created.get(i).copied());
             if let Some(n) = own {
                 let f = sink
                     .make(
@@ -900,8 +906,19 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
             tframes.unwrap_or(0),
             st.and_then(|s| s.num(FieldKey::Tcreated)).unwrap_or(0),
         );
-        if w.had_errors || !usage_ok || trailing_garbage || tframes != Some(lint.frames) {
-            sink.push(
+        let lost = w.had_errors || tframes != Some(lint.frames);
+        if lost || !usage_ok || trailing_garbage {
+            // GDB 13 walks every frame the status counts, each whole: the buffer usage or
+            // the bytes after the end marker disagree, but nothing is lost.
+            let level = |f: crate::finding::Finding| {
+                if lost {
+                    f
+                } else {
+                    f.note(format!("GDB 13 walks all {} frames the status counts, each whole, and never reads past the end marker: it reads the file the same (campaign: the bytes after the end marker or a last frame's size changed)", lint.frames))
+                        .read_same("GDB", "13")
+                }
+            };
+            sink.push(level(
                 sink.make(
                     &rules::CORRUPT_CIRCULAR_IMAGE,
                     st_span,
@@ -911,7 +928,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
                 )
                 .note(format!("{}; gdbserver (verified with 13.1) adds the wrap offset only at the start of each qTBuffer request, so a wrapped buffer is saved as garbage; GDB 13.1 walks the first frames and then fails with \"Unknown block type\" or stops early; the frame findings of this file follow from that", d.writer_hint().describe()))
                 .help("save wrapped circular traces with a gdbserver that handles the wrap, or use a linear buffer"),
-            );
+            ));
         } else {
             sink.report(
                 &rules::CIRCULAR_BUFFER_WRAPPED,

@@ -193,6 +193,11 @@ pub fn check_in(src: &mut Windowed<'_>, opts: &CheckOptions, sink: &mut Sink) ->
         .collect();
     let endian = choose_endian(src, start, &d, &td, &fast, opts, sink);
     let mut walker = Walker::new(src, start, endian, d.register_size(), fast.clone());
+    walker.defined = d
+        .tracepoints
+        .iter()
+        .filter_map(|t| i16::try_from(t.num).ok())
+        .collect();
     let mut frame = Frame::default();
     let mut fl = lint::FrameLint::new(&d);
     let mut kept = Vec::new();

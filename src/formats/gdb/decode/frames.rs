@@ -72,6 +72,9 @@ pub struct Walker<'w, 'a> {
     endian: Endian,
     register_size: Option<u64>,
     fast: Vec<i16>,
+    /// The tracepoint numbers the definition section defines (for telling a frame header in
+    /// the bytes after the end marker).
+    pub defined: Vec<i16>,
     /// Larger register sizes inferred per tracepoint.
     pub inferred: Vec<Inferred>,
     infer_failures: u32,
@@ -198,6 +201,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             endian,
             register_size,
             fast,
+            defined: Vec::new(),
             inferred: Vec::new(),
             infer_failures: 0,
             infer_tries: 0,
@@ -258,7 +262,8 @@ impl<'w, 'a> Walker<'w, 'a> {
             let tail = len.saturating_sub(at);
             self.finished = true;
             // Frames GDB will never see: the tail starts with a whole frame header.
-            let first = self.src.get(at, 6);
+            let first = self.src.get(at, 6).to_vec();
+            let first = first.as_slice();
             // Either a whole frame header, or (a frame whose number was zeroed) the size and
             // data of a frame.
             let mut t = Reader::with_base(first, at, endian);
@@ -269,6 +274,20 @@ impl<'w, 'a> Walker<'w, 'a> {
                 let mut z = Reader::with_base(first, at, endian);
                 z.u32("frame size")
                     .is_ok_and(|size| size > 0 && u64::from(size) <= tail.saturating_sub(4))
+            } || {
+                // The size and data of a zeroed frame (size 0: a tracepoint that collects
+                // nothing writes those), then the whole header of a frame of a defined
+                // tracepoint.
+                let mut z = Reader::with_base(first, at, endian);
+                z.u32("frame size").is_ok_and(|size| {
+                    let next = at.saturating_add(4).saturating_add(u64::from(size));
+                    let rest = len.saturating_sub(next);
+                    let mut n = Reader::with_base(self.src.get(next, 6), next, endian);
+                    matches!(
+                        (n.i16("tracepoint number"), n.u32("frame size")),
+                        (Ok(tp), Ok(s)) if self.defined.contains(&tp) && u64::from(s) <= rest.saturating_sub(6)
+                    )
+                })
             };
             // Judged on every byte, read in bounded steps (never kept).
             let tail_zero = self.src.first_nonzero_from(at).is_none();
@@ -393,6 +412,33 @@ impl<'w, 'a> Walker<'w, 'a> {
                 }),
             }
             return;
+        }
+        // The last block of the last frame running past the frame's end onto an end marker:
+        // GDB reads every block by its own length (`traceframe_walk_blocks`), so it reads that
+        // block whole from the bytes that follow, and finds the end marker at the frame's
+        // declared end; the blocks end on a second end marker. The frame size is short; the
+        // blocks read as written.
+        if let BlockError::Straddle { offset, needed, .. } = err {
+            let block_end = offset.saturating_add(needed);
+            let marker = self.src.get(frame.span.end, 2) == [0, 0];
+            if marker && self.src.get(block_end, 2) == [0, 0] {
+                sink.push(
+                    sink.make(
+                        &rules::FRAME_BLOCKS_MISMATCH,
+                        offset..block_end,
+                        format!(
+                            "frame {} (tracepoint {}): the last block ({} bytes at 0x{offset:x}) runs {} byte(s) past the frame's declared end, onto the end marker, and ends on the 2 zero bytes of an end marker at 0x{block_end:x}; the frame's size is short by that much",
+                            frame.index,
+                            frame.tpnum,
+                            needed,
+                            block_end.saturating_sub(frame.span.end)
+                        ),
+                    )
+                    .note("GDB 13 reads each block by its own length (`traceframe_walk_blocks`), so it reads this one whole from the bytes after the frame, and stops at the end marker of the frame's declared end: it shows every frame and block the same (campaign: frame sizes of the last frame cut by 1 and by half)")
+                    .read_same("GDB", "13"),
+                );
+                return;
+            }
         }
         frame.tiled = false;
         if self.block_errors.hit(&frame.span) {
