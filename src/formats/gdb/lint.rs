@@ -321,15 +321,15 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
         if !t.sources.iter().any(|s| s.kind == SourceKind::At) {
             // tracepoint.c create_tracepoint_from_upload (GDB 7.2–15): without an `at` string
             // GDB warns and creates the tracepoint at `*ADDR`, an expression it cannot parse
-            // before the program's symbols are loaded: `target tfile` reports "No symbol table
-            // is loaded" and the tracepoint is not recreated.
+            // before the program's symbols are loaded: `target tfile` then fails with "No
+            // symbol table is loaded".
             let f = sink
                 .make(
                     &rules::TP_SOURCE_INCONSISTENT,
                     t.span.clone(),
                     format!(
-                        "tracepoint {} has no `at` source line: GDB 13 falls back to `*0x{:x}`, which fails without the program's symbols loaded (\"No symbol table is loaded\"), and the tracepoint is not recreated",
-                        t.num, t.addr
+                        "tracepoint {} has no `at` source line: GDB 13 falls back to `*0x{:x}`; without the program's symbols loaded `target tfile` fails with \"No symbol table is loaded\" (with them it warns \"Uploaded tracepoint {} has no source location, using raw address\" and reads the frames the same)",
+                        t.num, t.addr, t.num
                     ),
                 )
                 .fails("GDB", "13", "reject");

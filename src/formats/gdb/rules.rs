@@ -69,10 +69,20 @@ crate::declare_rules! {
     /// a line only up to a NUL and keep a `\r` as part of the last field, misreading the value (for
     /// example an `R` size or a hex string).
     ///
-    /// The level follows the case: a bad byte in a target description line (or a line that was
-    /// one) is a **warning**: GDB 13 cannot parse the XML, warns, falls back to its default
-    /// description of the architecture and reads the frames the same (campaign); elsewhere it
-    /// stays an error.
+    /// The level follows the case:
+    /// - **warning**: a bad byte in a target description line (or a line that was one): GDB 13
+    ///   cannot parse the XML, warns, falls back to its default description of the architecture
+    ///   and reads the frames the same (campaign); in a `status`, `tp` or `tsv` line GDB 13
+    ///   parses without error (see below; the message says what it reads); in a line GDB
+    ///   ignores ("Ignoring trace file definition"; what it defined is checked as missing);
+    /// - **error** otherwise (GDB fails on the line, or an `R` line).
+    ///
+    /// GDB 13 parses `status`, `tp` and `tsv` lines by position, not by field
+    /// (tracepoint.c `parse_trace_status`, `parse_tracepoint_definition`,
+    /// `parse_tsv_definition`): a byte where a `:` or `;` belongs is skipped whatever it is, a
+    /// number is the run of hex digits there (none reads as 0), a status key is matched as a
+    /// prefix of a known name and an unknown one is skipped. tracelint parses each such line the
+    /// same way (`decode::gdb13`) and judges the frames against what GDB reads.
     pub LINE_BAD_BYTE = ("GT004", "line-bad-byte", Error, "a definition line contains a control or non-ASCII byte");
     /// ## What it checks
     /// Each definition line starts with `R `, `status `, `tp `, `tsv ` or `tdesc ` (one space,
@@ -172,6 +182,22 @@ crate::declare_rules! {
     /// From source (tracepoint.c `parse_trace_status`) and verified with GDB 13.1: a field without
     /// `:` or a bad hex digit fails with "Malformed trace status" and the file's frames cannot be
     /// found; a prefix key (`t:3`) or non-hex number is misread silently.
+    ///
+    /// The level follows the case: **error** when GDB 13 fails on the line (a field with no `:`
+    /// after it: "Malformed trace status", and no frame is found; a bad digit in a hex text:
+    /// "Invalid hex digit"); **warning** when it parses it, misread or not: the status is only
+    /// shown by `tstatus` (a `tframes` it cannot read gives "No traceframes present in this
+    /// file." and every frame is still found). Verified with GDB 13.1 on full.tf with
+    /// `tframes:zz`, `tframes;`, `t:3` (read as `tfull`) and a `;` changed to another byte: all
+    /// 12 frames found and shown the same; a trailing `;junk`: "Malformed trace status, at junk",
+    /// no frame found.
+    ///
+    /// GDB 13 parses `status`, `tp` and `tsv` lines by position, not by field
+    /// (tracepoint.c `parse_trace_status`, `parse_tracepoint_definition`,
+    /// `parse_tsv_definition`): a byte where a `:` or `;` belongs is skipped whatever it is, a
+    /// number is the run of hex digits there (none reads as 0), a status key is matched as a
+    /// prefix of a known name and an unknown one is skipped. tracelint parses each such line the
+    /// same way (`decode::gdb13`) and judges the frames against what GDB reads.
     ///
     /// ## Spec
     /// tracepoint.c:3247-3404.
@@ -280,6 +306,17 @@ crate::declare_rules! {
     /// From source (tracepoint.c `parse_tsv_definition`): a missing field makes GDB 7.2–15 read
     /// past the line's end (stale buffer bytes), a bad hex digit in the name fails with "Invalid
     /// hex digit".
+    ///
+    /// The level follows the case: **error** when GDB 13 fails on the line or reads past it;
+    /// **warning** when it parses it (the message says as which variable): a `:` changed to
+    /// another byte is skipped, and the campaign's GDB 13 runs read such files the same.
+    ///
+    /// GDB 13 parses `status`, `tp` and `tsv` lines by position, not by field
+    /// (tracepoint.c `parse_trace_status`, `parse_tracepoint_definition`,
+    /// `parse_tsv_definition`): a byte where a `:` or `;` belongs is skipped whatever it is, a
+    /// number is the run of hex digits there (none reads as 0), a status key is matched as a
+    /// prefix of a known name and an unknown one is skipped. tracelint parses each such line the
+    /// same way (`decode::gdb13`) and judges the frames against what GDB reads.
     pub TSV_MALFORMED = ("GT021", "tsv-malformed", Error, "a tsv line does not follow num:initial:builtin:name");
     /// ## What it checks
     /// Trace state variable numbers and names are unique.
@@ -321,6 +358,22 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: `tp Z2:401145:at` (no further fields) crashes it with SIGSEGV in
     /// `parse_tracepoint_definition`; other short lines make it read stale bytes as numbers.
+    ///
+    /// The level follows the case: **error** when GDB 13 fails on the line, crashes or reads
+    /// past its end; **warning** when it parses it (the message says as which tracepoint, with
+    /// its enable flag, step and pass counts and options): a byte where a `:` belongs is
+    /// skipped, an empty number reads as 0 (`F` as `F0`, which gdbserver writes itself). The
+    /// frames are then checked against the tracepoint numbers GDB reads (`GT043`). Campaign
+    /// (GDB 13 with the traced program loaded, `tdump` of every frame): `tp T`/`tp A` lines with
+    /// a `:` changed, `E` changed (read as disabled), a step or pass digit changed, a `tp V`
+    /// count written in decimal: every frame read the same.
+    ///
+    /// GDB 13 parses `status`, `tp` and `tsv` lines by position, not by field
+    /// (tracepoint.c `parse_trace_status`, `parse_tracepoint_definition`,
+    /// `parse_tsv_definition`): a byte where a `:` or `;` belongs is skipped whatever it is, a
+    /// number is the run of hex digits there (none reads as 0), a status key is matched as a
+    /// prefix of a known name and an unknown one is skipped. tracelint parses each such line the
+    /// same way (`decode::gdb13`) and judges the frames against what GDB reads.
     pub TP_MALFORMED = ("GT024", "tp-malformed", Error, "a tp line does not follow its grammar");
     /// ## What it checks
     /// `tp` pieces are one of `T A S Z V`, and tracepoint options one of `F S X`, each at most
@@ -346,6 +399,12 @@ crate::declare_rules! {
     /// ## What readers do
     /// Verified with GDB 13.1: a short bytecode makes `parse_tracepoint_definition` copy past the
     /// line, a huge length aborts it ("virtual memory exhausted").
+    ///
+    /// The level follows the case: **error** when `2*len` runs past the line's end (GDB copies
+    /// and steps past the line) or aborts GDB; **warning** when it ends inside the line: GDB
+    /// keeps the bytecode as text and never decodes it when it opens a file (it recreates the
+    /// condition from the `tp Z…cond` line), so it reads the file the same (campaign: a digit
+    /// of the bytecode changed to `:`).
     pub TP_CONDITION_LENGTH = ("GT026", "tp-condition-length", Error, "a tracepoint condition's length does not match its bytecode");
     /// ## What it checks
     /// No two `T` lines share a tracepoint number.
@@ -412,9 +471,12 @@ crate::declare_rules! {
     /// and drop unknown source types silently; the frames read the same.
     ///
     /// The level follows the case: a tracepoint with no `at` source line is an **error**: GDB 13
-    /// (`create_tracepoint_from_upload`) falls back to `*ADDR`, which fails without the program's
-    /// symbols loaded ("No symbol table is loaded"), and the tracepoint is not recreated
-    /// (campaign); repeated source lines stay warnings.
+    /// (`create_tracepoint_from_upload`) falls back to `*ADDR`; without the program's symbols
+    /// loaded `target tfile` then fails with "No symbol table is loaded" (the file stays open
+    /// and its frames are found; on the file with its `at` line GDB only warns that it cannot
+    /// create the tracepoint); with the program loaded it warns "Uploaded tracepoint N has no
+    /// source location, using raw address" and reads every frame the same (verified with GDB
+    /// 13.1 on circular-wrapped.tf without its `at` line). Repeated source lines stay warnings.
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
     /// `tp Z…cmd` lines form an action list GDB accepts: known actions (`collect`, `teval`,
@@ -583,10 +645,15 @@ crate::declare_rules! {
     /// (collected at another location). Without an `R` block `tfile_fetch_registers` has no
     /// tracepoint location to supply the PC. From source: tracepoint.c `tdump_command`. The
     /// level follows the case:
-    /// - **warning**: number 1 in a file of one tracepoint: GDB made its tracepoint 1 for that
-    ///   one, and shows and dumps the frame as that one's frames (campaign: a frame's number 2
-    ///   changed to 1, GDB's output identical);
-    /// - **error** otherwise.
+    /// - **warning**: a number N no more than the tracepoints GDB creates: GDB shows a frame
+    ///   whose number no tracepoint has on the target as its own tracepoint N (`tfind_1`:
+    ///   `set_tracepoint_num (tp ? tp->number : target_tracept)`), and creates its tracepoints
+    ///   in the reverse order of the file's lines (`get_uploaded_tp` puts each new one first;
+    ///   locations of one number are one tracepoint), so the frame is shown and dumped as the
+    ///   file's tracepoint that became GDB's N (campaign: frame numbers 2 -> 1 in files of one,
+    ///   two and four tracepoints and 3 -> 1 in a file of two, GDB's output and `tdump`
+    ///   identical);
+    /// - **error** otherwise: `tdump` fails.
     pub FRAME_TRACEPOINT_UNDEFINED = ("GT043", "frame-tracepoint-undefined", Error, "a frame's tracepoint is defined by no tp line");
     /// ## What it checks
     /// Each frame lies inside the file.
@@ -620,6 +687,12 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (`traceframe_walk_blocks`): GDB 7.2–15 read a straddling block into the next
     /// frame's bytes and fail with "Unknown block type" on slack bytes.
+    ///
+    /// The level follows the case: the last block of the last frame running past the frame's
+    /// declared end, where the frame's end holds an end marker and the block ends on the 2 zero
+    /// bytes of another, is a **warning**: the frame size is short; GDB 13 reads the block whole
+    /// by its own length and stops at the declared end (campaign: the last frame's size cut by
+    /// 1 and by half, every frame and block read the same); an **error** otherwise.
     pub FRAME_BLOCKS_MISMATCH = ("GT046", "frame-blocks-mismatch", Error, "a frame's blocks do not add up to its size");
     /// ## What it checks
     /// Every block type is `R`, `M` or `V`.
@@ -725,7 +798,9 @@ crate::declare_rules! {
     /// From source (`tfile_trace_find`): GDB 7.2–15 stop at the first tracepoint number 0. The level
     /// follows the case:
     /// - **error**: the bytes after the marker start with a whole frame (or with the size and data of
-    ///   a frame whose number was zeroed): GDB 13 never shows those frames;
+    ///   a frame whose number was zeroed, followed by a whole frame of a defined tracepoint when
+    ///   that size is 0): GDB 13 never shows those frames (campaign: the number of a frame of
+    ///   no data zeroed, GDB shows none of the frames after it);
     /// - **warning**: they hold no frame; GDB never reads them.
     pub DATA_AFTER_END_MARKER = ("GT055", "data-after-end-marker", Error, "non-zero data follows the end marker");
     /// ## What it checks
@@ -762,6 +837,12 @@ crate::declare_rules! {
     /// frames and then fails with "Unknown block type" on the misplaced bytes (or stops at a stray
     /// zero); the rest of the frames are lost.
     ///
+    /// The level follows the case: **error** when frames are lost (a frame or block cannot be
+    /// walked, or the status counts other frames than GDB walks); **warning** when only the
+    /// buffer usage or the bytes after the end marker disagree and GDB 13 walks every frame the
+    /// status counts, each whole (campaign: the bytes after the end marker changed, a last
+    /// frame's size cut by one: every frame read the same).
+    ///
     /// ## Spec
     /// gdbserver/tracepoint.cc:1775-1782, 3997-4017.
     pub CORRUPT_CIRCULAR_IMAGE = ("GT058", "corrupt-circular-image", Error, "a wrapped circular buffer was saved inconsistently (gdbserver quirk)");
@@ -787,6 +868,11 @@ crate::declare_rules! {
     /// ## What readers do
     /// From source (common-utils.cc `hex2bin`): GDB 13.1 fails with "Invalid hex digit" on a bad
     /// digit and silently drops an odd last digit.
+    ///
+    /// The level follows the case: in the condition bytecode of a `tp T` line (`X<len>,<hex>`)
+    /// it is a **warning**: GDB 13 keeps that text and never decodes it when it opens a file
+    /// (campaign: bytecode digits changed to other bytes, every frame read the same); elsewhere
+    /// an **error**.
     ///
     /// ## Spec
     /// common-utils.cc:403-434.
