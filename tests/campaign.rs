@@ -1784,3 +1784,203 @@ fn a_commit_a_word_short_of_the_last_record_is_a_warning() {
     });
     assert!(!no_error(&levels(&p)));
 }
+
+/// The corpus program `tpdemo` built into `dir` (GDB creates a tfile's tracepoints only with
+/// the traced program loaded); `None` (after skip_or_fail) without gcc or gdb.
+fn tpdemo(dir: &Path) -> Option<PathBuf> {
+    let exe = dir.join("tpdemo");
+    let built = std::process::Command::new("gcc")
+        .args(["-g", "-O0", "-fno-pie", "-no-pie", "-o"])
+        .arg(&exe)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/corpus/src/tpdemo.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !built || !Path::new("/usr/bin/gdb").is_file() {
+        common::skip_or_fail("gcc or gdb is not installed");
+        return None;
+    }
+    Some(exe)
+}
+
+/// Sets byte `i` of the definition line starting with `prefix` (which must be `was`) to `to`.
+fn line_byte(b: &mut [u8], prefix: &[u8], i: usize, was: u8, to: u8) {
+    let at = find(b, &[b"\n", prefix].concat()) + 1 + i;
+    assert_eq!(b[at], was, "{}", String::from_utf8_lossy(prefix));
+    b[at] = to;
+}
+
+/// Asserts that GDB 13, with tpdemo loaded, finds and dumps the frames of `rel` and of the
+/// mutant `p` the same.
+fn gdb_reads_same(exe: &Path, rel: &str, p: &Path) {
+    let a = gdb_reads_with(exe, &common::corpus(rel));
+    assert!(a.contains("Found trace frame"), "{rel}: {a}");
+    assert_eq!(a, gdb_reads_with(exe, p), "GDB reads the {rel} mutant otherwise");
+}
+
+#[test]
+fn a_definition_line_gdb_parses_by_position_is_a_warning() {
+    // GDB 13 parses status, tp and tsv lines by position: a byte where a `:` or `;` belongs is
+    // skipped, a T line's enable flag is `E` or not, the condition bytecode is kept as text.
+    let t = tempfile::tempdir().unwrap();
+    let Some(exe) = tpdemo(t.path()) else { return };
+    let cases: [(&str, &str, &[u8], usize, u8, u8); 8] = [
+        ("gdb/regs.tf", "GT024", b"tp T2:401145:E:0:0", 16, b':', b'g'),
+        ("gdb/ret.tf", "GT024", b"tp T2:401145:E:0:0", 5, b':', b'g'),
+        ("gdb/memory.tf", "GT024", b"tp T2:40117d:E:0:0", 13, b'E', b'g'),
+        ("gdb/running.tf", "GT024", b"tp A2:40117d:R40", 12, b':', b'S'),
+        ("gdb/full.tf", "GT012", b"status 0;tstop", 8, b';', b'j'),
+        ("gdb/teval.tf", "GT021", b"tsv 1:0:1:", 5, b':', b'g'),
+        ("gdb/passcount.tf", "GT026", b"tp T2:401145:E:0:2:X17,", 23, b'2', b':'),
+        ("gdb/bigmem.tf", "GT060", b"tp T2:40117d:E:0:0:X12,", 46, b'9', 0xc2),
+    ];
+    for (rel, code, prefix, i, was, to) in cases {
+        let (_t, p) = edited(rel, |b| line_byte(b, prefix, i, was, to));
+        let l = levels(&p);
+        assert!(has(&l, code, Severity::Warning), "{rel} {code}: {l:?}");
+        assert!(no_error(&l), "{rel} {code}: {l:?}");
+        gdb_reads_same(&exe, rel, &p);
+    }
+}
+
+#[test]
+fn a_status_line_gdb_cannot_parse_is_an_error() {
+    // A last status field without `:`: GDB 13 fails with "Malformed trace status" and finds
+    // no frame.
+    let rel = "gdb/full.tf";
+    let (t, p) = edited(rel, |b| {
+        let at = find(b, b"\nstatus ") + 1;
+        let end = at + find(&b[at..], b"\n");
+        b.splice(end..end, b";junk".iter().copied());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT012", Severity::Error), "{l:?}");
+    let Some(exe) = tpdemo(t.path()) else { return };
+    assert!(gdb_reads_with(&exe, &common::corpus(rel)).contains("Found trace frame"));
+    let m = gdb_reads_with(&exe, &p);
+    assert!(!m.contains("Found trace frame"), "{m}");
+}
+
+#[test]
+fn an_undefined_frame_number_gdb_gives_its_own_tracepoint_is_a_warning() {
+    // GDB numbers the tracepoints it creates from 1, the file's last-defined first: multi.tf
+    // defines 5, 4, 3, 2 (GDB's 4, 3, 2, 1), default-collect.tf 2 then 3 (GDB's 2 and 1). A
+    // frame of a number no line defines is shown and dumped as GDB's tracepoint of that
+    // number: 2 -> 1 in multi.tf and 3 -> 1 in default-collect.tf read the same.
+    let t = tempfile::tempdir().unwrap();
+    let Some(exe) = tpdemo(t.path()) else { return };
+    for (rel, from) in [("gdb/multi.tf", 2u16), ("gdb/default-collect.tf", 3)] {
+        let (_t, p) = edited(rel, |b| {
+            let at = gdb_frames(b)
+                .into_iter()
+                .map(|(at, _)| at)
+                .find(|&at| b[at..at + 2] == from.to_le_bytes())
+                .unwrap();
+            b[at..at + 2].copy_from_slice(&1u16.to_le_bytes());
+        });
+        let l = levels(&p);
+        assert!(has(&l, "GT043", Severity::Warning), "{rel}: {l:?}");
+        assert!(no_error(&l), "{rel}: {l:?}");
+        gdb_reads_same(&exe, rel, &p);
+    }
+    // A number past the tracepoints GDB creates stays an error: `tdump` fails.
+    let (_t, p) = edited("gdb/multi.tf", |b| {
+        let (at, _) = gdb_frames(b)[0];
+        b[at..at + 2].copy_from_slice(&9u16.to_le_bytes());
+    });
+    assert!(has(&levels(&p), "GT043", Severity::Error));
+}
+
+#[test]
+fn a_short_last_frame_or_a_changed_tail_gdb_reads_whole_is_a_warning() {
+    // The last frame's size cut (by 1 where its last data byte is 0, by half where its R block
+    // holds zeros there): GDB reads the last block by its own length and stops at the end
+    // marker it finds at the frame's declared end. The 2 bytes after the end marker of the
+    // wrapped circular buffer made non-zero: GDB never reads them.
+    let t = tempfile::tempdir().unwrap();
+    let Some(exe) = tpdemo(t.path()) else { return };
+    let last = |b: &[u8]| *gdb_frames(b).last().unwrap();
+    let cut = |half: bool| {
+        move |b: &mut Vec<u8>| {
+            let (at, size) = last(b);
+            let new = if half { size / 2 } else { size - 1 };
+            b[at + 2..at + 6].copy_from_slice(&(new as u32).to_le_bytes());
+        }
+    };
+    for (rel, half) in [("gdb/passcount.tf", false), ("gdb/twoloc.tf", true)] {
+        let (_t, p) = edited(rel, cut(half));
+        let l = levels(&p);
+        assert!(has(&l, "GT046", Severity::Warning), "{rel}: {l:?}");
+        assert!(no_error(&l), "{rel}: {l:?}");
+        gdb_reads_same(&exe, rel, &p);
+    }
+    let rel = "gdb/circular-wrapped.tf";
+    let (_t, p) = edited(rel, |b| {
+        let (at, size) = last(b);
+        let tail = at + 6 + size + 2;
+        assert_eq!(&b[tail..tail + 2], &[0, 0]);
+        b[tail..tail + 2].copy_from_slice(&[0xff, 0xff]);
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT058", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    gdb_reads_same(&exe, rel, &p);
+}
+
+#[test]
+fn a_zeroed_frame_of_no_data_before_other_frames_is_an_error() {
+    // teval.tf's frames collect nothing (size 0): the number of its second frame zeroed, GDB
+    // stops there and never shows the ten frames after it.
+    let rel = "gdb/teval.tf";
+    let (t, p) = edited(rel, |b| {
+        let (at, size) = gdb_frames(b)[1];
+        assert_eq!(size, 0);
+        b[at..at + 2].copy_from_slice(&0u16.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT055", Severity::Error), "{l:?}");
+    let Some(exe) = tpdemo(t.path()) else { return };
+    let frames = |p: &Path| gdb_reads_with(&exe, p).matches("Found trace frame").count();
+    assert_eq!((frames(&common::corpus(rel)), frames(&p)), (12, 1));
+    // The last frame's number zeroed: the zero bytes after the marker are its header and
+    // the padding, and the status counts one frame more than GDB shows.
+    let (_t, p) = edited(rel, |b| {
+        let (at, _) = *gdb_frames(b).last().unwrap();
+        b[at..at + 2].copy_from_slice(&0u16.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT055", Severity::Error), "{l:?}");
+    assert_eq!(frames(&p), 11);
+}
+
+#[test]
+fn a_reordered_or_repeated_definition_gdb_reads_the_same_is_a_warning() {
+    // A `tp T` line after a piece of its tracepoint (GDB makes the tracepoint on the first
+    // line of its number and address, the `T` line completes it), and a `tsv` line written
+    // twice (one variable per number).
+    let t = tempfile::tempdir().unwrap();
+    let Some(exe) = tpdemo(t.path()) else { return };
+    let rel = "gdb/twoloc.tf";
+    let (_t, p) = edited(rel, |b| {
+        let at = find(b, b"\ntp T") + 1;
+        let next = at + find(&b[at..], b"\n") + 1;
+        let end = next + find(&b[next..], b"\n") + 1;
+        let (t_line, piece) = (b[at..next].to_vec(), b[next..end].to_vec());
+        assert!(piece.starts_with(b"tp "), "{}", String::from_utf8_lossy(&piece));
+        b.splice(at..end, [piece, t_line].concat());
+    });
+    let l = levels(&p);
+    assert!(!l.iter().any(|(c, _)| c == "GT029"), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    gdb_reads_same(&exe, rel, &p);
+    let rel = "gdb/ret.tf";
+    let (_t, p) = edited(rel, |b| {
+        let at = find(b, b"\ntsv ") + 1;
+        let end = at + find(&b[at..], b"\n") + 1;
+        let line = b[at..end].to_vec();
+        b.splice(end..end, line);
+    });
+    let l = levels(&p);
+    assert!(has(&l, "GT022", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    gdb_reads_same(&exe, rel, &p);
+}

@@ -221,7 +221,26 @@ fn check_tsvs(d: &Description, sink: &mut Sink) {
     for (i, t) in d.tsvs.iter().enumerate() {
         let first_num = *by_num.entry(t.num).or_insert(i);
         let first_name = *by_name.entry(t.name.as_slice()).or_insert(i);
-        if let Some(o) = d.tsvs.get(first_num).filter(|_| first_num != i) {
+        let same = |o: &super::model::Tsv| {
+            (o.num, o.initial, o.builtin, &o.name) == (t.num, t.initial, t.builtin, &t.name)
+        };
+        if let Some(o) = d.tsvs.get(first_num).filter(|o| first_num != i && same(o)) {
+            // tracepoint.c get_uploaded_tsv (GDB 7.2–15) keeps one variable per number: the
+            // same definition twice is one variable.
+            sink.push(
+                sink.make(
+                    &rules::DUPLICATE_TSV,
+                    t.span.clone(),
+                    format!(
+                        "trace state variable {} (`${}`) is defined again, the same, at 0x{:x}; GDB 13 keeps one variable per number and reads the file the same",
+                        t.num,
+                        show(&t.name),
+                        o.span.start
+                    ),
+                )
+                .read_same("GDB", "13"),
+            );
+        } else if let Some(o) = d.tsvs.get(first_num).filter(|_| first_num != i) {
             sink.report(
                 &rules::DUPLICATE_TSV,
                 t.span.clone(),
@@ -944,7 +963,7 @@ pub fn check_totals(d: &Description, w: &WalkResult<'_>, sink: &mut Sink) {
     if complete && !wrapped && !w.had_errors {
         check_tp_counts(d, w, sink);
     }
-    check_end_marker_tail(w, sink);
+    check_end_marker_tail(w, tframes, sink);
 }
 
 /// The `tp V` hit and usage counts of every tracepoint against its frames (for a complete
@@ -1082,7 +1101,7 @@ impl Counts {
 }
 
 /// What follows the end marker: data (a frame or not) or zero padding of an unusual length.
-fn check_end_marker_tail(w: &WalkResult<'_>, sink: &mut Sink) {
+fn check_end_marker_tail(w: &WalkResult<'_>, tframes: Option<u64>, sink: &mut Sink) {
     if let FramesEnd::Marker {
         span,
         tail,
@@ -1114,6 +1133,28 @@ fn check_end_marker_tail(w: &WalkResult<'_>, sink: &mut Sink) {
                 .read_same("GDB", "13")
             };
             sink.push(f);
+        } else if let Some(k) = tframes
+            .and_then(|t| t.checked_sub(w.lint.frames))
+            .filter(|&k| {
+                k > 0
+                    && k <= 0x1000
+                    && [0, 2, 4].iter().any(|pad| *tail == 6 * k + pad)
+            })
+        {
+            // The status counts k frames more than the walk finds, and the zero bytes after
+            // the marker are k frame headers of no data plus GDB's padding: the numbers of the
+            // last k frames (of a tracepoint that collects nothing) were zeroed.
+            sink.push(
+                sink.make(
+                    &rules::DATA_AFTER_END_MARKER,
+                    tail_span,
+                    format!(
+                        "the status counts {k} frame(s) more than the {} before the end marker, and the {tail} zero byte(s) after it are {k} frame header(s) of no data and the padding: the numbers of the last frames were zeroed; GDB 13 stops at the marker and never shows them",
+                        w.lint.frames
+                    ),
+                )
+                .fails("GDB", "13", "loss"),
+            );
         } else if !matches!(tail, 0 | 2 | 4) {
             sink.report(
                 &rules::END_MARKER_PADDING,

@@ -331,6 +331,11 @@ crate::declare_rules! {
     /// longer exists, its `V` block values show as `$other`, and the tracepoint whose `teval`
     /// assigns `$hits` is rejected on open ("$hits is not a trace state variable"), so `tdump`
     /// fails on its frames.
+    ///
+    /// The level follows the case: the same definition repeated (number, initial value,
+    /// builtin flag and name) is a **warning**: GDB keeps one variable per number, the same
+    /// one (campaign: a `tsv` line duplicated, every frame read the same); an **error**
+    /// otherwise.
     pub DUPLICATE_TSV = ("GT022", "duplicate-tsv", Error, "a trace state variable number or name is defined twice");
     /// ## What it checks
     /// A trace state variable name is non-empty, not all digits, and uses only `[A-Za-z0-9_]`.
@@ -435,18 +440,21 @@ crate::declare_rules! {
     /// ends the frames in every GDB version, a larger number is read back negative or truncated.
     pub TRACEPOINT_NUMBER_RANGE = ("GT028", "tracepoint-number-range", Error, "a tracepoint number cannot be stored in a frame");
     /// ## What it checks
-    /// Every `tp A`, `S`, `Z` and `V` line follows a `T` line with the same number and address.
+    /// Every `tp A`, `S`, `Z` and `V` line has a `T` line with the same number and address.
     ///
     /// ## Why it matters
     /// GDB 13.1 aborts with internal error "new_breakpoint_from_type: invalid type".
     ///
     /// ## What readers do
     /// Verified with GDB 13.1: `target tfile` aborts with internal error "new_breakpoint_from_type:
-    /// invalid type".
+    /// invalid type". The `T` line may come after the piece: GDB makes the tracepoint on the
+    /// first line of its number and address and a later `T` line completes it (tracepoint.c
+    /// `get_uploaded_tp`; campaign: a `T` line swapped with the line after it, every frame
+    /// read the same).
     ///
     /// ## Spec
     /// tracepoint.c:2965-2980.
-    pub ORPHAN_TP_PIECE = ("GT029", "orphan-tp-piece", Error, "a tp piece refers to no earlier T line (crashes GDB)");
+    pub ORPHAN_TP_PIECE = ("GT029", "orphan-tp-piece", Error, "a tp piece has no T line of its number and address (crashes GDB)");
     /// ## What it checks
     /// `tp A`/`S` action strings follow the action grammar: `R<mask hex>`,
     /// `M<basereg|-1>,<offset>,<len>`, `X<8 hex digits>,<bytecode hex of that length>`.
@@ -800,7 +808,10 @@ crate::declare_rules! {
     /// - **error**: the bytes after the marker start with a whole frame (or with the size and data of
     ///   a frame whose number was zeroed, followed by a whole frame of a defined tracepoint when
     ///   that size is 0): GDB 13 never shows those frames (campaign: the number of a frame of
-    ///   no data zeroed, GDB shows none of the frames after it);
+    ///   no data zeroed, GDB shows none of the frames after it); also zero bytes after the
+    ///   marker that are exactly the headers of the frames the status counts beyond those walked
+    ///   (k frames of no data, 6 bytes each) and GDB's padding: the last k frames' numbers were
+    ///   zeroed (campaign: the last frame of teval.tf zeroed, GDB shows 11 of its 12 frames);
     /// - **warning**: they hold no frame; GDB never reads them.
     pub DATA_AFTER_END_MARKER = ("GT055", "data-after-end-marker", Error, "non-zero data follows the end marker");
     /// ## What it checks

@@ -174,6 +174,53 @@ fn fields_n(s: &[u8], sep: u8, n: usize) -> Vec<(usize, &[u8])> {
 struct TpIndex {
     by_key: HashMap<(u64, u64), usize>,
     by_num: HashMap<u64, usize>,
+    /// Pieces read before any `T` line of their number and address: GDB 13 makes the
+    /// tracepoint on the first piece and a later `T` line completes it (`get_uploaded_tp`),
+    /// so they are orphans only if no `T` line follows.
+    pending: Vec<Pending>,
+}
+
+/// A `tp A/S/Z/V` line waiting for its `T` line.
+struct Pending {
+    span: Range<u64>,
+    piece: u8,
+    num: u64,
+    addr: u64,
+    source: Option<Source>,
+}
+
+impl TpIndex {
+    /// Attaches the pending pieces to their tracepoints; reports the orphans.
+    fn finish(&mut self, tps: &mut [Tracepoint], sink: &mut Sink) {
+        for p in std::mem::take(&mut self.pending) {
+            if let Some(tp) = self.by_key.get(&(p.num, p.addr)).and_then(|&i| tps.get_mut(i)) {
+                match p.piece {
+                    b'A' => tp.actions = tp.actions.saturating_add(1),
+                    b'S' => tp.step_actions = tp.step_actions.saturating_add(1),
+                    _ => {}
+                }
+                tp.sources.extend(p.source);
+                continue;
+            }
+            let mut fnd = sink.make(
+                &rules::ORPHAN_TP_PIECE,
+                p.span.clone(),
+                format!(
+                    "`tp {}` line for tracepoint {} at 0x{:x} has no `tp T` line with that number and address",
+                    char::from(p.piece),
+                    p.num,
+                    p.addr
+                ),
+            );
+            if let Some(t) = self.by_num.get(&p.num).and_then(|&i| tps.get(i)) {
+                fnd = fnd.note(format!(
+                    "tracepoint {} is defined at address 0x{:x}",
+                    p.num, t.addr
+                ));
+            }
+            sink.push(fnd.note("GDB 13.1 aborts with internal error \"new_breakpoint_from_type: invalid type\""));
+        }
+    }
 }
 
 /// Checks the 8-byte header. Returns `None` (after reporting) when the file is not a tfile.
@@ -580,6 +627,7 @@ pub fn decode_description_in(
         d.lines.push(entry);
         pos = next;
     }
+    tp_index.finish(&mut d.tracepoints, sink);
     d.span = 8..end_of_section;
     d
 }
@@ -1085,21 +1133,23 @@ fn decode_tp(
                 _ => return,
             };
             let Some(tp) = index.by_key.get(&(num, addr)).and_then(|&i| tps.get_mut(i)) else {
-                let mut fnd = sink.make(
-                    &rules::ORPHAN_TP_PIECE,
-                    line.clone(),
-                    format!(
-                        "`tp {}` line for tracepoint {num} at 0x{addr:x} follows no `tp T` line with that number and address",
-                        char::from(piece)
-                    ),
-                );
-                if let Some(t) = index.by_num.get(&num).and_then(|&i| tps.get(i)) {
-                    fnd = fnd.note(format!(
-                        "tracepoint {num} is defined at address 0x{:x}",
-                        t.addr
-                    ));
-                }
-                sink.push(fnd.note("GDB 13.1 aborts with internal error \"new_breakpoint_from_type: invalid type\""));
+                let source = gdb.and_then(|g| g.source.clone()).map(|(ty, text)| Source {
+                    span: line.clone(),
+                    kind: match ty.as_slice() {
+                        b"at" => SourceKind::At,
+                        b"cond" => SourceKind::Cond,
+                        b"cmd" => SourceKind::Cmd,
+                        _ => SourceKind::Other,
+                    },
+                    text,
+                });
+                index.pending.push(Pending {
+                    span: line.clone(),
+                    piece,
+                    num,
+                    addr,
+                    source,
+                });
                 return;
             };
             if short || f.len() < n {
