@@ -538,19 +538,12 @@ fn publish(tmp: &Path, out: &Path) -> io::Result<()> {
 
 /// Copies `len` bytes of `src` from `at` into `out`. From a file, the kernel copies
 /// (`io::copy` of a file into a file is `copy_file_range`: no pass through this process).
+/// Bytes the kernel copies between two starts of write-back of what was copied.
+const SYNC_STEP: u64 = 64 << 20;
+
 fn copy_range(src: Src<'_>, at: u64, len: u64, out: &mut File) -> io::Result<()> {
     if let Src::File(f) = src {
-        use std::io::{Seek, SeekFrom};
-        let mut r = f.try_clone()?;
-        r.seek(SeekFrom::Start(at))?;
-        let copied = io::copy(&mut Read::take(&mut r, len), out)?;
-        if copied != len {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "input shorter than planned",
-            ));
-        }
-        return Ok(());
+        return copy_file_range_synced(f, at, len, out);
     }
     let mut buf = vec![0u8; COPY_BYTES];
     let mut done = 0u64;
@@ -572,6 +565,54 @@ fn copy_range(src: Src<'_>, at: u64, len: u64, out: &mut File) -> io::Result<()>
         done = done.saturating_add(n as u64);
     }
     Ok(())
+}
+
+/// Copies `len` bytes of `f` from `at` to `out` by the kernel (`copy_file_range` through
+/// `io::copy`), in steps of [`SYNC_STEP`]; after each step a thread of its own writes the
+/// bytes copied so far to the disk (`fdatasync`) while the next step is copied, so the sync
+/// that follows the copy finds at most one step still unwritten.
+fn copy_file_range_synced(f: &File, at: u64, len: u64, out: &mut File) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut r = f.try_clone()?;
+    r.seek(SeekFrom::Start(at))?;
+    let syncer = out.try_clone()?;
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        let sync = s.spawn(move || -> io::Result<()> {
+            while rx.recv().is_ok() {
+                // Steps that arrived while this one synced are written by it too.
+                while rx.try_recv().is_ok() {}
+                syncer.sync_data()?;
+            }
+            Ok(())
+        });
+        let mut done = 0u64;
+        let copied = loop {
+            if done >= len {
+                break Ok(());
+            }
+            let step = len.saturating_sub(done).min(SYNC_STEP);
+            match io::copy(&mut Read::take(&mut r, step), out) {
+                Ok(n) if n == step => {}
+                Ok(_) => {
+                    break Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "input shorter than planned",
+                    ))
+                }
+                Err(e) => break Err(e),
+            }
+            done = done.saturating_add(step);
+            if done < len {
+                let _ = tx.send(());
+            }
+        };
+        drop(tx);
+        let synced = sync
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the sync thread failed")));
+        copied.and(synced)
+    })
 }
 
 /// Writes one file: the kept bytes of `src`, in-place edits, appended bytes; synced.
