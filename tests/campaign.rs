@@ -1802,6 +1802,9 @@ fn tpdemo(dir: &Path) -> Option<PathBuf> {
     Some(exe)
 }
 
+/// A byte of a definition line changed: (corpus file, rule, line prefix, byte, was, becomes).
+type LineEdit = (&'static str, &'static str, &'static [u8], usize, u8, u8);
+
 /// Sets byte `i` of the definition line starting with `prefix` (which must be `was`) to `to`.
 fn line_byte(b: &mut [u8], prefix: &[u8], i: usize, was: u8, to: u8) {
     let at = find(b, &[b"\n", prefix].concat()) + 1 + i;
@@ -1814,7 +1817,11 @@ fn line_byte(b: &mut [u8], prefix: &[u8], i: usize, was: u8, to: u8) {
 fn gdb_reads_same(exe: &Path, rel: &str, p: &Path) {
     let a = gdb_reads_with(exe, &common::corpus(rel));
     assert!(a.contains("Found trace frame"), "{rel}: {a}");
-    assert_eq!(a, gdb_reads_with(exe, p), "GDB reads the {rel} mutant otherwise");
+    assert_eq!(
+        a,
+        gdb_reads_with(exe, p),
+        "GDB reads the {rel} mutant otherwise"
+    );
 }
 
 #[test]
@@ -1823,15 +1830,51 @@ fn a_definition_line_gdb_parses_by_position_is_a_warning() {
     // skipped, a T line's enable flag is `E` or not, the condition bytecode is kept as text.
     let t = tempfile::tempdir().unwrap();
     let Some(exe) = tpdemo(t.path()) else { return };
-    let cases: [(&str, &str, &[u8], usize, u8, u8); 8] = [
-        ("gdb/regs.tf", "GT024", b"tp T2:401145:E:0:0", 16, b':', b'g'),
+    // (file, rule, line prefix, byte, was, becomes)
+    let cases: [LineEdit; 8] = [
+        (
+            "gdb/regs.tf",
+            "GT024",
+            b"tp T2:401145:E:0:0",
+            16,
+            b':',
+            b'g',
+        ),
         ("gdb/ret.tf", "GT024", b"tp T2:401145:E:0:0", 5, b':', b'g'),
-        ("gdb/memory.tf", "GT024", b"tp T2:40117d:E:0:0", 13, b'E', b'g'),
-        ("gdb/running.tf", "GT024", b"tp A2:40117d:R40", 12, b':', b'S'),
+        (
+            "gdb/memory.tf",
+            "GT024",
+            b"tp T2:40117d:E:0:0",
+            13,
+            b'E',
+            b'g',
+        ),
+        (
+            "gdb/running.tf",
+            "GT024",
+            b"tp A2:40117d:R40",
+            12,
+            b':',
+            b'S',
+        ),
         ("gdb/full.tf", "GT012", b"status 0;tstop", 8, b';', b'j'),
         ("gdb/teval.tf", "GT021", b"tsv 1:0:1:", 5, b':', b'g'),
-        ("gdb/passcount.tf", "GT026", b"tp T2:401145:E:0:2:X17,", 23, b'2', b':'),
-        ("gdb/bigmem.tf", "GT060", b"tp T2:40117d:E:0:0:X12,", 46, b'9', 0xc2),
+        (
+            "gdb/passcount.tf",
+            "GT026",
+            b"tp T2:401145:E:0:2:X17,",
+            23,
+            b'2',
+            b':',
+        ),
+        (
+            "gdb/bigmem.tf",
+            "GT060",
+            b"tp T2:40117d:E:0:0:X12,",
+            46,
+            b'9',
+            0xc2,
+        ),
     ];
     for (rel, code, prefix, i, was, to) in cases {
         let (_t, p) = edited(rel, |b| line_byte(b, prefix, i, was, to));
@@ -1965,7 +2008,11 @@ fn a_reordered_or_repeated_definition_gdb_reads_the_same_is_a_warning() {
         let next = at + find(&b[at..], b"\n") + 1;
         let end = next + find(&b[next..], b"\n") + 1;
         let (t_line, piece) = (b[at..next].to_vec(), b[next..end].to_vec());
-        assert!(piece.starts_with(b"tp "), "{}", String::from_utf8_lossy(&piece));
+        assert!(
+            piece.starts_with(b"tp "),
+            "{}",
+            String::from_utf8_lossy(&piece)
+        );
         b.splice(at..end, [piece, t_line].concat());
     });
     let l = levels(&p);

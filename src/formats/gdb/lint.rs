@@ -1138,7 +1138,9 @@ fn check_end_marker_tail(w: &WalkResult<'_>, tframes: Option<u64>, sink: &mut Si
             .filter(|&k| {
                 k > 0
                     && k <= 0x1000
-                    && [0, 2, 4].iter().any(|pad| *tail == 6 * k + pad)
+                    && [0, 2, 4]
+                        .iter()
+                        .any(|pad| *tail == k.saturating_mul(6).saturating_add(*pad))
             })
         {
             // The status counts k frames more than the walk finds, and the zero bytes after

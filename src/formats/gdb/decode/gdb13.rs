@@ -31,12 +31,9 @@ fn varlen_hex(s: &[u8], mut i: usize) -> (u64, usize) {
 }
 
 fn hex_digit(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
+    char::from(b)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
 }
 
 /// `hex2bin (s + from, buf, count)`: stops early at the end of the string, fails with
@@ -138,8 +135,10 @@ impl Tp {
                 self.num,
                 self.addr
             ),
-            _ => "an unknown tracepoint piece, which it ignores (\"Unrecognized tracepoint piece\")"
-                .to_string(),
+            _ => {
+                "an unknown tracepoint piece, which it ignores (\"Unrecognized tracepoint piece\")"
+                    .to_string()
+            }
         }
     }
 }
@@ -148,7 +147,9 @@ impl Tp {
 pub fn tp(p: &[u8]) -> Result<Tp, Failure> {
     let s = c_str(p);
     let Some(&piece) = s.first() else {
-        return Err(Failure("reads past the end of the line (it is empty)".into()));
+        return Err(Failure(
+            "reads past the end of the line (it is empty)".into(),
+        ));
     };
     if !matches!(piece, b'T' | b'A' | b'S' | b'Z' | b'V') {
         return Ok(Tp {
@@ -212,7 +213,9 @@ pub fn tp(p: &[u8]) -> Result<Tp, Failure> {
                             )));
                         }
                         def.cond_len = Some(n);
-                        i = j.saturating_add(usize::try_from(n.saturating_mul(2)).unwrap_or(usize::MAX));
+                        i = j.saturating_add(
+                            usize::try_from(n.saturating_mul(2)).unwrap_or(usize::MAX),
+                        );
                     }
                     // "Unrecognized char ... skipping rest": the loop goes on only at a `:`.
                     _ => {}
@@ -227,7 +230,10 @@ pub fn tp(p: &[u8]) -> Result<Tp, Failure> {
                     "crashes (SIGSEGV): the source line has no `:` after its type".into(),
                 ));
             };
-            let ty = s.get(ty_start..i.saturating_add(colon)).unwrap_or(&[]).to_vec();
+            let ty = s
+                .get(ty_start..i.saturating_add(colon))
+                .unwrap_or(&[])
+                .to_vec();
             let i = skip(s, i.saturating_add(colon))?;
             let (_, j) = varlen_hex(s, i);
             let j = skip(s, j)?;
@@ -295,7 +301,11 @@ impl Status {
     pub fn describe(&self) -> String {
         let mut s = format!(
             "{}{}",
-            if self.running { "running" } else { "not running" },
+            if self.running {
+                "running"
+            } else {
+                "not running"
+            },
             match self.reason {
                 Some(r) => format!(", stop reason {r}"),
                 None => String::new(),
@@ -372,7 +382,7 @@ pub fn status(p: &[u8]) -> Result<Status, Failure> {
             let p2 = match find(q1, b':') {
                 Some(p2) if p2 <= p3 => {
                     if p2 != q1 {
-                        hex2bin(s, q1, (p2 - q1) / 2)?;
+                        hex2bin(s, q1, p2.saturating_sub(q1) / 2)?;
                     }
                     p2
                 }
@@ -392,7 +402,7 @@ pub fn status(p: &[u8]) -> Result<Status, Failure> {
                 ));
             };
             if p2 != q1 {
-                hex2bin(s, q1, (p2 - q1) / 2)?;
+                hex2bin(s, q1, p2.saturating_sub(q1) / 2)?;
             }
             let j = skip(s, p2)?;
             let (v, j) = varlen_hex(s, j);
@@ -428,13 +438,18 @@ pub fn status(p: &[u8]) -> Result<Status, Failure> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_byte_where_a_colon_belongs_is_skipped() {
         let a = tp(b"T2:401145:E:0:0").unwrap();
-        for bad in [&b"T2g401145:E:0:0"[..], b"T2:401145:E)0:0", b"T2:401145:E:0g0"] {
+        for bad in [
+            &b"T2g401145:E:0:0"[..],
+            b"T2:401145:E)0:0",
+            b"T2:401145:E:0g0",
+        ] {
             assert_eq!(tp(bad).unwrap(), a, "{}", String::from_utf8_lossy(bad));
         }
         let d = tp(b"T2:401145:g:0:0").unwrap().def.unwrap();
@@ -454,7 +469,10 @@ mod tests {
         assert_eq!(status(b"0;tstop::0;tframes:5ztcreated:5").unwrap(), a);
         assert_eq!(status(b"0Ntstop::0;tframes:5;tcreated:5").unwrap(), a);
         // An unknown key is skipped.
-        assert_eq!(status(b"0;tstop::0;tframes:5;tcreated:5;xnotes:").unwrap(), a);
+        assert_eq!(
+            status(b"0;tstop::0;tframes:5;tcreated:5;xnotes:").unwrap(),
+            a
+        );
         assert!(status(b"0;tstop::0;tframes").is_err());
         assert!(status(b"0;tstop:zz:0").is_err());
     }

@@ -193,7 +193,11 @@ impl TpIndex {
     /// Attaches the pending pieces to their tracepoints; reports the orphans.
     fn finish(&mut self, tps: &mut [Tracepoint], sink: &mut Sink) {
         for p in std::mem::take(&mut self.pending) {
-            if let Some(tp) = self.by_key.get(&(p.num, p.addr)).and_then(|&i| tps.get_mut(i)) {
+            if let Some(tp) = self
+                .by_key
+                .get(&(p.num, p.addr))
+                .and_then(|&i| tps.get_mut(i))
+            {
                 match p.piece {
                     b'A' => tp.actions = tp.actions.saturating_add(1),
                     b'S' => tp.step_actions = tp.step_actions.saturating_add(1),
@@ -218,7 +222,9 @@ impl TpIndex {
                     p.num, t.addr
                 ));
             }
-            sink.push(fnd.note("GDB 13.1 aborts with internal error \"new_breakpoint_from_type: invalid type\""));
+            sink.push(fnd.note(
+                "GDB 13.1 aborts with internal error \"new_breakpoint_from_type: invalid type\"",
+            ));
         }
     }
 }
@@ -318,7 +324,10 @@ fn bad_byte(
         .read_same("GDB", "13")
     } else if let GdbLine::Reads(what) = gdb {
         Finding {
-            message: format!("{}; GDB 13 parses the line by position and reads it as {what}", f.message),
+            message: format!(
+                "{}; GDB 13 parses the line by position and reads it as {what}",
+                f.message
+            ),
             ..f
         }
         .read_same("GDB", "13")
@@ -377,7 +386,12 @@ impl GdbLine {
 /// Moves the findings of one line (`line`, decoded into its own sink) into `sink`: where
 /// GDB 13 parses the line without error (`gdb`), the errors of `rules` are warnings that
 /// say what it reads; the frames are checked against that.
-fn leveled_by_gdb(line: Sink, gdb: &GdbLine, rules: &[&'static crate::rule::Rule], sink: &mut Sink) {
+fn leveled_by_gdb(
+    line: Sink,
+    gdb: &GdbLine,
+    rules: &[&'static crate::rule::Rule],
+    sink: &mut Sink,
+) {
     let (found, dropped) = line.into_parts_by_level();
     for f in found {
         let f = match gdb {
@@ -555,7 +569,11 @@ pub fn decode_description_in(
             // The condition bytecode of a `T` line is kept as text and never decoded; a `Z`
             // line's text is (a bad digit fails, an odd one is dropped): its hex findings stay.
             let same: &[&'static crate::rule::Rule] = if piece == b'T' {
-                &[&rules::TP_MALFORMED, &rules::TP_CONDITION_LENGTH, &rules::BAD_HEX_STRING]
+                &[
+                    &rules::TP_MALFORMED,
+                    &rules::TP_CONDITION_LENGTH,
+                    &rules::BAD_HEX_STRING,
+                ]
             } else {
                 &[&rules::TP_MALFORMED]
             };
