@@ -1949,7 +1949,11 @@ fn a_short_last_frame_or_a_changed_tail_gdb_reads_whole_is_a_warning() {
             b[at + 2..at + 6].copy_from_slice(&(new as u32).to_le_bytes());
         }
     };
-    for (rel, half) in [("gdb/passcount.tf", false), ("gdb/twoloc.tf", true)] {
+    for (rel, half) in [
+        ("gdb/passcount.tf", false),
+        ("gdb/fast.tf", false),
+        ("gdb/twoloc.tf", true),
+    ] {
         let (_t, p) = edited(rel, cut(half));
         let l = levels(&p);
         assert!(has(&l, "GT046", Severity::Warning), "{rel}: {l:?}");

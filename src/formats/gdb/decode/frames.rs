@@ -398,6 +398,33 @@ impl<'w, 'a> Walker<'w, 'a> {
             Ok(()) => return,
             Err(e) => e,
         };
+        // The last block of the last frame running past the frame's end onto an end marker:
+        // GDB reads every block by its own length (`traceframe_walk_blocks`), so it reads that
+        // block whole from the bytes that follow, and finds the end marker at the frame's
+        // declared end; the blocks end on a second end marker. The frame size is short; the
+        // blocks read as written.
+        if let BlockError::Straddle { offset, needed, .. } = err {
+            let block_end = offset.saturating_add(needed);
+            let marker = self.src.get(frame.span.end, 2) == [0, 0];
+            if marker && self.src.get(block_end, 2) == [0, 0] {
+                sink.push(
+                    sink.make(
+                        &rules::FRAME_BLOCKS_MISMATCH,
+                        offset..frame.span.end,
+                        format!(
+                            "frame {} (tracepoint {}): the last block ({} bytes at 0x{offset:x}) runs {} byte(s) past the frame's declared end, onto the end marker, and ends on the 2 zero bytes of an end marker at 0x{block_end:x}; the frame's size is short by that much",
+                            frame.index,
+                            frame.tpnum,
+                            needed,
+                            block_end.saturating_sub(frame.span.end)
+                        ),
+                    )
+                    .note("GDB 13 reads each block by its own length (`traceframe_walk_blocks`), so it reads this one whole from the bytes after the frame, and stops at the end marker of the frame's declared end: it shows every frame and block the same (campaign: frame sizes of the last frame cut by 1 and by half)")
+                    .read_same("GDB", "13"),
+                );
+                return;
+            }
+        }
         let fast = self.fast.contains(&tpnum);
         if let Some(size) = fast.then(|| self.infer(body.clone(), declared)).flatten() {
             let _ = self.decode_into(frame, body, size);
@@ -412,33 +439,6 @@ impl<'w, 'a> Walker<'w, 'a> {
                 }),
             }
             return;
-        }
-        // The last block of the last frame running past the frame's end onto an end marker:
-        // GDB reads every block by its own length (`traceframe_walk_blocks`), so it reads that
-        // block whole from the bytes that follow, and finds the end marker at the frame's
-        // declared end; the blocks end on a second end marker. The frame size is short; the
-        // blocks read as written.
-        if let BlockError::Straddle { offset, needed, .. } = err {
-            let block_end = offset.saturating_add(needed);
-            let marker = self.src.get(frame.span.end, 2) == [0, 0];
-            if marker && self.src.get(block_end, 2) == [0, 0] {
-                sink.push(
-                    sink.make(
-                        &rules::FRAME_BLOCKS_MISMATCH,
-                        offset..block_end,
-                        format!(
-                            "frame {} (tracepoint {}): the last block ({} bytes at 0x{offset:x}) runs {} byte(s) past the frame's declared end, onto the end marker, and ends on the 2 zero bytes of an end marker at 0x{block_end:x}; the frame's size is short by that much",
-                            frame.index,
-                            frame.tpnum,
-                            needed,
-                            block_end.saturating_sub(frame.span.end)
-                        ),
-                    )
-                    .note("GDB 13 reads each block by its own length (`traceframe_walk_blocks`), so it reads this one whole from the bytes after the frame, and stops at the end marker of the frame's declared end: it shows every frame and block the same (campaign: frame sizes of the last frame cut by 1 and by half)")
-                    .read_same("GDB", "13"),
-                );
-                return;
-            }
         }
         frame.tiled = false;
         if self.block_errors.hit(&frame.span) {

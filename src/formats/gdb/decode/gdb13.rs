@@ -458,7 +458,7 @@ mod tests {
 
     #[test]
     fn a_condition_is_kept_as_text_and_may_not_run_past_the_line() {
-        let d = tp(b"T2:401145:E:0:2:X2,zz:F5").unwrap().def.unwrap();
+        let d = tp(b"T2:401145:E:0:2:X2,zzzz:F5").unwrap().def.unwrap();
         assert_eq!((d.cond_len, d.fast), (Some(2), Some(5)));
         assert!(tp(b"T2:401145:E:0:2:X3,0000").is_err());
     }
