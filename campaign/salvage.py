@@ -48,6 +48,11 @@ import tempfile
 import time
 import zlib
 
+try:
+    import zstandard  # the chunks of zstd-compressed trace.dat v7 (else `zstd -dc`)
+except ImportError:
+    zstandard = None
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
@@ -120,7 +125,10 @@ class Count:
         self.partial = collections.Counter()
         self.partial_bytes = collections.Counter()
         self.items = collections.Counter()
-        self.declared = None  # trace.dat: pages per CPU the CPU table declares
+        self.declared = None  # trace.dat: pages (chunks) per CPU the CPU table (stream) declares
+        self.checkable = True  # the ledger can be checked against these counts
+        self.undecoded = 0  # trace.dat v7: whole chunks that did not decompress
+        self.unnamed = False  # trace.dat v7: streams no BUFFER option names, walked in order
 
     def total_items(self):
         return sum(self.items.values())
@@ -324,15 +332,21 @@ def v6_cpus(buf):
 
 def tracedat_count(path, original=None):
     """trace.dat v6: per CPU, whole pages (and a partial one) on disk and the events in the
-    whole pages. The table comes from `original` (a cut file's table is the original's)."""
+    whole pages. The table comes from `original` (a cut file's table is the original's).
+    v7: `tracedat_count_v7`."""
     buf = open(path, "rb").read()
     ref = open(original, "rb").read() if original else buf
+    h = tracedat_header(buf)
+    if h and h[0] >= 7:
+        return tracedat_count_v7(buf, ref if original else None)
     t = v6_cpus(ref)
     if not t:
         return None
     cpus, page, endian = t
     c = Count()
     c.declared = collections.Counter()
+    # (a killed writer's CPU table is what the repair writes: no count to compare)
+    c.checkable = original is not None
     here = v6_cpus(buf)
     for i, (off, size) in enumerate(cpus):
         if here and i < len(here[0]):
@@ -348,6 +362,217 @@ def tracedat_count(path, original=None):
         if have_b % page:
             c.partial[i] += 1
             c.partial_bytes[i] += have_b % page
+    return c
+
+
+def v7_sections(buf):
+    """v7: the header fields and the sections on disk, walked from the end of the header:
+    [(offset, id, flags, body start, body end on disk, whole)]. A BUFFER section of size 0 with
+    bytes after its header is one whose writer stopped while copying: its body runs to the end."""
+    h = tracedat_header(buf)
+    if not h or h[0] < 7:
+        return None
+    version, endian, page, comp, pos = h
+    pos += 8  # the offset of the first options section
+    secs = []
+    while pos + 16 <= len(buf):
+        sid, flags, _desc, size = struct.unpack_from(endian + "HHIQ", buf, pos)
+        if sid > 64 or flags > 1:
+            break
+        body = pos + 16
+        if sid == 3 and size == 0 and body < len(buf):
+            secs.append((pos, sid, flags, body, len(buf), False))
+            break
+        whole = body + size <= len(buf)
+        secs.append((pos, sid, flags, body, min(body + size, len(buf)), whole))
+        if not whole:
+            break
+        pos = body + size
+    return h, secs
+
+
+def v7_inflate(comp, data, usize):
+    """One compressed block (a chunk or a metadata section body), or None."""
+    try:
+        if comp == "zlib":
+            return zlib.decompress(data)
+        if comp == "zstd" and zstandard is not None:
+            return zstandard.ZstdDecompressor().decompress(data, max_output_size=max(usize, 1))
+    except Exception:
+        return None
+    return None
+
+
+def v7_buffers(buf):
+    """v7: the BUFFER options of the whole options sections on disk, followed from the
+    header's first options offset through each DONE's next offset (as trace-cmd reads them):
+    {name: (section offset, page size, [(cpu, data offset, data size)])}, and the sections
+    (`v7_sections`)."""
+    w = v7_sections(buf)
+    if not w:
+        return None
+    (version, endian, page, comp, hend), secs = w
+    out = {}
+    at = struct.unpack_from(endian + "Q", buf, hend)[0] if hend + 8 <= len(buf) else 0
+    seen = set()
+    while at and at not in seen and at + 16 <= len(buf):
+        seen.add(at)
+        sid, flags, _desc, size = struct.unpack_from(endian + "HHIQ", buf, at)
+        if sid != 0 or at + 16 + size > len(buf):
+            break
+        b = buf[at + 16 : at + 16 + size]
+        at = 0
+        if flags & 1:
+            if len(b) < 8:
+                break
+            zs, us = struct.unpack_from(endian + "II", b, 0)
+            b = v7_inflate(comp, b[8 : 8 + zs], us)
+            if b is None:
+                break
+        pos = 0
+        while pos + 6 <= len(b):
+            oid, osize = struct.unpack_from(endian + "HI", b, pos)
+            p = b[pos + 6 : pos + 6 + osize]
+            pos += 6 + osize
+            if oid == 0:
+                at = struct.unpack_from(endian + "Q", p, 0)[0] if len(p) >= 8 else 0
+                break
+            if oid != 3 or len(p) < 8:
+                continue
+            soff = struct.unpack_from(endian + "Q", p, 0)[0]
+            n_end = p.find(b"\0", 8)
+            c_end = p.find(b"\0", n_end + 1)
+            if n_end < 0 or c_end < 0 or c_end + 9 > len(p):
+                continue
+            name = p[8:n_end].decode("utf-8", "replace")
+            ps, n = struct.unpack_from(endian + "II", p, c_end + 1)
+            cpus = []
+            q = c_end + 9
+            for _ in range(n):
+                if q + 20 > len(p):
+                    break
+                cpus.append(struct.unpack_from(endian + "IQQ", p, q))
+                q += 20
+            out[name] = (soff, ps or page, cpus)
+    return out, w
+
+
+def v7_stream(buf, off, endian, comp, page, c, key, items):
+    """One compressed CPU stream at `off`: u32 chunk count, then the chunks (u32 zsize, u32
+    usize, zsize bytes). Counts its whole chunks and a cut one, and, with `items`, the events
+    of the pages they decompress to. The declared chunks are its count when on disk and
+    patched (not 0), else its whole and partial chunks. Returns where the stream ends."""
+    c.whole[key] += 0
+    if off + 4 > len(buf):
+        c.declared[key] = 0  # the count is not on disk: no chunk of it is
+        return None
+    count = struct.unpack_from(endian + "I", buf, off)[0]
+    p, k, frames = off + 4, 0, []
+    while count == 0 or k < count:
+        if p + 8 > len(buf):
+            break
+        zs, us = struct.unpack_from(endian + "II", buf, p)
+        if zs == 0 or p + 8 + zs > len(buf):
+            break  # (a size of 0 is no chunk: zeros after the last one)
+        if items:
+            frames.append((buf[p + 8 : p + 8 + zs], us))
+        p += 8 + zs
+        k += 1
+    c.whole[key] = k
+    cut = (count == 0 or k < count) and p < len(buf)
+    if cut:
+        c.partial[key] += 1
+        c.partial_bytes[key] += len(buf) - p
+    c.declared[key] = count if count else k + int(cut)
+    if items:
+        c.items[key] += chunk_events(frames, comp, page, endian, c)
+    return p if count and k == count else None
+
+
+def chunk_events(frames, comp, page, endian, c):
+    """Events in the pages of whole compressed chunks (each decompresses to whole pages)."""
+    datas = []
+    if comp == "zstd" and zstandard is None:
+        if not frames or not have("zstd"):
+            c.undecoded += len(frames)
+            return 0
+        r = subprocess.run(["zstd", "-dc", "-q"], input=b"".join(f for f, _ in frames),
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        datas.append(r.stdout)
+    else:
+        for f, us in frames:
+            d = v7_inflate(comp, f, us)
+            if d is None:
+                c.undecoded += 1
+                continue
+            datas.append(d)
+    n = 0
+    for d in datas:
+        for q in range(0, len(d) - page + 1, page):
+            n += page_events(d[q : q + page], endian)
+    return n
+
+
+def tracedat_count_v7(buf, ref):
+    """trace.dat v7: per (buffer, CPU, unit), whole pages (uncompressed) or whole chunks
+    (compressed) on disk and a partial one, what the BUFFER option declares (pages, or the
+    stream's chunk count), and the events in the whole pages of the top buffer. The BUFFER
+    options come from the file, else from `ref` (the undamaged original, whose data offsets a
+    cut file shares); with neither (a killed writer), the streams of a compressed BUFFER
+    section no option names are walked in order from its first page boundary, as CPUs 0, 1..."""
+    here = v7_buffers(buf)
+    if not here:
+        return None
+    tables, ((_v, endian, page, comp, _), secs) = here
+    if ref is not None:
+        r = v7_buffers(ref)
+        if r:
+            tables = dict(r[0], **tables)
+
+    def is_compressed(soff):
+        # the BUFFER section's flags, from the original when they are cut away
+        for b in (buf, ref or b""):
+            if soff + 4 <= len(b):
+                return struct.unpack_from(endian + "H", b, soff + 2)[0] & 1
+        return 0
+
+    c = Count()
+    c.declared = collections.Counter()
+    for name, (soff, ps, cpus) in sorted(tables.items()):
+        compressed = is_compressed(soff)
+        for cpu, off, size in cpus:
+            key = (name, cpu, "chunks" if compressed else "pages")
+            if compressed:
+                v7_stream(buf, off, endian, comp, ps, c, key, name == "")
+                continue
+            c.declared[key] = -(-size // ps)
+            have_b = max(0, min(len(buf), off + size) - off)
+            n = have_b // ps
+            c.whole[key] = n
+            if name == "":
+                for k in range(n):
+                    c.items[key] += page_events(buf[off + k * ps : off + (k + 1) * ps], endian)
+            if have_b % ps:
+                c.partial[key] += 1
+                c.partial_bytes[key] += have_b % ps
+    named = {t[0] for t in tables.values()}
+    if ref is None:
+        for off, sid, fl, body, end, _whole in secs:
+            if sid != 3 or off in named:
+                continue
+            if not fl & 1 or comp is None:
+                # uncompressed pages do not say which CPU they are: the repair is told
+                # (--cpu-sizes) or takes the one CPU; nothing to count it against
+                c.checkable = False
+                continue
+            c.unnamed = True
+            pos, cpu = -(-body // page) * page, 0
+            while pos < end:
+                p = v7_stream(buf, pos, endian, comp, page, c, ("", cpu, "chunks"), True)
+                cpu += 1
+                if p is None:
+                    break
+                pos = -(-p // page) * page
     return c
 
 
@@ -588,9 +813,10 @@ class Campaign:
         # What is on disk, counted here.
         cin = self.count(fmt, damaged, original if fmt == "tracecmd" else None)
         cout = self.count(fmt, out, original if fmt == "tracecmd" else None) if repaired else None
-        if repaired and cin is not None and cout is not None and not (fmt == "tracecmd" and original is None):
-            # (a killed trace-cmd's CPU table is what the repair writes: no count to compare)
+        if repaired and cin is not None and cout is not None and cin.checkable:
             self.check_ledger(t, fmt, ledger, cin, cout, case)
+        if cin is not None and cin.undecoded:
+            t.bug("%d whole compressed chunk(s) of IN do not decompress (the walker's count of events is short)" % cin.undecoded, case)
         # Readers.
         target = out if repaired else damaged
         rs = [r for r in self.readers.get(fmt, []) if r.claims(info or {})] if fmt != "perf" else self.readers.get("perf", [])
@@ -633,12 +859,22 @@ class Campaign:
         plan = ledger.get("plan") or {}
         losses = plan.get("losses", [])
         units = {"perf": "records", "gdb": "frames", "tracecmd": "pages", "uftrace": None}[fmt]
-        for k in set(cin.whole) | set(cout.whole) | set(cin.declared or ()):
+        keys = set(cin.whole) | set(cout.whole) | set(cin.declared or ())
+        if fmt == "tracecmd" and any(isinstance(k, tuple) for k in keys):
+            # v7: keys (buffer, CPU, pages or chunks); every loss must be one of them
+            for l in losses:
+                lk = (l.get("buffer") or "", l.get("cpu"), l.get("unit"))
+                if lk not in keys and (l.get("count") or 0):
+                    t.bug("ledger: %d %s of buffer %r CPU %r, which the walker does not find" % (l["count"], lk[2], lk[0], lk[1]), case)
+        for k in keys:
             if cin.whole[k] is None:
                 continue
             if cout.partial[k]:
                 t.bug("OUT still has a partial unit in %r" % (k,), case)
-            if fmt == "tracecmd":
+            if fmt == "tracecmd" and isinstance(k, tuple):
+                units = k[2]
+                led = sum(l["count"] for l in losses if l.get("unit") == k[2] and l.get("cpu") == k[1] and (l.get("buffer") or "") == k[0])
+            elif fmt == "tracecmd":
                 led = sum(l["count"] for l in losses if l.get("unit") == "pages" and l.get("cpu") == k and not l.get("buffer"))
             elif fmt == "perf":
                 led = sum(l["count"] for l in losses if l.get("unit") == "records" and (l.get("file") or "") == k)
@@ -652,7 +888,9 @@ class Campaign:
             partial = cin.partial[k] if units else 0
             want = cin.whole[k] + partial - cout.whole[k]
             if cin.declared is not None:
-                # trace.dat: the pages the CPU table declares, on disk or not
+                # trace.dat: the pages the CPU table declares, on disk or not (v7 compressed:
+                # the chunks its stream's count declares, or its whole and partial ones when
+                # the count is not on disk or was never patched)
                 want = cin.declared[k] - cout.whole[k]
             if led != want:
                 t.bug("ledger: %s %r: %d counted, on disk %d whole + %d partial, OUT %d" % (
