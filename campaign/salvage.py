@@ -686,6 +686,8 @@ class Tally:
         self.readers = set()
         self.kinds = collections.Counter()
         self.skipped = set()
+        self.ledgers = collections.Counter()  # ledgers of repaired inputs checked, by kind
+        self.unchecked = collections.Counter()  # and not checked (nothing to count them against)
 
     def bug(self, what, case):
         self.bugs.append("%s: %s" % (case, what))
@@ -706,6 +708,8 @@ class Tally:
             "excluded": dict(self.excluded),
             "kinds": dict(self.kinds),
             "skipped": sorted(self.skipped),
+            "ledgers_checked": dict(self.ledgers),
+            "ledgers_unchecked": dict(self.unchecked),
         }
 
     def line(self):
@@ -724,9 +728,20 @@ class Tally:
         for why, n in s["refusals"][:6]:
             out += "\n    refused %4d: %s" % (n, why)
         out += "\n    inputs: " + ", ".join("%s %d" % kv for kv in sorted(s["kinds"].items()))
+        if self.ledgers or self.unchecked:
+            out += "\n    ledgers checked: " + (", ".join("%s %d" % kv for kv in sorted(self.ledgers.items())) or "none")
+            if self.unchecked:
+                out += "; not checked: " + ", ".join("%s %d" % kv for kv in sorted(self.unchecked.items()))
         for sk in s["skipped"]:
             out += "\n    skipped: %s" % sk
         return out
+
+
+def ledger_kind(fmt, info):
+    """trace.dat: the file version and compression (v6, v7-none, v7-zstd, v7-zlib)."""
+    if fmt == "tracecmd" and info:
+        return "v%s" % info.get("version") + ("-" + info.get("compression", "none") if info.get("version", 6) >= 7 else "")
+    return fmt
 
 
 def refusal_reason(ledger):
@@ -815,6 +830,9 @@ class Campaign:
         cout = self.count(fmt, out, original if fmt == "tracecmd" else None) if repaired else None
         if repaired and cin is not None and cout is not None and cin.checkable:
             self.check_ledger(t, fmt, ledger, cin, cout, case)
+            t.ledgers[ledger_kind(fmt, info)] += 1
+        elif repaired:
+            t.unchecked[ledger_kind(fmt, info)] += 1
         if cin is not None and cin.undecoded:
             t.bug("%d whole compressed chunk(s) of IN do not decompress (the walker's count of events is short)" % cin.undecoded, case)
         # Readers.
@@ -893,8 +911,9 @@ class Campaign:
                 # the count is not on disk or was never patched)
                 want = cin.declared[k] - cout.whole[k]
             if led != want:
-                t.bug("ledger: %s %r: %d counted, on disk %d whole + %d partial, OUT %d" % (
-                    units or "records", k, led, cin.whole[k], partial, cout.whole[k]), case)
+                t.bug("ledger: %s %r: %d counted, %son disk %d whole + %d partial, OUT %d" % (
+                    units or "records", k, led, "declared %d, " % cin.declared[k] if cin.declared is not None else "",
+                    cin.whole[k], partial, cout.whole[k]), case)
 
 
 # ---------------------------------------------------------------------------------------------
