@@ -382,8 +382,11 @@ def v7_sections(buf):
             break
         body = pos + 16
         if sid == 3 and size == 0 and body < len(buf):
-            secs.append((pos, sid, flags, body, len(buf), False))
-            break
+            nid, _f, _d, nsize = struct.unpack_from(endian + "HHIQ", buf + bytes(16), body)
+            if not (nid == 0 and nsize >= 14):
+                # (not an empty buffer, whose options section follows: DONE alone is 14 bytes)
+                secs.append((pos, sid, flags, body, len(buf), False))
+                break
         whole = body + size <= len(buf)
         secs.append((pos, sid, flags, body, min(body + size, len(buf)), whole))
         if not whole:
