@@ -690,6 +690,8 @@ class Tally:
         self.readers = set()
         self.kinds = collections.Counter()
         self.skipped = set()
+        self.back_kind = collections.defaultdict(collections.Counter)  # the shares by input kind
+        self.base_kind = collections.defaultdict(collections.Counter)
         self.ledgers = collections.Counter()  # ledgers of repaired inputs checked, by kind
         self.unchecked = collections.Counter()  # and not checked (nothing to count them against)
 
@@ -712,6 +714,8 @@ class Tally:
             "excluded": dict(self.excluded),
             "kinds": dict(self.kinds),
             "skipped": sorted(self.skipped),
+            "shares_by_kind": {k: {r: (self.back_kind[k][r], self.base_kind[k][r]) for r in sorted(self.base_kind[k])}
+                               for k in sorted(self.base_kind)},
             "ledgers_checked": dict(self.ledgers),
             "ledgers_unchecked": dict(self.unchecked),
         }
@@ -727,6 +731,9 @@ class Tally:
                 out += "\n    %-36s read %d of %d whole records on disk (%.1f%%); of the repaired: %d of %d (%.1f%%)%s" % (
                     r, b, o, 100.0 * b / o, rb, ro, 100.0 * rb / max(ro, 1),
                     "; %d inputs left out (it reads less of their original)" % s["excluded"][r] if s["excluded"].get(r) else "")
+        if len(s["shares_by_kind"]) > 1:
+            for k, rs in s["shares_by_kind"].items():
+                out += "\n    %-18s " % k + ", ".join("%s %d of %d" % (r.replace("trace-cmd ", ""), b, o) for r, (b, o) in rs.items())
         for n, r, st, case in sorted(self.short, reverse=True)[:5]:
             out += "\n    short %5d (%s, exit %s): %s" % (n, r, st, case)
         for why, n in s["refusals"][:6]:
@@ -873,6 +880,9 @@ class Campaign:
                 got = min(shown(fmt, o), disk) if (repaired or st == 0) else 0
                 t.back[r.name] += got
                 t.base[r.name] += disk
+                kind = ledger_kind(fmt, info) + (" killed" if original is None else "")
+                t.back_kind[kind][r.name] += got
+                t.base_kind[kind][r.name] += disk
                 if repaired:
                     t.back_rep[r.name] += got
                     t.base_rep[r.name] += disk
