@@ -20,10 +20,15 @@ Each damaged input goes through `tracelint fix IN -o OUT --ledger L`, and the ca
    the undamaged original; GDB's frames of OUT are a prefix of its frames of the original; perf's
    sample lines of OUT (`perf script -F tid,time,event`) are a sub-multiset of the original's;
 4. the ledger's counts equal what was on disk minus what OUT holds, counted by the walkers of
-   this script (not by tracelint): whole plus partial records/frames/pages of IN minus those of
-   OUT, per file and CPU;
+   this script (not by tracelint): whole plus partial records/frames of IN minus those of OUT,
+   per file; trace.dat, per buffer and CPU: the pages the CPU table (v6) or BUFFER option (v7
+   uncompressed) declares, or the chunks a compressed v7 stream's count declares (its whole and
+   partial chunks when the count is cut away or was never patched), minus the whole pages or
+   chunks of OUT; the BUFFER options are read through the options chain, from the original
+   for a cut file, and a killed writer's unnamed compressed streams are walked in order;
 5. the share of whole records on disk that came back: the whole records (samples, task records,
-   frames, trace.dat v6 events in whole pages) this script counts on disk in IN, against what
+   frames, trace.dat events in the whole pages of the top buffer, v7 chunks decompressed with
+   python's zstandard or zlib, else `zstd -dc`) this script counts on disk in IN, against what
    each reader shows of OUT.
 
     python3 campaign/salvage.py [--bin target/release/tracelint] [--random 20] [--sample N]
@@ -841,9 +846,9 @@ class Campaign:
         cout = self.count(fmt, out, original if fmt == "tracecmd" else None) if repaired else None
         if repaired and cin is not None and cout is not None and cin.checkable:
             self.check_ledger(t, fmt, ledger, cin, cout, case)
-            t.ledgers[ledger_kind(fmt, info)] += 1
+            t.ledgers[ledger_kind(fmt, info) + (" killed" if original is None else "")] += 1
         elif repaired:
-            t.unchecked[ledger_kind(fmt, info)] += 1
+            t.unchecked[ledger_kind(fmt, info) + (" killed" if original is None else "")] += 1
         if cin is not None and cin.nodecoder:
             t.skipped.add("v7-zstd events not counted: neither the python zstandard module nor zstd is installed")
         if cin is not None and cin.undecoded:
