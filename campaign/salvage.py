@@ -22,7 +22,7 @@ Each damaged input goes through `tracelint fix IN -o OUT --ledger L`, and the ca
 4. the ledger's counts equal what was on disk minus what OUT holds, counted by the walkers of
    this script (not by tracelint): whole plus partial records/frames of IN minus those of OUT,
    per file; trace.dat, per buffer and CPU: the pages the CPU table (v6) or BUFFER option (v7
-   uncompressed) declares, or the chunks a compressed v7 stream's count declares (its whole and
+   uncompressed, when it is on disk; else the whole and partial pages) declares, or the chunks a compressed v7 stream's count declares (its whole and
    partial chunks when the count is cut away or was never patched), minus the whole pages or
    chunks of OUT; the BUFFER options are read through the options chain, from the original
    for a cut file, and a killed writer's unnamed compressed streams are walked in order;
@@ -32,7 +32,11 @@ Each damaged input goes through `tracelint fix IN -o OUT --ledger L`, and the ca
    each reader shows of OUT.
 
     python3 campaign/salvage.py [--bin target/release/tracelint] [--random 20] [--sample N]
-                                [--killed N] [--formats trace.dat,uftrace,tfile,perf] [--ci]
+                                [--killed N] [--streams N] [--formats trace.dat,uftrace,tfile,perf] [--ci]
+
+`--streams N` adds, per compressed trace.dat v7 file, N cuts at its chunk counts and chunk
+boundaries (+ {0, 1, 7, 8, 9}) and N cuts inside the last stream of a copy with that stream's
+chunk count and the BUFFER section's size zeroed (a writer stopped while copying it).
 
 `--ci` is the CI sample (a fixed seed, a few cuts per file, two killed recordings per recorder);
 it exits 1 on any bug. Without a reader, its checks are skipped and said so.
@@ -525,14 +529,16 @@ def chunk_events(frames, comp, page, endian, c):
 def tracedat_count_v7(buf, ref):
     """trace.dat v7: per (buffer, CPU, unit), whole pages (uncompressed) or whole chunks
     (compressed) on disk and a partial one, what the BUFFER option declares (pages, or the
-    stream's chunk count), and the events in the whole pages of the top buffer. The BUFFER
-    options come from the file, else from `ref` (the undamaged original, whose data offsets a
-    cut file shares); with neither (a killed writer), the streams of a compressed BUFFER
-    section no option names are walked in order from its first page boundary, as CPUs 0, 1..."""
+    stream's chunk count; the whole and partial ones when that is not on disk), and the events
+    in the whole pages of the top buffer. The BUFFER options come from the file, else from
+    `ref` (the undamaged original, whose data offsets a cut file shares); with neither (a
+    killed writer), the streams of a compressed BUFFER section no option names are walked in
+    order from its first page boundary, as CPUs 0, 1..."""
     here = v7_buffers(buf)
     if not here:
         return None
     tables, ((_v, endian, page, comp, _), secs) = here
+    own = set(tables)  # the buffers whose BUFFER option is on disk in this file
     if ref is not None:
         r = v7_buffers(ref)
         if r:
@@ -554,10 +560,12 @@ def tracedat_count_v7(buf, ref):
             if compressed:
                 v7_stream(buf, off, endian, comp, ps, c, key, name == "")
                 continue
-            c.declared[key] = -(-size // ps)
             have_b = max(0, min(len(buf), off + size) - off)
             n = have_b // ps
             c.whole[key] = n
+            # the pages the BUFFER option declares when it is on disk; else (its options
+            # section cut away, the size only the original's) the whole and partial ones
+            c.declared[key] = -(-size // ps) if name in own else n + int(have_b % ps > 0)
             if name == "":
                 for k in range(n):
                     c.items[key] += page_events(buf[off + k * ps : off + (k + 1) * ps], endian)
@@ -1012,6 +1020,71 @@ def cuts_file(c, t, fmt, path, rng, a):
         c.one(t, fmt, damaged, path, "cut at %d" % p, info)
 
 
+def v7_stream_points(data):
+    """Offsets inside the compressed CPU streams of a v7 file: each chunk count and each chunk
+    boundary + {0, 1, 7, 8, 9}, and where each stream ends."""
+    r = v7_buffers(data)
+    if not r:
+        return []
+    tables, ((_v, endian, _page, _comp, _), _secs) = r
+    pts = []
+    for _name, (soff, _ps, cpus) in tables.items():
+        if soff + 4 > len(data) or not struct.unpack_from(endian + "H", data, soff + 2)[0] & 1:
+            continue
+        for _cpu, off, _size in cpus:
+            pts += [off, off + 2]
+            if off + 4 > len(data):
+                continue
+            q = off + 4
+            for _ in range(struct.unpack_from(endian + "I", data, off)[0]):
+                if q + 8 > len(data):
+                    break
+                pts += [q + d for d in (0, 1, 7, 8, 9)]
+                q += 8 + struct.unpack_from(endian + "I", data, q)[0]
+            pts.append(q)
+    return sorted(set(p for p in pts if 0 < p < len(data)))
+
+
+def stopped_copy(data):
+    """The file as a writer stopped while copying the top buffer's last compressed CPU stream
+    leaves it (trace-cmd patches both afterwards): the BUFFER section's size and that stream's
+    chunk count still 0. (copy, where that stream starts, where it ends), or None."""
+    r = v7_buffers(data)
+    if not r or "" not in r[0]:
+        return None
+    soff, _ps, cpus = r[0][""]
+    endian = r[1][0][1]
+    if not cpus or soff + 16 > len(data) or not struct.unpack_from(endian + "H", data, soff + 2)[0] & 1:
+        return None
+    _cpu, off, size = max(cpus, key=lambda x: x[1])
+    b = bytearray(data)
+    b[soff + 8 : soff + 16] = bytes(8)
+    b[off : off + 4] = bytes(4)
+    return bytes(b), off, min(len(b), off + size + 4)
+
+
+def stream_cuts(c, t, path, rng, a):
+    """`--streams N`: N cuts inside the compressed CPU streams of a v7 file, and N cuts of a copy
+    whose writer stopped while copying its last stream."""
+    data = open(path, "rb").read()
+    info = tracedat_info(path)
+    damaged = os.path.join(c.tmp, "in.dat")
+    sp = v7_stream_points(data)
+    for p in sorted(rng.sample(sp, min(a.streams, len(sp)))):
+        with open(damaged, "wb") as f:
+            f.write(data[:p])
+        t.kinds["v7 stream cut"] += 1
+        c.one(t, "tracecmd", damaged, path, "stream cut at %d" % p, info)
+    st = stopped_copy(data)
+    if st:
+        b, lo, hi = st
+        for p in sorted(set(rng.randrange(lo + 1, hi + 1) for _ in range(a.streams))):
+            with open(damaged, "wb") as f:
+                f.write(b[:p])
+            t.kinds["v7 writer stopped in its last stream"] += 1
+            c.one(t, "tracecmd", damaged, path, "writer stopped in its last stream, cut at %d" % p, info)
+
+
 def cuts_dir(c, t, fmt, src, rng, a, members, extra=()):
     cases = list(extra)
     for n in members:
@@ -1263,6 +1336,8 @@ def main():
     ap.add_argument("--max-per-file", type=int, default=0)
     ap.add_argument("--killed", type=int, default=0, help="recordings killed at random moments, per recorder")
     ap.add_argument("--no-cuts", action="store_true", help="killed recorders only")
+    ap.add_argument("--streams", type=int, default=0,
+                    help="trace.dat v7: N cuts inside the compressed CPU streams of each file, and N of a copy whose writer stopped in its last stream")
     ap.add_argument("--formats", default="trace.dat,uftrace,tfile,perf")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ci", action="store_true", help="the CI sample: --sample 2 --random 3 --killed 1")
@@ -1287,6 +1362,8 @@ def main():
                 path = os.path.join(folder, name)
                 if exts and name.endswith(exts) and os.path.isfile(path):
                     cuts_file(c, t, fmt, path, rng, a)
+                    if fmt == "tracecmd" and a.streams:
+                        stream_cuts(c, t, path, rng, a)
                 elif fmt == "uftrace" and os.path.isfile(os.path.join(path, "info")):
                     dats = sorted(n for n in os.listdir(path) if re.fullmatch(r"\d+\.dat", n))
                     cuts_dir(c, t, fmt, path, rng, a, dats, [("noinfo", None, None)])
