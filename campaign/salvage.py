@@ -1047,8 +1047,9 @@ def v7_stream_points(data):
 
 def stopped_copy(data):
     """The file as a writer stopped while copying the top buffer's last compressed CPU stream
-    leaves it (trace-cmd patches both afterwards): the BUFFER section's size and that stream's
-    chunk count still 0. (copy, where that stream starts, where it ends), or None."""
+    leaves it (trace-cmd patches these afterwards): the BUFFER section's size, that stream's
+    chunk count and the next offset of the DONE before the data still 0. (copy, where that
+    stream starts, where it ends), or None."""
     r = v7_buffers(data)
     if not r or "" not in r[0]:
         return None
@@ -1060,6 +1061,26 @@ def stopped_copy(data):
     b = bytearray(data)
     b[soff + 8 : soff + 16] = bytes(8)
     b[off : off + 4] = bytes(4)
+    # and the DONE option of the options section before the data, whose next offset the
+    # writer patches when it writes the next options section, after the data: still 0
+    hend = r[1][0][4]
+    at, done, seen = struct.unpack_from(endian + "Q", data, hend)[0], None, set()
+    while at and at < soff and at not in seen and at + 16 <= len(data):
+        seen.add(at)
+        sid, flags, _d, size_ = struct.unpack_from(endian + "HHIQ", data, at)
+        if sid != 0 or flags & 1:
+            break
+        pos, end, at = at + 16, min(len(data), at + 16 + size_), 0
+        while pos + 6 <= end:
+            oid, osize = struct.unpack_from(endian + "HI", data, pos)
+            if oid == 0 and pos + 14 <= end:
+                done = pos + 6
+                at = struct.unpack_from(endian + "Q", data, done)[0]
+                break
+            pos += 6 + osize
+    if done is None:
+        return None
+    b[done : done + 8] = bytes(8)
     return bytes(b), off, min(len(b), off + size + 4)
 
 
