@@ -618,15 +618,28 @@ crate::declare_rules! {
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
-    /// - **error** in a v6 file for a field line whose `field:` keyword is damaged: trace-cmd
-    ///   2.4 and 2.9.5 crash (SIGSEGV) or hang parsing it (17 of 23 such campaign mutants),
-    ///   and a v6 file is made for v6 readers whoever wrote it (trace-cmd 3.x `convert
-    ///   --file-version 6` writes them for older tool chains); healthy v6 files reach no such
-    ///   case (a 6.18 kernel's every event format converted to v6 reads in 2.4 and 2.9.5
-    ///   without a finding);
-    /// - **warning** in a v6 file for the other damage (an unknown attribute, a number that is
-    ///   not decimal, a missing line): trace-cmd 2.4–3.3.4 skip the format and read every other
-    ///   event the same (166 of 180 campaign mutants).
+    /// - **error** in a v6 file where trace-cmd 2.4 and 2.9.5 crash or hang on the format (a v6
+    ///   file is made for v6 readers whoever wrote it: trace-cmd 3.x `convert --file-version
+    ///   6` writes them for older tool chains). tracelint reads each v6 format with a model of
+    ///   the parser they bundle (`event-parse.c`, the same in both), which has two defects
+    ///   libtraceevent 1.7–1.8 fixed:
+    ///   - `event_read_fields` frees the last field it linked when the next field line breaks
+    ///     before that field is allocated (at its `field` keyword, its `:` or the first word
+    ///     of its type): the freed field stays listed and both crash (SIGSEGV) freeing the
+    ///     format at exit. A break in the first line of a list, or later in a line, frees
+    ///     nothing listed: both skip the format like 3.x;
+    ///   - `__read_token` reads a quoted token to its closing quote and never stops at the
+    ///     end of the text: a `"` or `'` no later quote closes, reached by the parser, makes
+    ///     both loop for ever (a damaged `signed:'`, the closing quote of a print format).
+    ///
+    ///   Checked against 250 single-byte mutants of v6 format texts run through trace-cmd 2.4
+    ///   and 2.9.5: 247 agree (one hang the model predicts is not reached, two crashes in the
+    ///   print-argument parser it does not model). No healthy v6 file reaches either case (the
+    ///   corpus, `../shared/samples/wild`, the 2,418 event formats of a 6.18 kernel in a v6
+    ///   recording);
+    /// - **warning** in a v6 file for the other damage (a damaged `print fmt` keyword, an
+    ///   unknown attribute, a number that is not decimal, a missing line): trace-cmd 2.4–3.3.4
+    ///   skip the format and read every other event the same.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -642,11 +655,12 @@ crate::declare_rules! {
     ///   lowest id: libtraceevent takes the offset of every record's id from that format; a
     ///   `common_type` at offset 0 with size 2 that is only listed later is a **warning**
     ///   (libtraceevent looks it up by name), and so is a misplaced one in another format;
-    /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
-    ///   readers, read every field at its own offset (overlapping fields print what their bytes
-    ///   hold) and every other event the same;
-    /// - **error** for overlapping fields in a v6 file: trace-cmd 2.4 and 2.9.5, which read
-    ///   every v6 file whoever wrote it, crash parsing them (campaign);
+    /// - **warning** for overlapping fields: trace-cmd 2.4–3.3.4 read every field at its own
+    ///   offset (overlapping fields print what their bytes hold) and every other event the
+    ///   same (campaign `full18`: `virt` moved over `common_pid`, `common_flags` moved over
+    ///   `common_type` in v6 files read the same by all five readers); the overlap itself
+    ///   crashes no parser (`event_read_fields` never compares offsets). A format of a v6 file
+    ///   whose text also makes trace-cmd 2.4 and 2.9.5 crash or hang (`TD053`) is an error;
     /// - **warning** for a misplaced `common_type` in a v6 file that is not the lowest id's.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks

@@ -62,6 +62,22 @@ pub struct Ctx<'a, 's> {
     /// Event formats that break before their `common_type` field while libtraceevent keeps
     /// them (rule, id, location, span, message): an error only for the format of the lowest id.
     pub common_type_pending: Vec<(&'static Rule, u32, Loc, Range<u64>, String)>,
+    /// While a v6 event format is read: how trace-cmd 2.4 and 2.9.5 fail on it, if they do
+    /// (`tep::v2`), and whether a finding about the format said so.
+    pub v2_fail: Option<V2Fail>,
+    /// Set when a finding carried [`Ctx::v2_fail`].
+    pub v2_fail_told: bool,
+}
+
+/// How trace-cmd 2.4 and 2.9.5 fail on one event format (`tep::V2`).
+#[derive(Clone, Debug)]
+pub struct V2Fail {
+    /// They hang (else they crash).
+    pub hang: bool,
+    /// Why, from their parser.
+    pub why: String,
+    /// Where, in the file.
+    pub span: Range<u64>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -79,6 +95,8 @@ impl<'a, 's> Ctx<'a, 's> {
             sieve: None,
             version: 0,
             common_type_pending: Vec::new(),
+            v2_fail: None,
+            v2_fail_told: false,
         }
     }
 

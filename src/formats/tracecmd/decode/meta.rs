@@ -2,7 +2,7 @@
 
 use super::super::model::{EventFormat, Field, HeaderPage, Meta};
 use super::super::rules;
-use super::ctx::{Ctx, Loc};
+use super::ctx::{Ctx, Loc, V2Fail};
 use super::tep;
 use crate::finding::Capped;
 use crate::reader::{ReadResult, Reader};
@@ -298,8 +298,72 @@ pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Opti
     None
 }
 
-/// Parses one event format text.
+/// Parses one event format text. In a v6 file it is first read the way trace-cmd 2.4 and
+/// 2.9.5 read it (`tep::v2`): where they crash or hang, the finding about the format says so
+/// as an error, or one is made when the line-based reading finds nothing.
 pub fn event_format(
+    ctx: &mut Ctx<'_, '_>,
+    text: &Reader<'_>,
+    loc: &Loc,
+    system: &str,
+) -> Option<EventFormat> {
+    let at = |r: Range<usize>| {
+        text.offset().saturating_add(r.start as u64)
+            ..text
+                .offset()
+                .saturating_add(r.end.max(r.start.saturating_add(1)) as u64)
+    };
+    ctx.v2_fail = if ctx.version < 7 {
+        match tep::v2(text.rest(), system == "ftrace") {
+            tep::V2::Read => None,
+            tep::V2::Crash(why, r) => Some(V2Fail {
+                hang: false,
+                why,
+                span: at(r),
+            }),
+            tep::V2::Hang(why, r) => Some(V2Fail {
+                hang: true,
+                why,
+                span: at(r),
+            }),
+        }
+    } else {
+        None
+    };
+    ctx.v2_fail_told = false;
+    let ev = event_format_lines(ctx, text, loc, system);
+    if let Some(v2) = ctx.v2_fail.take() {
+        if !ctx.v2_fail_told {
+            let (what, fate) = v2_fate(&v2);
+            let f = ctx
+                .sink
+                .make(
+                    &rules::EVENT_FORMAT,
+                    loc.map(v2.span),
+                    format!(
+                        "trace-cmd 2.4 and 2.9.5, the readers of a v6 file too, {what}: {}; trace-cmd 3.1.6–3.3.4 read the format",
+                        v2.why
+                    ),
+                )
+                .fails("trace-cmd report", "2.4, 2.9.5", fate);
+            ctx.sink.push(f);
+        }
+    }
+    ev
+}
+
+/// What trace-cmd 2.4 and 2.9.5 do on a format [`tep::v2`] says they fail on (from runs of
+/// both, `tests/campaign.rs`), and the impact word.
+fn v2_fate(v2: &V2Fail) -> (&'static str, &'static str) {
+    if v2.hang {
+        ("never finish reading this format (they read the quoted token past the end of the text for ever)", "hang")
+    } else {
+        ("crash (SIGSEGV) on this format", "crash")
+    }
+}
+
+/// The line-based reading of one event format text.
+fn event_format_lines(
     ctx: &mut Ctx<'_, '_>,
     text: &Reader<'_>,
     loc: &Loc,
@@ -319,7 +383,8 @@ pub fn event_format(
         |ctx: &mut Ctx<'_, '_>, fields: &[Field], kept: Option<u32>, s: Range<u64>, msg: String| {
             let commons = fields.iter().any(|f| f.name == "common_type");
             match kept {
-                Some(id) if !commons => {
+                // A format trace-cmd 2.x crash or hang on is an error whatever its id.
+                Some(id) if !commons && ctx.v2_fail.is_none() => {
                     ctx.common_type_pending
                         .push((&rules::EVENT_FORMAT, id, loc.clone(), s, msg))
                 }
@@ -601,26 +666,32 @@ fn report_format(
     msg: String,
     commons: bool,
 ) {
-    // In a v6 file trace-cmd 2.4 and 2.9.5 count too. Their parser crashes (SIGSEGV) or hangs
-    // on a field line whose `field:` keyword is damaged (libtraceevent then reads the line as
-    // the start of the print format) and on overlapping fields, while it reads the same as 3.x
-    // on the other damage this rule reports (an unknown attribute, a number that is not
-    // decimal, a missing line: in the campaigns `full18` and `tgt18`, 17 of 23 and 2 of 2
-    // such mutants crash 2.x, 14 of 180 of the others).
-    let v2_crash = ctx.version < 7
-        && (msg.starts_with("unexpected line in event format")
-            || (rule.code == rules::EVENT_FIELDS.code && msg.contains(" overlaps field ")));
-    let (level, readers, impact) = if !commons {
+    // In a v6 file trace-cmd 2.4 and 2.9.5 count too: where their parser crashes or hangs on
+    // this format (`tep::v2`, set by `event_format`), the finding is an error that says so;
+    // elsewhere they skip a broken format as 3.x do.
+    let v2 = if ctx.version < 7 {
+        ctx.v2_fail.clone()
+    } else {
+        None
+    };
+    let v2_text;
+    let (level, readers, impact) = if let Some(v2) = &v2 {
+        ctx.v2_fail_told = true;
+        let (what, fate) = v2_fate(v2);
+        v2_text = format!(
+            "trace-cmd 3.1.6–3.3.4 skip this format and read every other event, but trace-cmd 2.4 and 2.9.5, the readers of a v6 file too, {what}: {}",
+            v2.why
+        );
+        (
+            crate::finding::Severity::Error,
+            v2_text.as_str(),
+            ("2.4, 2.9.5", fate),
+        )
+    } else if !commons {
         (
             crate::finding::Severity::Error,
             "it breaks before its `common_type` field, and it is the format of the lowest id, from which libtraceevent takes the offset of every record's id: trace-cmd 3.1.6–3.3.4 then print every event as `[UNKNOWN EVENT]` (campaign)",
             ("3.1.6–3.3.4", "loss"),
-        )
-    } else if v2_crash {
-        (
-            crate::finding::Severity::Error,
-            "trace-cmd 3.1.6–3.3.4 skip this format and read every other event, but trace-cmd 2.4 and 2.9.5, the readers of a v6 file too, crash (SIGSEGV) or hang parsing it",
-            ("2.4, 2.9.5", "crash"),
         )
     } else if rule.code == rules::EVENT_FIELDS.code {
         (
