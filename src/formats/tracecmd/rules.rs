@@ -612,9 +612,12 @@ crate::declare_rules! {
     ///   not the event is in the data (campaign); another `REC->` of no field is a warning;
     /// - **error** when an event system name is no identifier: the format before it is longer
     ///   than its size and everything after it is misframed (readers reject the file, campaign);
-    ///   a **warning** when only the closing newline of the system's last format was left out of
-    ///   its size: the newline starts the next system name and trace-cmd 2.4–3.3.4 read the same
-    ///   events (campaign);
+    ///   a **warning** when the system's last format is shorter than its text (its size cut to
+    ///   0 or half, or its closing newline left out), so that the name read after it is the
+    ///   rest of that text up to the next system's own name and NUL: trace-cmd 2.4–3.3.4 read
+    ///   the same string, go on in step and read every other event the same (campaign
+    ///   `full18`: 3 mutants, all five readers the same); the short format is reported on its
+    ///   own;
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
@@ -633,8 +636,10 @@ crate::declare_rules! {
     ///     both loop for ever (a damaged `signed:'`, the closing quote of a print format).
     ///
     ///   Checked against 250 single-byte mutants of v6 format texts run through trace-cmd 2.4
-    ///   and 2.9.5: 247 agree (one hang the model predicts is not reached, two crashes in the
-    ///   print-argument parser it does not model). No healthy v6 file reaches either case (the
+    ///   and 2.9.5: 247 agree (one hang the model predicts is not reached, one crash in the
+    ///   print-argument parser it does not model, and a `common_type` line of the lowest id
+    ///   broken after its field is allocated, an error by the first case above). No healthy v6
+    ///   file reaches either case (the
     ///   corpus, `../shared/samples/wild`, the 2,418 event formats of a 6.18 kernel in a v6
     ///   recording);
     /// - **warning** in a v6 file for the other damage (a damaged `print fmt` keyword, an
@@ -693,7 +698,16 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 2.9 (`tracecmd_parse_proc_kallsyms`) stops at the first line it cannot scan: every
     /// later symbol is lost and their addresses print as numbers. The events read the same
-    /// (verified with trace-cmd 3.1.6 on a damaged first line).
+    /// (verified with trace-cmd 3.1.6 on a damaged first line). The level follows the case:
+    /// - **error** in a v6 file for a line without a word, a character and another word:
+    ///   trace-cmd 2.4 (`parse_proc_kallsyms`: `sscanf(line, "%ms %c %ms\t[%ms", …)`) uses the
+    ///   name pointer it did not assign, the one the line before freed, and frees it again:
+    ///   glibc aborts it (campaign `full18`: an address cut off by a newline, `ic_timer_interrupt`
+    ///   alone on a line; fixture in `tests/campaign.rs`);
+    /// - **warning** otherwise (and in v7 files, which 2.4 does not read).
+    ///
+    /// Every reader reads the text as a C string: a NUL ends it, and the lines after it are
+    /// not read (a **warning**: their symbols print as addresses).
     pub KALLSYMS_LINE = ("TD057", "kallsyms-line", Warning, "a kallsyms line is malformed");
     /// ## What it checks
     /// printk format lines have the form `0xADDR : "FORMAT"`.
@@ -716,8 +730,17 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 1.x–2.9.x (`tracecmd_parse_cmdlines`, replaced by libtraceevent's parser in
     /// commit a30f266f for 3.0) keep the previous line's freed `comm` when `sscanf` fails and
-    /// free it again: a double free that aborts them (from source). trace-cmd 3.1.6 reads the
-    /// same events, printing that task without its name (verified).
+    /// free it again: a double free that aborts them (from source; trace-cmd 2.4 aborts on a
+    /// line `158` cut by a NUL, campaign `full18`). trace-cmd 3.1.6–3.3.4
+    /// (`tep_parse_saved_cmdlines`) stop reading task names at that line and read the same
+    /// events. The level follows the file's version:
+    /// - **error** in a v6 file, which trace-cmd 2.x read;
+    /// - **warning** in a v7 file, read by 3.x only (campaign `full18`: three lines without a
+    ///   name in a v7 file, every reader the same).
+    ///
+    /// Every reader reads the text as a C string: a NUL ends it, the line holding it is
+    /// checked up to the NUL, and the lines after it are not read (a **warning**: their tasks
+    /// print as `<...>`).
     pub CMDLINE_LINE = ("TD059", "cmdline-line", Error, "a saved_cmdlines line is malformed");
     /// ## What it checks
     /// Latency text has no NUL bytes and is exactly the section body (v7) or the rest of the

@@ -887,9 +887,18 @@ pub fn event_formats(
             // is the tail of a format whose size does not cover it, so what follows is
             // misframed and the file's absolute offsets no longer point where they should.
             let shown: String = name.chars().take(40).collect();
+            let ident = |s: &str| {
+                !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            };
             let rest = name.strip_prefix('\n').unwrap_or("");
-            let newline_only =
-                !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let newline_only = ident(rest);
+            // The text before the last newline is the tail of a format whose size is short,
+            // the word after it the next system's name: readers read the same string up to
+            // the same NUL and go on in step.
+            let next_system = name
+                .rsplit_once('\n')
+                .map(|(_, t)| t)
+                .filter(|t| ident(t));
             let f = if newline_only {
                 // Only the previous format's closing newline was left out of its size: that
                 // format parses without it, and the newline joins the system name, which
@@ -900,6 +909,19 @@ pub fn event_formats(
                         loc.map(nspan.clone()),
                         format!(
                             "event system name `{}` starts with the closing newline of the format before it, whose size is one byte short; trace-cmd 2.4–3.3.4 parse that format without it and read the same events (the system is named with the newline)",
+                            shown.escape_debug()
+                        ),
+                    )
+                    .read_same("trace-cmd report", "2.4–3.3.4")
+            } else if let Some(next) = next_system {
+                // Campaign `full18`: `sched_kthread_stop`, the last format of `sched`, sized 0
+                // or half its text, reads the same in trace-cmd 2.4–3.3.4.
+                ctx.sink
+                    .make(
+                        &rules::EVENT_FORMAT,
+                        loc.map(nspan.clone()),
+                        format!(
+                            "event system name `{}` holds the end of the format before it, whose size is short, up to the name of the next system `{next}`: trace-cmd 2.4–3.3.4 read the same string, go on in step and read every other event the same (that system is named with the text; the short format is skipped, reported on its own)",
                             shown.escape_debug()
                         ),
                     )
@@ -927,19 +949,21 @@ pub fn event_formats(
     Ok(())
 }
 
-/// Checks the lines of a text with `check`, reporting at most a few bad lines.
-fn check_lines(
-    ctx: &mut Ctx<'_, '_>,
-    text: &Reader<'_>,
-    loc: &Loc,
-    rule: &'static crate::rule::Rule,
-    what: &str,
-    check: impl Fn(&[u8]) -> Result<(), String>,
-) -> u64 {
+/// Checks the lines of a text section. Readers read the text as a C string (`strtok_r` over
+/// the buffer): a NUL ends it, the line holding it is read up to the NUL, and the lines after
+/// it are not read.
+fn check_lines(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, sec: &TextSection) -> u64 {
+    let (rule, what) = (sec.rule, sec.line_what);
     let mut rr = text.clone();
     let mut n = 0u64;
     let mut bad = Capped::new(rule, TEXT_REPORT_CAP);
     let max_line = ctx.limits.max_line_bytes;
+    let nul = text
+        .all_bytes()
+        .iter()
+        .position(|&b| b == 0)
+        .map(|i| text.base().saturating_add(i as u64));
+    let mut unread = 0u64;
     while let Some(l) = rr.line() {
         n = n.saturating_add(1);
         if l.text.len() as u64 > max_line {
@@ -952,28 +976,72 @@ fn check_lines(
             );
             return n;
         }
-        if l.text.is_empty() && !l.terminated {
+        let line = match nul {
+            Some(z) if z < l.offset => {
+                unread = unread.saturating_add(1);
+                continue;
+            }
+            Some(z) if z < l.span().end => l
+                .text
+                .get(..usize::try_from(z.saturating_sub(l.offset)).unwrap_or(0))
+                .unwrap_or_default(),
+            _ => l.text,
+        };
+        if line.is_empty() && (!l.terminated || nul.is_some_and(|z| z < l.span().end)) {
             continue;
         }
-        if let Err(why) = check(l.text) {
-            if bad.hit(&l.span()) {
-                let shown: String = String::from_utf8_lossy(l.text).chars().take(80).collect();
-                ctx.report(
-                    rule,
-                    loc,
-                    l.span(),
-                    format!("{what} line {n} is malformed ({why}): `{shown}`"),
-                );
+        if let Err(why) = (sec.check)(line) {
+            let shown: String = String::from_utf8_lossy(line).chars().take(80).collect();
+            let msg = format!("{what} line {n} is malformed ({why}): `{shown}`");
+            // A case some reader of the file's version crashes on: always shown, an error.
+            let crash = if ctx.version < 7 {
+                sec.crash_v6.and_then(|f| f(line))
+            } else {
+                None
+            };
+            if let Some((versions, how)) = crash {
+                let f = ctx
+                    .make(rule, loc, l.span(), format!("{msg}; {how}"))
+                    .fails("trace-cmd report", versions, "crash");
+                ctx.sink.push(f);
+            } else if bad.hit(&l.span()) {
+                match sec.v7_same.filter(|_| ctx.version >= 7) {
+                    Some(note) => {
+                        let f = ctx
+                            .make(rule, loc, l.span(), format!("{msg}; {note}"))
+                            .read_same("trace-cmd report", "3.1.6–3.3.4");
+                        ctx.sink.push(f);
+                    }
+                    None => ctx.report(rule, loc, l.span(), msg),
+                }
             }
         }
     }
     if let Some(s) = bad.first_hidden() {
-        ctx.report(
+        let mut f = ctx.make(
             rule,
             loc,
             s.clone(),
             format!("{} more malformed {what} lines not shown", bad.hidden()),
         );
+        if sec.v7_same.is_some() && ctx.version >= 7 {
+            f = f.read_same("trace-cmd report", "3.1.6–3.3.4");
+        }
+        ctx.sink.push(f);
+    }
+    if let (Some(z), true) = (nul, unread > 0) {
+        let f = ctx
+            .make(
+                rule,
+                loc,
+                z..z.saturating_add(1),
+                format!(
+                    "a NUL byte ends the {} text for trace-cmd 2.4–3.3.4, which read it as a C string: the {unread} {what} line(s) after it are not read",
+                    sec.what
+                ),
+            )
+            .level(crate::finding::Severity::Warning);
+        ctx.sink.push(f);
     }
     n
 }
@@ -1007,6 +1075,42 @@ fn kallsyms_line(l: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// trace-cmd 2.4 (`parse_proc_kallsyms`) scans each line with `sscanf(line, "%ms %c %ms\t[%ms",
+/// &addr_str, &ch, &func, &mod)` and uses `func` whether or not it was assigned: on a line
+/// without a word, a character and another word, `func` is the pointer the line before freed,
+/// and 2.4 registers and frees it again (glibc aborts: double free). 2.9.5 and later
+/// (`%16llx %c %n%*s%n`) stop reading symbols at such a line.
+fn kallsyms_24(l: &[u8]) -> Option<(&'static str, &'static str)> {
+    // `strtok_r` never yields an empty line.
+    if l.is_empty() {
+        return None;
+    }
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let skip = |s: &[u8]| s.iter().take_while(|b| blank(b)).count();
+    let mut i = skip(l);
+    let word = l.iter().skip(i).take_while(|b| !blank(b)).count();
+    if word == 0 {
+        return Some(KALLSYMS_24);
+    }
+    i = i.saturating_add(word);
+    i = i.saturating_add(skip(l.get(i..).unwrap_or_default()));
+    // `%c`: one character, then `%ms` after blanks.
+    if l.get(i).is_none() {
+        return Some(KALLSYMS_24);
+    }
+    i = i.saturating_add(1);
+    i = i.saturating_add(skip(l.get(i..).unwrap_or_default()));
+    if l.get(i).is_none() {
+        return Some(KALLSYMS_24);
+    }
+    None
+}
+
+const KALLSYMS_24: (&str, &str) = (
+    "2.4",
+    "trace-cmd 2.4, a reader of v6 files, scans no symbol name from it and frees the previous line's name a second time: it aborts (double free; 2.9.5–3.3.4 stop reading symbols at this line)",
+);
 
 fn printk_line(l: &[u8]) -> Result<(), String> {
     let Some(rest) = l.strip_prefix(b"0x") else {
@@ -1065,6 +1169,12 @@ struct TextSection {
     rule: &'static crate::rule::Rule,
     line_what: &'static str,
     check: fn(&[u8]) -> Result<(), String>,
+    /// For a malformed line of a v6 file: the reader versions that crash on it and how, when
+    /// they do (the finding is then an error).
+    crash_v6: Option<fn(&[u8]) -> Option<(&'static str, &'static str)>>,
+    /// For a malformed line of a v7 file, when the rule's level is an error for the 2.x
+    /// readers of v6 files: what trace-cmd 3.x, the only readers of v7, do (a warning).
+    v7_same: Option<&'static str>,
 }
 
 /// Reads and checks one [`TextSection`]; returns its line count.
@@ -1082,14 +1192,7 @@ fn text_section(
     };
     let size_span = span_of(ls, usize::from(sec.size_bytes));
     let text = sized(ctx, r, loc, size, size_span, sec.what)?;
-    Ok(check_lines(
-        ctx,
-        &text,
-        loc,
-        sec.rule,
-        sec.line_what,
-        sec.check,
-    ))
+    Ok(check_lines(ctx, &text, loc, sec))
 }
 
 /// KALLSYMS: u32 size · text.
@@ -1101,6 +1204,8 @@ pub fn kallsyms(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut
         rule: &rules::KALLSYMS_LINE,
         line_what: "kallsyms",
         check: kallsyms_line,
+        crash_v6: Some(kallsyms_24),
+        v7_same: None,
     };
     meta.kallsyms_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
@@ -1115,6 +1220,8 @@ pub fn printk(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut M
         rule: &rules::PRINTK_LINE,
         line_what: "printk format",
         check: printk_line,
+        crash_v6: None,
+        v7_same: None,
     };
     meta.printk_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
@@ -1129,6 +1236,8 @@ pub fn cmdlines(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut
         rule: &rules::CMDLINE_LINE,
         line_what: "saved_cmdlines",
         check: cmdline_line,
+        crash_v6: None,
+        v7_same: Some("trace-cmd 3.1.6–3.3.4, the only readers of a v7 file, stop reading task names at this line (`tep_parse_saved_cmdlines`: later tasks print as `<...>`) and read the same events"),
     };
     meta.cmdline_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
