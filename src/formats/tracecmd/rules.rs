@@ -101,6 +101,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd stops at the short read: it rejects the file when metadata is cut, and drops the
     /// events of a cut page (from source: `do_read_check` failures in lib/trace-cmd/trace-input.c).
+    ///
+    /// A **warning** for the compressed STRINGS section (id 15) whose `csize` runs past the end
+    /// of the file: it only names sections, and trace-cmd 3.1.6–3.3.4 ignore a STRINGS section
+    /// they cannot read (campaign `full18`: csize + 1 and all ones, every reader the same).
     pub TRUNCATED = ("TD007", "truncated", Error, "the file ends inside a structure");
     /// ## What it checks
     /// The v7 first-options offset is non-zero, inside the file and at the start of a section
@@ -236,7 +240,14 @@ crate::declare_rules! {
     /// - **error**: the block holds more than that buffer (decompression fails, the section is
     ///   lost), or a CPU chunk's size is wrong (its pages are cut or read from stale memory);
     /// - **warning**: a section's `usize` is wrong but the block fits the buffer: trace-cmd
-    ///   3.1.6–3.3.4 read the same (verified with the matrix).
+    ///   3.1.6–3.3.4 read the same (verified with the matrix). A declared size above
+    ///   `max_section_bytes` is not allocated: tracelint decompresses into at most the limit
+    ///   and reports `TL003` only when the block really holds more;
+    /// - **error** when max(usize, csize) is 2^31 or more: trace-cmd 3.1.6–3.3.4
+    ///   (`tracecmd_uncompress_block`) hold it in an `int`, which is negative, `malloc` fails
+    ///   and the section is lost (campaign `full18`: the report is rejected). For the STRINGS
+    ///   section a **warning**: the readers ignore it unread and read the same events
+    ///   (campaign `full18`: 3 mutants, every reader the same).
     pub DECOMPRESSED_SIZE = ("TD018", "decompressed-size", Error, "a compressed block does not decompress to its declared size");
     /// ## What it checks
     /// Sections do not overlap each other or the initial header.
