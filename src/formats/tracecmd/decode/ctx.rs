@@ -210,6 +210,40 @@ impl<'a, 's> Ctx<'a, 's> {
         self.sink.push(f);
     }
 
+    /// Reports a section block whose max(usize, csize) is 2^31 or more: trace-cmd 3.1.6–3.3.4
+    /// (`tracecmd_uncompress_block`) hold it in an `int`, which is negative, `malloc` fails and
+    /// the section is not read. An error, but a warning for the STRINGS section, which readers
+    /// ignore when unreadable (campaign `full18`).
+    pub fn usize_past_int(
+        &mut self,
+        span: Range<u64>,
+        what: &str,
+        (usize_, csize): (u32, u32),
+        strings: bool,
+    ) {
+        let msg = format!(
+            "{what}: the larger of usize {usize_} and csize {csize} is 2^31 or more; trace-cmd 3.1.6–3.3.4 hold it in an `int`, which is negative, and cannot allocate the block"
+        );
+        let f = if strings {
+            self.sink
+                .make(
+                    &rules::DECOMPRESSED_SIZE,
+                    span,
+                    format!("{msg} (the STRINGS section): they ignore a STRINGS section they cannot read and read the same events"),
+                )
+                .read_same("trace-cmd report", "3.1.6–3.3.4")
+        } else {
+            self.sink
+                .make(
+                    &rules::DECOMPRESSED_SIZE,
+                    span,
+                    format!("{msg}: the section is lost"),
+                )
+                .fails("trace-cmd report", "3.1.6–3.3.4", "reject")
+        };
+        self.sink.push(f);
+    }
+
     /// Decompresses `input` (file span `span`) into `out`, whose length is the declared size.
     /// Reports `TD017`/`TD018` and returns `false` when it does not produce exactly that.
     pub fn decompress(

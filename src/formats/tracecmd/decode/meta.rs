@@ -804,7 +804,7 @@ fn formats(
     count_span: Range<u64>,
     system: &str,
     meta: &mut Meta,
-) -> Flow {
+) -> Result<bool, Stop> {
     let remaining = r.remaining() as u64;
     if u64::from(count).saturating_mul(8) > remaining {
         ctx.report(
@@ -825,15 +825,18 @@ fn formats(
         );
         return Err(Stop);
     }
+    let mut last_read = true;
     for _ in 0..count {
         let ls = r.offset();
         let size = rd(ctx, loc, r.u64("event format size"))?;
         let text = sized(ctx, r, loc, size, span_of(ls, 8), "event format")?;
+        last_read = false;
         if let Some(ev) = event_format(ctx, &text, loc, system) {
             meta.formats.push(ev);
+            last_read = true;
         }
     }
-    Ok(())
+    Ok(last_read)
 }
 
 /// FTRACE_EVENTS: u32 count · formats.
@@ -846,7 +849,7 @@ pub fn ftrace_events(
     let cs = r.offset();
     let count = rd(ctx, loc, r.u32("ftrace format count"))?;
     meta.ftrace_count = u64::from(count);
-    formats(ctx, r, loc, count, span_of(cs, 4), "ftrace", meta)
+    formats(ctx, r, loc, count, span_of(cs, 4), "ftrace", meta).map(|_| ())
 }
 
 /// EVENT_FORMATS: u32 nsystems · (str system · u32 count · formats)*.
@@ -868,6 +871,8 @@ pub fn event_formats(
         );
         return Err(Stop);
     }
+    // Whether the last format before the next system name was read whole.
+    let mut last_read = true;
     for _ in 0..n {
         let ss = r.offset();
         let name = match r.cstr(4096, "event system name") {
@@ -895,10 +900,14 @@ pub fn event_formats(
             // The text before the last newline is the tail of a format whose size is short,
             // the word after it the next system's name: readers read the same string up to
             // the same NUL and go on in step.
+            // Only when that format broke where its size cut it: a format that parses whole
+            // with text after its size is longer than its size (bytes were added to it), and
+            // everything after it in the file is shifted (campaign `full18`: a duplicated
+            // field line, every reader rejects the file).
             let next_system = name
                 .rsplit_once('\n')
                 .map(|(_, t)| t)
-                .filter(|t| ident(t));
+                .filter(|t| ident(t) && !last_read);
             let f = if newline_only {
                 // Only the previous format's closing newline was left out of its size: that
                 // format parses without it, and the newline joins the system name, which
@@ -944,7 +953,7 @@ pub fn event_formats(
         let cs = r.offset();
         let count = rd(ctx, loc, r.u32("event format count"))?;
         meta.systems.push((name.clone(), loc.map(nspan)));
-        formats(ctx, r, loc, count, span_of(cs, 4), &name, meta)?;
+        last_read = formats(ctx, r, loc, count, span_of(cs, 4), &name, meta)?;
     }
     Ok(())
 }

@@ -1062,28 +1062,12 @@ impl V7<'_> {
             // trace-cmd 3.1.6–3.3.4 hold max(usize, csize) in an `int`: from 2^31 it is
             // negative, `malloc` fails and the section is not read (campaign `full18`: a huge
             // usize loses every section but STRINGS, which readers ignore when unreadable).
-            let msg = format!(
-                "{what}: the larger of usize {usize_} and csize {csize} is 2^31 or more; trace-cmd 3.1.6–3.3.4 hold it in an `int`, which is negative, and cannot allocate the block"
+            ctx.usize_past_int(
+                span_of(sec.body.start.saturating_add(4), 4),
+                &what,
+                (usize_, csize),
+                sec.id == opt_id::STRINGS,
             );
-            let span = span_of(sec.body.start.saturating_add(4), 4);
-            let f = if sec.id == opt_id::STRINGS {
-                ctx.sink
-                    .make(
-                        &rules::DECOMPRESSED_SIZE,
-                        span,
-                        format!("{msg} (the STRINGS section): they ignore a STRINGS section they cannot read and read the same events"),
-                    )
-                    .read_same("trace-cmd report", "3.1.6–3.3.4")
-            } else {
-                ctx.sink
-                    .make(
-                        &rules::DECOMPRESSED_SIZE,
-                        span,
-                        format!("{msg}: the section is lost"),
-                    )
-                    .fails("trace-cmd report", "3.1.6–3.3.4", "reject")
-            };
-            ctx.sink.push(f);
             return None;
         }
         // A declared size above the limit is not allocated: the block is decompressed into
