@@ -1921,7 +1921,11 @@ fn a_kallsyms_line_2_4_scans_no_name_from_is_an_error_in_v6() {
     let l = levels(&p);
     assert!(has(&l, "TD057", Severity::Error), "{l:?}");
     for (name, what, _) in v6_outcomes(&p, 30) {
-        let want = if name == "trace-cmd 2.4" { "crash" } else { "ok" };
+        let want = if name == "trace-cmd 2.4" {
+            "crash"
+        } else {
+            "ok"
+        };
         assert_eq!(what, want, "{name}");
     }
 }

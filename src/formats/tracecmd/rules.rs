@@ -628,7 +628,10 @@ crate::declare_rules! {
     ///   rest of that text up to the next system's own name and NUL: trace-cmd 2.4–3.3.4 read
     ///   the same string, go on in step and read every other event the same (campaign
     ///   `full18`: 3 mutants, all five readers the same); the short format is reported on its
-    ///   own;
+    ///   own. It stays an error when that format parses whole, or when in a v6 file bytes
+    ///   follow the last CPU data: then bytes were added to the format rather than its size
+    ///   cut, and everything after it is read at the wrong place (campaign `full18`: a
+    ///   duplicated field line, every reader rejects the file);
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;

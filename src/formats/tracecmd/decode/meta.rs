@@ -892,9 +892,8 @@ pub fn event_formats(
             // is the tail of a format whose size does not cover it, so what follows is
             // misframed and the file's absolute offsets no longer point where they should.
             let shown: String = name.chars().take(40).collect();
-            let ident = |s: &str| {
-                !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            };
+            let ident =
+                |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             let rest = name.strip_prefix('\n').unwrap_or("");
             let newline_only = ident(rest);
             // The text before the last newline is the tail of a format whose size is short,
@@ -912,7 +911,7 @@ pub fn event_formats(
                 // Only the previous format's closing newline was left out of its size: that
                 // format parses without it, and the newline joins the system name, which
                 // `report` does not print.
-                ctx.sink
+                Some(ctx.sink
                     .make(
                         &rules::EVENT_FORMAT,
                         loc.map(nspan.clone()),
@@ -921,22 +920,17 @@ pub fn event_formats(
                             shown.escape_debug()
                         ),
                     )
-                    .read_same("trace-cmd report", "2.4–3.3.4")
-            } else if let Some(next) = next_system {
-                // Campaign `full18`: `sched_kthread_stop`, the last format of `sched`, sized 0
-                // or half its text, reads the same in trace-cmd 2.4–3.3.4.
-                ctx.sink
-                    .make(
-                        &rules::EVENT_FORMAT,
-                        loc.map(nspan.clone()),
-                        format!(
-                            "event system name `{}` holds the end of the format before it, whose size is short, up to the name of the next system `{next}`: trace-cmd 2.4–3.3.4 read the same string, go on in step and read every other event the same (that system is named with the text; the short format is skipped, reported on its own)",
-                            shown.escape_debug()
-                        ),
-                    )
-                    .read_same("trace-cmd report", "2.4–3.3.4")
+                    .read_same("trace-cmd report", "2.4–3.3.4"))
+            } else if let (Some(next), None) = (next_system, &meta.tail_as_system) {
+                // Judged in lint.rs (`tail_as_system`) once the data is walked.
+                meta.tail_as_system = Some((
+                    loc.map(nspan.clone()),
+                    shown.escape_debug().to_string(),
+                    next.to_string(),
+                ));
+                None
             } else {
-                ctx
+                Some(ctx
                 .sink
                 .make(
                     &rules::EVENT_FORMAT,
@@ -946,9 +940,11 @@ pub fn event_formats(
                         shown.escape_debug()
                     ),
                 )
-                .fails("trace-cmd report", "2.4–3.3.4", "reject")
+                .fails("trace-cmd report", "2.4–3.3.4", "reject"))
             };
-            ctx.sink.push(f);
+            if let Some(f) = f {
+                ctx.sink.push(f);
+            }
         }
         let cs = r.offset();
         let count = rd(ctx, loc, r.u32("event format count"))?;
@@ -956,6 +952,42 @@ pub fn event_formats(
         last_read = formats(ctx, r, loc, count, span_of(cs, 4), &name, meta)?;
     }
     Ok(())
+}
+
+/// Reports a system name read from the tail of the format before it up to the next system's
+/// own name (`Meta::tail_as_system`), once the data is walked. `added`: in a v6 file, the bytes
+/// that follow the end of the last CPU data — bytes added to the format rather than its size
+/// cut, so that everything after it, the CPU data included, is read at the wrong place (campaign
+/// `full18`: a duplicated field line, every reader rejects the file). Otherwise the readers read
+/// the same string up to the same NUL and go on in step (campaign `full18`: `sched_kthread_stop`,
+/// the last format of `sched`, sized 0 or half its text, reads the same in trace-cmd 2.4–3.3.4).
+pub fn tail_as_system(ctx: &mut Ctx<'_, '_>, meta: &Meta, added: Option<u64>) {
+    let Some((span, shown, next)) = &meta.tail_as_system else {
+        return;
+    };
+    let f = match added {
+        Some(n) => ctx
+            .sink
+            .make(
+                &rules::EVENT_FORMAT,
+                span.clone(),
+                format!(
+                    "event system name `{shown}` is not an identifier: the format before it is longer than its size says, and {n} bytes follow the last CPU data: trace-cmd 2.4–3.3.4 read everything after it at the wrong place (campaign: they reject the file)"
+                ),
+            )
+            .fails("trace-cmd report", "2.4–3.3.4", "reject"),
+        None => ctx
+            .sink
+            .make(
+                &rules::EVENT_FORMAT,
+                span.clone(),
+                format!(
+                    "event system name `{shown}` holds the end of the format before it, whose size is short, up to the name of the next system `{next}`: trace-cmd 2.4–3.3.4 read the same string, go on in step and read every other event the same (that system is named with the text; the short format is skipped, reported on its own)"
+                ),
+            )
+            .read_same("trace-cmd report", "2.4–3.3.4"),
+    };
+    ctx.sink.push(f);
 }
 
 /// Checks the lines of a text section. Readers read the text as a C string (`strtok_r` over

@@ -314,7 +314,10 @@ impl<'a> Tok2<'a> {
                 }
                 // A string followed (after blanks and newlines) by another is one token.
                 let save = self.at;
-                while self.peek().is_some_and(|b| class2(b) == K2::Space || b == b'\n') {
+                while self
+                    .peek()
+                    .is_some_and(|b| class2(b) == K2::Space || b == b'\n')
+                {
                     self.bump();
                 }
                 if self.peek() == Some(b'"') {
@@ -399,14 +402,19 @@ fn v2_read(t: &mut Tok2<'_>, ftrace: bool) -> Step {
         (false, K2::Newline, ""),
     ];
     for (i, (item_skip, k, want)) in head.into_iter().enumerate() {
-        let tok = if item_skip { t.token_item()? } else { t.token()? };
+        let tok = if item_skip {
+            t.token_item()?
+        } else {
+            t.token()?
+        };
         let ok = if want.is_empty() {
             tok.0 == k
         } else {
             t.is(&tok, k, want)
         };
         // A negative id drops the format before its fields are read.
-        let dropped = i == 5 && strtoul_int(t.text.get(tok.1.clone()).unwrap_or_default()).is_none();
+        let dropped =
+            i == 5 && strtoul_int(t.text.get(tok.1.clone()).unwrap_or_default()).is_none();
         if !ok || dropped {
             return Ok(None);
         }
@@ -485,17 +493,13 @@ fn v2_fields(t: &mut Tok2<'_>, ftrace: bool) -> Result<Fields, Endless> {
         let mut last = first.1;
         let mut tok = loop {
             let tok = t.token()?;
-            if tok.0 == K2::Item
-                || t.is(&tok, K2::Op, "*")
-                || (ftrace && t.is(&tok, K2::Op, "."))
-            {
+            if tok.0 == K2::Item || t.is(&tok, K2::Op, "*") || (ftrace && t.is(&tok, K2::Op, ".")) {
                 words = words.saturating_add(1);
                 last = tok.1;
                 continue;
             }
             // 2.9.5 reads `__attribute__((…))` into the type, to the closing parenthesis.
-            if t.is(&tok, K2::Delim, "(") && t.text.get(last.clone()) == Some(b"__attribute__")
-            {
+            if t.is(&tok, K2::Delim, "(") && t.text.get(last.clone()) == Some(b"__attribute__") {
                 let mut depth = 1u32;
                 loop {
                     let inner = t.token()?;
@@ -567,7 +571,12 @@ fn v2_fields(t: &mut Tok2<'_>, ftrace: bool) -> Result<Fields, Endless> {
             if !t.is(&tok, K2::Item, "signed") {
                 return post(tok.1);
             }
-            for (k, want) in [(K2::Op, ":"), (K2::Item, ""), (K2::Op, ";"), (K2::Newline, "")] {
+            for (k, want) in [
+                (K2::Op, ":"),
+                (K2::Item, ""),
+                (K2::Op, ";"),
+                (K2::Newline, ""),
+            ] {
                 let tok = t.token()?;
                 let ok = if want.is_empty() {
                     tok.0 == k
@@ -632,7 +641,8 @@ mod tests {
     const HEAD: &str = "name: e\nID: 5\nformat:\n";
     const COMMON: &str = "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
     const OWN: &str = "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\tfield:char b[16];\toffset:12;\tsize:16;\tsigned:0;\n\n";
-    const PRINT: &str = "print fmt: \"a=%d b=%s\", REC->a, __print_symbolic(REC->a, { 0, \"X\" })\n";
+    const PRINT: &str =
+        "print fmt: \"a=%d b=%s\", REC->a, __print_symbolic(REC->a, { 0, \"X\" })\n";
 
     fn fmt(common: &str, own: &str, print: &str) -> Vec<u8> {
         format!("{HEAD}{common}{own}{print}").into_bytes()
@@ -642,7 +652,10 @@ mod tests {
     fn v2_reads_a_healthy_format() {
         assert_eq!(v2(&fmt(COMMON, OWN, PRINT), false), V2::Read);
         let ftrace = "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n\tfield:struct ftrace_graph_ent graph_ent;\toffset:8;\tsize:16;\tsigned:0;\n\tfield special:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n\n";
-        assert_eq!(v2(&fmt(ftrace, "", "print fmt: \"%lx\", REC->ip\n"), true), V2::Read);
+        assert_eq!(
+            v2(&fmt(ftrace, "", "print fmt: \"%lx\", REC->ip\n"), true),
+            V2::Read
+        );
         let attr = "\tfield:const char __attribute__((user)) * filename;\toffset:16;\tsize:8;\tsigned:0;\n\n";
         assert_eq!(v2(&fmt(COMMON, attr, PRINT), false), V2::Read);
     }
