@@ -1198,6 +1198,9 @@ fn trim_blanks(l: &[u8]) -> &[u8] {
     l.get(n..).unwrap_or(&[])
 }
 
+/// For a malformed text line: the reader versions that crash on it and how, when they do.
+type CrashCheck = fn(&[u8]) -> Option<(&'static str, &'static str)>;
+
 /// A text section of `size` + bytes, checked line by line.
 struct TextSection {
     /// Width of the size field (4 or 8 bytes).
@@ -1212,7 +1215,7 @@ struct TextSection {
     check: fn(&[u8]) -> Result<(), String>,
     /// For a malformed line of a v6 file: the reader versions that crash on it and how, when
     /// they do (the finding is then an error).
-    crash_v6: Option<fn(&[u8]) -> Option<(&'static str, &'static str)>>,
+    crash_v6: Option<CrashCheck>,
     /// For a malformed line of a v7 file, when the rule's level is an error for the 2.x
     /// readers of v6 files: what trace-cmd 3.x, the only readers of v7, do (a warning).
     v7_same: Option<&'static str>,
