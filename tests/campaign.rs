@@ -2035,3 +2035,241 @@ fn a_reordered_or_repeated_definition_gdb_reads_the_same_is_a_warning() {
     assert!(no_error(&l), "{l:?}");
     gdb_reads_same(&exe, rel, &p);
 }
+
+/// `trace-cmd report` of every trace-cmd of the matrix that reads v6 files, killed after
+/// `secs`: (name, what it did: `ok`, `crash`, `hang` or `reject`, stdout).
+fn v6_outcomes(p: &Path, secs: u32) -> Vec<(&'static str, &'static str, String)> {
+    use std::os::unix::process::ExitStatusExt;
+    common::matrix_readers("trace-cmd")
+        .into_iter()
+        .map(|r| {
+            let out = std::process::Command::new("timeout")
+                .args(["-s", "KILL", &secs.to_string()])
+                .arg(&r.path)
+                .arg("report")
+                .arg(p)
+                .output()
+                .unwrap();
+            // `timeout -s KILL` kills itself with the reader when time runs out.
+            let what = match (out.status.code(), out.status.signal()) {
+                (Some(0), _) => "ok",
+                (Some(124 | 137), _) | (None, Some(9)) => "hang",
+                (Some(c), _) if c >= 128 => "crash",
+                (None, _) => "crash",
+                (Some(_), _) => "reject",
+            };
+            (
+                r.name,
+                what,
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// v6.dat with `from` replaced by `to` (same length) inside the `sched_kthread_stop` format,
+/// an event the recording has no record of.
+fn kthread_stop_edit(from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
+    assert_eq!(from.len(), to.len());
+    edited("tracecmd/v6.dat", |b| {
+        let at = find(b, b"name: sched_kthread_stop\n");
+        let at = at + find(&b[at..], from.as_bytes());
+        b[at..at + to.len()].copy_from_slice(to.as_bytes());
+    })
+}
+
+/// Checks the v6 readers against the level tracelint gives `code` on `p`: for an error the
+/// 2.x readers do `fate` and the 3.x readers print the original report; for a warning every
+/// reader prints the original report.
+fn v6_fate(p: &Path, code: &str, fate: Option<&str>) {
+    let l = levels(p);
+    match fate {
+        Some(_) => assert!(has(&l, code, Severity::Error), "{l:?}"),
+        None => {
+            assert!(has(&l, code, Severity::Warning), "{l:?}");
+            assert!(no_error(&l), "{l:?}");
+        }
+    }
+    let base = v6_outcomes(&common::corpus("tracecmd/v6.dat"), 5);
+    for ((name, w0, o0), (_, w1, o1)) in base.iter().zip(v6_outcomes(p, 5)) {
+        assert_eq!(*w0, "ok", "{name} on the original");
+        match fate {
+            Some(f) if name.starts_with("trace-cmd 2.") => {
+                assert_eq!(w1, f, "{name} on {}", p.display())
+            }
+            _ => assert_eq!((*w0, o0), (w1, &o1), "{name} on {}", p.display()),
+        }
+    }
+}
+
+/// Campaign `full18`: the v6 field-line damage the 2.x parser survives and the damage it
+/// does not. trace-cmd 2.4 and 2.9.5's `event_read_fields` frees the last field it linked
+/// when the next line breaks before its field is allocated; a break in a list's first line
+/// frees nothing listed.
+#[test]
+fn a_v6_field_line_broken_after_another_field_crashes_2x() {
+    // `pid` is the second field of the event's own list: `comm` is freed while listed.
+    let (_t, p) = kthread_stop_edit("\tfield:pid_t pid;", "\tfi)ld:pid_t pid;");
+    v6_fate(&p, "TD053", Some("crash"));
+    let (_t, p) = kthread_stop_edit("\tfield:pid_t pid;", "\tfield:(id_t pid;");
+    v6_fate(&p, "TD053", Some("crash"));
+    // `comm` is the first: the break frees nothing listed, every reader skips the format.
+    let (_t, p) = kthread_stop_edit("\tfield:__data_loc", "\tfi)ld:__data_loc");
+    v6_fate(&p, "TD053", None);
+    // A break after the field is allocated frees only that field.
+    let (_t, p) = kthread_stop_edit("\tsize:4;\tsigned:1;\n\n", "\tsizx:4;\tsigned:1;\n\n");
+    v6_fate(&p, "TD053", None);
+    // A damaged `print fmt` keyword: every reader skips the format.
+    let (_t, p) = kthread_stop_edit("print fmt:", "pr)nt fmt:");
+    v6_fate(&p, "TD053", None);
+}
+
+/// Campaign `full18`: a quote no later quote closes, reached by the 2.x parser, makes trace-cmd
+/// 2.4 and 2.9.5 read past the end of the format for ever; 3.x stop at the end of the text.
+#[test]
+fn a_v6_format_quote_nothing_closes_hangs_2x() {
+    let (_t, p) = kthread_stop_edit("pid=%d\", __get", "pid=%dh, __get");
+    v6_fate(&p, "TD053", Some("hang"));
+    let (_t, p) = kthread_stop_edit("\tsize:4;\tsigned:1;\n\n", "\tsize:4;\tsigned:';\n\n");
+    v6_fate(&p, "TD053", Some("hang"));
+}
+
+/// Campaign `full18`: overlapping fields in a v6 file are read by every reader at their own
+/// offsets; no parser crashes on them.
+#[test]
+fn overlapping_fields_in_a_v6_format_are_a_warning() {
+    let (_t, p) = kthread_stop_edit(
+        "\tfield:pid_t pid;\toffset:12;",
+        "\tfield:pid_t pid;\toffset:10;",
+    );
+    v6_fate(&p, "TD054", None);
+}
+
+/// Campaign `full18`: the last format of a system sized 0: readers read the format's text up
+/// to the next system's name as that name, and go on in step.
+#[test]
+fn a_short_last_format_read_up_to_the_next_system_name_is_a_warning() {
+    let (_t, p) = edited("tracecmd/v6.dat", |b| {
+        let at = find(b, b"name: sched_kthread_stop\n") - 8;
+        b[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD053", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let base = v6_outcomes(&common::corpus("tracecmd/v6.dat"), 30);
+    assert_eq!(v6_outcomes(&p, 30), base);
+}
+
+/// Campaign `full18`: a kallsyms line without a word, a character and another word makes
+/// trace-cmd 2.4 free the previous line's symbol name again (abort); 2.9.5 and later stop
+/// reading symbols there.
+#[test]
+fn a_kallsyms_line_2_4_scans_no_name_from_is_an_error_in_v6() {
+    let (_t, p) = edited("tracecmd/v6.dat", |b| {
+        let at = find(b, b"ffffffff81000df0 T asm_sysvec_apic_timer_interrupt\n");
+        b[at + 16] = b'\n';
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD057", Severity::Error), "{l:?}");
+    for (name, what, _) in v6_outcomes(&p, 30) {
+        let want = if name == "trace-cmd 2.4" {
+            "crash"
+        } else {
+            "ok"
+        };
+        assert_eq!(what, want, "{name}");
+    }
+}
+
+/// Campaign `full18`: a NUL in saved_cmdlines ends the text for every reader; the line it
+/// cuts, `158` without a name, makes trace-cmd 2.4 free the previous name again.
+#[test]
+fn a_nul_in_saved_cmdlines_ends_the_text() {
+    let rel = "tracecmd/bigmarker-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        let at = find(b, b"\n15850 lto cgu.2.rcgu.\n");
+        b[at + 4] = 0;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD059", Severity::Error), "{l:?}");
+    for (name, what, _) in v6_outcomes(&p, 30) {
+        if name == "trace-cmd 2.4" {
+            assert_eq!(what, "crash", "{name}");
+        }
+    }
+    // A NUL at a line start: the line before is whole, the rest is not read.
+    let (_t, p) = edited(rel, |b| {
+        let at = find(b, b"\n15850 lto cgu.2.rcgu.\n");
+        b[at + 1] = 0;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD059", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    for (name, what, _) in v6_outcomes(&p, 30) {
+        assert_eq!(what, "ok", "{name}");
+    }
+}
+
+/// Campaign `full18`: a saved_cmdlines line without a name in a v7 file: trace-cmd 3.1.6–3.3.4,
+/// its only readers, stop reading names there and read the same events.
+#[test]
+fn a_saved_cmdlines_line_without_a_name_is_a_warning_in_v7() {
+    let rel = "tracecmd/v7-none.dat";
+    let (_t, p) = edited(rel, |b| {
+        // The last saved_cmdlines line: its name replaced by newlines.
+        let text = find(b, b"7453 cc1\n15 rcu_preempt\n");
+        let size = u64::from_le_bytes(b[text - 8..text].try_into().unwrap()) as usize;
+        let end = text + size - 1;
+        assert_eq!(b[end], b'\n');
+        let start = b[..end].iter().rposition(|&c| c == b'\n').unwrap() + 1;
+        let space = start + b[start..end].iter().position(|&c| c == b' ').unwrap();
+        for c in &mut b[space..end] {
+            *c = b'\n';
+        }
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD059", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    for ((name, ok0, o0), (_, ok1, o1)) in base.iter().zip(reports(&p, true, false)) {
+        assert!(*ok0 && ok1, "{name}");
+        assert_eq!(event_lines(o0), event_lines(&o1), "{name}");
+    }
+}
+
+/// Campaign `full18`: the STRINGS section of a v7 file with a csize past the end of the file
+/// or a usize of 2^31 or more: trace-cmd 3.x ignore it unread and print the same report. The
+/// same usize on another section loses it (`int` overflow in `tracecmd_uncompress_block`).
+#[test]
+fn an_unreadable_strings_block_is_a_warning_and_another_an_error() {
+    let rel = "tracecmd/clock-boot-v7-zstd.dat";
+    let data = std::fs::read(common::corpus(rel)).unwrap();
+    // Section 15 ("strings") at 0x415d: a 16-byte header, then csize and usize.
+    let (csize_at, usize_at) = (0x416d, 0x4171);
+    assert_eq!(u16::from_le_bytes([data[0x415d], data[0x415e]]), 15);
+    let base = reports(&common::corpus(rel), true, false);
+    for (at, v, code) in [
+        (usize_at, 0x8000_0000u32, "TD018"),
+        (usize_at, 0xffff_ffff, "TD018"),
+        (usize_at, 0x5000_0000, "TD018"),
+        (csize_at, 0xffff_ffff, "TD007"),
+    ] {
+        let (_t, p) = edited(rel, |b| b[at..at + 4].copy_from_slice(&v.to_le_bytes()));
+        let l = levels(&p);
+        assert!(has(&l, code, Severity::Warning), "{v:#x}: {l:?}");
+        assert!(no_error(&l), "{v:#x}: {l:?}");
+        assert_eq!(reports(&p, true, false), base, "{v:#x} at {at:#x}");
+    }
+    // The kallsyms section (19, at 0x16b6): its usize at 0x16ca.
+    assert_eq!(u16::from_le_bytes([data[0x16b6], data[0x16b7]]), 19);
+    let (_t, p) = edited(rel, |b| {
+        b[0x16ca..0x16ce].copy_from_slice(&0x8000_0000u32.to_le_bytes())
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD018", Severity::Error), "{l:?}");
+    let got = reports(&p, true, false);
+    assert!(
+        got.is_empty() || got != base,
+        "readers read a lost kallsyms section the same"
+    );
+}

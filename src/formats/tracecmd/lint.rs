@@ -536,9 +536,10 @@ fn page_header_at(data: &[u8], m: &TraceDat, at: u64, region: &Range<u64>) -> bo
 /// Bytes of trailing data looked at for a ring page (a sparse tail of any size is not read).
 const LOOK_BYTES: usize = 1 << 20;
 
-fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
+/// Where the last CPU data of a v6 file ends (`None` for v7, or before the metadata is read).
+fn v6_data_end(m: &TraceDat) -> Option<u64> {
     if m.header.version != 6 || m.meta_end == 0 {
-        return;
+        return None;
     }
     let mut end = m.meta_end;
     for b in &m.buffers {
@@ -549,7 +550,18 @@ fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             }
         }
     }
+    Some(end)
+}
+
+fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
     let len = ctx.len();
+    let added = v6_data_end(m)
+        .filter(|&e| e < len)
+        .map(|e| len.saturating_sub(e));
+    crate::formats::tracecmd::decode::meta::tail_as_system(ctx, &m.meta, added);
+    let Some(end) = v6_data_end(m) else {
+        return;
+    };
     if end < len {
         let msg = format!(
             "{} bytes follow the end of the last CPU data at 0x{end:x}",

@@ -349,6 +349,11 @@ pub struct Meta {
     pub formats: Vec<EventFormat>,
     /// Systems with the span of their name.
     pub systems: Vec<(String, Range<u64>)>,
+    /// A system name read from the tail of the format before it, whose size cut it short, up
+    /// to the next system's own name: (span, the name as shown, that next system). Judged once
+    /// the data is walked: in a v6 file whose CPU data ends before the file does, bytes were
+    /// added to the format instead, and the file after it is shifted.
+    pub tail_as_system: Option<(Range<u64>, String, String)>,
     /// Count of ftrace formats.
     pub ftrace_count: u64,
     /// kallsyms lines.

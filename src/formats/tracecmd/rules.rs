@@ -101,6 +101,10 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd stops at the short read: it rejects the file when metadata is cut, and drops the
     /// events of a cut page (from source: `do_read_check` failures in lib/trace-cmd/trace-input.c).
+    ///
+    /// A **warning** for the compressed STRINGS section (id 15) whose `csize` runs past the end
+    /// of the file: it only names sections, and trace-cmd 3.1.6–3.3.4 ignore a STRINGS section
+    /// they cannot read (campaign `full18`: csize + 1 and all ones, every reader the same).
     pub TRUNCATED = ("TD007", "truncated", Error, "the file ends inside a structure");
     /// ## What it checks
     /// The v7 first-options offset is non-zero, inside the file and at the start of a section
@@ -236,7 +240,14 @@ crate::declare_rules! {
     /// - **error**: the block holds more than that buffer (decompression fails, the section is
     ///   lost), or a CPU chunk's size is wrong (its pages are cut or read from stale memory);
     /// - **warning**: a section's `usize` is wrong but the block fits the buffer: trace-cmd
-    ///   3.1.6–3.3.4 read the same (verified with the matrix).
+    ///   3.1.6–3.3.4 read the same (verified with the matrix). A declared size above
+    ///   `max_section_bytes` is not allocated: tracelint decompresses into at most the limit
+    ///   and reports `TL003` only when the block really holds more;
+    /// - **error** when max(usize, csize) is 2^31 or more: trace-cmd 3.1.6–3.3.4
+    ///   (`tracecmd_uncompress_block`) hold it in an `int`, which is negative, `malloc` fails
+    ///   and the section is lost (campaign `full18`: the report is rejected). For the STRINGS
+    ///   section a **warning**: the readers ignore it unread and read the same events
+    ///   (campaign `full18`: 3 mutants, every reader the same).
     pub DECOMPRESSED_SIZE = ("TD018", "decompressed-size", Error, "a compressed block does not decompress to its declared size");
     /// ## What it checks
     /// Sections do not overlap each other or the initial header.
@@ -612,21 +623,42 @@ crate::declare_rules! {
     ///   not the event is in the data (campaign); another `REC->` of no field is a warning;
     /// - **error** when an event system name is no identifier: the format before it is longer
     ///   than its size and everything after it is misframed (readers reject the file, campaign);
-    ///   a **warning** when only the closing newline of the system's last format was left out of
-    ///   its size: the newline starts the next system name and trace-cmd 2.4–3.3.4 read the same
-    ///   events (campaign);
+    ///   a **warning** when the system's last format is shorter than its text (its size cut to
+    ///   0 or half, or its closing newline left out), so that the name read after it is the
+    ///   rest of that text up to the next system's own name and NUL: trace-cmd 2.4–3.3.4 read
+    ///   the same string, go on in step and read every other event the same (campaign
+    ///   `full18`: 3 mutants, all five readers the same); the short format is reported on its
+    ///   own. It stays an error when that format parses whole, or when in a v6 file bytes
+    ///   follow the last CPU data: then bytes were added to the format rather than its size
+    ///   cut, and everything after it is read at the wrong place (campaign `full18`: a
+    ///   duplicated field line, every reader rejects the file);
     /// - **warning** otherwise in a v7 file: trace-cmd 3.1.6–3.3.4, its only readers, skip a
     ///   format they cannot parse and read every other event the same; records of that event,
     ///   if any, have an id no format defines and are reported as errors on their own;
-    /// - **error** in a v6 file for a field line whose `field:` keyword is damaged: trace-cmd
-    ///   2.4 and 2.9.5 crash (SIGSEGV) or hang parsing it (17 of 23 such campaign mutants),
-    ///   and a v6 file is made for v6 readers whoever wrote it (trace-cmd 3.x `convert
-    ///   --file-version 6` writes them for older tool chains); healthy v6 files reach no such
-    ///   case (a 6.18 kernel's every event format converted to v6 reads in 2.4 and 2.9.5
-    ///   without a finding);
-    /// - **warning** in a v6 file for the other damage (an unknown attribute, a number that is
-    ///   not decimal, a missing line): trace-cmd 2.4–3.3.4 skip the format and read every other
-    ///   event the same (166 of 180 campaign mutants).
+    /// - **error** in a v6 file where trace-cmd 2.4 and 2.9.5 crash or hang on the format (a v6
+    ///   file is made for v6 readers whoever wrote it: trace-cmd 3.x `convert --file-version
+    ///   6` writes them for older tool chains). tracelint reads each v6 format with a model of
+    ///   the parser they bundle (`event-parse.c`, the same in both), which has two defects
+    ///   libtraceevent 1.7–1.8 fixed:
+    ///   - `event_read_fields` frees the last field it linked when the next field line breaks
+    ///     before that field is allocated (at its `field` keyword, its `:` or the first word
+    ///     of its type): the freed field stays listed and both crash (SIGSEGV) freeing the
+    ///     format at exit. A break in the first line of a list, or later in a line, frees
+    ///     nothing listed: both skip the format like 3.x;
+    ///   - `__read_token` reads a quoted token to its closing quote and never stops at the
+    ///     end of the text: a `"` or `'` no later quote closes, reached by the parser, makes
+    ///     both loop for ever (a damaged `signed:'`, the closing quote of a print format).
+    ///
+    ///   Checked against 250 single-byte mutants of v6 format texts run through trace-cmd 2.4
+    ///   and 2.9.5: 247 agree (one hang the model predicts is not reached, one crash in the
+    ///   print-argument parser it does not model, and a `common_type` line of the lowest id
+    ///   broken after its field is allocated, an error by the first case above). No healthy v6
+    ///   file reaches either case (the
+    ///   corpus, `../shared/samples/wild`, the 2,418 event formats of a 6.18 kernel in a v6
+    ///   recording);
+    /// - **warning** in a v6 file for the other damage (a damaged `print fmt` keyword, an
+    ///   unknown attribute, a number that is not decimal, a missing line): trace-cmd 2.4–3.3.4
+    ///   skip the format and read every other event the same.
     pub EVENT_FORMAT = ("TD053", "event-format", Error, "an event format is malformed");
     /// ## What it checks
     /// Fields of an event format do not overlap, and the common fields are where every reader
@@ -642,11 +674,12 @@ crate::declare_rules! {
     ///   lowest id: libtraceevent takes the offset of every record's id from that format; a
     ///   `common_type` at offset 0 with size 2 that is only listed later is a **warning**
     ///   (libtraceevent looks it up by name), and so is a misplaced one in another format;
-    /// - **warning** for overlapping fields in a v7 file: trace-cmd 3.1.6–3.3.4, its only
-    ///   readers, read every field at its own offset (overlapping fields print what their bytes
-    ///   hold) and every other event the same;
-    /// - **error** for overlapping fields in a v6 file: trace-cmd 2.4 and 2.9.5, which read
-    ///   every v6 file whoever wrote it, crash parsing them (campaign);
+    /// - **warning** for overlapping fields: trace-cmd 2.4–3.3.4 read every field at its own
+    ///   offset (overlapping fields print what their bytes hold) and every other event the
+    ///   same (campaign `full18`: `virt` moved over `common_pid`, `common_flags` moved over
+    ///   `common_type` in v6 files read the same by all five readers); the overlap itself
+    ///   crashes no parser (`event_read_fields` never compares offsets). A format of a v6 file
+    ///   whose text also makes trace-cmd 2.4 and 2.9.5 crash or hang (`TD053`) is an error;
     /// - **warning** for a misplaced `common_type` in a v6 file that is not the lowest id's.
     pub EVENT_FIELDS = ("TD054", "event-fields", Error, "event format fields overlap or the common fields are misplaced");
     /// ## What it checks
@@ -679,7 +712,16 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 2.9 (`tracecmd_parse_proc_kallsyms`) stops at the first line it cannot scan: every
     /// later symbol is lost and their addresses print as numbers. The events read the same
-    /// (verified with trace-cmd 3.1.6 on a damaged first line).
+    /// (verified with trace-cmd 3.1.6 on a damaged first line). The level follows the case:
+    /// - **error** in a v6 file for a line without a word, a character and another word:
+    ///   trace-cmd 2.4 (`parse_proc_kallsyms`: `sscanf(line, "%ms %c %ms\t[%ms", …)`) uses the
+    ///   name pointer it did not assign, the one the line before freed, and frees it again:
+    ///   glibc aborts it (campaign `full18`: an address cut off by a newline, `ic_timer_interrupt`
+    ///   alone on a line; fixture in `tests/campaign.rs`);
+    /// - **warning** otherwise (and in v7 files, which 2.4 does not read).
+    ///
+    /// Every reader reads the text as a C string: a NUL ends it, and the lines after it are
+    /// not read (a **warning**: their symbols print as addresses).
     pub KALLSYMS_LINE = ("TD057", "kallsyms-line", Warning, "a kallsyms line is malformed");
     /// ## What it checks
     /// printk format lines have the form `0xADDR : "FORMAT"`.
@@ -702,8 +744,17 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 1.x–2.9.x (`tracecmd_parse_cmdlines`, replaced by libtraceevent's parser in
     /// commit a30f266f for 3.0) keep the previous line's freed `comm` when `sscanf` fails and
-    /// free it again: a double free that aborts them (from source). trace-cmd 3.1.6 reads the
-    /// same events, printing that task without its name (verified).
+    /// free it again: a double free that aborts them (from source; trace-cmd 2.4 aborts on a
+    /// line `158` cut by a NUL, campaign `full18`). trace-cmd 3.1.6–3.3.4
+    /// (`tep_parse_saved_cmdlines`) stop reading task names at that line and read the same
+    /// events. The level follows the file's version:
+    /// - **error** in a v6 file, which trace-cmd 2.x read;
+    /// - **warning** in a v7 file, read by 3.x only (campaign `full18`: three lines without a
+    ///   name in a v7 file, every reader the same).
+    ///
+    /// Every reader reads the text as a C string: a NUL ends it, the line holding it is
+    /// checked up to the NUL, and the lines after it are not read (a **warning**: their tasks
+    /// print as `<...>`).
     pub CMDLINE_LINE = ("TD059", "cmdline-line", Error, "a saved_cmdlines line is malformed");
     /// ## What it checks
     /// Latency text has no NUL bytes and is exactly the section body (v7) or the rest of the

@@ -62,6 +62,22 @@ pub struct Ctx<'a, 's> {
     /// Event formats that break before their `common_type` field while libtraceevent keeps
     /// them (rule, id, location, span, message): an error only for the format of the lowest id.
     pub common_type_pending: Vec<(&'static Rule, u32, Loc, Range<u64>, String)>,
+    /// While a v6 event format is read: how trace-cmd 2.4 and 2.9.5 fail on it, if they do
+    /// (`tep::v2`), and whether a finding about the format said so.
+    pub v2_fail: Option<V2Fail>,
+    /// Set when a finding carried [`Ctx::v2_fail`].
+    pub v2_fail_told: bool,
+}
+
+/// How trace-cmd 2.4 and 2.9.5 fail on one event format (`tep::V2`).
+#[derive(Clone, Debug)]
+pub struct V2Fail {
+    /// They hang (else they crash).
+    pub hang: bool,
+    /// Why, from their parser.
+    pub why: String,
+    /// Where, in the file.
+    pub span: Range<u64>,
 }
 
 impl<'a, 's> Ctx<'a, 's> {
@@ -79,6 +95,8 @@ impl<'a, 's> Ctx<'a, 's> {
             sieve: None,
             version: 0,
             common_type_pending: Vec::new(),
+            v2_fail: None,
+            v2_fail_told: false,
         }
     }
 
@@ -189,6 +207,40 @@ impl<'a, 's> Ctx<'a, 's> {
                 ),
             )
             .read_same("trace-cmd report", "3.1.6–3.3.4");
+        self.sink.push(f);
+    }
+
+    /// Reports a section block whose max(usize, csize) is 2^31 or more: trace-cmd 3.1.6–3.3.4
+    /// (`tracecmd_uncompress_block`) hold it in an `int`, which is negative, `malloc` fails and
+    /// the section is not read. An error, but a warning for the STRINGS section, which readers
+    /// ignore when unreadable (campaign `full18`).
+    pub fn usize_past_int(
+        &mut self,
+        span: Range<u64>,
+        what: &str,
+        (usize_, csize): (u32, u32),
+        strings: bool,
+    ) {
+        let msg = format!(
+            "{what}: the larger of usize {usize_} and csize {csize} is 2^31 or more; trace-cmd 3.1.6–3.3.4 hold it in an `int`, which is negative, and cannot allocate the block"
+        );
+        let f = if strings {
+            self.sink
+                .make(
+                    &rules::DECOMPRESSED_SIZE,
+                    span,
+                    format!("{msg} (the STRINGS section): they ignore a STRINGS section they cannot read and read the same events"),
+                )
+                .read_same("trace-cmd report", "3.1.6–3.3.4")
+        } else {
+            self.sink
+                .make(
+                    &rules::DECOMPRESSED_SIZE,
+                    span,
+                    format!("{msg}: the section is lost"),
+                )
+                .fails("trace-cmd report", "3.1.6–3.3.4", "reject")
+        };
         self.sink.push(f);
     }
 

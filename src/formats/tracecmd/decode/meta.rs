@@ -2,7 +2,7 @@
 
 use super::super::model::{EventFormat, Field, HeaderPage, Meta};
 use super::super::rules;
-use super::ctx::{Ctx, Loc};
+use super::ctx::{Ctx, Loc, V2Fail};
 use super::tep;
 use crate::finding::Capped;
 use crate::reader::{ReadResult, Reader};
@@ -298,8 +298,72 @@ pub fn header_event(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc) -> Opti
     None
 }
 
-/// Parses one event format text.
+/// Parses one event format text. In a v6 file it is first read the way trace-cmd 2.4 and
+/// 2.9.5 read it (`tep::v2`): where they crash or hang, the finding about the format says so
+/// as an error, or one is made when the line-based reading finds nothing.
 pub fn event_format(
+    ctx: &mut Ctx<'_, '_>,
+    text: &Reader<'_>,
+    loc: &Loc,
+    system: &str,
+) -> Option<EventFormat> {
+    let at = |r: Range<usize>| {
+        text.offset().saturating_add(r.start as u64)
+            ..text
+                .offset()
+                .saturating_add(r.end.max(r.start.saturating_add(1)) as u64)
+    };
+    ctx.v2_fail = if ctx.version < 7 {
+        match tep::v2(text.rest(), system == "ftrace") {
+            tep::V2::Read => None,
+            tep::V2::Crash(why, r) => Some(V2Fail {
+                hang: false,
+                why,
+                span: at(r),
+            }),
+            tep::V2::Hang(why, r) => Some(V2Fail {
+                hang: true,
+                why,
+                span: at(r),
+            }),
+        }
+    } else {
+        None
+    };
+    ctx.v2_fail_told = false;
+    let ev = event_format_lines(ctx, text, loc, system);
+    if let Some(v2) = ctx.v2_fail.take() {
+        if !ctx.v2_fail_told {
+            let (what, fate) = v2_fate(&v2);
+            let f = ctx
+                .sink
+                .make(
+                    &rules::EVENT_FORMAT,
+                    loc.map(v2.span),
+                    format!(
+                        "trace-cmd 2.4 and 2.9.5, the readers of a v6 file too, {what}: {}; trace-cmd 3.1.6–3.3.4 read the format",
+                        v2.why
+                    ),
+                )
+                .fails("trace-cmd report", "2.4, 2.9.5", fate);
+            ctx.sink.push(f);
+        }
+    }
+    ev
+}
+
+/// What trace-cmd 2.4 and 2.9.5 do on a format [`tep::v2`] says they fail on (from runs of
+/// both, `tests/campaign.rs`), and the impact word.
+fn v2_fate(v2: &V2Fail) -> (&'static str, &'static str) {
+    if v2.hang {
+        ("never finish reading this format (they read the quoted token past the end of the text for ever)", "hang")
+    } else {
+        ("crash (SIGSEGV) on this format", "crash")
+    }
+}
+
+/// The line-based reading of one event format text.
+fn event_format_lines(
     ctx: &mut Ctx<'_, '_>,
     text: &Reader<'_>,
     loc: &Loc,
@@ -319,7 +383,8 @@ pub fn event_format(
         |ctx: &mut Ctx<'_, '_>, fields: &[Field], kept: Option<u32>, s: Range<u64>, msg: String| {
             let commons = fields.iter().any(|f| f.name == "common_type");
             match kept {
-                Some(id) if !commons => {
+                // A format trace-cmd 2.x crash or hang on is an error whatever its id.
+                Some(id) if !commons && ctx.v2_fail.is_none() => {
                     ctx.common_type_pending
                         .push((&rules::EVENT_FORMAT, id, loc.clone(), s, msg))
                 }
@@ -601,26 +666,32 @@ fn report_format(
     msg: String,
     commons: bool,
 ) {
-    // In a v6 file trace-cmd 2.4 and 2.9.5 count too. Their parser crashes (SIGSEGV) or hangs
-    // on a field line whose `field:` keyword is damaged (libtraceevent then reads the line as
-    // the start of the print format) and on overlapping fields, while it reads the same as 3.x
-    // on the other damage this rule reports (an unknown attribute, a number that is not
-    // decimal, a missing line: in the campaigns `full18` and `tgt18`, 17 of 23 and 2 of 2
-    // such mutants crash 2.x, 14 of 180 of the others).
-    let v2_crash = ctx.version < 7
-        && (msg.starts_with("unexpected line in event format")
-            || (rule.code == rules::EVENT_FIELDS.code && msg.contains(" overlaps field ")));
-    let (level, readers, impact) = if !commons {
+    // In a v6 file trace-cmd 2.4 and 2.9.5 count too: where their parser crashes or hangs on
+    // this format (`tep::v2`, set by `event_format`), the finding is an error that says so;
+    // elsewhere they skip a broken format as 3.x do.
+    let v2 = if ctx.version < 7 {
+        ctx.v2_fail.clone()
+    } else {
+        None
+    };
+    let v2_text;
+    let (level, readers, impact) = if let Some(v2) = &v2 {
+        ctx.v2_fail_told = true;
+        let (what, fate) = v2_fate(v2);
+        v2_text = format!(
+            "trace-cmd 3.1.6–3.3.4 skip this format and read every other event, but trace-cmd 2.4 and 2.9.5, the readers of a v6 file too, {what}: {}",
+            v2.why
+        );
+        (
+            crate::finding::Severity::Error,
+            v2_text.as_str(),
+            ("2.4, 2.9.5", fate),
+        )
+    } else if !commons {
         (
             crate::finding::Severity::Error,
             "it breaks before its `common_type` field, and it is the format of the lowest id, from which libtraceevent takes the offset of every record's id: trace-cmd 3.1.6–3.3.4 then print every event as `[UNKNOWN EVENT]` (campaign)",
             ("3.1.6–3.3.4", "loss"),
-        )
-    } else if v2_crash {
-        (
-            crate::finding::Severity::Error,
-            "trace-cmd 3.1.6–3.3.4 skip this format and read every other event, but trace-cmd 2.4 and 2.9.5, the readers of a v6 file too, crash (SIGSEGV) or hang parsing it",
-            ("2.4, 2.9.5", "crash"),
         )
     } else if rule.code == rules::EVENT_FIELDS.code {
         (
@@ -733,7 +804,7 @@ fn formats(
     count_span: Range<u64>,
     system: &str,
     meta: &mut Meta,
-) -> Flow {
+) -> Result<bool, Stop> {
     let remaining = r.remaining() as u64;
     if u64::from(count).saturating_mul(8) > remaining {
         ctx.report(
@@ -754,15 +825,18 @@ fn formats(
         );
         return Err(Stop);
     }
+    let mut last_read = true;
     for _ in 0..count {
         let ls = r.offset();
         let size = rd(ctx, loc, r.u64("event format size"))?;
         let text = sized(ctx, r, loc, size, span_of(ls, 8), "event format")?;
+        last_read = false;
         if let Some(ev) = event_format(ctx, &text, loc, system) {
             meta.formats.push(ev);
+            last_read = true;
         }
     }
-    Ok(())
+    Ok(last_read)
 }
 
 /// FTRACE_EVENTS: u32 count · formats.
@@ -775,7 +849,7 @@ pub fn ftrace_events(
     let cs = r.offset();
     let count = rd(ctx, loc, r.u32("ftrace format count"))?;
     meta.ftrace_count = u64::from(count);
-    formats(ctx, r, loc, count, span_of(cs, 4), "ftrace", meta)
+    formats(ctx, r, loc, count, span_of(cs, 4), "ftrace", meta).map(|_| ())
 }
 
 /// EVENT_FORMATS: u32 nsystems · (str system · u32 count · formats)*.
@@ -797,6 +871,8 @@ pub fn event_formats(
         );
         return Err(Stop);
     }
+    // Whether the last format before the next system name was read whole.
+    let mut last_read = true;
     for _ in 0..n {
         let ss = r.offset();
         let name = match r.cstr(4096, "event system name") {
@@ -816,14 +892,26 @@ pub fn event_formats(
             // is the tail of a format whose size does not cover it, so what follows is
             // misframed and the file's absolute offsets no longer point where they should.
             let shown: String = name.chars().take(40).collect();
+            let ident =
+                |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             let rest = name.strip_prefix('\n').unwrap_or("");
-            let newline_only =
-                !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let newline_only = ident(rest);
+            // The text before the last newline is the tail of a format whose size is short,
+            // the word after it the next system's name: readers read the same string up to
+            // the same NUL and go on in step.
+            // Only when that format broke where its size cut it: a format that parses whole
+            // with text after its size is longer than its size (bytes were added to it), and
+            // everything after it in the file is shifted (campaign `full18`: a duplicated
+            // field line, every reader rejects the file).
+            let next_system = name
+                .rsplit_once('\n')
+                .map(|(_, t)| t)
+                .filter(|t| ident(t) && !last_read);
             let f = if newline_only {
                 // Only the previous format's closing newline was left out of its size: that
                 // format parses without it, and the newline joins the system name, which
                 // `report` does not print.
-                ctx.sink
+                Some(ctx.sink
                     .make(
                         &rules::EVENT_FORMAT,
                         loc.map(nspan.clone()),
@@ -832,9 +920,17 @@ pub fn event_formats(
                             shown.escape_debug()
                         ),
                     )
-                    .read_same("trace-cmd report", "2.4–3.3.4")
+                    .read_same("trace-cmd report", "2.4–3.3.4"))
+            } else if let (Some(next), None) = (next_system, &meta.tail_as_system) {
+                // Judged in lint.rs (`tail_as_system`) once the data is walked.
+                meta.tail_as_system = Some((
+                    loc.map(nspan.clone()),
+                    shown.escape_debug().to_string(),
+                    next.to_string(),
+                ));
+                None
             } else {
-                ctx
+                Some(ctx
                 .sink
                 .make(
                     &rules::EVENT_FORMAT,
@@ -844,31 +940,71 @@ pub fn event_formats(
                         shown.escape_debug()
                     ),
                 )
-                .fails("trace-cmd report", "2.4–3.3.4", "reject")
+                .fails("trace-cmd report", "2.4–3.3.4", "reject"))
             };
-            ctx.sink.push(f);
+            if let Some(f) = f {
+                ctx.sink.push(f);
+            }
         }
         let cs = r.offset();
         let count = rd(ctx, loc, r.u32("event format count"))?;
         meta.systems.push((name.clone(), loc.map(nspan)));
-        formats(ctx, r, loc, count, span_of(cs, 4), &name, meta)?;
+        last_read = formats(ctx, r, loc, count, span_of(cs, 4), &name, meta)?;
     }
     Ok(())
 }
 
-/// Checks the lines of a text with `check`, reporting at most a few bad lines.
-fn check_lines(
-    ctx: &mut Ctx<'_, '_>,
-    text: &Reader<'_>,
-    loc: &Loc,
-    rule: &'static crate::rule::Rule,
-    what: &str,
-    check: impl Fn(&[u8]) -> Result<(), String>,
-) -> u64 {
+/// Reports a system name read from the tail of the format before it up to the next system's
+/// own name (`Meta::tail_as_system`), once the data is walked. `added`: in a v6 file, the bytes
+/// that follow the end of the last CPU data — bytes added to the format rather than its size
+/// cut, so that everything after it, the CPU data included, is read at the wrong place (campaign
+/// `full18`: a duplicated field line, every reader rejects the file). Otherwise the readers read
+/// the same string up to the same NUL and go on in step (campaign `full18`: `sched_kthread_stop`,
+/// the last format of `sched`, sized 0 or half its text, reads the same in trace-cmd 2.4–3.3.4).
+pub fn tail_as_system(ctx: &mut Ctx<'_, '_>, meta: &Meta, added: Option<u64>) {
+    let Some((span, shown, next)) = &meta.tail_as_system else {
+        return;
+    };
+    let f = match added {
+        Some(n) => ctx
+            .sink
+            .make(
+                &rules::EVENT_FORMAT,
+                span.clone(),
+                format!(
+                    "event system name `{shown}` is not an identifier: the format before it is longer than its size says, and {n} bytes follow the last CPU data: trace-cmd 2.4–3.3.4 read everything after it at the wrong place (campaign: they reject the file)"
+                ),
+            )
+            .fails("trace-cmd report", "2.4–3.3.4", "reject"),
+        None => ctx
+            .sink
+            .make(
+                &rules::EVENT_FORMAT,
+                span.clone(),
+                format!(
+                    "event system name `{shown}` holds the end of the format before it, whose size is short, up to the name of the next system `{next}`: trace-cmd 2.4–3.3.4 read the same string, go on in step and read every other event the same (that system is named with the text; the short format is skipped, reported on its own)"
+                ),
+            )
+            .read_same("trace-cmd report", "2.4–3.3.4"),
+    };
+    ctx.sink.push(f);
+}
+
+/// Checks the lines of a text section. Readers read the text as a C string (`strtok_r` over
+/// the buffer): a NUL ends it, the line holding it is read up to the NUL, and the lines after
+/// it are not read.
+fn check_lines(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, sec: &TextSection) -> u64 {
+    let (rule, what) = (sec.rule, sec.line_what);
     let mut rr = text.clone();
     let mut n = 0u64;
     let mut bad = Capped::new(rule, TEXT_REPORT_CAP);
     let max_line = ctx.limits.max_line_bytes;
+    let nul = text
+        .all_bytes()
+        .iter()
+        .position(|&b| b == 0)
+        .map(|i| text.base().saturating_add(i as u64));
+    let mut unread = 0u64;
     while let Some(l) = rr.line() {
         n = n.saturating_add(1);
         if l.text.len() as u64 > max_line {
@@ -881,28 +1017,72 @@ fn check_lines(
             );
             return n;
         }
-        if l.text.is_empty() && !l.terminated {
+        let line = match nul {
+            Some(z) if z < l.offset => {
+                unread = unread.saturating_add(1);
+                continue;
+            }
+            Some(z) if z < l.span().end => l
+                .text
+                .get(..usize::try_from(z.saturating_sub(l.offset)).unwrap_or(0))
+                .unwrap_or_default(),
+            _ => l.text,
+        };
+        if line.is_empty() && (!l.terminated || nul.is_some_and(|z| z < l.span().end)) {
             continue;
         }
-        if let Err(why) = check(l.text) {
-            if bad.hit(&l.span()) {
-                let shown: String = String::from_utf8_lossy(l.text).chars().take(80).collect();
-                ctx.report(
-                    rule,
-                    loc,
-                    l.span(),
-                    format!("{what} line {n} is malformed ({why}): `{shown}`"),
-                );
+        if let Err(why) = (sec.check)(line) {
+            let shown: String = String::from_utf8_lossy(line).chars().take(80).collect();
+            let msg = format!("{what} line {n} is malformed ({why}): `{shown}`");
+            // A case some reader of the file's version crashes on: always shown, an error.
+            let crash = if ctx.version < 7 {
+                sec.crash_v6.and_then(|f| f(line))
+            } else {
+                None
+            };
+            if let Some((versions, how)) = crash {
+                let f = ctx
+                    .make(rule, loc, l.span(), format!("{msg}; {how}"))
+                    .fails("trace-cmd report", versions, "crash");
+                ctx.sink.push(f);
+            } else if bad.hit(&l.span()) {
+                match sec.v7_same.filter(|_| ctx.version >= 7) {
+                    Some(note) => {
+                        let f = ctx
+                            .make(rule, loc, l.span(), format!("{msg}; {note}"))
+                            .read_same("trace-cmd report", "3.1.6–3.3.4");
+                        ctx.sink.push(f);
+                    }
+                    None => ctx.report(rule, loc, l.span(), msg),
+                }
             }
         }
     }
     if let Some(s) = bad.first_hidden() {
-        ctx.report(
+        let mut f = ctx.make(
             rule,
             loc,
             s.clone(),
             format!("{} more malformed {what} lines not shown", bad.hidden()),
         );
+        if sec.v7_same.is_some() && ctx.version >= 7 {
+            f = f.read_same("trace-cmd report", "3.1.6–3.3.4");
+        }
+        ctx.sink.push(f);
+    }
+    if let (Some(z), true) = (nul, unread > 0) {
+        let f = ctx
+            .make(
+                rule,
+                loc,
+                z..z.saturating_add(1),
+                format!(
+                    "a NUL byte ends the {} text for trace-cmd 2.4–3.3.4, which read it as a C string: the {unread} {what} line(s) after it are not read",
+                    sec.what
+                ),
+            )
+            .level(crate::finding::Severity::Warning);
+        ctx.sink.push(f);
     }
     n
 }
@@ -936,6 +1116,42 @@ fn kallsyms_line(l: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// trace-cmd 2.4 (`parse_proc_kallsyms`) scans each line with `sscanf(line, "%ms %c %ms\t[%ms",
+/// &addr_str, &ch, &func, &mod)` and uses `func` whether or not it was assigned: on a line
+/// without a word, a character and another word, `func` is the pointer the line before freed,
+/// and 2.4 registers and frees it again (glibc aborts: double free). 2.9.5 and later
+/// (`%16llx %c %n%*s%n`) stop reading symbols at such a line.
+fn kallsyms_24(l: &[u8]) -> Option<(&'static str, &'static str)> {
+    // `strtok_r` never yields an empty line.
+    if l.is_empty() {
+        return None;
+    }
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let skip = |s: &[u8]| s.iter().take_while(|b| blank(b)).count();
+    let mut i = skip(l);
+    let word = l.iter().skip(i).take_while(|b| !blank(b)).count();
+    if word == 0 {
+        return Some(KALLSYMS_24);
+    }
+    i = i.saturating_add(word);
+    i = i.saturating_add(skip(l.get(i..).unwrap_or_default()));
+    // `%c`: one character, then `%ms` after blanks.
+    if l.get(i).is_none() {
+        return Some(KALLSYMS_24);
+    }
+    i = i.saturating_add(1);
+    i = i.saturating_add(skip(l.get(i..).unwrap_or_default()));
+    if l.get(i).is_none() {
+        return Some(KALLSYMS_24);
+    }
+    None
+}
+
+const KALLSYMS_24: (&str, &str) = (
+    "2.4",
+    "trace-cmd 2.4, a reader of v6 files, scans no symbol name from it and frees the previous line's name a second time: it aborts (double free; 2.9.5–3.3.4 stop reading symbols at this line)",
+);
 
 fn printk_line(l: &[u8]) -> Result<(), String> {
     let Some(rest) = l.strip_prefix(b"0x") else {
@@ -982,6 +1198,9 @@ fn trim_blanks(l: &[u8]) -> &[u8] {
     l.get(n..).unwrap_or(&[])
 }
 
+/// For a malformed text line: the reader versions that crash on it and how, when they do.
+type CrashCheck = fn(&[u8]) -> Option<(&'static str, &'static str)>;
+
 /// A text section of `size` + bytes, checked line by line.
 struct TextSection {
     /// Width of the size field (4 or 8 bytes).
@@ -994,6 +1213,12 @@ struct TextSection {
     rule: &'static crate::rule::Rule,
     line_what: &'static str,
     check: fn(&[u8]) -> Result<(), String>,
+    /// For a malformed line of a v6 file: the reader versions that crash on it and how, when
+    /// they do (the finding is then an error).
+    crash_v6: Option<CrashCheck>,
+    /// For a malformed line of a v7 file, when the rule's level is an error for the 2.x
+    /// readers of v6 files: what trace-cmd 3.x, the only readers of v7, do (a warning).
+    v7_same: Option<&'static str>,
 }
 
 /// Reads and checks one [`TextSection`]; returns its line count.
@@ -1011,14 +1236,7 @@ fn text_section(
     };
     let size_span = span_of(ls, usize::from(sec.size_bytes));
     let text = sized(ctx, r, loc, size, size_span, sec.what)?;
-    Ok(check_lines(
-        ctx,
-        &text,
-        loc,
-        sec.rule,
-        sec.line_what,
-        sec.check,
-    ))
+    Ok(check_lines(ctx, &text, loc, sec))
 }
 
 /// KALLSYMS: u32 size · text.
@@ -1030,6 +1248,8 @@ pub fn kallsyms(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut
         rule: &rules::KALLSYMS_LINE,
         line_what: "kallsyms",
         check: kallsyms_line,
+        crash_v6: Some(kallsyms_24),
+        v7_same: None,
     };
     meta.kallsyms_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
@@ -1044,6 +1264,8 @@ pub fn printk(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut M
         rule: &rules::PRINTK_LINE,
         line_what: "printk format",
         check: printk_line,
+        crash_v6: None,
+        v7_same: None,
     };
     meta.printk_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())
@@ -1058,6 +1280,8 @@ pub fn cmdlines(ctx: &mut Ctx<'_, '_>, r: &mut Reader<'_>, loc: &Loc, meta: &mut
         rule: &rules::CMDLINE_LINE,
         line_what: "saved_cmdlines",
         check: cmdline_line,
+        crash_v6: None,
+        v7_same: Some("trace-cmd 3.1.6–3.3.4, the only readers of a v7 file, stop reading task names at this line (`tep_parse_saved_cmdlines`: later tasks print as `<...>`) and read the same events"),
     };
     meta.cmdline_lines = text_section(ctx, r, loc, &SEC)?;
     Ok(())

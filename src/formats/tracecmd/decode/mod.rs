@@ -1025,14 +1025,29 @@ impl V7<'_> {
                     ),
                 );
                 let Some(bytes) = bytes else {
-                    ctx.sink.report(
-                        &rules::TRUNCATED,
-                        span_of(sec.body.start, 4),
-                        format!(
-                            "compressed section {}: csize {csize} runs past the end of the file; trace-cmd 3.1.6–3.3.4 cannot read the section (the report has no events)",
-                            sec.id
-                        ),
-                    );
+                    let f = if sec.id == opt_id::STRINGS {
+                        // Campaign `full18`: csize + 1 and all ones, every reader the same.
+                        ctx.sink
+                            .make(
+                                &rules::TRUNCATED,
+                                span_of(sec.body.start, 4),
+                                format!(
+                                    "compressed section {} (the STRINGS section): csize {csize} runs past the end of the file; trace-cmd 3.1.6–3.3.4 ignore a STRINGS section they cannot read and read the same events",
+                                    sec.id
+                                ),
+                            )
+                            .read_same("trace-cmd report", "3.1.6–3.3.4")
+                    } else {
+                        ctx.sink.make(
+                            &rules::TRUNCATED,
+                            span_of(sec.body.start, 4),
+                            format!(
+                                "compressed section {}: csize {csize} runs past the end of the file; trace-cmd 3.1.6–3.3.4 cannot read the section (the report has no events)",
+                                sec.id
+                            ),
+                        )
+                    };
+                    ctx.sink.push(f);
                     return None;
                 };
                 bytes
@@ -1042,13 +1057,39 @@ impl V7<'_> {
         // and reads what the block produced: a `usize` that is only wrong reads the same; a
         // block larger than that buffer fails.
         let cap = usize_.max(csize);
-        if !ctx.reserve(u64::from(cap), sec.header_span()) {
+        let what = format!("section {}", sec.id);
+        if i32::try_from(cap).is_err() {
+            // trace-cmd 3.1.6–3.3.4 hold max(usize, csize) in an `int`: from 2^31 it is
+            // negative, `malloc` fails and the section is not read (campaign `full18`: a huge
+            // usize loses every section but STRINGS, which readers ignore when unreadable).
+            ctx.usize_past_int(
+                span_of(sec.body.start.saturating_add(4), 4),
+                &what,
+                (usize_, csize),
+                sec.id == opt_id::STRINGS,
+            );
             return None;
         }
-        let mut out = vec![0u8; usize::try_from(cap).ok()?];
-        let what = format!("section {}", sec.id);
+        // A declared size above the limit is not allocated: the block is decompressed into
+        // at most the limit, which holds it when only `usize` is wrong.
+        let alloc = u64::from(cap).min(ctx.limits.max_section_bytes);
+        if !ctx.reserve(alloc, sec.header_span()) {
+            return None;
+        }
+        let mut out = vec![0u8; usize::try_from(alloc).ok()?];
         ctx.compressed = ctx.compressed.saturating_add(input.len() as u64);
-        match ctx.dec.decompress(algo, input, &mut out) {
+        let outcome = ctx.dec.decompress(algo, input, &mut out);
+        if alloc < u64::from(cap) && outcome.is_err() {
+            ctx.sink.limit(
+                ctx.clamp(sec.header_span()),
+                "declared uncompressed block size",
+                u64::from(cap),
+                "max_section_bytes",
+                ctx.limits.max_section_bytes,
+            );
+            return None;
+        }
+        match outcome {
             Ok(n) if u64::try_from(n).ok() == Some(u64::from(usize_)) => out.truncate(n),
             Ok(n) => {
                 ctx.usize_only_wrong(
