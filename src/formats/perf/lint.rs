@@ -48,6 +48,13 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
                     "its attr says it is {} bytes in entries of {} (linux-perf-data 0.13.0 refuses the file: \"Inconsistent attribute sizes\")",
                     d.size, ev.attr_size
                 ));
+            } else if let Some(read) = lpd_attr_bytes(d.size).filter(|n| *n != d.size) {
+                read_bad.push(format!(
+                    "its attr says it is {} bytes, no attr version's size: linux-perf-data 0.13.0 reads the {read} bytes of the versions up to it, then skips {} bytes to what it takes for the entry's end, {} bytes short of it, and misreads the rest of EVENT_DESC (verified with 127 for 128: it refuses the file, \"failed to fill whole buffer\")",
+                    d.size,
+                    ev.attr_size.saturating_sub(d.size),
+                    d.size.saturating_sub(read)
+                ));
             } else if !super::decode::attrs::lpd_knows(d.kind, d.config) {
                 read_bad.push(format!(
                     "type {} config {:#x} names no event linux-perf-data 0.13.0 knows (it refuses the file: \"Could not read PerfEventAttr\")",
@@ -169,6 +176,19 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
             );
         }
     }
+}
+
+/// The bytes of an attr that linux-perf-data 0.13.0 (linux-perf-event-reader 0.10.2,
+/// `PerfEventAttr::parse`) reads for a self-reported `size`: the fields of every ABI version
+/// the size reaches (64, 72, 80, 96, 104, 112, 120, 128 bytes), or all of them above 128. It
+/// returns `size` as what it read whatever it read. None below 64 (it refuses those).
+fn lpd_attr_bytes(size: u32) -> Option<u32> {
+    if size > 128 {
+        return Some(size);
+    }
+    [128, 120, 112, 104, 96, 80, 72, 64]
+        .into_iter()
+        .find(|v| size >= *v)
 }
 
 /// Sample CPUs against NRCPUS, sample times against SAMPLE_TIME.

@@ -351,6 +351,9 @@ pub struct FeatureInfo {
     pub version: Option<String>,
     /// TRACING_DATA: the event format ids it describes, when it was read to its end.
     pub tracepoint_ids: Option<Vec<u32>>,
+    /// Whether there is a TRACING_DATA at all (the feature, or a HEADER_TRACING_DATA record),
+    /// read to its end or not.
+    pub tracing_data: bool,
     /// Features whose payload did not parse (bit, span): perf stops reading features at the
     /// first it cannot read.
     pub unreadable: Vec<(u64, Range<u64>)>,

@@ -72,6 +72,7 @@ pub fn check_feature(
         return;
     }
     if bit == 1 {
+        info.tracing_data = true;
         info.tracepoint_ids = tracing_data(data, span, limits, sink);
         return;
     }
@@ -115,6 +116,7 @@ pub fn check_feature(
     } else if (bit == 11 && cmdline_overflows(data, endian, &span))
         || (bit == 2 && build_id_too_long(data, endian, &span))
         || (bit == 16 && !readable)
+        || (bit == 22 && mem_topology_overflows(data, endian, &span))
     {
         Some("crash")
     } else {
@@ -141,7 +143,8 @@ pub fn check_feature(
             Some(_) => f
                 .note(match bit {
                     2 => "perf 6.1 walks the BUILD_ID entries of the section and aborts on a build id above 20 bytes (`assertion failed at util/build-id.c`, SIGABRT)",
-                    11 => "perf 6.1 copies the CMDLINE strings into a buffer of the section's size: strings that do not fit overrun it (\"free(): invalid pointer\", SIGABRT)",
+                    11 => "perf 6.1 copies the CMDLINE strings into a buffer of the section's size and points at them from an array of count + 1 entries computed in 32 bits: strings that do not fit the buffer, or a count of 0xffffffff (an array of 0 entries), overrun the heap (\"free(): invalid pointer\", \"free(): invalid size\", SIGABRT)",
+                    22 => "perf 6.1 allocates a MEM_TOPOLOGY node bitmap for its bit count cut to 32 bits (`bitmap_zalloc(int)`) and reads the words of the whole 64-bit count into it, up to the end of the file: a count above 32 bits overruns the heap (\"malloc assertion failure in sysmalloc\", SIGABRT, `perf script` and `perf report` exit 134, verified for counts of 2^32 + 64, 2^32 + 200 and 2^40 + 200 bits)",
                     _ => "perf 6.1 reads the PMU_MAPPINGS entries its count claims and crashes when they are not there",
                 })
                 .fails("perf", "6.1", "crash"),
@@ -156,9 +159,10 @@ pub fn check_feature(
     }
 }
 
-/// Whether perf 6.1's `process_cmdline` overruns its buffer: it copies each string (up to its
+/// Whether perf 6.1's `process_cmdline` overruns its buffers: it copies each string (up to its
 /// NUL) into a buffer of the section's size plus the count plus one, reading the strings from
-/// the file past the section if their lengths say so.
+/// the file past the section if their lengths say so, and points at each from an array of
+/// `nr + 1` entries (u32 arithmetic).
 fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
     let size = span.end.saturating_sub(span.start);
     let mut r = Reader::new(data, endian);
@@ -168,6 +172,11 @@ fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
     let Ok(nr) = r.u32("command line count") else {
         return false;
     };
+    if nr == u32::MAX {
+        // `argv = zalloc(sizeof(char *) * (nr + 1))`: nr + 1 is 0 in 32 bits, and the first
+        // string is written past the empty array (verified: "free(): invalid size", SIGABRT).
+        return true;
+    }
     let room = size.saturating_add(u64::from(nr)).saturating_add(1);
     let mut used = 0u64;
     for _ in 0..nr.min(65_536) {
@@ -181,6 +190,45 @@ fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
         used = used.saturating_add(n).saturating_add(1);
         if used > room {
             return true;
+        }
+    }
+    false
+}
+
+/// Whether perf 6.1's `process_mem_topology` writes past a node bitmap: `do_read_bitmap`
+/// allocates `bitmap_zalloc(size)` with the 64-bit bit count passed as an `int` (a negative one
+/// fails the allocation, and the feature), then reads `BITS_TO_LONGS(size)` words of the full
+/// count from the file into it, each read bounded by the end of the file, not the section.
+fn mem_topology_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
+    let len = data.len() as u64;
+    let mut r = Reader::new(data, endian);
+    if r.seek(span.start.saturating_add(16), "memory topology")
+        .is_err()
+    {
+        return false;
+    }
+    let Ok(nr) = r.u64("memory node count") else {
+        return false;
+    };
+    for _ in 0..nr.min(65_536) {
+        let (Ok(_), Ok(_), Ok(nbits)) =
+            (r.u64("node"), r.u64("node size"), r.u64("node bitmap bits"))
+        else {
+            return false;
+        };
+        // The count as C's `int`: the low 32 bits, signed.
+        let low = i64::from(nbits as u32 as i32);
+        if low < 0 {
+            return false;
+        }
+        let allocated = low.unsigned_abs().div_ceil(64);
+        let wanted = nbits.div_ceil(64);
+        let there = len.saturating_sub(r.offset()) / 8;
+        if wanted > allocated && there > allocated {
+            return true;
+        }
+        if r.skip(wanted.saturating_mul(8), "node bitmap").is_err() {
+            return false;
         }
     }
     false
@@ -405,7 +453,16 @@ fn parse_more(
             r.skip(nr.saturating_mul(16), "auxtrace index")?;
         }
         20 => {
-            r.u32("cache version")?;
+            // perf 6.1's process_cache reads only version 1: any other fails the feature, and
+            // perf reads no feature after it (verified: version 2 in a `-z` recording, COMPRESSED
+            // never read, 0 of 30 samples).
+            let at = r.offset();
+            let version = r.u32("cache version")?;
+            if version != 1 {
+                return Err(Bad(format!(
+                    "the CACHE version at 0x{at:x} is {version}; perf 6.1 reads only version 1 and fails the feature"
+                )));
+            }
             let nr = r.u32("cache count")?;
             count(r, u64::from(nr), 28, "caches")?;
             for _ in 0..nr {
@@ -421,7 +478,15 @@ fn parse_more(
             info.sample_time = Some((first, last));
         }
         22 => {
-            r.u64("memory version")?;
+            // process_mem_topology, like process_cache, reads only version 1 (verified as
+            // for CACHE).
+            let at = r.offset();
+            let version = r.u64("memory version")?;
+            if version != 1 {
+                return Err(Bad(format!(
+                    "the MEM_TOPOLOGY version at 0x{at:x} is {version}; perf 6.1 reads only version 1 and fails the feature"
+                )));
+            }
             r.u64("memory block size")?;
             let nr = r.u64("memory node count")?;
             count(r, nr, 24, "memory nodes")?;

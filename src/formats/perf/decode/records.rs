@@ -65,6 +65,20 @@ pub struct Walker<'a> {
     feature_end: bool,
     open_end: bool,
     rounds: Rounds,
+    /// THREAD_MAP and CPU_MAP seen (what `perf script` sets its counters up from).
+    stat_maps: (bool, bool),
+    /// A stream's metadata as linux-perf-data 0.13.0 reads it.
+    lpd_meta: LpdMeta,
+}
+
+/// linux-perf-data 0.13.0 reads a pipe-mode stream's HEADER_ATTR and HEADER_FEATURE records up
+/// to the first record of another type (`PerfFileReader::parse_pipe_impl`), and no further.
+#[derive(Default)]
+struct LpdMeta {
+    /// That first record: (type, offset).
+    first_other: Option<(u32, u64)>,
+    /// An EVENT_DESC HEADER_FEATURE before it.
+    event_desc: bool,
 }
 
 /// What perf's ordered-events queue has flushed, followed through the FINISHED_ROUND records
@@ -136,6 +150,8 @@ impl<'a> Walker<'a> {
             feature_end: false,
             open_end: false,
             rounds: Rounds::default(),
+            stat_maps: (false, false),
+            lpd_meta: LpdMeta::default(),
         };
         for a in attrs {
             w.add_attr(a);
@@ -298,11 +314,31 @@ impl<'a> Walker<'a> {
             sink.push(
                 sink.make(
                     &rules::PIPE_RECORDS,
-                    range,
+                    range.clone(),
                     "the stream has no HEADER_ATTR record: linux-perf-data 0.13.0 refuses it (\"The file declares no perf event attributes\", verified), perf 6.1 reads no sample; `perf record -o -` writes one for every event before anything else",
                 )
                 .fails("linux-perf-data", "0.13.0", "reject"),
             );
+        }
+        // linux-perf-data reads a stream's metadata from the HEADER_ATTR and HEADER_FEATURE
+        // records before the first other record, and names the events from the EVENT_DESC among
+        // them; `perf record -o -` sends its attrs, then every feature, before anything else.
+        if let (Some((kind, at)), false) = (self.lpd_meta.first_other, self.lpd_meta.event_desc) {
+            if !self.attrs.is_empty() && !self.features.is_empty() {
+                let why = if self.features.iter().any(|f| f.bit == 12) {
+                    "comes after"
+                } else {
+                    "is missing, and no HEADER_FEATURE may come after"
+                };
+                sink.push(
+                    sink.make(
+                        &rules::PIPE_RECORDS,
+                        range,
+                        format!("the stream's EVENT_DESC feature record {why} its first record that is neither HEADER_ATTR nor HEADER_FEATURE (the {} at 0x{at:x}), where `perf record -o -` sends every feature: linux-perf-data 0.13.0 reads the stream's metadata up to that record only and shows the samples of the {} event(s) under `attr0`, ... instead of their names (verified: the CMDLINE record of a `-z` stream retyped as TIME_CONV, 36 of 36 samples as `attr0`, not `cpu-clock`); perf 6.1 names them from the attrs", record_name(kind), self.attrs.len()),
+                    )
+                    .fails("linux-perf-data", "0.13.0", "loss"),
+                );
+            }
         }
     }
 
@@ -326,6 +362,24 @@ impl<'a> Walker<'a> {
 
     /// Tracepoint attrs (type 2): their `config` is an event id of TRACING_DATA.
     fn check_tracepoint_attrs(&mut self, sink: &mut Sink) {
+        if !self.pipe && !self.info.tracing_data && !self.open_end {
+            // perf 6.1 prepares every tracepoint attr's format from TRACING_DATA when it opens
+            // a file (`evsel__prepare_tracepoint_event`): without the feature it refuses the
+            // file. `perf record` writes TRACING_DATA whenever an attr is a tracepoint; a
+            // killed recording, which has no features, is PF006's.
+            if let Some((i, a)) = self.attrs.iter().enumerate().find(|(_, a)| a.kind == 2) {
+                let at = a.span.start;
+                sink.push(
+                    sink.make(
+                        &rules::TRACEPOINT_ID,
+                        at..at.saturating_add(4),
+                        format!("attr {i} is a tracepoint (type 2, config {}) but the file has no TRACING_DATA feature to describe it; perf 6.1 refuses the file (\"incompatible file format\", `perf script` and `perf report` exit 255, verified with a software attr's type made 2), linux-perf-data 0.13.0 reads it", a.config),
+                    )
+                    .fails("perf", "6.1", "reject"),
+                );
+            }
+            return;
+        }
         let Some(ids) = self.info.tracepoint_ids.clone() else {
             return;
         };
@@ -460,6 +514,9 @@ impl<'a> Walker<'a> {
             if let Some(extra) = extra {
                 let padded = extra.saturating_add(7) & !7;
                 end = end.min(src.reach(o.saturating_add(padded)));
+                if kind == 66 {
+                    self.info.tracing_data = true;
+                }
                 if kind == 66 && padded <= end.saturating_sub(o) {
                     let payload = o..o.saturating_add(extra);
                     if self.image.fill(src, payload.clone()) {
@@ -521,8 +578,18 @@ impl<'a> Walker<'a> {
             let known = kind.is_some_and(|k| matches!(k, 1..=21 | 64..=82));
             let why = if prologue {
                 Some(format!("the stream ends inside its {} record at 0x{o:x}, before its first sample ({left} of {need} bytes): linux-perf-data 0.13.0 refuses to open it (\"failed to fill whole buffer\"), perf 6.1 shows no sample", kind.map_or("first", record_name)))
-            } else if self.misaligned || !known {
-                Some(format!("the stream ends inside a record at 0x{o:x} of type {} claiming {need} bytes ({left} are left){}: the records before it were framed wrong, so this is no record perf wrote; perf 6.1 stops there (\"unexpected end of event stream\") and shows none of the samples it had not flushed, and what the stream holds after the bad size is lost to both readers (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown)", kind.unwrap_or(0), if self.misaligned { ", after a misaligned record" } else { "" }))
+            } else if self.misaligned || !known || (need % 8 != 0 && !matches!(kind, Some(66 | 80)))
+            {
+                // Every record perf and the kernel write is a multiple of 8 bytes, but a
+                // HEADER_FEATURE (its payload is not padded) or HEADER_TRACING_DATA.
+                let why = if self.misaligned {
+                    ", after a misaligned record"
+                } else if known && need % 8 != 0 {
+                    ", a size no such record has (perf writes them in multiples of 8)"
+                } else {
+                    ""
+                };
+                Some(format!("the stream ends inside a record at 0x{o:x} of type {} claiming {need} bytes ({left} are left){why}: the records before it were framed wrong or its size changed, so this is no record perf wrote; perf 6.1 stops there (\"unexpected end of event stream\") and shows none of the samples it had not flushed, and what the stream holds after the bad size is lost to both readers (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown; an EVENT_UPDATE's size made 0xffff in a `-z` stream: 0 of 36 samples shown by either reader)", kind.unwrap_or(0)))
             } else {
                 None
             };
@@ -621,6 +688,17 @@ impl<'a> Walker<'a> {
             }
         }
         let body = rec.get(8..).unwrap_or_default();
+        if self.pipe && in_file && self.lpd_meta.first_other.is_none() {
+            match kind {
+                64 => {}
+                80 => {
+                    if crate::reader::u64_at(rec, 8, e) == Some(12) {
+                        self.lpd_meta.event_desc = true;
+                    }
+                }
+                _ => self.lpd_meta.first_other = Some((kind, at)),
+            }
+        }
         let mut r = Reader::with_base(body, base.saturating_add(8), e);
         match kind {
             9 => self.sample(body, span, sink),
@@ -661,7 +739,17 @@ impl<'a> Walker<'a> {
                     self.unknown_id(kind, span, sink);
                 }
             }
+            70 => {
+                if (body.len() as u64) < 8 {
+                    self.short(kind, span, 8, sink);
+                } else {
+                    self.auxtrace_info(body, span, sink);
+                }
+            }
             73 | 75 => {
+                if kind == 73 {
+                    self.stat_maps.0 = true;
+                }
                 // THREAD_MAP: u64 nr, nr × {u64 pid, char comm[16]}; STAT_CONFIG: u64 nr,
                 // nr × {u64 tag, u64 val}.
                 let each: u64 = if kind == 73 { 24 } else { 16 };
@@ -672,6 +760,7 @@ impl<'a> Walker<'a> {
                 }
             }
             74 => {
+                self.stat_maps.1 = true;
                 // CPU_MAP: u16 type; 0: u16 nr, u16 cpu[nr]; 1: u16 nr, u16 long_size, mask.
                 let t = r.u16("cpu map type").ok();
                 let nr = r.u16("cpu map count").ok().map(u64::from);
@@ -695,9 +784,12 @@ impl<'a> Walker<'a> {
                     self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
                 }
             }
-            65 | 67 | 68 | 70 | 72 | 76..=79 | 82 => {
+            65 | 67 | 68 | 72 | 76..=79 | 82 => {
                 if kind == 68 {
                     self.rounds.round();
+                }
+                if matches!(kind, 76 | 77) && self.stat_maps != (true, true) {
+                    self.stat_before_maps(kind, span.clone(), sink);
                 }
                 let min: u64 = match kind {
                     65 => 72,
@@ -772,6 +864,75 @@ impl<'a> Walker<'a> {
             }
         }
         None
+    }
+
+    /// A STAT or STAT_ROUND record before the THREAD_MAP and CPU_MAP records: `perf script`
+    /// allocates its counters when it has seen both (`set_maps`), and reads every STAT and
+    /// STAT_ROUND into them. `perf stat record` writes both maps before its first count.
+    fn stat_before_maps(&mut self, kind: u32, span: Range<u64>, sink: &mut Sink) {
+        let missing = match self.stat_maps {
+            (false, false) => "THREAD_MAP and CPU_MAP records",
+            (false, true) => "THREAD_MAP record",
+            _ => "CPU_MAP record",
+        };
+        let (effect, class) = if kind == 76 {
+            ("`perf script` stops there (\"failed to process type: 76\", exit 234) and prints none of the counts (verified with a STAT record first and with the THREAD_MAP record retyped, on copies of corpus/perf/stat.data); `perf report` says the file has no samples, as for a healthy one", "reject")
+        } else {
+            ("`perf script` reads it into counters it has not allocated and crashes (SIGSEGV, exit 139, verified with a STAT_ROUND record first on a copy of corpus/perf/stat.data)", "crash")
+        };
+        let f = sink
+            .make(
+                &rules::RECORD_FIELDS,
+                span.clone(),
+                format!(
+                    "the {} record at 0x{:x} comes before the {missing} that `perf stat record` writes ahead of every count; {effect}",
+                    record_name(kind),
+                    span.start
+                ),
+            )
+            .fails("perf", "6.1", class);
+        self.report(sink, f);
+        if kind == 76 {
+            self.note_stop(span.start);
+        }
+    }
+
+    /// AUXTRACE_INFO in a recording of no AUX-area event: `perf record` writes it only for
+    /// an event of an AUX PMU (Intel PT, BTS, CoreSight, SPE, ...: a dynamic PMU type, 6 or
+    /// above); perf 6.1 hands it to the decoder of the AUX type its first word names
+    /// (`perf_event__process_auxtrace_info`), which reads the rest as its parameters.
+    fn auxtrace_info(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        if self.attrs.is_empty() || self.attrs.iter().any(|a| a.kind >= 6) {
+            return;
+        }
+        let t = crate::reader::u32_at(body, 0, self.endian).unwrap_or(0);
+        let (effect, class) = match t {
+            2 | 4 => (
+                format!("perf 6.1 sets up the {} decoder from the record's bytes and dies of a division by zero (SIGFPE, `perf script` and `perf report` exit 136)", if t == 2 { "Intel BTS" } else { "Arm SPE" }),
+                Some("crash"),
+            ),
+            1 | 5 | 6 => (
+                "perf 6.1 sets up a decoder that finds no AUX data and reads the samples the same".to_string(),
+                None,
+            ),
+            _ => (
+                format!("perf 6.1 stops there (\"failed to process type: 70 [Invalid argument]\", `perf script` exit 234): {}", self.stop_effect()),
+                Some("loss"),
+            ),
+        };
+        let msg = format!(
+            "the AUXTRACE_INFO record at 0x{:x} (AUX type {t}) is in a recording of no AUX-area event (every attr is of a core type, below 6): `perf record` writes it only for one; {effect} (verified for types 0 to 7 on copies of corpus/perf/trace.data with its ID_INDEX record retyped)",
+            span.start
+        );
+        let f = sink.make(&rules::RECORD_FIELDS, span.clone(), msg);
+        let f = match class {
+            Some(c) => f.fails("perf", "6.1", c),
+            None => f.read_same("perf", "6.1"),
+        };
+        self.report(sink, f);
+        if class == Some("loss") {
+            self.note_stop(span.start);
+        }
     }
 
     /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
@@ -1194,6 +1355,13 @@ impl<'a> Walker<'a> {
         };
         if id == LAST_FEATURE_61 {
             self.feature_end = true;
+            return;
+        }
+        if id == 0 {
+            let f = sink
+                .make(&rules::PIPE_RECORDS, span, "HEADER_FEATURE with feature id 0 (HEADER_RESERVED): perf 6.1 refuses the stream (\"invalid record type 80 in pipe-mode\", `perf script` exit 234, none of the samples shown; verified on a damaged copy of a `perf record -o -` stream)")
+                .fails("perf", "6.1", "reject");
+            self.report(sink, f);
             return;
         }
         if id > LAST_FEATURE_61 {
