@@ -1720,3 +1720,98 @@ fn pipe_streams_perf_61_or_linux_perf_data_misread() {
         _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
     }
 }
+
+/// A pipe-mode stream of a file-mode recording, as `perf record -o -` sends it: the header,
+/// one HEADER_ATTR per attr (with its ids), HEADER_TRACING_DATA with the TRACING_DATA feature
+/// as its payload (padded to 8) when the file has one, then the data section's records.
+fn as_stream(file: &[u8]) -> Vec<u8> {
+    as_stream_sized(file, true)
+}
+
+/// [`as_stream`]; `padded`: the HEADER_TRACING_DATA size padded to 8, as perf writes it.
+fn as_stream_sized(file: &[u8], padded: bool) -> Vec<u8> {
+    let mut out = b"PERFILE2".to_vec();
+    out.extend_from_slice(&16u64.to_le_bytes());
+    let attr_size = u64_at(file, 16) as usize;
+    let (attrs, n) = (
+        u64_at(file, 24) as usize,
+        (u64_at(file, 32) / attr_size as u64) as usize,
+    );
+    for i in 0..n {
+        let a = attrs + i * attr_size;
+        let size = u32::from_le_bytes(file[a + 4..a + 8].try_into().unwrap()) as usize;
+        let (ids_at, ids_len) = (
+            u64_at(file, a + attr_size - 16) as usize,
+            u64_at(file, a + attr_size - 8) as usize,
+        );
+        let total = 8 + size + ids_len;
+        out.extend_from_slice(&64u32.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&(total as u16).to_le_bytes());
+        out.extend_from_slice(&file[a..a + size]);
+        out.extend_from_slice(&file[ids_at..ids_at + ids_len]);
+    }
+    if u64_at(file, 72) >> 1 & 1 == 1 {
+        let (_, off, len) = feature_at(file, 1);
+        out.extend_from_slice(&66u32.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&16u16.to_le_bytes());
+        let size = if padded { len.div_ceil(8) * 8 } else { len };
+        out.extend_from_slice(&(size as u32).to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&file[off..off + len]);
+        out.resize(out.len() + (8 - len % 8) % 8, 0);
+    }
+    let (d, dl) = (u64_at(file, 40) as usize, u64_at(file, 48) as usize);
+    out.extend_from_slice(&file[d..d + dl]);
+    out
+}
+
+#[test]
+fn a_pipe_stream_is_walked_past_its_tracing_data() {
+    let file = read("tracepoint.data");
+    let stream = as_stream(&file);
+    let f = findings(&stream);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    assert!(samples(&file) > 0);
+    assert_eq!(samples(&stream), samples(&file));
+    // A record after the tracing data damaged: seen.
+    let (o, _, _) = *stream_records_after_tracing_data(&stream)
+        .iter()
+        .find(|r| r.1 == 9)
+        .unwrap();
+    let mut b = stream.clone();
+    b[o + 6..o + 8].copy_from_slice(&0xfff9u16.to_le_bytes());
+    assert!(errors(&findings(&b)) > 0, "{}", show(&findings(&b)));
+    // The block's size unpadded: perf checks it against what it read, padded.
+    let (_, _, len) = feature_at(&file, 1);
+    assert_ne!(len % 8, 0);
+    let unpadded = as_stream_sized(&file, false);
+    let f = findings(&unpadded);
+    let x = find(&f, &pf::PIPE_RECORDS, Severity::Error);
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("reject"));
+    match perf_script(&stream) {
+        Some((code, lines)) => {
+            assert_eq!((code, lines as u64), (0, samples(&file)));
+            assert_eq!(perf_script(&unpadded).unwrap(), (234, 0));
+        }
+        None => skip_or_fail("perf is not installed"),
+    }
+}
+
+/// [`stream_records`], stepping over a HEADER_TRACING_DATA payload.
+fn stream_records_after_tracing_data(b: &[u8]) -> Vec<(usize, u32, usize)> {
+    let mut o = 16;
+    let mut out = Vec::new();
+    while o + 8 <= b.len() {
+        let t = u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        let mut s = u16::from_le_bytes(b[o + 6..o + 8].try_into().unwrap()) as usize;
+        out.push((o, t, s));
+        if t == 66 {
+            s +=
+                (u32::from_le_bytes(b[o + 8..o + 12].try_into().unwrap()) as usize).div_ceil(8) * 8;
+        }
+        o += s;
+    }
+    out
+}

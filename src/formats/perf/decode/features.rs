@@ -73,7 +73,7 @@ pub fn check_feature(
     }
     if bit == 1 {
         info.tracing_data = true;
-        info.tracepoint_ids = tracing_data(data, span, limits, sink);
+        info.tracepoint_ids = tracing_data(data, span, false, limits, sink);
         return;
     }
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
@@ -274,6 +274,7 @@ fn build_id_too_long(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
 pub fn tracing_data(
     data: &[u8],
     span: Range<u64>,
+    in_stream: bool,
     limits: &Limits,
     sink: &mut Sink,
 ) -> Option<Vec<u32>> {
@@ -281,6 +282,24 @@ pub fn tracing_data(
         crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
     let ids = read.as_ref().map(|(_, ids)| ids.clone());
     let end = read.map(|(e, _)| e);
+    // A stream's HEADER_TRACING_DATA gives the block's size padded to 8, and perf 6.1 checks
+    // it against what it read of the block, padded (`perf_event__process_tracing_data`).
+    if let (true, Some(e)) = (in_stream, end) {
+        let padded = e.saturating_sub(span.start).saturating_add(7) & !7;
+        let size = span.end.saturating_sub(span.start);
+        if padded != size {
+            sink.push(
+                sink.make(
+                    &rules::PIPE_RECORDS,
+                    span.clone(),
+                    format!("the HEADER_TRACING_DATA record says its block is {size} bytes, the block is {} ({padded} padded to 8, as `perf record -o -` writes the size); perf 6.1 refuses the stream (\"tracing data size mismatch\", \"failed to process type: 66\", `perf script` exit 234, verified with the unpadded size of corpus/perf/tracepoint.data's block)", e.saturating_sub(span.start)),
+                )
+                .fails("perf", "6.1", "reject"),
+            );
+            return ids;
+        }
+        return ids;
+    }
     let msg = match end {
         None => format!(
             "the tracing data block at 0x{:x} cannot be read as trace.dat v6 metadata (see the TD findings); perf 6.1 refuses every tracepoint recording whose block is broken (\"incompatible file format\", exit 255)",

@@ -513,15 +513,22 @@ impl<'a> Walker<'a> {
             o = o.saturating_add(size64);
             if let Some(extra) = extra {
                 let padded = extra.saturating_add(7) & !7;
-                end = end.min(src.reach(o.saturating_add(padded)));
+                // The payload is read through; the walk goes on after it, to the input's end.
+                src.reach(o.saturating_add(padded));
+                end = end.min(src.len());
                 if kind == 66 {
                     self.info.tracing_data = true;
                 }
                 if kind == 66 && padded <= end.saturating_sub(o) {
                     let payload = o..o.saturating_add(extra);
                     if self.image.fill(src, payload.clone()) {
-                        self.info.tracepoint_ids =
-                            features::tracing_data(self.image.bytes(), payload, self.limits, sink);
+                        self.info.tracepoint_ids = features::tracing_data(
+                            self.image.bytes(),
+                            payload,
+                            true,
+                            self.limits,
+                            sink,
+                        );
                     } else {
                         sink.limit(
                             payload,
