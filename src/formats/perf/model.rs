@@ -334,6 +334,8 @@ pub struct EventDesc {
     pub ids: Vec<u64>,
     /// Its name.
     pub name: String,
+    /// Whether the name's bytes (up to the NUL) are UTF-8.
+    pub name_utf8: bool,
 }
 
 /// What the features said that the record walk and the cross-checks use.

@@ -25,11 +25,28 @@ fn string(r: &mut Reader<'_>, what: &'static str) -> ReadResult<String> {
     Ok(String::from_utf8_lossy(b.get(..nul).unwrap_or_default()).into_owned())
 }
 
-fn string_list(r: &mut Reader<'_>, what: &'static str, max: u64) -> ReadResult<Vec<String>> {
+/// A string as perf 6.1's `do_read_string` reads it (`lax`): `len` bytes, a NUL inside them
+/// or not; else as [`string`].
+fn string_in(r: &mut Reader<'_>, lax: bool, what: &'static str) -> ReadResult<String> {
+    if !lax {
+        return string(r, what);
+    }
+    let len = r.u32(what)?;
+    let b = r.bytes_u64(u64::from(len), what)?;
+    let n = b.iter().position(|c| *c == 0).unwrap_or(b.len());
+    Ok(String::from_utf8_lossy(b.get(..n).unwrap_or_default()).into_owned())
+}
+
+fn string_list(
+    r: &mut Reader<'_>,
+    lax: bool,
+    what: &'static str,
+    max: u64,
+) -> ReadResult<Vec<String>> {
     let nr = r.u32(what)?;
     let mut out = Vec::new();
     for _ in 0..u64::from(nr).min(max) {
-        out.push(string(r, what)?);
+        out.push(string_in(r, lax, what)?);
     }
     if u64::from(nr) > max {
         r.skip(u64::MAX, what)?;
@@ -79,27 +96,35 @@ pub fn check_feature(
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
         return;
     };
-    let res = parse(&mut r, bit, nattrs, info, limits);
+    let res = parse(&mut r, bit, nattrs, None, info, limits);
     // perf 6.1 reads a file-mode feature from the file, bounded by its end, not by the
     // section: a section whose size alone is wrong is read as written (verified: sections of
     // 0, 1 or half their size, a string length one past its section, all read the same). It
     // cannot read the feature only when the payload does not parse up to the end of the file.
     // CMDLINE is the exception: perf 6.1 copies its strings into a buffer of the section's
     // size, so one that does not fit the section overruns the heap.
-    let mut readable = res.is_ok();
-    if !readable {
+    if res.is_err() {
         info.short_sections.push((bit, span.clone()));
     }
-    if !readable && !in_stream {
-        let len = data.len() as u64;
-        if let Ok(mut whole) = Reader::new(data, endian).slice_abs(span.start..len, "feature") {
-            let mut scratch = info.clone();
-            if parse(&mut whole, bit, nattrs, &mut scratch, limits).is_ok() {
-                *info = scratch;
-                readable = true;
-            }
+    // What perf 6.1 reads: a stream's feature from its record, a file's from the file up to
+    // its end; strings as `do_read_string` does (a NUL inside them or not); CPU_TOPOLOGY's
+    // per-CPU ids for the CPUs NRCPUS says are available.
+    let sec = span.end.saturating_sub(span.start);
+    // BUILD_ID's entries are read up to the section's end (`perf_header__read_build_ids`).
+    let perf_range = if in_stream || bit == 2 {
+        span.clone()
+    } else {
+        span.start..data.len() as u64
+    };
+    let mut perf_res = Err(Bad(String::new()));
+    if let Ok(mut whole) = Reader::new(data, endian).slice_abs(perf_range, "feature") {
+        let mut scratch = info.clone();
+        perf_res = parse(&mut whole, bit, nattrs, Some(sec), &mut scratch, limits);
+        if perf_res.is_ok() && res.is_err() {
+            *info = scratch;
         }
     }
+    let readable = perf_res.is_ok();
     if !readable {
         info.unreadable.push((bit, span.clone()));
     }
@@ -109,10 +134,12 @@ pub fn check_feature(
     // above 20 bytes: an assertion, SIGABRT), CMDLINE (strings past the section: "free():
     // invalid pointer") and PMU_MAPPINGS (a count past the section) crash it (verified on
     // damaged copies of real recordings).
-    let fatal: Option<&'static str> = if res.is_ok() {
+    let fatal: Option<&'static str> = if readable && res.is_ok() {
         None
-    } else if in_stream {
+    } else if in_stream && !readable {
         Some("reject")
+    } else if in_stream {
+        None
     } else if (bit == 11 && cmdline_overflows(data, endian, &span))
         || (bit == 2 && build_id_too_long(data, endian, &span))
         || (bit == 16 && !readable)
@@ -123,6 +150,10 @@ pub fn check_feature(
         None
     };
     let msg = match res {
+        Ok(()) if !readable => Some(format!(
+            "feature {bit} ({name}) does not parse as perf 6.1 reads it: {}",
+            perf_res.err().map_or(String::new(), |Bad(e)| e)
+        )),
         Err(Bad(e)) => Some(format!(
             "feature {bit} ({name}) does not parse within its {} bytes: {e}",
             span.end.saturating_sub(span.start)
@@ -148,8 +179,11 @@ pub fn check_feature(
                     _ => "perf 6.1 reads the PMU_MAPPINGS entries its count claims and crashes when they are not there",
                 })
                 .fails("perf", "6.1", "crash"),
+            None if readable && in_stream => f
+                .note("perf 6.1 reads the strings of a HEADER_FEATURE as their lengths say, a NUL in them or not: it reads this one as written")
+                .level(Severity::Warning),
             None if readable => f
-                .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section: it reads this one as written")
+                .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section, and strings as their lengths say: it reads this one as written")
                 .level(Severity::Warning),
             None => f
                 .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section")
@@ -322,6 +356,38 @@ pub fn tracing_data(
     ids
 }
 
+/// The rest of CPU_TOPOLOGY as perf 6.1's `process_cpu_topology` reads it after the sibling
+/// lists (`start`: where the section starts, `sec`: its size): when the section goes on, a
+/// core and a socket id for each of the `nr_cpus_avail` CPUs of NRCPUS (an `int`: a table of
+/// a negative count cannot be allocated), then, when it still goes on, the die siblings and a
+/// die id per CPU.
+fn cpu_topology_ids(
+    r: &mut Reader<'_>,
+    start: u64,
+    sec: u64,
+    info: &FeatureInfo,
+) -> Result<(), Bad> {
+    let cpus = info.nr_cpus.map_or(0, |(a, _)| a);
+    if r.offset().saturating_sub(start) >= sec {
+        return Ok(());
+    }
+    if i32::try_from(cpus).is_err() {
+        return Err(Bad(format!(
+            "NRCPUS says {cpus} CPUs are available: perf 6.1 cannot allocate its CPU table for a count read as negative"
+        )));
+    }
+    r.skip(u64::from(cpus).saturating_mul(8), "cpu core and socket ids")?;
+    if r.offset().saturating_sub(start) >= sec {
+        return Ok(());
+    }
+    let nr = r.u32("die siblings")?;
+    for _ in 0..nr.min(65_536) {
+        string_in(r, true, "die siblings")?;
+    }
+    r.skip(u64::from(cpus).saturating_mul(4), "die ids")?;
+    Ok(())
+}
+
 /// Why a payload does not parse.
 struct Bad(String);
 
@@ -335,9 +401,12 @@ fn parse(
     r: &mut Reader<'_>,
     bit: u64,
     nattrs: usize,
+    perf: Option<u64>,
     info: &mut FeatureInfo,
     limits: &Limits,
 ) -> Result<(), Bad> {
+    // `perf`: read as perf 6.1 does, the section being that many bytes.
+    let lax = perf.is_some();
     let max = limits.max_entries;
     match bit {
         1 => {
@@ -370,7 +439,7 @@ fn parse(
             }
         }
         3..=6 | 8 | 9 => {
-            let s = string(r, "feature string")?;
+            let s = string_in(r, lax, "feature string")?;
             if bit == 5 {
                 info.version = Some(s);
             }
@@ -384,7 +453,7 @@ fn parse(
             r.u64("feature value")?;
         }
         11 => {
-            string_list(r, "command line", max)?;
+            string_list(r, lax, "command line", max)?;
         }
         12 => {
             let at = r.offset();
@@ -401,7 +470,17 @@ fn parse(
                 let attr_at = r.offset();
                 r.skip(u64::from(asz), "event attr")?;
                 let nids = r.u32("event id count")?;
-                let name = string(r, "event name")?;
+                // The name's bytes up to its NUL, as linux-perf-data reads them.
+                let mut peek = r.clone();
+                let name_utf8 = peek
+                    .u32("event name")
+                    .ok()
+                    .and_then(|n| peek.bytes_u64(u64::from(n), "event name").ok())
+                    .is_none_or(|b| {
+                        let n = b.iter().position(|c| *c == 0).unwrap_or(b.len());
+                        std::str::from_utf8(b.get(..n).unwrap_or_default()).is_ok()
+                    });
+                let name = string_in(r, lax, "event name")?;
                 count(r, u64::from(nids), 8, "event ids")?;
                 let mut ids = Vec::new();
                 for _ in 0..nids {
@@ -412,12 +491,13 @@ fn parse(
                     attr_size: asz,
                     ids,
                     name,
+                    name_utf8,
                 });
             }
             let _ = nattrs;
             info.event_desc = Some((at..r.end_offset(), evs));
         }
-        _ => parse_more(r, bit, info, limits)?,
+        _ => parse_more(r, bit, perf, info, limits)?,
     }
     Ok(())
 }
@@ -426,14 +506,20 @@ fn parse(
 fn parse_more(
     r: &mut Reader<'_>,
     bit: u64,
+    perf: Option<u64>,
     info: &mut FeatureInfo,
     limits: &Limits,
 ) -> Result<(), Bad> {
+    let lax = perf.is_some();
     let max = limits.max_entries;
     match bit {
         13 => {
-            string_list(r, "core siblings", max)?;
-            string_list(r, "thread siblings", max)?;
+            let start = r.offset();
+            string_list(r, lax, "core siblings", max)?;
+            string_list(r, lax, "thread siblings", max)?;
+            if let Some(sec) = perf {
+                return cpu_topology_ids(r, start, sec, info);
+            }
             // Per-CPU core/socket ids, dies and clusters follow; their count is only known
             // from NRCPUS, so the rest is taken as it is.
             r.skip(r.remaining() as u64, "cpu topology")?;
@@ -445,7 +531,7 @@ fn parse_more(
                 r.u32("node")?;
                 r.u64("mem total")?;
                 r.u64("mem free")?;
-                string(r, "node cpus")?;
+                string_in(r, lax, "node cpus")?;
             }
         }
         15 | 19 => {}
@@ -454,14 +540,14 @@ fn parse_more(
             count(r, u64::from(nr), 8, "pmu mappings")?;
             for _ in 0..nr {
                 r.u32("pmu type")?;
-                string(r, "pmu name")?;
+                string_in(r, lax, "pmu name")?;
             }
         }
         17 => {
             let nr = r.u32("group count")?;
             count(r, u64::from(nr), 12, "groups")?;
             for _ in 0..nr {
-                string(r, "group name")?;
+                string_in(r, lax, "group name")?;
                 r.u32("group leader")?;
                 r.u32("group members")?;
             }
@@ -486,9 +572,9 @@ fn parse_more(
             count(r, u64::from(nr), 28, "caches")?;
             for _ in 0..nr {
                 r.skip(16, "cache level")?;
-                string(r, "cache type")?;
-                string(r, "cache size")?;
-                string(r, "cache map")?;
+                string_in(r, lax, "cache type")?;
+                string_in(r, lax, "cache size")?;
+                string_in(r, lax, "cache map")?;
             }
         }
         21 => {
@@ -553,8 +639,8 @@ fn parse_more(
             let nr = r.u32("cpu pmu caps count")?;
             count(r, u64::from(nr), 8, "cpu pmu caps")?;
             for _ in 0..nr {
-                string(r, "cap name")?;
-                string(r, "cap value")?;
+                string_in(r, lax, "cap name")?;
+                string_in(r, lax, "cap value")?;
             }
         }
         29 => {
@@ -567,8 +653,8 @@ fn parse_more(
             let nr = r.u32("hybrid pmu count")?;
             count(r, u64::from(nr), 8, "hybrid pmus")?;
             for _ in 0..nr {
-                string(r, "pmu name")?;
-                string(r, "pmu cpus")?;
+                string_in(r, lax, "pmu name")?;
+                string_in(r, lax, "pmu cpus")?;
             }
         }
         31 => {
@@ -578,10 +664,10 @@ fn parse_more(
                 let caps = r.u32("pmu caps count")?;
                 count(r, u64::from(caps), 8, "pmu caps")?;
                 for _ in 0..caps {
-                    string(r, "cap name")?;
-                    string(r, "cap value")?;
+                    string_in(r, lax, "cap name")?;
+                    string_in(r, lax, "cap value")?;
                 }
-                string(r, "pmu name")?;
+                string_in(r, lax, "pmu name")?;
             }
         }
         _ => {

@@ -81,6 +81,33 @@ struct LpdMeta {
     event_desc: bool,
 }
 
+/// The size a user record's own fields give it (`rec`: its bytes, as far as they are there),
+/// for the types whose size follows from them: FINISHED_ROUND and FINISHED_INIT (8),
+/// STAT (48), STAT_ROUND (24), ID_INDEX, THREAD_MAP and STAT_CONFIG (from their count), and
+/// CPU_MAP lists (type 0, padded to 8) and ranges (type 2).
+fn natural_size(rec: &[u8], kind: u32, e: Endian) -> Option<u64> {
+    let counted = |each: u64| {
+        crate::reader::u64_at(rec, 8, e).and_then(|n| n.checked_mul(each)?.checked_add(16))
+    };
+    match kind {
+        68 | 82 => Some(8),
+        76 => Some(48),
+        77 => Some(24),
+        69 => counted(32),
+        73 => counted(24),
+        75 => counted(16),
+        74 => match crate::reader::u16_at(rec, 8, e)? {
+            0 => {
+                let nr = u64::from(crate::reader::u16_at(rec, 10, e)?);
+                Some(nr.saturating_mul(2).saturating_add(12).saturating_add(7) & !7)
+            }
+            2 => Some(16),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// What perf's ordered-events queue has flushed, followed through the FINISHED_ROUND records
 /// (`util/ordered-events.c`): at a round it delivers the records up to `next_flush` (the
 /// largest time seen at the round before), then takes the largest time seen so far as the next.
@@ -468,7 +495,7 @@ impl<'a> Walker<'a> {
             let Some((kind, _misc, size)) = framed else {
                 let len = src.len();
                 let kind = hdr.map(|h| h.0).or(head_kind);
-                self.cut_record(o, end, left, 8, len, kind, sink);
+                self.cut_record(o, end, left, 8, len, kind, None, sink);
                 break;
             };
             let size64 = u64::from(size);
@@ -484,10 +511,11 @@ impl<'a> Walker<'a> {
             let rec = src.get(o, size64);
             let got = rec.len() as u64;
             if size64 > left || got < size64 {
+                let natural = natural_size(rec, kind, e);
                 let len = src.len();
                 end = end.min(len);
                 let left = end.saturating_sub(o);
-                self.cut_record(o, end, left, size64, len, Some(kind), sink);
+                self.cut_record(o, end, left, size64, len, Some(kind), natural, sink);
                 break;
             }
             let span = o..o.saturating_add(size64);
@@ -572,6 +600,7 @@ impl<'a> Walker<'a> {
         need: u64,
         len: u64,
         kind: Option<u32>,
+        natural: Option<u64>,
         sink: &mut Sink,
     ) {
         self.walk.end = o;
@@ -583,18 +612,26 @@ impl<'a> Walker<'a> {
             self.fold_counts();
             let prologue = self.walk.by_type.keys().all(|t| matches!(t, 64..=67 | 80));
             let known = kind.is_some_and(|k| matches!(k, 1..=21 | 64..=82));
+            // A record whose own fields say it ends before the end of the stream: its size
+            // was changed, it was not cut.
+            let natural = natural.filter(|n| *n < need && *n <= left);
             let why = if prologue {
                 Some(format!("the stream ends inside its {} record at 0x{o:x}, before its first sample ({left} of {need} bytes): linux-perf-data 0.13.0 refuses to open it (\"failed to fill whole buffer\"), perf 6.1 shows no sample", kind.map_or("first", record_name)))
-            } else if self.misaligned || !known || (need % 8 != 0 && !matches!(kind, Some(66 | 80)))
+            } else if self.misaligned
+                || !known
+                || (need % 8 != 0 && !matches!(kind, Some(66 | 80)))
+                || natural.is_some()
             {
                 // Every record perf and the kernel write is a multiple of 8 bytes, but a
                 // HEADER_FEATURE (its payload is not padded) or HEADER_TRACING_DATA.
                 let why = if self.misaligned {
-                    ", after a misaligned record"
+                    ", after a misaligned record".to_string()
                 } else if known && need % 8 != 0 {
-                    ", a size no such record has (perf writes them in multiples of 8)"
+                    ", a size no such record has (perf writes them in multiples of 8)".to_string()
+                } else if let Some(n) = natural {
+                    format!(", though its own fields make it {n} bytes, all there")
                 } else {
-                    ""
+                    String::new()
                 };
                 Some(format!("the stream ends inside a record at 0x{o:x} of type {} claiming {need} bytes ({left} are left){why}: the records before it were framed wrong or its size changed, so this is no record perf wrote; perf 6.1 stops there (\"unexpected end of event stream\") and shows none of the samples it had not flushed, and what the stream holds after the bad size is lost to both readers (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown; an EVENT_UPDATE's size made 0xffff in a `-z` stream: 0 of 36 samples shown by either reader)", kind.unwrap_or(0)))
             } else {
