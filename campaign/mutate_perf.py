@@ -420,14 +420,17 @@ def _sample(w, rec, p, rend):
             vals[label] = (p, width)
         p += width
 
-    # The ids of the other events: a sample id made one of them is a sample of that event.
-    others = {i for x in w.attrs if x is not a for i in x.ids if i is not None}
+    def others(v):
+        """The ids of the events other than the one id `v` names: a sample id made one of
+        them is a sample of that event."""
+        owner = next((x for x in w.attrs if v in x.ids), a)
+        return {i for x in w.attrs if x is not owner for i in x.ids if i is not None}
 
     def struc(label, width=8):
         nonlocal p
         v = w.u(p, width) if p + width <= rend else None
         if v is not None:
-            w.f(p, width, "sample " + label, others=others if label in ("id", "identifier") else None)
+            w.f(p, width, "sample " + label, others=others(v) if label in ("id", "identifier") else None)
         p += width
         return v or 0
 

@@ -478,9 +478,10 @@ def renamed(a, b):
 
 
 def retimed(a, b, most=4):
-    """perf: every event shows the same samples (comm, tid), at most `most` of them (a flip
+    """perf: every event shows the samples of the same threads, at most `most` of them (a flip
     changes up to 4 bytes) at another time, so shown elsewhere in the time order perf sorts
-    them by: the readers read the time written, a value, not a lost sample."""
+    them by (and under the comm their thread had then): the readers read the time written, a
+    value, not a lost sample."""
     if a.ident.keys() != b.ident.keys():
         return False
     moved = 0
@@ -492,7 +493,9 @@ def retimed(a, b, most=4):
             return False
         if not all(isinstance(x, tuple) and len(x) == 3 for x in list(av) + list(bv)):
             return False
-        if sorted(x[:2] for x in av) != sorted(x[:2] for x in bv):
+        # The same threads; a sample whose time moved may be named after the comm its thread
+        # had at the new time (before an exec, say).
+        if sorted(x[1] for x in av) != sorted(x[1] for x in bv):
             return False
         left = collections.Counter(bv)
         left.subtract(collections.Counter(av))

@@ -53,6 +53,25 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
         );
         return;
     }
+    // In a stream linux-perf-data names each HEADER_ATTR from the EVENT_DESC entry whose
+    // first id is the attr's first (`parse_pipe_impl`); without one the event is `attr<N>`.
+    if p.header.mode == Mode::Pipe {
+        for (i, a) in p.attrs.iter().enumerate() {
+            let Some(first) = a.ids.first() else {
+                continue;
+            };
+            if !evs.iter().any(|ev| ev.ids.first() == Some(first)) {
+                sink.push(
+                    sink.make(
+                        &rules::EVENT_DESC,
+                        span.clone(),
+                        format!("no EVENT_DESC entry starts with the first id ({first}) of the stream's attr {i}: linux-perf-data 0.13.0 names a stream's events by that id and shows the samples of this one under `attr{i}` instead of its name (verified: 36 of 36 samples as `attr0` with the first id of EVENT_DESC halved); perf 6.1 names it from the attr"),
+                    )
+                    .fails("linux-perf-data", "0.13.0", "loss"),
+                );
+            }
+        }
+    }
     for (i, (ev, a)) in evs.iter().zip(&p.attrs).enumerate() {
         let name = &ev.name;
         // What changes how linux-perf-data reads records (it reads them with this attr).

@@ -511,7 +511,11 @@ impl<'a> Walker<'a> {
             let rec = src.get(o, size64);
             let got = rec.len() as u64;
             if size64 > left || got < size64 {
-                let natural = natural_size(rec, kind, e);
+                let natural = if kind == 9 {
+                    self.natural_sample(rec)
+                } else {
+                    natural_size(rec, kind, e)
+                };
                 let len = src.len();
                 end = end.min(len);
                 let left = end.saturating_sub(o);
@@ -665,6 +669,29 @@ impl<'a> Walker<'a> {
                 .fails("perf", "6.1", "loss"),
         );
         self.note_stop(o);
+    }
+
+    /// The size a SAMPLE's fields give it (`rec`: its bytes, as far as they are there), when
+    /// its attr's sample_type has only fixed fields and perhaps a callchain.
+    fn natural_sample(&self, rec: &[u8]) -> Option<u64> {
+        let i = self.attr_of(rec.get(8..)?, true)?;
+        let l = self.layouts.get(i)?;
+        if !l.simple {
+            return None;
+        }
+        let prefix = u64::try_from(l.prefix).ok()?;
+        if !l.callchain {
+            return Some(prefix.saturating_add(8));
+        }
+        let at = usize::try_from(prefix.checked_add(8)?).ok()?;
+        let nr = crate::reader::u64_at(rec, at, self.endian)?;
+        let suffix = u64::try_from(l.suffix).ok()?;
+        Some(
+            nr.checked_mul(8)?
+                .checked_add(prefix)?
+                .checked_add(16)?
+                .checked_add(suffix)?,
+        )
     }
 
     /// The attr a record belongs to: the only one, or by id.
