@@ -1815,3 +1815,101 @@ fn stream_records_after_tracing_data(b: &[u8]) -> Vec<(usize, u32, usize)> {
     }
     out
 }
+
+// ---- Classes of the fresh draw `pf4`.
+
+#[test]
+fn features_as_perf_61_reads_them() {
+    let z = read("zstd.data");
+    // NRCPUS available made 0x80000000: perf 6.1 cannot allocate CPU_TOPOLOGY's table for a
+    // negative count, fails that feature and never reads COMPRESSED.
+    let mut b = z.clone();
+    let (_, off, _) = feature_at(&b, 7);
+    put32(&mut b, off, 0x8000_0000);
+    let f = findings(&b);
+    let x = find(&f, &pf::COMPRESSED_FEATURE, Severity::Error);
+    assert!(x.message.contains("CPU_TOPOLOGY"), "{}", x.message);
+    // A CMDLINE string 8 bytes shorter: perf reads the next lengths from its padding (empty
+    // strings) and reads on: every sample decompressed.
+    let mut c = z.clone();
+    let (_, off, _) = feature_at(&c, 11);
+    let len = u32::from_le_bytes(c[off + 4..off + 8].try_into().unwrap());
+    put32(&mut c, off + 4, len - 8);
+    let f = findings(&c);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    // No EVENT_DESC in the bitmap (the first word made 1): linux-perf-data names the event
+    // attr0.
+    let good = read("cpu-clock.data");
+    let mut d = good.clone();
+    put64(&mut d, 72, 1);
+    let f = findings(&d);
+    find(&f, &pf::EVENT_DESC, Severity::Error);
+    // An event name that is not UTF-8: the same.
+    let mut n = good.clone();
+    let (_, off, _) = feature_at(&n, 12);
+    let name_at = off + 8 + 128 + 4 + 4;
+    assert_eq!(&n[name_at..name_at + 9], b"cpu-clock");
+    n[name_at + 6] = 0xc3;
+    let f = findings(&n);
+    find(&f, &pf::EVENT_DESC, Severity::Error);
+    match perf_script(&z) {
+        Some((0, lines)) => {
+            assert!(lines > 0);
+            assert_eq!(perf_script(&b).unwrap().1, 0);
+            assert_eq!(perf_script(&c).unwrap(), (0, lines));
+        }
+        Some(other) => panic!("perf script on zstd.data: {other:?}"),
+        None => skip_or_fail("perf is not installed"),
+    }
+    match (lpd_read(&good), lpd_read(&d), lpd_read(&n)) {
+        (Some((_, a)), Some((_, b)), Some((_, c))) => {
+            assert!(a.contains("SAMPLE cpu-clock "), "{a}");
+            assert!(
+                b.contains("SAMPLE attr0 ") && !b.contains("SAMPLE cpu-clock "),
+                "{b}"
+            );
+            assert!(c.contains("SAMPLE attr0 "), "{c}");
+        }
+        _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+}
+
+#[test]
+fn a_cut_stream_record_whose_fields_end_before_the_cut_was_resized() {
+    let good = read("pipe.data");
+    let recs = stream_records(&good);
+    // A SAMPLE (fixed fields only) and the CPU_MAP made 0x8000 bytes: the readers lose every
+    // record after them; a cut record has the size its fields give it.
+    for t in [9u32, 74] {
+        let (o, _, s) = *recs.iter().find(|r| r.1 == t).unwrap();
+        let mut b = good.clone();
+        b[o + 6..o + 8].copy_from_slice(&0x8000u16.to_le_bytes());
+        let f = findings(&b);
+        let x = find(&f, &pf::TRUNCATED_STREAM, Severity::Error);
+        assert!(
+            x.message.contains(&format!("make it {s} bytes")),
+            "{}",
+            x.message
+        );
+        if let Some((_, lines)) = perf_script(&b) {
+            assert!(lines < 12, "type {t}: {lines}");
+        }
+    }
+    // In a stream, EVENT_DESC's first id changed: linux-perf-data finds no entry for the attr.
+    let (o, _, _) = *recs
+        .iter()
+        .find(|r| r.1 == 80 && u64_at(&good, r.0 + 8) == 12)
+        .unwrap();
+    let name_len_at = o + 16 + 8 + 128 + 4;
+    let len = u32::from_le_bytes(good[name_len_at..name_len_at + 4].try_into().unwrap()) as usize;
+    let first = name_len_at + 4 + len;
+    let mut b = good.clone();
+    let id = u64_at(&b, first);
+    put64(&mut b, first, id / 2);
+    let f = findings(&b);
+    find(&f, &pf::EVENT_DESC, Severity::Error);
+    match lpd_read(&b) {
+        Some((_, out)) => assert!(out.contains("SAMPLE attr0 "), "{out}"),
+        None => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+}

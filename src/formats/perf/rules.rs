@@ -406,7 +406,10 @@ crate::declare_rules! {
     /// be read (perf 6.1 refuses the whole recording, "incompatible file format", `perf report`
     /// exit 255, verified with the `header_page` tag damaged, `defects/tracing-data.data`).
     /// CACHE and MEM_TOPOLOGY sections of another version than 1 do not parse either: perf
-    /// 6.1 fails the feature (verified), which stops its feature walk.
+    /// 6.1 fails the feature (verified), which stops its feature walk; the same for a
+    /// CPU_TOPOLOGY without the per-CPU ids of every CPU NRCPUS says is available (or for a
+    /// count read as negative). Strings are read as perf's `do_read_string` does: their
+    /// length, a NUL in them or not (a length 8 short leaves empty strings, read on).
     /// hotspot fails with "Excessively long string" (perfparser #533).
     ///
     /// ## Spec
@@ -494,8 +497,10 @@ crate::declare_rules! {
     /// 2nd, 6th and 12th sample): a warning. Errors: a stream cut inside the records before its
     /// first sample (attrs, features, tracing data): linux-perf-data refuses to open it
     /// ("failed to fill whole buffer", verified); a "record" at the end whose type is unknown,
-    /// that follows a misaligned record, or whose size is no multiple of 8 (every record but
-    /// HEADER_FEATURE and HEADER_TRACING_DATA is): the stream was misframed by a size, and
+    /// that follows a misaligned record, whose size is no multiple of 8 (every record but
+    /// HEADER_FEATURE and HEADER_TRACING_DATA is), or whose own fields end before the cut (a
+    /// SAMPLE of fixed fields, FINISHED_ROUND, STAT, STAT_ROUND, a counted ID_INDEX,
+    /// THREAD_MAP, STAT_CONFIG or CPU_MAP): the stream was misframed by a size, and
     /// perf 6.1 shows none of the samples it had not flushed (verified: a FINISHED_ROUND made 9
     /// bytes, 0 of 12 samples shown; an EVENT_UPDATE made 0xffff bytes in a `-z` stream, 0 of
     /// 36 shown by either reader).
@@ -515,12 +520,16 @@ crate::declare_rules! {
     /// EVENT_DESC that does not parse within its section, an entry whose attr it cannot parse
     /// (size, or a config it does not know) or whose size is no attr version's (64, 72, 80, 96,
     /// 104, 112, 120, 128: it reads the fields of the versions below and misreads the rest of
-    /// the section, verified with 127), or whose `sample_type`, `sample_id_all` (or
+    /// the section, verified with 127), whose name is not UTF-8 (it names the event `attr0`),
+    /// or whose `sample_type`, `sample_id_all` (or
     /// `read_format`, `branch_sample_type`, register masks where the `sample_type` uses them)
     /// differ from the attr's, or that lacks an id of the attr in a multi-event file, makes it
     /// refuse the file or read other samples: errors (verified on damaged copies of the
-    /// corpus; in every real recording both attrs are byte for byte the same). Other
-    /// differences are read the same by both: warnings.
+    /// corpus; in every real recording both attrs are byte for byte the same). A finished file
+    /// whose feature bitmap lacks EVENT_DESC, and a stream attr whose first id starts no
+    /// EVENT_DESC entry (linux-perf-data names a stream's events by it), show the samples under
+    /// `attr0`, ... instead of the events' names: errors too (verified). Other differences are
+    /// read the same by both: warnings.
     ///
     /// ## Spec
     /// `header.c` `process_event_desc`.
