@@ -4,11 +4,12 @@
 # Usage: bench/fix.sh
 # Inputs, generated into $WORK (default bench/out/fix, never committed; CLEAN=1 deletes them at
 # the end):
-#   gen-v6-cut.dat   a 1 GiB v6 trace.dat (bench/gen-large-tracedat.py from corpus/tracecmd/v6.dat)
-#                    cut 100 bytes short: the last CPU's size is set to its whole pages
+#   gen-v6-cut.dat   a GIB GiB (default 1) v6 trace.dat (bench/gen-large-tracedat.py from
+#                    corpus/tracecmd/v6.dat) cut 100 bytes short: the last CPU's size is set to
+#                    its whole pages; GIB=3 makes the multi-GB input (gen-v6-3g-cut.dat)
 #   real-v6-cut.dat  REAL=FILE (a recorded v6 trace.dat, say bench/out/real-v6.dat) cut the same way
 #   gen-v6-cut.dat.zst  the generated one compressed with zstd -1 (fix unpacks it as check does);
-#                    its baselines are `zstd -dc IN > COPY` and the same with a sync
+#                    its baselines are `zstd -dc IN > COPY` and the same with a sync (ZST=0: not)
 #   killed.data      a perf.data of a SIGKILLed `perf record` (PERF=1, needs perf): data.size 0
 # Each command runs RUNS times (default 3) on the page-cached input; the best wall time and the
 # largest peak RSS (/usr/bin/time -v) are noted. Baselines ("copy") in the same run: `cp IN COPY` and
@@ -35,13 +36,19 @@ cut_short () { # SRC DST BYTES
   [ -s "$2" ] || head -c $((n - $3)) "$1" > "$2"
 }
 
-if [ ! -s "$WORK/gen-v6-cut.dat" ]; then
-  python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$WORK/gen-v6.dat" 1 >/dev/null
-  cut_short "$WORK/gen-v6.dat" "$WORK/gen-v6-cut.dat" 100
+GIB=${GIB:-1}
+GEN=$WORK/gen-v6-cut.dat
+[ "$GIB" = 1 ] || GEN=$WORK/gen-v6-${GIB}g-cut.dat
+if [ ! -s "$GEN" ]; then
+  python3 "$ROOT/bench/gen-large-tracedat.py" "$ROOT/corpus/tracecmd/v6.dat" "$WORK/gen-v6.dat" "$GIB" >/dev/null
+  cut_short "$WORK/gen-v6.dat" "$GEN" 100
   rm -f "$WORK/gen-v6.dat"
 fi
-[ -s "$WORK/gen-v6-cut.dat.zst" ] || zstd -q -1 -T0 "$WORK/gen-v6-cut.dat" -o "$WORK/gen-v6-cut.dat.zst"
-INPUTS=("$WORK/gen-v6-cut.dat" "$WORK/gen-v6-cut.dat.zst")
+INPUTS=("$GEN")
+if [ "${ZST:-1}" = 1 ]; then
+  [ -s "$GEN.zst" ] || zstd -q -1 -T0 "$GEN" -o "$GEN.zst"
+  INPUTS+=("$GEN.zst")
+fi
 if [ -n "${REAL:-}" ]; then
   cut_short "$REAL" "$WORK/real-v6-cut.dat" 100
   INPUTS+=("$WORK/real-v6-cut.dat")

@@ -20,14 +20,23 @@ Each damaged input goes through `tracelint fix IN -o OUT --ledger L`, and the ca
    the undamaged original; GDB's frames of OUT are a prefix of its frames of the original; perf's
    sample lines of OUT (`perf script -F tid,time,event`) are a sub-multiset of the original's;
 4. the ledger's counts equal what was on disk minus what OUT holds, counted by the walkers of
-   this script (not by tracelint): whole plus partial records/frames/pages of IN minus those of
-   OUT, per file and CPU;
+   this script (not by tracelint): whole plus partial records/frames of IN minus those of OUT,
+   per file; trace.dat, per buffer and CPU: the pages the CPU table (v6) or BUFFER option (v7
+   uncompressed, when it is on disk; else the whole and partial pages) declares, or the chunks a compressed v7 stream's count declares (its whole and
+   partial chunks when the count is cut away or was never patched), minus the whole pages or
+   chunks of OUT; the BUFFER options are read through the options chain, from the original
+   for a cut file, and a killed writer's unnamed compressed streams are walked in order;
 5. the share of whole records on disk that came back: the whole records (samples, task records,
-   frames, trace.dat v6 events in whole pages) this script counts on disk in IN, against what
+   frames, trace.dat events in the whole pages of the top buffer, v7 chunks decompressed with
+   python's zstandard or zlib, else `zstd -dc`) this script counts on disk in IN, against what
    each reader shows of OUT.
 
     python3 campaign/salvage.py [--bin target/release/tracelint] [--random 20] [--sample N]
-                                [--killed N] [--formats trace.dat,uftrace,tfile,perf] [--ci]
+                                [--killed N] [--streams N] [--formats trace.dat,uftrace,tfile,perf] [--ci]
+
+`--streams N` adds, per compressed trace.dat v7 file, N cuts at its chunk counts and chunk
+boundaries (+ {0, 1, 7, 8, 9}) and N cuts inside the last stream of a copy with that stream's
+chunk count and the BUFFER section's size zeroed (a writer stopped while copying it).
 
 `--ci` is the CI sample (a fixed seed, a few cuts per file, two killed recordings per recorder);
 it exits 1 on any bug. Without a reader, its checks are skipped and said so.
@@ -47,6 +56,11 @@ import sys
 import tempfile
 import time
 import zlib
+
+try:
+    import zstandard  # the chunks of zstd-compressed trace.dat v7 (else `zstd -dc`)
+except ImportError:
+    zstandard = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -120,7 +134,11 @@ class Count:
         self.partial = collections.Counter()
         self.partial_bytes = collections.Counter()
         self.items = collections.Counter()
-        self.declared = None  # trace.dat: pages per CPU the CPU table declares
+        self.declared = None  # trace.dat: pages (chunks) per CPU the CPU table (stream) declares
+        self.checkable = True  # the ledger can be checked against these counts
+        self.undecoded = 0  # trace.dat v7: whole chunks that did not decompress
+        self.unnamed = False  # trace.dat v7: streams no BUFFER option names, walked in order
+        self.nodecoder = False  # trace.dat v7: zstd chunks and neither zstandard nor zstd here
 
     def total_items(self):
         return sum(self.items.values())
@@ -324,15 +342,21 @@ def v6_cpus(buf):
 
 def tracedat_count(path, original=None):
     """trace.dat v6: per CPU, whole pages (and a partial one) on disk and the events in the
-    whole pages. The table comes from `original` (a cut file's table is the original's)."""
+    whole pages. The table comes from `original` (a cut file's table is the original's).
+    v7: `tracedat_count_v7`."""
     buf = open(path, "rb").read()
     ref = open(original, "rb").read() if original else buf
+    h = tracedat_header(buf)
+    if h and h[0] >= 7:
+        return tracedat_count_v7(buf, ref if original else None)
     t = v6_cpus(ref)
     if not t:
         return None
     cpus, page, endian = t
     c = Count()
     c.declared = collections.Counter()
+    # (a killed writer's CPU table is what the repair writes: no count to compare)
+    c.checkable = original is not None
     here = v6_cpus(buf)
     for i, (off, size) in enumerate(cpus):
         if here and i < len(here[0]):
@@ -348,6 +372,224 @@ def tracedat_count(path, original=None):
         if have_b % page:
             c.partial[i] += 1
             c.partial_bytes[i] += have_b % page
+    return c
+
+
+def v7_sections(buf):
+    """v7: the header fields and the sections on disk, walked from the end of the header:
+    [(offset, id, flags, body start, body end on disk, whole)]. A BUFFER section of size 0 with
+    bytes after its header is one whose writer stopped while copying: its body runs to the end."""
+    h = tracedat_header(buf)
+    if not h or h[0] < 7:
+        return None
+    version, endian, page, comp, pos = h
+    pos += 8  # the offset of the first options section
+    secs = []
+    while pos + 16 <= len(buf):
+        sid, flags, _desc, size = struct.unpack_from(endian + "HHIQ", buf, pos)
+        if sid > 64 or flags > 1:
+            break
+        body = pos + 16
+        if sid == 3 and size == 0 and body < len(buf):
+            nid, _f, _d, nsize = struct.unpack_from(endian + "HHIQ", buf + bytes(16), body)
+            if not (nid == 0 and nsize >= 14):
+                # (not an empty buffer, whose options section follows: DONE alone is 14 bytes)
+                secs.append((pos, sid, flags, body, len(buf), False))
+                break
+        whole = body + size <= len(buf)
+        secs.append((pos, sid, flags, body, min(body + size, len(buf)), whole))
+        if not whole:
+            break
+        pos = body + size
+    return h, secs
+
+
+def v7_inflate(comp, data, usize):
+    """One compressed block (a chunk or a metadata section body), or None."""
+    try:
+        if comp == "zlib":
+            return zlib.decompress(data)
+        if comp == "zstd" and zstandard is not None:
+            return zstandard.ZstdDecompressor().decompress(data, max_output_size=max(usize, 1))
+    except Exception:
+        return None
+    return None
+
+
+def v7_buffers(buf):
+    """v7: the BUFFER options of the whole options sections on disk, followed from the
+    header's first options offset through each DONE's next offset (as trace-cmd reads them):
+    {name: (section offset, page size, [(cpu, data offset, data size)])}, and the sections
+    (`v7_sections`)."""
+    w = v7_sections(buf)
+    if not w:
+        return None
+    (version, endian, page, comp, hend), secs = w
+    out = {}
+    at = struct.unpack_from(endian + "Q", buf, hend)[0] if hend + 8 <= len(buf) else 0
+    seen = set()
+    while at and at not in seen and at + 16 <= len(buf):
+        seen.add(at)
+        sid, flags, _desc, size = struct.unpack_from(endian + "HHIQ", buf, at)
+        if sid != 0 or at + 16 + size > len(buf):
+            break
+        b = buf[at + 16 : at + 16 + size]
+        at = 0
+        if flags & 1:
+            if len(b) < 8:
+                break
+            zs, us = struct.unpack_from(endian + "II", b, 0)
+            b = v7_inflate(comp, b[8 : 8 + zs], us)
+            if b is None:
+                break
+        pos = 0
+        while pos + 6 <= len(b):
+            oid, osize = struct.unpack_from(endian + "HI", b, pos)
+            p = b[pos + 6 : pos + 6 + osize]
+            pos += 6 + osize
+            if oid == 0:
+                at = struct.unpack_from(endian + "Q", p, 0)[0] if len(p) >= 8 else 0
+                break
+            if oid != 3 or len(p) < 8:
+                continue
+            soff = struct.unpack_from(endian + "Q", p, 0)[0]
+            n_end = p.find(b"\0", 8)
+            c_end = p.find(b"\0", n_end + 1)
+            if n_end < 0 or c_end < 0 or c_end + 9 > len(p):
+                continue
+            name = p[8:n_end].decode("utf-8", "replace")
+            ps, n = struct.unpack_from(endian + "II", p, c_end + 1)
+            cpus = []
+            q = c_end + 9
+            for _ in range(n):
+                if q + 20 > len(p):
+                    break
+                cpus.append(struct.unpack_from(endian + "IQQ", p, q))
+                q += 20
+            out[name] = (soff, ps or page, cpus)
+    return out, w
+
+
+def v7_stream(buf, off, endian, comp, page, c, key, items):
+    """One compressed CPU stream at `off`: u32 chunk count, then the chunks (u32 zsize, u32
+    usize, zsize bytes). Counts its whole chunks and a cut one, and, with `items`, the events
+    of the pages they decompress to. The declared chunks are its count when on disk and
+    patched (not 0), else its whole and partial chunks. Returns where the stream ends."""
+    c.whole[key] += 0
+    if off + 4 > len(buf):
+        c.declared[key] = 0  # the count is not on disk: no chunk of it is
+        return None
+    count = struct.unpack_from(endian + "I", buf, off)[0]
+    p, k, frames = off + 4, 0, []
+    while count == 0 or k < count:
+        if p + 8 > len(buf):
+            break
+        zs, us = struct.unpack_from(endian + "II", buf, p)
+        if zs == 0 or p + 8 + zs > len(buf):
+            break  # (a size of 0 is no chunk: zeros after the last one)
+        if items:
+            frames.append((buf[p + 8 : p + 8 + zs], us))
+        p += 8 + zs
+        k += 1
+    c.whole[key] = k
+    cut = (count == 0 or k < count) and p < len(buf)
+    if cut:
+        c.partial[key] += 1
+        c.partial_bytes[key] += len(buf) - p
+    c.declared[key] = count if count else k + int(cut)
+    if items:
+        c.items[key] += chunk_events(frames, comp, page, endian, c)
+    return p if count and k == count else None
+
+
+def chunk_events(frames, comp, page, endian, c):
+    """Events in the pages of whole compressed chunks (each decompresses to whole pages)."""
+    datas = []
+    if comp == "zstd" and zstandard is None:
+        if frames and not have("zstd"):
+            c.nodecoder = True
+            return 0
+        r = subprocess.run(["zstd", "-dc", "-q"], input=b"".join(f for f, _ in frames),
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        datas.append(r.stdout)
+    else:
+        for f, us in frames:
+            d = v7_inflate(comp, f, us)
+            if d is None:
+                c.undecoded += 1
+                continue
+            datas.append(d)
+    n = 0
+    for d in datas:
+        for q in range(0, len(d) - page + 1, page):
+            n += page_events(d[q : q + page], endian)
+    return n
+
+
+def tracedat_count_v7(buf, ref):
+    """trace.dat v7: per (buffer, CPU, unit), whole pages (uncompressed) or whole chunks
+    (compressed) on disk and a partial one, what the BUFFER option declares (pages, or the
+    stream's chunk count; the whole and partial ones when that is not on disk), and the events
+    in the whole pages of the top buffer. The BUFFER options come from the file, else from
+    `ref` (the undamaged original, whose data offsets a cut file shares); with neither (a
+    killed writer), the streams of a compressed BUFFER section no option names are walked in
+    order from its first page boundary, as CPUs 0, 1..."""
+    here = v7_buffers(buf)
+    if not here:
+        return None
+    tables, ((_v, endian, page, comp, _), secs) = here
+    own = set(tables)  # the buffers whose BUFFER option is on disk in this file
+    if ref is not None:
+        r = v7_buffers(ref)
+        if r:
+            tables = dict(r[0], **tables)
+
+    def is_compressed(soff):
+        # the BUFFER section's flags, from the original when they are cut away
+        for b in (buf, ref or b""):
+            if soff + 4 <= len(b):
+                return struct.unpack_from(endian + "H", b, soff + 2)[0] & 1
+        return 0
+
+    c = Count()
+    c.declared = collections.Counter()
+    for name, (soff, ps, cpus) in sorted(tables.items()):
+        compressed = is_compressed(soff)
+        for cpu, off, size in cpus:
+            key = (name, cpu, "chunks" if compressed else "pages")
+            if compressed:
+                v7_stream(buf, off, endian, comp, ps, c, key, name == "")
+                continue
+            have_b = max(0, min(len(buf), off + size) - off)
+            n = have_b // ps
+            c.whole[key] = n
+            # the pages the BUFFER option declares when it is on disk; else (its options
+            # section cut away, the size only the original's) the whole and partial ones
+            c.declared[key] = -(-size // ps) if name in own else n + int(have_b % ps > 0)
+            if name == "":
+                for k in range(n):
+                    c.items[key] += page_events(buf[off + k * ps : off + (k + 1) * ps], endian)
+            if have_b % ps:
+                c.partial[key] += 1
+                c.partial_bytes[key] += have_b % ps
+    named = {t[0] for t in tables.values()}
+    if ref is None:
+        for off, sid, fl, body, end, _whole in secs:
+            if sid != 3 or off in named:
+                continue
+            if not fl & 1 or comp is None:
+                # uncompressed pages do not say which CPU they are: the repair is told
+                # (--cpu-sizes) or takes the one CPU; nothing to count it against
+                c.checkable = False
+                continue
+            c.unnamed = True
+            pos, cpu = -(-body // page) * page, 0
+            while pos < end:
+                p = v7_stream(buf, pos, endian, comp, page, c, ("", cpu, "chunks"), True)
+                cpu += 1
+                if p is None:
+                    break
+                pos = -(-p // page) * page
     return c
 
 
@@ -461,6 +703,10 @@ class Tally:
         self.readers = set()
         self.kinds = collections.Counter()
         self.skipped = set()
+        self.back_kind = collections.defaultdict(collections.Counter)  # the shares by input kind
+        self.base_kind = collections.defaultdict(collections.Counter)
+        self.ledgers = collections.Counter()  # ledgers of repaired inputs checked, by kind
+        self.unchecked = collections.Counter()  # and not checked (nothing to count them against)
 
     def bug(self, what, case):
         self.bugs.append("%s: %s" % (case, what))
@@ -481,6 +727,10 @@ class Tally:
             "excluded": dict(self.excluded),
             "kinds": dict(self.kinds),
             "skipped": sorted(self.skipped),
+            "shares_by_kind": {k: {r: (self.back_kind[k][r], self.base_kind[k][r]) for r in sorted(self.base_kind[k])}
+                               for k in sorted(self.base_kind)},
+            "ledgers_checked": dict(self.ledgers),
+            "ledgers_unchecked": dict(self.unchecked),
         }
 
     def line(self):
@@ -494,14 +744,28 @@ class Tally:
                 out += "\n    %-36s read %d of %d whole records on disk (%.1f%%); of the repaired: %d of %d (%.1f%%)%s" % (
                     r, b, o, 100.0 * b / o, rb, ro, 100.0 * rb / max(ro, 1),
                     "; %d inputs left out (it reads less of their original)" % s["excluded"][r] if s["excluded"].get(r) else "")
+        if len(s["shares_by_kind"]) > 1:
+            for k, rs in s["shares_by_kind"].items():
+                out += "\n    %-18s " % k + ", ".join("%s %d of %d" % (r.replace("trace-cmd ", ""), b, o) for r, (b, o) in rs.items())
         for n, r, st, case in sorted(self.short, reverse=True)[:5]:
             out += "\n    short %5d (%s, exit %s): %s" % (n, r, st, case)
         for why, n in s["refusals"][:6]:
             out += "\n    refused %4d: %s" % (n, why)
         out += "\n    inputs: " + ", ".join("%s %d" % kv for kv in sorted(s["kinds"].items()))
+        if self.ledgers or self.unchecked:
+            out += "\n    ledgers checked: " + (", ".join("%s %d" % kv for kv in sorted(self.ledgers.items())) or "none")
+            if self.unchecked:
+                out += "; not checked: " + ", ".join("%s %d" % kv for kv in sorted(self.unchecked.items()))
         for sk in s["skipped"]:
             out += "\n    skipped: %s" % sk
         return out
+
+
+def ledger_kind(fmt, info):
+    """trace.dat: the file version and compression (v6, v7-none, v7-zstd, v7-zlib)."""
+    if fmt == "tracecmd" and info:
+        return "v%s" % info.get("version") + ("-" + info.get("compression", "none") if info.get("version", 6) >= 7 else "")
+    return fmt
 
 
 def refusal_reason(ledger):
@@ -588,9 +852,15 @@ class Campaign:
         # What is on disk, counted here.
         cin = self.count(fmt, damaged, original if fmt == "tracecmd" else None)
         cout = self.count(fmt, out, original if fmt == "tracecmd" else None) if repaired else None
-        if repaired and cin is not None and cout is not None and not (fmt == "tracecmd" and original is None):
-            # (a killed trace-cmd's CPU table is what the repair writes: no count to compare)
+        if repaired and cin is not None and cout is not None and cin.checkable:
             self.check_ledger(t, fmt, ledger, cin, cout, case)
+            t.ledgers[ledger_kind(fmt, info) + (" killed" if original is None else "")] += 1
+        elif repaired:
+            t.unchecked[ledger_kind(fmt, info) + (" killed" if original is None else "")] += 1
+        if cin is not None and cin.nodecoder:
+            t.skipped.add("v7-zstd events not counted: neither the python zstandard module nor zstd is installed")
+        if cin is not None and cin.undecoded:
+            t.skipped.add("%d whole compressed chunk(s) of IN that do not decompress: their events not counted (%s)" % (cin.undecoded, case))
         # Readers.
         target = out if repaired else damaged
         rs = [r for r in self.readers.get(fmt, []) if r.claims(info or {})] if fmt != "perf" else self.readers.get("perf", [])
@@ -623,6 +893,9 @@ class Campaign:
                 got = min(shown(fmt, o), disk) if (repaired or st == 0) else 0
                 t.back[r.name] += got
                 t.base[r.name] += disk
+                kind = ledger_kind(fmt, info) + (" killed" if original is None else "")
+                t.back_kind[kind][r.name] += got
+                t.base_kind[kind][r.name] += disk
                 if repaired:
                     t.back_rep[r.name] += got
                     t.base_rep[r.name] += disk
@@ -633,12 +906,22 @@ class Campaign:
         plan = ledger.get("plan") or {}
         losses = plan.get("losses", [])
         units = {"perf": "records", "gdb": "frames", "tracecmd": "pages", "uftrace": None}[fmt]
-        for k in set(cin.whole) | set(cout.whole) | set(cin.declared or ()):
+        keys = set(cin.whole) | set(cout.whole) | set(cin.declared or ())
+        if fmt == "tracecmd" and any(isinstance(k, tuple) for k in keys):
+            # v7: keys (buffer, CPU, pages or chunks); every loss must be one of them
+            for l in losses:
+                lk = (l.get("buffer") or "", l.get("cpu"), l.get("unit"))
+                if lk not in keys and (l.get("count") or 0):
+                    t.bug("ledger: %d %s of buffer %r CPU %r, which the walker does not find" % (l["count"], lk[2], lk[0], lk[1]), case)
+        for k in keys:
             if cin.whole[k] is None:
                 continue
             if cout.partial[k]:
                 t.bug("OUT still has a partial unit in %r" % (k,), case)
-            if fmt == "tracecmd":
+            if fmt == "tracecmd" and isinstance(k, tuple):
+                units = k[2]
+                led = sum(l["count"] for l in losses if l.get("unit") == k[2] and l.get("cpu") == k[1] and (l.get("buffer") or "") == k[0])
+            elif fmt == "tracecmd":
                 led = sum(l["count"] for l in losses if l.get("unit") == "pages" and l.get("cpu") == k and not l.get("buffer"))
             elif fmt == "perf":
                 led = sum(l["count"] for l in losses if l.get("unit") == "records" and (l.get("file") or "") == k)
@@ -652,11 +935,14 @@ class Campaign:
             partial = cin.partial[k] if units else 0
             want = cin.whole[k] + partial - cout.whole[k]
             if cin.declared is not None:
-                # trace.dat: the pages the CPU table declares, on disk or not
+                # trace.dat: the pages the CPU table declares, on disk or not (v7 compressed:
+                # the chunks its stream's count declares, or its whole and partial ones when
+                # the count is not on disk or was never patched)
                 want = cin.declared[k] - cout.whole[k]
             if led != want:
-                t.bug("ledger: %s %r: %d counted, on disk %d whole + %d partial, OUT %d" % (
-                    units or "records", k, led, cin.whole[k], partial, cout.whole[k]), case)
+                t.bug("ledger: %s %r: %d counted, %son disk %d whole + %d partial, OUT %d" % (
+                    units or "records", k, led, "declared %d, " % cin.declared[k] if cin.declared is not None else "",
+                    cin.whole[k], partial, cout.whole[k]), case)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -732,6 +1018,92 @@ def cuts_file(c, t, fmt, path, rng, a):
             f.write(data[:p])
         t.kinds["cut"] += 1
         c.one(t, fmt, damaged, path, "cut at %d" % p, info)
+
+
+def v7_stream_points(data):
+    """Offsets inside the compressed CPU streams of a v7 file: each chunk count and each chunk
+    boundary + {0, 1, 7, 8, 9}, and where each stream ends."""
+    r = v7_buffers(data)
+    if not r:
+        return []
+    tables, ((_v, endian, _page, _comp, _), _secs) = r
+    pts = []
+    for _name, (soff, _ps, cpus) in tables.items():
+        if soff + 4 > len(data) or not struct.unpack_from(endian + "H", data, soff + 2)[0] & 1:
+            continue
+        for _cpu, off, _size in cpus:
+            pts += [off, off + 2]
+            if off + 4 > len(data):
+                continue
+            q = off + 4
+            for _ in range(struct.unpack_from(endian + "I", data, off)[0]):
+                if q + 8 > len(data):
+                    break
+                pts += [q + d for d in (0, 1, 7, 8, 9)]
+                q += 8 + struct.unpack_from(endian + "I", data, q)[0]
+            pts.append(q)
+    return sorted(set(p for p in pts if 0 < p < len(data)))
+
+
+def stopped_copy(data):
+    """The file as a writer stopped while copying the top buffer's last compressed CPU stream
+    leaves it (trace-cmd patches these afterwards): the BUFFER section's size, that stream's
+    chunk count and the next offset of the DONE before the data still 0. (copy, where that
+    stream starts, where it ends), or None."""
+    r = v7_buffers(data)
+    if not r or "" not in r[0]:
+        return None
+    soff, _ps, cpus = r[0][""]
+    endian = r[1][0][1]
+    if not cpus or soff + 16 > len(data) or not struct.unpack_from(endian + "H", data, soff + 2)[0] & 1:
+        return None
+    _cpu, off, size = max(cpus, key=lambda x: x[1])
+    b = bytearray(data)
+    b[soff + 8 : soff + 16] = bytes(8)
+    b[off : off + 4] = bytes(4)
+    # and the DONE option of the options section before the data, whose next offset the
+    # writer patches when it writes the next options section, after the data: still 0
+    hend = r[1][0][4]
+    at, done, seen = struct.unpack_from(endian + "Q", data, hend)[0], None, set()
+    while at and at < soff and at not in seen and at + 16 <= len(data):
+        seen.add(at)
+        sid, flags, _d, size_ = struct.unpack_from(endian + "HHIQ", data, at)
+        if sid != 0 or flags & 1:
+            break
+        pos, end, at = at + 16, min(len(data), at + 16 + size_), 0
+        while pos + 6 <= end:
+            oid, osize = struct.unpack_from(endian + "HI", data, pos)
+            if oid == 0 and pos + 14 <= end:
+                done = pos + 6
+                at = struct.unpack_from(endian + "Q", data, done)[0]
+                break
+            pos += 6 + osize
+    if done is None:
+        return None
+    b[done : done + 8] = bytes(8)
+    return bytes(b), off, min(len(b), off + size + 4)
+
+
+def stream_cuts(c, t, path, rng, a):
+    """`--streams N`: N cuts inside the compressed CPU streams of a v7 file, and N cuts of a copy
+    whose writer stopped while copying its last stream."""
+    data = open(path, "rb").read()
+    info = tracedat_info(path)
+    damaged = os.path.join(c.tmp, "in.dat")
+    sp = v7_stream_points(data)
+    for p in sorted(rng.sample(sp, min(a.streams, len(sp)))):
+        with open(damaged, "wb") as f:
+            f.write(data[:p])
+        t.kinds["v7 stream cut"] += 1
+        c.one(t, "tracecmd", damaged, path, "stream cut at %d" % p, info)
+    st = stopped_copy(data)
+    if st:
+        b, lo, hi = st
+        for p in sorted(set(rng.randrange(lo + 1, hi + 1) for _ in range(a.streams))):
+            with open(damaged, "wb") as f:
+                f.write(b[:p])
+            t.kinds["v7 writer stopped in its last stream"] += 1
+            c.one(t, "tracecmd", damaged, path, "writer stopped in its last stream, cut at %d" % p, info)
 
 
 def cuts_dir(c, t, fmt, src, rng, a, members, extra=()):
@@ -985,6 +1357,8 @@ def main():
     ap.add_argument("--max-per-file", type=int, default=0)
     ap.add_argument("--killed", type=int, default=0, help="recordings killed at random moments, per recorder")
     ap.add_argument("--no-cuts", action="store_true", help="killed recorders only")
+    ap.add_argument("--streams", type=int, default=0,
+                    help="trace.dat v7: N cuts inside the compressed CPU streams of each file, and N of a copy whose writer stopped in its last stream")
     ap.add_argument("--formats", default="trace.dat,uftrace,tfile,perf")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ci", action="store_true", help="the CI sample: --sample 2 --random 3 --killed 1")
@@ -1009,6 +1383,8 @@ def main():
                 path = os.path.join(folder, name)
                 if exts and name.endswith(exts) and os.path.isfile(path):
                     cuts_file(c, t, fmt, path, rng, a)
+                    if fmt == "tracecmd" and a.streams:
+                        stream_cuts(c, t, path, rng, a)
                 elif fmt == "uftrace" and os.path.isfile(os.path.join(path, "info")):
                     dats = sorted(n for n in os.listdir(path) if re.fullmatch(r"\d+\.dat", n))
                     cuts_dir(c, t, fmt, path, rng, a, dats, [("noinfo", None, None)])

@@ -430,7 +430,7 @@ fn finish(
     req: &Request<'_>,
     mut ledger: Ledger,
     spec: &'static FormatSpec,
-    write: impl FnOnce(&Path, &Plan) -> io::Result<()>,
+    write: impl FnOnce(&Path, &Plan) -> io::Result<Pending>,
 ) -> Ledger {
     let Some(plan) = ledger.plan.as_ref() else {
         return ledger.end(Outcome::CannotRepair, None);
@@ -452,18 +452,21 @@ fn finish(
             std::fs::remove_file(tmp)
         };
     };
-    if let Err(e) = write(&tmp, plan) {
-        cleanup(&tmp);
-        return ledger.end(
-            Outcome::Io,
-            Some(format!("cannot write {}: {e}", tmp.display())),
-        );
-    }
+    let pending = match write(&tmp, plan) {
+        Ok(p) => p,
+        Err(e) => {
+            cleanup(&tmp);
+            return ledger.end(
+                Outcome::Io,
+                Some(format!("cannot write {}: {e}", tmp.display())),
+            );
+        }
+    };
     // The proof: OUT is checked as any input is, while its bytes go to the disk.
     let mut opts = req.opts.clone();
     opts.format_hint = Some(spec.format);
     let (after, synced) = std::thread::scope(|s| {
-        let sync = s.spawn(|| sync_written(&tmp));
+        let sync = s.spawn(|| join_pending(pending).and_then(|()| sync_written(&tmp)));
         let after = check::check_path(&tmp, &opts, req.config);
         (after, sync.join())
     });
@@ -538,19 +541,12 @@ fn publish(tmp: &Path, out: &Path) -> io::Result<()> {
 
 /// Copies `len` bytes of `src` from `at` into `out`. From a file, the kernel copies
 /// (`io::copy` of a file into a file is `copy_file_range`: no pass through this process).
-fn copy_range(src: Src<'_>, at: u64, len: u64, out: &mut File) -> io::Result<()> {
+/// Bytes the kernel copies between two starts of write-back of what was copied.
+const SYNC_STEP: u64 = 64 << 20;
+
+fn copy_range(src: Src<'_>, at: u64, len: u64, out: &mut File) -> io::Result<Pending> {
     if let Src::File(f) = src {
-        use std::io::{Seek, SeekFrom};
-        let mut r = f.try_clone()?;
-        r.seek(SeekFrom::Start(at))?;
-        let copied = io::copy(&mut Read::take(&mut r, len), out)?;
-        if copied != len {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "input shorter than planned",
-            ));
-        }
-        return Ok(());
+        return copy_file_range_synced(f, at, len, out);
     }
     let mut buf = vec![0u8; COPY_BYTES];
     let mut done = 0u64;
@@ -571,19 +567,89 @@ fn copy_range(src: Src<'_>, at: u64, len: u64, out: &mut File) -> io::Result<()>
         out.write_all(chunk)?;
         done = done.saturating_add(n as u64);
     }
-    Ok(())
+    Ok(None)
+}
+
+/// The write-back a copy started, still running: joined once OUT has been checked.
+type Pending = Option<std::thread::JoinHandle<io::Result<()>>>;
+
+/// Copies `len` bytes of `f` from `at` to `out` by the kernel (`copy_file_range` through
+/// `io::copy`), in steps of [`SYNC_STEP`]; after each step a thread of its own writes the
+/// bytes copied so far to the disk (`fdatasync`) while the next step is copied. That thread is
+/// returned running: it goes on writing while OUT is checked, and the sync that names OUT
+/// waits for it and finds little left.
+fn copy_file_range_synced(f: &File, at: u64, len: u64, out: &mut File) -> io::Result<Pending> {
+    use std::io::{Seek, SeekFrom};
+    let mut r = f.try_clone()?;
+    r.seek(SeekFrom::Start(at))?;
+    let syncer = out.try_clone()?;
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let sync = std::thread::spawn(move || -> io::Result<()> {
+        while rx.recv().is_ok() {
+            // Steps that arrived while this one synced are written by it too.
+            while rx.try_recv().is_ok() {}
+            syncer.sync_data()?;
+        }
+        Ok(())
+    });
+    let mut done = 0u64;
+    let copied = loop {
+        if done >= len {
+            break Ok(());
+        }
+        let step = len.saturating_sub(done).min(SYNC_STEP);
+        match io::copy(&mut Read::take(&mut r, step), out) {
+            Ok(n) if n == step => {}
+            Ok(_) => {
+                break Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "input shorter than planned",
+                ))
+            }
+            Err(e) => break Err(e),
+        }
+        done = done.saturating_add(step);
+        let _ = tx.send(());
+    };
+    drop(tx);
+    match copied {
+        Ok(()) => Ok(Some(sync)),
+        Err(e) => {
+            let _ = sync.join();
+            Err(e)
+        }
+    }
+}
+
+/// Waits for the write-back a copy started; its error is the write's.
+fn join_pending(pending: Pending) -> io::Result<()> {
+    match pending {
+        Some(h) => h
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the sync thread failed"))),
+        None => Ok(()),
+    }
 }
 
 /// Writes one file: the kept bytes of `src`, in-place edits, appended bytes; synced.
-fn write_file_plan(path: &Path, src: Option<Src<'_>>, fp: &FilePlan) -> io::Result<()> {
+/// The write-back of the kept bytes may still be running when this returns (see
+/// [`copy_file_range_synced`]).
+fn write_file_plan(path: &Path, src: Option<Src<'_>>, fp: &FilePlan) -> io::Result<Pending> {
     let mut out = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(path)?;
-    if let Some(src) = src {
-        copy_range(src, 0, fp.keep, &mut out)?;
+    let pending = match src {
+        Some(src) => copy_range(src, 0, fp.keep, &mut out)?,
+        None => None,
+    };
+    match apply_edits(&mut out, fp) {
+        Ok(()) => Ok(pending),
+        Err(e) => {
+            let _ = join_pending(pending);
+            Err(e)
+        }
     }
-    apply_edits(&mut out, fp)
 }
 
 /// Syncs a written file, or a written directory's files and the directory itself.
@@ -616,7 +682,7 @@ fn write_dir_plan(
     plan: &Plan,
     max: u64,
     skipped: &mut Vec<String>,
-) -> io::Result<()> {
+) -> io::Result<Pending> {
     std::fs::create_dir(path)?;
     for e in dir.list()? {
         if e.kind != EntryKind::File {
@@ -648,9 +714,9 @@ fn write_dir_plan(
     }
     for fp in plan.files.iter().filter(|f| f.created) {
         let Some(name) = &fp.name else { continue };
-        write_file_plan(&path.join(name), None, fp)?;
+        join_pending(write_file_plan(&path.join(name), None, fp)?)?;
     }
-    Ok(())
+    Ok(None)
 }
 
 /// A compressed file or an archive: the one trace inside is unpacked as `check` unpacks it

@@ -368,6 +368,28 @@ fn trace_dat_v7_uncompressed_needs_cpu_sizes() {
     );
 }
 
+/// A trace.dat cut inside its metadata has no event on disk: fix refuses, says so, and names
+/// no option (no donor brings back events that were never in the file).
+#[test]
+fn trace_dat_cut_inside_metadata_is_refused_as_empty() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["v6", "v7-none", "v7-zstd"] {
+        let data = std::fs::read(corpus(&format!("tracecmd/{name}.dat"))).unwrap();
+        // Inside the header, the event formats and the formats' end (every corpus file has
+        // more than 3 KiB of metadata).
+        for at in [100, 1000, 2999] {
+            let (code, ledger, _) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+            assert_eq!(code, 1, "{name} cut at {at}: {ledger}");
+            let reason = ledger["refusal"]["reason"].as_str().unwrap_or_default();
+            assert!(
+                reason.contains("no event of this recording is on disk"),
+                "{name} cut at {at}: {ledger}"
+            );
+            assert!(ledger["refusal"]["option"].is_null(), "{ledger}");
+        }
+    }
+}
+
 /// Frame boundaries of a tfile (little-endian frames: the corpus is x86-64).
 fn tfile_frames(data: &[u8]) -> Vec<(usize, usize)> {
     let mut pos = data.windows(2).position(|w| w == b"\n\n").unwrap() + 2;

@@ -50,13 +50,42 @@ pub fn repair(subject: Subject<'_>, opts: &CheckOptions, ropts: &RepairOptions) 
             "nothing of the file can be placed without it",
         );
     };
-    if h.version == 6 {
-        let m = v6(&mut ctx, h);
+    let v6_file = h.version == 6;
+    let m = if v6_file {
+        v6(&mut ctx, h)
+    } else {
+        v7(&mut ctx, h)
+    };
+    let damaged = scratch
+        .findings()
+        .iter()
+        .any(|f| f.severity == crate::finding::Severity::Error);
+    if damaged && ends_before_data(&m) {
+        return refuse(
+            "trace.dat cut inside its metadata, before its CPU data",
+            &format!(
+                "the file ends at 0x{:x}, before the first CPU's data: trace-cmd writes every page of \
+                 events after the metadata, so no event of this recording is on disk to recover",
+                len_of(data)
+            ),
+        );
+    }
+    if v6_file {
         repair_v6(data, &m)
     } else {
-        let m = v7(&mut ctx, h);
         repair_v7(data, &m, opts, ropts)
     }
+}
+
+/// Whether the decode never reached a buffer of CPU data (a flyrecord table, a BUFFER or
+/// BUFFER_TEXT section, latency text): a file cut inside its metadata.
+fn ends_before_data(m: &TraceDat) -> bool {
+    m.buffers.is_empty()
+        && m.latency.is_none()
+        && !m
+            .sections
+            .iter()
+            .any(|s| s.id == opt_id::BUFFER || s.id == opt_id::BUFFER_TEXT)
 }
 
 fn refuse(damage: &str, reason: &str) -> Verdict {
