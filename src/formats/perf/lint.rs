@@ -22,23 +22,7 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
         );
         return;
     }
-    // linux-perf-data 0.13.0 names the events from EVENT_DESC, and without it from nothing:
-    // `perf record` writes the feature into every file it finishes.
-    if p.header.mode == Mode::File
-        && p.header.features != [0; 4]
-        && !p.header.has_feature(12)
-        && !p.attrs.is_empty()
-        && !p.unfinished
-    {
-        sink.push(
-            sink.make(
-                &rules::EVENT_DESC,
-                72..104,
-                format!("the feature bitmap has no EVENT_DESC (bit 12), which `perf record` writes into every file it finishes: linux-perf-data 0.13.0 names the events from it and shows the samples of the {} event(s) under `attr0`, ... instead of their names (verified with the bitmap's first word made 1: 30 of 30 samples as `attr0`); perf 6.1 names them from the attrs", p.attrs.len()),
-            )
-            .fails("linux-perf-data", "0.13.0", "loss"),
-        );
-    }
+    check_event_names(p, sink);
     let Some((span, evs)) = &p.info.event_desc else {
         return;
     };
@@ -53,25 +37,7 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
         );
         return;
     }
-    // In a stream linux-perf-data names each HEADER_ATTR from the EVENT_DESC entry whose
-    // first id is the attr's first (`parse_pipe_impl`); without one the event is `attr<N>`.
-    if p.header.mode == Mode::Pipe {
-        for (i, a) in p.attrs.iter().enumerate() {
-            let Some(first) = a.ids.first() else {
-                continue;
-            };
-            if !evs.iter().any(|ev| ev.ids.first() == Some(first)) {
-                sink.push(
-                    sink.make(
-                        &rules::EVENT_DESC,
-                        span.clone(),
-                        format!("no EVENT_DESC entry starts with the first id ({first}) of the stream's attr {i}: linux-perf-data 0.13.0 names a stream's events by that id and shows the samples of this one under `attr{i}` instead of its name (verified: 36 of 36 samples as `attr0` with the first id of EVENT_DESC halved); perf 6.1 names it from the attr"),
-                    )
-                    .fails("linux-perf-data", "0.13.0", "loss"),
-                );
-            }
-        }
-    }
+    check_stream_names(p, span, evs, sink);
     for (i, (ev, a)) in evs.iter().zip(&p.attrs).enumerate() {
         let name = &ev.name;
         // What changes how linux-perf-data reads records (it reads them with this attr).
@@ -213,6 +179,56 @@ pub fn check_event_desc(p: &PerfData, data: &[u8], sink: &mut Sink) {
                 )
                 .read_same("perf", "6.1"),
             );
+        }
+    }
+}
+
+/// A finished file without EVENT_DESC in its feature bitmap: the events linux-perf-data
+/// 0.13.0 cannot name.
+fn check_event_names(p: &PerfData, sink: &mut Sink) {
+    // linux-perf-data 0.13.0 names the events from EVENT_DESC, and without it from nothing:
+    // `perf record` writes the feature into every file it finishes.
+    if p.header.mode == Mode::File
+        && p.header.features != [0; 4]
+        && !p.header.has_feature(12)
+        && !p.attrs.is_empty()
+        && !p.unfinished
+    {
+        sink.push(
+            sink.make(
+                &rules::EVENT_DESC,
+                72..104,
+                format!("the feature bitmap has no EVENT_DESC (bit 12), which `perf record` writes into every file it finishes: linux-perf-data 0.13.0 names the events from it and shows the samples of the {} event(s) under `attr0`, ... instead of their names (verified with the bitmap's first word made 1: 30 of 30 samples as `attr0`); perf 6.1 names them from the attrs", p.attrs.len()),
+            )
+            .fails("linux-perf-data", "0.13.0", "loss"),
+        );
+    }
+}
+
+/// A stream's attrs that no EVENT_DESC entry names for linux-perf-data 0.13.0.
+fn check_stream_names(
+    p: &PerfData,
+    span: &std::ops::Range<u64>,
+    evs: &[EventDesc],
+    sink: &mut Sink,
+) {
+    // In a stream linux-perf-data names each HEADER_ATTR from the EVENT_DESC entry whose
+    // first id is the attr's first (`parse_pipe_impl`); without one the event is `attr<N>`.
+    if p.header.mode == Mode::Pipe {
+        for (i, a) in p.attrs.iter().enumerate() {
+            let Some(first) = a.ids.first() else {
+                continue;
+            };
+            if !evs.iter().any(|ev| ev.ids.first() == Some(first)) {
+                sink.push(
+                    sink.make(
+                        &rules::EVENT_DESC,
+                        span.clone(),
+                        format!("no EVENT_DESC entry starts with the first id ({first}) of the stream's attr {i}: linux-perf-data 0.13.0 names a stream's events by that id and shows the samples of this one under `attr{i}` instead of its name (verified: 36 of 36 samples as `attr0` with the first id of EVENT_DESC halved); perf 6.1 names it from the attr"),
+                    )
+                    .fails("linux-perf-data", "0.13.0", "loss"),
+                );
+            }
         }
     }
 }

@@ -556,11 +556,12 @@ impl<'a> Walker<'a> {
                     if self.image.fill(src, payload.clone()) {
                         self.info.tracepoint_ids = features::tracing_data(
                             self.image.bytes(),
-                            payload,
+                            payload.clone(),
                             true,
                             self.limits,
                             sink,
                         );
+                        self.tracing_data_size(payload, sink);
                     } else {
                         sink.limit(
                             payload,
@@ -686,12 +687,10 @@ impl<'a> Walker<'a> {
         let at = usize::try_from(prefix.checked_add(8)?).ok()?;
         let nr = crate::reader::u64_at(rec, at, self.endian)?;
         let suffix = u64::try_from(l.suffix).ok()?;
-        Some(
-            nr.checked_mul(8)?
-                .checked_add(prefix)?
-                .checked_add(16)?
-                .checked_add(suffix)?,
-        )
+        nr.checked_mul(8)?
+            .checked_add(prefix)?
+            .checked_add(16)?
+            .checked_add(suffix)
     }
 
     /// The attr a record belongs to: the only one, or by id.
@@ -935,6 +934,28 @@ impl<'a> Walker<'a> {
             }
         }
         None
+    }
+
+    /// A stream's HEADER_TRACING_DATA size against its block: perf 6.1 checks it against what
+    /// it read of the block, padded to 8 (`perf_event__process_tracing_data`).
+    fn tracing_data_size(&mut self, payload: Range<u64>, sink: &mut Sink) {
+        let Some(len) =
+            features::tracing_data_len(self.image.bytes(), payload.clone(), self.limits)
+        else {
+            return;
+        };
+        let padded = len.saturating_add(7) & !7;
+        let size = payload.end.saturating_sub(payload.start);
+        if padded != size {
+            let f = sink
+                .make(
+                    &rules::PIPE_RECORDS,
+                    payload,
+                    format!("the HEADER_TRACING_DATA record says its block is {size} bytes, the block is {len} ({padded} padded to 8, as `perf record -o -` writes the size); perf 6.1 refuses the stream (\"tracing data size mismatch\", \"failed to process type: 66\", `perf script` exit 234, verified with the unpadded size of corpus/perf/tracepoint.data's block)"),
+                )
+                .fails("perf", "6.1", "reject");
+            self.report(sink, f);
+        }
     }
 
     /// A STAT or STAT_ROUND record before the THREAD_MAP and CPU_MAP records: `perf script`
