@@ -25,9 +25,9 @@ FIELD_VALUES = ("zero", "one", "minus1", "plus1", "ones", "huge", "half")
 
 
 class Field:
-    __slots__ = ("off", "width", "label", "big", "value", "known")
+    __slots__ = ("off", "width", "label", "big", "value", "known", "others")
 
-    def __init__(self, off, width, label, big=False, value=False, known=None):
+    def __init__(self, off, width, label, big=False, value=False, known=None, others=None):
         self.off, self.width, self.label, self.big = off, width, label, big
         # A field whose content is a recorded value (an event's type id, a record's time):
         # a reader that prints another value, or another event name, reads what is written.
@@ -36,6 +36,9 @@ class Field:
         # a file with an unknown (newer) option or chunk, which readers skip and which is
         # never an error; what readers then miss is not a false pass.
         self.known = known
+        # For an id field, the ids of the other events: a mutant that makes it one of them
+        # says so in its description (what it then names is another event, as written).
+        self.others = others
 
 
 class Layout:
@@ -58,9 +61,9 @@ class Layout:
     def edit(self, tag, fn):
         self.edits.append((tag, fn))
 
-    def field(self, off, width, label, big=False, value=False, known=None):
+    def field(self, off, width, label, big=False, value=False, known=None, others=None):
         if 0 <= off and off + width <= len(self.data) and width in (1, 2, 4, 8):
-            self.fields.append(Field(off, width, label, big, value, known))
+            self.fields.append(Field(off, width, label, big, value, known, others))
 
     def cut(self, off):
         if 0 < off < len(self.data):
@@ -188,7 +191,8 @@ def one_mutant(lay, rng, kinds=KINDS):
         tag = "payload" if f.value else "field"
         if f.known is not None and new not in f.known:
             tag = "unknown-id"
-        return (f"{f.label} @0x{f.off:x} {old:#x} -> {new:#x} ({vk})", tag, put(d, f, new))
+        other = " (another event's id)" if f.others is not None and new in f.others else ""
+        return (f"{f.label} @0x{f.off:x} {old:#x} -> {new:#x} ({vk}){other}", tag, put(d, f, new))
     if kind == "truncate" and lay.cuts:
         c = rng.choice(sorted(lay.cuts))
         how = rng.choice(["at", "before", "after", "at"])

@@ -93,8 +93,8 @@ class Walk:
         fmt = {1: "B", 2: "H", 4: "I", 8: "Q"}[width]
         return struct.unpack_from((">" if self.big else "<") + fmt, self.d, off)[0]
 
-    def f(self, off, width, label, value=False, known=None):
-        self.lay.field(off, width, label, self.big, value, known)
+    def f(self, off, width, label, value=False, known=None, others=None):
+        self.lay.field(off, width, label, self.big, value, known, others)
         return self.u(off, width)
 
     def size_field(self, off, width, label):
@@ -420,11 +420,17 @@ def _sample(w, rec, p, rend):
             vals[label] = (p, width)
         p += width
 
+    def others(v):
+        """The ids of the events other than the one id `v` names: a sample id made one of
+        them is a sample of that event."""
+        owner = next((x for x in w.attrs if v in x.ids), a)
+        return {i for x in w.attrs if x is not owner for i in x.ids if i is not None}
+
     def struc(label, width=8):
         nonlocal p
         v = w.u(p, width) if p + width <= rend else None
         if v is not None:
-            w.f(p, width, "sample " + label)
+            w.f(p, width, "sample " + label, others=others(v) if label in ("id", "identifier") else None)
         p += width
         return v or 0
 

@@ -21,6 +21,7 @@ ktrace has no reader here: it is judged against the model in ktrace_model.py.
 """
 
 import argparse
+import collections
 import concurrent.futures
 import datetime
 import hashlib
@@ -310,6 +311,8 @@ def main():
                         c = "value"
                     if c == "loss" and renamed(base_o, o):
                         c = "value"
+                    if c == "loss" and fmt == "perf" and retimed(base_o, o):
+                        c = "value"
                     if fmt == "perf" and c in ("loss", "reject") and o.status == 0 and tag in CUT_TAGS:
                         # A cut file holds fewer samples than the seed: a reader that shows
                         # every whole sample left in it reads what is there.
@@ -422,6 +425,14 @@ KNOWN_GAPS = (
         "none for an idle CPU",
     ),
     (
+        "field",
+        re.compile(r"^sample (id|identifier) @0x[0-9a-f]+ .*\(another event's id\)$"),
+        "a sample's id changed into the id of another event of the file: the readers read it as "
+        "a sample of that event, which a recording of both events can hold with the same bytes "
+        "(the events of a group or a list share their sample_type; where they do not, PF016 "
+        "tells)",
+    ),
+    (
         "gdb-fast-flag",
         re.compile(r"fast/static field"),
         "a fast or static flag added to a `tp T` line: whether GDB accepts a fast tracepoint "
@@ -473,6 +484,32 @@ def renamed(a, b):
     changed = {x: y for x, y in names.items() if x != y}
     targets = list(changed.values())
     return bool(changed) and len(set(targets)) == len(targets) and not (set(targets) & old)
+
+
+def retimed(a, b, most=4):
+    """perf: every event shows the samples of the same threads, at most `most` of them (a flip
+    changes up to 4 bytes) at another time, so shown elsewhere in the time order perf sorts
+    them by (and under the comm their thread had then): the readers read the time written, a
+    value, not a lost sample."""
+    if a.ident.keys() != b.ident.keys():
+        return False
+    moved = 0
+    for k, av in a.ident.items():
+        bv = b.ident[k]
+        if av == bv:
+            continue
+        if len(av) != len(bv):
+            return False
+        if not all(isinstance(x, tuple) and len(x) == 3 for x in list(av) + list(bv)):
+            return False
+        # The same threads; a sample whose time moved may be named after the comm its thread
+        # had at the new time (before an exec, say).
+        if sorted(x[1] for x in av) != sorted(x[1] for x in bv):
+            return False
+        left = collections.Counter(bv)
+        left.subtract(collections.Counter(av))
+        moved += sum(n for n in left.values() if n > 0)
+    return 0 < moved <= most
 
 
 def pct(n, d):

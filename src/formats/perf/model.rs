@@ -334,6 +334,8 @@ pub struct EventDesc {
     pub ids: Vec<u64>,
     /// Its name.
     pub name: String,
+    /// Whether the name's bytes (up to the NUL) are UTF-8.
+    pub name_utf8: bool,
 }
 
 /// What the features said that the record walk and the cross-checks use.
@@ -351,6 +353,9 @@ pub struct FeatureInfo {
     pub version: Option<String>,
     /// TRACING_DATA: the event format ids it describes, when it was read to its end.
     pub tracepoint_ids: Option<Vec<u32>>,
+    /// Whether there is a TRACING_DATA at all (the feature, or a HEADER_TRACING_DATA record),
+    /// read to its end or not.
+    pub tracing_data: bool,
     /// Features whose payload did not parse (bit, span): perf stops reading features at the
     /// first it cannot read.
     pub unreadable: Vec<(u64, Range<u64>)>,

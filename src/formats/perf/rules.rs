@@ -269,6 +269,16 @@ crate::declare_rules! {
     /// the build-id flag (misc bit 14) and a build id above 20 bytes makes linux-perf-data
     /// 0.13.0 panic ("assertion failed: build_id_len <= 20", verified): an error.
     ///
+    /// User records out of their place: a STAT or STAT_ROUND before the THREAD_MAP and CPU_MAP
+    /// that `perf stat record` writes ahead of every count (`perf script` allocates its
+    /// counters from them: a STAT first stops it, "failed to process type: 76", exit 234; a
+    /// STAT_ROUND first crashes it, SIGSEGV; verified on copies of `stat.data`), and an
+    /// AUXTRACE_INFO in a recording whose attrs are all of core types (below 6: `perf record`
+    /// writes it only for an AUX-area PMU): perf 6.1 sets up the decoder its first word names
+    /// from the record's bytes (verified for types 0 to 7 on copies of `trace.data`: 2 and 4,
+    /// Intel BTS and Arm SPE, SIGFPE; 0, 3 and 7 stop it, "failed to process type: 70"; 1, 5
+    /// and 6 read the same, a warning).
+    ///
     /// ## What readers do
     /// perf 6.1 reads the fixed fields and the trailer without a length check
     /// (`perf_evsel__parse_id_sample`, from source): other pids, times and ids. A THREAD_MAP
@@ -386,11 +396,20 @@ crate::declare_rules! {
     /// HEADER_FEATURE that does not parse within its record (perf 6.1 stops the stream, "failed
     /// to process type: 80", no sample shown; verified with a CPUID length of 0x80000000, a
     /// NUMA_TOPOLOGY count of 0x80000000 and a BPF_PROG_INFO byte changed); CMDLINE strings
-    /// that overrun the buffer perf sizes from the section ("free(): invalid pointer"), a
-    /// BUILD_ID entry whose build id is above 20 bytes (an assertion) and a PMU_MAPPINGS count
-    /// past its entries (all three crash perf 6.1, verified); a TRACING_DATA block that cannot
+    /// that overrun the buffer perf sizes from the section ("free(): invalid pointer") or a
+    /// CMDLINE count of 0xffffffff (perf points at the strings from an array of count + 1
+    /// entries computed in 32 bits: 0; "free(): invalid size"), a BUILD_ID entry whose build
+    /// id is above 20 bytes (an assertion), a PMU_MAPPINGS count past its entries and a
+    /// MEM_TOPOLOGY node bitmap of more than 2^32 bits whose words reach past the allocation
+    /// perf makes from the count cut to an `int` ("malloc assertion failure", SIGABRT) (all
+    /// crash perf 6.1, verified); a TRACING_DATA block that cannot
     /// be read (perf 6.1 refuses the whole recording, "incompatible file format", `perf report`
     /// exit 255, verified with the `header_page` tag damaged, `defects/tracing-data.data`).
+    /// CACHE and MEM_TOPOLOGY sections of another version than 1 do not parse either: perf
+    /// 6.1 fails the feature (verified), which stops its feature walk; the same for a
+    /// CPU_TOPOLOGY without the per-CPU ids of every CPU NRCPUS says is available (or for a
+    /// count read as negative). Strings are read as perf's `do_read_string` does: their
+    /// length, a NUL in them or not (a length 8 short leaves empty strings, read on).
     /// hotspot fails with "Excessively long string" (perfparser #533).
     ///
     /// ## Spec
@@ -418,8 +437,9 @@ crate::declare_rules! {
     /// ## What readers do
     /// Without the feature perf 6.1 prints "Couldn't decompress data", "failed to process
     /// type: 81" and shows 0 samples, exit 0 (verified, `defects/zstd-feature.data`); the same
-    /// when a feature before it does not parse up to the end of the file (perf stops its
-    /// feature walk there). A feature whose section size alone is wrong does not block it
+    /// when a feature before it does not parse up to the end of the file, or is a CACHE or
+    /// MEM_TOPOLOGY of another version than 1 (perf stops its feature walk there; verified:
+    /// 0 of 30 samples). A feature whose section size alone is wrong does not block it
     /// (verified: CPU_TOPOLOGY, CACHE, PMU_MAPPINGS, NRCPUS, TOTAL_MEM sections of 0, 1 or half
     /// their size, every sample decompressed). Another compression type than 1 is a warning:
     /// perf 6.1 and linux-perf-data 0.13.0 decompress with zstd whatever it says (verified).
@@ -450,8 +470,14 @@ crate::declare_rules! {
     /// A stream has no header: its attrs and features are these records.
     ///
     /// ## What readers do
-    /// perf 6.1 refuses a feature id above 32 ("failed: wrong feature ID", from source) and
-    /// cannot attribute samples before their attr. A stream without any HEADER_ATTR, and a
+    /// perf 6.1 refuses a feature id above 32 ("failed: wrong feature ID", from source) or of
+    /// 0 ("invalid record type 80 in pipe-mode", `perf script` exit 234, verified), and a
+    /// HEADER_TRACING_DATA whose size is not its block's padded to 8 ("tracing data size
+    /// mismatch", exit 234, verified), and cannot attribute samples before their attr.
+    /// linux-perf-data 0.13.0 reads the HEADER_ATTR and HEADER_FEATURE records before the
+    /// first record of another type and no further: an EVENT_DESC missing there (perf sends
+    /// every feature first) makes it show the samples under `attr0`, ... instead of the
+    /// events' names (verified), an error. A stream without any HEADER_ATTR, and a
     /// HEADER_ATTR whose hardware, software or cache config names no event linux-perf-data
     /// 0.13.0 knows, make linux-perf-data refuse the stream ("The file declares no perf event
     /// attributes", "invalid input parameter", verified).
@@ -471,9 +497,13 @@ crate::declare_rules! {
     /// 2nd, 6th and 12th sample): a warning. Errors: a stream cut inside the records before its
     /// first sample (attrs, features, tracing data): linux-perf-data refuses to open it
     /// ("failed to fill whole buffer", verified); a "record" at the end whose type is unknown,
-    /// or that follows a misaligned record: the stream was misframed by an earlier size, and
+    /// that follows a misaligned record, whose size is no multiple of 8 (every record but
+    /// HEADER_FEATURE and HEADER_TRACING_DATA is), or whose own fields end before the cut (a
+    /// SAMPLE of fixed fields, FINISHED_ROUND, STAT, STAT_ROUND, a counted ID_INDEX,
+    /// THREAD_MAP, STAT_CONFIG or CPU_MAP): the stream was misframed by a size, and
     /// perf 6.1 shows none of the samples it had not flushed (verified: a FINISHED_ROUND made 9
-    /// bytes, 0 of 12 samples shown).
+    /// bytes, 0 of 12 samples shown; an EVENT_UPDATE made 0xffff bytes in a `-z` stream, 0 of
+    /// 36 shown by either reader).
     ///
     /// ## Spec
     /// `session.c` `__perf_session__process_pipe_events`.
@@ -488,12 +518,18 @@ crate::declare_rules! {
     /// perf 6.1 names events from it; unmatched entries leave events unnamed (from source).
     /// linux-perf-data 0.13.0 takes the attrs from EVENT_DESC, not from the attrs section: an
     /// EVENT_DESC that does not parse within its section, an entry whose attr it cannot parse
-    /// (size, or a config it does not know), or whose `sample_type`, `sample_id_all` (or
+    /// (size, or a config it does not know) or whose size is no attr version's (64, 72, 80, 96,
+    /// 104, 112, 120, 128: it reads the fields of the versions below and misreads the rest of
+    /// the section, verified with 127), whose name is not UTF-8 (it names the event `attr0`),
+    /// or whose `sample_type`, `sample_id_all` (or
     /// `read_format`, `branch_sample_type`, register masks where the `sample_type` uses them)
     /// differ from the attr's, or that lacks an id of the attr in a multi-event file, makes it
     /// refuse the file or read other samples: errors (verified on damaged copies of the
-    /// corpus; in every real recording both attrs are byte for byte the same). Other
-    /// differences are read the same by both: warnings.
+    /// corpus; in every real recording both attrs are byte for byte the same). A finished file
+    /// whose feature bitmap lacks EVENT_DESC, and a stream attr whose first id starts no
+    /// EVENT_DESC entry (linux-perf-data names a stream's events by it), show the samples under
+    /// `attr0`, ... instead of the events' names: errors too (verified). Other differences are
+    /// read the same by both: warnings.
     ///
     /// ## Spec
     /// `header.c` `process_event_desc`.
@@ -550,14 +586,18 @@ crate::declare_rules! {
     pub ID_INDEX = ("PF030", "id-index", Error, "an ID_INDEX record lists an id no attr has");
     /// ## What it checks
     /// With TRACING_DATA read: every tracepoint attr's `config`, and the `common_type` at the
-    /// start of every tracepoint sample's raw data, is the `ID:` of an event format in it.
+    /// start of every tracepoint sample's raw data, is the `ID:` of an event format in it. A
+    /// finished file with a tracepoint attr has a TRACING_DATA feature.
     ///
     /// ## Why it matters
     /// Tracepoint samples are decoded with the format of that id.
     ///
     /// ## What readers do
     /// perf 6.1 refuses a file whose tracepoint attr has an id TRACING_DATA does not describe
-    /// ("incompatible file format", `perf report` and `perf script` exit 255); a sample whose
+    /// ("incompatible file format", `perf report` and `perf script` exit 255), and a finished
+    /// file with a tracepoint attr and no TRACING_DATA feature at all (the same, verified with
+    /// a software attr's type made 2; a killed recording, without features, is
+    /// `unfinished-recording`'s); a sample whose
     /// `common_type` is unknown crashes `perf report` with SIGSEGV while `perf script` shows it
     /// (both verified on copies of `tracepoint.data`).
     ///

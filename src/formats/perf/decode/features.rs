@@ -25,11 +25,28 @@ fn string(r: &mut Reader<'_>, what: &'static str) -> ReadResult<String> {
     Ok(String::from_utf8_lossy(b.get(..nul).unwrap_or_default()).into_owned())
 }
 
-fn string_list(r: &mut Reader<'_>, what: &'static str, max: u64) -> ReadResult<Vec<String>> {
+/// A string as perf 6.1's `do_read_string` reads it (`lax`): `len` bytes, a NUL inside them
+/// or not; else as [`string`].
+fn string_in(r: &mut Reader<'_>, lax: bool, what: &'static str) -> ReadResult<String> {
+    if !lax {
+        return string(r, what);
+    }
+    let len = r.u32(what)?;
+    let b = r.bytes_u64(u64::from(len), what)?;
+    let n = b.iter().position(|c| *c == 0).unwrap_or(b.len());
+    Ok(String::from_utf8_lossy(b.get(..n).unwrap_or_default()).into_owned())
+}
+
+fn string_list(
+    r: &mut Reader<'_>,
+    lax: bool,
+    what: &'static str,
+    max: u64,
+) -> ReadResult<Vec<String>> {
     let nr = r.u32(what)?;
     let mut out = Vec::new();
     for _ in 0..u64::from(nr).min(max) {
-        out.push(string(r, what)?);
+        out.push(string_in(r, lax, what)?);
     }
     if u64::from(nr) > max {
         r.skip(u64::MAX, what)?;
@@ -72,33 +89,42 @@ pub fn check_feature(
         return;
     }
     if bit == 1 {
-        info.tracepoint_ids = tracing_data(data, span, limits, sink);
+        info.tracing_data = true;
+        info.tracepoint_ids = tracing_data(data, span, false, limits, sink);
         return;
     }
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
         return;
     };
-    let res = parse(&mut r, bit, nattrs, info, limits);
+    let res = parse(&mut r, bit, nattrs, None, info, limits);
     // perf 6.1 reads a file-mode feature from the file, bounded by its end, not by the
     // section: a section whose size alone is wrong is read as written (verified: sections of
     // 0, 1 or half their size, a string length one past its section, all read the same). It
     // cannot read the feature only when the payload does not parse up to the end of the file.
     // CMDLINE is the exception: perf 6.1 copies its strings into a buffer of the section's
     // size, so one that does not fit the section overruns the heap.
-    let mut readable = res.is_ok();
-    if !readable {
+    if res.is_err() {
         info.short_sections.push((bit, span.clone()));
     }
-    if !readable && !in_stream {
-        let len = data.len() as u64;
-        if let Ok(mut whole) = Reader::new(data, endian).slice_abs(span.start..len, "feature") {
-            let mut scratch = info.clone();
-            if parse(&mut whole, bit, nattrs, &mut scratch, limits).is_ok() {
-                *info = scratch;
-                readable = true;
-            }
+    // What perf 6.1 reads: a stream's feature from its record, a file's from the file up to
+    // its end; strings as `do_read_string` does (a NUL inside them or not); CPU_TOPOLOGY's
+    // per-CPU ids for the CPUs NRCPUS says are available.
+    let sec = span.end.saturating_sub(span.start);
+    // BUILD_ID's entries are read up to the section's end (`perf_header__read_build_ids`).
+    let perf_range = if in_stream || bit == 2 {
+        span.clone()
+    } else {
+        span.start..data.len() as u64
+    };
+    let mut perf_res = Err(Bad(String::new()));
+    if let Ok(mut whole) = Reader::new(data, endian).slice_abs(perf_range, "feature") {
+        let mut scratch = info.clone();
+        perf_res = parse(&mut whole, bit, nattrs, Some(sec), &mut scratch, limits);
+        if perf_res.is_ok() && res.is_err() {
+            *info = scratch;
         }
     }
+    let readable = perf_res.is_ok();
     if !readable {
         info.unreadable.push((bit, span.clone()));
     }
@@ -108,19 +134,26 @@ pub fn check_feature(
     // above 20 bytes: an assertion, SIGABRT), CMDLINE (strings past the section: "free():
     // invalid pointer") and PMU_MAPPINGS (a count past the section) crash it (verified on
     // damaged copies of real recordings).
-    let fatal: Option<&'static str> = if res.is_ok() {
+    let fatal: Option<&'static str> = if readable && res.is_ok() {
         None
-    } else if in_stream {
+    } else if in_stream && !readable {
         Some("reject")
+    } else if in_stream {
+        None
     } else if (bit == 11 && cmdline_overflows(data, endian, &span))
         || (bit == 2 && build_id_too_long(data, endian, &span))
         || (bit == 16 && !readable)
+        || (bit == 22 && mem_topology_overflows(data, endian, &span))
     {
         Some("crash")
     } else {
         None
     };
     let msg = match res {
+        Ok(()) if !readable => Some(format!(
+            "feature {bit} ({name}) does not parse as perf 6.1 reads it: {}",
+            perf_res.err().map_or(String::new(), |Bad(e)| e)
+        )),
         Err(Bad(e)) => Some(format!(
             "feature {bit} ({name}) does not parse within its {} bytes: {e}",
             span.end.saturating_sub(span.start)
@@ -141,12 +174,16 @@ pub fn check_feature(
             Some(_) => f
                 .note(match bit {
                     2 => "perf 6.1 walks the BUILD_ID entries of the section and aborts on a build id above 20 bytes (`assertion failed at util/build-id.c`, SIGABRT)",
-                    11 => "perf 6.1 copies the CMDLINE strings into a buffer of the section's size: strings that do not fit overrun it (\"free(): invalid pointer\", SIGABRT)",
+                    11 => "perf 6.1 copies the CMDLINE strings into a buffer of the section's size and points at them from an array of count + 1 entries computed in 32 bits: strings that do not fit the buffer, or a count of 0xffffffff (an array of 0 entries), overrun the heap (\"free(): invalid pointer\", \"free(): invalid size\", SIGABRT)",
+                    22 => "perf 6.1 allocates a MEM_TOPOLOGY node bitmap for its bit count cut to 32 bits (`bitmap_zalloc(int)`) and reads the words of the whole 64-bit count into it, up to the end of the file: a count above 32 bits overruns the heap (\"malloc assertion failure in sysmalloc\", SIGABRT, `perf script` and `perf report` exit 134, verified for counts of 2^32 + 64, 2^32 + 200 and 2^40 + 200 bits)",
                     _ => "perf 6.1 reads the PMU_MAPPINGS entries its count claims and crashes when they are not there",
                 })
                 .fails("perf", "6.1", "crash"),
+            None if readable && in_stream => f
+                .note("perf 6.1 reads the strings of a HEADER_FEATURE as their lengths say, a NUL in them or not: it reads this one as written")
+                .level(Severity::Warning),
             None if readable => f
-                .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section: it reads this one as written")
+                .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section, and strings as their lengths say: it reads this one as written")
                 .level(Severity::Warning),
             None => f
                 .note("perf 6.1 reads feature payloads from the file bounded by its end, not by the section")
@@ -156,9 +193,10 @@ pub fn check_feature(
     }
 }
 
-/// Whether perf 6.1's `process_cmdline` overruns its buffer: it copies each string (up to its
+/// Whether perf 6.1's `process_cmdline` overruns its buffers: it copies each string (up to its
 /// NUL) into a buffer of the section's size plus the count plus one, reading the strings from
-/// the file past the section if their lengths say so.
+/// the file past the section if their lengths say so, and points at each from an array of
+/// `nr + 1` entries (u32 arithmetic).
 fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
     let size = span.end.saturating_sub(span.start);
     let mut r = Reader::new(data, endian);
@@ -168,6 +206,11 @@ fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
     let Ok(nr) = r.u32("command line count") else {
         return false;
     };
+    if nr == u32::MAX {
+        // `argv = zalloc(sizeof(char *) * (nr + 1))`: nr + 1 is 0 in 32 bits, and the first
+        // string is written past the empty array (verified: "free(): invalid size", SIGABRT).
+        return true;
+    }
     let room = size.saturating_add(u64::from(nr)).saturating_add(1);
     let mut used = 0u64;
     for _ in 0..nr.min(65_536) {
@@ -181,6 +224,49 @@ fn cmdline_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
         used = used.saturating_add(n).saturating_add(1);
         if used > room {
             return true;
+        }
+    }
+    false
+}
+
+/// Whether perf 6.1's `process_mem_topology` writes past a node bitmap: `do_read_bitmap`
+/// allocates `bitmap_zalloc(size)` with the 64-bit bit count passed as an `int` (a negative one
+/// fails the allocation, and the feature), then reads `BITS_TO_LONGS(size)` words of the full
+/// count from the file into it, each read bounded by the end of the file, not the section.
+fn mem_topology_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
+    let len = data.len() as u64;
+    let mut r = Reader::new(data, endian);
+    if r.seek(span.start.saturating_add(16), "memory topology")
+        .is_err()
+    {
+        return false;
+    }
+    let Ok(nr) = r.u64("memory node count") else {
+        return false;
+    };
+    for _ in 0..nr.min(65_536) {
+        let (Ok(_), Ok(_), Ok(nbits)) =
+            (r.u64("node"), r.u64("node size"), r.u64("node bitmap bits"))
+        else {
+            return false;
+        };
+        // The count as C's `int`: the low 32 bits, signed.
+        let low = i64::from(i32::from_ne_bytes(
+            u32::try_from(nbits & 0xffff_ffff)
+                .unwrap_or(0)
+                .to_ne_bytes(),
+        ));
+        if low < 0 {
+            return false;
+        }
+        let allocated = low.unsigned_abs().div_ceil(64);
+        let wanted = nbits.div_ceil(64);
+        let there = len.saturating_sub(r.offset()) / 8;
+        if wanted > allocated && there > allocated {
+            return true;
+        }
+        if r.skip(wanted.saturating_mul(8), "node bitmap").is_err() {
+            return false;
         }
     }
     false
@@ -226,6 +312,7 @@ fn build_id_too_long(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
 pub fn tracing_data(
     data: &[u8],
     span: Range<u64>,
+    in_stream: bool,
     limits: &Limits,
     sink: &mut Sink,
 ) -> Option<Vec<u32>> {
@@ -233,6 +320,11 @@ pub fn tracing_data(
         crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
     let ids = read.as_ref().map(|(_, ids)| ids.clone());
     let end = read.map(|(e, _)| e);
+    // A stream's HEADER_TRACING_DATA gives the block's size padded to 8: the walk compares
+    // them (`tracing_data_len`).
+    if let (true, Some(_)) = (in_stream, end) {
+        return ids;
+    }
     let msg = match end {
         None => format!(
             "the tracing data block at 0x{:x} cannot be read as trace.dat v6 metadata (see the TD findings); perf 6.1 refuses every tracepoint recording whose block is broken (\"incompatible file format\", exit 255)",
@@ -255,6 +347,46 @@ pub fn tracing_data(
     ids
 }
 
+/// The rest of CPU_TOPOLOGY as perf 6.1's `process_cpu_topology` reads it after the sibling
+/// lists (`start`: where the section starts, `sec`: its size): when the section goes on, a
+/// core and a socket id for each of the `nr_cpus_avail` CPUs of NRCPUS (an `int`: a table of
+/// a negative count cannot be allocated), then, when it still goes on, the die siblings and a
+/// die id per CPU.
+fn cpu_topology_ids(
+    r: &mut Reader<'_>,
+    start: u64,
+    sec: u64,
+    info: &FeatureInfo,
+) -> Result<(), Bad> {
+    let cpus = info.nr_cpus.map_or(0, |(a, _)| a);
+    if r.offset().saturating_sub(start) >= sec {
+        return Ok(());
+    }
+    if i32::try_from(cpus).is_err() {
+        return Err(Bad(format!(
+            "NRCPUS says {cpus} CPUs are available: perf 6.1 cannot allocate its CPU table for a count read as negative"
+        )));
+    }
+    r.skip(u64::from(cpus).saturating_mul(8), "cpu core and socket ids")?;
+    if r.offset().saturating_sub(start) >= sec {
+        return Ok(());
+    }
+    let nr = r.u32("die siblings")?;
+    for _ in 0..nr.min(65_536) {
+        string_in(r, true, "die siblings")?;
+    }
+    r.skip(u64::from(cpus).saturating_mul(4), "die ids")?;
+    Ok(())
+}
+
+/// The length of the TRACING_DATA block at `span.start` as the trace.dat v6 metadata reads,
+/// with no finding: None when it does not read.
+pub fn tracing_data_len(data: &[u8], span: Range<u64>, limits: &Limits) -> Option<u64> {
+    let mut quiet = Sink::new(0);
+    crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, &mut quiet)
+        .map(|(e, _)| e.saturating_sub(span.start))
+}
+
 /// Why a payload does not parse.
 struct Bad(String);
 
@@ -268,9 +400,12 @@ fn parse(
     r: &mut Reader<'_>,
     bit: u64,
     nattrs: usize,
+    perf: Option<u64>,
     info: &mut FeatureInfo,
     limits: &Limits,
 ) -> Result<(), Bad> {
+    // `perf`: read as perf 6.1 does, the section being that many bytes.
+    let lax = perf.is_some();
     let max = limits.max_entries;
     match bit {
         1 => {
@@ -303,7 +438,7 @@ fn parse(
             }
         }
         3..=6 | 8 | 9 => {
-            let s = string(r, "feature string")?;
+            let s = string_in(r, lax, "feature string")?;
             if bit == 5 {
                 info.version = Some(s);
             }
@@ -317,7 +452,7 @@ fn parse(
             r.u64("feature value")?;
         }
         11 => {
-            string_list(r, "command line", max)?;
+            string_list(r, lax, "command line", max)?;
         }
         12 => {
             let at = r.offset();
@@ -334,7 +469,17 @@ fn parse(
                 let attr_at = r.offset();
                 r.skip(u64::from(asz), "event attr")?;
                 let nids = r.u32("event id count")?;
-                let name = string(r, "event name")?;
+                // The name's bytes up to its NUL, as linux-perf-data reads them.
+                let mut peek = r.clone();
+                let name_utf8 = peek
+                    .u32("event name")
+                    .ok()
+                    .and_then(|n| peek.bytes_u64(u64::from(n), "event name").ok())
+                    .is_none_or(|b| {
+                        let n = b.iter().position(|c| *c == 0).unwrap_or(b.len());
+                        std::str::from_utf8(b.get(..n).unwrap_or_default()).is_ok()
+                    });
+                let name = string_in(r, lax, "event name")?;
                 count(r, u64::from(nids), 8, "event ids")?;
                 let mut ids = Vec::new();
                 for _ in 0..nids {
@@ -345,12 +490,13 @@ fn parse(
                     attr_size: asz,
                     ids,
                     name,
+                    name_utf8,
                 });
             }
             let _ = nattrs;
             info.event_desc = Some((at..r.end_offset(), evs));
         }
-        _ => parse_more(r, bit, info, limits)?,
+        _ => parse_more(r, bit, perf, info, limits)?,
     }
     Ok(())
 }
@@ -359,14 +505,20 @@ fn parse(
 fn parse_more(
     r: &mut Reader<'_>,
     bit: u64,
+    perf: Option<u64>,
     info: &mut FeatureInfo,
     limits: &Limits,
 ) -> Result<(), Bad> {
+    let lax = perf.is_some();
     let max = limits.max_entries;
     match bit {
         13 => {
-            string_list(r, "core siblings", max)?;
-            string_list(r, "thread siblings", max)?;
+            let start = r.offset();
+            string_list(r, lax, "core siblings", max)?;
+            string_list(r, lax, "thread siblings", max)?;
+            if let Some(sec) = perf {
+                return cpu_topology_ids(r, start, sec, info);
+            }
             // Per-CPU core/socket ids, dies and clusters follow; their count is only known
             // from NRCPUS, so the rest is taken as it is.
             r.skip(r.remaining() as u64, "cpu topology")?;
@@ -378,7 +530,7 @@ fn parse_more(
                 r.u32("node")?;
                 r.u64("mem total")?;
                 r.u64("mem free")?;
-                string(r, "node cpus")?;
+                string_in(r, lax, "node cpus")?;
             }
         }
         15 | 19 => {}
@@ -387,14 +539,14 @@ fn parse_more(
             count(r, u64::from(nr), 8, "pmu mappings")?;
             for _ in 0..nr {
                 r.u32("pmu type")?;
-                string(r, "pmu name")?;
+                string_in(r, lax, "pmu name")?;
             }
         }
         17 => {
             let nr = r.u32("group count")?;
             count(r, u64::from(nr), 12, "groups")?;
             for _ in 0..nr {
-                string(r, "group name")?;
+                string_in(r, lax, "group name")?;
                 r.u32("group leader")?;
                 r.u32("group members")?;
             }
@@ -405,14 +557,23 @@ fn parse_more(
             r.skip(nr.saturating_mul(16), "auxtrace index")?;
         }
         20 => {
-            r.u32("cache version")?;
+            // perf 6.1's process_cache reads only version 1: any other fails the feature, and
+            // perf reads no feature after it (verified: version 2 in a `-z` recording, COMPRESSED
+            // never read, 0 of 30 samples).
+            let at = r.offset();
+            let version = r.u32("cache version")?;
+            if version != 1 {
+                return Err(Bad(format!(
+                    "the CACHE version at 0x{at:x} is {version}; perf 6.1 reads only version 1 and fails the feature"
+                )));
+            }
             let nr = r.u32("cache count")?;
             count(r, u64::from(nr), 28, "caches")?;
             for _ in 0..nr {
                 r.skip(16, "cache level")?;
-                string(r, "cache type")?;
-                string(r, "cache size")?;
-                string(r, "cache map")?;
+                string_in(r, lax, "cache type")?;
+                string_in(r, lax, "cache size")?;
+                string_in(r, lax, "cache map")?;
             }
         }
         21 => {
@@ -421,7 +582,15 @@ fn parse_more(
             info.sample_time = Some((first, last));
         }
         22 => {
-            r.u64("memory version")?;
+            // process_mem_topology, like process_cache, reads only version 1 (verified as
+            // for CACHE).
+            let at = r.offset();
+            let version = r.u64("memory version")?;
+            if version != 1 {
+                return Err(Bad(format!(
+                    "the MEM_TOPOLOGY version at 0x{at:x} is {version}; perf 6.1 reads only version 1 and fails the feature"
+                )));
+            }
             r.u64("memory block size")?;
             let nr = r.u64("memory node count")?;
             count(r, nr, 24, "memory nodes")?;
@@ -469,8 +638,8 @@ fn parse_more(
             let nr = r.u32("cpu pmu caps count")?;
             count(r, u64::from(nr), 8, "cpu pmu caps")?;
             for _ in 0..nr {
-                string(r, "cap name")?;
-                string(r, "cap value")?;
+                string_in(r, lax, "cap name")?;
+                string_in(r, lax, "cap value")?;
             }
         }
         29 => {
@@ -483,8 +652,8 @@ fn parse_more(
             let nr = r.u32("hybrid pmu count")?;
             count(r, u64::from(nr), 8, "hybrid pmus")?;
             for _ in 0..nr {
-                string(r, "pmu name")?;
-                string(r, "pmu cpus")?;
+                string_in(r, lax, "pmu name")?;
+                string_in(r, lax, "pmu cpus")?;
             }
         }
         31 => {
@@ -494,10 +663,10 @@ fn parse_more(
                 let caps = r.u32("pmu caps count")?;
                 count(r, u64::from(caps), 8, "pmu caps")?;
                 for _ in 0..caps {
-                    string(r, "cap name")?;
-                    string(r, "cap value")?;
+                    string_in(r, lax, "cap name")?;
+                    string_in(r, lax, "cap value")?;
                 }
-                string(r, "pmu name")?;
+                string_in(r, lax, "pmu name")?;
             }
         }
         _ => {

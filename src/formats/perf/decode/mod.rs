@@ -432,6 +432,20 @@ pub enum Stop {
     Limit,
 }
 
+/// How far past a feature section its bytes are read into a sparse image: perf 6.1 reads a
+/// file-mode feature bounded by the end of the file, not by its section, and the checks
+/// follow it there (a payload whose section size alone is wrong).
+const PAST_SECTION: u64 = 64 << 10;
+
+/// Reads up to [`PAST_SECTION`] bytes after a feature section into the image, as far as its
+/// budget allows (what is not read stays a hole: the checks then see less, never more).
+fn read_past<S: Source + ?Sized>(image: &mut Image<'_>, src: &mut S, span: &Range<u64>) {
+    let end = span.start.saturating_add(PAST_SECTION);
+    if end > span.end {
+        let _ = image.fill(src, span.end..end);
+    }
+}
+
 /// Decodes an input: the header, attrs, ids, feature table and feature sections read into
 /// `image` (nothing to read for a whole input) from `src`, and the records walked from `src`
 /// in file order. `src.len()` is the input's length (a stream's: not known before its end).
@@ -546,6 +560,7 @@ pub fn decode_from<'a, S: Source + ?Sized>(
     };
     for f in &features {
         fill(&mut image, src, f.span.clone(), sink)?;
+        read_past(&mut image, src, &f.span);
     }
     let mut info = FeatureInfo::default();
     for f in &features {
@@ -584,6 +599,7 @@ pub fn decode_from<'a, S: Source + ?Sized>(
         (feature_table, features) = decode_feature_table(image.bytes(), &header, sink);
         for f in &features {
             fill(&mut image, src, f.span.clone(), sink)?;
+            read_past(&mut image, src, &f.span);
         }
         for f in &features {
             features::check_feature(

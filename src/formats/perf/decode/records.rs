@@ -65,6 +65,47 @@ pub struct Walker<'a> {
     feature_end: bool,
     open_end: bool,
     rounds: Rounds,
+    /// THREAD_MAP and CPU_MAP seen (what `perf script` sets its counters up from).
+    stat_maps: (bool, bool),
+    /// A stream's metadata as linux-perf-data 0.13.0 reads it.
+    lpd_meta: LpdMeta,
+}
+
+/// linux-perf-data 0.13.0 reads a pipe-mode stream's HEADER_ATTR and HEADER_FEATURE records up
+/// to the first record of another type (`PerfFileReader::parse_pipe_impl`), and no further.
+#[derive(Default)]
+struct LpdMeta {
+    /// That first record: (type, offset).
+    first_other: Option<(u32, u64)>,
+    /// An EVENT_DESC HEADER_FEATURE before it.
+    event_desc: bool,
+}
+
+/// The size a user record's own fields give it (`rec`: its bytes, as far as they are there),
+/// for the types whose size follows from them: FINISHED_ROUND and FINISHED_INIT (8),
+/// STAT (48), STAT_ROUND (24), ID_INDEX, THREAD_MAP and STAT_CONFIG (from their count), and
+/// CPU_MAP lists (type 0, padded to 8) and ranges (type 2).
+fn natural_size(rec: &[u8], kind: u32, e: Endian) -> Option<u64> {
+    let counted = |each: u64| {
+        crate::reader::u64_at(rec, 8, e).and_then(|n| n.checked_mul(each)?.checked_add(16))
+    };
+    match kind {
+        68 | 82 => Some(8),
+        76 => Some(48),
+        77 => Some(24),
+        69 => counted(32),
+        73 => counted(24),
+        75 => counted(16),
+        74 => match crate::reader::u16_at(rec, 8, e)? {
+            0 => {
+                let nr = u64::from(crate::reader::u16_at(rec, 10, e)?);
+                Some(nr.saturating_mul(2).saturating_add(12).saturating_add(7) & !7)
+            }
+            2 => Some(16),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// What perf's ordered-events queue has flushed, followed through the FINISHED_ROUND records
@@ -136,6 +177,8 @@ impl<'a> Walker<'a> {
             feature_end: false,
             open_end: false,
             rounds: Rounds::default(),
+            stat_maps: (false, false),
+            lpd_meta: LpdMeta::default(),
         };
         for a in attrs {
             w.add_attr(a);
@@ -298,11 +341,31 @@ impl<'a> Walker<'a> {
             sink.push(
                 sink.make(
                     &rules::PIPE_RECORDS,
-                    range,
+                    range.clone(),
                     "the stream has no HEADER_ATTR record: linux-perf-data 0.13.0 refuses it (\"The file declares no perf event attributes\", verified), perf 6.1 reads no sample; `perf record -o -` writes one for every event before anything else",
                 )
                 .fails("linux-perf-data", "0.13.0", "reject"),
             );
+        }
+        // linux-perf-data reads a stream's metadata from the HEADER_ATTR and HEADER_FEATURE
+        // records before the first other record, and names the events from the EVENT_DESC among
+        // them; `perf record -o -` sends its attrs, then every feature, before anything else.
+        if let (Some((kind, at)), false) = (self.lpd_meta.first_other, self.lpd_meta.event_desc) {
+            if !self.attrs.is_empty() && !self.features.is_empty() {
+                let why = if self.features.iter().any(|f| f.bit == 12) {
+                    "comes after"
+                } else {
+                    "is missing, and no HEADER_FEATURE may come after"
+                };
+                sink.push(
+                    sink.make(
+                        &rules::PIPE_RECORDS,
+                        range,
+                        format!("the stream's EVENT_DESC feature record {why} its first record that is neither HEADER_ATTR nor HEADER_FEATURE (the {} at 0x{at:x}), where `perf record -o -` sends every feature: linux-perf-data 0.13.0 reads the stream's metadata up to that record only and shows the samples of the {} event(s) under `attr0`, ... instead of their names (verified: the CMDLINE record of a `-z` stream retyped as TIME_CONV, 36 of 36 samples as `attr0`, not `cpu-clock`); perf 6.1 names them from the attrs", record_name(kind), self.attrs.len()),
+                    )
+                    .fails("linux-perf-data", "0.13.0", "loss"),
+                );
+            }
         }
     }
 
@@ -326,6 +389,24 @@ impl<'a> Walker<'a> {
 
     /// Tracepoint attrs (type 2): their `config` is an event id of TRACING_DATA.
     fn check_tracepoint_attrs(&mut self, sink: &mut Sink) {
+        if !self.pipe && !self.info.tracing_data && !self.open_end {
+            // perf 6.1 prepares every tracepoint attr's format from TRACING_DATA when it opens
+            // a file (`evsel__prepare_tracepoint_event`): without the feature it refuses the
+            // file. `perf record` writes TRACING_DATA whenever an attr is a tracepoint; a
+            // killed recording, which has no features, is PF006's.
+            if let Some((i, a)) = self.attrs.iter().enumerate().find(|(_, a)| a.kind == 2) {
+                let at = a.span.start;
+                sink.push(
+                    sink.make(
+                        &rules::TRACEPOINT_ID,
+                        at..at.saturating_add(4),
+                        format!("attr {i} is a tracepoint (type 2, config {}) but the file has no TRACING_DATA feature to describe it; perf 6.1 refuses the file (\"incompatible file format\", `perf script` and `perf report` exit 255, verified with a software attr's type made 2), linux-perf-data 0.13.0 reads it", a.config),
+                    )
+                    .fails("perf", "6.1", "reject"),
+                );
+            }
+            return;
+        }
         let Some(ids) = self.info.tracepoint_ids.clone() else {
             return;
         };
@@ -414,7 +495,7 @@ impl<'a> Walker<'a> {
             let Some((kind, _misc, size)) = framed else {
                 let len = src.len();
                 let kind = hdr.map(|h| h.0).or(head_kind);
-                self.cut_record(o, end, left, 8, len, kind, sink);
+                self.cut_record(o, end, left, 8, len, kind, None, sink);
                 break;
             };
             let size64 = u64::from(size);
@@ -430,10 +511,15 @@ impl<'a> Walker<'a> {
             let rec = src.get(o, size64);
             let got = rec.len() as u64;
             if size64 > left || got < size64 {
+                let natural = if kind == 9 {
+                    self.natural_sample(rec)
+                } else {
+                    natural_size(rec, kind, e)
+                };
                 let len = src.len();
                 end = end.min(len);
                 let left = end.saturating_sub(o);
-                self.cut_record(o, end, left, size64, len, Some(kind), sink);
+                self.cut_record(o, end, left, size64, len, Some(kind), natural, sink);
                 break;
             }
             let span = o..o.saturating_add(size64);
@@ -459,12 +545,23 @@ impl<'a> Walker<'a> {
             o = o.saturating_add(size64);
             if let Some(extra) = extra {
                 let padded = extra.saturating_add(7) & !7;
-                end = end.min(src.reach(o.saturating_add(padded)));
+                // The payload is read through; the walk goes on after it, to the input's end.
+                src.reach(o.saturating_add(padded));
+                end = end.min(src.len());
+                if kind == 66 {
+                    self.info.tracing_data = true;
+                }
                 if kind == 66 && padded <= end.saturating_sub(o) {
                     let payload = o..o.saturating_add(extra);
                     if self.image.fill(src, payload.clone()) {
-                        self.info.tracepoint_ids =
-                            features::tracing_data(self.image.bytes(), payload, self.limits, sink);
+                        self.info.tracepoint_ids = features::tracing_data(
+                            self.image.bytes(),
+                            payload.clone(),
+                            true,
+                            self.limits,
+                            sink,
+                        );
+                        self.tracing_data_size(payload, sink);
                     } else {
                         sink.limit(
                             payload,
@@ -508,6 +605,7 @@ impl<'a> Walker<'a> {
         need: u64,
         len: u64,
         kind: Option<u32>,
+        natural: Option<u64>,
         sink: &mut Sink,
     ) {
         self.walk.end = o;
@@ -519,10 +617,28 @@ impl<'a> Walker<'a> {
             self.fold_counts();
             let prologue = self.walk.by_type.keys().all(|t| matches!(t, 64..=67 | 80));
             let known = kind.is_some_and(|k| matches!(k, 1..=21 | 64..=82));
+            // A record whose own fields say it ends before the end of the stream: its size
+            // was changed, it was not cut.
+            let natural = natural.filter(|n| *n < need && *n <= left);
             let why = if prologue {
                 Some(format!("the stream ends inside its {} record at 0x{o:x}, before its first sample ({left} of {need} bytes): linux-perf-data 0.13.0 refuses to open it (\"failed to fill whole buffer\"), perf 6.1 shows no sample", kind.map_or("first", record_name)))
-            } else if self.misaligned || !known {
-                Some(format!("the stream ends inside a record at 0x{o:x} of type {} claiming {need} bytes ({left} are left){}: the records before it were framed wrong, so this is no record perf wrote; perf 6.1 stops there (\"unexpected end of event stream\") and shows none of the samples it had not flushed, and what the stream holds after the bad size is lost to both readers (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown)", kind.unwrap_or(0), if self.misaligned { ", after a misaligned record" } else { "" }))
+            } else if self.misaligned
+                || !known
+                || (need % 8 != 0 && !matches!(kind, Some(66 | 80)))
+                || natural.is_some()
+            {
+                // Every record perf and the kernel write is a multiple of 8 bytes, but a
+                // HEADER_FEATURE (its payload is not padded) or HEADER_TRACING_DATA.
+                let why = if self.misaligned {
+                    ", after a misaligned record".to_string()
+                } else if known && need % 8 != 0 {
+                    ", a size no such record has (perf writes them in multiples of 8)".to_string()
+                } else if let Some(n) = natural {
+                    format!(", though its own fields make it {n} bytes, all there")
+                } else {
+                    String::new()
+                };
+                Some(format!("the stream ends inside a record at 0x{o:x} of type {} claiming {need} bytes ({left} are left){why}: the records before it were framed wrong or its size changed, so this is no record perf wrote; perf 6.1 stops there (\"unexpected end of event stream\") and shows none of the samples it had not flushed, and what the stream holds after the bad size is lost to both readers (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown; an EVENT_UPDATE's size made 0xffff in a `-z` stream: 0 of 36 samples shown by either reader)", kind.unwrap_or(0)))
             } else {
                 None
             };
@@ -554,6 +670,27 @@ impl<'a> Walker<'a> {
                 .fails("perf", "6.1", "loss"),
         );
         self.note_stop(o);
+    }
+
+    /// The size a SAMPLE's fields give it (`rec`: its bytes, as far as they are there), when
+    /// its attr's sample_type has only fixed fields and perhaps a callchain.
+    fn natural_sample(&self, rec: &[u8]) -> Option<u64> {
+        let i = self.attr_of(rec.get(8..)?, true)?;
+        let l = self.layouts.get(i)?;
+        if !l.simple {
+            return None;
+        }
+        let prefix = u64::try_from(l.prefix).ok()?;
+        if !l.callchain {
+            return Some(prefix.saturating_add(8));
+        }
+        let at = usize::try_from(prefix.checked_add(8)?).ok()?;
+        let nr = crate::reader::u64_at(rec, at, self.endian)?;
+        let suffix = u64::try_from(l.suffix).ok()?;
+        nr.checked_mul(8)?
+            .checked_add(prefix)?
+            .checked_add(16)?
+            .checked_add(suffix)
     }
 
     /// The attr a record belongs to: the only one, or by id.
@@ -621,6 +758,17 @@ impl<'a> Walker<'a> {
             }
         }
         let body = rec.get(8..).unwrap_or_default();
+        if self.pipe && in_file && self.lpd_meta.first_other.is_none() {
+            match kind {
+                64 => {}
+                80 => {
+                    if crate::reader::u64_at(rec, 8, e) == Some(12) {
+                        self.lpd_meta.event_desc = true;
+                    }
+                }
+                _ => self.lpd_meta.first_other = Some((kind, at)),
+            }
+        }
         let mut r = Reader::with_base(body, base.saturating_add(8), e);
         match kind {
             9 => self.sample(body, span, sink),
@@ -661,7 +809,17 @@ impl<'a> Walker<'a> {
                     self.unknown_id(kind, span, sink);
                 }
             }
+            70 => {
+                if (body.len() as u64) < 8 {
+                    self.short(kind, span, 8, sink);
+                } else {
+                    self.auxtrace_info(body, span, sink);
+                }
+            }
             73 | 75 => {
+                if kind == 73 {
+                    self.stat_maps.0 = true;
+                }
                 // THREAD_MAP: u64 nr, nr × {u64 pid, char comm[16]}; STAT_CONFIG: u64 nr,
                 // nr × {u64 tag, u64 val}.
                 let each: u64 = if kind == 73 { 24 } else { 16 };
@@ -672,6 +830,7 @@ impl<'a> Walker<'a> {
                 }
             }
             74 => {
+                self.stat_maps.1 = true;
                 // CPU_MAP: u16 type; 0: u16 nr, u16 cpu[nr]; 1: u16 nr, u16 long_size, mask.
                 let t = r.u16("cpu map type").ok();
                 let nr = r.u16("cpu map count").ok().map(u64::from);
@@ -695,9 +854,12 @@ impl<'a> Walker<'a> {
                     self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
                 }
             }
-            65 | 67 | 68 | 70 | 72 | 76..=79 | 82 => {
+            65 | 67 | 68 | 72 | 76..=79 | 82 => {
                 if kind == 68 {
                     self.rounds.round();
+                }
+                if matches!(kind, 76 | 77) && self.stat_maps != (true, true) {
+                    self.stat_before_maps(kind, span.clone(), sink);
                 }
                 let min: u64 = match kind {
                     65 => 72,
@@ -772,6 +934,97 @@ impl<'a> Walker<'a> {
             }
         }
         None
+    }
+
+    /// A stream's HEADER_TRACING_DATA size against its block: perf 6.1 checks it against what
+    /// it read of the block, padded to 8 (`perf_event__process_tracing_data`).
+    fn tracing_data_size(&mut self, payload: Range<u64>, sink: &mut Sink) {
+        let Some(len) =
+            features::tracing_data_len(self.image.bytes(), payload.clone(), self.limits)
+        else {
+            return;
+        };
+        let padded = len.saturating_add(7) & !7;
+        let size = payload.end.saturating_sub(payload.start);
+        if padded != size {
+            let f = sink
+                .make(
+                    &rules::PIPE_RECORDS,
+                    payload,
+                    format!("the HEADER_TRACING_DATA record says its block is {size} bytes, the block is {len} ({padded} padded to 8, as `perf record -o -` writes the size); perf 6.1 refuses the stream (\"tracing data size mismatch\", \"failed to process type: 66\", `perf script` exit 234, verified with the unpadded size of corpus/perf/tracepoint.data's block)"),
+                )
+                .fails("perf", "6.1", "reject");
+            self.report(sink, f);
+        }
+    }
+
+    /// A STAT or STAT_ROUND record before the THREAD_MAP and CPU_MAP records: `perf script`
+    /// allocates its counters when it has seen both (`set_maps`), and reads every STAT and
+    /// STAT_ROUND into them. `perf stat record` writes both maps before its first count.
+    fn stat_before_maps(&mut self, kind: u32, span: Range<u64>, sink: &mut Sink) {
+        let missing = match self.stat_maps {
+            (false, false) => "THREAD_MAP and CPU_MAP records",
+            (false, true) => "THREAD_MAP record",
+            _ => "CPU_MAP record",
+        };
+        let (effect, class) = if kind == 76 {
+            ("`perf script` stops there (\"failed to process type: 76\", exit 234) and prints none of the counts (verified with a STAT record first and with the THREAD_MAP record retyped, on copies of corpus/perf/stat.data); `perf report` says the file has no samples, as for a healthy one", "reject")
+        } else {
+            ("`perf script` reads it into counters it has not allocated and crashes (SIGSEGV, exit 139, verified with a STAT_ROUND record first on a copy of corpus/perf/stat.data)", "crash")
+        };
+        let f = sink
+            .make(
+                &rules::RECORD_FIELDS,
+                span.clone(),
+                format!(
+                    "the {} record at 0x{:x} comes before the {missing} that `perf stat record` writes ahead of every count; {effect}",
+                    record_name(kind),
+                    span.start
+                ),
+            )
+            .fails("perf", "6.1", class);
+        self.report(sink, f);
+        if kind == 76 {
+            self.note_stop(span.start);
+        }
+    }
+
+    /// AUXTRACE_INFO in a recording of no AUX-area event: `perf record` writes it only for
+    /// an event of an AUX PMU (Intel PT, BTS, CoreSight, SPE, ...: a dynamic PMU type, 6 or
+    /// above); perf 6.1 hands it to the decoder of the AUX type its first word names
+    /// (`perf_event__process_auxtrace_info`), which reads the rest as its parameters.
+    fn auxtrace_info(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        if self.attrs.is_empty() || self.attrs.iter().any(|a| a.kind >= 6) {
+            return;
+        }
+        let t = crate::reader::u32_at(body, 0, self.endian).unwrap_or(0);
+        let (effect, class) = match t {
+            2 | 4 => (
+                format!("perf 6.1 sets up the {} decoder from the record's bytes and dies of a division by zero (SIGFPE, `perf script` and `perf report` exit 136)", if t == 2 { "Intel BTS" } else { "Arm SPE" }),
+                Some("crash"),
+            ),
+            1 | 5 | 6 => (
+                "perf 6.1 sets up a decoder that finds no AUX data and reads the samples the same".to_string(),
+                None,
+            ),
+            _ => (
+                format!("perf 6.1 stops there (\"failed to process type: 70 [Invalid argument]\", `perf script` exit 234): {}", self.stop_effect()),
+                Some("loss"),
+            ),
+        };
+        let msg = format!(
+            "the AUXTRACE_INFO record at 0x{:x} (AUX type {t}) is in a recording of no AUX-area event (every attr is of a core type, below 6): `perf record` writes it only for one; {effect} (verified for types 0 to 7 on copies of corpus/perf/trace.data with its ID_INDEX record retyped)",
+            span.start
+        );
+        let f = sink.make(&rules::RECORD_FIELDS, span.clone(), msg);
+        let f = match class {
+            Some(c) => f.fails("perf", "6.1", c),
+            None => f.read_same("perf", "6.1"),
+        };
+        self.report(sink, f);
+        if class == Some("loss") {
+            self.note_stop(span.start);
+        }
     }
 
     /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
@@ -1033,6 +1286,26 @@ impl<'a> Walker<'a> {
     }
 
     fn sample(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        if self.attrs.len() > 1 {
+            // Id 0 is what perf gives the records it synthesizes, which it attributes to the
+            // first attr; the kernel gives every sample its event's nonzero id.
+            let id = self
+                .attrs
+                .first()
+                .and_then(|a| attrs::id_pos(a.sample_type))
+                .and_then(|p| usize::try_from(p.checked_mul(8)?).ok())
+                .and_then(|p| crate::reader::u64_at(body, p, self.endian));
+            if id == Some(0) {
+                let f = sink
+                    .make(
+                        &rules::UNKNOWN_ID,
+                        span.clone(),
+                        format!("the SAMPLE at 0x{:x} has id 0 in a recording of {} events, whose samples the kernel gives their event's nonzero id: perf 6.1 and linux-perf-data 0.13.0 read it as a sample of the first event (verified: a `raw_syscalls:sys_exit` sample of corpus/perf/trace.data shown as `sys_enter`)", span.start, self.attrs.len()),
+                    )
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+            }
+        }
         let idx = match self.attr_of(body, true) {
             Some(i) => Some(i),
             None if self.attrs.len() > 1 => {
@@ -1194,6 +1467,13 @@ impl<'a> Walker<'a> {
         };
         if id == LAST_FEATURE_61 {
             self.feature_end = true;
+            return;
+        }
+        if id == 0 {
+            let f = sink
+                .make(&rules::PIPE_RECORDS, span, "HEADER_FEATURE with feature id 0 (HEADER_RESERVED): perf 6.1 refuses the stream (\"invalid record type 80 in pipe-mode\", `perf script` exit 234, none of the samples shown; verified on a damaged copy of a `perf record -o -` stream)")
+                .fails("perf", "6.1", "reject");
+            self.report(sink, f);
             return;
         }
         if id > LAST_FEATURE_61 {
