@@ -1837,12 +1837,18 @@ fn features_as_perf_61_reads_them() {
     put32(&mut c, off + 4, len - 8);
     let f = findings(&c);
     assert_eq!(errors(&f), 0, "{}", show(&f));
-    // No EVENT_DESC in the bitmap (the first word made 1): linux-perf-data names the event
-    // attr0.
+    // No EVENT_DESC in the bitmap (the first word made 1): linux-perf-data names the events
+    // attr0, attr1, ...: with several events their samples are told apart by that index
+    // alone (an error); the one event of a file is shown whole under a generic name.
     let good = read("cpu-clock.data");
     let mut d = good.clone();
     put64(&mut d, 72, 1);
     let f = findings(&d);
+    find(&f, &pf::EVENT_DESC, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let mut g = read("group.data");
+    put64(&mut g, 72, 1);
+    let f = findings(&g);
     find(&f, &pf::EVENT_DESC, Severity::Error);
     // An event name that is not UTF-8: the same.
     let mut n = good.clone();

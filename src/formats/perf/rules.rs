@@ -528,8 +528,12 @@ crate::declare_rules! {
     /// corpus; in every real recording both attrs are byte for byte the same). A finished file
     /// whose feature bitmap lacks EVENT_DESC, and a stream attr whose first id starts no
     /// EVENT_DESC entry (linux-perf-data names a stream's events by it), show the samples under
-    /// `attr0`, ... instead of the events' names: errors too (verified). Other differences are
-    /// read the same by both: warnings.
+    /// `attr0`, ... instead of the events' names: errors too (verified) when the file has
+    /// several events with samples, which are then told apart by an index alone; with one
+    /// event or no sample (what `tracelint fix` writes for a killed or cut single-event
+    /// recording, or a `perf stat record` file, whose features are gone) every sample is
+    /// shown, under a generic name: a warning. Other
+    /// differences are read the same by both: warnings.
     ///
     /// ## Spec
     /// `header.c` `process_event_desc`.

@@ -356,6 +356,23 @@ impl<'a> Tok2<'a> {
         }
     }
 
+    /// Reads one token per `(class, text)` of `seq` (an empty text: any token of the class);
+    /// the span of the first that differs, `None` when all match.
+    fn take_seq(&mut self, seq: &[(K2, &str)]) -> Result<Option<Range<usize>>, Endless> {
+        for &(k, want) in seq {
+            let tok = self.token()?;
+            let ok = if want.is_empty() {
+                tok.0 == k
+            } else {
+                self.is(&tok, k, want)
+            };
+            if !ok {
+                return Ok(Some(tok.1));
+            }
+        }
+        Ok(None)
+    }
+
     fn is(&self, t: &(K2, Range<usize>), k: K2, s: &str) -> bool {
         t.0 == k && self.text.get(t.1.clone()) == Some(s.as_bytes())
     }
@@ -546,7 +563,7 @@ fn v2_fields(t: &mut Tok2<'_>, ftrace: bool) -> Result<Fields, Endless> {
         if !t.is(&tok, K2::Op, ";") {
             return post(tok.1);
         }
-        for (k, want) in [
+        if let Some(at) = t.take_seq(&[
             (K2::Item, "offset"),
             (K2::Op, ":"),
             (K2::Item, ""),
@@ -555,37 +572,21 @@ fn v2_fields(t: &mut Tok2<'_>, ftrace: bool) -> Result<Fields, Endless> {
             (K2::Op, ":"),
             (K2::Item, ""),
             (K2::Op, ";"),
-        ] {
-            let tok = t.token()?;
-            let ok = if want.is_empty() {
-                tok.0 == k
-            } else {
-                t.is(&tok, k, want)
-            };
-            if !ok {
-                return post(tok.1);
-            }
+        ])? {
+            return post(at);
         }
         let tok = t.token()?;
         if tok.0 != K2::Newline {
             if !t.is(&tok, K2::Item, "signed") {
                 return post(tok.1);
             }
-            for (k, want) in [
+            if let Some(at) = t.take_seq(&[
                 (K2::Op, ":"),
                 (K2::Item, ""),
                 (K2::Op, ";"),
                 (K2::Newline, ""),
-            ] {
-                let tok = t.token()?;
-                let ok = if want.is_empty() {
-                    tok.0 == k
-                } else {
-                    t.is(&tok, k, want)
-                };
-                if !ok {
-                    return post(tok.1);
-                }
+            ])? {
+                return post(at);
             }
         }
         linked = true;
