@@ -250,16 +250,12 @@ fn mem_topology_overflows(data: &[u8], endian: Endian, span: &Range<u64>) -> boo
         else {
             return false;
         };
-        // The count as C's `int`: the low 32 bits, signed.
-        let low = i64::from(i32::from_ne_bytes(
-            u32::try_from(nbits & 0xffff_ffff)
-                .unwrap_or(0)
-                .to_ne_bytes(),
-        ));
-        if low < 0 {
+        // The count as C's `int`: the low 32 bits, signed (negative from bit 31 on).
+        let low = nbits & 0xffff_ffff;
+        if low >= 0x8000_0000 {
             return false;
         }
-        let allocated = low.unsigned_abs().div_ceil(64);
+        let allocated = low.div_ceil(64);
         let wanted = nbits.div_ceil(64);
         let there = len.saturating_sub(r.offset()) / 8;
         if wanted > allocated && there > allocated {
