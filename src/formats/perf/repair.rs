@@ -301,21 +301,11 @@ fn repair_file(
     }
     let bits = h.feature_bits();
     if !p.unfinished && !bits.is_empty() {
-        let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
-        plan.losses.push(Loss {
-            file: None,
-            buffer: None,
-            cpu: None,
-            task: None,
-            count: bits.len() as u64,
-            unit: Unit::Features,
-            bytes: 0,
-            time: None,
-            what: format!(
-                "the feature sections the header announces, cut away with the end of the file: {}",
-                names.join(", ")
-            ),
-        });
+        plan.losses.push(features_lost(
+            &bits,
+            0,
+            "the feature sections the header announces, cut away with the end of the file",
+        ));
     }
     let wanted = Wanted {
         tracing,
@@ -512,23 +502,29 @@ fn repair_features(
             what: "a feature section cut short".into(),
         });
     }
-    let names: Vec<&str> = dropped.iter().map(|b| feature_name(*b)).collect();
-    plan.losses.push(Loss {
+    plan.losses.push(features_lost(
+        &dropped,
+        rest,
+        "the feature sections cut away with the end of the file (or unreadable)",
+    ));
+    plan.files.push(file);
+    Verdict::Repair(plan)
+}
+
+/// The loss of the feature sections `bits` (`bytes` of them dropped), named after `what`.
+fn features_lost(bits: &[u64], bytes: u64, what: &str) -> Loss {
+    let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
+    Loss {
         file: None,
         buffer: None,
         cpu: None,
         task: None,
-        count: dropped.len() as u64,
+        count: bits.len() as u64,
         unit: Unit::Features,
-        bytes: rest,
+        bytes,
         time: None,
-        what: format!(
-            "the feature sections cut away with the end of the file (or unreadable): {}",
-            names.join(", ")
-        ),
-    });
-    plan.files.push(file);
-    Verdict::Repair(plan)
+        what: format!("{what}: {}", names.join(", ")),
+    }
 }
 
 /// A cut feature table with no room for the kept entries, or a `-z` file whose COMPRESSED
@@ -554,21 +550,11 @@ fn repair_cut_features(
         bytes: len.saturating_sub(start),
         what: "the feature table and sections, cut short".into(),
     });
-    let names: Vec<&str> = bits.iter().map(|b| feature_name(*b)).collect();
-    plan.losses.push(Loss {
-        file: None,
-        buffer: None,
-        cpu: None,
-        task: None,
-        count: bits.len() as u64,
-        unit: Unit::Features,
-        bytes: len.saturating_sub(start),
-        time: None,
-        what: format!(
-            "the feature sections, cut away with the end of the file: {}",
-            names.join(", ")
-        ),
-    });
+    plan.losses.push(features_lost(
+        bits,
+        len.saturating_sub(start),
+        "the feature sections, cut away with the end of the file",
+    ));
     let wanted = Wanted {
         tracing: None,
         stat: bits.contains(&FEAT_STAT),
