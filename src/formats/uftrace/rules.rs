@@ -900,6 +900,69 @@ crate::declare_rules! {
     /// wrong place; none is lost (from source: utils/perf.c).
     pub PERF_TIME_ORDER = ("UF082", "perf-time-order", Warning, "a perf record's time is earlier than the one before");
     /// ## What it checks
+    /// Every perf record is of a type uftrace's perf event gives: COMM, EXIT, FORK, SWITCH or
+    /// LOST (LOST has its fixed size of 40 bytes).
+    ///
+    /// ## Why it matters
+    /// uftrace records a dummy software event with `task`, `comm`, `context_switch` and
+    /// `sample_id_all` set and nothing sampled (utils/perf.c `open_perf_event`): the kernel
+    /// writes no other record type into its buffers, so another type is a damaged header. The
+    /// record itself is framed by its size and the records after it still read.
+    ///
+    /// ## What readers do
+    /// uftrace 0.9.4, 0.13, 0.16 and 0.18.1 skip a record of another type (`read_perf_event`,
+    /// "skip unknown event"): a SWITCH record of `threads` whose type was made 4660 lost its
+    /// `sched-in` event in `dump` (5 events of task 13448 became 4; verified with the four
+    /// versions).
+    pub PERF_RECORD_TYPE = ("UF083", "perf-record-type", Error, "a perf record has a type uftrace's perf event never gives");
+    /// ## What it checks
+    /// The task ids of each perf record agree the way the kernel writes them
+    /// (kernel/events/core.c `perf_event_task_output`, `perf_event_comm_output`), and every
+    /// task an event is read for was created inside the recording:
+    /// - FORK: the trailer is the parent (its pid and tid are the body's `ppid` and `ptid`),
+    ///   and the child is a new process (`pid == tid`) or a thread of the parent (`pid ==
+    ///   ppid`);
+    /// - EXIT: the trailer is the exiting task (`pid`, `tid`), `ppid == ptid`;
+    /// - COMM from an exec: the body and the trailer are one task, the leader of its process
+    ///   (`pid == tid`);
+    /// - the task of every SWITCH, COMM and EXIT (the one uftrace reads it for) is the child of
+    ///   a FORK or the task of an exec COMM in the perf files (uftrace enables its event at the
+    ///   exec of the traced program, so every task after it is forked inside the recording).
+    ///
+    /// Where a record disagrees, the field uftrace reads decides the level.
+    ///
+    /// ## Why it matters
+    /// uftrace files each perf event under the task of the body's tid (COMM, FORK, EXIT) or the
+    /// trailer's (SWITCH) and drops events of a task it does not know: a changed tid moves an
+    /// event to another task or loses it.
+    ///
+    /// ## What readers do
+    /// - **error**: the tid uftrace reads is the one that disagrees, or names a task that
+    ///   nothing created: an EXIT whose body tid of `threads` was made 9999 is lost (task 13448
+    ///   shows 4 events of 5); a SWITCH whose trailer tid was made another task's shows under
+    ///   that task (13448: 4 events, 13449: 8 of 7; verified with uftrace 0.9.4, 0.13, 0.16,
+    ///   0.18.1).
+    /// - **warning**: only a field uftrace does not read disagrees (a trailer of a FORK, EXIT or
+    ///   COMM, a FORK child's pid): every version reads the same events.
+    /// - Not checked after a LOST record (the kernel dropped records, a FORK among them perhaps).
+    pub PERF_TASK_IDS = ("UF084", "perf-task-ids", Error, "a perf record's task ids disagree, or name a task the recording never created");
+    /// ## What it checks
+    /// Per task, the SWITCH records of all perf files in time order alternate between
+    /// switched out and switched in: a task cannot be switched out (or in) twice in a row.
+    /// Every healthy recording of the corpus (every producer option) and of the wild samples
+    /// alternates; a LOST record lifts the check.
+    ///
+    /// ## Why it matters
+    /// Two switches of one direction in a row mean a SWITCH record of the task was damaged
+    /// (its direction bit, its tid, its time) or lost.
+    ///
+    /// ## What readers do
+    /// uftrace reads the direction from the misc bit: a switch-out whose bit was cleared shows
+    /// as a second `sched-in` (`threads`, task 13448: `sched-in, sched-in, sched-in`; verified
+    /// with uftrace 0.9.4, 0.13, 0.16, 0.18.1), and a switch filed under another task leaves
+    /// its own task with two switch-ins in a row.
+    pub PERF_SWITCH_ORDER = ("UF085", "perf-switch-order", Error, "a task is switched out (or in) twice in a row in the perf files");
+    /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
     /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file; each
     /// `.../format` block has a `name:` and a numeric `ID:` line. The formats become the event

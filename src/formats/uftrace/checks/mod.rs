@@ -2,6 +2,7 @@
 //! walks the task data files (`<TID>.dat`) against the decoded session.
 
 pub mod dat;
+mod perf_tasks;
 
 use self::dat::{DatCtx, DatStats, FuncArgs, SessCtx};
 use super::decode::argspec::{self, Item, ItemKind, Match};
@@ -215,8 +216,20 @@ pub(crate) fn check_all(
     level_malformed_map_lines(malformed_map_lines, &entered, sink);
 
     // perf and kernel files.
-    total_records =
-        total_records.saturating_add(decode_perf_and_kernel(&mut fs, info.endian(), sink));
+    let mut perf_files = Vec::new();
+    total_records = total_records.saturating_add(decode_perf_and_kernel(
+        &mut fs,
+        info.endian(),
+        &mut perf_files,
+        sink,
+    ));
+    // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
+    let read: HashSet<u64> = dats
+        .iter()
+        .map(|d| d.1)
+        .filter(|t| info.tids.is_empty() || info.tids.contains(t))
+        .collect();
+    perf_tasks::perf_tasks(&perf_files, &task_set, &read, sink);
     if total_records == 0 && info.header.is_some() {
         sink.set_file(None);
         sink.report(
@@ -1065,11 +1078,12 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
     }
 }
 
-/// Decodes the perf and kernel files (and reports files of no known kind); returns the number
-/// of kernel events.
+/// Decodes the perf and kernel files (and reports files of no known kind) and collects the
+/// perf records into `perf_files`; returns the number of kernel events.
 fn decode_perf_and_kernel(
     fs: &mut Files<'_>,
     endian: crate::reader::Endian,
+    perf_files: &mut Vec<perf_tasks::PerfFile>,
     sink: &mut Sink,
 ) -> u64 {
     let (dir, opts, kinds, nodes) = (fs.dir, fs.opts, &fs.kinds, &mut fs.nodes);
@@ -1102,6 +1116,7 @@ fn decode_perf_and_kernel(
                         .value("fork/exit", st.task)
                         .value("switch", st.switch),
                 );
+                perf_files.push((e.name.clone(), st.recs));
             }
             FileKind::KernelCpu(n) => {
                 kcpus.push(*n);

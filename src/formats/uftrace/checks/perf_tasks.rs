@@ -1,0 +1,244 @@
+//! The records of all `perf-cpuN.dat` files together: the task ids of each record against
+//! each other (`UF084`), the tasks the events are read for against the tasks the recording
+//! created (`UF084`), and each task's switches in time order (`UF085`).
+
+use super::super::decode::perf::{PerfKind, PerfRecord};
+use super::super::rules;
+use crate::finding::{Severity, Sink};
+use std::collections::{HashMap, HashSet};
+
+/// The records of one perf file, by file name.
+pub(super) type PerfFile = (String, Vec<PerfRecord>);
+
+/// Checks the perf records of the directory; `listed` are the tids of `task.txt`, `read` the
+/// tasks uftrace files perf events under (`taskinfo:tids` with a data file).
+pub(super) fn perf_tasks(
+    files: &[PerfFile],
+    listed: &[u64],
+    read: &HashSet<u64>,
+    sink: &mut Sink,
+) {
+    let lost = files
+        .iter()
+        .flat_map(|(_, r)| r.iter())
+        .any(|r| r.kind == PerfKind::Lost);
+    let created = created_tasks(files);
+    let known = |tid: u32| created.contains(&tid) || listed.contains(&u64::from(tid));
+    let is_read = |tid: u32| read.contains(&u64::from(tid));
+    let mut reported: HashSet<(usize, u64)> = HashSet::new();
+    for (fi, (name, recs)) in files.iter().enumerate() {
+        sink.set_file(Some(name.clone()));
+        for r in recs {
+            other_type(r, &is_read, sink);
+            if record_ids(r, &known, &is_read, sink) {
+                reported.insert((fi, r.off));
+            }
+        }
+    }
+    if lost {
+        return;
+    }
+    uncreated_tasks(files, &created, &reported, sink);
+    switch_order(files, &is_read, sink);
+    sink.set_file(None);
+}
+
+/// The tasks a FORK creates (its child) or an exec COMM names (when its tid agrees with its
+/// trailer or its pid: a damaged trailer leaves the task it names).
+fn created_tasks(files: &[PerfFile]) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    for r in files.iter().flat_map(|(_, r)| r.iter()) {
+        match (r.kind, r.sid) {
+            (PerfKind::Task { exit: false, tid, .. }, _) => {
+                out.insert(tid);
+            }
+            (PerfKind::Comm { pid, tid, exec: true }, Some(s)) if s.tid == tid || pid == tid => {
+                out.insert(tid);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One record's ids against each other; true when it reported an error. An error needs the
+/// tid uftrace reads to be the odd one and the record's owner (its trailer, for EXIT and COMM)
+/// to be a task uftrace reads: an event of a task it does not read is dropped either way.
+fn record_ids(
+    r: &PerfRecord,
+    known: &dyn Fn(u32) -> bool,
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) -> bool {
+    let Some(s) = r.sid else { return false };
+    let off = r.off;
+    let (what, reader_bad) = match r.kind {
+        PerfKind::Task { exit: false, pid, ppid, tid, ptid, .. } => {
+            if pid != tid && pid != ppid {
+                (
+                    format!("FORK at 0x{off:x} has child pid {pid}, tid {tid} and parent pid {ppid}: a child is a new process (pid = tid) or a thread of its parent (pid = ppid)"),
+                    !known(tid),
+                )
+            } else if s.pid != ppid || s.tid != ptid {
+                (
+                    format!("FORK at 0x{off:x} has parent {ppid}/{ptid} but its trailer (the forking task) is {}/{}", s.pid, s.tid),
+                    false,
+                )
+            } else {
+                return false;
+            }
+        }
+        PerfKind::Task { exit: true, pid, ppid, tid, ptid, .. } => {
+            if s.tid != tid || s.pid != pid {
+                (
+                    format!("EXIT at 0x{off:x} is of task {pid}/{tid} but its trailer (the exiting task) is {}/{}", s.pid, s.tid),
+                    s.tid != tid && !known(tid) && is_read(s.tid),
+                )
+            } else if ppid != ptid {
+                (
+                    format!("EXIT at 0x{off:x} has parent pid {ppid} and parent tid {ptid}; the kernel writes the parent's pid in both"),
+                    false,
+                )
+            } else {
+                return false;
+            }
+        }
+        PerfKind::Comm { pid, tid, exec: true } => {
+            if s.tid != tid || s.pid != pid || pid != tid {
+                (
+                    format!("exec COMM at 0x{off:x} is of task {pid}/{tid} with trailer {}/{}; after an exec the task is its process's leader and writes the record itself", s.pid, s.tid),
+                    s.tid != tid && !known(tid) && is_read(s.tid),
+                )
+            } else {
+                return false;
+            }
+        }
+        _ => return false,
+    };
+    let (level, span, tail) = if reader_bad {
+        (
+            Severity::Error,
+            r.body_tid_span(),
+            "uftrace 0.9.4-0.18.1 file this event under that tid, a task nothing in the recording created: the event is lost to the task it belongs to",
+        )
+    } else {
+        (
+            Severity::Warning,
+            r.trailer_tid_span(),
+            "uftrace 0.9.4-0.18.1 do not read the field that disagrees and show the same events",
+        )
+    };
+    let f = sink
+        .make(&rules::PERF_TASK_IDS, span, format!("{what}; {tail}"))
+        .level(level);
+    sink.push(f);
+    reader_bad
+}
+
+/// A record of a type uftrace's perf event never gives: an error when it belongs to a task
+/// uftrace reads (its event is lost), a warning when to one it drops either way.
+fn other_type(r: &PerfRecord, is_read: &dyn Fn(u32) -> bool, sink: &mut Sink) {
+    let PerfKind::Other { typ, owner } = r.kind else {
+        return;
+    };
+    let off = r.off;
+    let (level, tail) = if is_read(owner) {
+        (
+            Severity::Error,
+            format!("uftrace 0.9.4-0.18.1 skip it: the event of task {owner} is lost"),
+        )
+    } else {
+        (
+            Severity::Warning,
+            format!("uftrace 0.9.4-0.18.1 skip it, and would drop the event of task {owner} (no data file) anyway"),
+        )
+    };
+    let f = sink
+        .make(
+            &rules::PERF_RECORD_TYPE,
+            off..off.saturating_add(4),
+            format!("perf record at 0x{off:x} has type {typ}; uftrace's perf event (a dummy event with task, comm and context_switch) gives only COMM, EXIT, FORK, SWITCH and LOST; {tail}"),
+        )
+        .level(level);
+    sink.push(f);
+}
+
+/// Events read for a task no FORK or exec created: reported once per task.
+fn uncreated_tasks(
+    files: &[PerfFile],
+    created: &HashSet<u32>,
+    reported: &HashSet<(usize, u64)>,
+    sink: &mut Sink,
+) {
+    let mut seen: HashSet<u32> = HashSet::new();
+    for (fi, (name, recs)) in files.iter().enumerate() {
+        for r in recs {
+            let creates = matches!(
+                r.kind,
+                PerfKind::Task { exit: false, .. } | PerfKind::Comm { exec: true, .. }
+            );
+            let Some((tid, _)) = r.reader_task() else { continue };
+            if creates || created.contains(&tid) || reported.contains(&(fi, r.off)) {
+                continue;
+            }
+            if !seen.insert(tid) {
+                continue;
+            }
+            let span = match r.kind {
+                PerfKind::Switch { .. } => r.trailer_tid_span(),
+                _ => r.body_tid_span(),
+            };
+            sink.set_file(Some(name.clone()));
+            sink.report(
+                &rules::PERF_TASK_IDS,
+                span,
+                format!(
+                    "the record at 0x{:x} is read for task {tid}, which no FORK record creates and no exec COMM names; uftrace enables its perf event at the traced program's exec, so every task after it is forked inside the recording: the tid is damaged (or its FORK is), and uftrace 0.9.4-0.18.1 file the event under a task it does not know (or another one)",
+                    r.off
+                ),
+            );
+        }
+    }
+}
+
+/// Per task, SWITCH records of all files in time order alternate out and in; an error for a
+/// task uftrace reads, a warning for one it drops either way.
+fn switch_order(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink: &mut Sink) {
+    let mut sw: Vec<(u64, usize, u64, u32, bool)> = Vec::new();
+    for (fi, (_, recs)) in files.iter().enumerate() {
+        for r in recs {
+            if let (PerfKind::Switch { out }, Some(s)) = (r.kind, r.sid) {
+                sw.push((s.time, fi, r.off, s.tid, out));
+            }
+        }
+    }
+    sw.sort_unstable();
+    let mut last: HashMap<u32, (u64, usize, u64, bool)> = HashMap::new();
+    for &(time, fi, off, tid, out) in &sw {
+        if let Some(&(t0, f0, o0, out0)) = last.get(&tid) {
+            // Two switches at one nanosecond on two CPUs are read in either order.
+            if out0 == out && t0 != time {
+                let dir = if out { "out" } else { "in" };
+                let prev = files.get(f0).map(|f| f.0.as_str()).unwrap_or("?");
+                let name = files.get(fi).map(|f| f.0.clone());
+                sink.set_file(name);
+                let (level, tail) = if is_read(tid) {
+                    (Severity::Error, "uftrace 0.9.4-0.18.1 show the task's scheduling events other than recorded")
+                } else {
+                    (Severity::Warning, "uftrace 0.9.4-0.18.1 do not read this task's events (it has no data file), so they read the same")
+                };
+                let f = sink
+                    .make(
+                        &rules::PERF_SWITCH_ORDER,
+                        off.saturating_add(4)..off.saturating_add(6),
+                        format!(
+                            "task {tid} is switched {dir} at {time} (record at 0x{off:x}) after being switched {dir} at {t0} ({prev} at 0x{o0:x}) with no switch between: a SWITCH record of the task is damaged or missing; {tail}"
+                        ),
+                    )
+                    .level(level);
+                sink.push(f);
+            }
+        }
+        last.insert(tid, (time, fi, off, out));
+    }
+}
