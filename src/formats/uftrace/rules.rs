@@ -963,6 +963,25 @@ crate::declare_rules! {
     /// its own task with two switch-ins in a row.
     pub PERF_SWITCH_ORDER = ("UF085", "perf-switch-order", Error, "a task is switched out (or in) twice in a row in the perf files");
     /// ## What it checks
+    /// Every thread a FORK record creates in a process whose leader's EXIT is recorded has an
+    /// EXIT record of its own. Every healthy recording of the corpus and of the wild samples
+    /// has them (a recording stopped early, such as a wild sample whose tasks have no EXIT at
+    /// all, has no EXIT of the leader either); a LOST record lifts the check.
+    ///
+    /// ## Why it matters
+    /// A process ends when its last thread does, and each thread writes its own EXIT
+    /// (kernel/events/core.c `perf_event_exit_task`): one missing means the perf file that
+    /// held the thread's last records was cut (at a record boundary, so nothing else tells)
+    /// or removed, or the record was damaged.
+    ///
+    /// ## What readers do
+    /// - **error** for a thread uftrace reads (a data file of `taskinfo:tids`): uftrace 0.9.4,
+    ///   0.13, 0.16 and 0.18.1 show it without the records that were cut (`srcline-threads`
+    ///   with `perf-cpu1.dat` cut after its first 6 records: thread 16270 lost its `sched-in`
+    ///   and `task-exit`).
+    /// - **warning** for a thread uftrace does not read: it drops its events either way.
+    pub PERF_TASK_EXIT = ("UF086", "perf-task-exit", Error, "a thread of an exited process has no EXIT record in the perf files");
+    /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
     /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file; each
     /// `.../format` block has a `name:` and a numeric `ID:` line. The formats become the event

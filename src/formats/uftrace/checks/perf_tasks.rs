@@ -22,15 +22,24 @@ pub(super) fn perf_tasks(
         .iter()
         .flat_map(|(_, r)| r.iter())
         .any(|r| r.kind == PerfKind::Lost);
-    let created = created_tasks(files);
+    let (created, twice) = created_tasks(files);
     let known = |tid: u32| created.contains(&tid) || listed.contains(&u64::from(tid));
+    let created_twice = |tid: u32| twice.contains(&tid);
+    // Tasks with events of their own (SWITCH, EXIT, a COMM not from an exec), or listed.
+    let own: HashSet<u32> = files
+        .iter()
+        .flat_map(|(_, r)| r.iter())
+        .filter(|r| !matches!(r.kind, PerfKind::Task { exit: false, .. } | PerfKind::Comm { exec: true, .. }))
+        .filter_map(|r| r.reader_task().map(|t| t.0))
+        .collect();
+    let has_events = |tid: u32| own.contains(&tid) || listed.contains(&u64::from(tid));
     let is_read = |tid: u32| read.contains(&u64::from(tid));
     let mut reported: HashSet<(usize, u64)> = HashSet::new();
     for (fi, (name, recs)) in files.iter().enumerate() {
         sink.set_file(Some(name.clone()));
         for r in recs {
             other_type(r, &is_read, sink);
-            if record_ids(r, &known, &is_read, sink) {
+            if record_ids(r, &known, &has_events, &created_twice, &is_read, sink) {
                 reported.insert((fi, r.off));
             }
         }
@@ -39,26 +48,37 @@ pub(super) fn perf_tasks(
         return;
     }
     uncreated_tasks(files, &created, &reported, sink);
+    threads_without_exit(files, &is_read, sink);
     switch_order(files, &is_read, sink);
     sink.set_file(None);
 }
 
 /// The tasks a FORK creates (its child) or an exec COMM names (when its tid agrees with its
-/// trailer or its pid: a damaged trailer leaves the task it names).
-fn created_tasks(files: &[PerfFile]) -> HashSet<u32> {
-    let mut out = HashSet::new();
+/// trailer or its pid: a damaged trailer leaves the task it names), and those created twice
+/// (a FORK whose child tid became another task's).
+fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>) {
+    let mut forked: HashSet<u32> = HashSet::new();
+    let mut twice = HashSet::new();
+    let mut root: Option<(u64, u32)> = None;
     for r in files.iter().flat_map(|(_, r)| r.iter()) {
         match (r.kind, r.sid) {
             (PerfKind::Task { exit: false, tid, .. }, _) => {
-                out.insert(tid);
+                if !forked.insert(tid) {
+                    twice.insert(tid);
+                }
             }
             (PerfKind::Comm { pid, tid, exec: true }, Some(s)) if s.tid == tid || pid == tid => {
-                out.insert(tid);
+                if root.is_none_or(|(t, _)| s.time < t) {
+                    root = Some((s.time, tid));
+                }
             }
             _ => {}
         }
     }
-    out
+    // The first exec is the traced program's (uftrace enables its event there); every other
+    // task, one that execs later too, is forked inside the recording.
+    forked.extend(root.map(|r| r.1));
+    (forked, twice)
 }
 
 /// One record's ids against each other; true when it reported an error. An error needs the
@@ -67,6 +87,8 @@ fn created_tasks(files: &[PerfFile]) -> HashSet<u32> {
 fn record_ids(
     r: &PerfRecord,
     known: &dyn Fn(u32) -> bool,
+    has_events: &dyn Fn(u32) -> bool,
+    created_twice: &dyn Fn(u32) -> bool,
     is_read: &dyn Fn(u32) -> bool,
     sink: &mut Sink,
 ) -> bool {
@@ -77,7 +99,7 @@ fn record_ids(
             if pid != tid && pid != ppid {
                 (
                     format!("FORK at 0x{off:x} has child pid {pid}, tid {tid} and parent pid {ppid}: a child is a new process (pid = tid) or a thread of its parent (pid = ppid)"),
-                    !known(tid),
+                    !has_events(tid) || created_twice(tid),
                 )
             } else if s.pid != ppid || s.tid != ptid {
                 (
@@ -119,7 +141,7 @@ fn record_ids(
         (
             Severity::Error,
             r.body_tid_span(),
-            "uftrace 0.9.4-0.18.1 file this event under that tid, a task nothing in the recording created: the event is lost to the task it belongs to",
+            "uftrace 0.9.4-0.18.1 file this event under that tid, which has no other event in the recording: the event is lost to the task it belongs to",
         )
     } else {
         (
@@ -193,7 +215,7 @@ fn uncreated_tasks(
                 &rules::PERF_TASK_IDS,
                 span,
                 format!(
-                    "the record at 0x{:x} is read for task {tid}, which no FORK record creates and no exec COMM names; uftrace enables its perf event at the traced program's exec, so every task after it is forked inside the recording: the tid is damaged (or its FORK is), and uftrace 0.9.4-0.18.1 file the event under a task it does not know (or another one)",
+                    "the record at 0x{:x} is read for task {tid}, which no FORK record creates and which is not the task of the first exec (the traced program, where uftrace enables its perf event; every task after it is forked inside the recording): the tid is damaged, or the task's FORK is damaged or was in a perf file that is cut or missing; either way uftrace 0.9.4-0.18.1 show other events than were recorded (a misfiled event, or a lost `task-new`)",
                     r.off
                 ),
             );
@@ -240,5 +262,48 @@ fn switch_order(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink: &mut Si
             }
         }
         last.insert(tid, (time, fi, off, out));
+    }
+}
+
+/// The threads of a process whose leader's EXIT is recorded each have an EXIT: a process ends
+/// when its last thread does, and every thread writes its own EXIT (`perf_event_exit_task`).
+fn threads_without_exit(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink: &mut Sink) {
+    let mut exited: HashSet<u32> = HashSet::new();
+    let mut threads: Vec<(usize, &PerfRecord, u32, u32)> = Vec::new();
+    for (fi, (_, recs)) in files.iter().enumerate() {
+        for r in recs {
+            match r.kind {
+                PerfKind::Task { exit: true, tid, .. } => {
+                    exited.insert(tid);
+                }
+                PerfKind::Task { exit: false, pid, tid, .. } if pid != tid => {
+                    threads.push((fi, r, pid, tid));
+                }
+                _ => {}
+            }
+        }
+    }
+    for (fi, r, pid, tid) in threads {
+        if !exited.contains(&pid) || exited.contains(&tid) {
+            continue;
+        }
+        let (level, tail) = if is_read(tid) {
+            (Severity::Error, "uftrace 0.9.4-0.18.1 show the thread without its last events")
+        } else {
+            (Severity::Warning, "uftrace 0.9.4-0.18.1 do not read this thread's events (it has no data file)")
+        };
+        let name = files.get(fi).map(|f| f.0.clone());
+        sink.set_file(name);
+        let f = sink
+            .make(
+                &rules::PERF_TASK_EXIT,
+                r.body_tid_span(),
+                format!(
+                    "thread {tid} of process {pid} (FORK at 0x{:x}) has no EXIT record, but the process's leader exited: a perf file that held the thread's last records is cut or missing, or the record is damaged; {tail}",
+                    r.off
+                ),
+            )
+            .level(level);
+        sink.push(f);
     }
 }
