@@ -208,7 +208,8 @@ pub(crate) fn check_all(
         fast: opts.fast_paths,
     };
     let results = walk_task_files(dir, &dats, runs, &ctx, opts, sink);
-    let mut total_records = absorb_walks(&mut fs, &dats, results, &tids, sink);
+    let mut last_ts: HashMap<u64, u64> = HashMap::new();
+    let mut total_records = absorb_walks(&mut fs, &dats, results, &tids, &mut last_ts, sink);
 
     // Findings whose level depends on whether the trace enters a module.
     level_skipped_sym_lines(&syms, &entered, &misread, sink);
@@ -229,7 +230,7 @@ pub(crate) fn check_all(
         .map(|d| d.1)
         .filter(|t| info.tids.is_empty() || info.tids.contains(t))
         .collect();
-    perf_tasks::perf_tasks(&perf_files, &task_set, &read, sink);
+    perf_tasks::perf_tasks(&perf_files, &task_set, &read, &last_ts, sink);
     if total_records == 0 && info.header.is_some() {
         sink.set_file(None);
         sink.report(
@@ -450,17 +451,22 @@ fn walk_task_files(
 }
 
 /// Takes the findings of the task walks in directory order, checks each task's first record
-/// against its start in `task.txt`, and makes each file's map node; returns the records.
+/// against its start in `task.txt`, and makes each file's map node; collects each task's last
+/// record time into `last_ts`; returns the records.
 fn absorb_walks(
     fs: &mut Files<'_>,
     dats: &[(&str, u64, u64)],
     results: Vec<(Sink, Option<DatStats>)>,
     tids: &HashMap<u64, &task::Task>,
+    last_ts: &mut HashMap<u64, u64>,
     sink: &mut Sink,
 ) -> u64 {
     let mut total_records = 0u64;
     for ((name, tid, len), (findings, stats)) in dats.iter().zip(results) {
         sink.absorb(findings);
+        if let Some(t) = stats.as_ref().and_then(|st| st.last_ts) {
+            last_ts.insert(*tid, t);
+        }
         let first = stats.as_ref().and_then(|st| st.first_ts);
         if let (Some(first), Some(t)) = (first, tids.get(tid)) {
             if first < t.ts {

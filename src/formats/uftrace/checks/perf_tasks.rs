@@ -11,11 +11,13 @@ use std::collections::{HashMap, HashSet};
 pub(super) type PerfFile = (String, Vec<PerfRecord>);
 
 /// Checks the perf records of the directory; `listed` are the tids of `task.txt`, `read` the
-/// tasks uftrace files perf events under (`taskinfo:tids` with a data file).
+/// tasks uftrace files perf events under (`taskinfo:tids` with a data file), `last_ts` each
+/// task's last record time in its data file.
 pub(super) fn perf_tasks(
     files: &[PerfFile],
     listed: &[u64],
     read: &HashSet<u64>,
+    last_ts: &HashMap<u64, u64>,
     sink: &mut Sink,
 ) {
     let lost = files
@@ -49,7 +51,8 @@ pub(super) fn perf_tasks(
     }
     uncreated_tasks(files, &created, &reported, sink);
     threads_without_exit(files, &is_read, sink);
-    switch_order(files, &is_read, sink);
+    let last = switch_order(files, &is_read, sink);
+    records_after_last_out(files, &last, last_ts, &is_read, sink);
     sink.set_file(None);
 }
 
@@ -224,8 +227,13 @@ fn uncreated_tasks(
 }
 
 /// Per task, SWITCH records of all files in time order alternate out and in; an error for a
-/// task uftrace reads, a warning for one it drops either way.
-fn switch_order(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink: &mut Sink) {
+/// task uftrace reads, a warning for one it drops either way. Returns each task's last switch
+/// (time, file, offset, out).
+fn switch_order(
+    files: &[PerfFile],
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) -> HashMap<u32, LastSwitch> {
     let mut sw: Vec<(u64, usize, u64, u32, bool)> = Vec::new();
     for (fi, (_, recs)) in files.iter().enumerate() {
         for r in recs {
@@ -235,7 +243,7 @@ fn switch_order(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink: &mut Si
         }
     }
     sw.sort_unstable();
-    let mut last: HashMap<u32, (u64, usize, u64, bool)> = HashMap::new();
+    let mut last: HashMap<u32, LastSwitch> = HashMap::new();
     for &(time, fi, off, tid, out) in &sw {
         if let Some(&(t0, f0, o0, out0)) = last.get(&tid) {
             // Two switches at one nanosecond on two CPUs are read in either order.
@@ -262,6 +270,40 @@ fn switch_order(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink: &mut Si
             }
         }
         last.insert(tid, (time, fi, off, out));
+    }
+    last
+}
+
+/// A task's last switch: time, file index, offset, out.
+type LastSwitch = (u64, usize, u64, bool);
+
+/// A task whose last switch is out runs no more code: a record in its data file after that
+/// time means a later switch-in (and what follows) is missing from the perf files. A task
+/// that exits writes its EXIT while running, and its events go with it, so its last switch
+/// is in.
+fn records_after_last_out(
+    files: &[PerfFile],
+    last: &HashMap<u32, LastSwitch>,
+    last_ts: &HashMap<u64, u64>,
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) {
+    let mut tids: Vec<&u32> = last.keys().collect();
+    tids.sort_unstable();
+    for &tid in tids {
+        let Some(&(time, fi, off, true)) = last.get(&tid) else { continue };
+        let Some(&rec) = last_ts.get(&u64::from(tid)) else { continue };
+        if rec <= time || !is_read(tid) {
+            continue;
+        }
+        sink.set_file(files.get(fi).map(|f| f.0.clone()));
+        sink.report(
+            &rules::PERF_SWITCH_ORDER,
+            off.saturating_add(4)..off.saturating_add(6),
+            format!(
+                "task {tid}'s last switch in the perf files is out, at {time} (record at 0x{off:x}), but its data file has records until {rec}: a task switched out runs no code, so its later switch-in (and what followed) is missing, from a perf file cut at a record boundary or removed; uftrace 0.9.4-0.18.1 show the task's scheduling events without them"
+            ),
+        );
     }
 }
 
