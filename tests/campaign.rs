@@ -2273,3 +2273,123 @@ fn an_unreadable_strings_block_is_a_warning_and_another_an_error() {
         "readers read a lost kallsyms section the same"
     );
 }
+
+/// Writes `bytes` at `off` of `file` in the recording `d`, or cuts the file there (`None`).
+fn patch_file(d: &Path, file: &str, off: usize, bytes: Option<&[u8]>) {
+    let p = d.join(file);
+    let mut b = std::fs::read(&p).unwrap();
+    match bytes {
+        Some(v) => b[off..off + v.len()].copy_from_slice(v),
+        None => b.truncate(off),
+    }
+    std::fs::write(&p, b).unwrap();
+}
+
+/// A perf record of a type uftrace's perf event never gives (a SWITCH of task 13448 made type
+/// 4660): every uftrace skips it and loses the `sched-in`.
+#[test]
+fn a_perf_record_of_another_type_is_an_error() {
+    let (_t, d) = mutant("threads", |d| {
+        patch_file(d, "perf-cpu0.dat", 0, Some(&4660u32.to_le_bytes()))
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF083", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+}
+
+/// The same for the EXIT of a thread that has no data file (`idle-thread`, task 16213): uftrace
+/// drops that task's events either way, so it is a warning.
+#[test]
+fn a_perf_record_of_another_type_of_an_unread_task_is_a_warning() {
+    let (_t, d) = mutant("idle-thread", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x18, Some(&4660u32.to_le_bytes()))
+    });
+    assert!(!d.join("16213.dat").exists());
+    let l = levels(&d);
+    assert!(has(&l, "UF083", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/idle-thread"), &d);
+}
+
+/// An EXIT whose body tid (the one uftrace reads) was changed: the exit is lost to task 13448.
+/// Its trailer tid changed instead is a field uftrace does not read: a warning.
+#[test]
+fn a_perf_exit_of_another_tid_is_an_error_only_in_the_field_uftrace_reads() {
+    let (_t, d) = mutant("threads", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x58, Some(&9999u32.to_le_bytes()))
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF084", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+
+    let (_t2, d2) = mutant("threads", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x6c, Some(&9999u32.to_le_bytes()))
+    });
+    let l = levels(&d2);
+    assert!(has(&l, "UF084", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/threads"), &d2);
+}
+
+/// A FORK whose child tid became a tid with no event of its own (`forkexec-e`, 26482 made
+/// 26619): uftrace files `task-new` under a task it does not know.
+#[test]
+fn a_perf_fork_of_a_child_without_events_is_an_error() {
+    let (_t, d) = mutant("forkexec-e", |d| {
+        patch_file(d, "perf-cpu1.dat", 0xd0, Some(&26619u32.to_le_bytes()))
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF084", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/forkexec-e"), &d);
+}
+
+/// A switch-out whose direction bit was cleared: task 13448 is switched in three times in a
+/// row, and every uftrace shows `sched-in` where `sched-out` was recorded.
+#[test]
+fn a_task_switched_in_twice_is_an_error() {
+    let (_t, d) = mutant("threads", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x1c, Some(&[0, 0]))
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF085", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+}
+
+/// perf files cut at a record boundary: `threads` perf-cpu1.dat after its 13th record (task
+/// 13446's data goes on after its last switch-out there), `srcline-threads` perf-cpu1.dat
+/// after its 6th (thread 16270 of an exited process without its EXIT). Every uftrace loses the
+/// cut events.
+#[test]
+fn a_perf_file_cut_at_a_record_boundary_is_an_error() {
+    let (_t, d) = mutant("threads", |d| patch_file(d, "perf-cpu1.dat", 0x138, None));
+    let l = levels(&d);
+    assert!(has(&l, "UF085", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+
+    let (_t2, d2) = mutant("srcline-threads", |d| {
+        patch_file(d, "perf-cpu1.dat", 0x90, None)
+    });
+    let l = levels(&d2);
+    assert!(has(&l, "UF086", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/srcline-threads"), &d2);
+}
+
+/// Every healthy recording of the corpus (every producer option) has its perf records in the
+/// shape the kernel writes: none of the perf rules fires at any level.
+#[test]
+fn healthy_perf_files_give_no_perf_finding() {
+    let root = common::corpus("uftrace");
+    let mut n = 0;
+    for e in std::fs::read_dir(&root).unwrap() {
+        let p = e.unwrap().path();
+        if !p.join("perf-cpu0.dat").exists() {
+            continue;
+        }
+        n += 1;
+        let l = levels(&p);
+        for code in ["UF080", "UF081", "UF082", "UF083", "UF084", "UF085", "UF086"] {
+            assert!(!l.iter().any(|(c, _)| c == code), "{}: {l:?}", p.display());
+        }
+    }
+    assert!(n > 20, "only {n} recordings with perf files");
+}
