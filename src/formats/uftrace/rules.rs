@@ -911,9 +911,13 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace 0.9.4, 0.13, 0.16 and 0.18.1 skip a record of another type (`read_perf_event`,
-    /// "skip unknown event"): a SWITCH record of `threads` whose type was made 4660 lost its
-    /// `sched-in` event in `dump` (5 events of task 13448 became 4; verified with the four
-    /// versions).
+    /// "skip unknown event"):
+    /// - **error** when the record is of a task uftrace reads (by its size: the tid of a
+    ///   FORK/EXIT body, the trailer of a SWITCH, the tid of a COMM body): a SWITCH record of
+    ///   `threads` whose type was made 4660 lost its `sched-in` event in `dump` (5 events of
+    ///   task 13448 became 4; verified with the four versions).
+    /// - **warning** when it is of a task without a data file, whose events uftrace drops
+    ///   anyway (`idle-thread`: the EXIT of thread 16213 made type 4660 dumps the same).
     pub PERF_RECORD_TYPE = ("UF083", "perf-record-type", Error, "a perf record has a type uftrace's perf event never gives");
     /// ## What it checks
     /// The task ids of each perf record agree the way the kernel writes them
@@ -948,9 +952,11 @@ crate::declare_rules! {
     pub PERF_TASK_IDS = ("UF084", "perf-task-ids", Error, "a perf record's task ids disagree, or name a task the recording never created");
     /// ## What it checks
     /// Per task, the SWITCH records of all perf files in time order alternate between
-    /// switched out and switched in: a task cannot be switched out (or in) twice in a row.
-    /// Every healthy recording of the corpus (every producer option) and of the wild samples
-    /// alternates; a LOST record lifts the check.
+    /// switched out and switched in: a task cannot be switched out (or in) twice in a row. And
+    /// a task whose last switch is out runs no more code, so its data file has no record after
+    /// that time (a task that exits writes its EXIT while it runs, and its perf event goes
+    /// with it: its last switch is in). Every healthy recording of the corpus (every producer
+    /// option) and of the wild samples holds both; a LOST record lifts the check.
     ///
     /// ## Why it matters
     /// Two switches of one direction in a row mean a SWITCH record of the task was damaged
@@ -960,7 +966,10 @@ crate::declare_rules! {
     /// uftrace reads the direction from the misc bit: a switch-out whose bit was cleared shows
     /// as a second `sched-in` (`threads`, task 13448: `sched-in, sched-in, sched-in`; verified
     /// with uftrace 0.9.4, 0.13, 0.16, 0.18.1), and a switch filed under another task leaves
-    /// its own task with two switch-ins in a row.
+    /// its own task with two switch-ins in a row. A perf file cut at a record boundary leaves
+    /// a task switched out for good while its records go on (`threads` with `perf-cpu1.dat`
+    /// cut after 13 records: task 13446 loses its last `sched-in` and `task-exit` in every
+    /// version). A warning for a task without a data file: uftrace drops its events anyway.
     pub PERF_SWITCH_ORDER = ("UF085", "perf-switch-order", Error, "a task is switched out (or in) twice in a row in the perf files");
     /// ## What it checks
     /// Every thread a FORK record creates in a process whose leader's EXIT is recorded has an
