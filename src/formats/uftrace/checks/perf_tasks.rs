@@ -31,7 +31,12 @@ pub(super) fn perf_tasks(
     let own: HashSet<u32> = files
         .iter()
         .flat_map(|(_, r)| r.iter())
-        .filter(|r| !matches!(r.kind, PerfKind::Task { exit: false, .. } | PerfKind::Comm { exec: true, .. }))
+        .filter(|r| {
+            !matches!(
+                r.kind,
+                PerfKind::Task { exit: false, .. } | PerfKind::Comm { exec: true, .. }
+            )
+        })
         .filter_map(|r| r.reader_task().map(|t| t.0))
         .collect();
     let has_events = |tid: u32| own.contains(&tid) || listed.contains(&u64::from(tid));
@@ -65,15 +70,23 @@ fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>) {
     let mut root: Option<(u64, u32)> = None;
     for r in files.iter().flat_map(|(_, r)| r.iter()) {
         match (r.kind, r.sid) {
-            (PerfKind::Task { exit: false, tid, .. }, _) => {
-                if !forked.insert(tid) {
-                    twice.insert(tid);
-                }
+            (
+                PerfKind::Task {
+                    exit: false, tid, ..
+                },
+                _,
+            ) if !forked.insert(tid) => {
+                twice.insert(tid);
             }
-            (PerfKind::Comm { pid, tid, exec: true }, Some(s)) if s.tid == tid || pid == tid => {
-                if root.is_none_or(|(t, _)| s.time < t) {
-                    root = Some((s.time, tid));
-                }
+            (
+                PerfKind::Comm {
+                    pid,
+                    tid,
+                    exec: true,
+                },
+                Some(s),
+            ) if (s.tid == tid || pid == tid) && root.is_none_or(|(t, _)| s.time < t) => {
+                root = Some((s.time, tid));
             }
             _ => {}
         }
@@ -128,16 +141,10 @@ fn record_ids(
                 return false;
             }
         }
-        PerfKind::Comm { pid, tid, exec: true } => {
-            if s.tid != tid || s.pid != pid || pid != tid {
-                (
-                    format!("exec COMM at 0x{off:x} is of task {pid}/{tid} with trailer {}/{}; after an exec the task is its process's leader and writes the record itself", s.pid, s.tid),
-                    s.tid != tid && !known(tid) && is_read(s.tid),
-                )
-            } else {
-                return false;
-            }
-        }
+        PerfKind::Comm { pid, tid, exec: true } if s.tid != tid || s.pid != pid || pid != tid => (
+            format!("exec COMM at 0x{off:x} is of task {pid}/{tid} with trailer {}/{}; after an exec the task is its process's leader and writes the record itself", s.pid, s.tid),
+            s.tid != tid && !known(tid) && is_read(s.tid),
+        ),
         _ => return false,
     };
     let (level, span, tail) = if reader_bad {
@@ -202,7 +209,9 @@ fn uncreated_tasks(
                 r.kind,
                 PerfKind::Task { exit: false, .. } | PerfKind::Comm { exec: true, .. }
             );
-            let Some((tid, _)) = r.reader_task() else { continue };
+            let Some((tid, _)) = r.reader_task() else {
+                continue;
+            };
             if creates || created.contains(&tid) || reported.contains(&(fi, r.off)) {
                 continue;
             }
@@ -291,8 +300,12 @@ fn records_after_last_out(
     let mut tids: Vec<&u32> = last.keys().collect();
     tids.sort_unstable();
     for &tid in tids {
-        let Some(&(time, fi, off, true)) = last.get(&tid) else { continue };
-        let Some(&rec) = last_ts.get(&u64::from(tid)) else { continue };
+        let Some(&(time, fi, off, true)) = last.get(&tid) else {
+            continue;
+        };
+        let Some(&rec) = last_ts.get(&u64::from(tid)) else {
+            continue;
+        };
         if rec <= time || !is_read(tid) {
             continue;
         }
@@ -315,10 +328,17 @@ fn threads_without_exit(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink:
     for (fi, (_, recs)) in files.iter().enumerate() {
         for r in recs {
             match r.kind {
-                PerfKind::Task { exit: true, tid, .. } => {
+                PerfKind::Task {
+                    exit: true, tid, ..
+                } => {
                     exited.insert(tid);
                 }
-                PerfKind::Task { exit: false, pid, tid, .. } if pid != tid => {
+                PerfKind::Task {
+                    exit: false,
+                    pid,
+                    tid,
+                    ..
+                } if pid != tid => {
                     threads.push((fi, r, pid, tid));
                 }
                 _ => {}
@@ -330,9 +350,15 @@ fn threads_without_exit(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink:
             continue;
         }
         let (level, tail) = if is_read(tid) {
-            (Severity::Error, "uftrace 0.9.4-0.18.1 show the thread without its last events")
+            (
+                Severity::Error,
+                "uftrace 0.9.4-0.18.1 show the thread without its last events",
+            )
         } else {
-            (Severity::Warning, "uftrace 0.9.4-0.18.1 do not read this thread's events (it has no data file)")
+            (
+                Severity::Warning,
+                "uftrace 0.9.4-0.18.1 do not read this thread's events (it has no data file)",
+            )
         };
         let name = files.get(fi).map(|f| f.0.clone());
         sink.set_file(name);

@@ -93,7 +93,10 @@ impl PerfRecord {
 
     /// Span of the trailer's tid.
     pub fn trailer_tid_span(&self) -> std::ops::Range<u64> {
-        let at = self.off.saturating_add(u64::from(self.size)).saturating_sub(12);
+        let at = self
+            .off
+            .saturating_add(u64::from(self.size))
+            .saturating_sub(12);
         at..at.saturating_add(4)
     }
 
@@ -225,7 +228,14 @@ pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
             sink.push(f);
             continue;
         }
-        st.recs.push(decode_record(off, typ, misc, size, body.all_bytes(), endian));
+        st.recs.push(decode_record(
+            off,
+            typ,
+            misc,
+            size,
+            body.all_bytes(),
+            endian,
+        ));
         if matches!(typ, COMM | EXIT | FORK | SWITCH) {
             // Low three bits: cpumode.
             let m = misc & !0x7;
@@ -271,12 +281,20 @@ fn decode_record(off: u64, typ: u32, misc: u16, size: u16, b: &[u8], e: Endian) 
     use crate::reader::{u32_at, u64_at};
     let w = |at: usize| u32_at(b, at, e).unwrap_or(0);
     let t = b.len().saturating_sub(16);
-    let sid = match (u32_at(b, t, e), u32_at(b, t.saturating_add(4), e), u64_at(b, t.saturating_add(8), e)) {
+    let sid = match (
+        u32_at(b, t, e),
+        u32_at(b, t.saturating_add(4), e),
+        u64_at(b, t.saturating_add(8), e),
+    ) {
         (Some(pid), Some(tid), Some(time)) if b.len() >= 16 => Some(SampleId { pid, tid, time }),
         _ => None,
     };
     let kind = match typ {
-        COMM => PerfKind::Comm { pid: w(0), tid: w(4), exec: misc & 0x2000 != 0 },
+        COMM => PerfKind::Comm {
+            pid: w(0),
+            tid: w(4),
+            exec: misc & 0x2000 != 0,
+        },
         EXIT | FORK => PerfKind::Task {
             exit: typ == EXIT,
             pid: w(0),
@@ -285,7 +303,9 @@ fn decode_record(off: u64, typ: u32, misc: u16, size: u16, b: &[u8], e: Endian) 
             ptid: w(12),
             time: u64_at(b, 16, e).unwrap_or(0),
         },
-        SWITCH => PerfKind::Switch { out: misc & 0x2000 != 0 },
+        SWITCH => PerfKind::Switch {
+            out: misc & 0x2000 != 0,
+        },
         LOST => PerfKind::Lost,
         other => PerfKind::Other {
             typ: other,
@@ -296,5 +316,10 @@ fn decode_record(off: u64, typ: u32, misc: u16, size: u16, b: &[u8], e: Endian) 
             },
         },
     };
-    PerfRecord { off, size, kind, sid }
+    PerfRecord {
+        off,
+        size,
+        kind,
+        sid,
+    }
 }
