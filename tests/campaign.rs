@@ -2387,9 +2387,45 @@ fn healthy_perf_files_give_no_perf_finding() {
         }
         n += 1;
         let l = levels(&p);
-        for code in ["UF080", "UF081", "UF082", "UF083", "UF084", "UF085", "UF086"] {
+        for code in [
+            "UF080", "UF081", "UF082", "UF083", "UF084", "UF085", "UF086",
+        ] {
             assert!(!l.iter().any(|(c, _)| c == code), "{}: {l:?}", p.display());
         }
     }
     assert!(n > 20, "only {n} recordings with perf files");
+}
+
+/// An exec COMM whose body tid and trailer tid were both changed (`forkexec-keep-pid`, task
+/// 17870 made 17872, its trailer garbage): its pid still names the task, and every uftrace
+/// loses the `task-name` of 17870.
+#[test]
+fn an_exec_comm_of_another_tid_is_an_error() {
+    let (_t, d) = mutant("forkexec-keep-pid", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x24, Some(&17872u32.to_le_bytes()));
+        patch_file(d, "perf-cpu0.dat", 0x3c, Some(&11945422u32.to_le_bytes()));
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF084", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/forkexec-keep-pid"), &d);
+}
+
+/// A `default.opts` time filter of 1000 or more in its unit (or negative, which `strtoull`
+/// wraps): every uftrace stops ("Limited 3 digits"); 999 reads.
+#[test]
+fn a_default_opts_time_filter_uftrace_refuses_is_an_error() {
+    for (v, bad) in [
+        ("-t -1ms\n", true),
+        ("-t 1000us\n", true),
+        ("-t 999us\n", false),
+    ] {
+        let (_t, d) = mutant("time-filter-t1ms", |d| {
+            std::fs::write(d.join("default.opts"), v).unwrap()
+        });
+        let l = levels(&d);
+        assert_eq!(has(&l, "UF096", Severity::Error), bad, "{v}: {l:?}");
+        if bad {
+            readers_fail(&common::corpus("uftrace/time-filter-t1ms"), &d);
+        }
+    }
 }

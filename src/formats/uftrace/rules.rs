@@ -1040,5 +1040,9 @@ crate::declare_rules! {
     /// ## What readers do
     /// uftrace applies `default.opts` as command-line options of every analysis command: other
     /// content changes what replay shows, not the data (from source: uftrace.c parse_opts).
+    /// **error**: a `-t` value whose whole part is 1000 or more (`parse_time(arg, 3)`; a
+    /// minus sign wraps in `strtoull`) stops every command: `-t -1ms` and `-t 1000us` make
+    /// uftrace 0.9.4, 0.13, 0.16 and 0.18.1 exit with "Limited 3 digits (before and after
+    /// decimal point)" (verified on `time-filter-t1ms`; `-t 999us` reads).
     pub DEFAULT_OPTS = ("UF096", "default-opts", Warning, "`default.opts` holds options uftrace does not write there");
 }

@@ -141,9 +141,10 @@ fn record_ids(
                 return false;
             }
         }
+        // The body's pid and the trailer's tid are two witnesses of the tid uftrace reads.
         PerfKind::Comm { pid, tid, exec: true } if s.tid != tid || s.pid != pid || pid != tid => (
             format!("exec COMM at 0x{off:x} is of task {pid}/{tid} with trailer {}/{}; after an exec the task is its process's leader and writes the record itself", s.pid, s.tid),
-            s.tid != tid && !known(tid) && is_read(s.tid),
+            tid != pid && (s.tid != tid || !known(tid)) && (is_read(s.tid) || is_read(pid)),
         ),
         _ => return false,
     };
@@ -205,10 +206,7 @@ fn uncreated_tasks(
     let mut seen: HashSet<u32> = HashSet::new();
     for (fi, (name, recs)) in files.iter().enumerate() {
         for r in recs {
-            let creates = matches!(
-                r.kind,
-                PerfKind::Task { exit: false, .. } | PerfKind::Comm { exec: true, .. }
-            );
+            let creates = matches!(r.kind, PerfKind::Task { exit: false, .. });
             let Some((tid, _)) = r.reader_task() else {
                 continue;
             };

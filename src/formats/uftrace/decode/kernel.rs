@@ -88,8 +88,52 @@ pub fn default_opts(data: &[u8], sink: &mut Sink) {
                     show(t)
                 ),
             );
+            continue;
+        }
+        let value = ["-t ", "--time-filter=", "--time-filter "]
+            .iter()
+            .find_map(|p| t.strip_prefix(p.as_bytes()))
+            .unwrap_or(&[]);
+        if time_digits_refused(value) {
+            let f = sink
+                .make(
+                    &rules::DEFAULT_OPTS,
+                    line.span(),
+                    format!(
+                        "the time filter `{}` has a whole part of 1000 or more (as C's strtoull reads it, a minus sign wraps): uftrace 0.9.4-0.18.1 stop every analysis command (\"Limited 3 digits (before and after decimal point)\")",
+                        show(t)
+                    ),
+                )
+                .level(crate::finding::Severity::Error);
+            sink.push(f);
         }
     }
+}
+
+/// Whether uftrace's `parse_time(arg, 3)` (utils/utils.c) refuses `v`: the whole part, read by
+/// `strtoull` (leading blanks, a sign, digits; a minus negates in 64 bits), is 1000 or more.
+fn time_digits_refused(v: &[u8]) -> bool {
+    let v = v.trim_ascii_start();
+    let (neg, rest) = match v.first() {
+        Some(b'-') => (true, v.get(1..).unwrap_or(&[])),
+        Some(b'+') => (false, v.get(1..).unwrap_or(&[])),
+        _ => (false, v),
+    };
+    let mut val: u64 = 0;
+    for d in rest.iter().map_while(|&c| char::from(c).to_digit(10)) {
+        match val
+            .checked_mul(10)
+            .and_then(|x| x.checked_add(u64::from(d)))
+        {
+            Some(x) => val = x,
+            // strtoull saturates at ULLONG_MAX.
+            None => return true,
+        }
+    }
+    if neg && val != 0 {
+        return true;
+    }
+    val >= 1000
 }
 
 /// Parameters from `kernel_header`.
