@@ -2429,3 +2429,39 @@ fn a_default_opts_time_filter_uftrace_refuses_is_an_error() {
         }
     }
 }
+
+/// An EXIT of the traced task whose type and body tid were both changed (`depth3`): its
+/// trailer still names task 13482, whose `task-exit` every uftrace loses.
+#[test]
+fn a_perf_record_of_another_type_named_by_its_trailer_is_an_error() {
+    let (_t, d) = mutant("depth3", |d| {
+        patch_file(d, "perf-cpu1.dat", 0x30, Some(&93u32.to_le_bytes()));
+        patch_file(d, "perf-cpu1.dat", 0x40, Some(&0xb9002a2au32.to_le_bytes()));
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF083", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/depth3"), &d);
+}
+
+/// Damage in the perf records of a task uftrace does not read (no data file): the EXIT tid of
+/// `filter-F-worker`'s filtered main task, the last EXIT of `caller-C-work-threads`' main task
+/// cut short. Every uftrace drops that task's events anyway: warnings.
+#[test]
+fn perf_damage_of_an_unread_task_is_a_warning() {
+    let (_t, d) = mutant("filter-F-worker", |d| {
+        patch_file(d, "perf-cpu1.dat", 0x238, Some(&40885u32.to_le_bytes()))
+    });
+    assert!(!d.join("16053.dat").exists());
+    let l = levels(&d);
+    assert!(has(&l, "UF084", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/filter-F-worker"), &d);
+
+    let (_t2, d2) = mutant("caller-C-work-threads", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x110, None)
+    });
+    let l = levels(&d2);
+    assert!(has(&l, "UF081", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/caller-C-work-threads"), &d2);
+}

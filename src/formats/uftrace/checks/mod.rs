@@ -217,19 +217,19 @@ pub(crate) fn check_all(
     level_malformed_map_lines(malformed_map_lines, &entered, sink);
 
     // perf and kernel files.
-    let mut perf_files = Vec::new();
-    total_records = total_records.saturating_add(decode_perf_and_kernel(
-        &mut fs,
-        info.endian(),
-        &mut perf_files,
-        sink,
-    ));
     // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
     let read: HashSet<u64> = dats
         .iter()
         .map(|d| d.1)
         .filter(|t| info.tids.is_empty() || info.tids.contains(t))
         .collect();
+    let mut perf_files = Vec::new();
+    total_records = total_records.saturating_add(decode_perf_and_kernel(
+        &mut fs,
+        info.endian(),
+        (&read, &mut perf_files),
+        sink,
+    ));
     perf_tasks::perf_tasks(&perf_files, &task_set, &read, &last_ts, sink);
     if total_records == 0 && info.header.is_some() {
         sink.set_file(None);
@@ -1085,11 +1085,12 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
 }
 
 /// Decodes the perf and kernel files (and reports files of no known kind) and collects the
-/// perf records into `perf_files`; returns the number of kernel events.
+/// perf records into `perf_files` (`read`: the tasks uftrace reads); returns the number of
+/// kernel events.
 fn decode_perf_and_kernel(
     fs: &mut Files<'_>,
     endian: crate::reader::Endian,
-    perf_files: &mut Vec<perf_tasks::PerfFile>,
+    (read, perf_files): (&HashSet<u64>, &mut Vec<perf_tasks::PerfFile>),
     sink: &mut Sink,
 ) -> u64 {
     let (dir, opts, kinds, nodes) = (fs.dir, fs.opts, &fs.kinds, &mut fs.nodes);
@@ -1113,7 +1114,7 @@ fn decode_perf_and_kernel(
                 let Some(d) = load(dir, &e.name, opts, sink) else {
                     continue;
                 };
-                let st = perf::walk(&d, endian, sink);
+                let st = perf::walk(&d, endian, &|t| read.contains(&u64::from(t)), sink);
                 nodes.insert(
                     e.name.clone(),
                     MapNode::new("perf events", 0, d.len() as u64)

@@ -97,7 +97,7 @@ fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>) {
     (forked, twice)
 }
 
-/// One record's ids against each other; true when it reported an error. An error needs the
+/// One record's ids against each other; true when it reported something. An error needs the
 /// tid uftrace reads to be the odd one and the record's owner (its trailer, for EXIT and COMM)
 /// to be a task uftrace reads: an event of a task it does not read is dropped either way.
 fn record_ids(
@@ -165,16 +165,20 @@ fn record_ids(
         .make(&rules::PERF_TASK_IDS, span, format!("{what}; {tail}"))
         .level(level);
     sink.push(f);
-    reader_bad
+    true
 }
 
 /// A record of a type uftrace's perf event never gives: an error when it belongs to a task
 /// uftrace reads (its event is lost), a warning when to one it drops either way.
 fn other_type(r: &PerfRecord, is_read: &dyn Fn(u32) -> bool, sink: &mut Sink) {
-    let PerfKind::Other { typ, owner } = r.kind else {
+    let PerfKind::Other { typ, owners } = r.kind else {
         return;
     };
     let off = r.off;
+    let owner = owners
+        .into_iter()
+        .find(|&t| is_read(t))
+        .unwrap_or(owners[0]);
     let (level, tail) = if is_read(owner) {
         (
             Severity::Error,

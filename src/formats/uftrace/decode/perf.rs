@@ -53,14 +53,15 @@ pub enum PerfKind {
     },
     /// `PERF_RECORD_LOST`: the kernel dropped records.
     Lost,
-    /// Any other type: uftrace skips it. `owner` is the task the record would be read for if
-    /// only its type were wrong, by its size: the tid word of a FORK/EXIT body (48 bytes), the
-    /// trailer's tid (24, a SWITCH), else the tid word of a COMM body.
+    /// Any other type: uftrace skips it. `owners` are the tasks the record would be read for
+    /// if only its type were wrong, by its size: a FORK/EXIT body's tid (48 bytes) and, unless
+    /// the body reads as a FORK of the trailer's task, the trailer's tid (an EXIT's); the
+    /// trailer's tid (24, a SWITCH); else a COMM body's tid and the trailer's.
     Other {
         /// The type.
         typ: u32,
         /// See above.
-        owner: u32,
+        owners: [u32; 2],
     },
 }
 
@@ -134,8 +135,14 @@ const EXIT: u32 = 4;
 const FORK: u32 = 7;
 const SWITCH: u32 = 14;
 
-/// Walks one perf file.
-pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
+/// Walks one perf file; `is_read` tells the tasks uftrace reads events for (the level of a cut
+/// record of another task).
+pub fn walk(
+    data: &[u8],
+    endian: Endian,
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) -> PerfStats {
     let mut st = PerfStats::default();
     let mut r = Reader::new(data, endian);
     let mut last_time: Option<u64> = None;
@@ -178,14 +185,7 @@ pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
         let body = match r.sub(body_len, "perf record body") {
             Ok(b) => b,
             Err(_) => {
-                sink.report(
-                    &rules::PERF_TRUNCATED,
-                    off..data.len() as u64,
-                    format!(
-                        "perf record of size {size} at 0x{off:x} runs past the end of the file ({} byte(s) left)",
-                        (data.len() as u64).saturating_sub(off)
-                    ),
-                );
+                cut_record(data, off, typ, size, endian, is_read, sink);
                 break;
             }
         };
@@ -309,10 +309,14 @@ fn decode_record(off: u64, typ: u32, misc: u16, size: u16, b: &[u8], e: Endian) 
         LOST => PerfKind::Lost,
         other => PerfKind::Other {
             typ: other,
-            owner: match size {
-                48 => w(8),
-                24 => sid.map_or(0, |s| s.tid),
-                _ => w(4),
+            owners: {
+                let (spid, stid) = sid.map_or((0, 0), |s| (s.pid, s.tid));
+                match size {
+                    48 if w(4) == spid && w(12) == stid => [w(8), w(8)],
+                    48 => [w(8), stid],
+                    24 => [stid, stid],
+                    _ => [w(4), stid],
+                }
             },
         },
     };
@@ -322,4 +326,40 @@ fn decode_record(off: u64, typ: u32, misc: u16, size: u16, b: &[u8], e: Endian) 
         kind,
         sid,
     }
+}
+
+/// A record that runs past the end of the file: uftrace's `fread` of its body fails and the
+/// event is lost; a warning when what is left names a task uftrace does not read (the body's
+/// tid of a FORK, EXIT or COMM), whose event it drops either way.
+fn cut_record(
+    data: &[u8],
+    off: u64,
+    typ: u32,
+    size: u16,
+    endian: Endian,
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) {
+    let left = (data.len() as u64).saturating_sub(off);
+    let body = usize::try_from(off.saturating_add(8))
+        .ok()
+        .and_then(|b| data.get(b..))
+        .unwrap_or(&[]);
+    let owner = match typ {
+        EXIT | FORK => crate::reader::u32_at(body, 8, endian),
+        COMM => crate::reader::u32_at(body, 4, endian),
+        _ => None,
+    };
+    let msg = format!("perf record of size {size} at 0x{off:x} runs past the end of the file ({left} byte(s) left)");
+    let f = match owner.filter(|&t| !is_read(t)) {
+        Some(t) => sink
+            .make(
+                &rules::PERF_TRUNCATED,
+                off..data.len() as u64,
+                format!("{msg}; it is of task {t}, which uftrace does not read (no data file): uftrace 0.9.4-0.18.1 read the same"),
+            )
+            .level(crate::finding::Severity::Warning),
+        None => sink.make(&rules::PERF_TRUNCATED, off..data.len() as u64, msg),
+    };
+    sink.push(f);
 }
