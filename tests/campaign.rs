@@ -2444,8 +2444,9 @@ fn a_perf_record_of_another_type_named_by_its_trailer_is_an_error() {
 }
 
 /// Damage in the perf records of a task uftrace does not read (no data file): the EXIT tid of
-/// `filter-F-worker`'s filtered main task, the last EXIT of `caller-C-work-threads`' main task
-/// cut short. Every uftrace drops that task's events anyway: warnings.
+/// `filter-F-worker`'s filtered main task. Every uftrace drops that task's events anyway: a
+/// warning. A file cut inside the main task's EXIT of `caller-C-work-threads` stays an error:
+/// whatever followed the cut is gone too.
 #[test]
 fn perf_damage_of_an_unread_task_is_a_warning() {
     let (_t, d) = mutant("filter-F-worker", |d| {
@@ -2461,7 +2462,18 @@ fn perf_damage_of_an_unread_task_is_a_warning() {
         patch_file(d, "perf-cpu0.dat", 0x110, None)
     });
     let l = levels(&d2);
-    assert!(has(&l, "UF081", Severity::Warning), "{l:?}");
-    assert!(no_error(&l), "{l:?}");
-    readers_same(&common::corpus("uftrace/caller-C-work-threads"), &d2);
+    assert!(has(&l, "UF081", Severity::Error), "{l:?}");
+}
+
+/// An EXIT whose body tid and trailer tid were both changed (`dlopen`): the pid still names
+/// the traced process 6464, whose `task-exit` every uftrace loses.
+#[test]
+fn a_perf_exit_with_both_tids_changed_is_an_error() {
+    let (_t, d) = mutant("dlopen", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x40, Some(&2768247104u32.to_le_bytes()));
+        patch_file(d, "perf-cpu0.dat", 0x54, Some(&6591u32.to_le_bytes()));
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF084", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/dlopen"), &d);
 }

@@ -631,7 +631,7 @@ fn cut_perf_files(
             continue;
         };
         let mut sink = Sink::new(16);
-        super::decode::perf::walk(&data, order, &|_| true, &mut sink);
+        super::decode::perf::walk(&data, order, &mut sink);
         if let Some(f) = sink
             .findings()
             .iter()

@@ -887,9 +887,6 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace drops the partial record at the end without a word (from source: utils/perf.c).
-    /// A warning when what is left of a FORK, EXIT or COMM names a task uftrace does not read
-    /// (no data file), whose events it drops anyway (`caller-C-work-threads`: the main task's
-    /// EXIT cut to 32 of 48 bytes dumps the same in 0.9.4, 0.13, 0.16 and 0.18.1).
     pub PERF_TRUNCATED = ("UF081", "perf-truncated", Error, "a perf file ends inside a record");
     /// ## What it checks
     /// perf record times (sample_id) never decrease within one file, and misc flags are valid

@@ -227,7 +227,7 @@ pub(crate) fn check_all(
     total_records = total_records.saturating_add(decode_perf_and_kernel(
         &mut fs,
         info.endian(),
-        (&read, &mut perf_files),
+        &mut perf_files,
         sink,
     ));
     perf_tasks::perf_tasks(&perf_files, &task_set, &read, &last_ts, sink);
@@ -1085,12 +1085,11 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
 }
 
 /// Decodes the perf and kernel files (and reports files of no known kind) and collects the
-/// perf records into `perf_files` (`read`: the tasks uftrace reads); returns the number of
-/// kernel events.
+/// perf records into `perf_files`; returns the number of kernel events.
 fn decode_perf_and_kernel(
     fs: &mut Files<'_>,
     endian: crate::reader::Endian,
-    (read, perf_files): (&HashSet<u64>, &mut Vec<perf_tasks::PerfFile>),
+    perf_files: &mut Vec<perf_tasks::PerfFile>,
     sink: &mut Sink,
 ) -> u64 {
     let (dir, opts, kinds, nodes) = (fs.dir, fs.opts, &fs.kinds, &mut fs.nodes);
@@ -1114,7 +1113,7 @@ fn decode_perf_and_kernel(
                 let Some(d) = load(dir, &e.name, opts, sink) else {
                     continue;
                 };
-                let st = perf::walk(&d, endian, &|t| read.contains(&u64::from(t)), sink);
+                let st = perf::walk(&d, endian, sink);
                 nodes.insert(
                     e.name.clone(),
                     MapNode::new("perf events", 0, d.len() as u64)

@@ -130,7 +130,11 @@ fn record_ids(
             if s.tid != tid || s.pid != pid {
                 (
                     format!("EXIT at 0x{off:x} is of task {pid}/{tid} but its trailer (the exiting task) is {}/{}", s.pid, s.tid),
-                    s.tid != tid && !known(tid) && is_read(s.tid),
+                    // The trailer names the exiting task; when it is damaged too, the pid
+                    // names its process.
+                    s.tid != tid
+                        && !known(tid)
+                        && (is_read(s.tid) || (!known(s.tid) && is_read(pid))),
                 )
             } else if ppid != ptid {
                 (

@@ -135,14 +135,8 @@ const EXIT: u32 = 4;
 const FORK: u32 = 7;
 const SWITCH: u32 = 14;
 
-/// Walks one perf file; `is_read` tells the tasks uftrace reads events for (the level of a cut
-/// record of another task).
-pub fn walk(
-    data: &[u8],
-    endian: Endian,
-    is_read: &dyn Fn(u32) -> bool,
-    sink: &mut Sink,
-) -> PerfStats {
+/// Walks one perf file.
+pub fn walk(data: &[u8], endian: Endian, sink: &mut Sink) -> PerfStats {
     let mut st = PerfStats::default();
     let mut r = Reader::new(data, endian);
     let mut last_time: Option<u64> = None;
@@ -185,7 +179,15 @@ pub fn walk(
         let body = match r.sub(body_len, "perf record body") {
             Ok(b) => b,
             Err(_) => {
-                cut_record(data, off, typ, size, endian, is_read, sink);
+                // Whatever followed the cut record is gone too: an error whoever it belongs to.
+                sink.report(
+                    &rules::PERF_TRUNCATED,
+                    off..data.len() as u64,
+                    format!(
+                        "perf record of size {size} at 0x{off:x} runs past the end of the file ({} byte(s) left)",
+                        (data.len() as u64).saturating_sub(off)
+                    ),
+                );
                 break;
             }
         };
@@ -326,40 +328,4 @@ fn decode_record(off: u64, typ: u32, misc: u16, size: u16, b: &[u8], e: Endian) 
         kind,
         sid,
     }
-}
-
-/// A record that runs past the end of the file: uftrace's `fread` of its body fails and the
-/// event is lost; a warning when what is left names a task uftrace does not read (the body's
-/// tid of a FORK, EXIT or COMM), whose event it drops either way.
-fn cut_record(
-    data: &[u8],
-    off: u64,
-    typ: u32,
-    size: u16,
-    endian: Endian,
-    is_read: &dyn Fn(u32) -> bool,
-    sink: &mut Sink,
-) {
-    let left = (data.len() as u64).saturating_sub(off);
-    let body = usize::try_from(off.saturating_add(8))
-        .ok()
-        .and_then(|b| data.get(b..))
-        .unwrap_or(&[]);
-    let owner = match typ {
-        EXIT | FORK => crate::reader::u32_at(body, 8, endian),
-        COMM => crate::reader::u32_at(body, 4, endian),
-        _ => None,
-    };
-    let msg = format!("perf record of size {size} at 0x{off:x} runs past the end of the file ({left} byte(s) left)");
-    let f = match owner.filter(|&t| !is_read(t)) {
-        Some(t) => sink
-            .make(
-                &rules::PERF_TRUNCATED,
-                off..data.len() as u64,
-                format!("{msg}; it is of task {t}, which uftrace does not read (no data file): uftrace 0.9.4-0.18.1 read the same"),
-            )
-            .level(crate::finding::Severity::Warning),
-        None => sink.make(&rules::PERF_TRUNCATED, off..data.len() as u64, msg),
-    };
-    sink.push(f);
 }
