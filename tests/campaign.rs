@@ -2372,6 +2372,15 @@ fn a_perf_file_cut_at_a_record_boundary_is_an_error() {
     let l = levels(&d2);
     assert!(has(&l, "UF086", Severity::Error), "{l:?}");
     readers_fail(&common::corpus("uftrace/srcline-threads"), &d2);
+
+    // `fork-noexec` perf-cpu0.dat after its first record: the forked process 16187 has no
+    // EXIT, though the traced program exited (uftrace record waits for every task).
+    let (_t3, d3) = mutant("fork-noexec", |d| {
+        patch_file(d, "perf-cpu0.dat", 0x18, None)
+    });
+    let l = levels(&d3);
+    assert!(has(&l, "UF086", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/fork-noexec"), &d3);
 }
 
 /// Every healthy recording of the corpus (every producer option) has its perf records in the

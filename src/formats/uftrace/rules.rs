@@ -973,9 +973,12 @@ crate::declare_rules! {
     pub PERF_SWITCH_ORDER = ("UF085", "perf-switch-order", Error, "a task is switched out (or in) twice in a row in the perf files");
     /// ## What it checks
     /// Every thread a FORK record creates in a process whose leader's EXIT is recorded has an
-    /// EXIT record of its own. Every healthy recording of the corpus and of the wild samples
-    /// has them (a recording stopped early, such as a wild sample whose tasks have no EXIT at
-    /// all, has no EXIT of the leader either); a LOST record lifts the check.
+    /// EXIT record of its own; and when the traced program's task (the first exec) has its
+    /// EXIT, every task of `task.txt` has one: `uftrace record` waits until each task it was
+    /// told of has exited (cmds/record.c `check_tid_list`) before it reads the perf buffers a
+    /// last time. Every healthy recording of the corpus and of the wild samples has them (a
+    /// recording stopped early, such as a wild sample whose tasks have no EXIT at all, has no
+    /// EXIT of the leader either); a LOST record lifts the check.
     ///
     /// ## Why it matters
     /// A process ends when its last thread does, and each thread writes its own EXIT
@@ -988,8 +991,10 @@ crate::declare_rules! {
     ///   0.13, 0.16 and 0.18.1 show it without the records that were cut (`srcline-threads`
     ///   with `perf-cpu1.dat` cut after its first 6 records: thread 16270 lost its `sched-in`
     ///   and `task-exit`).
-    /// - **warning** for a thread uftrace does not read: it drops its events either way.
-    pub PERF_TASK_EXIT = ("UF086", "perf-task-exit", Error, "a thread of an exited process has no EXIT record in the perf files");
+    ///   `fork-noexec` with `perf-cpu0.dat` cut after its first record: the forked process
+    ///   16187 lost 4 switches and its `task-exit`.
+    /// - **warning** for a task uftrace does not read: it drops its events either way.
+    pub PERF_TASK_EXIT = ("UF086", "perf-task-exit", Error, "a task has no EXIT record though its process or the traced program exited");
     /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
     /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file; each

@@ -24,7 +24,7 @@ pub(super) fn perf_tasks(
         .iter()
         .flat_map(|(_, r)| r.iter())
         .any(|r| r.kind == PerfKind::Lost);
-    let (created, twice) = created_tasks(files);
+    let (created, twice, root) = created_tasks(files);
     let known = |tid: u32| created.contains(&tid) || listed.contains(&u64::from(tid));
     let created_twice = |tid: u32| twice.contains(&tid);
     // Tasks with events of their own (SWITCH, EXIT, a COMM not from an exec), or listed.
@@ -56,6 +56,9 @@ pub(super) fn perf_tasks(
     }
     uncreated_tasks(files, &created, &reported, sink);
     threads_without_exit(files, &is_read, sink);
+    if let Some(root) = root {
+        listed_without_exit(files, root, listed, &is_read, sink);
+    }
     let last = switch_order(files, &is_read, sink);
     records_after_last_out(files, &last, last_ts, &is_read, sink);
     sink.set_file(None);
@@ -63,8 +66,8 @@ pub(super) fn perf_tasks(
 
 /// The tasks a FORK creates (its child) or an exec COMM names (when its tid agrees with its
 /// trailer or its pid: a damaged trailer leaves the task it names), and those created twice
-/// (a FORK whose child tid became another task's).
-fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>) {
+/// (a FORK whose child tid became another task's), and the traced program's task.
+fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>, Option<u32>) {
     let mut forked: HashSet<u32> = HashSet::new();
     let mut twice = HashSet::new();
     let mut root: Option<(u64, u32)> = None;
@@ -94,7 +97,7 @@ fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>) {
     // The first exec is the traced program's (uftrace enables its event there); every other
     // task, one that execs later too, is forked inside the recording.
     forked.extend(root.map(|r| r.1));
-    (forked, twice)
+    (forked, twice, root.map(|r| r.1))
 }
 
 /// One record's ids against each other; true when it reported something. An error needs the
@@ -375,6 +378,65 @@ fn threads_without_exit(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink:
                 format!(
                     "thread {tid} of process {pid} (FORK at 0x{:x}) has no EXIT record, but the process's leader exited: a perf file that held the thread's last records is cut or missing, or the record is damaged; {tail}",
                     r.off
+                ),
+            )
+            .level(level);
+        sink.push(f);
+    }
+}
+
+/// When the traced program's task exited, so did every task of `task.txt`: `uftrace record`
+/// waits until each task it was told of has exited (cmds/record.c `check_tid_list`) before it
+/// reads the perf buffers a last time, and each wrote its EXIT.
+fn listed_without_exit(
+    files: &[PerfFile],
+    root: u32,
+    listed: &[u64],
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) {
+    let mut exited: HashSet<u32> = HashSet::new();
+    let mut root_exit: Option<(usize, u64)> = None;
+    for (fi, (_, recs)) in files.iter().enumerate() {
+        for r in recs {
+            if let PerfKind::Task {
+                exit: true, tid, ..
+            } = r.kind
+            {
+                exited.insert(tid);
+                if tid == root {
+                    root_exit = Some((fi, r.off));
+                }
+            }
+        }
+    }
+    let Some((fi, off)) = root_exit else { return };
+    let mut missing: Vec<u32> = listed
+        .iter()
+        .filter_map(|&t| u32::try_from(t).ok())
+        .filter(|t| !exited.contains(t))
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    for tid in missing {
+        let (level, tail) = if is_read(tid) {
+            (
+                Severity::Error,
+                "uftrace 0.9.4-0.18.1 show the task without its last events",
+            )
+        } else {
+            (
+                Severity::Warning,
+                "uftrace 0.9.4-0.18.1 do not read this task's events (it has no data file)",
+            )
+        };
+        sink.set_file(files.get(fi).map(|f| f.0.clone()));
+        let f = sink
+            .make(
+                &rules::PERF_TASK_EXIT,
+                off..off.saturating_add(8),
+                format!(
+                    "task {tid} of task.txt has no EXIT record, but the traced program's task {root} exited (EXIT at 0x{off:x}) and uftrace record waits for every task before it reads the perf buffers a last time: a perf file that held the task's last records is cut or missing, or the record is damaged; {tail}"
                 ),
             )
             .level(level);
