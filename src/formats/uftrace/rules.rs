@@ -976,9 +976,11 @@ crate::declare_rules! {
     /// EXIT record of its own; and when the traced program's task (the first exec) has its
     /// EXIT, every task of `task.txt` has one: `uftrace record` waits until each task it was
     /// told of has exited (cmds/record.c `check_tid_list`) before it reads the perf buffers a
-    /// last time. Every healthy recording of the corpus and of the wild samples has them (a
-    /// recording stopped early, such as a wild sample whose tasks have no EXIT at all, has no
-    /// EXIT of the leader either); a LOST record lifts the check.
+    /// last time; and when `info`'s `exit_status` is a wait status (0 or more: `uftrace record`
+    /// saw the program exit), the traced program's task has its EXIT. Every healthy recording
+    /// of the corpus and of the wild samples has them (a recording stopped early, such as a
+    /// wild sample whose tasks have no EXIT at all, has `exit_status:-1` and no EXIT of the
+    /// leader either); a LOST record lifts the check.
     ///
     /// ## Why it matters
     /// A process ends when its last thread does, and each thread writes its own EXIT

@@ -230,7 +230,8 @@ pub(crate) fn check_all(
         &mut perf_files,
         sink,
     ));
-    perf_tasks::perf_tasks(&perf_files, &task_set, &read, &last_ts, sink);
+    let ended = info.exit_status.is_some_and(|s| s >= 0);
+    perf_tasks::perf_tasks(&perf_files, (&task_set, ended), &read, &last_ts, sink);
     if total_records == 0 && info.header.is_some() {
         sink.set_file(None);
         sink.report(

@@ -10,12 +10,13 @@ use std::collections::{HashMap, HashSet};
 /// The records of one perf file, by file name.
 pub(super) type PerfFile = (String, Vec<PerfRecord>);
 
-/// Checks the perf records of the directory; `listed` are the tids of `task.txt`, `read` the
+/// Checks the perf records of the directory; `listed` are the tids of `task.txt`, `ended` tells
+/// that `uftrace record` saw the traced program exit (`info`'s `exit_status` of 0 or more), `read` the
 /// tasks uftrace files perf events under (`taskinfo:tids` with a data file), `last_ts` each
 /// task's last record time in its data file.
 pub(super) fn perf_tasks(
     files: &[PerfFile],
-    listed: &[u64],
+    (listed, ended): (&[u64], bool),
     read: &HashSet<u64>,
     last_ts: &HashMap<u64, u64>,
     sink: &mut Sink,
@@ -57,7 +58,7 @@ pub(super) fn perf_tasks(
     uncreated_tasks(files, &created, &reported, sink);
     threads_without_exit(files, &is_read, sink);
     if let Some(root) = root {
-        listed_without_exit(files, root, listed, &is_read, sink);
+        listed_without_exit(files, (root, ended), listed, &is_read, sink);
     }
     let last = switch_order(files, &is_read, sink);
     records_after_last_out(files, &last, last_ts, &is_read, sink);
@@ -390,7 +391,7 @@ fn threads_without_exit(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink:
 /// reads the perf buffers a last time, and each wrote its EXIT.
 fn listed_without_exit(
     files: &[PerfFile],
-    root: u32,
+    (root, ended): (u32, bool),
     listed: &[u64],
     is_read: &dyn Fn(u32) -> bool,
     sink: &mut Sink,
@@ -410,7 +411,12 @@ fn listed_without_exit(
             }
         }
     }
-    let Some((fi, off)) = root_exit else { return };
+    let Some((fi, off)) = root_exit else {
+        if ended && is_read(root) {
+            root_without_exit(files, root, sink);
+        }
+        return;
+    };
     let mut missing: Vec<u32> = listed
         .iter()
         .filter_map(|&t| u32::try_from(t).ok())
@@ -442,4 +448,24 @@ fn listed_without_exit(
             .level(level);
         sink.push(f);
     }
+}
+
+/// `info` says `uftrace record` saw the traced program exit (it waits for the program with
+/// `wait4` only then), yet the program's task has no EXIT in the perf files.
+fn root_without_exit(files: &[PerfFile], root: u32, sink: &mut Sink) {
+    let last = files
+        .iter()
+        .enumerate()
+        .flat_map(|(fi, (_, r))| r.iter().map(move |r| (fi, r)))
+        .filter(|(_, r)| r.reader_task().is_some_and(|t| t.0 == root))
+        .max_by_key(|(_, r)| r.reader_task().map_or(0, |t| t.1));
+    let (fi, span) = last.map_or((0, 0..0), |(fi, r)| (fi, r.off..r.off.saturating_add(8)));
+    sink.set_file(files.get(fi).map(|f| f.0.clone()));
+    sink.report(
+        &rules::PERF_TASK_EXIT,
+        span,
+        format!(
+            "the traced program's task {root} has no EXIT record, but info's exit_status says uftrace record saw it exit (it reads the perf buffers a last time after that): a perf file that held the task's last records is cut or missing, or the record is damaged; uftrace 0.9.4-0.18.1 show the task without its last events"
+        ),
+    );
 }

@@ -117,6 +117,9 @@ pub struct Info {
     pub specs: Vec<SpecLine>,
     /// `auto-args:1` seen.
     pub auto_args: bool,
+    /// `exit_status:` value: the traced program's wait status when `uftrace record` saw it
+    /// exit (cmds/record.c `stop_tracing`), -1 when it did not.
+    pub exit_status: Option<i64>,
     /// Pattern type.
     pub pattern: PatternType,
     /// Sections decoded: (bit, span).
@@ -600,7 +603,16 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
                 }
                 l.span()
             }),
-            2 => single(&mut lines, sink, name, end, "exit_status:%i"),
+            2 => need(&mut lines, sink, name, end).map(|l| {
+                if check_fmt(sink, &l, "exit_status:%i") {
+                    info.exit_status = l
+                        .text
+                        .strip_prefix(b"exit_status:")
+                        .and_then(|v| std::str::from_utf8(v).ok())
+                        .and_then(|v| v.trim().parse::<i64>().ok());
+                }
+                l.span()
+            }),
             3 => single(&mut lines, sink, name, end, "cmdline:%*"),
             4 => multi(
                 &mut lines,
