@@ -411,11 +411,19 @@ fn listed_without_exit(
             }
         }
     }
-    let Some((fi, off)) = root_exit else {
-        if ended && is_read(root) {
-            root_without_exit(files, root, sink);
-        }
-        return;
+    // Without the program's EXIT, `info`'s exit status tells that the recording ran to the end.
+    let (fi, off, why) = match root_exit {
+        Some((fi, off)) => (
+            fi,
+            off,
+            format!("the traced program's task {root} exited (EXIT at 0x{off:x})"),
+        ),
+        None if ended => (
+            0,
+            0,
+            "info's exit_status says uftrace record saw the traced program exit".to_string(),
+        ),
+        None => return,
     };
     let mut missing: Vec<u32> = listed
         .iter()
@@ -440,32 +448,12 @@ fn listed_without_exit(
         let f = sink
             .make(
                 &rules::PERF_TASK_EXIT,
-                off..off.saturating_add(8),
+                off..off.saturating_add(if root_exit.is_some() { 8 } else { 0 }),
                 format!(
-                    "task {tid} of task.txt has no EXIT record, but the traced program's task {root} exited (EXIT at 0x{off:x}) and uftrace record waits for every task before it reads the perf buffers a last time: a perf file that held the task's last records is cut or missing, or the record is damaged; {tail}"
+                    "task {tid} of task.txt has no EXIT record, but {why}, and uftrace record waits for every task before it reads the perf buffers a last time: a perf file that held the task's last records is cut or missing, or the record is damaged; {tail}"
                 ),
             )
             .level(level);
         sink.push(f);
     }
-}
-
-/// `info` says `uftrace record` saw the traced program exit (it waits for the program with
-/// `wait4` only then), yet the program's task has no EXIT in the perf files.
-fn root_without_exit(files: &[PerfFile], root: u32, sink: &mut Sink) {
-    let last = files
-        .iter()
-        .enumerate()
-        .flat_map(|(fi, (_, r))| r.iter().map(move |r| (fi, r)))
-        .filter(|(_, r)| r.reader_task().is_some_and(|t| t.0 == root))
-        .max_by_key(|(_, r)| r.reader_task().map_or(0, |t| t.1));
-    let (fi, span) = last.map_or((0, 0..0), |(fi, r)| (fi, r.off..r.off.saturating_add(8)));
-    sink.set_file(files.get(fi).map(|f| f.0.clone()));
-    sink.report(
-        &rules::PERF_TASK_EXIT,
-        span,
-        format!(
-            "the traced program's task {root} has no EXIT record, but info's exit_status says uftrace record saw it exit (it reads the perf buffers a last time after that): a perf file that held the task's last records is cut or missing, or the record is damaged; uftrace 0.9.4-0.18.1 show the task without its last events"
-        ),
-    );
 }
