@@ -2381,6 +2381,13 @@ fn a_perf_file_cut_at_a_record_boundary_is_an_error() {
     let l = levels(&d3);
     assert!(has(&l, "UF086", Severity::Error), "{l:?}");
     readers_fail(&common::corpus("uftrace/fork-noexec"), &d3);
+
+    // `args` perf-cpu1.dat after its 6th record: the program's own EXIT is gone, but info's
+    // `exit_status:0` says uftrace record saw it exit.
+    let (_t4, d4) = mutant("args", |d| patch_file(d, "perf-cpu1.dat", 0x90, None));
+    let l = levels(&d4);
+    assert!(has(&l, "UF086", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/args"), &d4);
 }
 
 /// Every healthy recording of the corpus (every producer option) has its perf records in the

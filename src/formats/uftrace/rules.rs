@@ -974,10 +974,10 @@ crate::declare_rules! {
     /// ## What it checks
     /// Every thread a FORK record creates in a process whose leader's EXIT is recorded has an
     /// EXIT record of its own; and when the traced program's task (the first exec) has its
-    /// EXIT, every task of `task.txt` has one: `uftrace record` waits until each task it was
-    /// told of has exited (cmds/record.c `check_tid_list`) before it reads the perf buffers a
-    /// last time; and when `info`'s `exit_status` is a wait status (0 or more: `uftrace record`
-    /// saw the program exit), the traced program's task has its EXIT. Every healthy recording
+    /// EXIT, or `info`'s `exit_status` is a wait status (0 or more: `uftrace record` saw the
+    /// program exit, cmds/record.c `stop_tracing`), every task of `task.txt` has one:
+    /// `uftrace record` waits until each task it was told of has exited (`check_tid_list`)
+    /// before it reads the perf buffers a last time. Every healthy recording
     /// of the corpus and of the wild samples has them (a recording stopped early, such as a
     /// wild sample whose tasks have no EXIT at all, has `exit_status:-1` and no EXIT of the
     /// leader either); a LOST record lifts the check.
