@@ -898,6 +898,70 @@ fn an_instance_table_no_option_points_at_is_an_error() {
     }
 }
 
+/// `rel` with the data size of CPU `cpu` of its first `flyrecord\0` table halved.
+fn cpu_size_halved(rel: &str, cpu: usize) -> (tempfile::TempDir, PathBuf) {
+    edited(rel, |b| {
+        let at = find(b, b"flyrecord\0") + 10 + 16 * cpu + 8;
+        let size = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        assert!(size >= 8192, "{rel} CPU {cpu} holds {size} bytes");
+        b[at..at + 8].copy_from_slice(&(size / 2).to_le_bytes());
+    })
+}
+
+#[test]
+fn a_cpu_size_cut_inside_its_pages_loses_the_pages_after_it() {
+    // A v6 CPU size halved: trace-cmd maps the page the size ends in whole and never reads the
+    // pages after it, whether they are the file's tail (the last CPU with data: TD040) or lie
+    // before the next CPU's data (TD039).
+    for (rel, cpu, code) in [
+        ("tracecmd/bigmarker-v6.dat", 0, "TD040"),
+        ("tracecmd/lost-v6.dat", 1, "TD040"),
+        ("tracecmd/kernel-stack-v6.dat", 0, "TD039"),
+    ] {
+        let (_t, p) = cpu_size_halved(rel, cpu);
+        let l = levels(&p);
+        assert!(has(&l, code, Severity::Error), "{rel}: {l:?}");
+        let base = reports(&common::corpus(rel), false, false);
+        for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+            assert!(
+                event_lines(&o1) < event_lines(o0),
+                "{name} reads every event of {rel}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_instance_page_size_below_the_page_header_is_an_error() {
+    // Instance `tracelint-mono` (zstd, 16 KiB pages holding 716 and 1,008 bytes): trace-cmd 3.x
+    // read its pages with the BUFFER option's page size.
+    let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
+    let with = |ps: u32| {
+        edited(rel, |b| {
+            let at = find(b, b"tracelint-mono\0counter\0") + b"tracelint-mono\0counter\0".len();
+            assert_eq!(&b[at..at + 4], &16384u32.to_le_bytes());
+            b[at..at + 4].copy_from_slice(&ps.to_le_bytes());
+        })
+    };
+    for ps in [1, 8] {
+        let (_t, p) = with(ps);
+        let l = levels(&p);
+        assert!(has(&l, "TD031", Severity::Error), "{ps}: {l:?}");
+        for (name, ok, _) in reports(&p, true, false) {
+            assert!(!ok, "{name} reads page size {ps} without failing");
+        }
+    }
+    // Its pages' data fits in 1,024 bytes: every reader prints the same events.
+    let (_t, p) = with(1024);
+    let l = levels(&p);
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    for ((name, _, o0), (_, ok, o1)) in base.iter().zip(reports(&p, true, false)) {
+        assert!(ok, "{name}");
+        assert_eq!(event_lines(&o1), event_lines(o0), "{name}");
+    }
+}
+
 #[test]
 fn a_counter_clock_without_traceclock_is_an_error() {
     let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
