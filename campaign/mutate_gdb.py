@@ -38,6 +38,11 @@ def layout(data):
             tp_lines.append((p, nl))
         if line.startswith((b"tp T", b"tp A", b"tsv ", b"status ")):
             def_lines.append((p, nl))
+        if line.startswith(b"tp Z") and line.count(b":") >= 5:
+            # tp Z<num>:<addr>:<type>:<start>:<len>:<hex text>
+            parts = line.split(b":", 5)
+            if parts[2] == b"at":
+                lay.region(p + len(line) - len(parts[5]), len(parts[5]), "a `tp Z` at string")
         if line.startswith(b"R "):
             try:
                 regsize = int(line[2:], 16)

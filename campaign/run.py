@@ -439,6 +439,15 @@ KNOWN_GAPS = (
         "depends on the length of the instruction at its address, which is in the program, not "
         "in the tfile (a real fast tracepoint, corpus/gdb/fast.tf, has the same line)",
     ),
+    (
+        "flip",
+        re.compile(r"\(all in a `tp Z` at string\)$"),
+        "bytes of a `tp Z` at string changed to other hex digits: the location is renamed, and "
+        "whether the program has a function or file of that name is in the program, not in the "
+        "tfile (GDB 13 with the program: \"Function ... not defined\", \"Failed to create "
+        "tracepoint\"); any printable name is a location a healthy file can hold. A non-hex byte "
+        "(GT060) or a control byte (GT031) in the string is told by the file",
+    ),
 )
 
 

@@ -1950,6 +1950,39 @@ fn a_definition_line_gdb_parses_by_position_is_a_warning() {
 }
 
 #[test]
+fn an_at_location_with_a_control_byte_is_an_error() {
+    // memory.tf's `tp Z2:40117d:at` string `tl_scale`: with tpdemo loaded GDB 13 re-creates
+    // tracepoint 2 from it. `tl\x01scale` names nothing (no location holds a control byte):
+    // GDB creates no tracepoint and `tdump` fails on every frame. `ul_scale`, a name tpdemo
+    // lacks, fails the same but is a name a file can hold: only the program tells.
+    let rel = "gdb/memory.tf";
+    let t = tempfile::tempdir().unwrap();
+    let Some(exe) = tpdemo(t.path()) else { return };
+    let with = |hex: &[u8]| {
+        edited(rel, |b| {
+            let at = find(b, b"tp Z2:40117d:at:0:8:") + b"tp Z2:40117d:at:0:8:".len();
+            assert_eq!(&b[at..at + 16], b"746c5f7363616c65");
+            b[at..at + 16].copy_from_slice(hex);
+        })
+    };
+    let base = gdb_reads_with(&exe, &common::corpus(rel));
+    assert!(base.contains("Data collected"), "{base}");
+    for (hex, error) in [(b"746c017363616c65", true), (b"756c5f7363616c65", false)] {
+        let (_t, p) = with(hex);
+        let l = levels(&p);
+        assert_eq!(has(&l, "GT031", Severity::Error), error, "{l:?}");
+        assert_eq!(no_error(&l), !error, "{l:?}");
+        let out = gdb_reads_with(&exe, &p);
+        assert!(out.contains("Found trace frame"), "{out}");
+        assert!(
+            !out.contains("Data collected"),
+            "GDB dumps the frames of {}: {out}",
+            String::from_utf8_lossy(hex)
+        );
+    }
+}
+
+#[test]
 fn a_status_line_gdb_cannot_parse_is_an_error() {
     // A last status field without `:`: GDB 13 fails with "Malformed trace status" and finds
     // no frame.
