@@ -170,7 +170,9 @@ def run(argv, timeout, cwd=None, env=None, mem_limit=None):
 
 
 # trace-cmd 2.9.5 prints a raw (counter, TSC, boot, tai) timestamp right after the CPU: `[001]310592731943:`.
-_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s*(?:\S+\s+)?[\d.]+:\s+([^:\s]+):?")
+# The latency flags (4 characters in 2.x, 5 in 3.x) run into a timestamp wider than its column
+# (a raw counter or TSC clock: `dNh1.3385380009568:`).
+_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s*(?:\S+\s+|[^\s\d]\S{3,4}(?=\d))?[\d.]+:\s+([^:\s]+):?")
 
 
 def _tc_identity(out):

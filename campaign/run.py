@@ -311,6 +311,8 @@ def main():
                         c = "value"
                     if c == "loss" and renamed(base_o, o):
                         c = "value"
+                    if c == "loss" and desc.endswith("(all in a compressed chunk body)") and one_record_changed(base_o, o):
+                        c = "value"
                     if c == "loss" and fmt == "perf" and retimed(base_o, o):
                         c = "value"
                     if fmt == "perf" and c in ("loss", "reject") and o.status == 0 and tag in CUT_TAGS:
@@ -473,6 +475,22 @@ def same_shape(a, b):
     """The same number of records under each key, whatever the keys (a changed CPU id is a
     value: the records move to another key)."""
     return sorted(len(v) for v in a.ident.values()) == sorted(len(v) for v in b.ident.values())
+
+
+def one_record_changed(a, b):
+    """The same keys and number of records under each, and one record named otherwise: a flip
+    inside compressed data changed one record's event id (ring records are framed by their own
+    length words, so every other record is read in step) and the reader reads the record as the
+    event the data now names."""
+    if a.ident.keys() != b.ident.keys() or not same_shape(a, b):
+        return False
+    diff = 0
+    for k, av in a.ident.items():
+        bv = b.ident[k]
+        if len(av) != len(bv):
+            return False
+        diff += sum(1 for x, y in zip(av, bv) if x != y)
+    return diff == 1
 
 
 def renamed(a, b):
