@@ -963,6 +963,44 @@ fn an_instance_page_size_below_the_page_header_is_an_error() {
 }
 
 #[test]
+fn a_header_page_size_below_4096_is_leveled_by_the_page_walk() {
+    // The header's page size halved: every ring page is read as two, the page's data and the
+    // kernel's zero fill. Where every page's data fits in 2,048 bytes the readers print the
+    // same report; where one does not (lost-v6's full pages) they reject the file or lose events.
+    let half = |b: &mut Vec<u8>| {
+        assert_eq!(&b[14..18], &4096u32.to_le_bytes());
+        b[14..18].copy_from_slice(&2048u32.to_le_bytes());
+    };
+    for (rel, v7) in [
+        ("tracecmd/marker-v6.dat", false),
+        ("tracecmd/v7-none.dat", true),
+    ] {
+        let (_t, p) = edited(rel, half);
+        let l = levels(&p);
+        assert!(
+            has(&l, "TD005", Severity::Warning) && no_error(&l),
+            "{rel}: {l:?}"
+        );
+        assert_eq!(
+            reports(&p, v7, false),
+            reports(&common::corpus(rel), v7, false),
+            "{rel}"
+        );
+    }
+    let rel = "tracecmd/lost-v6.dat";
+    let (_t, p) = edited(rel, half);
+    let l = levels(&p);
+    assert!(has(&l, "TD101", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, ok, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            !ok || event_lines(&o1) < event_lines(o0),
+            "{name} reads every event"
+        );
+    }
+}
+
+#[test]
 fn a_counter_clock_without_traceclock_is_an_error() {
     let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
     let (_t, p) = edited(rel, |b| {

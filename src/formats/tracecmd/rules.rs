@@ -80,6 +80,13 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 divides by the page size: 0 crashes it with SIGFPE (verified); other values
     /// cut pages at the wrong size and misframe every event.
+    ///
+    /// The level follows the case: a power of two from 16 to 2048 is a **warning**: the ring
+    /// pages are walked with it, and where every page's data fits in the smaller page (the rest
+    /// of each real page is the kernel's zero fill, read as empty pages) trace-cmd 2.4–3.3.4
+    /// read the same events (campaign: 1024 and 2048 on v6 and v7 files, zstd and uncompressed);
+    /// a page whose data does not fit is a `TD101` error (16 and 256: the readers reject the file
+    /// or lose events).
     pub BAD_PAGE_SIZE = ("TD005", "bad-page-size", Error, "the page size is zero, not a power of two or implausible");
     /// ## What it checks
     /// The v7 compression name is `none`, `zstd` or `zlib`, and `none` has an empty version.
