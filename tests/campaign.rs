@@ -1001,6 +1001,24 @@ fn a_header_page_size_below_4096_is_leveled_by_the_page_walk() {
 }
 
 #[test]
+fn a_last_record_made_an_absolute_time_stamp_is_an_error() {
+    // CPU 1's last record (type_len 16, 68 bytes, ending at the commit) made an absolute time
+    // stamp (type_len 31, 8 bytes): its tail is read as a record of no defined event, 4 bytes
+    // past the commit with zeros after it, and it is not the page's last record of its own.
+    let rel = "tracecmd/clock-uptime-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        assert_eq!(b[0x10164] & 31, 16);
+        b[0x10164] = (b[0x10164] & !31) | 31;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD105", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, ok, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(!ok || o1 != *o0, "{name} reads the same");
+    }
+}
+
+#[test]
 fn a_counter_clock_without_traceclock_is_an_error() {
     let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
     let (_t, p) = edited(rel, |b| {

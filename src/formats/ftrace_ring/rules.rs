@@ -103,7 +103,10 @@ crate::declare_rules! {
     ///   whole in the page with only zeros after it: kbuffer reads it whole and stops after it,
     ///   and trace-cmd 2.4–3.3.4 print the same report (campaign: 7 of 7 such pages, commits 1
     ///   or 4 bytes short and a last record's header made 4 bytes longer; the damaged headers
-    ///   that misframe the records after them overrun by 20 bytes and more);
+    ///   that misframe the records after them overrun by 20 bytes and more). The record must be
+    ///   of an event a format defines: the tail of a record a damaged header before it misframes
+    ///   (a last data record made an absolute time stamp) is read as an unknown event
+    ///   (trace-cmd 3.3.4 prints `[UNKNOWN EVENT]`, 2.9.5 crashes);
     /// - **error** otherwise.
     ///
     /// ## Spec
