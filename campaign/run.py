@@ -443,12 +443,14 @@ KNOWN_GAPS = (
     ),
     (
         "flip",
-        re.compile(r"\(all in a `tp Z` at string\)$"),
-        "bytes of a `tp Z` at string changed to other hex digits: the location is renamed, and "
-        "whether the program has a function or file of that name is in the program, not in the "
-        "tfile (GDB 13 with the program: \"Function ... not defined\", \"Failed to create "
-        "tracepoint\"); any printable name is a location a healthy file can hold. A non-hex byte "
-        "(GT060) or a control byte (GT031) in the string is told by the file",
+        re.compile(r"\(all in a `tp Z` at string or program symbol\)$"),
+        "bytes of a `tp Z` at string, or of a name a `tp Z` cmd line's expression takes from the "
+        "program (`collect counter`), changed to other hex digits: the location or symbol is "
+        "renamed, and whether the program has a function, file or variable of that name is in the "
+        "program, not in the tfile (GDB 13 with the program: \"Function ... not defined\", "
+        "\"Failed to create tracepoint\"; \"No symbol ... in current context\"); any such name "
+        "is one a healthy file can hold. A non-hex byte (GT060) or a control byte in an at "
+        "string (GT031) is told by the file",
     ),
 )
 

@@ -1019,6 +1019,28 @@ fn a_last_record_made_an_absolute_time_stamp_is_an_error() {
 }
 
 #[test]
+fn a_commit_zeroed_over_a_record_at_delta_zero_is_an_error() {
+    // The second page of bigmarker-v6's CPU 0 starts with a length-word record at time delta 0
+    // (header word 0): its commit set to 0 leaves the page's records after the data, and every
+    // reader skips the page.
+    let rel = "tracecmd/bigmarker-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        assert_eq!(&b[0x11010..0x11014], &[0, 0, 0, 0]);
+        assert_ne!(&b[0x11008..0x11010], &[0; 8]);
+        b[0x11008..0x11010].copy_from_slice(&[0; 8]);
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD104", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            event_lines(&o1) < event_lines(o0),
+            "{name} reads every event"
+        );
+    }
+}
+
+#[test]
 fn a_counter_clock_without_traceclock_is_an_error() {
     let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
     let (_t, p) = edited(rel, |b| {

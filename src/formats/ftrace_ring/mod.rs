@@ -552,7 +552,9 @@ impl<'t> Walker<'t> {
                 }
                 _ => break,
             };
-            if word == 0 || p.saturating_add(total) > bytes.len() {
+            // A header word of 0 is a length-word record at delta 0 (the first record of a page
+            // often is one), told from zero fill by its length word (at least 8).
+            if p.saturating_add(total) > bytes.len() {
                 break;
             }
             let defined = u16_at(bytes, p.saturating_add(id_at), e)

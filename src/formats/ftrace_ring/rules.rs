@@ -82,8 +82,11 @@ crate::declare_rules! {
     /// Readers stop at the commit size and never read the tail (kbuffer reads `commit` bytes). The
     /// level follows the case:
     /// - **error**: the tail starts with whole events of defined types: the commit size cut them off
-    ///   and trace-cmd 2.4–3.3.4 never read them (campaign: "empty" CPUs, lost events);
+    ///   and trace-cmd 2.4–3.3.4 never read them (campaign: "empty" CPUs, lost events, a commit
+    ///   set to 0 over a page whose first record is a length-word record at time delta 0, header
+    ///   word 0, told from zero fill by its length word);
     /// - **warning**: the tail holds no event: every reader reads the same.
+    ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`).
     pub RING_PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");
