@@ -2599,6 +2599,18 @@ fn an_exec_comm_of_another_tid_is_an_error() {
     let l = levels(&d);
     assert!(has(&l, "UF084", Severity::Error), "{l:?}");
     readers_fail(&common::corpus("uftrace/forkexec-keep-pid"), &d);
+
+    // The program's exec COMM with its pid and trailer tid changed but its tid kept
+    // (`max-stack-8`): its trailer's pid still names the task, which stays the traced
+    // program; uftrace reads the tid: a warning, every reader the same.
+    let (_t2, d2) = mutant("max-stack-8", |d| {
+        patch_file(d, "perf-cpu1.dat", 0x8, Some(&21016u32.to_le_bytes()));
+        patch_file(d, "perf-cpu1.dat", 0x1c, Some(&3096344u32.to_le_bytes()));
+    });
+    let l = levels(&d2);
+    assert!(has(&l, "UF084", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&common::corpus("uftrace/max-stack-8"), &d2);
 }
 
 /// A `default.opts` time filter of 1000 or more in its unit (or negative, which `strtoull`

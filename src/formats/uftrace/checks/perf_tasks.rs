@@ -66,7 +66,8 @@ pub(super) fn perf_tasks(
 }
 
 /// The tasks a FORK creates (its child) or an exec COMM names (when its tid agrees with its
-/// trailer or its pid: a damaged trailer leaves the task it names), and those created twice
+/// trailer's tid, its pid or its trailer's pid: a damaged trailer leaves the task it names),
+/// and those created twice
 /// (a FORK whose child tid became another task's), and the traced program's task.
 fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>, Option<u32>) {
     let mut forked: HashSet<u32> = HashSet::new();
@@ -89,7 +90,9 @@ fn created_tasks(files: &[PerfFile]) -> (HashSet<u32>, HashSet<u32>, Option<u32>
                     exec: true,
                 },
                 Some(s),
-            ) if (s.tid == tid || pid == tid) && root.is_none_or(|(t, _)| s.time < t) => {
+            ) if (s.tid == tid || pid == tid || s.pid == tid)
+                && root.is_none_or(|(t, _)| s.time < t) =>
+            {
                 root = Some((s.time, tid));
             }
             _ => {}
