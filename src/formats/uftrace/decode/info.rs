@@ -603,16 +603,7 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
                 }
                 l.span()
             }),
-            2 => need(&mut lines, sink, name, end).map(|l| {
-                if check_fmt(sink, &l, "exit_status:%i") {
-                    info.exit_status = l
-                        .text
-                        .strip_prefix(b"exit_status:")
-                        .and_then(|v| std::str::from_utf8(v).ok())
-                        .and_then(|v| v.trim().parse::<i64>().ok());
-                }
-                l.span()
-            }),
+            2 => exit_status(&mut lines, sink, end, info),
             3 => single(&mut lines, sink, name, end, "cmdline:%*"),
             4 => multi(
                 &mut lines,
@@ -760,6 +751,25 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
             ),
         );
     }
+}
+
+/// The `exit_status:%i` line, its value into `info`.
+fn exit_status(
+    lines: &mut Lines<'_>,
+    sink: &mut Sink,
+    end: u64,
+    info: &mut Info,
+) -> Option<Range<u64>> {
+    need(lines, sink, "EXIT_STATUS", end).map(|l| {
+        if check_fmt(sink, &l, "exit_status:%i") {
+            info.exit_status = l
+                .text
+                .strip_prefix(b"exit_status:")
+                .and_then(|v| std::str::from_utf8(v).ok())
+                .and_then(|v| v.trim().parse::<i64>().ok());
+        }
+        l.span()
+    })
 }
 
 fn single(
