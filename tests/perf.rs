@@ -2101,3 +2101,41 @@ fn a_cut_stream_kernel_record_whose_fields_end_before_the_cut_was_resized() {
         assert_eq!(errors(&f), 0, "type {t} cut: {}", show(&f));
     }
 }
+
+// ---- Classes of the fresh draw `pf8`.
+
+/// A BUILD_ID entry of a user-space object given the kernel cpu mode: perf 6.1 marks the
+/// object as kernel and corrupts the heap (every such entry of the real recordings tried:
+/// SIGABRT or SIGSEGV); the kernel's own entry is a kernel one.
+#[test]
+fn a_user_build_id_entry_made_kernel_crashes_perf_61() {
+    let good = read("task-clock.data");
+    let (_, off, size) = feature_at(&good, 2);
+    let mut entries = Vec::new();
+    let mut o = off;
+    while o + 36 <= off + size {
+        let misc = u16::from_le_bytes(good[o + 4..o + 6].try_into().unwrap());
+        let s = u16::from_le_bytes(good[o + 6..o + 8].try_into().unwrap()) as usize;
+        let name = good[o + 36..o + s]
+            .split(|c| *c == 0)
+            .next()
+            .unwrap()
+            .to_vec();
+        entries.push((o, misc, String::from_utf8(name).unwrap()));
+        o += s;
+    }
+    let kernel = entries.iter().find(|e| e.2 == "[kernel.kallsyms]").unwrap();
+    assert_eq!(kernel.1 & 7, 1);
+    let (at, misc, name) = entries.iter().find(|e| e.2.starts_with('/')).unwrap();
+    assert_eq!(misc & 7, 2, "{name}");
+    let mut b = good.clone();
+    b[at + 4..at + 6].copy_from_slice(&((misc & !7) | 1).to_le_bytes());
+    let f = findings(&b);
+    let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Error);
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    assert!(x.message.contains(name.as_str()), "{}", x.message);
+    match perf_script(&b) {
+        Some((code, _)) => assert!(code < 0, "perf script exit {code}"),
+        None => skip_or_fail("perf is not installed"),
+    }
+}

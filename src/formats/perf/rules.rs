@@ -399,7 +399,10 @@ crate::declare_rules! {
     /// that overrun the buffer perf sizes from the section ("free(): invalid pointer") or a
     /// CMDLINE count of 0xffffffff (perf points at the strings from an array of count + 1
     /// entries computed in 32 bits: 0; "free(): invalid size"), a BUILD_ID entry whose build
-    /// id is above 20 bytes (an assertion), a PMU_MAPPINGS count past its entries and a
+    /// id is above 20 bytes (an assertion) or whose cpu mode says kernel for a user-space
+    /// object (a path but a module or vmlinux, `[vdso]`: perf 6.1 marks it kernel and reads
+    /// kernel map data past the user map, "double free or corruption"; every one of 57 such
+    /// entries of real recordings), a PMU_MAPPINGS count past its entries and a
     /// MEM_TOPOLOGY node bitmap of more than 2^32 bits whose words reach past the allocation
     /// perf makes from the count cut to an `int` ("malloc assertion failure", SIGABRT) (all
     /// crash perf 6.1, verified); a TRACING_DATA block that cannot
