@@ -2139,3 +2139,34 @@ fn a_user_build_id_entry_made_kernel_crashes_perf_61() {
         None => skip_or_fail("perf is not installed"),
     }
 }
+
+/// A SAMPLE given a guest cpu mode (guest kernel 4, guest user 5) while its event excludes
+/// the guest: the kernel writes no such sample, and perf 6.1 drops it (no guest machine).
+#[test]
+fn a_guest_sample_of_an_event_that_excludes_the_guest_is_dropped_by_perf_61() {
+    for name in ["cpu-clock.data", "syscalls.data"] {
+        let good = read(name);
+        let (o, _, _) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+        let misc = u16::from_le_bytes(good[o + 4..o + 6].try_into().unwrap());
+        let with = |mode: u16| {
+            let mut b = good.clone();
+            b[o + 4..o + 6].copy_from_slice(&((misc & !7) | mode).to_le_bytes());
+            b
+        };
+        let guest = with(4);
+        let f = findings(&guest);
+        let x = find(&f, &pf::SAMPLE_BODY, Severity::Error);
+        assert!(x.message.contains("guest kernel"), "{}", x.message);
+        find(&findings(&with(5)), &pf::SAMPLE_BODY, Severity::Error);
+        let host = with(3);
+        assert_eq!(errors(&findings(&host)), 0, "{name}");
+        match perf_script(&good) {
+            Some((0, lines)) => {
+                assert_eq!(perf_script(&guest), Some((0, lines - 1)), "{name}");
+                assert_eq!(perf_script(&host), Some((0, lines)), "{name}");
+            }
+            Some(other) => panic!("perf script on {name}: {other:?}"),
+            None => skip_or_fail("perf is not installed"),
+        }
+    }
+}
