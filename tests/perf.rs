@@ -2170,3 +2170,33 @@ fn a_guest_sample_of_an_event_that_excludes_the_guest_is_dropped_by_perf_61() {
         }
     }
 }
+
+/// A SAMPLE made READ in a recording of `perf record -s` (inherit_stat, where READ records are
+/// healthy): shorter than the read values and sample id the kernel gives every READ record,
+/// and lost to both readers.
+#[test]
+fn a_read_record_shorter_than_its_values_is_a_sample_made_read() {
+    let good = read("branchless-read.data");
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+    let mut b = good.clone();
+    put32(&mut b, o, 8);
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(
+        x.message.contains("too short for the values"),
+        "{}",
+        x.message
+    );
+    match perf_script(&good) {
+        Some((0, lines)) => assert_eq!(perf_script(&b), Some((0, lines - 1))),
+        Some(other) => panic!("perf script on branchless-read.data: {other:?}"),
+        None => skip_or_fail("perf is not installed"),
+    }
+    match (lpd_read(&good), lpd_read(&b)) {
+        (Some((_, a)), Some((_, c))) => assert_eq!(
+            c.matches("SAMPLE ").count() + 1,
+            a.matches("SAMPLE ").count()
+        ),
+        _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+}

@@ -1249,6 +1249,27 @@ impl<'a> Walker<'a> {
             2 | 4..=7 | 11..=15 | 18 => Some(fixed),
             _ => None,
         };
+        // The kernel sizes a READ record to its read values and sample id
+        // (`perf_event_read_event`): a shorter one is read on into the next record.
+        if kind == 8 && has_attr {
+            let need = match exact {
+                Some(x) => x.saturating_add(trailer),
+                None => read_format
+                    .map_or(0, |rf| read_size(body, rf, e))
+                    .saturating_add(trailer),
+            };
+            if (body.len() as u64) < need {
+                let f = sink
+                    .make(
+                        &rules::RECORD_FIELDS,
+                        span.clone(),
+                        format!("the READ record at 0x{:x} is {} bytes, too short for the values its event's read_format gives and its sample id ({} bytes after the 8-byte header): no kernel writes it{}", span.start, body.len().saturating_add(8), need, if as_sample { "; its bytes are a sample of its event, whose type was changed: perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose the sample (verified: a SAMPLE of corpus/perf/branchless-read.data made READ, missing from both)" } else { "" }),
+                    )
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+                return;
+            }
+        }
         if kind == 8 && has_attr && !inherit_stat {
             let f = sink
                 .make(
@@ -2001,6 +2022,25 @@ fn array(r: &mut Reader<'_>, nr: u64, each: u64, what: &'static str) -> Result<(
         ));
     }
     r.skip(n, what).map_err(|e| e.to_string())
+}
+
+/// The bytes of a READ record's pid, tid and read values (`body`: as far as it is there, for
+/// a group's count).
+fn read_size(body: &[u8], rf: u64, e: Endian) -> u64 {
+    let per = 1u64
+        .saturating_add(u64::from(rf & rf::ID != 0))
+        .saturating_add(u64::from(rf & rf::LOST != 0));
+    let times = u64::from(rf & rf::TOTAL_TIME_ENABLED != 0)
+        .saturating_add(u64::from(rf & rf::TOTAL_TIME_RUNNING != 0));
+    let values = if rf & rf::GROUP != 0 {
+        let nr = crate::reader::u64_at(body, 8, e).unwrap_or(0);
+        nr.saturating_mul(per)
+            .saturating_add(times)
+            .saturating_add(1)
+    } else {
+        per.saturating_add(times)
+    };
+    values.saturating_mul(8).saturating_add(8)
 }
 
 /// The values of a READ sample field or READ record, per `read_format`.
