@@ -706,7 +706,7 @@ impl<'a> Walker<'a> {
             0
         };
         let fixed = match kind {
-            4 | 7 => return Some(32 + trailer),
+            4 | 7 => return trailer.checked_add(32),
             1 => 40usize,
             3 => 16,
             10 => 72,
@@ -715,7 +715,7 @@ impl<'a> Walker<'a> {
         let name = rec.get(fixed..)?;
         let nul = name.iter().position(|c| *c == 0)? as u64;
         let padded = nul.checked_add(8)? & !7;
-        Some((fixed as u64).checked_add(padded)?.checked_add(trailer)?)
+        (fixed as u64).checked_add(padded)?.checked_add(trailer)
     }
 
     /// The attr a record belongs to: the only one, or by id.
