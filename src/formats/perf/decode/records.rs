@@ -796,11 +796,7 @@ impl<'a> Walker<'a> {
         }
         let mut r = Reader::with_base(body, base.saturating_add(8), e);
         match kind {
-            9 => {
-                let misc = crate::reader::u16_at(rec, 4, e).unwrap_or(0);
-                self.guest_sample(misc, body, &span, sink);
-                self.sample(body, span, sink)
-            }
+            9 => self.guest_sample(rec, body, span, sink),
             1..=21 => {
                 let misc = crate::reader::u16_at(rec, 4, e).unwrap_or(0);
                 self.kernel_record(kind, misc, body, span, sink)
@@ -1339,16 +1335,16 @@ impl<'a> Walker<'a> {
     /// guest (`exclude_guest`, which `perf record` sets on every event it is not told to count
     /// in guests): the kernel gives such an event no guest sample, and perf 6.1 finds no guest
     /// machine for it and drops it.
-    fn guest_sample(&mut self, misc: u16, body: &[u8], span: &Range<u64>, sink: &mut Sink) {
+    /// Then checks the SAMPLE (`rec`: with its header) as [`Self::sample`] does.
+    fn guest_sample(&mut self, rec: &[u8], body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let misc = crate::reader::u16_at(rec, 4, self.endian).unwrap_or(0);
         let mode = misc & 7;
-        if !matches!(mode, 4 | 5) {
-            return;
-        }
-        let Some(attr) = self.attr_of(body, true).and_then(|i| self.attrs.get(i)) else {
-            return;
-        };
-        if attr.flags & FLAG_EXCLUDE_GUEST == 0 {
-            return;
+        let excluded = self
+            .attr_of(body, true)
+            .and_then(|i| self.attrs.get(i))
+            .is_some_and(|a| a.flags & FLAG_EXCLUDE_GUEST != 0);
+        if !matches!(mode, 4 | 5) || !excluded {
+            return self.sample(body, span, sink);
         }
         let f = sink
             .make(
@@ -1358,6 +1354,7 @@ impl<'a> Walker<'a> {
             )
             .fails("perf", "6.1", "loss");
         self.report(sink, f);
+        self.sample(body, span, sink)
     }
 
     fn sample(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
