@@ -265,7 +265,12 @@ crate::declare_rules! {
     /// error when its bytes are exactly a sample of its event (a SAMPLE whose type changed:
     /// perf 6.1 and linux-perf-data 0.13.0 lose it, verified with SAMPLE made READ and MMAP),
     /// a warning otherwise (an MMAP2 made THROTTLE or MMAP, a FORK made LOST: read the same,
-    /// verified). A READ record in a recording without inherit_stat, the same. An MMAP2 with
+    /// verified). A READ record in a recording without inherit_stat, the same; likewise
+    /// SWITCH, NAMESPACES, KSYMBOL, BPF_EVENT, CGROUP and TEXT_POKE records in a recording
+    /// none of whose attrs has the bit they are written for (`context_switch`, `namespaces`,
+    /// `ksymbol`, `bpf_event`, `cgroup`, `text_poke`; a SAMPLE of `rounds.data` made one of
+    /// them: 259 of 260 samples shown by perf 6.1, 39 for NAMESPACES), and a READ record
+    /// shorter than its read values and sample id (a SAMPLE made READ in a `-s` recording). An MMAP2 with
     /// the build-id flag (misc bit 14) and a build id above 20 bytes makes linux-perf-data
     /// 0.13.0 panic ("assertion failed: build_id_len <= 20", verified): an error.
     ///

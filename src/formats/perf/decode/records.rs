@@ -1133,6 +1133,30 @@ impl<'a> Walker<'a> {
         self.report(sink, f);
     }
 
+    /// A record of a type the kernel writes only for events with an attr bit none of the
+    /// recording's attrs has: a SAMPLE whose type changed when its bytes are a sample of its
+    /// event (both readers lose it), else a warning.
+    fn without_attr_bit(
+        &mut self,
+        kind: u32,
+        option: &str,
+        as_sample: bool,
+        span: Range<u64>,
+        sink: &mut Sink,
+    ) {
+        let f = sink.make(
+            &rules::RECORD_FIELDS,
+            span.clone(),
+            format!("the {} record at 0x{:x} belongs to a recording none of whose events asks for it ({option}), the only events the kernel and perf write it for{}", record_name(kind), span.start, if as_sample { ": its bytes are a sample of its event, whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as such and lose the sample (verified: a SAMPLE of corpus/perf/rounds.data made SWITCH, SWITCH_CPU_WIDE, KSYMBOL, CGROUP or TEXT_POKE, 259 of 260 samples shown by perf 6.1; made NAMESPACES, 39)" } else { "" }),
+        );
+        let f = if as_sample {
+            f.fails("perf", "6.1", "loss")
+        } else {
+            f.read_same("perf", "6.1")
+        };
+        self.report(sink, f);
+    }
+
     fn kernel_record(
         &mut self,
         kind: u32,
@@ -1264,6 +1288,11 @@ impl<'a> Walker<'a> {
                     .fails("perf", "6.1", "loss");
                 self.report(sink, f);
                 return;
+            }
+        }
+        if let Some((bit, option)) = needs_attr_bit(kind) {
+            if has_attr && !self.attrs.iter().any(|a| a.flags >> bit & 1 != 0) {
+                self.without_attr_bit(kind, option, as_sample, span.clone(), sink);
             }
         }
         if kind == 8 && has_attr && !inherit_stat {
@@ -2019,6 +2048,23 @@ fn array(r: &mut Reader<'_>, nr: u64, each: u64, what: &'static str) -> Result<(
         ));
     }
     r.skip(n, what).map_err(|e| e.to_string())
+}
+
+/// The attr flag bit (and the `perf record` option that sets it) without which neither the
+/// kernel nor perf writes records of `kind`: context_switch (SWITCH, SWITCH_CPU_WIDE),
+/// namespaces, ksymbol, bpf_event, cgroup, text_poke (`perf record --switch-events`,
+/// `--namespaces` and `--all-cgroups` recordings set the bit and have the records; ksymbol and
+/// bpf_event are set in every recording of perf 6.1).
+fn needs_attr_bit(kind: u32) -> Option<(u32, &'static str)> {
+    Some(match kind {
+        14 | 15 => (26, "`context_switch`, `--switch-events`"),
+        16 => (28, "`namespaces`, `--namespaces`"),
+        17 => (29, "`ksymbol`"),
+        18 => (30, "`bpf_event`"),
+        19 => (32, "`cgroup`, `--all-cgroups`"),
+        20 => (33, "`text_poke`"),
+        _ => return None,
+    })
 }
 
 /// The bytes of a READ record's pid, tid and read values (`body`: as far as it is there, for
