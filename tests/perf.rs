@@ -2216,7 +2216,8 @@ fn a_record_of_a_type_no_attr_asks_for_is_a_sample_whose_type_changed() {
         let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
         // A NAMESPACES count read from the sample's bytes: too short for it first.
         assert!(
-            x.message.contains(if t == 16 { "too short" } else { "asks for it" }),
+            x.message
+                .contains(if t == 16 { "too short" } else { "asks for it" }),
             "{t}: {}",
             x.message
         );

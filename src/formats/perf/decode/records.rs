@@ -1157,6 +1157,39 @@ impl<'a> Walker<'a> {
         self.report(sink, f);
     }
 
+    /// A READ record shorter than its read values and sample id (see `kernel_record`).
+    #[allow(clippy::too_many_arguments)]
+    fn short_read(
+        &mut self,
+        body: &[u8],
+        exact: Option<u64>,
+        trailer: u64,
+        read_format: Option<u64>,
+        as_sample: bool,
+        span: &Range<u64>,
+        sink: &mut Sink,
+    ) -> bool {
+        let e = self.endian;
+        let need = match exact {
+            Some(x) => x.saturating_add(trailer),
+            None => read_format
+                .map_or(0, |rf| read_size(body, rf, e))
+                .saturating_add(trailer),
+        };
+        if (body.len() as u64) < need {
+            let f = sink
+                .make(
+                    &rules::RECORD_FIELDS,
+                    span.clone(),
+                    format!("the READ record at 0x{:x} is {} bytes, too short for the values its event's read_format gives and its sample id ({} bytes after the 8-byte header): no kernel writes it{}", span.start, body.len().saturating_add(8), need, if as_sample { "; its bytes are a sample of its event, whose type was changed: perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose the sample (verified: a SAMPLE of corpus/perf/branchless-read.data made READ, missing from both)" } else { "" }),
+                )
+                .fails("perf", "6.1", "loss");
+            self.report(sink, f);
+            return true;
+        }
+        false
+    }
+
     fn kernel_record(
         &mut self,
         kind: u32,
@@ -1271,24 +1304,11 @@ impl<'a> Walker<'a> {
         };
         // The kernel sizes a READ record to its read values and sample id
         // (`perf_event_read_event`): a shorter one is read on into the next record.
-        if kind == 8 && has_attr {
-            let need = match exact {
-                Some(x) => x.saturating_add(trailer),
-                None => read_format
-                    .map_or(0, |rf| read_size(body, rf, e))
-                    .saturating_add(trailer),
-            };
-            if (body.len() as u64) < need {
-                let f = sink
-                    .make(
-                        &rules::RECORD_FIELDS,
-                        span.clone(),
-                        format!("the READ record at 0x{:x} is {} bytes, too short for the values its event's read_format gives and its sample id ({} bytes after the 8-byte header): no kernel writes it{}", span.start, body.len().saturating_add(8), need, if as_sample { "; its bytes are a sample of its event, whose type was changed: perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose the sample (verified: a SAMPLE of corpus/perf/branchless-read.data made READ, missing from both)" } else { "" }),
-                    )
-                    .fails("perf", "6.1", "loss");
-                self.report(sink, f);
-                return;
-            }
+        if kind == 8
+            && has_attr
+            && self.short_read(body, exact, trailer, read_format, as_sample, &span, sink)
+        {
+            return;
         }
         if let Some((bit, option)) = needs_attr_bit(kind) {
             if has_attr && !self.attrs.iter().any(|a| a.flags >> bit & 1 != 0) {
