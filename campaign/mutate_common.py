@@ -53,6 +53,9 @@ class Layout:
         self.clean_cuts = set()
         self.lines = []  # (off, len, label)
         self.payload = []  # (off, len, label)
+        # Regions a flip's description names when every byte it changed lies in one of them
+        # (a class a known gap is matched by): (off, len, label).
+        self.regions = []
         # Targeted mutations a format's walk proposes where a reader is known to go wrong:
         # (tag, fn) where fn(data, rng) returns (description, bytes) or None. The tag names
         # the class in the report (e.g. `tc-time-extend`, `uf-feat-vs-files`).
@@ -79,6 +82,20 @@ class Layout:
             if stop > pos:
                 self.lines.append((pos, stop - pos, label))
             pos = stop + 1
+
+    def region(self, off, length, label):
+        if length > 0 and off + length <= len(self.data):
+            self.regions.append((off, length, label))
+
+    def region_of(self, where):
+        """The label of the regions holding every offset of `where`, or None."""
+        labels = set()
+        for i in where:
+            hit = [l for o, n, l in self.regions if o <= i < o + n]
+            if not hit:
+                return None
+            labels.add(hit[0])
+        return labels.pop() if len(labels) == 1 else None
 
     def pay(self, off, length, label):
         if length > 0 and off + length <= len(self.data):
@@ -210,7 +227,9 @@ def one_mutant(lay, rng, kinds=KINDS):
             out[i] = rng.randrange(256)
             where.append(i)
         tag = "payload" if all(in_payload(lay, i) or in_value_field(lay, i) for i in where) else "flip"
-        return ("bytes at " + ",".join(f"{i:#x}" for i in where) + " changed", tag, bytes(out))
+        region = lay.region_of(where)
+        inside = f" (all in {region})" if region else ""
+        return ("bytes at " + ",".join(f"{i:#x}" for i in where) + " changed" + inside, tag, bytes(out))
     if kind == "text" and lay.lines:
         off, length, label = rng.choice(lay.lines)
         new, what = mutate_line(d, off, length, rng)

@@ -10,6 +10,7 @@ Targeted edits (tagged by class): a `tp T` line's fast/static field changed (`gd
 of a definition line (`tp T`, `tp A`, `tsv`, `status`) flipped (`gdb-def-flip`).
 """
 
+import re
 import struct
 
 from mutate_common import Layout
@@ -38,6 +39,15 @@ def layout(data):
             tp_lines.append((p, nl))
         if line.startswith((b"tp T", b"tp A", b"tsv ", b"status ")):
             def_lines.append((p, nl))
+        if line.startswith(b"tp Z") and line.count(b":") >= 5:
+            # tp Z<num>:<addr>:<type>:<start>:<len>:<hex text>
+            parts = line.split(b":", 5)
+            hex_at = p + len(line) - len(parts[5])
+            if parts[2] == b"at":
+                lay.region(hex_at, len(parts[5]), "a `tp Z` at string or program symbol")
+            elif parts[2] in (b"cmd", b"cond"):
+                for a, n in _cmd_symbols(parts[5], parts[2] == b"cmd"):
+                    lay.region(hex_at + 2 * a, 2 * n, "a `tp Z` at string or program symbol")
         if line.startswith(b"R "):
             try:
                 regsize = int(line[2:], 16)
@@ -93,6 +103,29 @@ def layout(data):
         frames += 1
     # The collected memory a user of the file reads: GDB's walk reads it back by address.
     return {"version": 0, "memory": mem, "tsvs": tsvs}, [lay]
+
+
+_IDENT = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _cmd_symbols(hexstr, command):
+    """(offset, length) in the decoded text of every name a `tp Z` cmd line's (`command`) or
+    cond line's expressions take from the program (not the command word, not a `$` register or
+    variable, not a number's digits): what only the program can resolve."""
+    try:
+        text = bytes.fromhex(hexstr.decode("latin1"))
+    except ValueError:
+        return []
+    first = _IDENT.match(text) if command else None
+    out = []
+    for m in _IDENT.finditer(text):
+        if first is not None and m.start() == first.start():
+            continue
+        before = text[m.start() - 1 : m.start()]
+        if before in (b"$", b"-") or before.isdigit():
+            continue
+        out.append((m.start(), m.end() - m.start()))
+    return out
 
 
 def _fast_variants(line):

@@ -385,6 +385,7 @@ def _chunks(w, off, size):
         cs = w.f(p, 4, f"chunk {i} csize")
         w.f(p + 4, 4, f"chunk {i} usize")
         lay.cut(p)
+        lay.region(p + 8, min(cs, off + size - p - 8), "a compressed chunk body")
         p += 8 + cs
 
 

@@ -170,17 +170,30 @@ def run(argv, timeout, cwd=None, env=None, mem_limit=None):
 
 
 # trace-cmd 2.9.5 prints a raw (counter, TSC, boot, tai) timestamp right after the CPU: `[001]310592731943:`.
-_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s*(?:\S+\s+)?[\d.]+:\s+([^:\s]+):?")
+# The latency flags (4 characters in 2.x, 5 in 3.x) run into a timestamp wider than its column
+# (a raw counter or TSC clock: `dNh1.3385380009568:`).
+_TC_EVENT = re.compile(rb"^\s*(?:(\S+):\s+)?.*?\[(\d{3,})\]\s*(?:\S+\s+|[^\s\d]\S{3,4}(?=\d))?[\d.]+:\s+([^:\s]+):?")
+
+
+# trace-cmd prints a record's lost-event count before it, after the instance's name
+# (`trace-read.c`): the record's own line then has no name.
+_TC_DROPPED = re.compile(rb"^\s*(?:(\S+):\s+)?CPU:\s*\d+ \[(?:\d+ )?EVENTS DROPPED\]\s*$")
 
 
 def _tc_identity(out):
     """Per CPU (and buffer), the event names in order."""
     ident = {}
+    carry = None
     for line in out.splitlines():
+        d = _TC_DROPPED.match(line)
+        if d:
+            carry = d.group(1)
+            continue
         m = _TC_EVENT.match(line)
+        name, carry = carry, None
         if not m:
             continue
-        key = (m.group(1) or b"", m.group(2))
+        key = (m.group(1) or name or b"", m.group(2))
         ident.setdefault(key, []).append(m.group(3))
     return ident
 

@@ -898,6 +898,148 @@ fn an_instance_table_no_option_points_at_is_an_error() {
     }
 }
 
+/// `rel` with the data size of CPU `cpu` of its first `flyrecord\0` table halved.
+fn cpu_size_halved(rel: &str, cpu: usize) -> (tempfile::TempDir, PathBuf) {
+    edited(rel, |b| {
+        let at = find(b, b"flyrecord\0") + 10 + 16 * cpu + 8;
+        let size = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        assert!(size >= 8192, "{rel} CPU {cpu} holds {size} bytes");
+        b[at..at + 8].copy_from_slice(&(size / 2).to_le_bytes());
+    })
+}
+
+#[test]
+fn a_cpu_size_cut_inside_its_pages_loses_the_pages_after_it() {
+    // A v6 CPU size halved: trace-cmd maps the page the size ends in whole and never reads the
+    // pages after it, whether they are the file's tail (the last CPU with data: TD040) or lie
+    // before the next CPU's data (TD039).
+    for (rel, cpu, code) in [
+        ("tracecmd/bigmarker-v6.dat", 0, "TD040"),
+        ("tracecmd/lost-v6.dat", 1, "TD040"),
+        ("tracecmd/kernel-stack-v6.dat", 0, "TD039"),
+    ] {
+        let (_t, p) = cpu_size_halved(rel, cpu);
+        let l = levels(&p);
+        assert!(has(&l, code, Severity::Error), "{rel}: {l:?}");
+        let base = reports(&common::corpus(rel), false, false);
+        for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+            assert!(
+                event_lines(&o1) < event_lines(o0),
+                "{name} reads every event of {rel}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_instance_page_size_below_the_page_header_is_an_error() {
+    // Instance `tracelint-mono` (zstd, 16 KiB pages holding 716 and 1,008 bytes): trace-cmd 3.x
+    // read its pages with the BUFFER option's page size.
+    let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
+    let with = |ps: u32| {
+        edited(rel, |b| {
+            let at = find(b, b"tracelint-mono\0counter\0") + b"tracelint-mono\0counter\0".len();
+            assert_eq!(&b[at..at + 4], &16384u32.to_le_bytes());
+            b[at..at + 4].copy_from_slice(&ps.to_le_bytes());
+        })
+    };
+    for ps in [1, 8] {
+        let (_t, p) = with(ps);
+        let l = levels(&p);
+        assert!(has(&l, "TD031", Severity::Error), "{ps}: {l:?}");
+        for (name, ok, _) in reports(&p, true, false) {
+            assert!(!ok, "{name} reads page size {ps} without failing");
+        }
+    }
+    // Its pages' data fits in 1,024 bytes: every reader prints the same events.
+    let (_t, p) = with(1024);
+    let l = levels(&p);
+    assert!(no_error(&l), "{l:?}");
+    let base = reports(&common::corpus(rel), true, false);
+    for ((name, _, o0), (_, ok, o1)) in base.iter().zip(reports(&p, true, false)) {
+        assert!(ok, "{name}");
+        assert_eq!(event_lines(&o1), event_lines(o0), "{name}");
+    }
+}
+
+#[test]
+fn a_header_page_size_below_4096_is_leveled_by_the_page_walk() {
+    // The header's page size halved: every ring page is read as two, the page's data and the
+    // kernel's zero fill. Where every page's data fits in 2,048 bytes the readers print the
+    // same report; where one does not (lost-v6's full pages) they reject the file or lose events.
+    let half = |b: &mut Vec<u8>| {
+        assert_eq!(&b[14..18], &4096u32.to_le_bytes());
+        b[14..18].copy_from_slice(&2048u32.to_le_bytes());
+    };
+    for (rel, v7) in [
+        ("tracecmd/marker-v6.dat", false),
+        ("tracecmd/v7-none.dat", true),
+    ] {
+        let (_t, p) = edited(rel, half);
+        let l = levels(&p);
+        assert!(
+            has(&l, "TD005", Severity::Warning) && no_error(&l),
+            "{rel}: {l:?}"
+        );
+        assert_eq!(
+            reports(&p, v7, false),
+            reports(&common::corpus(rel), v7, false),
+            "{rel}"
+        );
+    }
+    let rel = "tracecmd/lost-v6.dat";
+    let (_t, p) = edited(rel, half);
+    let l = levels(&p);
+    assert!(has(&l, "TD101", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, ok, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            !ok || event_lines(&o1) < event_lines(o0),
+            "{name} reads every event"
+        );
+    }
+}
+
+#[test]
+fn a_last_record_made_an_absolute_time_stamp_is_an_error() {
+    // CPU 1's last record (type_len 16, 68 bytes, ending at the commit) made an absolute time
+    // stamp (type_len 31, 8 bytes): its tail is read as a record of no defined event, 4 bytes
+    // past the commit with zeros after it, and it is not the page's last record of its own.
+    let rel = "tracecmd/clock-uptime-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        assert_eq!(b[0x10164] & 31, 16);
+        b[0x10164] = (b[0x10164] & !31) | 31;
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD105", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, ok, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(!ok || o1 != *o0, "{name} reads the same");
+    }
+}
+
+#[test]
+fn a_commit_zeroed_over_a_record_at_delta_zero_is_an_error() {
+    // The second page of bigmarker-v6's CPU 0 starts with a length-word record at time delta 0
+    // (header word 0): its commit set to 0 leaves the page's records after the data, and every
+    // reader skips the page.
+    let rel = "tracecmd/bigmarker-v6.dat";
+    let (_t, p) = edited(rel, |b| {
+        assert_eq!(&b[0x11010..0x11014], &[0, 0, 0, 0]);
+        assert_ne!(&b[0x11008..0x11010], &[0; 8]);
+        b[0x11008..0x11010].copy_from_slice(&[0; 8]);
+    });
+    let l = levels(&p);
+    assert!(has(&l, "TD104", Severity::Error), "{l:?}");
+    let base = reports(&common::corpus(rel), false, false);
+    for ((name, _, o0), (_, _, o1)) in base.iter().zip(reports(&p, false, false)) {
+        assert!(
+            event_lines(&o1) < event_lines(o0),
+            "{name} reads every event"
+        );
+    }
+}
+
 #[test]
 fn a_counter_clock_without_traceclock_is_an_error() {
     let rel = "tracecmd/clock-counter-inst-v7-zstd.dat";
@@ -1882,6 +2024,39 @@ fn a_definition_line_gdb_parses_by_position_is_a_warning() {
         assert!(has(&l, code, Severity::Warning), "{rel} {code}: {l:?}");
         assert!(no_error(&l), "{rel} {code}: {l:?}");
         gdb_reads_same(&exe, rel, &p);
+    }
+}
+
+#[test]
+fn an_at_location_with_a_control_byte_is_an_error() {
+    // memory.tf's `tp Z2:40117d:at` string `tl_scale`: with tpdemo loaded GDB 13 re-creates
+    // tracepoint 2 from it. `tl\x01scale` names nothing (no location holds a control byte):
+    // GDB creates no tracepoint and `tdump` fails on every frame. `ul_scale`, a name tpdemo
+    // lacks, fails the same but is a name a file can hold: only the program tells.
+    let rel = "gdb/memory.tf";
+    let t = tempfile::tempdir().unwrap();
+    let Some(exe) = tpdemo(t.path()) else { return };
+    let with = |hex: &[u8]| {
+        edited(rel, |b| {
+            let at = find(b, b"tp Z2:40117d:at:0:8:") + b"tp Z2:40117d:at:0:8:".len();
+            assert_eq!(&b[at..at + 16], b"746c5f7363616c65");
+            b[at..at + 16].copy_from_slice(hex);
+        })
+    };
+    let base = gdb_reads_with(&exe, &common::corpus(rel));
+    assert!(base.contains("Data collected"), "{base}");
+    for (hex, error) in [(b"746c017363616c65", true), (b"756c5f7363616c65", false)] {
+        let (_t, p) = with(hex);
+        let l = levels(&p);
+        assert_eq!(has(&l, "GT031", Severity::Error), error, "{l:?}");
+        assert_eq!(no_error(&l), !error, "{l:?}");
+        let out = gdb_reads_with(&exe, &p);
+        assert!(out.contains("Found trace frame"), "{out}");
+        assert!(
+            !out.contains("Data collected"),
+            "GDB dumps the frames of {}: {out}",
+            String::from_utf8_lossy(hex)
+        );
     }
 }
 

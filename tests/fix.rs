@@ -1608,3 +1608,106 @@ fn uftrace_killed_recorder_with_symbols_from_another_recording() {
         text.lines().take(5).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// `trace-cmd report` lines, in order, without their leading blanks.
+fn report_lines(p: &Path) -> Vec<String> {
+    let o = Command::new("trace-cmd")
+        .args(["report", "-i"])
+        .arg(p)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.contains(": ") && l.contains(" ["))
+        // The width of the task column follows the longest buffer name.
+        .map(|l| l.trim_start().to_string())
+        .collect()
+}
+
+/// A v7 file with an instance (`-B tracelint-foo`), cut around the instance's buffer: the
+/// instance is named again from its CPUSTAT marker when its data is on disk, and the ledger
+/// says it is lost when it is not.
+#[test]
+fn trace_dat_v7_instance_cut_is_named_or_ledgered() {
+    let have = tool("trace-cmd", "--version");
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "instances-v7-zstd.dat";
+    let path = corpus(&format!("tracecmd/{name}"));
+    let data = std::fs::read(&path).unwrap();
+    let opts = tracelint::CheckOptions::default();
+    let mut sink = tracelint::Sink::new(1000);
+    let m = tracelint::formats::tracecmd::decode(&data, &opts, &mut sink).unwrap();
+    let bufs: Vec<_> = m.sections.iter().filter(|s| s.id == 3).collect();
+    assert_eq!(bufs.len(), 2, "{name}: a top buffer and an instance");
+    let (top, inst) = (bufs[0], bufs[1]);
+    let top_end = usize::try_from(top.body.end).unwrap();
+    let inst_start = usize::try_from(inst.offset).unwrap();
+    let inst_end = usize::try_from(inst.body.end).unwrap();
+    let original = if have {
+        report_lines(&path)
+    } else {
+        Vec::new()
+    };
+    let of_instance = |l: &String| l.starts_with("tracelint-foo:");
+    if have {
+        assert!(original.iter().any(of_instance) && !original.iter().all(of_instance));
+    }
+    let lost_instance = |ledger: &serde_json::Value| {
+        ledger["plan"]["losses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["buffer"] == "tracelint-foo" && l["cpu"].is_null())
+    };
+    // Cut before any of the instance's data: the top buffer is kept whole, the instance is a
+    // loss the ledger names.
+    for at in [top_end, top_end + 50, inst_start, inst_start + 100] {
+        let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+        assert_eq!(code, 5, "{name} cut at {at}: {ledger}");
+        assert!(lost_instance(&ledger), "{name} cut at {at}: {ledger}");
+        if have {
+            let top_lines: Vec<String> = original
+                .iter()
+                .filter(|l| !of_instance(l))
+                .cloned()
+                .collect();
+            assert_eq!(report_lines(&out), top_lines, "{name} cut at {at}");
+        }
+    }
+    // Cut after the instance's data: its BUFFER option is rebuilt under its own name and
+    // every event reads as recorded.
+    for at in [inst_end, inst_end + 40] {
+        let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+        assert_eq!(code, 4, "{name} cut at {at}: {ledger}");
+        if have {
+            assert_eq!(report_lines(&out), original, "{name} cut at {at}");
+        }
+    }
+    // Cut inside the instance's last CPU stream: its first CPU reads whole, the cut one is
+    // ledgered under the instance's name.
+    let at = inst_end - 50;
+    let (code, ledger, out) = cut_and_fix(tmp.path(), name, &data, at, &[]);
+    assert_eq!(code, 5, "{name} cut at {at}: {ledger}");
+    assert!(
+        ledger["plan"]["losses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["buffer"] == "tracelint-foo" && l["cpu"] == 1),
+        "{name} cut at {at}: {ledger}"
+    );
+    if have {
+        let got = report_lines(&out);
+        assert!(
+            got.iter().all(|l| original.contains(l)),
+            "{name} cut at {at}"
+        );
+        let cpu0 = |v: &[String]| {
+            v.iter()
+                .filter(|l| of_instance(l) && l.contains("[000]"))
+                .count()
+        };
+        assert!(cpu0(&original) > 0);
+        assert_eq!(cpu0(&got), cpu0(&original), "{name} cut at {at}");
+    }
+}

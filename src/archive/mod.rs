@@ -105,6 +105,8 @@ struct Walker<'c, 'l> {
     unnamed: bool,
     /// Sift trace.dat members that are spilled.
     sift: bool,
+    /// The input is a file, read again without sifting if a guess turns out wrong.
+    rereadable: bool,
     /// Set when a sieve's guess was wrong: the input must be checked again without sifting.
     retry: bool,
     /// The format was forced (`--format-hint`): a stream whose first bytes are no trace is
@@ -156,6 +158,7 @@ pub fn check(
         Source::File { mut file, sift } => {
             let mut w = Walker::new(limits, sift, check);
             w.hinted = hinted;
+            w.rereadable = true;
             if sift {
                 // Into a scratch sink: a wrong guess throws the first pass away.
                 let mut first = sink.child(limits.max_findings);
@@ -273,6 +276,7 @@ impl<'c, 'l> Walker<'c, 'l> {
             members: Vec::new(),
             unnamed: false,
             sift,
+            rereadable: false,
             retry: false,
             hinted: false,
             check,
@@ -701,8 +705,11 @@ impl<'c, 'l> Walker<'c, 'l> {
         }
         // Possibly part of a uftrace data directory: keep it until the archive is read. A task
         // file gets its first pass as it is unpacked: the rest of the directory may come later.
-        let mut runs =
-            is_task_file(split(path).1).then(|| RecordSieve::default().with_budget(self.runs_left));
+        let mut runs = is_task_file(split(path).1).then(|| {
+            RecordSieve::default()
+                .with_budget(self.runs_left)
+                .with_payload_holes(self.sift && self.rereadable)
+        });
         match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,

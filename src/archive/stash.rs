@@ -124,11 +124,16 @@ fn flush_records(
         while closed.get(*ri).is_some_and(|r| r.end <= at) {
             *ri = ri.saturating_add(1);
         }
-        // A run with payloads is written all the same: the walk takes it only where each
-        // payload has the fixed length of its function's argument spec, which string
+        // A run with payloads is written all the same unless the input can be read again and
+        // none of its payloads looked like a string argument: the walk takes it only where
+        // each payload has the fixed length of its function's argument spec, which string
         // arguments do not.
+        let payloads_too = sv.payload_holes();
         let (to, hole) = match closed.get(*ri) {
-            Some(r) if r.start <= at => (r.end.min(limit), r.payloads == 0),
+            Some(r) if r.start <= at => (
+                r.end.min(limit),
+                r.payloads == 0 || (payloads_too && !r.textual),
+            ),
             Some(r) => (r.start.min(limit), false),
             None => (limit, false),
         };

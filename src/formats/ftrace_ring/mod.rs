@@ -552,7 +552,9 @@ impl<'t> Walker<'t> {
                 }
                 _ => break,
             };
-            if word == 0 || p.saturating_add(total) > bytes.len() {
+            // A header word of 0 is a length-word record at delta 0 (the first record of a page
+            // often is one), told from zero fill by its length word (at least 8).
+            if p.saturating_add(total) > bytes.len() {
                 break;
             }
             let defined = u16_at(bytes, p.saturating_add(id_at), e)
@@ -849,24 +851,31 @@ impl<'t> Walker<'t> {
     }
 
     /// The end (page offset) of the data record starting at page offset `p` when it is whole in
-    /// `page` and only zero bytes follow it to the page's end: the page's last record.
+    /// `page`, only zero bytes follow it to the page's end and its event id is one a format
+    /// defines: the page's last record. (Bytes a damaged header before them misframes read as a
+    /// record of no defined event: trace-cmd prints `[UNKNOWN EVENT]` or crashes.)
     fn last_record_end(&self, page: &[u8], p: usize) -> Option<usize> {
         let e = self.params.endian;
         let (tl, _) = split_header(u32_at(page, p, e)?, e);
-        let total = match tl {
-            1..=TYPE_DATA_MAX => (tl as usize).saturating_mul(4).saturating_add(4),
+        let (total, body) = match tl {
+            1..=TYPE_DATA_MAX => ((tl as usize).saturating_mul(4).saturating_add(4), 4),
             0 => {
                 let arr = u32_at(page, p.saturating_add(4), e)?;
                 if arr < 8 {
                     return None;
                 }
-                usize::try_from(arr)
+                let total = usize::try_from(arr)
                     .ok()?
                     .checked_next_multiple_of(4)?
-                    .checked_add(4)?
+                    .checked_add(4)?;
+                (total, 8)
             }
             _ => return None,
         };
+        let id = u16_at(page, p.saturating_add(body), e)?;
+        if !self.table.is_empty() && self.table.min_payload(id).is_none() {
+            return None;
+        }
         let end = p.checked_add(total)?;
         let rest = page.get(end..)?;
         rest.iter().all(|&b| b == 0).then_some(end)

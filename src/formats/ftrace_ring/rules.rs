@@ -82,8 +82,11 @@ crate::declare_rules! {
     /// Readers stop at the commit size and never read the tail (kbuffer reads `commit` bytes). The
     /// level follows the case:
     /// - **error**: the tail starts with whole events of defined types: the commit size cut them off
-    ///   and trace-cmd 2.4–3.3.4 never read them (campaign: "empty" CPUs, lost events);
+    ///   and trace-cmd 2.4–3.3.4 never read them (campaign: "empty" CPUs, lost events, a commit
+    ///   set to 0 over a page whose first record is a length-word record at time delta 0, header
+    ///   word 0, told from zero fill by its length word);
     /// - **warning**: the tail holds no event: every reader reads the same.
+    ///
     /// ## Spec
     /// kernel `ring_buffer_read_page` (`memset(&bpage->data[commit], 0, ...)`).
     pub RING_PAGE_TAIL_NOT_ZERO = ("TD104", "ring-page-tail-not-zero", Warning, "bytes after the page's data are not zero");
@@ -103,7 +106,10 @@ crate::declare_rules! {
     ///   whole in the page with only zeros after it: kbuffer reads it whole and stops after it,
     ///   and trace-cmd 2.4–3.3.4 print the same report (campaign: 7 of 7 such pages, commits 1
     ///   or 4 bytes short and a last record's header made 4 bytes longer; the damaged headers
-    ///   that misframe the records after them overrun by 20 bytes and more);
+    ///   that misframe the records after them overrun by 20 bytes and more). The record must be
+    ///   of an event a format defines: the tail of a record a damaged header before it misframes
+    ///   (a last data record made an absolute time stamp) is read as an unknown event
+    ///   (trace-cmd 3.3.4 prints `[UNKNOWN EVENT]`, 2.9.5 crashes);
     /// - **error** otherwise.
     ///
     /// ## Spec

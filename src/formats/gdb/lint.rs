@@ -354,6 +354,7 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                 .fails("GDB", "13", "reject");
             sink.push(f);
         }
+        at_control_byte(t, sink);
         for kind in [SourceKind::At, SourceKind::Cond] {
             for s in t.sources.iter().filter(|s| s.kind == kind).skip(1) {
                 sink.report(
@@ -386,6 +387,33 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
             .collect();
         check_commands(t, &unlinked, &names, sink);
     }
+}
+
+/// A control byte in the `at` location GDB re-creates tracepoint `t` from (the last `at` line,
+/// `parse_tracepoint_definition`): no location a user types or GDB writes holds one, so no
+/// symbol or file of the program matches it. A name the program lacks is only told by the
+/// program; a control byte is told by the file.
+fn at_control_byte(t: &super::model::Tracepoint, sink: &mut Sink) {
+    let Some(s) = t.sources.iter().rev().find(|s| s.kind == SourceKind::At) else {
+        return;
+    };
+    let Some(i) = s.text.iter().position(|&b| b < 0x20 || b == 0x7f) else {
+        return;
+    };
+    let f = sink
+        .make(
+            &rules::TP_SOURCE_INCONSISTENT,
+            s.span.clone(),
+            format!(
+                "the `at` location `{}` of tracepoint {} holds the control byte 0x{:02x} at position {i}: no location GDB writes holds one; with the program loaded GDB 13 cannot resolve it (\"Function … not defined\", \"Failed to create tracepoint for target's tracepoint {}\"), creates no tracepoint and `tdump` fails",
+                show(&s.text),
+                t.num,
+                s.text.get(i).copied().unwrap_or(0),
+                t.num
+            ),
+        )
+        .fails("GDB", "13", "loss");
+    sink.push(f);
 }
 
 /// Names `$name` may refer to in tracepoint commands.

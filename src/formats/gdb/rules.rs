@@ -484,7 +484,13 @@ crate::declare_rules! {
     /// and its frames are found; on the file with its `at` line GDB only warns that it cannot
     /// create the tracepoint); with the program loaded it warns "Uploaded tracepoint N has no
     /// source location, using raw address" and reads every frame the same (verified with GDB
-    /// 13.1 on circular-wrapped.tf without its `at` line). Repeated source lines stay warnings.
+    /// 13.1 on circular-wrapped.tf without its `at` line). An `at` location holding a control
+    /// byte (below 0x20, or 0x7f) is an **error**: no location a user types or GDB writes holds
+    /// one, and with the program loaded GDB 13 fails to resolve it ("Function … not defined",
+    /// "Failed to create tracepoint for target's tracepoint N"): no tracepoint is created and
+    /// `tdump` fails (campaign: `tl_scale` made `tl\x01scale` in memory.tf). A location renamed to
+    /// another printable name is told only by the program (a known gap of the campaign).
+    /// Repeated source lines stay warnings.
     pub TP_SOURCE_INCONSISTENT = ("GT031", "tp-source-inconsistent", Warning, "a tracepoint source line is inconsistent");
     /// ## What it checks
     /// `tp Z…cmd` lines form an action list GDB accepts: known actions (`collect`, `teval`,

@@ -471,7 +471,7 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             // cut to 0 or short. Every reader reads only the declared ranges.
             let ps = u64::from(m.header.page_size.max(1));
             let page = at.checked_div(ps).unwrap_or(0).saturating_mul(ps);
-            let holds_page = page_header_at(data, m, at, &g);
+            let holds_page = lost_page(data, m, &g).is_some();
             // A compressed CPU's data starts with its chunk count and first chunk sizes.
             let holds_chunks = compressed && page >= g.start && at < page.saturating_add(12) && {
                 let word = |o: u64| {
@@ -508,6 +508,21 @@ fn overlaps_and_padding(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
             ctx.sink.push(f);
         }
     }
+}
+
+/// The first ring page in `region` (bytes no CPU entry covers) that no reader reads: the
+/// region starts where a CPU's declared data ends, and trace-cmd maps the page that data ends
+/// in whole, so the search starts at the next page boundary. Its first non-zero byte (within
+/// `LOOK_BYTES`) must lie in the header of a whole page with a fitting commit word.
+fn lost_page(data: &[u8], m: &TraceDat, region: &Range<u64>) -> Option<u64> {
+    let ps = u64::from(m.header.page_size.max(1));
+    let from = region.start.div_ceil(ps).saturating_mul(ps);
+    let rest = usize::try_from(from).ok().and_then(|f| {
+        let end = usize::try_from(region.end).unwrap_or(usize::MAX);
+        data.get(f..end.min(f.saturating_add(LOOK_BYTES)).min(data.len()))
+    })?;
+    let at = from.saturating_add(rest.iter().position(|&b| b != 0)? as u64);
+    page_header_at(data, m, at, &(from..region.end)).then_some(at)
 }
 
 /// Whether the first non-zero byte `at` of `region` in `data` lies in the header (first 16
@@ -582,13 +597,9 @@ fn trailing(ctx: &mut Ctx<'_, '_>, m: &TraceDat) {
                 if let Some(s) = ctx.sieve {
                     s.check_spans(std::iter::once(end..len));
                 }
-                // Only the first bytes are looked at: a lost CPU's pages start right there.
-                let first = usize::try_from(end)
-                    .ok()
-                    .and_then(|e| ctx.data.get(e..e.saturating_add(LOOK_BYTES).min(ctx.data.len())))
-                    .and_then(|rest| rest.iter().position(|&b| b != 0))
-                    .map(|i| end.saturating_add(i as u64));
-                match first.filter(|&at| page_header_at(ctx.data, m, at, &(end..len))) {
+                // Only the first bytes are looked at: a lost CPU's pages start right there
+                // (or at the next page boundary, after the page a short size ends in).
+                match lost_page(ctx.data, m, &(end..len)) {
                     Some(at) => ctx
                         .sink
                         .make(

@@ -23,6 +23,11 @@
 //!   count and the section's size set to what is kept, and the options and STRINGS sections
 //!   rebuilt as above. The streams must be as many as the CPUs, since an empty CPU writes no
 //!   stream and the streams do not name their CPU.
+//! * v7 with instances (`-B`): trace-cmd writes a CPUSTAT option `"\nBuffer: NAME\n\n"` before
+//!   each instance's statistics, so the instance whose BUFFER option (and STRINGS entry) a cut
+//!   took is named again from it when it is the only one without a BUFFER option; an instance
+//!   the CPUSTAT options name whose data is not on disk is a loss in the ledger, and a DONE
+//!   option that points past the cut ends the chain.
 
 use super::decode::compress::Decompressor;
 use super::decode::ctx::Ctx;
@@ -365,6 +370,101 @@ fn desc_of(id: u16, buffer: &str) -> Option<String> {
     )
 }
 
+/// The instances named by the CPUSTAT options (trace-cmd writes a CPUSTAT of
+/// `"\nBuffer: NAME\n\n"` before the statistics of each instance's CPUs), in order.
+fn cpustat_instances(m: &TraceDat) -> Vec<String> {
+    m.options
+        .iter()
+        .filter(|o| o.id == opt_id::CPUSTAT)
+        .filter_map(|o| match &o.value {
+            OptValue::Str(s) => s
+                .strip_prefix("\nBuffer: ")
+                .and_then(|r| r.split('\n').next())
+                .map(str::to_string),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The names of the BUFFER options wholly before `keep`.
+fn buffer_names_before(m: &TraceDat, keep: u64) -> Vec<String> {
+    m.options
+        .iter()
+        .filter(|o| o.id == opt_id::BUFFER && o.span.end <= keep)
+        .filter_map(|o| match &o.value {
+            OptValue::Buffer { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The name of the buffer whose BUFFER section `bi` lost its BUFFER option (and the STRINGS
+/// section that names it): the top buffer when it is the first BUFFER section and the top
+/// buffer has no BUFFER option yet (the writer writes the top buffer first), else the one
+/// instance the CPUSTAT options name that has none; `Err` why not.
+fn lost_buffer_name(m: &TraceDat, bi: usize) -> Result<String, String> {
+    let Some(buf) = m.sections.get(bi) else {
+        return Err("no BUFFER section".into());
+    };
+    let named = buffer_names_before(m, buf.offset);
+    let first = !m.sections.iter().take(bi).any(|s| s.id == opt_id::BUFFER);
+    if first && !named.iter().any(String::is_empty) {
+        return Ok(String::new());
+    }
+    let left: Vec<String> = cpustat_instances(m)
+        .into_iter()
+        .filter(|n| !named.contains(n))
+        .collect();
+    match left.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err("the data is an instance buffer's, whose name was only in the lost STRINGS section (no CPUSTAT option names it)".into()),
+        _ => Err(format!(
+            "the data is an instance buffer's, whose name was only in the lost STRINGS section ({} instances the CPUSTAT options name have no BUFFER option: {})",
+            left.len(),
+            left.join(", ")
+        )),
+    }
+}
+
+/// The buffer name a section's description carries: `name` for the BUFFER section at
+/// `at` (whose BUFFER option is lost), the name of its BUFFER option for another buffer
+/// section, none for the others.
+fn section_name(m: &TraceDat, s: &Section, at: u64, name: &str) -> Option<String> {
+    if s.offset == at {
+        return Some(name.to_string());
+    }
+    if s.id != opt_id::BUFFER && s.id != opt_id::BUFFER_TEXT {
+        return Some(String::new());
+    }
+    m.options.iter().find_map(|o| match &o.value {
+        OptValue::Buffer { offset, name, .. } if *offset == s.offset => Some(name.clone()),
+        _ => None,
+    })
+}
+
+/// The instances the CPUSTAT options name that the output has no BUFFER option of (`kept`
+/// names the ones it has): their sections lay past the cut.
+fn instances_lost(m: &TraceDat, kept: &[String], len: u64, keep: u64) -> Vec<Loss> {
+    cpustat_instances(m)
+        .into_iter()
+        .filter(|n| !kept.contains(n))
+        .map(|n| Loss {
+            file: None,
+            buffer: Some(n.clone()),
+            cpu: None,
+            task: None,
+            count: 0,
+            unit: Unit::Pages,
+            bytes: 0,
+            time: None,
+            what: format!(
+                "instance `{n}` (named by the CPUSTAT options): neither a whole chunk or page of its data nor its BUFFER option is before the cut at 0x{keep:x} ({} byte(s) after it): all its events, how many unknown",
+                len.saturating_sub(keep)
+            ),
+        })
+        .collect()
+}
+
 fn complete(s: &Section) -> bool {
     s.body.end == s.offset.saturating_add(16).saturating_add(s.size)
 }
@@ -448,6 +548,8 @@ struct Kept {
     cut_what: &'static str,
     /// Where the writer's lost options section began (the last DONE may point there).
     old_next: Option<u64>,
+    /// The name of the buffer whose BUFFER option is rebuilt (`""`: the top buffer).
+    name: String,
 }
 
 fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptions) -> Verdict {
@@ -491,8 +593,12 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
     }
     // What follows the data must be what the writer writes next: the options section's
     // header (id 0, flags 0, the next string id), or as much of it as is left.
-    let options_sid = match tile_strings(m.sections.iter().take(bi.saturating_add(1)), |_| {
-        Some(String::new())
+    let name = match lost_buffer_name(m, bi) {
+        Ok(n) => n,
+        Err(why) => return refuse(damage, &why),
+    };
+    let options_sid = match tile_strings(m.sections.iter().take(bi.saturating_add(1)), |s| {
+        section_name(m, s, buf.offset, &name)
     }) {
         Ok(t) => u32::try_from(t.len()).unwrap_or(u32::MAX),
         Err(why) => return refuse(damage, &why),
@@ -517,6 +623,7 @@ fn repair_v7(data: &[u8], m: &TraceDat, opts: &CheckOptions, ropts: &RepairOptio
         losses: Vec::new(),
         cut_what: "what was left of the options and STRINGS sections (rebuilt)",
         old_next: None,
+        name,
     };
     rebuild_options(data, m, bi, damage, kept)
 }
@@ -541,12 +648,10 @@ fn repair_v7_cut_in_data(data: &[u8], m: &TraceDat, opts: &CheckOptions) -> Opti
     } else {
         "v7 trace.dat cut inside its compressed CPU data"
     };
-    if m.sections.iter().take(bi).any(|s| s.id == opt_id::BUFFER) {
-        return Some(refuse(
-            damage,
-            "the cut data is an instance buffer's, whose name was only in the lost STRINGS section",
-        ));
-    }
+    let name = match lost_buffer_name(m, bi) {
+        Ok(n) => n,
+        Err(why) => return Some(refuse(damage, &why)),
+    };
     let Some(algo) = m.header.algo.filter(|a| *a != Algo::None) else {
         return Some(refuse(
             damage,
@@ -557,6 +662,11 @@ fn repair_v7_cut_in_data(data: &[u8], m: &TraceDat, opts: &CheckOptions) -> Opti
     let body = buf.offset.saturating_add(16)..len;
     let walk = partial_streams(data, algo, body, ps, e, opts);
     if walk.whole.is_empty() && walk.cut.as_ref().is_none_or(|c| c.chunks == 0) {
+        // An instance's buffer cut before its first whole chunk: the buffers before it are
+        // whole with their options, and only it is lost.
+        if let v @ Verdict::Repair(_) = rebuild_strings(data, m) {
+            return Some(v);
+        }
         return Some(refuse(
             damage,
             "no whole compressed chunk is on disk: nothing to recover",
@@ -591,7 +701,7 @@ fn repair_v7_cut_in_data(data: &[u8], m: &TraceDat, opts: &CheckOptions) -> Opti
     if walk.started {
         losses.push(Loss {
             file: None,
-            buffer: Some(String::new()),
+            buffer: Some(name.clone()),
             cpu: Some(cpu),
             task: None,
             count: 0,
@@ -640,7 +750,7 @@ fn repair_v7_cut_in_data(data: &[u8], m: &TraceDat, opts: &CheckOptions) -> Opti
         if count > 0 || rest > 0 || c.count.is_none() {
             losses.push(Loss {
                 file: None,
-                buffer: Some(String::new()),
+                buffer: Some(name.clone()),
                 cpu: Some(cpu),
                 task: None,
                 count,
@@ -676,6 +786,7 @@ fn repair_v7_cut_in_data(data: &[u8], m: &TraceDat, opts: &CheckOptions) -> Opti
         losses,
         cut_what: "a compressed chunk cut short",
         old_next: (!stopped).then_some(declared_end),
+        name,
     };
     Some(rebuild_options(data, m, bi, damage, kept))
 }
@@ -805,8 +916,9 @@ fn rebuild_options(data: &[u8], m: &TraceDat, bi: usize, damage: &str, kept: Kep
         }
     };
     // STRINGS: the descriptions by string id, which must tile from 0.
-    let mut strings = match tile_strings(m.sections.iter().take(bi.saturating_add(1)), |_| {
-        Some(String::new())
+    let name = kept.name;
+    let mut strings = match tile_strings(m.sections.iter().take(bi.saturating_add(1)), |s| {
+        section_name(m, s, buf.offset, &name)
     }) {
         Ok(s) => s,
         Err(why) => return refuse(damage, &why),
@@ -818,7 +930,7 @@ fn rebuild_options(data: &[u8], m: &TraceDat, bi: usize, damage: &str, kept: Kep
     // The options section: BUFFER, DONE.
     let mut opt = Sink16(Vec::new(), e);
     opt.u64(buf.offset);
-    opt.cstr("");
+    opt.cstr(&name);
     opt.cstr(&clock);
     opt.u32(m.header.page_size);
     opt.u32(u32::try_from(streams.len()).unwrap_or(0));
@@ -868,7 +980,12 @@ fn rebuild_options(data: &[u8], m: &TraceDat, bi: usize, damage: &str, kept: Kep
         old: Vec::new(),
         new,
         what: format!(
-            "options section: BUFFER option (top buffer, clock {clock}, {} CPU stream(s): {}), DONE",
+            "options section: BUFFER option ({}, clock {clock}, {} CPU stream(s): {}), DONE",
+            if name.is_empty() {
+                "top buffer".to_string()
+            } else {
+                format!("instance `{name}`")
+            },
             streams.len(),
             streams
                 .iter()
@@ -900,6 +1017,9 @@ fn rebuild_options(data: &[u8], m: &TraceDat, bi: usize, damage: &str, kept: Kep
         });
     }
     plan.losses = kept.losses;
+    let mut names = buffer_names_before(m, keep);
+    names.push(name);
+    plan.losses.extend(instances_lost(m, &names, len, keep));
     plan.invented = invented;
     plan.files.push(file);
     Verdict::Repair(plan)
@@ -921,14 +1041,23 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
         return Verdict::Healthy;
     };
     // Everything after the last whole section is the cut STRINGS section (or less than a
-    // section header).
-    if m.sections
-        .iter()
-        .skip(last.saturating_add(1))
-        .any(|s| s.id != opt_id::STRINGS)
-    {
-        return Verdict::Healthy;
+    // section header), or an instance's BUFFER section cut before any of its data is whole
+    // (dropped whole: the caller found nothing in it to keep).
+    let after: Vec<&Section> = m.sections.iter().skip(last.saturating_add(1)).collect();
+    match after.as_slice() {
+        [] => {}
+        [s] if s.id == opt_id::STRINGS => {}
+        // Only an instance's: the top buffer's data comes first, and without it nothing is
+        // left to read.
+        [s] if s.id == opt_id::BUFFER
+            && m.sections.iter().take(last).any(|b| b.id == opt_id::BUFFER) => {}
+        _ => return Verdict::Healthy,
     }
+    let damage = if after.iter().any(|s| s.id == opt_id::BUFFER) {
+        "v7 trace.dat cut inside an instance's buffer section, before any of its data is whole"
+    } else {
+        damage
+    };
     let Some(ls) = m.sections.get(last) else {
         return Verdict::Healthy;
     };
@@ -954,7 +1083,11 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
             Err(why) => return refuse(damage, &why),
         };
     let sid = u32::try_from(strings.len()).unwrap_or(u32::MAX);
-    if let Some(cut) = m.sections.get(last.saturating_add(1)) {
+    if let Some(cut) = m
+        .sections
+        .get(last.saturating_add(1))
+        .filter(|c| c.id == opt_id::STRINGS)
+    {
         if cut.string_id != sid {
             return refuse(
                 damage,
@@ -969,6 +1102,30 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
     plan.mend(rules::TRUNCATED.code);
     plan.mend(rules::SECTION_SIZE.code);
     let mut file = FilePlan::new(None, keep);
+    // The last DONE points at the next options section when an instance's buffer followed
+    // (trace-cmd patches it as it writes that section): past the cut, it is ended.
+    let done = m.options.iter().rfind(|o| {
+        o.id == opt_id::DONE && o.span.start >= ls.body.start && o.span.end <= ls.body.end
+    });
+    if let Some(d) = done {
+        match d.value {
+            OptValue::U64(0) => {}
+            OptValue::U64(next) if next >= keep => {
+                let at = d.span.start.saturating_add(6);
+                file.edits.push(Edit {
+                    rule: rules::OPTIONS_CHAIN.code,
+                    offset: at,
+                    old: old_bytes(data, at, 8),
+                    new: u64_bytes(e, 0),
+                    what: format!(
+                        "the last DONE option's next-options offset 0x{next:x}, past the cut: 0, the end of the chain"
+                    ),
+                });
+                plan.mend(rules::OPTIONS_CHAIN.code);
+            }
+            _ => return Verdict::Healthy,
+        }
+    }
     let mut new = section_header(e, opt_id::STRINGS, sid, strings.len() as u64);
     new.extend_from_slice(&strings);
     file.edits.push(Edit {
@@ -992,6 +1149,7 @@ fn rebuild_strings(data: &[u8], m: &TraceDat) -> Verdict {
             what: "what was left of the STRINGS section (rebuilt)".into(),
         });
     }
+    plan.losses = instances_lost(m, &buffer_names_before(m, keep), len, keep);
     plan.files.push(file);
     Verdict::Repair(plan)
 }

@@ -80,6 +80,13 @@ crate::declare_rules! {
     /// ## What readers do
     /// trace-cmd 3.1.6 divides by the page size: 0 crashes it with SIGFPE (verified); other values
     /// cut pages at the wrong size and misframe every event.
+    ///
+    /// The level follows the case: a power of two from 16 to 2048 is a **warning**: the ring
+    /// pages are walked with it, and where every page's data fits in the smaller page (the rest
+    /// of each real page is the kernel's zero fill, read as empty pages) trace-cmd 2.4–3.3.4
+    /// read the same events (campaign: 1024 and 2048 on v6 and v7 files, zstd and uncompressed);
+    /// a page whose data does not fit is a `TD101` error (16 and 256: the readers reject the file
+    /// or lose events).
     pub BAD_PAGE_SIZE = ("TD005", "bad-page-size", Error, "the page size is zero, not a power of two or implausible");
     /// ## What it checks
     /// The v7 compression name is `none`, `zstd` or `zlib`, and `none` has an empty version.
@@ -416,9 +423,12 @@ crate::declare_rules! {
     ///
     /// The level follows the case: a top-buffer page size that differs from the file header's is
     /// a **warning** (trace-cmd 3.1.6–3.3.4 use the header's, campaign). An instance's page size
-    /// that is not a power of two is an **error** when the instance holds CPU data (trace-cmd
-    /// 3.3.4 reads its pages with it; 3.1.6 never uses it) and a **warning** when it holds none.
-    /// Malformed payloads stay errors.
+    /// that is not a power of two, or smaller than the 16-byte page header, is an **error** when
+    /// the instance holds CPU data (trace-cmd 3.1.6 and 3.3.4 read a v7 instance's pages with it,
+    /// `tracecmd_buffer_instance_handle`: sizes 1 to 512 crash both on a zstd instance whose pages
+    /// hold 716 and 1,008 bytes, 768 loses events, campaign) and a **warning** when it holds none.
+    /// A power of two from 16 up is judged page by page (`TD101` where a page's data does not
+    /// fit). Malformed payloads stay errors.
     pub BUFFER_OPTION = ("TD031", "buffer-option", Error, "a BUFFER option is malformed");
     /// ## What it checks
     /// Every CPU data offset with data is a multiple of the page size.
@@ -516,7 +526,8 @@ crate::declare_rules! {
     /// - **error**: the non-zero bytes are the header of a whole page, or (compressed) a chunk
     ///   count and chunk sizes at a page boundary, before a CPU's data or after the last one:
     ///   CPU data no entry covers, typically a CPU size cut to 0 or short; trace-cmd 2.4–3.3.4
-    ///   never read those events (campaign);
+    ///   never read those events (campaign). The page a short size ends in is read whole
+    ///   (`TD035`), so the search for such a page starts at the next page boundary;
     /// - **warning**: other non-zero bytes; every reader reads the same.
     pub CPU_DATA_NONZERO_PADDING = ("TD039", "cpu-data-nonzero-padding", Warning, "padding before CPU data is not zero");
     /// ## What it checks
@@ -532,7 +543,10 @@ crate::declare_rules! {
     ///
     /// The level follows the case: in a v6 file, trailing bytes that hold an instance's
     /// `flyrecord\0` CPU table with CPU data (its BUFFER option lost or turned into another
-    /// option) are an **error**: trace-cmd 2.4–3.3.4 never read those events (campaign).
+    /// option) are an **error**: trace-cmd 2.4–3.3.4 never read those events (campaign). So are
+    /// trailing bytes whose first page after the page the last CPU's data ends in (trace-cmd
+    /// maps that page whole, `TD035`) is a ring page: a CPU size cut to 0 or short (a size of
+    /// three pages halved: trace-cmd 2.4, 2.9.5, 3.1.6 and 3.3.4 print 3 of 5 events, campaign).
     pub TRAILING_DATA = ("TD040", "trailing-data", Warning, "bytes follow the end of the trace");
     /// ## What it checks
     /// The literal tags: `header_page\0`, `header_event\0`, and the 10-byte v6 tags

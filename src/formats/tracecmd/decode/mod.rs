@@ -24,6 +24,9 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
+/// The smallest page size the ring walk reads pages with (a page header of 16 bytes fits).
+const MIN_WALKED_PAGE: u32 = 16;
+
 /// The magic at offset 0.
 pub const MAGIC: &[u8; 10] = b"\x17\x08\x44tracing";
 /// Largest plausible page size.
@@ -130,7 +133,22 @@ pub fn header(ctx: &mut Ctx<'_, '_>) -> Option<Header> {
     // (`lint::long_size`).
     let ps = r.offset();
     let page_size = rd(ctx, r.u32("page size"))?;
-    if !(4096..=MAX_PAGE_SIZE).contains(&page_size) || !page_size.is_power_of_two() {
+    if page_size.is_power_of_two() && (MIN_WALKED_PAGE..4096).contains(&page_size) {
+        // A smaller power of two cuts every ring page into pieces read as pages of their own:
+        // the first holds the page's data where it fits, the rest the kernel's zero fill
+        // (empty pages). The walk with this size reports a page whose data does not fit.
+        let f = ctx
+            .sink
+            .make(
+                &rules::BAD_PAGE_SIZE,
+                ps..ps.saturating_add(4),
+                format!(
+                    "page size is {page_size}, below 4096; the ring pages are walked with it: where every page's data fits, trace-cmd 2.4–3.3.4 read the same events (campaign: 1024 and 2048 on v6 and v7 files), and a page whose data does not fit is reported with the page (TD101)"
+                ),
+            )
+            .read_same("trace-cmd report", "2.4–3.3.4");
+        ctx.sink.push(f);
+    } else if !(4096..=MAX_PAGE_SIZE).contains(&page_size) || !page_size.is_power_of_two() {
         ctx.sink.report(
             &rules::BAD_PAGE_SIZE,
             ps..ps.saturating_add(4),

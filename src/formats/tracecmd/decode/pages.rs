@@ -51,28 +51,37 @@ impl SeenSet {
             }
         }
         if m.loc < TAIL_EXCESS && len >= TAIL_EXCESS {
-            m.loc = m.loc.max(loc_excess(payload, len, e));
+            m.loc = m.loc.max(loc_excess(payload, len, e, TAIL_EXCESS));
         }
     }
 }
 
 /// Excess of `payload` (`len` bytes) past the data of every word from offset 8 to 64 read as
-/// a `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields.
-fn loc_excess(payload: &[u8], len: u32, e: Endian) -> u32 {
+/// a `__data_loc` or `__rel_loc` word: at most the excess of the event's own fields. Only
+/// whether it reaches `need` matters: once a word leaves less, a value below `need` is
+/// returned without reading the others (each can only shorten the excess). The words are
+/// read from the last, whose locations reach furthest.
+fn loc_excess(payload: &[u8], len: u32, e: Endian, need: u32) -> u32 {
+    let excess = |end: u32| len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX));
     // Any word may be a location: take the furthest end that fits the payload.
     let mut end = 0u32;
-    for at in (8u32..len.min(64)).step_by(4) {
+    for at in (8u32..len.min(64)).step_by(4).rev() {
         let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
-            break;
+            continue;
         };
         let data = (w & 0xffff).saturating_add(w >> 16);
-        for cand in [data, at.saturating_add(4).saturating_add(data)] {
-            if cand <= len {
-                end = end.max(cand);
-            }
+        // The relative form's end (after the word) is past the absolute one's.
+        let rel = at.saturating_add(4).saturating_add(data);
+        if rel <= len {
+            end = end.max(rel);
+        } else if data <= len {
+            end = end.max(data);
+        }
+        if excess(end) < need {
+            break;
         }
     }
-    len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX))
+    excess(end)
 }
 
 /// Per event id, what the summarised records held.
@@ -671,6 +680,50 @@ mod packed_tests {
         assert_eq!(sp.whole.len(), whole.len());
         for (i, r) in small.iter().chain(whole.iter()).enumerate() {
             assert_eq!(sp.run_at(i), Some((1 << (20 + i), *r)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod loc_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every word read forward, every candidate end taken: the excess without stopping early.
+    fn all_words(payload: &[u8], len: u32, e: Endian) -> u32 {
+        let mut end = 0u32;
+        for at in (8u32..len.min(64)).step_by(4) {
+            let Some(w) = crate::reader::u32_at(payload, at as usize, e) else {
+                break;
+            };
+            let data = (w & 0xffff).saturating_add(w >> 16);
+            for cand in [data, at.saturating_add(4).saturating_add(data)] {
+                if cand <= len {
+                    end = end.max(cand);
+                }
+            }
+        }
+        len.saturating_sub(end.checked_next_multiple_of(4).unwrap_or(u32::MAX))
+    }
+
+    proptest! {
+        /// Stopping once a word leaves less than `need` tells the same as reading them all:
+        /// whether the excess reaches `need`, and its value when it does.
+        #[test]
+        fn early_stop_tells_the_same(
+            payload in proptest::collection::vec(
+                prop_oneof![Just(0u8), Just(4u8), Just(0x20u8), any::<u8>()],
+                8..96,
+            ),
+            need in 1u32..32,
+        ) {
+            let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
+            let full = all_words(&payload, len, Endian::Little);
+            let fast = loc_excess(&payload, len, Endian::Little, need);
+            prop_assert_eq!(fast >= need, full >= need);
+            if full >= need {
+                prop_assert_eq!(fast, full);
+            }
         }
     }
 }

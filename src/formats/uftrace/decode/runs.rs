@@ -80,6 +80,9 @@ pub struct RecordRun {
     pub max_depth: u16,
     /// Every address of the run's records, sorted.
     pub funcs: Box<[RunFunc]>,
+    /// A function of the run had a first payload that looked like a string argument (see
+    /// [`looks_textual`]): the walk will not take the run, so its bytes are kept.
+    pub textual: bool,
 }
 
 impl RecordRun {
@@ -107,6 +110,7 @@ struct Building {
     payloads: u64,
     max_depth: u16,
     funcs: Vec<RunFunc>,
+    textual: bool,
 }
 
 /// What one record looked like to the pass.
@@ -136,6 +140,8 @@ pub struct RecordSieve {
     prev: Option<u64>,
     /// Payload lengths learnt per (address, type).
     lens: HashMap<(u64, u8), u32>,
+    /// The (address, type) pairs whose first payload looked like a string argument.
+    textual: std::collections::HashSet<(u64, u8)>,
     building: Option<Building>,
     runs: Vec<RecordRun>,
     bytes: usize,
@@ -148,6 +154,9 @@ pub struct RecordSieve {
     holes: Vec<std::ops::Range<u64>>,
     /// Set when a walk had to read bytes that were not kept.
     spoiled: AtomicBool,
+    /// Whether the bytes of runs with payloads may be left out too (see
+    /// [`RecordSieve::with_payload_holes`]).
+    payload_holes: bool,
 }
 
 impl Default for RecordSieve {
@@ -162,6 +171,7 @@ impl Default for RecordSieve {
             cur: None,
             prev: None,
             lens: HashMap::new(),
+            textual: std::collections::HashSet::new(),
             building: None,
             runs: Vec::new(),
             bytes: 0,
@@ -171,6 +181,7 @@ impl Default for RecordSieve {
             taken_payloads: AtomicU64::new(0),
             holes: Vec::new(),
             spoiled: AtomicBool::new(false),
+            payload_holes: false,
         }
     }
 }
@@ -181,6 +192,22 @@ impl RecordSieve {
     pub fn with_budget(mut self, budget: usize) -> Self {
         self.budget = budget;
         self
+    }
+
+    /// A sieve whose runs with payloads may be left out of a spill as well as the others.
+    /// The walk takes such a run only where every payload has the fixed length of its
+    /// function's argument spec, which the spill cannot know (string arguments of one length
+    /// frame alike), so a run it then has to read spoils the sieve: only for an input that
+    /// can be read again without it.
+    #[must_use]
+    pub fn with_payload_holes(mut self, on: bool) -> Self {
+        self.payload_holes = on;
+        self
+    }
+
+    /// Whether runs with payloads may be left out.
+    pub fn payload_holes(&self) -> bool {
+        self.payload_holes
     }
 
     /// A sieve that keeps runs of at least `n` records (shorter ones are left to the walker).
@@ -480,6 +507,13 @@ impl RecordSieve {
                         Some(_) => VARIABLE,
                         None => u32::try_from(l).unwrap_or(VARIABLE),
                     };
+                    if known.is_none()
+                        && view
+                            .get(16..l.saturating_add(16))
+                            .is_some_and(looks_textual)
+                    {
+                        self.textual.insert((addr, typ));
+                    }
                     self.lens.insert((addr, typ), learnt);
                     l
                 }
@@ -515,6 +549,7 @@ impl RecordSieve {
                     payloads: 0,
                     max_depth: 0,
                     funcs: Vec::new(),
+                    textual: false,
                 });
             }
             let mut full = false;
@@ -542,6 +577,7 @@ impl RecordSieve {
                 };
                 if more {
                     b.payloads = b.payloads.saturating_add(1);
+                    b.textual |= self.textual.contains(&(addr, typ));
                     if let Some(l) = f.len.get_mut(k) {
                         *l = u32::try_from(plen).unwrap_or(NO_PAYLOAD);
                     }
@@ -658,6 +694,7 @@ impl RecordSieve {
             payloads: b.payloads,
             max_depth: b.max_depth,
             funcs: funcs.into_boxed_slice(),
+            textual: b.textual,
         };
         let n = run.bytes();
         if self.bytes.saturating_add(n) > self.budget {
@@ -668,6 +705,25 @@ impl RecordSieve {
         self.bytes = self.bytes.saturating_add(n);
         self.runs.push(run);
     }
+}
+
+/// Whether a payload holds what uftrace writes for a string argument at one of its 4-byte
+/// aligned argument slots: a 16-bit length of at least 1 followed by that many bytes of text
+/// (`05 00 'h' 'e' 'l' 'l' 'o'`). Only a guess, used to keep the bytes of a run the walk will
+/// not take: a string it misses costs a second reading of the input, never a finding.
+pub fn looks_textual(payload: &[u8]) -> bool {
+    (0..payload.len()).step_by(4).any(|k| {
+        let Some(&[a, b]) = payload.get(k..k.saturating_add(2)) else {
+            return false;
+        };
+        let n = usize::from(LittleEndian.read_u16([a, b]));
+        let from = k.saturating_add(2);
+        n > 0
+            && payload.get(from..from.saturating_add(n)).is_some_and(|t| {
+                t.iter()
+                    .all(|&c| c == b'\t' || c == b'\n' || (0x20..0x7f).contains(&c))
+            })
+    })
 }
 
 #[cfg(test)]

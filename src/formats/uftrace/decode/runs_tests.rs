@@ -163,3 +163,24 @@ fn a_gap_or_garbage_gives_no_runs_and_no_panic() {
     sv.finish();
     assert!(sv.runs().iter().all(|r| r.end <= 10000));
 }
+
+#[test]
+fn string_arguments_look_textual_and_numbers_do_not() {
+    use super::looks_textual;
+    // What uftrace 0.13 wrote for `work("hello", 3)` and for `fib(30)`'s argument.
+    let hello = [
+        0x05, 0x00, b'h', b'e', b'l', b'l', b'o', 0x00, 0x03, 0x00, 0x00, 0x00, 0, 0, 0, 0,
+    ];
+    assert!(looks_textual(&hello));
+    // A string in the second argument slot.
+    let second = [
+        0x07, 0x00, 0x00, 0x00, 0x02, 0x00, b'o', b'k', 0x00, 0x00, 0x00, 0x00, 0, 0, 0, 0,
+    ];
+    assert!(looks_textual(&second));
+    assert!(!looks_textual(&[30, 0, 0, 0, 0, 0, 0, 0]));
+    assert!(!looks_textual(&[0x05, 0, 0, 0, 0, 0, 0, 0]));
+    assert!(!looks_textual(&[0; 16]));
+    assert!(!looks_textual(&[
+        0x10, 0x00, 0xff, 0xfe, 0x41, 0x42, 0x43, 0x44
+    ]));
+}
