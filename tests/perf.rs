@@ -2229,3 +2229,32 @@ fn a_record_of_a_type_no_attr_asks_for_is_a_sample_whose_type_changed() {
         skip_or_fail("perf is not installed");
     }
 }
+
+// ---- Classes of the fresh draw `pf10`.
+
+/// A COMPRESSED record of a `-z` recording made MMAP: its chunk is not decompressed. The
+/// first chunk starts with the zstd magic (a pid above any pid_max); any chunk is unpadded (no
+/// kernel record is). perf 6.1 loses the samples in it.
+#[test]
+fn a_compressed_record_made_mmap_loses_its_chunk() {
+    let good = read("zstd.data");
+    let recs = records(&good);
+    let (o, _, _) = *recs.iter().find(|r| r.1 == 81).unwrap();
+    let mut b = good.clone();
+    put32(&mut b, o, 1);
+    let f = findings(&b);
+    let x = find(&f, &pf::COMPRESSED_DATA, Severity::Error);
+    assert!(
+        x.message.contains("COMPRESSED record whose type changed"),
+        "{}",
+        x.message
+    );
+    match perf_script(&good) {
+        Some((0, lines)) => {
+            let (_, after) = perf_script(&b).unwrap();
+            assert!(after < lines, "{after} of {lines}");
+        }
+        Some(other) => panic!("perf script on zstd.data: {other:?}"),
+        None => skip_or_fail("perf is not installed"),
+    }
+}

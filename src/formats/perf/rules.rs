@@ -473,7 +473,11 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 prints "Couldn't decompress data" and stops (from source). The frames carry
-    /// no checksum: damage that still decompresses is found by the record checks.
+    /// no checksum: damage that still decompresses is found by the record checks. A
+    /// COMPRESSED record whose type changed to one that starts with a pid (MMAP, COMM, ...)
+    /// is told by its body (the first chunk starts with the zstd magic, no pid) or its size
+    /// (only COMPRESSED records are unpadded): its chunk is not decompressed (verified: perf
+    /// 6.1 and linux-perf-data 0.13.0 lose samples of a `-z` file, refuse a `-z` stream).
     ///
     /// ## Spec
     /// `session.c` `perf_session__process_compressed_event`, `util/zstd.c`.

@@ -541,6 +541,7 @@ impl<'a> Walker<'a> {
                 // Read from the image by offset: the attr, its ids, the feature payload.
                 self.image.put(o, rec);
             }
+            self.compressed_retyped(rec, kind, &span, sink);
             let extra = self.record(rec, span.clone(), true, sink);
             o = o.saturating_add(size64);
             if let Some(extra) = extra {
@@ -1154,6 +1155,31 @@ impl<'a> Walker<'a> {
         } else {
             f.read_same("perf", "6.1")
         };
+        self.report(sink, f);
+    }
+
+    /// A record of a type that starts with a pid (MMAP, COMM, EXIT, FORK, READ, MMAP2) whose
+    /// body starts with a zstd frame's magic (no pid is 0xfd2fb528: `pid_max` is at most
+    /// 2^22), or whose size is no multiple of 8, in a `-z` recording: a COMPRESSED record whose
+    /// type changed. Its chunk is not
+    /// decompressed: every record in it is lost.
+    fn compressed_retyped(&mut self, rec: &[u8], kind: u32, span: &Range<u64>, sink: &mut Sink) {
+        // Or any such record of a size no kernel record has: COMPRESSED records are the ones
+        // perf leaves unpadded (a chunk after the first continues the stream, no magic).
+        let magic = rec.get(8..12) == Some(&[0x28, 0xb5, 0x2f, 0xfd][..]);
+        if !matches!(kind, 1 | 3 | 4 | 7 | 8 | 10)
+            || (self.info.compressed.is_none() && self.walk.compressed == 0)
+            || !(magic || rec.len() % 8 != 0)
+        {
+            return;
+        }
+        let f = sink
+            .make(
+                &rules::COMPRESSED_DATA,
+                span.clone(),
+                format!("the {} record at 0x{:x} {} in a compressed recording: a COMPRESSED record whose type changed; its chunk is not decompressed and the records in it are lost (verified: perf 6.1 and linux-perf-data 0.13.0 lose samples of a `-z` file, and refuse a `-z` stream, with a COMPRESSED record made MMAP)", record_name(kind), span.start, if magic { "starts with a zstd frame (its pid would be 0xfd2fb528, above any pid_max)" } else { "is not a multiple of 8 bytes, as only COMPRESSED records are" }),
+            )
+            .fails("perf", "6.1", "loss");
         self.report(sink, f);
     }
 
