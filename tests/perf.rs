@@ -1884,9 +1884,9 @@ fn features_as_perf_61_reads_them() {
 fn a_cut_stream_record_whose_fields_end_before_the_cut_was_resized() {
     let good = read("pipe.data");
     let recs = stream_records(&good);
-    // A SAMPLE (fixed fields only) and the CPU_MAP made 0x8000 bytes: the readers lose every
+    // A SAMPLE (fixed fields only), the CPU_MAP and an EVENT_UPDATE made 0x8000 bytes: the readers lose every
     // record after them; a cut record has the size its fields give it.
-    for t in [9u32, 74] {
+    for t in [9u32, 74, 78] {
         let (o, _, s) = *recs.iter().find(|r| r.1 == t).unwrap();
         let mut b = good.clone();
         b[o + 6..o + 8].copy_from_slice(&0x8000u16.to_le_bytes());

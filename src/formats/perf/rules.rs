@@ -521,7 +521,8 @@ crate::declare_rules! {
     /// that follows a misaligned record, whose size is no multiple of 8 (every record but
     /// HEADER_FEATURE and HEADER_TRACING_DATA is), or whose own fields end before the cut (a
     /// SAMPLE of fixed fields, a callchain and tracepoint RAW data, FINISHED_ROUND, STAT,
-    /// STAT_ROUND, a counted ID_INDEX, THREAD_MAP, STAT_CONFIG or CPU_MAP, an MMAP, MMAP2 or
+    /// STAT_ROUND, a counted ID_INDEX, THREAD_MAP, STAT_CONFIG or CPU_MAP, an EVENT_UPDATE
+    /// unit, scale or name (perf 6.1 sizes them 8 bytes past their struct), an MMAP, MMAP2 or
     /// COMM whose name padded to 8 and `sample_id_all` trailer end there, a FORK or EXIT; the
     /// kernel and perf size each of these so, every one of 6,518 such records of real
     /// recordings): the stream was misframed by a size, and perf 6.1 shows none of the samples

@@ -83,13 +83,25 @@ struct LpdMeta {
 
 /// The size a user record's own fields give it (`rec`: its bytes, as far as they are there),
 /// for the types whose size follows from them: FINISHED_ROUND and FINISHED_INIT (8),
-/// STAT (48), STAT_ROUND (24), ID_INDEX, THREAD_MAP and STAT_CONFIG (from their count), and
-/// CPU_MAP lists (type 0, padded to 8) and ranges (type 2).
+/// STAT (48), STAT_ROUND (24), ID_INDEX, THREAD_MAP and STAT_CONFIG (from their count),
+/// CPU_MAP lists (type 0, padded to 8) and ranges (type 2), and EVENT_UPDATE units, scales and
+/// names.
 fn natural_size(rec: &[u8], kind: u32, e: Endian) -> Option<u64> {
     let counted = |each: u64| {
         crate::reader::u64_at(rec, 8, e).and_then(|n| n.checked_mul(each)?.checked_add(16))
     };
     match kind {
+        // EVENT_UPDATE: perf 6.1 allocates its record 8 bytes past the struct: a scale is 48
+        // bytes, a unit or name 40 plus the string padded to 8 with its NUL (all 75 of the
+        // real recordings); a CPU list is left alone.
+        78 => match crate::reader::u64_at(rec, 8, e)? {
+            1 => Some(48),
+            0 | 2 => {
+                let nul = rec.get(24..)?.iter().position(|c| *c == 0)? as u64;
+                Some((nul.checked_add(8)? & !7).checked_add(40)?)
+            }
+            _ => None,
+        },
         68 | 82 => Some(8),
         76 => Some(48),
         77 => Some(24),
