@@ -2134,6 +2134,13 @@ fn a_user_build_id_entry_made_kernel_crashes_perf_61() {
     let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Error);
     assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
     assert!(x.message.contains(name.as_str()), "{}", x.message);
+    // Guest kernel (4): the same; hypervisor (3): perf skips the entry.
+    let mut g = good.clone();
+    g[at + 4..at + 6].copy_from_slice(&((misc & !7) | 4).to_le_bytes());
+    find(&findings(&g), &pf::FEATURE_PAYLOAD, Severity::Error);
+    let mut h = good.clone();
+    h[at + 4..at + 6].copy_from_slice(&((misc & !7) | 3).to_le_bytes());
+    assert_eq!(errors(&findings(&h)), 0);
     match perf_script(&b) {
         Some((code, _)) => assert!(code < 0, "perf script exit {code}"),
         None => skip_or_fail("perf is not installed"),

@@ -212,7 +212,8 @@ pub fn check_feature(
     }
 }
 
-/// The first BUILD_ID entry (its offset, its name) whose cpu mode is kernel or guest kernel
+/// The first BUILD_ID entry (its offset, its name) whose cpu mode is kernel (1) or guest
+/// kernel (4; hypervisor, 3, is skipped by perf)
 /// though it names a user-space object: `[vdso]` and the like, or a path that is neither a
 /// kernel module (`.ko`, compressed or not) nor a vmlinux.
 fn build_id_user_as_kernel(
@@ -247,7 +248,7 @@ fn build_id_user_as_kernel(
                 && !name.ends_with(".ko")
                 && !name.contains(".ko.")
                 && !name.contains("vmlinux"));
-        if matches!(misc & 7, 1 | 3) && user {
+        if matches!(misc & 7, 1 | 4) && user {
             return Some((at, name.into_owned()));
         }
         at = at.saturating_add(u64::from(size));
