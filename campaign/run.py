@@ -516,12 +516,25 @@ def renamed(a, b):
 
 
 def retimed(a, b, most=4):
-    """perf: every event shows the samples of the same threads, at most `most` of them (a flip
-    changes up to 4 bytes) at another time, so shown elsewhere in the time order perf sorts
-    them by (and under the comm their thread had then): the readers read the time written, a
-    value, not a lost sample."""
+    """perf: every event shows as many samples, at most `most` of them (a flip changes up to 4
+    bytes) with another time or thread, so shown elsewhere in the time order perf sorts them
+    by, under the comm their thread had then or under a thread the recording never had: the
+    readers read the time and tid written, values, not lost samples. Events renamed in the
+    file's own text (EVENT_DESC, EVENT_UPDATE) are values too: their samples are compared
+    under the new name."""
     if a.ident.keys() != b.ident.keys():
-        return False
+        gone = [k for k in a.ident if k not in b.ident]
+        new = [k for k in b.ident if k not in a.ident]
+        if len(gone) != len(new) or not gone:
+            return False
+        # Each renamed event's samples under exactly one new name.
+        for k in gone:
+            match = [n for n in new if b.ident[n] == a.ident[k]]
+            if len(match) != 1:
+                return False
+            new.remove(match[0])
+        common = [k for k in a.ident if k in b.ident]
+        return all(a.ident[k] == b.ident[k] for k in common)
     moved = 0
     for k, av in a.ident.items():
         bv = b.ident[k]
@@ -530,10 +543,6 @@ def retimed(a, b, most=4):
         if len(av) != len(bv):
             return False
         if not all(isinstance(x, tuple) and len(x) == 3 for x in list(av) + list(bv)):
-            return False
-        # The same threads; a sample whose time moved may be named after the comm its thread
-        # had at the new time (before an exec, say).
-        if sorted(x[1] for x in av) != sorted(x[1] for x in bv):
             return False
         left = collections.Counter(bv)
         left.subtract(collections.Counter(av))

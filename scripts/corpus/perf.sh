@@ -50,6 +50,10 @@ rec tracepoint.data -e sched:sched_switch
 rec syscalls.data -e syscalls:sys_enter_openat -e syscalls:sys_exit_openat
 rec regs-period.data -F 99 -e cpu-clock --user-regs=ip,sp -d --sample-cpu -P
 rec branchless-read.data -c 4000000 -e cpu-clock -s -T
+# -s (inherit_stat) with children that exit: the kernel writes a READ record at each exit
+rm -f "$OUT/read-children.data"
+perf record -q -s -o "$OUT/read-children.data" -F 199 -e cpu-clock -- sh -c "'$EXE' 3; '$EXE' 3" >/dev/null 2>"$WORK/read-children.log"
+done_file "$OUT/read-children.data"
 # a one-page ring buffer: perf record wakes up often and writes many FINISHED_ROUNDs
 UNITS=40 rec rounds.data -m 1 -F 999 -e cpu-clock
 

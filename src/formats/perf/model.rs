@@ -156,6 +156,8 @@ pub mod rf {
 
 /// Attr flag bit `sample_id_all`.
 pub const FLAG_SAMPLE_ID_ALL: u64 = 1 << 18;
+/// `exclude_guest`: the event does not count while a guest runs.
+pub const FLAG_EXCLUDE_GUEST: u64 = 1 << 20;
 /// Attr flag bits perf 6.1 does not know (38..63).
 pub const FLAGS_RESERVED: u64 = !((1u64 << 38) - 1);
 /// `branch_sample_type` bit PERF_SAMPLE_BRANCH_HW_INDEX.

@@ -265,7 +265,12 @@ crate::declare_rules! {
     /// error when its bytes are exactly a sample of its event (a SAMPLE whose type changed:
     /// perf 6.1 and linux-perf-data 0.13.0 lose it, verified with SAMPLE made READ and MMAP),
     /// a warning otherwise (an MMAP2 made THROTTLE or MMAP, a FORK made LOST: read the same,
-    /// verified). A READ record in a recording without inherit_stat, the same. An MMAP2 with
+    /// verified). A READ record in a recording without inherit_stat, the same; likewise
+    /// SWITCH, NAMESPACES, KSYMBOL, BPF_EVENT, CGROUP and TEXT_POKE records in a recording
+    /// none of whose attrs has the bit they are written for (`context_switch`, `namespaces`,
+    /// `ksymbol`, `bpf_event`, `cgroup`, `text_poke`; a SAMPLE of `rounds.data` made one of
+    /// them: 259 of 260 samples shown by perf 6.1, 39 for NAMESPACES), and a READ record
+    /// shorter than its read values and sample id (a SAMPLE made READ in a `-s` recording). An MMAP2 with
     /// the build-id flag (misc bit 14) and a build id above 20 bytes makes linux-perf-data
     /// 0.13.0 panic ("assertion failed: build_id_len <= 20", verified): an error.
     ///
@@ -293,7 +298,9 @@ crate::declare_rules! {
     /// `branch_sample_type` and register masks: fixed fields, read values, callchain, raw
     /// data, branch stack, user/interrupt registers, user stack (`dyn_size` ≤ size), weight,
     /// data source, transaction, physical address, cgroup, page sizes and AUX data, and uses
-    /// exactly the record's bytes (the kernel pads RAW data so that nothing is left).
+    /// exactly the record's bytes (the kernel pads RAW data so that nothing is left). A
+    /// sample's cpu mode (`misc & 7`) is not a guest's (4, 5) when its event excludes the
+    /// guest (`exclude_guest`, set by `perf record` on every event not asked to count guests).
     ///
     /// ## Why it matters
     /// A sample that does not match its `sample_type` is read shifted or not at all.
@@ -304,7 +311,9 @@ crate::declare_rules! {
     /// `perf script` with SIGSEGV (verified, `defects/tracepoint-no-time.data`). Bytes left
     /// over are ignored: with PERIOD dropped from `sample_type` perf 6.1 shows all 12 samples
     /// but with the period 199 (the attr's frequency) instead of the 5025125 written (verified,
-    /// `defects/sample-type.data`), so it is an error too.
+    /// `defects/sample-type.data`), so it is an error too. A guest sample of such an event:
+    /// perf 6.1 finds no guest machine and drops it (verified: `perf script` shows 2651 of 2652
+    /// samples; cpu modes 0 to 3, 6 and 7 read the same), linux-perf-data 0.13.0 shows it.
     ///
     /// ## Spec
     /// `perf_event.h` `PERF_RECORD_SAMPLE`; `evsel.c` `evsel__parse_sample`.
@@ -399,7 +408,10 @@ crate::declare_rules! {
     /// that overrun the buffer perf sizes from the section ("free(): invalid pointer") or a
     /// CMDLINE count of 0xffffffff (perf points at the strings from an array of count + 1
     /// entries computed in 32 bits: 0; "free(): invalid size"), a BUILD_ID entry whose build
-    /// id is above 20 bytes (an assertion), a PMU_MAPPINGS count past its entries and a
+    /// id is above 20 bytes (an assertion) or whose cpu mode says kernel for a user-space
+    /// object (a path but a module or vmlinux, `[vdso]`: perf 6.1 marks it kernel and reads
+    /// kernel map data past the user map, "double free or corruption"; every one of 57 such
+    /// entries of real recordings), a PMU_MAPPINGS count past its entries and a
     /// MEM_TOPOLOGY node bitmap of more than 2^32 bits whose words reach past the allocation
     /// perf makes from the count cut to an `int` ("malloc assertion failure", SIGABRT) (all
     /// crash perf 6.1, verified); a TRACING_DATA block that cannot
@@ -408,8 +420,13 @@ crate::declare_rules! {
     /// CACHE and MEM_TOPOLOGY sections of another version than 1 do not parse either: perf
     /// 6.1 fails the feature (verified), which stops its feature walk; the same for a
     /// CPU_TOPOLOGY without the per-CPU ids of every CPU NRCPUS says is available (or for a
-    /// count read as negative). Strings are read as perf's `do_read_string` does: their
-    /// length, a NUL in them or not (a length 8 short leaves empty strings, read on).
+    /// count read as negative), or with a socket id above that count other than 0xffffffff
+    /// ("socket_id number is too big": in a stream an error, `perf script` exit 234 and no
+    /// sample, verified). A GROUP_DESC count of 2^28 groups or more is an error: perf 6.1
+    /// allocates 16 bytes per group and clears every entry before it fails the feature
+    /// (verified: 2^29 groups 10.8 s and 8.4 GB; 0x52000000 groups over 60 s and 13 GB, a
+    /// hang; a recording has at most one group per event). Strings are read as perf's
+    /// `do_read_string` does: their length, a NUL in them or not (a length 8 short leaves empty strings, read on).
     /// hotspot fails with "Excessively long string" (perfparser #533).
     ///
     /// ## Spec
@@ -456,7 +473,11 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 prints "Couldn't decompress data" and stops (from source). The frames carry
-    /// no checksum: damage that still decompresses is found by the record checks.
+    /// no checksum: damage that still decompresses is found by the record checks. A
+    /// COMPRESSED record whose type changed to one that starts with a pid (MMAP, COMM, ...)
+    /// is told by its body (the first chunk starts with the zstd magic, no pid) or its size
+    /// (only COMPRESSED records are unpadded): its chunk is not decompressed (verified: perf
+    /// 6.1 and linux-perf-data 0.13.0 lose samples of a `-z` file, refuse a `-z` stream).
     ///
     /// ## Spec
     /// `session.c` `perf_session__process_compressed_event`, `util/zstd.c`.
@@ -499,11 +520,15 @@ crate::declare_rules! {
     /// ("failed to fill whole buffer", verified); a "record" at the end whose type is unknown,
     /// that follows a misaligned record, whose size is no multiple of 8 (every record but
     /// HEADER_FEATURE and HEADER_TRACING_DATA is), or whose own fields end before the cut (a
-    /// SAMPLE of fixed fields, FINISHED_ROUND, STAT, STAT_ROUND, a counted ID_INDEX,
-    /// THREAD_MAP, STAT_CONFIG or CPU_MAP): the stream was misframed by a size, and
-    /// perf 6.1 shows none of the samples it had not flushed (verified: a FINISHED_ROUND made 9
-    /// bytes, 0 of 12 samples shown; an EVENT_UPDATE made 0xffff bytes in a `-z` stream, 0 of
-    /// 36 shown by either reader).
+    /// SAMPLE of fixed fields, a callchain and tracepoint RAW data, FINISHED_ROUND, STAT,
+    /// STAT_ROUND, a counted ID_INDEX, THREAD_MAP, STAT_CONFIG or CPU_MAP, an EVENT_UPDATE
+    /// unit, scale or name (perf 6.1 sizes them 8 bytes past their struct), an MMAP, MMAP2 or
+    /// COMM whose name padded to 8 and `sample_id_all` trailer end there, a FORK or EXIT; the
+    /// kernel and perf size each of these so, every one of 6,518 such records of real
+    /// recordings): the stream was misframed by a size, and perf 6.1 shows none of the samples
+    /// it had not flushed (verified: a FINISHED_ROUND made 9 bytes, 0 of 12 samples shown; an
+    /// EVENT_UPDATE made 0xffff bytes in a `-z` stream, 0 of 36 shown by either reader; an
+    /// MMAP2 of a sched stream made 0x8000 bytes, 1 of 39 shown by perf 6.1).
     ///
     /// ## Spec
     /// `session.c` `__perf_session__process_pipe_events`.

@@ -136,6 +136,8 @@ pub fn check_feature(
     // damaged copies of real recordings).
     let fatal: Option<&'static str> = if readable && res.is_ok() {
         None
+    } else if bit == 17 && group_count(data, endian, &span) >= GROUP_DESC_HANG {
+        Some("hang")
     } else if in_stream && !readable {
         Some("reject")
     } else if in_stream {
@@ -166,8 +168,12 @@ pub fn check_feature(
         Ok(()) => None,
     };
     if let Some(m) = msg {
-        let f = sink.make(&rules::FEATURE_PAYLOAD, span, m);
+        let groups = group_count(data, endian, &span);
+        let f = sink.make(&rules::FEATURE_PAYLOAD, span.clone(), m);
         let f = match fatal {
+            Some("hang") => f
+                .note(format!("perf 6.1 allocates 16 bytes per group of the count ({groups} here), then writes every entry of the array before it gives up on the feature: its time and memory grow with the count (verified on a machine of 23 GiB, `perf script`: 2^28 groups 5.5 s and 4.2 GB, 2^29 groups 10.8 s and 8.4 GB, 0x52000000 groups over 60 s and 13 GB when stopped, `perf report` 45 s and 21 GB; 0xf0000000 groups, more than the machine's memory: the allocation is refused and the feature skipped at once)"))
+                .fails("perf", "6.1", "hang"),
             Some("reject") => f
                 .note("perf 6.1 reads a HEADER_FEATURE bounded by its record: it stops the stream there (\"failed to process type: 80\") and shows none of the samples")
                 .fails("perf", "6.1", "reject"),
@@ -191,6 +197,77 @@ pub fn check_feature(
         };
         sink.push(f);
     }
+    if bit == 2 && !in_stream {
+        if let Some((at, dso)) = build_id_user_as_kernel(data, endian, &span) {
+            sink.push(
+                sink.make(
+                    &rules::FEATURE_PAYLOAD,
+                    at..at.saturating_add(8),
+                    format!("the BUILD_ID entry at 0x{at:x} says {dso} is a kernel object (the cpu mode of its misc): perf 6.1 marks that user-space object as kernel and then takes the memory after its user map's allocation for the kernel map data (`map__kmap`), corrupting the heap"),
+                )
+                .note("verified on every user-space entry of the recordings of `corpus/perf` and `campaign/perf_seeds.sh` given cpu mode 1 (57 entries: programs, libc, ld.so, libpython, [vdso]): `perf report` aborted (\"double free or corruption\", \"free(): invalid next size\", SIGABRT) or was killed by SIGSEGV on each; `[kernel.kallsyms]` entries are kernel ones")
+                .fails("perf", "6.1", "crash"),
+            );
+        }
+    }
+}
+
+/// The first BUILD_ID entry (its offset, its name) whose cpu mode is kernel (1) or guest
+/// kernel (4; hypervisor, 3, is skipped by perf)
+/// though it names a user-space object: `[vdso]` and the like, or a path that is neither a
+/// kernel module (`.ko`, compressed or not) nor a vmlinux.
+fn build_id_user_as_kernel(
+    data: &[u8],
+    endian: Endian,
+    span: &Range<u64>,
+) -> Option<(u64, String)> {
+    let mut at = span.start;
+    for _ in 0..65_536 {
+        if at.saturating_add(36) > span.end {
+            return None;
+        }
+        let mut r = Reader::new(data, endian);
+        r.seek(at.saturating_add(4), "build id record").ok()?;
+        let misc = r.u16("build id misc").ok()?;
+        let size = r.u16("build id size").ok()?;
+        if size < 36 {
+            return None;
+        }
+        let end = at.saturating_add(u64::from(size)).min(span.end);
+        let raw = Reader::new(data, endian)
+            .slice_abs(at.saturating_add(36)..end, "build id name")
+            .ok()
+            .and_then(|mut q| q.bytes_u64(q.remaining() as u64, "build id name").ok())
+            .unwrap_or_default();
+        let raw = raw
+            .get(..raw.iter().position(|c| *c == 0).unwrap_or(raw.len()))
+            .unwrap_or_default();
+        let name = String::from_utf8_lossy(raw);
+        let user = matches!(&*name, "[vdso]" | "[vdso32]" | "[vdsox32]" | "[vsyscall]")
+            || (name.starts_with('/')
+                && !name.ends_with(".ko")
+                && !name.contains(".ko.")
+                && !name.contains("vmlinux"));
+        if matches!(misc & 7, 1 | 4) && user {
+            return Some((at, name.into_owned()));
+        }
+        at = at.saturating_add(u64::from(size));
+    }
+    None
+}
+
+/// The GROUP_DESC group count from which perf 6.1's `process_group_desc` takes seconds and
+/// gigabytes: it `calloc`s 16 bytes per group and clears every entry when it fails the
+/// feature (2^28 groups: a 4 GiB array). A recording has at most one group per event.
+const GROUP_DESC_HANG: u32 = 1 << 28;
+
+/// The group count perf 6.1 reads first from a GROUP_DESC section (0 when it is not there).
+fn group_count(data: &[u8], endian: Endian, span: &Range<u64>) -> u32 {
+    let mut r = Reader::new(data, endian);
+    if r.seek(span.start, "group count").is_err() {
+        return 0;
+    }
+    r.u32("group count").unwrap_or(0)
 }
 
 /// Whether perf 6.1's `process_cmdline` overruns its buffers: it copies each string (up to its
@@ -363,7 +440,17 @@ fn cpu_topology_ids(
             "NRCPUS says {cpus} CPUs are available: perf 6.1 cannot allocate its CPU table for a count read as negative"
         )));
     }
-    r.skip(u64::from(cpus).saturating_mul(8), "cpu core and socket ids")?;
+    // `process_cpu_topology` fails the feature on a socket id above the CPU count (but
+    // 0xffffffff): "socket_id number is too big".
+    for cpu in 0..cpus {
+        let _core = r.u32("cpu core id")?;
+        let socket = r.u32("cpu socket id")?;
+        if socket != u32::MAX && socket > cpus {
+            return Err(Bad(format!(
+                "CPU {cpu}'s socket id is {socket}, above the {cpus} CPUs NRCPUS says are available: perf 6.1 fails the feature (\"socket_id number is too big\")"
+            )));
+        }
+    }
     if r.offset().saturating_sub(start) >= sec {
         return Ok(());
     }

@@ -83,13 +83,25 @@ struct LpdMeta {
 
 /// The size a user record's own fields give it (`rec`: its bytes, as far as they are there),
 /// for the types whose size follows from them: FINISHED_ROUND and FINISHED_INIT (8),
-/// STAT (48), STAT_ROUND (24), ID_INDEX, THREAD_MAP and STAT_CONFIG (from their count), and
-/// CPU_MAP lists (type 0, padded to 8) and ranges (type 2).
+/// STAT (48), STAT_ROUND (24), ID_INDEX, THREAD_MAP and STAT_CONFIG (from their count),
+/// CPU_MAP lists (type 0, padded to 8) and ranges (type 2), and EVENT_UPDATE units, scales and
+/// names.
 fn natural_size(rec: &[u8], kind: u32, e: Endian) -> Option<u64> {
     let counted = |each: u64| {
         crate::reader::u64_at(rec, 8, e).and_then(|n| n.checked_mul(each)?.checked_add(16))
     };
     match kind {
+        // EVENT_UPDATE: perf 6.1 allocates its record 8 bytes past the struct: a scale is 48
+        // bytes, a unit or name 40 plus the string padded to 8 with its NUL (all 75 of the
+        // real recordings); a CPU list is left alone.
+        78 => match crate::reader::u64_at(rec, 8, e)? {
+            1 => Some(48),
+            0 | 2 => {
+                let nul = rec.get(24..)?.iter().position(|c| *c == 0)? as u64;
+                Some((nul.checked_add(8)? & !7).checked_add(40)?)
+            }
+            _ => None,
+        },
         68 | 82 => Some(8),
         76 => Some(48),
         77 => Some(24),
@@ -511,10 +523,10 @@ impl<'a> Walker<'a> {
             let rec = src.get(o, size64);
             let got = rec.len() as u64;
             if size64 > left || got < size64 {
-                let natural = if kind == 9 {
-                    self.natural_sample(rec)
-                } else {
-                    natural_size(rec, kind, e)
+                let natural = match kind {
+                    9 => self.natural_sample(rec),
+                    1 | 3 | 4 | 7 | 10 => self.natural_kernel(rec, kind),
+                    _ => natural_size(rec, kind, e),
                 };
                 let len = src.len();
                 end = end.min(len);
@@ -541,6 +553,7 @@ impl<'a> Walker<'a> {
                 // Read from the image by offset: the attr, its ids, the feature payload.
                 self.image.put(o, rec);
             }
+            self.compressed_retyped(rec, kind, &span, sink);
             let extra = self.record(rec, span.clone(), true, sink);
             o = o.saturating_add(size64);
             if let Some(extra) = extra {
@@ -673,24 +686,49 @@ impl<'a> Walker<'a> {
     }
 
     /// The size a SAMPLE's fields give it (`rec`: its bytes, as far as they are there), when
-    /// its attr's sample_type has only fixed fields and perhaps a callchain.
+    /// its attr's sample_type has only fixed fields, perhaps a callchain and perhaps RAW data
+    /// (a tracepoint's: `u32 size`, then that many bytes, the kernel pads the two to 8).
     fn natural_sample(&self, rec: &[u8]) -> Option<u64> {
         let i = self.attr_of(rec.get(8..)?, true)?;
         let l = self.layouts.get(i)?;
-        if !l.simple {
+        if !l.simple && !l.raw {
             return None;
         }
-        let prefix = u64::try_from(l.prefix).ok()?;
-        if !l.callchain {
-            return Some(prefix.saturating_add(8));
+        let mut at = u64::try_from(l.prefix).ok()?.checked_add(8)?;
+        if l.callchain {
+            let nr = crate::reader::u64_at(rec, usize::try_from(at).ok()?, self.endian)?;
+            at = nr.checked_mul(8)?.checked_add(8)?.checked_add(at)?;
         }
-        let at = usize::try_from(prefix.checked_add(8)?).ok()?;
-        let nr = crate::reader::u64_at(rec, at, self.endian)?;
-        let suffix = u64::try_from(l.suffix).ok()?;
-        nr.checked_mul(8)?
-            .checked_add(prefix)?
-            .checked_add(16)?
-            .checked_add(suffix)
+        if l.raw {
+            let n = crate::reader::u32_at(rec, usize::try_from(at).ok()?, self.endian)?;
+            at = at.checked_add(4)?.checked_add(u64::from(n))?;
+        }
+        at.checked_add(u64::try_from(l.suffix).ok()?)
+    }
+
+    /// The size the fields of a kernel record give it (`rec`: its bytes, as far as they are
+    /// there): MMAP, MMAP2 and COMM end with a NUL-terminated name padded to 8, FORK and EXIT
+    /// are fixed; then the `sample_id_all` trailer of the first attr (perf's `id_hdr_size`).
+    /// The kernel and perf's synthesized records size them so (every one of 6,518 such records
+    /// of the recordings of `corpus/perf` and `campaign/perf_seeds.sh` is that size).
+    fn natural_kernel(&self, rec: &[u8], kind: u32) -> Option<u64> {
+        let first = self.attrs.first()?;
+        let trailer = if first.sample_id_all() {
+            first.trailer_size()
+        } else {
+            0
+        };
+        let fixed = match kind {
+            4 | 7 => return trailer.checked_add(32),
+            1 => 40usize,
+            3 => 16,
+            10 => 72,
+            _ => return None,
+        };
+        let name = rec.get(fixed..)?;
+        let nul = name.iter().position(|c| *c == 0)? as u64;
+        let padded = nul.checked_add(8)? & !7;
+        (fixed as u64).checked_add(padded)?.checked_add(trailer)
     }
 
     /// The attr a record belongs to: the only one, or by id.
@@ -771,7 +809,7 @@ impl<'a> Walker<'a> {
         }
         let mut r = Reader::with_base(body, base.saturating_add(8), e);
         match kind {
-            9 => self.sample(body, span, sink),
+            9 => self.guest_sample(rec, body, span, sink),
             1..=21 => {
                 let misc = crate::reader::u16_at(rec, 4, e).unwrap_or(0);
                 self.kernel_record(kind, misc, body, span, sink)
@@ -1108,6 +1146,88 @@ impl<'a> Walker<'a> {
         self.report(sink, f);
     }
 
+    /// A record of a type the kernel writes only for events with an attr bit none of the
+    /// recording's attrs has: a SAMPLE whose type changed when its bytes are a sample of its
+    /// event (both readers lose it), else a warning.
+    fn without_attr_bit(
+        &mut self,
+        kind: u32,
+        option: &str,
+        as_sample: bool,
+        span: Range<u64>,
+        sink: &mut Sink,
+    ) {
+        let f = sink.make(
+            &rules::RECORD_FIELDS,
+            span.clone(),
+            format!("the {} record at 0x{:x} belongs to a recording none of whose events asks for it ({option}), the only events the kernel and perf write it for{}", record_name(kind), span.start, if as_sample { ": its bytes are a sample of its event, whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as such and lose the sample (verified: a SAMPLE of corpus/perf/rounds.data made SWITCH, SWITCH_CPU_WIDE, KSYMBOL, CGROUP or TEXT_POKE, 259 of 260 samples shown by perf 6.1; made NAMESPACES, 39)" } else { "" }),
+        );
+        let f = if as_sample {
+            f.fails("perf", "6.1", "loss")
+        } else {
+            f.read_same("perf", "6.1")
+        };
+        self.report(sink, f);
+    }
+
+    /// A record of a type that starts with a pid (MMAP, COMM, EXIT, FORK, READ, MMAP2) whose
+    /// body starts with a zstd frame's magic (no pid is 0xfd2fb528: `pid_max` is at most
+    /// 2^22), or whose size is no multiple of 8, in a `-z` recording: a COMPRESSED record whose
+    /// type changed. Its chunk is not
+    /// decompressed: every record in it is lost.
+    fn compressed_retyped(&mut self, rec: &[u8], kind: u32, span: &Range<u64>, sink: &mut Sink) {
+        // Or any such record of a size no kernel record has: COMPRESSED records are the ones
+        // perf leaves unpadded (a chunk after the first continues the stream, no magic).
+        let magic = rec.get(8..12) == Some(&[0x28, 0xb5, 0x2f, 0xfd][..]);
+        if !matches!(kind, 1 | 3 | 4 | 7 | 8 | 10)
+            || (self.info.compressed.is_none() && self.walk.compressed == 0)
+            || !(magic || rec.len() % 8 != 0)
+        {
+            return;
+        }
+        let f = sink
+            .make(
+                &rules::COMPRESSED_DATA,
+                span.clone(),
+                format!("the {} record at 0x{:x} {} in a compressed recording: a COMPRESSED record whose type changed; its chunk is not decompressed and the records in it are lost (verified: perf 6.1 and linux-perf-data 0.13.0 lose samples of a `-z` file, and refuse a `-z` stream, with a COMPRESSED record made MMAP)", record_name(kind), span.start, if magic { "starts with a zstd frame (its pid would be 0xfd2fb528, above any pid_max)" } else { "is not a multiple of 8 bytes, as only COMPRESSED records are" }),
+            )
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+    }
+
+    /// A READ record shorter than its read values and sample id (see `kernel_record`).
+    #[allow(clippy::too_many_arguments)]
+    fn short_read(
+        &mut self,
+        body: &[u8],
+        exact: Option<u64>,
+        trailer: u64,
+        read_format: Option<u64>,
+        as_sample: bool,
+        span: &Range<u64>,
+        sink: &mut Sink,
+    ) -> bool {
+        let e = self.endian;
+        let need = match exact {
+            Some(x) => x.saturating_add(trailer),
+            None => read_format
+                .map_or(0, |rf| read_size(body, rf, e))
+                .saturating_add(trailer),
+        };
+        if (body.len() as u64) < need {
+            let f = sink
+                .make(
+                    &rules::RECORD_FIELDS,
+                    span.clone(),
+                    format!("the READ record at 0x{:x} is {} bytes, too short for the values its event's read_format gives and its sample id ({} bytes after the 8-byte header): no kernel writes it{}", span.start, body.len().saturating_add(8), need, if as_sample { "; its bytes are a sample of its event, whose type was changed: perf 6.1 and linux-perf-data 0.13.0 read it as READ and lose the sample (verified: a SAMPLE of corpus/perf/branchless-read.data made READ, missing from both)" } else { "" }),
+                )
+                .fails("perf", "6.1", "loss");
+            self.report(sink, f);
+            return true;
+        }
+        false
+    }
+
     fn kernel_record(
         &mut self,
         kind: u32,
@@ -1220,6 +1340,19 @@ impl<'a> Walker<'a> {
             2 | 4..=7 | 11..=15 | 18 => Some(fixed),
             _ => None,
         };
+        // The kernel sizes a READ record to its read values and sample id
+        // (`perf_event_read_event`): a shorter one is read on into the next record.
+        if kind == 8
+            && has_attr
+            && self.short_read(body, exact, trailer, read_format, as_sample, &span, sink)
+        {
+            return;
+        }
+        if let Some((bit, option)) = needs_attr_bit(kind) {
+            if has_attr && !self.attrs.iter().any(|a| a.flags >> bit & 1 != 0) {
+                self.without_attr_bit(kind, option, as_sample, span.clone(), sink);
+            }
+        }
         if kind == 8 && has_attr && !inherit_stat {
             let f = sink
                 .make(
@@ -1283,6 +1416,32 @@ impl<'a> Walker<'a> {
             let lost = crate::reader::u64_at(body, 0, e).unwrap_or(0);
             self.walk.lost = self.walk.lost.saturating_add(lost);
         }
+    }
+
+    /// A SAMPLE whose cpu mode is the guest's (kernel 4, user 5) though its event excludes the
+    /// guest (`exclude_guest`, which `perf record` sets on every event it is not told to count
+    /// in guests): the kernel gives such an event no guest sample, and perf 6.1 finds no guest
+    /// machine for it and drops it.
+    /// Then checks the SAMPLE (`rec`: with its header) as [`Self::sample`] does.
+    fn guest_sample(&mut self, rec: &[u8], body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let misc = crate::reader::u16_at(rec, 4, self.endian).unwrap_or(0);
+        let mode = misc & 7;
+        let excluded = self
+            .attr_of(body, true)
+            .and_then(|i| self.attrs.get(i))
+            .is_some_and(|a| a.flags & FLAG_EXCLUDE_GUEST != 0);
+        if !matches!(mode, 4 | 5) || !excluded {
+            return self.sample(body, span, sink);
+        }
+        let f = sink
+            .make(
+                &rules::SAMPLE_BODY,
+                span.start..span.start.saturating_add(8),
+                format!("the SAMPLE at 0x{:x} says it was taken in a guest ({}, misc 0x{misc:x}) though its event excludes the guest (`exclude_guest`): no kernel writes that; perf 6.1 drops the sample (`perf script`: 2651 of 2652 samples shown for one such sample in a `raw_syscalls` recording; cpu modes 0 to 3, 6 and 7 read the same), linux-perf-data 0.13.0 shows it", span.start, if mode == 4 { "guest kernel" } else { "guest user" }),
+            )
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+        self.sample(body, span, sink)
     }
 
     fn sample(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
@@ -1715,6 +1874,8 @@ struct Layout {
     /// Bytes before the callchain (or of all the fields when there is none).
     prefix: usize,
     callchain: bool,
+    /// RAW data is the only field of another kind (a tracepoint's sample).
+    raw: bool,
     /// Bytes after the callchain.
     suffix: usize,
     time_at: Option<usize>,
@@ -1770,6 +1931,7 @@ impl Layout {
             simple: t & complex == 0,
             prefix,
             callchain: t & st::CALLCHAIN != 0,
+            raw: t & complex == st::RAW,
             suffix,
             time_at,
             cpu_at,
@@ -1944,6 +2106,42 @@ fn array(r: &mut Reader<'_>, nr: u64, each: u64, what: &'static str) -> Result<(
         ));
     }
     r.skip(n, what).map_err(|e| e.to_string())
+}
+
+/// The attr flag bit (and the `perf record` option that sets it) without which neither the
+/// kernel nor perf writes records of `kind`: context_switch (SWITCH, SWITCH_CPU_WIDE),
+/// namespaces, ksymbol, bpf_event, cgroup, text_poke (`perf record --switch-events`,
+/// `--namespaces` and `--all-cgroups` recordings set the bit and have the records; ksymbol and
+/// bpf_event are set in every recording of perf 6.1).
+fn needs_attr_bit(kind: u32) -> Option<(u32, &'static str)> {
+    Some(match kind {
+        14 | 15 => (26, "`context_switch`, `--switch-events`"),
+        16 => (28, "`namespaces`, `--namespaces`"),
+        17 => (29, "`ksymbol`"),
+        18 => (30, "`bpf_event`"),
+        19 => (32, "`cgroup`, `--all-cgroups`"),
+        20 => (33, "`text_poke`"),
+        _ => return None,
+    })
+}
+
+/// The bytes of a READ record's pid, tid and read values (`body`: as far as it is there, for
+/// a group's count).
+fn read_size(body: &[u8], rf: u64, e: Endian) -> u64 {
+    let per = 1u64
+        .saturating_add(u64::from(rf & rf::ID != 0))
+        .saturating_add(u64::from(rf & rf::LOST != 0));
+    let times = u64::from(rf & rf::TOTAL_TIME_ENABLED != 0)
+        .saturating_add(u64::from(rf & rf::TOTAL_TIME_RUNNING != 0));
+    let values = if rf & rf::GROUP != 0 {
+        let nr = crate::reader::u64_at(body, 8, e).unwrap_or(0);
+        nr.saturating_mul(per)
+            .saturating_add(times)
+            .saturating_add(1)
+    } else {
+        per.saturating_add(times)
+    };
+    values.saturating_mul(8).saturating_add(8)
 }
 
 /// The values of a READ sample field or READ record, per `read_format`.
