@@ -183,6 +183,8 @@ const NOT_RAISED_HERE: &[(&str, &str)] = &[
     ("UF082", "perf-time-order: a mutant built in tests/uftrace.rs (uf082_perf_time_goes_back)"),
     ("UF090", "kernel-header: a mutant built in tests/uftrace.rs (uf090_kernel_header_block_too_large_kh)"),
     ("UF091", "kernel-data: a mutant built in tests/uftrace.rs (uf091_kernel_cpu_partial_page)"),
+    ("UF083", "perf-record-type: a mutant built in tests/campaign.rs (a_perf_record_of_another_type_is_an_error)"),
+    ("UF086", "perf-task-exit: a mutant built in tests/campaign.rs (a_perf_file_cut_at_a_record_boundary_is_an_error)"),
     ("UF096", "default-opts: a mutant built in tests/uftrace.rs (uf096_default_opts_foreign_option)"),
     ("PF001", "perf-truncated-header: a mutant built in tests/perf.rs (header_damage)"),
     ("PF002", "legacy-magic: a mutant built in tests/perf.rs (header_damage)"),

@@ -61,7 +61,11 @@ pub(super) fn perf_tasks(
         listed_without_exit(files, (root, ended), listed, &is_read, sink);
     }
     let last = switch_order(files, &is_read, sink);
-    records_after_last_out(files, &last, last_ts, &is_read, sink);
+    // A recorder stopped before its end flushed the perf buffers and the task buffers at
+    // their own moments: only a recording that ran to its end has every switch of a task.
+    if ended {
+        records_after_last_out(files, &last, last_ts, &is_read, sink);
+    }
     sink.set_file(None);
 }
 
@@ -302,7 +306,8 @@ type LastSwitch = (u64, usize, u64, bool);
 /// A task whose last switch is out runs no more code: a record in its data file after that
 /// time means a later switch-in (and what follows) is missing from the perf files. A task
 /// that exits writes its EXIT while running, and its events go with it, so its last switch
-/// is in.
+/// is in. Only for a recording that ran to its end (`uftrace record` reads the perf buffers
+/// last, after every task ended); a killed recorder's perf files may end before its tasks'.
 fn records_after_last_out(
     files: &[PerfFile],
     last: &HashMap<u32, LastSwitch>,
