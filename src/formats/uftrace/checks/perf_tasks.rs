@@ -52,7 +52,13 @@ pub(super) fn perf_tasks(
             }
         }
     }
-    if lost {
+    // What follows compares records across the perf files: it needs every record of the
+    // recording. A LOST record says some are missing; so does a recorder stopped before its
+    // end (no `exit_status`), whose per-CPU buffers were last flushed at moments of their own
+    // (a killed `uftrace record` leaves switches and FORKs of one CPU after the last flush of
+    // another: a task switched in twice, a task no FORK creates).
+    if lost || !ended {
+        sink.set_file(None);
         return;
     }
     uncreated_tasks(files, &created, &reported, sink);
@@ -61,11 +67,7 @@ pub(super) fn perf_tasks(
         listed_without_exit(files, (root, ended), listed, &is_read, sink);
     }
     let last = switch_order(files, &is_read, sink);
-    // A recorder stopped before its end flushed the perf buffers and the task buffers at
-    // their own moments: only a recording that ran to its end has every switch of a task.
-    if ended {
-        records_after_last_out(files, &last, last_ts, &is_read, sink);
-    }
+    records_after_last_out(files, &last, last_ts, &is_read, sink);
     sink.set_file(None);
 }
 
