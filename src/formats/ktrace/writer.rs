@@ -675,8 +675,14 @@ pub fn model_from_trace(data: &[u8], t: &Trace) -> Option<File> {
                     }
                     _ => (Payload::Bytes(bytes), LengthMode::Exact),
                 };
-                // Padding is optional at the end of the file.
-                let unpadded_end = c.data.end == data.len() as u64 && c.data.end % 8 != 0;
+                // Padding is optional at the end of the file, and a file may end inside it
+                // (those bytes are kept as trailing bytes).
+                let len = data.len() as u64;
+                let unpadded_end =
+                    c.data.end % 8 != 0 && c.data.end <= len && len < (c.data.end | 7) + 1;
+                if unpadded_end {
+                    file.trailing = data.get(c.data.end as usize..)?.to_vec();
+                }
                 let chunk = Chunk {
                     tag: c.tag,
                     major: c.major,
