@@ -210,6 +210,89 @@ pub fn check_feature(
             );
         }
     }
+    if bit == 2 && !in_stream {
+        if let Some(o) = build_id_name_overrun(data, endian, &span) {
+            let header = if o.at < 8 {
+                " (the section starts in the file header: the size is the last two bytes of the magic, \"E2\")"
+            } else {
+                ""
+            };
+            let msg = format!(
+                "the BUILD_ID entry at 0x{:x} is {} bytes{header}: perf 6.1 reads its name, {} bytes, {} of them there before the end of the file, into a stack buffer of {PATH_MAX} bytes (`perf_header__read_build_ids`' `filename[PATH_MAX]`)",
+                o.at, o.size, o.want, o.written
+            );
+            let f = sink.make(&rules::FEATURE_PAYLOAD, o.at..o.at.saturating_add(8), msg);
+            let f = if o.crashes {
+                f.note(format!("past {BUILD_ID_NAME_ROOM} bytes the name overwrites the stack protector's canary of perf 6.1.187 (Debian): `perf script` and `perf report` abort (\"*** stack smashing detected ***\", exit 134; verified with names of 8,201 to 65,499 bytes and with the section moved to offset 0 of 16 recordings above 8,236 bytes); no real recording has a name above 64 bytes (71 entries of 26 recordings)"))
+                    .fails("perf", "6.1", "crash")
+            } else {
+                f.note(format!("the name runs past the buffer but stops short of the stack protector's canary of perf 6.1.187 (Debian), {BUILD_ID_NAME_ROOM} bytes from its start: `perf script` and `perf report` exit 0 (verified with names of 4,097 to 8,200 bytes and with the section moved to offset 0 of 10 recordings of 8,236 bytes or fewer)"))
+                    .level(Severity::Warning)
+            };
+            sink.push(f);
+        }
+    }
+}
+
+/// `PATH_MAX`: the size of the stack buffer perf 6.1 reads a BUILD_ID entry's name into.
+const PATH_MAX: u64 = 4096;
+
+/// How many bytes of a BUILD_ID entry's name perf 6.1.187 (Debian) writes from the start of
+/// its `filename[PATH_MAX]` before it reaches the stack protector's canary (measured: a name
+/// of 8,200 bytes reads, one of 8,201 whose last byte is not 0, or of 8,202, aborts).
+const BUILD_ID_NAME_ROOM: u64 = 8200;
+
+/// A BUILD_ID entry whose name perf 6.1 reads past its stack buffer.
+struct NameOverrun {
+    at: u64,
+    size: u16,
+    /// The name's length as the entry's size gives it.
+    want: u64,
+    /// The bytes of it the file holds (`readn` stops at the end of the file).
+    written: u64,
+    /// Whether the bytes written reach the canary with a byte other than its own: the
+    /// canary's first byte is 0, the others random.
+    crashes: bool,
+}
+
+/// The first BUILD_ID entry, walked as `perf_header__read_build_ids` walks them (from the
+/// section's start while the offset is below its end, each entry's 36 fixed bytes then
+/// `size - 36` name bytes read from the file, not bounded by the section), whose name perf
+/// reads past its `PATH_MAX` buffer. A size below 36 makes perf ask `read` for a negative
+/// length, which the kernel refuses: perf stops there.
+fn build_id_name_overrun(data: &[u8], endian: Endian, span: &Range<u64>) -> Option<NameOverrun> {
+    let len = data.len() as u64;
+    let mut at = span.start;
+    for _ in 0..65_536 {
+        if at >= span.end || at.saturating_add(36) > len {
+            return None;
+        }
+        let mut r = Reader::new(data, endian);
+        r.seek(at.saturating_add(6), "build id size").ok()?;
+        let size = r.u16("build id size").ok()?;
+        let want = u64::from(size).checked_sub(36)?;
+        let written = want.min(len.saturating_sub(at.saturating_add(36)));
+        if written > PATH_MAX {
+            let name = at.saturating_add(36);
+            let first = usize::try_from(name.saturating_add(BUILD_ID_NAME_ROOM))
+                .ok()
+                .and_then(|i| data.get(i).copied());
+            let crashes = written > BUILD_ID_NAME_ROOM.saturating_add(1)
+                || (written == BUILD_ID_NAME_ROOM.saturating_add(1) && first != Some(0));
+            return Some(NameOverrun {
+                at,
+                size,
+                want,
+                written,
+                crashes,
+            });
+        }
+        if written < want {
+            return None;
+        }
+        at = at.saturating_add(u64::from(size));
+    }
+    None
 }
 
 /// The first BUILD_ID entry (its offset, its name) whose cpu mode is kernel (1) or guest
