@@ -1581,6 +1581,69 @@ fn feature_payloads_perf_61_fails_on() {
 }
 
 #[test]
+fn build_id_names_past_perfs_stack_buffer() {
+    // The BUILD_ID section moved to offset 0: perf 6.1 reads the file header as an entry whose
+    // size is the magic's last two bytes ("E2", 12,869), and its name into `filename[4096]`
+    // on the stack, up to the end of the file.
+    let big = read("trace.data");
+    assert!(big.len() > 8236 + 36);
+    let (e, _, _) = feature_at(&big, 2);
+    let mut at0 = big.clone();
+    put64(&mut at0, e, 0);
+    let f = findings(&at0);
+    let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Error);
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    assert!(x.message.contains("12869 bytes"), "{}", x.message);
+    // In a file of fewer than 8,236 bytes the name stops short of the canary: a warning.
+    let small = read("read-children.data");
+    assert!(small.len() < 8236);
+    let (e, _, _) = feature_at(&small, 2);
+    let mut small0 = small.clone();
+    put64(&mut small0, e, 0);
+    let f = findings(&small0);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    assert!(
+        f.iter()
+            .any(|x| x.rule == &pf::FEATURE_PAYLOAD
+                && x.message.contains("stack buffer of 4096 bytes")),
+        "{}",
+        show(&f)
+    );
+    // An entry of the section (moved into the data, 256 bytes in) whose name is 8,200 bytes
+    // (reads) or 8,202 (past the canary), the bytes there in the file.
+    let entry = |size: u16| {
+        let mut b = big.clone();
+        let (e, _, _) = feature_at(&b, 2);
+        put64(&mut b, e, 256);
+        b[256 + 6..256 + 8].copy_from_slice(&size.to_le_bytes());
+        b
+    };
+    let (fits, over) = (entry(36 + 8200), entry(36 + 8202));
+    assert_eq!(errors(&findings(&fits)), 0, "{}", show(&findings(&fits)));
+    let f = findings(&over);
+    let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Error);
+    assert!(x.message.contains("at 0x100"), "{}", x.message);
+    // Every real recording's entries are far below the buffer.
+    for p in good_files() {
+        let f = findings(&std::fs::read(&p).unwrap());
+        assert!(
+            !f.iter().any(|x| x.message.contains("stack buffer")),
+            "{}: {}",
+            p.display(),
+            show(&f)
+        );
+    }
+    let Some((code, _)) = perf_script(&at0) else {
+        skip_or_fail("perf is not installed");
+        return;
+    };
+    assert_eq!(code, -6, "BUILD_ID at offset 0 of trace.data: SIGABRT");
+    assert_eq!(perf_script(&small0).unwrap().0, 0);
+    assert_eq!(perf_script(&fits).unwrap().0, 0);
+    assert_eq!(perf_script(&over).unwrap().0, -6);
+}
+
+#[test]
 fn attrs_and_event_desc_perf_61_or_linux_perf_data_fail_on() {
     // A software attr made a tracepoint in a file without TRACING_DATA.
     let mut b = read("stat.data");

@@ -380,7 +380,8 @@ crate::declare_rules! {
     /// where it says it is (verified: HOSTNAME, TOTAL_MEM, NRCPUS, CPUID, NUMA_TOPOLOGY,
     /// BUILD_ID, SAMPLE_TIME moved to offset 0, 1 or half theirs, sections one byte early or 8
     /// bytes long, every sample read the same), and it is checked as that feature: what they
-    /// misread there is that feature's finding.
+    /// misread there is that feature's finding (BUILD_ID at offset 0 of a file above 8,236
+    /// bytes crashes perf 6.1: see `feature-payload`).
     ///
     /// ## Spec
     /// `header.c` `perf_file_section__process`.
@@ -411,7 +412,16 @@ crate::declare_rules! {
     /// id is above 20 bytes (an assertion) or whose cpu mode says kernel for a user-space
     /// object (a path but a module or vmlinux, `[vdso]`: perf 6.1 marks it kernel and reads
     /// kernel map data past the user map, "double free or corruption"; every one of 57 such
-    /// entries of real recordings), a PMU_MAPPINGS count past its entries and a
+    /// entries of real recordings) or whose name, as its size gives it (`size - 36` bytes,
+    /// read from the file up to its end), runs more than 8,200 bytes past the start of
+    /// `perf_header__read_build_ids`' `filename[PATH_MAX]` on the stack, over the stack
+    /// protector's canary of perf 6.1.187 (Debian): `perf script` and `perf report` abort
+    /// ("*** stack smashing detected ***", exit 134; verified with names of 8,201 to 65,499
+    /// bytes, and with the BUILD_ID section moved to offset 0, where perf reads the magic's
+    /// "E2" as an entry of 12,869 bytes, in each of the 16 recordings of `corpus/perf` and
+    /// `campaign/perf_seeds.sh` above 8,236 bytes; a name of 4,097 to 8,200 bytes overruns the
+    /// buffer short of the canary and perf exits 0, a warning; real entries have names of at
+    /// most 64 bytes), a PMU_MAPPINGS count past its entries and a
     /// MEM_TOPOLOGY node bitmap of more than 2^32 bits whose words reach past the allocation
     /// perf makes from the count cut to an `int` ("malloc assertion failure", SIGABRT) (all
     /// crash perf 6.1, verified); a TRACING_DATA block that cannot

@@ -343,7 +343,8 @@ pub fn decode_feature_table(
             // feature's own finding (an EVENT_DESC, TRACING_DATA or COMPRESSED that does not
             // parse, a feature before COMPRESSED perf cannot read). Verified: HOSTNAME,
             // TOTAL_MEM, NRCPUS, CPUID, NUMA_TOPOLOGY, BUILD_ID and SAMPLE_TIME moved to offset
-            // 0, 1 or half theirs, every sample read the same by both.
+            // 0, 1 or half theirs, every sample read the same by both (BUILD_ID at offset 0
+            // of a file above 8,236 bytes is the feature's crash: `build_id_name_overrun`).
             sink.push(
                 sink.make(
                     &rules::FEATURE_SECTION,
