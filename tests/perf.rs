@@ -1098,10 +1098,32 @@ fn records_longer_than_their_layout_and_bad_cpus() {
     let mut b = good.clone();
     let misc = u16::from_le_bytes(b[o + 4..o + 6].try_into().unwrap()) | 1 << 14;
     b[o + 4..o + 6].copy_from_slice(&misc.to_le_bytes());
-    b[o + 8 + 40] = 32;
+    // `build_id_size` is the first byte after pgoff (8 + 32 bytes in); the inode after it
+    // is no build id size.
+    let mut ino = b.clone();
+    b[o + 8 + 32] = 32;
+    ino[o + 8 + 32] = 20;
+    ino[o + 8 + 40] = 32;
     let f = findings(&b);
     let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
     assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    assert!(x.message.contains("of 32 bytes"), "{}", x.message);
+    assert_eq!(errors(&findings(&ino)), 0, "{}", show(&findings(&ino)));
+    let lpd = lpd_read(&b);
+    let perf = perf_script(&b);
+    // A FINISHED_ROUND made ID_INDEX: no room for the count, which perf reads from the next
+    // record's header.
+    let rounds = read("rounds.data");
+    let (o, _, _) = *records(&rounds).iter().find(|r| r.1 == 68).unwrap();
+    let mut idx = rounds.clone();
+    idx[o..o + 4].copy_from_slice(&69u32.to_le_bytes());
+    let f = findings(&idx);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(
+        x.message.contains("too short for its count"),
+        "{}",
+        x.message
+    );
     // A sample CPU past perf's 4,096: `perf report` indexes its per-CPU table with it.
     let regs = read("regs-period.data");
     let (o, _, _) = *records(&regs).iter().find(|r| r.1 == 9).unwrap();
@@ -1115,6 +1137,16 @@ fn records_longer_than_their_layout_and_bad_cpus() {
         let f = findings(&b);
         find(&f, &pf::METADATA_MISMATCH, sev);
     }
+    match lpd {
+        Some((code, _)) => assert_eq!(code, 101, "linux-perf-data on a 32-byte MMAP2 build id"),
+        None => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+    let Some((code, _)) = perf else {
+        return skip_or_fail("perf is not installed");
+    };
+    assert_eq!(code, -6, "perf 6.1 on a 32-byte MMAP2 build id");
+    let (code, lines) = perf_script(&idx).unwrap();
+    assert_eq!((code, lines), (254, 0), "ID_INDEX without its count");
 }
 
 #[test]
@@ -1641,6 +1673,41 @@ fn build_id_names_past_perfs_stack_buffer() {
     assert_eq!(perf_script(&small0).unwrap().0, 0);
     assert_eq!(perf_script(&fits).unwrap().0, 0);
     assert_eq!(perf_script(&over).unwrap().0, -6);
+}
+
+#[test]
+fn raw_sizes_shrunk_inside_their_samples_read_the_same() {
+    // `raw_syscalls` samples of syscalls.data (RAW their last field) whose raw size became 0,
+    // 1 or half its value: the bytes after it are left inside the sample.
+    let good = read("syscalls.data");
+    let mut copies = Vec::new();
+    for (at, was, now) in [
+        (0x880usize, 0x1cu32, 0u32),
+        (0x880, 0x1c, 0x1b),
+        (0x5e8, 0x34, 0x1a),
+    ] {
+        assert_eq!(
+            u32::from_le_bytes(good[at..at + 4].try_into().unwrap()),
+            was
+        );
+        let mut b = good.clone();
+        put32(&mut b, at, now);
+        let f = findings(&b);
+        let x = find(&f, &pf::SAMPLE_BODY, Severity::Warning);
+        assert!(x.message.contains("after its raw data"), "{}", x.message);
+        assert_eq!(errors(&f), 0, "{}", show(&f));
+        copies.push(b);
+    }
+    // Grown past the sample: an error.
+    let mut b = good.clone();
+    put32(&mut b, 0x880, 0x1c + 8);
+    find(&findings(&b), &pf::SAMPLE_BODY, Severity::Error);
+    let Some(whole) = perf_script(&good) else {
+        return skip_or_fail("perf is not installed");
+    };
+    for b in &copies {
+        assert_eq!(perf_script(b), Some(whole));
+    }
 }
 
 #[test]

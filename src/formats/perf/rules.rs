@@ -271,8 +271,15 @@ crate::declare_rules! {
     /// `ksymbol`, `bpf_event`, `cgroup`, `text_poke`; a SAMPLE of `rounds.data` made one of
     /// them: 259 of 260 samples shown by perf 6.1, 39 for NAMESPACES), and a READ record
     /// shorter than its read values and sample id (a SAMPLE made READ in a `-s` recording). An MMAP2 with
-    /// the build-id flag (misc bit 14) and a build id above 20 bytes makes linux-perf-data
-    /// 0.13.0 panic ("assertion failed: build_id_len <= 20", verified): an error.
+    /// the build-id flag (misc bit 14) and a build id (`build_id_size`, the first byte after
+    /// pgoff) above 20 bytes makes linux-perf-data 0.13.0 panic ("assertion failed:
+    /// build_id_len <= 20", exit 101, verified): an error; perf 6.1 prints "assertion failed
+    /// at util/build-id.c:1010" and from 29 bytes on aborts ("stack smashing detected",
+    /// `perf script` and `perf report` exit 134, verified). An ID_INDEX record of 8 bytes (no
+    /// room for its count; a FINISHED_ROUND whose type changed): perf 6.1 reads the count and
+    /// the entries from the bytes after it and stops at the first id no attr has ("failed to
+    /// process type: 69 [No such file or directory]", exit 254, no sample shown; verified on
+    /// copies of `rounds.data`, `task-clock.data` and `sched.data`): an error.
     ///
     /// User records out of their place: a STAT or STAT_ROUND before the THREAD_MAP and CPU_MAP
     /// that `perf stat record` writes ahead of every count (`perf script` allocates its
@@ -311,7 +318,12 @@ crate::declare_rules! {
     /// `perf script` with SIGSEGV (verified, `defects/tracepoint-no-time.data`). Bytes left
     /// over are ignored: with PERIOD dropped from `sample_type` perf 6.1 shows all 12 samples
     /// but with the period 199 (the attr's frequency) instead of the 5025125 written (verified,
-    /// `defects/sample-type.data`), so it is an error too. A guest sample of such an event:
+    /// `defects/sample-type.data`), so it is an error too. Bytes left after RAW data when RAW
+    /// is the sample's last field (a raw size made smaller) are a warning: perf 6.1 reads the
+    /// tracepoint's fields from the raw data the same, and so does linux-perf-data 0.13.0
+    /// (verified on `raw_syscalls` and `sched_switch` samples with raw sizes made 0, 1, one
+    /// less or half theirs: `perf script`, `perf report`, `perf sched latency` and `timehist`
+    /// the same). A guest sample of such an event:
     /// perf 6.1 finds no guest machine and drops it (verified: `perf script` shows 2651 of 2652
     /// samples; cpu modes 0 to 3, 6 and 7 read the same), linux-perf-data 0.13.0 shows it.
     ///

@@ -916,6 +916,25 @@ impl<'a> Walker<'a> {
                     self.short(kind, span, min, sink);
                 }
             }
+            69 if body.len() < 8 => {
+                // No room for its count: perf 6.1 takes the count and the entries from the
+                // bytes after the record (the next record's header as the count, never 0).
+                let f = sink
+                    .make(
+                        &rules::RECORD_FIELDS,
+                        span.clone(),
+                        format!(
+                            "the ID_INDEX record at 0x{:x} is {} bytes, too short for its count: perf 6.1 reads the count and the entries from the bytes after it and stops at the first id no attr has (\"failed to process type: 69 [No such file or directory]\", exit 254): {}",
+                            span.start,
+                            span.end.saturating_sub(span.start),
+                            self.stop_effect()
+                        ),
+                    )
+                    .note("verified on a FINISHED_ROUND of corpus/perf/rounds.data, task-clock.data and sched.data made ID_INDEX: `perf script` shows none of their samples")
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+                self.note_stop(span.start);
+            }
             69 => {
                 let nr = r.u64("id index count").unwrap_or(0);
                 if nr.checked_mul(32).is_none_or(|n| n > r.remaining() as u64) {
@@ -1397,13 +1416,19 @@ impl<'a> Walker<'a> {
         }
         // MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID: a build id of at most 20 bytes.
         if kind == 10 {
-            let n = body.get(40).copied().unwrap_or(0);
+            // `build_id_size` is the first byte of the union after pgoff, 32 bytes in.
+            let n = body.get(32).copied().unwrap_or(0);
             if misc & (1 << 14) != 0 && n > 20 {
+                let perf = if n >= 29 {
+                    "perf 6.1 copies it into a 20-byte build id on its stack and aborts (\"assertion failed at util/build-id.c:1010\", \"*** stack smashing detected ***\", `perf script` and `perf report` exit 134; verified from 29 bytes on)"
+                } else {
+                    "perf 6.1 prints \"assertion failed at util/build-id.c:1010\" and reads on (verified for 21 to 28 bytes; from 29 on it aborts)"
+                };
                 let f = sink
                     .make(
                         &rules::RECORD_FIELDS,
                         span.clone(),
-                        format!("the MMAP2 record at 0x{:x} says it carries a build id (misc bit 14) of {n} bytes, above 20; linux-perf-data 0.13.0 panics on it (\"assertion failed: build_id_len <= 20\", verified), perf 6.1 reads the record", span.start),
+                        format!("the MMAP2 record at 0x{:x} says it carries a build id (misc bit 14) of {n} bytes, above 20; linux-perf-data 0.13.0 panics on it (\"assertion failed: build_id_len <= 20\", exit 101, verified); {perf}", span.start),
                     )
                     .fails("linux-perf-data", "0.13.0", "crash");
                 self.report(sink, f);
@@ -1533,7 +1558,33 @@ impl<'a> Walker<'a> {
                         self.walk.max_cpu = Some((c, span.clone()));
                     }
                 }
-                if !r.is_empty() {
+                // RAW the last field of the sample (no field after it in the sample_type): the
+                // bytes left are the raw data past a raw size that became smaller. perf 6.1
+                // reads every field before it, and the tracepoint's fields from the raw data at
+                // their offsets, without the raw size (verified: `raw_syscalls` and
+                // `sched_switch` samples with raw sizes made 0, 1, minus 1 or half theirs,
+                // `perf script`, `perf report`, `perf sched latency` and `timehist` the same;
+                // linux-perf-data 0.13.0 the same).
+                let raw_last = attr.sample_type & st::RAW != 0
+                    && attr.sample_type & st::KNOWN & !((st::RAW << 1) - 1) & !st::IDENTIFIER == 0;
+                if !r.is_empty()
+                    && raw_last
+                    && !(attr.kind == 2 && attr.sample_type & st::TIME == 0)
+                {
+                    let f = sink
+                        .make(
+                            &rules::SAMPLE_BODY,
+                            span.clone(),
+                            format!(
+                                "the sample at 0x{:x} leaves {} of its {} body bytes after its raw data, its last field: the raw size is smaller than the bytes the kernel wrote for it; perf 6.1 and linux-perf-data 0.13.0 read the same (verified on `raw_syscalls` and `sched_switch` samples with raw sizes made 0, 1, one less or half theirs: `perf script`, `perf report`, `perf sched latency` and `timehist` show the same)",
+                                span.start,
+                                r.remaining(),
+                                body.len(),
+                            ),
+                        )
+                        .level(Severity::Warning);
+                    self.report(sink, f);
+                } else if !r.is_empty() {
                     let crash = attr.kind == 2 && attr.sample_type & st::TIME == 0;
                     let f = sink
                         .make(
