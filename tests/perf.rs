@@ -973,6 +973,55 @@ fn event_desc_is_what_linux_perf_data_reads_the_samples_with() {
     find(&f, &pf::EVENT_DESC, Severity::Error);
 }
 
+/// The offsets of the ids of each EVENT_DESC entry of a little-endian file.
+fn event_desc_ids(b: &[u8]) -> Vec<Vec<usize>> {
+    let (_, off, _) = feature_at(b, 12);
+    let n = u32::from_le_bytes(b[off..off + 4].try_into().unwrap()) as usize;
+    let sz = u32::from_le_bytes(b[off + 4..off + 8].try_into().unwrap()) as usize;
+    let mut at = off + 8;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        at += sz;
+        let nr = u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+        let len = u32::from_le_bytes(b[at + 4..at + 8].try_into().unwrap()) as usize;
+        at += 8 + len;
+        out.push((0..nr).map(|k| at + 8 * k).collect());
+        at += 8 * nr;
+    }
+    out
+}
+
+#[test]
+fn event_desc_ids_matter_where_linux_perf_data_places_records_elsewhere() {
+    // group.data: two events, samples of both. linux-perf-data places a record whose id no
+    // EVENT_DESC entry lists under the first event.
+    let good = read("group.data");
+    let ids = event_desc_ids(&good);
+    assert_eq!(ids.len(), 2);
+    // The ids of the second event, which its samples carry, changed: they go to the first.
+    let mut second = good.clone();
+    for o in &ids[1] {
+        put64(&mut second, *o, 0x8000_0000_0000_0000 + *o as u64);
+    }
+    let f = findings(&second);
+    let x = find(&f, &pf::EVENT_DESC, Severity::Error);
+    assert!(x.message.contains("records carry"), "{}", x.message);
+    // The same change in the first event's entry: its records fall back to it.
+    let mut first = good.clone();
+    for o in &ids[0] {
+        put64(&mut first, *o, 0x8000_0000_0000_0000 + *o as u64);
+    }
+    let f = findings(&first);
+    find(&f, &pf::EVENT_DESC, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let Some((code, out)) = lpd_read(&good) else {
+        return skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)");
+    };
+    assert_eq!(code, 0);
+    assert_eq!(lpd_read(&first).unwrap(), (0, out.clone()));
+    assert_ne!(lpd_read(&second).unwrap().1, out);
+}
+
 #[test]
 fn feature_sections_perf_reads_from_where_they_are_are_warnings() {
     let good = read("cpu-clock.data");

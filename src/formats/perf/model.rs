@@ -392,6 +392,9 @@ pub struct Walk {
     pub lost: u64,
     /// The end of the last whole record.
     pub end: u64,
+    /// The attrs' ids that samples and `sample_id_all` trailers carry (files of several
+    /// attrs).
+    pub ids_seen: std::collections::BTreeSet<u64>,
 }
 
 /// A decoded perf.data file.

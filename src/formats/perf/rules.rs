@@ -570,7 +570,11 @@ crate::declare_rules! {
     /// the section, verified with 127), whose name is not UTF-8 (it names the event `attr0`),
     /// or whose `sample_type`, `sample_id_all` (or
     /// `read_format`, `branch_sample_type`, register masks where the `sample_type` uses them)
-    /// differ from the attr's, or that lacks an id of the attr in a multi-event file, makes it
+    /// differ from the attr's in bits it knows (it drops the others: sample_type bits above
+    /// WEIGHT_STRUCT, read_format bits above GROUP, a warning), or, in a multi-event file,
+    /// whose ids make it place records elsewhere (an id records carry that no entry lists goes
+    /// to the first event, one several list to the last: a warning when that is the record's
+    /// own event, verified on `lock.data` and `syscalls.data`), makes it
     /// refuse the file or read other samples: errors (verified on damaged copies of the
     /// corpus; in every real recording both attrs are byte for byte the same). A finished file
     /// whose feature bitmap lacks EVENT_DESC, and a stream attr whose first id starts no

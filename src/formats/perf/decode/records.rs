@@ -736,39 +736,43 @@ impl<'a> Walker<'a> {
         if self.attrs.len() <= 1 {
             return if self.attrs.is_empty() { None } else { Some(0) };
         }
+        match self.record_id(body, sample)? {
+            // Records perf synthesizes carry id 0: perf gives them to the first attr
+            // (`evlist__event2evsel`).
+            None | Some(0) => Some(0),
+            Some(id) => self.id_attr(id),
+        }
+    }
+
+    /// The id a record carries (a sample's, or a kernel record's `sample_id_all` trailer's):
+    /// `Some(None)` when the first attr's sample_type gives it none, `None` when its bytes
+    /// are not there.
+    fn record_id(&self, body: &[u8], sample: bool) -> Option<Option<u64>> {
         let first = self.attrs.first()?;
         let t = first.sample_type;
-        let id = if sample {
-            let pos = attrs::id_pos(t)?;
-            crate::reader::u64_at(
-                body,
-                usize::try_from(pos.checked_mul(8)?).ok()?,
-                self.endian,
-            )?
-        } else {
-            if !first.sample_id_all() {
-                return Some(0);
-            }
-            // The trailer ends with IDENTIFIER when set, else: ID, STREAM_ID, CPU from the end.
-            let back = if t & st::IDENTIFIER != 0 {
-                1u64
-            } else if t & st::ID != 0 {
-                1u64.saturating_add(u64::from(t & st::STREAM_ID != 0))
-                    .saturating_add(u64::from(t & st::CPU != 0))
-            } else {
-                return Some(0);
+        if sample {
+            let Some(pos) = attrs::id_pos(t) else {
+                return Some(None);
             };
-            let at = body
-                .len()
-                .checked_sub(usize::try_from(back.checked_mul(8)?).ok()?)?;
-            crate::reader::u64_at(body, at, self.endian)?
-        };
-        // Records perf synthesizes carry id 0: perf gives them to the first attr
-        // (`evlist__event2evsel`).
-        if id == 0 {
-            return Some(0);
+            let at = usize::try_from(pos.checked_mul(8)?).ok()?;
+            return crate::reader::u64_at(body, at, self.endian).map(Some);
         }
-        self.id_attr(id)
+        if !first.sample_id_all() {
+            return Some(None);
+        }
+        // The trailer ends with IDENTIFIER when set, else: ID, STREAM_ID, CPU from the end.
+        let back = if t & st::IDENTIFIER != 0 {
+            1u64
+        } else if t & st::ID != 0 {
+            1u64.saturating_add(u64::from(t & st::STREAM_ID != 0))
+                .saturating_add(u64::from(t & st::CPU != 0))
+        } else {
+            return Some(None);
+        };
+        let at = body
+            .len()
+            .checked_sub(usize::try_from(back.checked_mul(8)?).ok()?)?;
+        crate::reader::u64_at(body, at, self.endian).map(Some)
     }
 
     /// Checks one record (`rec` includes its header; `span` is where it is in the file, or
@@ -796,6 +800,14 @@ impl<'a> Walker<'a> {
             }
         }
         let body = rec.get(8..).unwrap_or_default();
+        // The attrs' ids records carry (linux-perf-data places records by them).
+        if matches!(kind, 1..=21) && self.attrs.len() > 1 {
+            if let Some(Some(id)) = self.record_id(body, kind == 9) {
+                if self.ids.contains_key(&id) {
+                    self.walk.ids_seen.insert(id);
+                }
+            }
+        }
         if self.pipe && in_file && self.lpd_meta.first_other.is_none() {
             match kind {
                 64 => {}
