@@ -1760,6 +1760,50 @@ fn raw_sizes_shrunk_inside_their_samples_read_the_same() {
 }
 
 #[test]
+fn tracepoint_formats_perf_cannot_parse() {
+    // A field of trace.data's `sys_enter` format whose `size:` reads `siz6`: libtraceevent
+    // keeps the event (its name and ID read) but cannot parse its fields.
+    let damage = |name: &str, event: &[u8], field: &[u8]| {
+        let mut b = read(name);
+        let i = b.windows(event.len()).position(|w| w == event).unwrap();
+        let f = i + b[i..]
+            .windows(field.len())
+            .position(|w| w == field)
+            .unwrap();
+        let j = f + b[f..].windows(6).position(|w| w == b"\tsize:").unwrap();
+        b[j + 4] = b'6';
+        b
+    };
+    let b = damage("trace.data", b"name: sys_enter", b"field:long id");
+    let f = findings(&b);
+    let x = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
+    assert!(x.message.contains("FAILED TO PARSE"), "{}", x.message);
+    find(&f, &pf::TRACEPOINT_ID, Severity::Warning);
+    // lock.data has no sample: the attr's warning alone.
+    let l = damage(
+        "lock.data",
+        b"name: contention_begin",
+        b"field:int common_pid",
+    );
+    let f = findings(&l);
+    find(&f, &pf::TRACEPOINT_ID, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let Some((code, lines)) = perf_script(&b) else {
+        return skip_or_fail("perf is not installed");
+    };
+    assert_eq!((code, lines), perf_script(&read("trace.data")).unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("in.data");
+    std::fs::write(&p, &b).unwrap();
+    let out = std::process::Command::new("perf")
+        .args(["script", "-i"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[FAILED TO PARSE]"));
+}
+
+#[test]
 fn attrs_and_event_desc_perf_61_or_linux_perf_data_fail_on() {
     // A software attr made a tracepoint in a file without TRACING_DATA.
     let mut b = read("stat.data");

@@ -355,6 +355,9 @@ pub struct FeatureInfo {
     pub version: Option<String>,
     /// TRACING_DATA: the event format ids it describes, when it was read to its end.
     pub tracepoint_ids: Option<Vec<u32>>,
+    /// TRACING_DATA: the ids of event formats whose `name:` and `ID:` lines read but whose
+    /// fields do not parse (libtraceevent keeps such an event, flagged as failed).
+    pub tracepoint_unparsed: Vec<u32>,
     /// Whether there is a TRACING_DATA at all (the feature, or a HEADER_TRACING_DATA record),
     /// read to its end or not.
     pub tracing_data: bool,

@@ -649,7 +649,12 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// perf 6.1 refuses a file whose tracepoint attr has an id TRACING_DATA does not describe
-    /// ("incompatible file format", `perf report` and `perf script` exit 255), and a finished
+    /// ("incompatible file format", `perf report` and `perf script` exit 255). An event format
+    /// whose `name:` and `ID:` lines read but whose fields do not parse is kept by
+    /// libtraceevent, flagged failed: perf 6.1 reads the recording (exit 0) and prints the
+    /// samples of that event as "[FAILED TO PARSE]" (verified on `trace.data` with a `size:` of
+    /// its `sys_enter` format damaged): an error on each such sample, a warning on the attr
+    /// (on `lock.data`, which has no sample, every record read the same). A finished
     /// file with a tracepoint attr and no TRACING_DATA feature at all (the same, verified with
     /// a software attr's type made 2; a killed recording, without features, is
     /// `unfinished-recording`'s); a sample whose

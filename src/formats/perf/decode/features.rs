@@ -90,7 +90,8 @@ pub fn check_feature(
     }
     if bit == 1 {
         info.tracing_data = true;
-        info.tracepoint_ids = tracing_data(data, span, false, limits, sink);
+        info.tracepoint_ids = tracing_data(data, span.clone(), false, limits, sink);
+        info.tracepoint_unparsed = unparsed_formats(data, &span, info.tracepoint_ids.as_deref());
         return;
     }
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
@@ -459,6 +460,49 @@ fn build_id_too_long(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
         at = at.saturating_add(u64::from(size));
     }
     false
+}
+
+/// The ids of the event formats of a TRACING_DATA block at `span` whose header reads (a
+/// `name: ` line, then `ID: ` and a number) but that are not among the formats that parsed
+/// (`parsed`): libtraceevent registers the event when it has read its name and id, and flags
+/// it failed when its fields then do not parse; perf 6.1 reads such a recording and prints the
+/// event's samples as "[FAILED TO PARSE]".
+pub fn unparsed_formats(data: &[u8], span: &Range<u64>, parsed: Option<&[u32]>) -> Vec<u32> {
+    let Some(parsed) = parsed else {
+        return Vec::new();
+    };
+    let block = usize::try_from(span.start)
+        .ok()
+        .zip(usize::try_from(span.end).ok())
+        .and_then(|(a, b)| data.get(a..b))
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    // Each format is a u64 size and then its text: the `name: ` line starts after the size's
+    // bytes, not at a line start.
+    let mut rest = block;
+    while let Some(at) = memchr::memmem::find(rest, b"name: ") {
+        rest = rest.get(at.saturating_add(6)..).unwrap_or_default();
+        let Some(nl) = rest.iter().position(|c| *c == b'\n') else {
+            break;
+        };
+        let next = rest.get(nl.saturating_add(1)..).unwrap_or_default();
+        let Some(digits) = next.strip_prefix(b"ID: ") else {
+            continue;
+        };
+        let end = digits
+            .iter()
+            .position(|c| *c == b'\n')
+            .unwrap_or(digits.len());
+        let id = std::str::from_utf8(digits.get(..end).unwrap_or_default())
+            .ok()
+            .and_then(|d| d.parse::<u32>().ok());
+        if let Some(id) = id {
+            if !parsed.contains(&id) && !out.contains(&id) && out.len() < 65_536 {
+                out.push(id);
+            }
+        }
+    }
+    out
 }
 
 /// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode

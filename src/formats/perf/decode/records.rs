@@ -424,7 +424,19 @@ impl<'a> Walker<'a> {
         };
         for a in &self.attrs {
             let known = u32::try_from(a.config).is_ok_and(|c| ids.contains(&c));
-            if a.kind == 2 && !known {
+            let unparsed =
+                u32::try_from(a.config).is_ok_and(|c| self.info.tracepoint_unparsed.contains(&c));
+            if a.kind == 2 && !known && unparsed {
+                let at = a.span.start.saturating_add(8);
+                sink.push(
+                    sink.make(
+                        &rules::TRACEPOINT_ID,
+                        at..at.saturating_add(8),
+                        format!("the event format of a tracepoint attr's config {} does not parse (see the TD findings); perf 6.1 reads the recording and prints its samples' fields as \"[FAILED TO PARSE]\" (verified on corpus/perf/trace.data with a `size:` of its `sys_enter` format damaged: `perf script` and `perf report` exit 0; on lock.data, which has no sample, every record read the same)", a.config),
+                    )
+                    .level(Severity::Warning),
+                );
+            } else if a.kind == 2 && !known {
                 let at = a.span.start.saturating_add(8);
                 sink.push(
                     sink.make(
@@ -573,6 +585,11 @@ impl<'a> Walker<'a> {
                             true,
                             self.limits,
                             sink,
+                        );
+                        self.info.tracepoint_unparsed = features::unparsed_formats(
+                            self.image.bytes(),
+                            &payload,
+                            self.info.tracepoint_ids.as_deref(),
                         );
                         self.tracing_data_size(payload, sink);
                     } else {
@@ -1540,6 +1557,18 @@ impl<'a> Walker<'a> {
             None => parse_sample(&mut r, attr),
         };
         match parsed {
+            Ok(s)
+                if attr.kind == 2
+                    && s.common_type
+                        .is_some_and(|t| self.info.tracepoint_unparsed.contains(&u32::from(t))) =>
+            {
+                let t = s.common_type.unwrap_or_default();
+                let f = sink
+                    .make(&rules::TRACEPOINT_ID, span.clone(), format!("the tracepoint sample at 0x{:x} has common_type {t}, whose event format does not parse (see the TD findings); perf 6.1 prints its fields as \"[FAILED TO PARSE]\" instead of the values written (verified on corpus/perf/trace.data with a `size:` of its `sys_enter` format damaged)", span.start))
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+                self.walk.samples = self.walk.samples.saturating_add(1);
+            }
             Ok(s)
                 if attr.kind == 2
                     && s.common_type.is_some_and(|t| {
