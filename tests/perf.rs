@@ -1804,6 +1804,49 @@ fn tracepoint_formats_perf_cannot_parse() {
 }
 
 #[test]
+fn pmu_mapping_counts_and_stream_event_desc() {
+    // A PMU_MAPPINGS count two past its entries: perf fails the feature and reads on; one of
+    // 0x7fffffff: it crashes.
+    let good = read("regs-period.data");
+    let (_, off, _) = feature_at(&good, 16);
+    let n = u32::from_le_bytes(good[off..off + 4].try_into().unwrap());
+    let mut past = good.clone();
+    put32(&mut past, off, n + 2);
+    let f = findings(&past);
+    find(&f, &pf::FEATURE_PAYLOAD, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let mut huge = good.clone();
+    put32(&mut huge, off, 0x7fff_ffff);
+    let x = find(&findings(&huge), &pf::FEATURE_PAYLOAD, Severity::Error).clone();
+    assert_eq!(x.impact.as_ref().map(|i| i.effect), Some("crash"));
+    // A stream's EVENT_DESC sample_type changed: linux-perf-data reads the samples with the
+    // HEADER_ATTR records' attrs and takes only the names from EVENT_DESC.
+    let pipe = read("pipe.data");
+    let (o, _, _) = *stream_records(&pipe)
+        .iter()
+        .find(|r| r.1 == 80 && u64_at(&pipe, r.0 + 8) == 12)
+        .unwrap();
+    let mut desc = pipe.clone();
+    let st = u64_at(&desc, o + 24 + 24);
+    put64(&mut desc, o + 24 + 24, st ^ 0x8);
+    let f = findings(&desc);
+    find(&f, &pf::EVENT_DESC, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let lpd = lpd_read(&pipe).map(|(c, o)| (c, o, lpd_read(&desc).unwrap()));
+    let Some((code, _)) = perf_script(&good) else {
+        return skip_or_fail("perf is not installed");
+    };
+    assert_eq!(code, 0);
+    assert_eq!(perf_script(&past).unwrap(), perf_script(&good).unwrap());
+    assert_eq!(perf_script(&huge).unwrap().0, -11);
+    let Some((code, out, changed)) = lpd else {
+        return skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)");
+    };
+    assert_eq!(code, 0);
+    assert_eq!(changed, (0, out));
+}
+
+#[test]
 fn attrs_and_event_desc_perf_61_or_linux_perf_data_fail_on() {
     // A software attr made a tracepoint in a file without TRACING_DATA.
     let mut b = read("stat.data");

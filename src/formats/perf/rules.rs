@@ -433,7 +433,10 @@ crate::declare_rules! {
     /// "E2" as an entry of 12,869 bytes, in each of the 16 recordings of `corpus/perf` and
     /// `campaign/perf_seeds.sh` above 8,236 bytes; a name of 4,097 to 8,200 bytes overruns the
     /// buffer short of the canary and perf exits 0, a warning; real entries have names of at
-    /// most 64 bytes), a PMU_MAPPINGS count past its entries and a
+    /// most 64 bytes), a PMU_MAPPINGS count from about 160,000 on (SIGSEGV under the
+    /// default 8 MiB stack, verified from 160,313, 161,770 and 162,534 on in three recordings;
+    /// a count 1, 2 or 1,000 past the entries fails the feature and perf reads on, verified in
+    /// nine) and a
     /// MEM_TOPOLOGY node bitmap of more than 2^32 bits whose words reach past the allocation
     /// perf makes from the count cut to an `int` ("malloc assertion failure", SIGABRT) (all
     /// crash perf 6.1, verified); a TRACING_DATA block that cannot
