@@ -417,16 +417,18 @@ KNOWN_GAPS = (
         "uf-perf-removed",
         re.compile(r"perf-cpu\d+\.dat removed"),
         "a perf-cpu<N>.dat removed beside its siblings, from a recording that did not run to its "
-        "end (`exit_status:-1`, as every `--keep-pid` recording): UF087 warns (an idle CPU's file "
+        "end (`exit_status:-1` without `--keep-pid`): UF087 warns (an idle CPU's file "
         "is empty, so the directory cannot tell whether events were lost), and the checks that "
         "show the loss across the perf files (UF085, UF086) need every record of the recording",
-        lambda seed: _uftrace_info(seed, "exit_status") == "-1",
+        lambda seed: _uftrace_info(seed, "exit_status") == "-1"
+        and "--keep-pid" not in (_uftrace_info(seed, "cmdline") or "").split(),
     ),
     (
         "remove",
         re.compile(r"^perf-cpu\d+\.dat removed$"),
         "as uf-perf-removed",
-        lambda seed: _uftrace_info(seed, "exit_status") == "-1",
+        lambda seed: _uftrace_info(seed, "exit_status") == "-1"
+        and "--keep-pid" not in (_uftrace_info(seed, "cmdline") or "").split(),
     ),
     (
         "remove",

@@ -2610,6 +2610,15 @@ fn a_missing_perf_file_is_a_warning_and_an_error_where_the_loss_shows() {
 
     let l = levels(&common::corpus("uftrace/recv-host"));
     assert!(!l.iter().any(|(c, _)| c == "UF087"), "{l:?}");
+
+    // `--keep-pid` leaves `exit_status:-1` (the program is not the recorder's child), but
+    // uftrace record still ended once every task had exited: the loss is shown the same way.
+    let (_t3, d3) = mutant("forkexec-keep-pid", |d| {
+        std::fs::remove_file(d.join("perf-cpu1.dat")).unwrap()
+    });
+    let l = levels(&d3);
+    assert!(has(&l, "UF086", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/forkexec-keep-pid"), &d3);
 }
 
 /// Every healthy recording of the corpus (every producer option) has its perf records in the

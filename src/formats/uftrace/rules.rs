@@ -994,7 +994,9 @@ crate::declare_rules! {
     /// Every thread a FORK record creates in a process whose leader's EXIT is recorded has an
     /// EXIT record of its own; and when the traced program's task (the first exec) has its
     /// EXIT, or `info`'s `exit_status` is a wait status (0 or more: `uftrace record` saw the
-    /// program exit, cmds/record.c `stop_tracing`), every task of `task.txt` has one:
+    /// program exit, cmds/record.c `stop_tracing`; or -1 with `--keep-pid`, where the program
+    /// is not the recorder's child and the recorder ends once every task has exited), every
+    /// task of `task.txt` has one:
     /// `uftrace record` waits until each task it was told of has exited (`check_tid_list`)
     /// before it reads the perf buffers a last time. Every healthy recording
     /// of the corpus and of the wild samples has them (a recording stopped early, such as a

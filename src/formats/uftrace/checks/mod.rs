@@ -200,7 +200,7 @@ pub(crate) fn check_all(
     let mut perf_files = Vec::new();
     let kernel_records =
         decode_perf_and_kernel(&mut fs, info.endian(), &mut perf_files, &mut perf_sink);
-    let ended = info.exit_status.is_some_and(|s| s >= 0);
+    let ended = ran_to_end(&info);
     // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
     let read: HashSet<u64> = dats
         .iter()
@@ -389,8 +389,7 @@ fn task_files_vs_tasks(
         }
     }
     sink.set_file(Some("task.txt".into()));
-    let unfiltered = info.exit_status.is_some_and(|s| s >= 0)
-        && info.cmdline.as_deref().is_some_and(records_every_task);
+    let unfiltered = ran_to_end(info) && info.cmdline.as_deref().is_some_and(records_every_task);
     for t in &tf.tasks {
         if !dat_tids.contains(&t.tid) && tids.get(&t.tid).is_some_and(|f| f.span == t.span) {
             if unfiltered && info.tids.contains(&t.tid) {
@@ -429,6 +428,23 @@ fn task_files_vs_tasks(
                 .impact("uftrace", "0.9.4–0.18.1", "same");
             sink.push(f);
         }
+    }
+}
+
+/// Whether `uftrace record` ran to its end: it saw the traced program exit (`exit_status` of
+/// 0 or more, cmds/record.c `stop_tracing`), or, with `--keep-pid` (the program is not its
+/// child, so it never has a status: `exit_status:-1`), it ended once every task it was told
+/// of had exited (`check_tid_list`). Either way it then read every perf buffer a last time.
+/// A recorder killed before that leaves no `info`; one rebuilt by `tracelint fix` has no
+/// `exit_status`.
+fn ran_to_end(info: &Info) -> bool {
+    match info.exit_status {
+        Some(s) if s >= 0 => true,
+        Some(-1) => info
+            .cmdline
+            .as_deref()
+            .is_some_and(|c| c.split(' ').any(|w| w == "--keep-pid")),
+        _ => false,
     }
 }
 

@@ -619,23 +619,7 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
                 }
                 l.span()
             }),
-            4 => {
-                info.online_cpus = lines.all.iter().skip(lines.next).take(3).find_map(|l| {
-                    let v = l.text.strip_prefix(b"cpuinfo:nr_cpus=")?;
-                    let n = v.split(|&b| b == b' ').next()?;
-                    std::str::from_utf8(n).ok()?.parse().ok()
-                });
-                multi(
-                &mut lines,
-                sink,
-                "cpuinfo",
-                &[
-                    "cpuinfo:nr_cpus=%u / %u (online/possible)",
-                    "cpuinfo:desc=%*",
-                ],
-                end,
-            )
-            }
+            4 => cpuinfo(&mut lines, sink, info, end),
             5 => need(&mut lines, sink, name, end).map(|l| {
                 let ok = scan(l.text, "meminfo:%f / %f %w (free / total)")
                     && ["KB", "MB", "GB", "TB"].iter().any(|u| {
@@ -791,6 +775,30 @@ fn exit_status(
         }
         l.span()
     })
+}
+
+/// The CPUINFO section; keeps the online CPU count of `cpuinfo:nr_cpus=`.
+fn cpuinfo(
+    lines: &mut Lines<'_>,
+    sink: &mut Sink,
+    info: &mut Info,
+    end: u64,
+) -> Option<Range<u64>> {
+    info.online_cpus = lines.all.iter().skip(lines.next).take(3).find_map(|l| {
+        let v = l.text.strip_prefix(b"cpuinfo:nr_cpus=")?;
+        let n = v.split(|&b| b == b' ').next()?;
+        std::str::from_utf8(n).ok()?.parse().ok()
+    });
+    multi(
+        lines,
+        sink,
+        "cpuinfo",
+        &[
+            "cpuinfo:nr_cpus=%u / %u (online/possible)",
+            "cpuinfo:desc=%*",
+        ],
+        end,
+    )
 }
 
 fn single(
