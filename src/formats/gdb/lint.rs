@@ -9,6 +9,7 @@ use super::model::{
 };
 use super::rules;
 use crate::finding::{Capped, Severity, Sink};
+use crate::program::{Insn, Known, Program};
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -1195,4 +1196,185 @@ fn check_end_marker_tail(w: &WalkResult<'_>, tframes: Option<u64>, sink: &mut Si
             );
         }
     }
+}
+
+/// Where GDB 13 re-creates a tracepoint, from its last `at` line
+/// (breakpoint.c `create_tracepoint_from_upload`).
+enum Location<'a> {
+    /// No `at` line (GDB uses `*ADDR`) or `*ADDR`: this address.
+    Raw(u64),
+    /// A plain function name.
+    Function(&'a [u8]),
+    /// Anything else (`file.c:LINE`, an expression): resolved by GDB through the program's
+    /// line table, where it was the `T` line's address when the program was traced.
+    Other,
+}
+
+fn location(t: &Tracepoint) -> Location<'_> {
+    let Some(s) = t.sources.iter().rev().find(|s| s.kind == SourceKind::At) else {
+        return Location::Raw(t.addr);
+    };
+    let text = s.text.as_slice();
+    if let Some(expr) = text.strip_prefix(b"*") {
+        let expr = expr.trim_ascii();
+        let v = match expr.strip_prefix(b"0x").or_else(|| expr.strip_prefix(b"0X")) {
+            Some(h) => parse_hex(h).ok(),
+            None => parse_dec(expr),
+        };
+        if let Some(v) = v {
+            return Location::Raw(v);
+        }
+        return Location::Other;
+    }
+    let ident = text.first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && text.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    if ident {
+        Location::Function(text)
+    } else {
+        Location::Other
+    }
+}
+
+/// The tracepoints checked against the program GDB is given with the file (`--program`):
+/// fast tracepoints' instructions, the functions `at` locations name, addresses outside the
+/// program, and static tracepoints (which need no program).
+pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink) {
+    for (i, t) in d.tracepoints.iter().enumerate() {
+        if t.is_static && t.fast.is_none() {
+            let f = sink
+                .make(
+                    &rules::STATIC_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint {} is a static tracepoint (`S`): GDB 13 re-creates it as one at its location, warns \"Couldn't determine the static tracepoint marker to probe\" (a trace file has no markers) and reads its frames the same",
+                        t.num
+                    ),
+                )
+                .impact("GDB", "13", "same");
+            sink.push(f);
+        }
+        let Some(p) = program else {
+            if t.fast.is_some() {
+                fast_unchecked(t, "no program was given (`--program`)", sink);
+            }
+            continue;
+        };
+        let prog = p.path.display();
+        if !p.sections.iter().any(|s| s.exec && s.contains(t.addr)) {
+            let f = sink
+                .make(
+                    &rules::TRACEPOINT_OUTSIDE_PROGRAM,
+                    t.span.clone(),
+                    format!(
+                        "the address 0x{:x} of tracepoint {} lies in no executable section of {prog} (a shared library's code, or another program's): GDB 13 re-creates a tracepoint from its `at` location, or at the raw address when it has none, and reads its frames",
+                        t.addr, t.num
+                    ),
+                )
+                .impact("GDB", "13", "same");
+            sink.push(f);
+        }
+        let unlinked = || {
+            d.tracepoints
+                .iter()
+                .take(i.saturating_add(1))
+                .rev()
+                .map(|x| x.num.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let at = match location(t) {
+            Location::Raw(a) => a,
+            Location::Function(name) => match p.knows(name) {
+                Known::No => {
+                    let f = sink
+                        .make(
+                            &rules::TRACEPOINT_FUNCTION_UNKNOWN,
+                            t.span.clone(),
+                            format!(
+                                "the `at` location `{}` of tracepoint {} names a function {prog} does not have (no symbol, no debug information string): with the program loaded GDB 13 prints `Function \"{}\" not defined.` and \"Failed to create tracepoint for target's tracepoint {}\", creates no tracepoint, and `tdump` on its frames fails with \"No known tracepoint matches 'current' tracepoint #{}\"",
+                                show(name), t.num, show(name), t.num, t.num
+                            ),
+                        )
+                        .fails("GDB", "13", "loss");
+                    sink.push(f);
+                    continue;
+                }
+                Known::Yes | Known::Unknown(_) => {
+                    let inside = p.functions_named(name).any(|f| {
+                        t.addr >= f.addr && t.addr.wrapping_sub(f.addr) < f.size.max(1)
+                    });
+                    if !inside {
+                        if t.fast.is_some() {
+                            fast_unchecked(
+                                t,
+                                &format!("its `at` location `{}` does not name a function of {prog} that holds its address 0x{:x}, so the address GDB re-creates it at is not known", show(name), t.addr),
+                                sink,
+                            );
+                        }
+                        continue;
+                    }
+                    t.addr
+                }
+            },
+            Location::Other => t.addr,
+        };
+        if t.fast.is_none() {
+            continue;
+        }
+        let Some(insn) = p.x86_insn_at(at) else {
+            // GDB 13 checks fast tracepoints on x86 only (default_fast_tracepoint_valid_at).
+            continue;
+        };
+        let lost = unlinked();
+        let (level, what) = match insn {
+            Insn::Len(n) if n >= 5 => continue,
+            Insn::Len(n) => (
+                Severity::Error,
+                format!(
+                    "the instruction at 0x{at:x} in {prog} is only {n} bytes long: GDB 13 re-creating fast tracepoint {} from the file fails with \"May not have a fast tracepoint at 0x{at:x}; instruction is only {n} bytes long, need at least 5 bytes for the jump\"",
+                    t.num
+                ),
+            ),
+            Insn::Unreadable => (
+                Severity::Error,
+                format!(
+                    "0x{at:x} lies in no read-only section of {prog} with bytes in the file: GDB 13 cannot read the instruction of fast tracepoint {} (\"Cannot access memory at address 0x{at:x}\")",
+                    t.num
+                ),
+            ),
+            Insn::Invalid(n) => (
+                Severity::Warning,
+                format!(
+                    "the bytes at 0x{at:x} in {prog} do not decode as an x86 instruction ({n} byte(s) read): GDB 13 measures the instruction of fast tracepoint {} with its disassembler and asks for at least 5 bytes",
+                    t.num
+                ),
+            ),
+        };
+        let msg = if level == Severity::Error {
+            format!(
+                "{what}; `target tfile` stops creating tracepoints there: tracepoint(s) {lost} are not created and `tdump` on their frames fails with \"No known tracepoint matches 'current' tracepoint #N\""
+            )
+        } else {
+            what
+        };
+        let mut f = sink
+            .make(&rules::FAST_TRACEPOINT_TOO_SHORT, t.span.clone(), msg)
+            .level(level);
+        if level == Severity::Error {
+            f = f.fails("GDB", "13", "loss");
+        }
+        sink.push(f);
+    }
+}
+
+/// `GT066`: a fast tracepoint whose instruction was not checked, and why.
+fn fast_unchecked(t: &Tracepoint, why: &str, sink: &mut Sink) {
+    sink.report(
+        &rules::FAST_TRACEPOINT_UNCHECKED,
+        t.span.clone(),
+        format!(
+            "tracepoint {} is a fast tracepoint and {why}: GDB 13 re-creating it from the file checks in the program loaded with it that the instruction at its address is at least 5 bytes long (x86-64, i386) and, when it is not, creates no tracepoint for its frames; `--program PROGRAM` lets tracelint check it",
+            t.num
+        ),
+    );
 }
