@@ -143,9 +143,11 @@ def materialise(fmt, seed, base, mutation, where):
     return p
 
 
-def tracelint_verdict(binary, path):
-    """(exit status, error codes, other codes as "CODE:severity")."""
-    st, out, err = readers.run([binary, "check", "-o", "jsonl", path], 60)
+def tracelint_verdict(binary, path, program=None):
+    """(exit status, error codes, other codes as "CODE:severity"). `program`: the program the
+    reader is given with the file (a GDB seed's), given to tracelint too (`--program`)."""
+    extra = ["--program", program] if program else []
+    st, out, err = readers.run([binary, "check", "-o", "jsonl"] + extra + [path], 60)
     codes = []
     other = set()
     for line in out.splitlines():
@@ -296,7 +298,7 @@ def main():
                 return None
             with tempfile.TemporaryDirectory(prefix="tl-mutant-") as where:
                 path = materialise(fmt, seed, base, mutation, where)
-                tl_status, codes, other = tracelint_verdict(args.tracelint, path)
+                tl_status, codes, other = tracelint_verdict(args.tracelint, path, info.get("exe"))
                 per = {}
                 notes = {}
                 old = earlier.get((fmt, idx))
