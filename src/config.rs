@@ -708,7 +708,10 @@ fn check_section(
     settings.force_exclude = raw.force_exclude;
     if let Some(program) = raw.program {
         if program.get_ref().is_empty() {
-            problems.push((Some(program.span()), "check.program: empty path".to_string()));
+            problems.push((
+                Some(program.span()),
+                "check.program: empty path".to_string(),
+            ));
         } else {
             let path = Path::new(program.get_ref());
             settings.program = Some(match &settings.root {

@@ -609,9 +609,17 @@ fn setup(
         input_name: None,
         program: None,
     };
-    let program = common.program.as_ref().map(|p| (p, "--program")).or_else(|| {
-        config.check.program.as_ref().map(|p| (p, "[check] program"))
-    });
+    let program = common
+        .program
+        .as_ref()
+        .map(|p| (p, "--program"))
+        .or_else(|| {
+            config
+                .check
+                .program
+                .as_ref()
+                .map(|p| (p, "[check] program"))
+        });
     if let Some((path, from)) = program {
         match tracelint::program::Program::load(path, &opts.limits) {
             Ok(p) => opts.program = Some(std::sync::Arc::new(p)),

@@ -175,7 +175,11 @@ impl Program {
     }
 
     /// Parses a program already in memory.
-    pub fn from_bytes(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<Program, ProgramError> {
+    pub fn from_bytes(
+        path: &Path,
+        bytes: Vec<u8>,
+        limits: &Limits,
+    ) -> Result<Program, ProgramError> {
         Self::parse(path, Data::Owned(bytes), limits)
     }
 
@@ -237,13 +241,17 @@ impl Program {
                 name: String::from_utf8_lossy(name).into_owned(),
                 addr: s.address(),
                 size: s.size(),
-                file: s.file_range().filter(|_| s.kind() != SectionKind::UninitializedData),
+                file: s
+                    .file_range()
+                    .filter(|_| s.kind() != SectionKind::UninitializedData),
                 exec: flags & SHF_EXECINSTR != 0,
                 write: flags & SHF_WRITE != 0,
             });
         }
         if !has_symtab && !has_debug_info && has_build_id && incomplete.is_none() {
-            incomplete = Some("it is stripped and has a build ID, by which GDB may load a separate debug file");
+            incomplete = Some(
+                "it is stripped and has a build ID, by which GDB may load a separate debug file",
+            );
         }
         let mut names: Vec<Box<[u8]>> = Vec::new();
         let mut functions = Vec::new();
@@ -290,9 +298,9 @@ impl Program {
     /// The function symbols named `name` (`name` itself or a versioned `name@...`).
     pub fn functions_named(&self, name: &[u8]) -> impl Iterator<Item = &Function> + '_ {
         let name = name.to_vec();
-        self.functions
-            .iter()
-            .filter(move |f| f.name.as_ref() == name.as_slice() || strip_version(&f.name) == name.as_slice())
+        self.functions.iter().filter(move |f| {
+            f.name.as_ref() == name.as_slice() || strip_version(&f.name) == name.as_slice()
+        })
     }
 
     /// Whether the program knows `name` as GDB looks a plain function name up: a symbol of that
@@ -317,9 +325,10 @@ impl Program {
         let mangled = format!("{}", name.len()).into_bytes();
         let mut needle = mangled;
         needle.extend_from_slice(name);
-        let cxx = self.names.iter().any(|n| {
-            n.starts_with(b"_Z") && memchr::memmem::find(n, &needle).is_some()
-        });
+        let cxx = self
+            .names
+            .iter()
+            .any(|n| n.starts_with(b"_Z") && memchr::memmem::find(n, &needle).is_some());
         if cxx {
             return Known::Yes;
         }
@@ -369,7 +378,8 @@ impl Program {
         let Some((bytes, true)) = self.bytes_at(addr, MAX_X86_INSN) else {
             return Some(Insn::Unreadable);
         };
-        let mut d = iced_x86::Decoder::with_ip(bitness, bytes, addr, iced_x86::DecoderOptions::NONE);
+        let mut d =
+            iced_x86::Decoder::with_ip(bitness, bytes, addr, iced_x86::DecoderOptions::NONE);
         let insn = d.decode();
         let len = insn.len() as u64;
         Some(match d.last_error() {
@@ -396,20 +406,29 @@ mod tests {
     fn not_elf_is_invalid() {
         let e = Program::from_bytes(Path::new("x"), b"#!/bin/sh\n".to_vec(), &Limits::default());
         assert!(matches!(e, Err(ProgramError::Invalid(_))), "{e:?}");
-        let e = Program::from_bytes(Path::new("x"), b"\x7fELF\x02\x01".to_vec(), &Limits::default());
+        let e = Program::from_bytes(
+            Path::new("x"),
+            b"\x7fELF\x02\x01".to_vec(),
+            &Limits::default(),
+        );
         assert!(matches!(e, Err(ProgramError::Invalid(_))), "{e:?}");
     }
 
     #[test]
     fn missing_file_is_io() {
-        let e = Program::load(Path::new("/nonexistent/tracelint-program"), &Limits::default());
+        let e = Program::load(
+            Path::new("/nonexistent/tracelint-program"),
+            &Limits::default(),
+        );
         assert!(matches!(e, Err(ProgramError::Io(_))), "{e:?}");
     }
 
     #[test]
     fn reads_its_own_test_binary() {
         // The test binary is an ELF on Linux: its sections, symbols and code.
-        let Ok(exe) = std::env::current_exe() else { return };
+        let Ok(exe) = std::env::current_exe() else {
+            return;
+        };
         let p = match Program::load(&exe, &Limits::default()) {
             Ok(p) => p,
             Err(e) => panic!("{e}"),
@@ -417,7 +436,10 @@ mod tests {
         assert!(p.sections.iter().any(|s| s.exec && !s.write));
         assert_eq!(p.knows(b"main"), Known::Yes);
         if p.arch == Arch::X86_64 {
-            let f = p.functions.iter().find(|f| f.size > 0 && p.section_at(f.addr).is_some_and(|s| s.exec));
+            let f = p
+                .functions
+                .iter()
+                .find(|f| f.size > 0 && p.section_at(f.addr).is_some_and(|s| s.exec));
             if let Some(f) = f {
                 assert!(matches!(p.x86_insn_at(f.addr), Some(Insn::Len(1..=15))));
             }

@@ -404,7 +404,10 @@ fn a_program_that_cannot_be_used_is_exit_2_or_3() {
     let tf = corpus_file("gdb/fast.tf");
     let tf = tf.to_str().unwrap();
     // Missing: an I/O error, exit 3, naming the option and the path.
-    let o = run(&["check", "--program", &f.p("no-such-program"), tf], f.path());
+    let o = run(
+        &["check", "--program", &f.p("no-such-program"), tf],
+        f.path(),
+    );
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     assert!(stderr(&o).contains("--program"), "{}", stderr(&o));
     assert!(stderr(&o).contains("no-such-program"), "{}", stderr(&o));
@@ -443,14 +446,26 @@ fn a_program_is_taken_from_the_command_line_or_the_configuration() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stdout(&o).contains("GT066"), "{}", stdout(&o));
     let o = run(
-        &["check", "-o", "concise", "-v", "--program", exe.to_str().unwrap(), tf],
+        &[
+            "check",
+            "-o",
+            "concise",
+            "-v",
+            "--program",
+            exe.to_str().unwrap(),
+            tf,
+        ],
         f.path(),
     );
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(!stdout(&o).contains("GT066"), "{}", stdout(&o));
     assert!(stdout(&o).contains("GT064"), "{}", stdout(&o));
     std::fs::copy(&exe, f.path().join("prog")).unwrap();
-    std::fs::write(f.path().join("tracelint.toml"), "[check]\nprogram = \"prog\"\n").unwrap();
+    std::fs::write(
+        f.path().join("tracelint.toml"),
+        "[check]\nprogram = \"prog\"\n",
+    )
+    .unwrap();
     let o = run(&["check", "-o", "concise", "-v", tf], f.path());
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(stdout(&o).contains("GT064"), "{}", stdout(&o));

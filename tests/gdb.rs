@@ -1108,32 +1108,60 @@ fn replace_line(data: &[u8], old: &[u8], new: &[u8]) -> Vec<u8> {
 
 #[test]
 fn healthy_fast_tracepoint_passes_with_its_program() {
-    let Some(exe) = tpdemo_executable("program") else { return };
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
     let data = std::fs::read(common::corpus("gdb/fast.tf")).unwrap();
     let f = with_program(&data, &exe);
     clean(&f);
-    assert!(!f.iter().any(|x| x.rule == &gt::FAST_TRACEPOINT_UNCHECKED), "{}", dump(&f));
+    assert!(
+        !f.iter().any(|x| x.rule == &gt::FAST_TRACEPOINT_UNCHECKED),
+        "{}",
+        dump(&f)
+    );
     // Without the program the fast tracepoint is a note saying what `--program` would check.
     let f = check(&data);
-    let n = f.iter().find(|x| x.rule == &gt::FAST_TRACEPOINT_UNCHECKED).expect("GT066");
+    let n = f
+        .iter()
+        .find(|x| x.rule == &gt::FAST_TRACEPOINT_UNCHECKED)
+        .expect("GT066");
     assert_eq!(n.severity, Severity::Info);
     assert!(n.message.contains("--program"), "{}", n.message);
     // GDB 13 reads it with the program: the fast tracepoint is created, frame 0 dumped.
     let out = gdb_open_with(&exe, "fast", &data);
     assert!(out.contains("fast tracepoint"), "{out}");
-    assert!(out.contains("Data collected at tracepoint 1, trace frame 0"), "{out}");
+    assert!(
+        out.contains("Data collected at tracepoint 1, trace frame 0"),
+        "{out}"
+    );
 }
 
 #[test]
 fn every_corpus_file_with_its_program_has_no_errors() {
-    let Some(demo) = tpdemo_executable("program") else { return };
-    let Some(multi) = corpus_program("program", "tpmulti") else { return };
+    let Some(demo) = tpdemo_executable("program") else {
+        return;
+    };
+    let Some(multi) = corpus_program("program", "tpmulti") else {
+        return;
+    };
     for p in corpus_files() {
-        let exe = if p.ends_with("twoloc.tf") { &multi } else { &demo };
+        let exe = if p.ends_with("twoloc.tf") {
+            &multi
+        } else {
+            &demo
+        };
         let f = with_program(&std::fs::read(&p).unwrap(), exe);
         no_errors(&f);
-        for r in [&gt::FAST_TRACEPOINT_TOO_SHORT, &gt::TRACEPOINT_FUNCTION_UNKNOWN] {
-            assert!(!f.iter().any(|x| x.rule == r), "{}: {}", p.display(), dump(&f));
+        for r in [
+            &gt::FAST_TRACEPOINT_TOO_SHORT,
+            &gt::TRACEPOINT_FUNCTION_UNKNOWN,
+        ] {
+            assert!(
+                !f.iter().any(|x| x.rule == r),
+                "{}: {}",
+                p.display(),
+                dump(&f)
+            );
         }
     }
 }
@@ -1141,10 +1169,15 @@ fn every_corpus_file_with_its_program_has_no_errors() {
 #[test]
 fn a_normal_tracepoint_made_fast_at_a_short_instruction_is_an_error_with_the_program() {
     // regs.tf's tracepoint 2 is at tl_step+15 (0x401145), a 4-byte `mov -0x20(%rbp),%rax`.
-    let Some(exe) = tpdemo_executable("program") else { return };
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
     let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
     let base = gdb_open_with(&exe, "regs", &data);
-    assert!(base.contains("Data collected at tracepoint 1, trace frame 0"), "{base}");
+    assert!(
+        base.contains("Data collected at tracepoint 1, trace frame 0"),
+        "{base}"
+    );
     for flag in [":F5", ":F0", ":F", ":Fzz"] {
         let line = format!("tp T2:401145:E:0:0{flag}");
         let m = replace_line(&data, b"tp T2:401145:E:0:0", line.as_bytes());
@@ -1175,7 +1208,9 @@ fn a_normal_tracepoint_made_fast_at_a_short_instruction_is_an_error_with_the_pro
 
 #[test]
 fn an_at_location_the_program_lacks_is_an_error_with_the_program() {
-    let Some(exe) = tpdemo_executable("program") else { return };
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
     let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
     // `tl_step` (746c5f73746570) renamed `tl_stex`.
     let m = replace_line(
@@ -1184,22 +1219,35 @@ fn an_at_location_the_program_lacks_is_an_error_with_the_program() {
         b"tp Z2:401145:at:0:7:746c5f73746578",
     );
     let f = with_program(&m, &exe);
-    let e = f.iter().find(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN).expect("GT064");
+    let e = f
+        .iter()
+        .find(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN)
+        .expect("GT064");
     assert_eq!(e.severity, Severity::Error);
-    assert!(!check(&m).iter().any(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN));
+    assert!(!check(&m)
+        .iter()
+        .any(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN));
     let out = gdb_open_with(&exe, "renamed", &m);
     assert!(out.contains("Function \"tl_stex\" not defined."), "{out}");
-    assert!(out.contains("No known tracepoint matches 'current' tracepoint #2."), "{out}");
+    assert!(
+        out.contains("No known tracepoint matches 'current' tracepoint #2."),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_static_flag_and_an_address_outside_the_program_are_notes() {
-    let Some(exe) = tpdemo_executable("program") else { return };
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
     let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
     let base = gdb_open_with(&exe, "regs", &data);
     let frame0 = |s: &str| {
         let dump = s.split("Found trace frame 0").nth(1)?;
-        let lines: Vec<&str> = dump.lines().filter(|l| !l.starts_with("warning:")).collect();
+        let lines: Vec<&str> = dump
+            .lines()
+            .filter(|l| !l.starts_with("warning:"))
+            .collect();
         Some(lines.join("\n"))
     };
     // `:S`: GDB 13 re-creates a static tracepoint with a warning and dumps the same frame.
@@ -1208,13 +1256,20 @@ fn a_static_flag_and_an_address_outside_the_program_are_notes() {
     clean(&f);
     expect_code(&f, &gt::STATIC_TRACEPOINT);
     let out = gdb_open_with(&exe, "static", &m);
-    assert!(out.contains("Couldn't determine the static tracepoint marker to probe"), "{out}");
+    assert!(
+        out.contains("Couldn't determine the static tracepoint marker to probe"),
+        "{out}"
+    );
     assert_eq!(frame0(&out), frame0(&base));
     // The address moved out of the program (every piece of the tracepoint): GDB re-creates
     // it from its `at` location and dumps the same frame.
     let end = data.windows(2).position(|w| w == b"\n\n").unwrap();
     let text = String::from_utf8(data[..end].to_vec()).unwrap();
-    let m = [text.replace(":401145:", ":500000:").as_bytes(), &data[end..]].concat();
+    let m = [
+        text.replace(":401145:", ":500000:").as_bytes(),
+        &data[end..],
+    ]
+    .concat();
     assert_ne!(m, data);
     let f = with_program(&m, &exe);
     clean(&f);

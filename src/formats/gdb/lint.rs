@@ -1217,7 +1217,10 @@ fn location(t: &Tracepoint) -> Location<'_> {
     let text = s.text.as_slice();
     if let Some(expr) = text.strip_prefix(b"*") {
         let expr = expr.trim_ascii();
-        let v = match expr.strip_prefix(b"0x").or_else(|| expr.strip_prefix(b"0X")) {
+        let v = match expr
+            .strip_prefix(b"0x")
+            .or_else(|| expr.strip_prefix(b"0X"))
+        {
             Some(h) => parse_hex(h).ok(),
             None => parse_dec(expr),
         };
@@ -1226,7 +1229,9 @@ fn location(t: &Tracepoint) -> Location<'_> {
         }
         return Location::Other;
     }
-    let ident = text.first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    let ident = text
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
         && text.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
     if ident {
         Location::Function(text)
@@ -1300,9 +1305,9 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                     continue;
                 }
                 Known::Yes | Known::Unknown(_) => {
-                    let inside = p.functions_named(name).any(|f| {
-                        t.addr >= f.addr && t.addr.wrapping_sub(f.addr) < f.size.max(1)
-                    });
+                    let inside = p
+                        .functions_named(name)
+                        .any(|f| t.addr >= f.addr && t.addr.wrapping_sub(f.addr) < f.size.max(1));
                     if !inside {
                         if t.fast.is_some() {
                             fast_unchecked(
