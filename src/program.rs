@@ -399,6 +399,7 @@ fn strip_version(n: &[u8]) -> &[u8] {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -1287,8 +1287,8 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let at = match location(t) {
-            Location::Raw(a) => a,
+        let places = match location(t) {
+            Location::Raw(a) => vec![a],
             Location::Function(name) => match p.knows(name) {
                 Known::No => {
                     let f = sink
@@ -1305,10 +1305,23 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                     continue;
                 }
                 Known::Yes | Known::Unknown(_) => {
-                    let inside = p
-                        .functions_named(name)
-                        .any(|f| t.addr >= f.addr && t.addr.wrapping_sub(f.addr) < f.size.max(1));
-                    if !inside {
+                    // The places GDB resolves the name to, as the recording wrote them: the
+                    // addresses of this tracepoint's `T` lines (one per location) that lie in
+                    // a function of that name.
+                    let inside = |a: u64| {
+                        p.functions_named(name)
+                            .any(|f| a >= f.addr && a.wrapping_sub(f.addr) < f.size.max(1))
+                    };
+                    let mut places: Vec<u64> = d
+                        .tracepoints
+                        .iter()
+                        .filter(|x| x.num == t.num && inside(x.addr))
+                        .filter(|x| matches!(location(x), Location::Function(n) if n == name))
+                        .map(|x| x.addr)
+                        .collect();
+                    places.sort_unstable();
+                    places.dedup();
+                    if places.is_empty() {
                         if t.fast.is_some() {
                             fast_unchecked(
                                 t,
@@ -1318,16 +1331,21 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                         }
                         continue;
                     }
-                    t.addr
+                    places
                 }
             },
-            Location::Other => t.addr,
+            Location::Other => vec![t.addr],
         };
         if t.fast.is_none() {
             continue;
         }
-        let Some(insn) = p.x86_insn_at(at) else {
-            // GDB 13 checks fast tracepoints on x86 only (default_fast_tracepoint_valid_at).
+        // GDB 13 checks the places in turn and stops at the first that fails; other
+        // architectures than x86 it does not check (default_fast_tracepoint_valid_at).
+        let Some((at, insn)) = places
+            .iter()
+            .filter_map(|&a| Some((a, p.x86_insn_at(a)?)))
+            .find(|(_, i)| !matches!(i, Insn::Len(5..)))
+        else {
             continue;
         };
         let lost = unlinked();

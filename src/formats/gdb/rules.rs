@@ -915,10 +915,15 @@ crate::declare_rules! {
     /// With the program the file was recorded from (`check --program`, `[check] program`): the
     /// instruction at a fast tracepoint's address (`tp T…:F<size>`, however GDB reads the size)
     /// is at least 5 bytes long and can be read from the program's read-only sections. The
-    /// address is the one GDB re-creates the tracepoint at: the `T` line's address when the
-    /// tracepoint has no `at` line or its `at` location is `*ADDR` (then ADDR), and, for an `at`
-    /// location that names a function or a source line, the `T` line's address when it lies in
-    /// that function (where the location resolved to when the program was traced). x86-64 and
+    /// addresses are those GDB re-creates the tracepoint at: the `T` line's address when the
+    /// tracepoint has no `at` line, ADDR for an `at` location `*ADDR`, the `T` line's address
+    /// for a source line (`file.c:LINE`, where it resolved when the program was traced), and
+    /// for a function name the addresses of the tracepoint's `T` lines (one per location) that
+    /// lie in a function of that name: GDB checks every place the name resolves to and stops at
+    /// the first that fails (`corpus/gdb/twoloc.tf`: `step`, two static functions of
+    /// `tpmulti`, 3-byte instructions at 0x40112d and 0x40119f; `:F` added to its C library
+    /// location gives "May not have a fast tracepoint at 0x40112d; instruction is only 3 bytes
+    /// long"). A function name whose functions hold none of them is not judged (`GT066`). x86-64 and
     /// i386 programs only: GDB 13 checks no other architecture (`default_fast_tracepoint_valid_at`
     /// accepts every address).
     ///
