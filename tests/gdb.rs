@@ -1277,3 +1277,37 @@ fn a_static_flag_and_an_address_outside_the_program_are_notes() {
     let out = gdb_open_with(&exe, "outside", &m);
     assert_eq!(frame0(&out), frame0(&base));
 }
+
+#[test]
+fn a_fast_flag_on_one_location_is_checked_at_every_place_of_its_name() {
+    // twoloc.tf's tracepoint 2 (`at` = `step`) has three locations: two static `step`s of
+    // tpmulti (3-byte instructions at 0x40112d and 0x40119f) and glibc's. `:F` on the glibc
+    // one: GDB resolves `step` in the program and fails at 0x40112d.
+    let Some(exe) = corpus_program("program", "tpmulti") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/twoloc.tf")).unwrap();
+    let m = replace_line(
+        &data,
+        b"tp T2:7ffff7f26ee0:E:0:0",
+        b"tp T2:7ffff7f26ee0:E:0:0:F",
+    );
+    let f = with_program(&m, &exe);
+    let e = f
+        .iter()
+        .find(|x| x.rule == &gt::FAST_TRACEPOINT_TOO_SHORT)
+        .unwrap_or_else(|| panic!("no GT062:\n{}", dump(&f)));
+    assert_eq!(e.severity, Severity::Error);
+    assert!(
+        e.message.contains("0x40112d") && e.message.contains("only 3 bytes"),
+        "{}",
+        e.message
+    );
+    let out = gdb_open_with(&exe, "twoloc-fast", &m);
+    assert!(
+        out.contains(
+            "May not have a fast tracepoint at 0x40112d; instruction is only 3 bytes long"
+        ),
+        "{out}"
+    );
+}
