@@ -437,22 +437,15 @@ KNOWN_GAPS = (
         "tells)",
     ),
     (
-        "gdb-fast-flag",
-        re.compile(r"fast/static field"),
-        "a fast or static flag added to a `tp T` line: whether GDB accepts a fast tracepoint "
-        "depends on the length of the instruction at its address, which is in the program, not "
-        "in the tfile (a real fast tracepoint, corpus/gdb/fast.tf, has the same line)",
-    ),
-    (
         "flip",
         re.compile(r"\(all in a `tp Z` at string or program symbol\)$"),
         "bytes of a `tp Z` at string, or of a name a `tp Z` cmd line's expression takes from the "
         "program (`collect counter`), changed to other hex digits: the location or symbol is "
-        "renamed, and whether the program has a function, file or variable of that name is in the "
-        "program, not in the tfile (GDB 13 with the program: \"Function ... not defined\", "
-        "\"Failed to create tracepoint\"; \"No symbol ... in current context\"); any such name "
-        "is one a healthy file can hold. A non-hex byte (GT060) or a control byte in an at "
-        "string (GT031) is told by the file",
+        "renamed, and whether the program has a file or variable of that name is in the "
+        "program, not in the tfile (GDB 13 with the program: \"No symbol ... in current "
+        "context\"); any such name is one a healthy file can hold. A non-hex byte (GT060) or a "
+        "control byte in an at string (GT031) is told by the file, and an at string that is a "
+        "plain function name the program lacks by tracelint given the program (GT064)",
     ),
 )
 
