@@ -1311,3 +1311,59 @@ fn a_fast_flag_on_one_location_is_checked_at_every_place_of_its_name() {
         "{out}"
     );
 }
+
+#[test]
+fn a_damaged_program_never_crashes_the_check() {
+    // tpdemo cut at many lengths and with bytes of its ELF and section headers changed: it is
+    // refused (`ProgramError::Invalid`) or read, and fast.tf and regs.tf with a fast flag are
+    // checked against whatever was read.
+    let Some(exe) = tpdemo_executable("damaged") else {
+        return;
+    };
+    let good = std::fs::read(&exe).unwrap();
+    let fast = std::fs::read(common::corpus("gdb/fast.tf")).unwrap();
+    let regs = replace_line(
+        &std::fs::read(common::corpus("gdb/regs.tf")).unwrap(),
+        b"tp T2:401145:E:0:0",
+        b"tp T2:401145:E:0:0:F5",
+    );
+    let limits = tracelint::Limits::default();
+    let mut variants: Vec<Vec<u8>> = Vec::new();
+    for cut in (0..good.len()).step_by(211) {
+        variants.push(good[..cut].to_vec());
+    }
+    // The ELF header, the section headers (at e_shoff) and the start of .text.
+    let shoff = u64::from_le_bytes(good[0x28..0x30].try_into().unwrap()) as usize;
+    let places: Vec<usize> = (0..0x40)
+        .chain((shoff..good.len()).step_by(7))
+        .chain(0x1050..0x1100)
+        .collect();
+    for (k, &at) in places.iter().enumerate() {
+        for v in [0x00u8, 0xff, 0x7f, 0x80] {
+            let mut b = good.clone();
+            if at < b.len() && b[at] != v {
+                b[at] = v ^ (k as u8 & 1);
+                variants.push(b);
+            }
+        }
+    }
+    let mut read = 0;
+    for b in variants {
+        let Ok(p) = tracelint::program::Program::from_bytes(&exe, b, &limits) else {
+            continue;
+        };
+        read += 1;
+        for s in &p.sections {
+            let _ = p.x86_insn_at(s.addr);
+            let _ = p.x86_insn_at(s.addr.wrapping_add(s.size).wrapping_sub(1));
+        }
+        let _ = p.knows(b"tl_tick");
+        let opts = CheckOptions {
+            program: Some(std::sync::Arc::new(p)),
+            ..CheckOptions::default()
+        };
+        check_opts(&fast, &opts);
+        check_opts(&regs, &opts);
+    }
+    assert!(read > 100, "only {read} variants were read");
+}
