@@ -182,6 +182,7 @@ pub(crate) fn check_all(
     let (tids, task_set) = task_relations(&tf, task_txt, sink);
     taskinfo_vs_task_txt(&info, &task_set, task_txt, sink);
     feature_bits_vs_files(&info, &fs.kinds, n_dbg, sink);
+    perf_files_vs_cpus(&info, &fs.kinds, sink);
     let resolver = spec_resolver(&info, &producer, dbgs, &syms, sink);
 
     // Timelines: for each tid, the sessions in force over time.
@@ -193,6 +194,24 @@ pub(crate) fn check_all(
     let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
     let flags = || -> Vec<AtomicBool> { syms.iter().map(|_| AtomicBool::new(false)).collect() };
     let (entered, misread) = (flags(), flags());
+    // The perf files first (their findings join the sink after the walks'): the walks check
+    // each record against the stretches the perf files say its task was switched out.
+    let mut perf_sink = Sink::new(opts.limits.max_findings).with_levels(sink.levels().clone());
+    let mut perf_files = Vec::new();
+    let kernel_records =
+        decode_perf_and_kernel(&mut fs, info.endian(), &mut perf_files, &mut perf_sink);
+    let ended = info.exit_status.is_some_and(|s| s >= 0);
+    // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
+    let read: HashSet<u64> = dats
+        .iter()
+        .map(|d| d.1)
+        .filter(|t| info.tids.is_empty() || info.tids.contains(t))
+        .collect();
+    // With `-e` libmcount writes EXIT records at estimated times, not while the task runs.
+    let real_times = info.feat() & feat::ESTIMATE_RETURN == 0;
+    let mut outs = perf_tasks::switched_out_intervals(&perf_files, ended && real_times);
+    outs.retain(|t, _| read.contains(t));
+    let perf_names: Vec<String> = perf_files.iter().map(|f| f.0.clone()).collect();
     let ctx = DatCtx {
         entered: &entered,
         misread: &misread,
@@ -206,6 +225,8 @@ pub(crate) fn check_all(
         specs: &spec_fn,
         user_events: user_events.as_deref(),
         fast: opts.fast_paths,
+        outs: &outs,
+        perf_names: &perf_names,
     };
     let results = walk_task_files(dir, &dats, runs, &ctx, opts, sink);
     let mut last_ts: HashMap<u64, u64> = HashMap::new();
@@ -217,20 +238,8 @@ pub(crate) fn check_all(
     level_malformed_map_lines(malformed_map_lines, &entered, sink);
 
     // perf and kernel files.
-    // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
-    let read: HashSet<u64> = dats
-        .iter()
-        .map(|d| d.1)
-        .filter(|t| info.tids.is_empty() || info.tids.contains(t))
-        .collect();
-    let mut perf_files = Vec::new();
-    total_records = total_records.saturating_add(decode_perf_and_kernel(
-        &mut fs,
-        info.endian(),
-        &mut perf_files,
-        sink,
-    ));
-    let ended = info.exit_status.is_some_and(|s| s >= 0);
+    sink.absorb(perf_sink);
+    total_records = total_records.saturating_add(kernel_records);
     perf_tasks::perf_tasks(&perf_files, (&task_set, ended), &read, &last_ts, sink);
     if total_records == 0 && info.header.is_some() {
         sink.set_file(None);
@@ -1083,6 +1092,56 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
             "the info has an ARG_SPEC section but neither ARGUMENT nor RETVAL is set".into(),
         );
     }
+}
+
+/// One `perf-cpu<N>.dat` per online CPU of `info` (`uftrace record` opens each when it
+/// starts), unless the recording came through `uftrace recv` (`--host` on the command line).
+fn perf_files_vs_cpus(info: &Info, kinds: &Kinds<'_>, sink: &mut Sink) {
+    let present: std::collections::BTreeSet<u64> = kinds
+        .iter()
+        .filter_map(|(k, _)| match k {
+            FileKind::Perf(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let (Some(n), Some(cmdline)) = (info.online_cpus, info.cmdline.as_deref()) else {
+        return;
+    };
+    if info.feat() & feat::PERF_EVENT == 0
+        || present.is_empty()
+        || cmdline
+            .split(' ')
+            .any(|w| w == "--host" || w.starts_with("--host="))
+    {
+        return;
+    }
+    let missing: Vec<u64> = (0..n.min(1 << 16))
+        .filter(|c| !present.contains(c))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let names: Vec<String> = missing
+        .iter()
+        .take(8)
+        .map(|c| format!("perf-cpu{c}.dat"))
+        .collect();
+    let more = if missing.len() > 8 { ", ..." } else { "" };
+    let span = info
+        .sections
+        .iter()
+        .find(|(bit, _)| *bit == 4)
+        .map_or(0..0, |(_, s)| s.clone());
+    sink.set_file(Some("info".into()));
+    sink.report(
+        &rules::PERF_FILE_MISSING,
+        span,
+        format!(
+            "the perf file of {} of the {n} online CPUs is missing ({}{more}): uftrace record opens one perf file per online CPU when it starts and leaves an idle CPU's empty, so the file was removed or lost; uftrace 0.9.4-0.18.1 read the perf files there are, and whatever events the missing one held are lost",
+            missing.len(),
+            names.join(", ")
+        ),
+    );
 }
 
 /// Decodes the perf and kernel files (and reports files of no known kind) and collects the
