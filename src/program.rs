@@ -135,11 +135,17 @@ pub struct Program {
     pub sections: Vec<Section>,
     /// Function symbols (`.symtab` and `.dynsym`), by address.
     pub functions: Vec<Function>,
+    /// [`Program::functions`] indices sorted by name (without a `@version`).
+    by_name: Vec<usize>,
     /// Every symbol name (`.symtab` and `.dynsym`, defined or not), sorted.
     names: Vec<Box<[u8]>>,
-    /// File ranges of the debug sections that hold names (`.debug_str`, `.debug_info`,
-    /// `.debug_line_str`), uncompressed.
-    debug_ranges: Vec<(u64, u64)>,
+    /// The `<length><name>` parts of the C++ symbols' mangled names (`_ZN2ns3fooEv`: `ns`,
+    /// `foo`), sorted.
+    cxx_parts: Vec<Box<[u8]>>,
+    /// The strings of `.debug_str` and `.debug_line_str`, sorted.
+    debug_strs: Vec<Box<[u8]>>,
+    /// The file range of `.debug_info` (uncompressed), whose inline strings are searched.
+    debug_info: Option<(u64, u64)>,
     /// Why a name's absence cannot be told, if it cannot.
     names_incomplete: Option<&'static str>,
     data: Data,
@@ -200,7 +206,8 @@ impl Program {
         let max = usize::try_from(limits.max_entries).unwrap_or(usize::MAX);
         let mut incomplete: Option<&'static str> = None;
         let mut sections = Vec::new();
-        let mut debug_ranges = Vec::new();
+        let mut debug_strs: Vec<Box<[u8]>> = Vec::new();
+        let mut debug_info = None;
         let mut has_symtab = false;
         let mut has_debug_info = false;
         let mut has_build_id = false;
@@ -227,8 +234,16 @@ impl Program {
                 }
                 if flags & SHF_COMPRESSED != 0 {
                     incomplete = Some("its debug information is compressed");
-                } else if let Some(r) = s.file_range() {
-                    debug_ranges.push(r);
+                } else if name == b".debug_info" {
+                    debug_info = s.file_range();
+                } else if let Ok(bytes) = s.data() {
+                    for text in bytes.split(|&b| b == 0).filter(|t| !t.is_empty()) {
+                        if debug_strs.len() >= max {
+                            incomplete = Some("its debug strings are more than limits.max_entries");
+                            break;
+                        }
+                        debug_strs.push(text.into());
+                    }
                 }
             }
             if flags & SHF_ALLOC == 0 || s.kind() == SectionKind::Metadata {
@@ -275,7 +290,24 @@ impl Program {
         }
         names.sort_unstable();
         names.dedup();
+        debug_strs.sort_unstable();
+        debug_strs.dedup();
+        let mut cxx_parts: Vec<Box<[u8]>> = Vec::new();
+        for n in names.iter().filter(|n| n.starts_with(b"_Z")) {
+            if cxx_parts.len() >= max {
+                incomplete = Some("its C++ names are more than limits.max_entries");
+                break;
+            }
+            mangled_parts(n, &mut cxx_parts);
+        }
+        cxx_parts.sort_unstable();
+        cxx_parts.dedup();
         functions.sort_by_key(|f| f.addr);
+        let mut by_name: Vec<usize> = (0..functions.len()).collect();
+        by_name.sort_by(|&a, &b| {
+            let key = |i: usize| functions.get(i).map(|f| strip_version(&f.name));
+            key(a).cmp(&key(b))
+        });
         drop(file);
         Ok(Program {
             path: path.to_path_buf(),
@@ -283,8 +315,11 @@ impl Program {
             is_64,
             sections,
             functions,
+            by_name,
             names,
-            debug_ranges,
+            cxx_parts,
+            debug_strs,
+            debug_info,
             names_incomplete: incomplete,
             data,
         })
@@ -296,51 +331,56 @@ impl Program {
     }
 
     /// The function symbols named `name` (`name` itself or a versioned `name@...`).
-    pub fn functions_named(&self, name: &[u8]) -> impl Iterator<Item = &Function> + '_ {
-        let name = name.to_vec();
-        self.functions.iter().filter(move |f| {
-            f.name.as_ref() == name.as_slice() || strip_version(&f.name) == name.as_slice()
-        })
+    pub fn functions_named<'p>(
+        &'p self,
+        name: &'p [u8],
+    ) -> impl Iterator<Item = &'p Function> + 'p {
+        let key = |i: &usize| self.functions.get(*i).map(|f| strip_version(&f.name));
+        let from = self.by_name.partition_point(|i| key(i) < Some(name));
+        self.by_name
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |i| key(i) == Some(name))
+            .filter_map(|&i| self.functions.get(i))
     }
 
     /// Whether the program knows `name` as GDB looks a plain function name up: a symbol of that
     /// name (or `name@version`, `name.suffix` as compilers clone functions), a C++ symbol
     /// whose mangled name holds it (`_Z...3foo...`), or the name as a string of its debug
-    /// information (a function inlined everywhere has no symbol of its own).
-    pub fn knows(&self, name: &[u8]) -> Known {
-        let from = self.names.partition_point(|n| n.as_ref() < name);
-        let prefixed = self
-            .names
-            .get(from..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|n| n.starts_with(name));
-        for n in prefixed {
-            match n.get(name.len()..) {
-                Some([]) => return Known::Yes,
-                Some([b'@' | b'.', ..]) => return Known::Yes,
-                _ => {}
-            }
-        }
-        let mangled = format!("{}", name.len()).into_bytes();
-        let mut needle = mangled;
-        needle.extend_from_slice(name);
-        let cxx = self
-            .names
-            .iter()
-            .any(|n| n.starts_with(b"_Z") && memchr::memmem::find(n, &needle).is_some());
-        if cxx {
+    /// information (a function inlined everywhere has no symbol of its own). `deep`: also
+    /// search the inline strings of `.debug_info` (a scan of the section; without it a name
+    /// found nowhere else is [`Known::Unknown`] when the program has debug information).
+    pub fn knows(&self, name: &[u8], deep: bool) -> Known {
+        let has =
+            |list: &[Box<[u8]>], key: &[u8]| list.binary_search_by(|n| n.as_ref().cmp(key)).is_ok();
+        let has_prefix = |list: &[Box<[u8]>], prefix: &[u8]| {
+            let at = list.partition_point(|n| n.as_ref() < prefix);
+            list.get(at).is_some_and(|n| n.starts_with(prefix))
+        };
+        let with = |c: u8| {
+            let mut v = name.to_vec();
+            v.push(c);
+            v
+        };
+        if has(&self.names, name)
+            || has_prefix(&self.names, &with(b'@'))
+            || has_prefix(&self.names, &with(b'.'))
+            || has(&self.cxx_parts, name)
+            || has(&self.debug_strs, name)
+        {
             return Known::Yes;
         }
-        let mut text = name.to_vec();
-        text.push(0);
-        for &(off, len) in &self.debug_ranges {
+        if let Some((off, len)) = self.debug_info {
+            if !deep {
+                return Known::Unknown("the lookups of its debug information are spent");
+            }
             let bytes = usize::try_from(off)
                 .ok()
                 .zip(usize::try_from(off.saturating_add(len)).ok())
                 .and_then(|(a, b)| self.data.get(a..b))
                 .unwrap_or_default();
-            if memchr::memmem::find(bytes, &text).is_some() {
+            if memchr::memmem::find(bytes, &with(0)).is_some() {
                 return Known::Yes;
             }
         }
@@ -390,6 +430,37 @@ impl Program {
     }
 }
 
+/// The `<length><identifier>` parts of a mangled C++ name, pushed onto `out`.
+fn mangled_parts(n: &[u8], out: &mut Vec<Box<[u8]>>) {
+    let mut i = 0usize;
+    while let Some(&c) = n.get(i) {
+        if !c.is_ascii_digit() {
+            i = i.saturating_add(1);
+            continue;
+        }
+        let digits = n
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|d| d.is_ascii_digit())
+            .count();
+        let len = std::str::from_utf8(n.get(i..i.saturating_add(digits)).unwrap_or_default())
+            .ok()
+            .and_then(|t| t.parse::<usize>().ok())
+            .unwrap_or(0);
+        let start = i.saturating_add(digits);
+        match n.get(start..start.saturating_add(len)) {
+            Some(part)
+                if len > 0 && part.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') =>
+            {
+                out.push(part.into());
+                i = start.saturating_add(len);
+            }
+            _ => i = start,
+        }
+    }
+}
+
 /// `name@VERSION` / `name@@VERSION` without its version.
 fn strip_version(n: &[u8]) -> &[u8] {
     match memchr::memchr(b'@', n) {
@@ -416,6 +487,16 @@ mod tests {
     }
 
     #[test]
+    fn mangled_names_give_their_parts() {
+        let mut v = Vec::new();
+        mangled_parts(b"_ZN2ns3fooEv", &mut v);
+        mangled_parts(b"_Z3barIiEvT_", &mut v);
+        mangled_parts(b"_Z99x", &mut v);
+        let v: Vec<&[u8]> = v.iter().map(|b| b.as_ref()).collect();
+        assert_eq!(v, [&b"ns"[..], b"foo", b"bar"]);
+    }
+
+    #[test]
     fn missing_file_is_io() {
         let e = Program::load(
             Path::new("/nonexistent/tracelint-program"),
@@ -435,7 +516,8 @@ mod tests {
             Err(e) => panic!("{e}"),
         };
         assert!(p.sections.iter().any(|s| s.exec && !s.write));
-        assert_eq!(p.knows(b"main"), Known::Yes);
+        assert_eq!(p.knows(b"main", false), Known::Yes);
+        assert_ne!(p.knows(b"no_such_function_in_tracelint", true), Known::Yes);
         if p.arch == Arch::X86_64 {
             let f = p
                 .functions

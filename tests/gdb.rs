@@ -1357,7 +1357,7 @@ fn a_damaged_program_never_crashes_the_check() {
             let _ = p.x86_insn_at(s.addr);
             let _ = p.x86_insn_at(s.addr.wrapping_add(s.size).wrapping_sub(1));
         }
-        let _ = p.knows(b"tl_tick");
+        let _ = p.knows(b"tl_tick", true);
         let opts = CheckOptions {
             program: Some(std::sync::Arc::new(p)),
             ..CheckOptions::default()

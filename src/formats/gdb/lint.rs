@@ -1244,6 +1244,8 @@ fn location(t: &Tracepoint) -> Location<'_> {
 /// fast tracepoints' instructions, the functions `at` locations name, addresses outside the
 /// program, and static tracepoints (which need no program).
 pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink) {
+    // Names looked up, and how many more may be searched for in `.debug_info` (a scan each).
+    let mut known: (HashMap<&[u8], Known>, u32) = (HashMap::new(), DEEP_LOOKUPS);
     for (i, t) in d.tracepoints.iter().enumerate() {
         if t.is_static && t.fast.is_none() {
             let f = sink
@@ -1289,7 +1291,7 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
         };
         let places = match location(t) {
             Location::Raw(a) => vec![a],
-            Location::Function(name) => match p.knows(name) {
+            Location::Function(name) => match lookup(&mut known, p, name) {
                 Known::No => {
                     let f = sink
                         .make(
@@ -1388,6 +1390,25 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
         }
         sink.push(f);
     }
+}
+
+/// Distinct `at` names of one file searched for in the program's `.debug_info`: a scan of the
+/// section each, so a file of many names costs at most this many scans.
+const DEEP_LOOKUPS: u32 = 64;
+
+/// Whether the program knows `name`, once per name; the first [`DEEP_LOOKUPS`] names are also
+/// searched for in its debug information.
+fn lookup<'a>(known: &mut (HashMap<&'a [u8], Known>, u32), p: &Program, name: &'a [u8]) -> Known {
+    if let Some(k) = known.0.get(name) {
+        return *k;
+    }
+    let deep = known.1 > 0;
+    let k = p.knows(name, deep);
+    if deep {
+        known.1 = known.1.saturating_sub(1);
+    }
+    known.0.insert(name, k);
+    k
 }
 
 /// `GT066`: a fast tracepoint whose instruction was not checked, and why.

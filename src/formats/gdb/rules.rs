@@ -986,7 +986,9 @@ crate::declare_rules! {
     /// holds it, or a string of its debug information (a function inlined everywhere has no
     /// symbol). Not judged when the program names a separate debug file (`.gnu_debuglink`), is
     /// stripped with a build ID, has compressed debug sections or more symbols than
-    /// `limits.max_entries`: GDB may know names tracelint does not see.
+    /// `limits.max_entries`: GDB may know names tracelint does not see. The inline strings of
+    /// `.debug_info` are scanned for the first 64 distinct names of a file only (a scan of the
+    /// section each); a later name found in neither the symbols nor `.debug_str` is not judged.
     ///
     /// ## Why it matters
     /// GDB re-creates each tracepoint from its `at` location, looked up in the program loaded with
