@@ -33,6 +33,9 @@ const SHF_COMPRESSED: u64 = 0x800;
 /// The longest x86 instruction.
 const MAX_X86_INSN: u64 = 15;
 
+/// [`Known::Unknown`]'s reason when a name was not searched for in `.debug_info`.
+pub const NOT_SEARCHED: &str = "the lookups of its debug information are spent";
+
 /// Why a program could not be taken.
 #[derive(Debug)]
 pub enum ProgramError {
@@ -373,7 +376,7 @@ impl Program {
         }
         if let Some((off, len)) = self.debug_info {
             if !deep {
-                return Known::Unknown("the lookups of its debug information are spent");
+                return Known::Unknown(NOT_SEARCHED);
             }
             let bytes = usize::try_from(off)
                 .ok()

@@ -1367,3 +1367,34 @@ fn a_damaged_program_never_crashes_the_check() {
     }
     assert!(read > 100, "only {read} variants were read");
 }
+
+#[test]
+fn many_unknown_names_are_judged_within_the_lookup_budget() {
+    // 500 fast tracepoints whose `at` names tpdemo lacks: the first 64 distinct names are
+    // searched for in the program's debug information too and are GT064 errors; the later ones
+    // are found in neither its symbols nor `.debug_str`, are not judged, and say so (GT066).
+    let Some(exe) = tpdemo_executable("budget") else {
+        return;
+    };
+    let mut s = Sample::new(1);
+    for n in 0..500u32 {
+        let num = 100 + n;
+        let name = format!("nofn{n}");
+        s.extra_lines
+            .push(format!("tp T{num:x}:401145:E:0:0:F5").into_bytes());
+        s.extra_lines
+            .push(format!("tp Z{num:x}:401145:at:0:{:x}:{}", name.len(), hexs(&name)).into_bytes());
+    }
+    let f = with_program(&s.build().bytes, &exe);
+    let count = |r: &Rule| f.iter().filter(|x| x.rule == r).count();
+    let missing: Vec<u32> = (0..64u32)
+        .filter(|n| {
+            let name = format!("`nofn{n}`");
+            !f.iter()
+                .any(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN && x.message.contains(&name))
+        })
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
+    assert_eq!(count(&gt::TRACEPOINT_FUNCTION_UNKNOWN), 64);
+    assert_eq!(count(&gt::FAST_TRACEPOINT_UNCHECKED), 500 - 64);
+}

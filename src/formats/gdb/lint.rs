@@ -1280,14 +1280,23 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                 .impact("GDB", "13", "same");
             sink.push(f);
         }
+        // The tracepoints GDB has not created when it stops at this one (it creates them in
+        // reverse file order): the first 20 named, the rest counted.
         let unlinked = || {
-            d.tracepoints
+            let all = i.saturating_add(1);
+            let mut list = d
+                .tracepoints
                 .iter()
-                .take(i.saturating_add(1))
+                .take(all)
                 .rev()
+                .take(20)
                 .map(|x| x.num.to_string())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", ");
+            if all > 20 {
+                list.push_str(&format!(" and {} more", all.saturating_sub(20)));
+            }
+            list
         };
         let places = match location(t) {
             Location::Raw(a) => vec![a],
@@ -1402,10 +1411,10 @@ fn lookup<'a>(known: &mut (HashMap<&'a [u8], Known>, u32), p: &Program, name: &'
     if let Some(k) = known.0.get(name) {
         return *k;
     }
-    let deep = known.1 > 0;
-    let k = p.knows(name, deep);
-    if deep {
+    let mut k = p.knows(name, false);
+    if k == Known::Unknown(crate::program::NOT_SEARCHED) && known.1 > 0 {
         known.1 = known.1.saturating_sub(1);
+        k = p.knows(name, true);
     }
     known.0.insert(name, k);
     k

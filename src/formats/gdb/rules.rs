@@ -987,8 +987,9 @@ crate::declare_rules! {
     /// symbol). Not judged when the program names a separate debug file (`.gnu_debuglink`), is
     /// stripped with a build ID, has compressed debug sections or more symbols than
     /// `limits.max_entries`: GDB may know names tracelint does not see. The inline strings of
-    /// `.debug_info` are scanned for the first 64 distinct names of a file only (a scan of the
-    /// section each); a later name found in neither the symbols nor `.debug_str` is not judged.
+    /// `.debug_info` are scanned for the first 64 distinct names of a file that neither the
+    /// symbols nor `.debug_str` hold (a scan of the section each); a later such name is not
+    /// judged.
     ///
     /// ## Why it matters
     /// GDB re-creates each tracepoint from its `at` location, looked up in the program loaded with
