@@ -350,37 +350,6 @@ fn case_levels_carry_the_readers_impact() {
     assert_eq!(json["impact"]["effect"], "loss");
 }
 
-/// A task `taskinfo:tids` lists without its data file: its records are gone, but a filtered
-/// recording (`uftrace record -F worker`, kept as `corpus/uftrace/filter-F-worker`) has the
-/// same shape, so no reader and no validator can tell a removed file from a task that wrote
-/// nothing: an info, and the other tasks read the same.
-#[test]
-fn a_listed_task_without_its_data_file_is_an_info() {
-    let (_t, d) = mutant("threads", |d| {
-        let dat = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-            .find(|p| {
-                p.file_stem()
-                    .unwrap()
-                    .to_string_lossy()
-                    .bytes()
-                    .all(|c| c.is_ascii_digit())
-            })
-            .unwrap();
-        std::fs::remove_file(dat).unwrap();
-    });
-    let l = levels(&d);
-    assert!(has(&l, "UF037", Severity::Info), "{l:?}");
-    assert!(no_error(&l), "{l:?}");
-    readers_fail(&common::corpus("uftrace/threads"), &d);
-    // The healthy recording of the same shape.
-    let l = levels(&common::corpus("uftrace/filter-F-worker"));
-    assert!(has(&l, "UF037", Severity::Info), "{l:?}");
-    assert!(no_error(&l), "{l:?}");
-}
-
 /// A TASK line stamped after the task's records (campaign: every uftrace loses the names of
 /// the records no session covers): those records are the errors (`UF067`), the line itself a
 /// warning.
@@ -2592,6 +2561,23 @@ fn records_inside_a_switched_out_stretch_are_an_error() {
         r.findings
     );
     readers_fail(&common::corpus("uftrace/srcline-threads"), &d);
+}
+
+/// A `<TID>.dat` removed from a recording that filtered nothing (`threads`, 13448.dat): every
+/// task of `task.txt` made a traced call and wrote its record, so the loss is an error; the
+/// same task missing from a filtered recording (`filter-F-worker`) is uftrace's normal output.
+#[test]
+fn a_task_file_removed_from_an_unfiltered_recording_is_an_error() {
+    let (_t, d) = mutant("threads", |d| {
+        std::fs::remove_file(d.join("13448.dat")).unwrap()
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF037", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+
+    let l = levels(&common::corpus("uftrace/filter-F-worker"));
+    assert!(has(&l, "UF037", Severity::Info), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
 }
 
 /// A `perf-cpu<N>.dat` removed: `UF087` warns (the directory cannot tell whether the file held

@@ -389,8 +389,26 @@ fn task_files_vs_tasks(
         }
     }
     sink.set_file(Some("task.txt".into()));
+    let unfiltered = info.exit_status.is_some_and(|s| s >= 0)
+        && info.cmdline.as_deref().is_some_and(records_every_task);
     for t in &tf.tasks {
         if !dat_tids.contains(&t.tid) && tids.get(&t.tid).is_some_and(|f| f.span == t.span) {
+            if unfiltered && info.tids.contains(&t.tid) {
+                let f = sink
+                    .make(
+                        &rules::TASK_WITHOUT_DATA,
+                        t.span.clone(),
+                        format!(
+                            "task {} has no {}.dat, though taskinfo:tids lists it and the recording filtered nothing (`{}`): libmcount lists a task when it makes its first traced call and, with no filter, writes that call's record, so the file was removed or lost; uftrace 0.9.4-0.18.1 read the other tasks and lose all of this one's records",
+                            t.tid,
+                            t.tid,
+                            info.cmdline.as_deref().unwrap_or("")
+                        ),
+                    )
+                    .fails("uftrace", "0.9.4–0.18.1", "loss");
+                sink.push(f);
+                continue;
+            }
             // uftrace record lists in taskinfo:tids every task it saw, also one that wrote no
             // record (a filter, a thread that made no traced call): the file is created with
             // the first record. A healthy recording reaches this case, so it stays an info.
@@ -412,6 +430,85 @@ fn task_files_vs_tasks(
             sink.push(f);
         }
     }
+}
+
+/// Whether a `uftrace record` command line (`info`'s `cmdline:`) leaves every traced call
+/// recorded: only options known not to filter, up to the program. A filter (`-F`, `-N`, `-C`,
+/// `-T`, `-D`, `-t`, `-Z`, `--disable`, a `-P` pattern other than `.`, ...) lets a task make
+/// traced calls and write no record; `--no-libcall` lets a forked child that execs at once
+/// write none; an option not known here is taken as one that may filter.
+fn records_every_task(cmdline: &str) -> bool {
+    // Options without an argument, and options with one (`-b 4K`, `--clock=boot`).
+    const FLAGS: [&str; 13] = [
+        "-a",
+        "--auto-args",
+        "-l",
+        "--nest-libcall",
+        "--no-pltbind",
+        "--no-event",
+        "--no-sched",
+        "--srcline",
+        "--keep-pid",
+        "-e",
+        "--estimate-return",
+        "--libmcount-single",
+        "--no-merge",
+    ];
+    const WITH_ARG: [&str; 15] = [
+        "-d",
+        "--data",
+        "-A",
+        "--argument",
+        "-R",
+        "--retval",
+        "-b",
+        "--buffer",
+        "--clock",
+        "--num-thread",
+        "-E",
+        "--event",
+        "--match",
+        "-W",
+        "--watch",
+    ];
+    let mut words = cmdline.split(' ').filter(|w| !w.is_empty());
+    if words.next() != Some("uftrace") {
+        return false;
+    }
+    if words.next() != Some("record") {
+        return false;
+    }
+    while let Some(w) = words.next() {
+        if !w.starts_with('-') {
+            // The program: what follows are its own arguments.
+            return true;
+        }
+        let (name, joined) = match w.split_once('=') {
+            Some((n, _)) => (n, true),
+            None => (w, false),
+        };
+        if FLAGS.contains(&name) && !joined {
+            continue;
+        }
+        if WITH_ARG.contains(&name) {
+            if !joined && words.next().is_none() {
+                return false;
+            }
+            continue;
+        }
+        if name == "-P" || name == "--patch" {
+            let arg = if joined {
+                w.split_once('=').map(|x| x.1)
+            } else {
+                words.next()
+            };
+            if arg == Some(".") {
+                continue;
+            }
+        }
+        return false;
+    }
+    false
 }
 
 /// Walks the task data files in parallel, each into a sink of its own: (findings, stats)
@@ -1603,4 +1700,33 @@ fn build_timelines(tf: &TaskFile) -> HashMap<u64, Vec<(u64, usize)>> {
         out.insert(tid, tl);
     }
     out
+}
+
+#[cfg(test)]
+mod cmdline_tests {
+    use super::records_every_task;
+
+    #[test]
+    fn only_options_that_filter_nothing_record_every_task() {
+        for c in [
+            "uftrace record -d plain /tmp/bin/uf_basic",
+            "uftrace record -d a -A leaf@arg1 -R leaf@retval --clock=boot -e ./p -F x",
+            "uftrace record -d patch -P . /tmp/bin/uf_basic_pe",
+            "uftrace record --keep-pid -b 4K --srcline prog",
+        ] {
+            assert!(records_every_task(c), "{c}");
+        }
+        for c in [
+            "uftrace record -d f -F worker prog",
+            "uftrace record -d n --no-libcall prog",
+            "uftrace record -d p -P main prog",
+            "uftrace record -d t -T top@depth=2 prog",
+            "uftrace record -d x --unknown-option prog",
+            "uftrace record -d",
+            "uftrace replay -d x",
+            "",
+        ] {
+            assert!(!records_every_task(c), "{c}");
+        }
+    }
 }
