@@ -143,9 +143,11 @@ def materialise(fmt, seed, base, mutation, where):
     return p
 
 
-def tracelint_verdict(binary, path):
-    """(exit status, error codes, other codes as "CODE:severity")."""
-    st, out, err = readers.run([binary, "check", "-o", "jsonl", path], 60)
+def tracelint_verdict(binary, path, program=None):
+    """(exit status, error codes, other codes as "CODE:severity"). `program`: the program the
+    reader is given with the file (a GDB seed's), given to tracelint too (`--program`)."""
+    extra = ["--program", program] if program else []
+    st, out, err = readers.run([binary, "check", "-o", "jsonl"] + extra + [path], 60)
     codes = []
     other = set()
     for line in out.splitlines():
@@ -296,7 +298,7 @@ def main():
                 return None
             with tempfile.TemporaryDirectory(prefix="tl-mutant-") as where:
                 path = materialise(fmt, seed, base, mutation, where)
-                tl_status, codes, other = tracelint_verdict(args.tracelint, path)
+                tl_status, codes, other = tracelint_verdict(args.tracelint, path, info.get("exe"))
                 per = {}
                 notes = {}
                 old = earlier.get((fmt, idx))
@@ -448,22 +450,15 @@ KNOWN_GAPS = (
         "tells)",
     ),
     (
-        "gdb-fast-flag",
-        re.compile(r"fast/static field"),
-        "a fast or static flag added to a `tp T` line: whether GDB accepts a fast tracepoint "
-        "depends on the length of the instruction at its address, which is in the program, not "
-        "in the tfile (a real fast tracepoint, corpus/gdb/fast.tf, has the same line)",
-    ),
-    (
         "flip",
         re.compile(r"\(all in a `tp Z` at string or program symbol\)$"),
         "bytes of a `tp Z` at string, or of a name a `tp Z` cmd line's expression takes from the "
         "program (`collect counter`), changed to other hex digits: the location or symbol is "
-        "renamed, and whether the program has a function, file or variable of that name is in the "
-        "program, not in the tfile (GDB 13 with the program: \"Function ... not defined\", "
-        "\"Failed to create tracepoint\"; \"No symbol ... in current context\"); any such name "
-        "is one a healthy file can hold. A non-hex byte (GT060) or a control byte in an at "
-        "string (GT031) is told by the file",
+        "renamed, and whether the program has a file or variable of that name is in the "
+        "program, not in the tfile (GDB 13 with the program: \"No symbol ... in current "
+        "context\"); any such name is one a healthy file can hold. A non-hex byte (GT060) or a "
+        "control byte in an at string (GT031) is told by the file, and an at string that is a "
+        "plain function name the program lacks by tracelint given the program (GT064)",
     ),
 )
 
