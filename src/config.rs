@@ -12,6 +12,7 @@
 //! [check]
 //! extend-exclude = ["defects", "corpus/**/regressions"]
 //! select = ["TD", "UF"]
+//! program = "build/app"           # the ELF GDB tfiles were recorded from (`--program`)
 //!
 //! [[check.overrides]]
 //! paths = ["legacy/**"]
@@ -69,6 +70,7 @@ struct RawCheck {
     #[serde(default)]
     force_exclude: bool,
     select: Option<Vec<toml::Spanned<String>>>,
+    program: Option<toml::Spanned<String>>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -194,6 +196,9 @@ pub struct CheckSettings {
     pub select: Option<Vec<&'static str>>,
     /// Per-path levels.
     pub overrides: Vec<Override>,
+    /// `program`: the ELF the GDB tfiles were recorded from (relative to the configuration's
+    /// folder), as `check --program` gives it; the command line's wins.
+    pub program: Option<PathBuf>,
 }
 
 impl Default for CheckSettings {
@@ -204,6 +209,7 @@ impl Default for CheckSettings {
             force_exclude: false,
             select: None,
             overrides: Vec::new(),
+            program: None,
         }
     }
 }
@@ -700,6 +706,20 @@ fn check_section(
     exclude.extend(raw.extend_exclude);
     settings.exclude = patterns(&exclude, problems);
     settings.force_exclude = raw.force_exclude;
+    if let Some(program) = raw.program {
+        if program.get_ref().is_empty() {
+            problems.push((
+                Some(program.span()),
+                "check.program: empty path".to_string(),
+            ));
+        } else {
+            let path = Path::new(program.get_ref());
+            settings.program = Some(match &settings.root {
+                Some(root) => root.join(path),
+                None => path.to_path_buf(),
+            });
+        }
+    }
     if let Some(select) = raw.select {
         let mut codes = Vec::new();
         for s in select {

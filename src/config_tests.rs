@@ -67,3 +67,21 @@ fn sink_levels_follow_the_levels() {
     c.levels.insert("TL005", Level::Allow);
     assert_eq!(c.levels().severity_of(rule), None);
 }
+
+#[test]
+fn program_is_relative_to_the_configuration_folder() {
+    let c = Config::parse(
+        "[check]\nprogram = \"build/app\"\n",
+        Path::new("/work/proj/tracelint.toml"),
+    )
+    .unwrap();
+    assert_eq!(
+        c.check.program.as_deref(),
+        Some(Path::new("/work/proj/build/app"))
+    );
+    let c = Config::parse("[check]\nprogram = \"/opt/app\"\n", Path::new("/w/t.toml")).unwrap();
+    assert_eq!(c.check.program.as_deref(), Some(Path::new("/opt/app")));
+    let e = Config::parse("[check]\nprogram = \"\"\n", Path::new("t.toml")).unwrap_err();
+    assert!(e.message.contains("check.program"), "{}", e.message);
+    assert!(Config::parse("[check]\nprogram = 3\n", Path::new("t.toml")).is_err());
+}

@@ -24,6 +24,7 @@ pub mod ledger;
 pub mod limits;
 pub mod map;
 pub mod options;
+pub mod program;
 pub mod reader;
 pub mod registry;
 pub mod report;

@@ -133,6 +133,11 @@ struct CommonArgs {
     /// Byte order for formats that do not record it (GDB tfile).
     #[arg(long, value_enum)]
     endian: Option<EndianArg>,
+    /// The ELF program the GDB tfiles were recorded from (as `file PROGRAM` gives it to GDB):
+    /// their tracepoints are checked against it as GDB re-creates them (fast tracepoint
+    /// instruction lengths, locations). Overrides `[check] program`.
+    #[arg(long, value_name = "PROGRAM")]
+    program: Option<PathBuf>,
     /// Keep at most N findings per input (overrides limits.max_findings).
     #[arg(long, value_name = "N")]
     max_findings: Option<usize>,
@@ -588,7 +593,7 @@ fn setup(
         }
         limits.max_findings = n;
     }
-    let opts = CheckOptions {
+    let mut opts = CheckOptions {
         limits,
         format_hint: common.format_hint,
         endian: common.endian.map(|e| match e {
@@ -602,7 +607,32 @@ fn setup(
         },
         fast_paths: true,
         input_name: None,
+        program: None,
     };
+    let program = common
+        .program
+        .as_ref()
+        .map(|p| (p, "--program"))
+        .or_else(|| {
+            config
+                .check
+                .program
+                .as_ref()
+                .map(|p| (p, "[check] program"))
+        });
+    if let Some((path, from)) = program {
+        match tracelint::program::Program::load(path, &opts.limits) {
+            Ok(p) => opts.program = Some(std::sync::Arc::new(p)),
+            Err(e) => {
+                eprintln!("error: {from} {}: {e}", path.display());
+                let code = match e {
+                    tracelint::program::ProgramError::Io(_) => EXIT_IO,
+                    tracelint::program::ProgramError::Invalid(_) => EXIT_USAGE,
+                };
+                return Err(ExitCode::from(code));
+            }
+        }
+    }
     Ok((config, opts, deny_warnings))
 }
 

@@ -26,6 +26,9 @@ pub struct CheckOptions {
     /// The input's own file name when the path checked is a renamed copy (the spool daemon's
     /// claimed files): a compressed file's content is named after it (`x.dat.gz` → `x.dat`).
     pub input_name: Option<String>,
+    /// The program the traces were recorded from (`--program`, `[check] program`): a GDB
+    /// tfile's tracepoints are checked against it as GDB re-creates them.
+    pub program: Option<std::sync::Arc<crate::program::Program>>,
 }
 
 impl Default for CheckOptions {
@@ -37,6 +40,7 @@ impl Default for CheckOptions {
             load_mode: LoadMode::Mmap,
             fast_paths: true,
             input_name: None,
+            program: None,
         }
     }
 }

@@ -34,7 +34,8 @@ fn no_error(l: &[(String, Severity)]) -> bool {
     l.iter().all(|(_, s)| *s != Severity::Error)
 }
 
-/// `uftrace dump` of `dir` by every uftrace of the matrix: (exit ok, stdout).
+/// `uftrace dump` of `dir` by every uftrace of the matrix: (exit ok, stdout without its perf
+/// file headings).
 fn dumps(dir: &Path) -> Vec<(&'static str, bool, String)> {
     common::matrix_readers("uftrace")
         .into_iter()
@@ -47,11 +48,14 @@ fn dumps(dir: &Path) -> Vec<(&'static str, bool, String)> {
                 .env("HOME", "/nonexistent")
                 .output()
                 .unwrap();
-            (
-                r.name,
-                out.status.success(),
-                String::from_utf8_lossy(&out.stdout).into_owned(),
-            )
+            // The events, without the perf file headings: uftrace names a perf file by its
+            // place among those there are, not by its own name.
+            let text: String = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with("reading perf-cpu"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            (r.name, out.status.success(), text)
         })
         .collect()
 }
@@ -344,37 +348,6 @@ fn case_levels_carry_the_readers_impact() {
     );
     let json = serde_json::to_value(f).unwrap();
     assert_eq!(json["impact"]["effect"], "loss");
-}
-
-/// A task `taskinfo:tids` lists without its data file: its records are gone, but a filtered
-/// recording (`uftrace record -F worker`, kept as `corpus/uftrace/filter-F-worker`) has the
-/// same shape, so no reader and no validator can tell a removed file from a task that wrote
-/// nothing: an info, and the other tasks read the same.
-#[test]
-fn a_listed_task_without_its_data_file_is_an_info() {
-    let (_t, d) = mutant("threads", |d| {
-        let dat = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-            .find(|p| {
-                p.file_stem()
-                    .unwrap()
-                    .to_string_lossy()
-                    .bytes()
-                    .all(|c| c.is_ascii_digit())
-            })
-            .unwrap();
-        std::fs::remove_file(dat).unwrap();
-    });
-    let l = levels(&d);
-    assert!(has(&l, "UF037", Severity::Info), "{l:?}");
-    assert!(no_error(&l), "{l:?}");
-    readers_fail(&common::corpus("uftrace/threads"), &d);
-    // The healthy recording of the same shape.
-    let l = levels(&common::corpus("uftrace/filter-F-worker"));
-    assert!(has(&l, "UF037", Severity::Info), "{l:?}");
-    assert!(no_error(&l), "{l:?}");
 }
 
 /// A TASK line stamped after the task's records (campaign: every uftrace loses the names of
@@ -2565,6 +2538,89 @@ fn a_perf_file_cut_at_a_record_boundary_is_an_error() {
     readers_fail(&common::corpus("uftrace/args"), &d4);
 }
 
+/// A task's switch-in and the switch-out after it cut out of a perf file (`srcline-threads`
+/// perf-cpu0.dat 0x150..0x180, task 16268, between its switch-out at 0x108 and a later
+/// switch-in): the task's records in that stretch lie where the perf files say it was
+/// switched out, and every uftrace loses the two scheduling events.
+#[test]
+fn records_inside_a_switched_out_stretch_are_an_error() {
+    let (_t, d) = mutant("srcline-threads", |d| {
+        let p = d.join("perf-cpu0.dat");
+        let mut b = std::fs::read(&p).unwrap();
+        b.drain(0x150..0x180);
+        std::fs::write(&p, b).unwrap();
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF085", Severity::Error), "{l:?}");
+    let r = tracelint::check_path(&d, &CheckOptions::default(), &Default::default());
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.rule.code == "UF085" && f.message.contains("lies between its switch-out")),
+        "{:?}",
+        r.findings
+    );
+    readers_fail(&common::corpus("uftrace/srcline-threads"), &d);
+}
+
+/// A `<TID>.dat` removed from a recording that filtered nothing (`threads`, 13448.dat): every
+/// task of `task.txt` made a traced call and wrote its record, so the loss is an error; the
+/// same task missing from a filtered recording (`filter-F-worker`) is uftrace's normal output.
+#[test]
+fn a_task_file_removed_from_an_unfiltered_recording_is_an_error() {
+    let (_t, d) = mutant("threads", |d| {
+        std::fs::remove_file(d.join("13448.dat")).unwrap()
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF037", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/threads"), &d);
+
+    let l = levels(&common::corpus("uftrace/filter-F-worker"));
+    assert!(has(&l, "UF037", Severity::Info), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+}
+
+/// A `perf-cpu<N>.dat` removed: `UF087` warns (the directory cannot tell whether the file held
+/// events), and the loss is an error where the other files show it (`args` perf-cpu1.dat held
+/// the program's EXIT: `UF086`). An idle CPU's empty file removed (`args` perf-cpu0.dat) is the
+/// warning alone, and every uftrace reads the same. `recv-host` (written by `uftrace recv`,
+/// which gets nothing for an idle CPU) has one file of two and no `UF087`.
+#[test]
+fn a_missing_perf_file_is_a_warning_and_an_error_where_the_loss_shows() {
+    let args = common::corpus("uftrace/args");
+    assert_eq!(
+        std::fs::metadata(args.join("perf-cpu0.dat")).unwrap().len(),
+        0
+    );
+    let (_t, d) = mutant("args", |d| {
+        std::fs::remove_file(d.join("perf-cpu1.dat")).unwrap()
+    });
+    let l = levels(&d);
+    assert!(has(&l, "UF087", Severity::Warning), "{l:?}");
+    assert!(has(&l, "UF086", Severity::Error), "{l:?}");
+    readers_fail(&args, &d);
+
+    let (_t2, d2) = mutant("args", |d| {
+        std::fs::remove_file(d.join("perf-cpu0.dat")).unwrap()
+    });
+    let l = levels(&d2);
+    assert!(has(&l, "UF087", Severity::Warning), "{l:?}");
+    assert!(no_error(&l), "{l:?}");
+    readers_same(&args, &d2);
+
+    let l = levels(&common::corpus("uftrace/recv-host"));
+    assert!(!l.iter().any(|(c, _)| c == "UF087"), "{l:?}");
+
+    // `--keep-pid` leaves `exit_status:-1` (the program is not the recorder's child), but
+    // uftrace record still ended once every task had exited: the loss is shown the same way.
+    let (_t3, d3) = mutant("forkexec-keep-pid", |d| {
+        std::fs::remove_file(d.join("perf-cpu1.dat")).unwrap()
+    });
+    let l = levels(&d3);
+    assert!(has(&l, "UF086", Severity::Error), "{l:?}");
+    readers_fail(&common::corpus("uftrace/forkexec-keep-pid"), &d3);
+}
+
 /// Every healthy recording of the corpus (every producer option) has its perf records in the
 /// shape the kernel writes: none of the perf rules fires at any level.
 #[test]
@@ -2579,7 +2635,7 @@ fn healthy_perf_files_give_no_perf_finding() {
         n += 1;
         let l = levels(&p);
         for code in [
-            "UF080", "UF081", "UF082", "UF083", "UF084", "UF085", "UF086",
+            "UF080", "UF081", "UF082", "UF083", "UF084", "UF085", "UF086", "UF087",
         ] {
             assert!(!l.iter().any(|(c, _)| c == code), "{}: {l:?}", p.display());
         }

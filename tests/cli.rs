@@ -397,3 +397,76 @@ fn completions_and_man_page() {
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains(".TH tracelint"));
 }
+
+#[test]
+fn a_program_that_cannot_be_used_is_exit_2_or_3() {
+    let f = Fixture::new();
+    let tf = corpus_file("gdb/fast.tf");
+    let tf = tf.to_str().unwrap();
+    // Missing: an I/O error, exit 3, naming the option and the path.
+    let o = run(
+        &["check", "--program", &f.p("no-such-program"), tf],
+        f.path(),
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--program"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no-such-program"), "{}", stderr(&o));
+    // Not an ELF (binary garbage, a directory's worth of text): a usage error, exit 2.
+    for name in ["garbage.bin", "empty.dat"] {
+        let o = run(&["check", "--program", &f.p(name), tf], f.path());
+        assert_eq!(code(&o), 2, "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains("not an ELF"), "{name}: {}", stderr(&o));
+    }
+    // A truncated ELF header: exit 2, no crash.
+    std::fs::write(f.path().join("short.elf"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    let o = run(&["check", "--program", &f.p("short.elf"), tf], f.path());
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // The same from the configuration's `[check] program`, relative to its folder.
+    std::fs::write(
+        f.path().join("tracelint.toml"),
+        "[check]\nprogram = \"garbage.bin\"\n",
+    )
+    .unwrap();
+    let o = run(&["check", tf], f.path());
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("[check] program"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("garbage.bin"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_program_is_taken_from_the_command_line_or_the_configuration() {
+    // An ELF that is not fast.tf's program (the test binary itself): fast.tf's tracepoint is
+    // then judged against it, so GT066 (unchecked) is gone and GT064 says that this program has
+    // no `tl_tick`, with exit code 1.
+    let f = Fixture::new();
+    let exe = std::env::current_exe().unwrap();
+    let tf = corpus_file("gdb/fast.tf");
+    let tf = tf.to_str().unwrap();
+    let o = run(&["check", "-o", "concise", "-v", tf], f.path());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("GT066"), "{}", stdout(&o));
+    let o = run(
+        &[
+            "check",
+            "-o",
+            "concise",
+            "-v",
+            "--program",
+            exe.to_str().unwrap(),
+            tf,
+        ],
+        f.path(),
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(!stdout(&o).contains("GT066"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("GT064"), "{}", stdout(&o));
+    std::fs::copy(&exe, f.path().join("prog")).unwrap();
+    std::fs::write(
+        f.path().join("tracelint.toml"),
+        "[check]\nprogram = \"prog\"\n",
+    )
+    .unwrap();
+    let o = run(&["check", "-o", "concise", "-v", tf], f.path());
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stdout(&o).contains("GT064"), "{}", stdout(&o));
+}

@@ -1081,3 +1081,320 @@ fn definitions_gdb_reads_around_are_not_errors() {
     }
     let _ = std::fs::remove_dir_all(exe.parent().unwrap());
 }
+
+/// What GDB 13, given `exe`, prints opening `data` and dumping its frame 0.
+fn gdb_open_with(exe: &std::path::Path, name: &str, data: &[u8]) -> String {
+    gdb_output(exe, name, data, &["info tracepoints", "tfind 0", "tdump"]).unwrap()
+}
+
+fn with_program(data: &[u8], exe: &std::path::Path) -> Vec<Finding> {
+    let program = tracelint::program::Program::load(exe, &tracelint::Limits::default()).unwrap();
+    let opts = CheckOptions {
+        program: Some(std::sync::Arc::new(program)),
+        ..CheckOptions::default()
+    };
+    check_opts(data, &opts).0
+}
+
+/// `data` with `old` (once, as a whole line) replaced by `new`.
+fn replace_line(data: &[u8], old: &[u8], new: &[u8]) -> Vec<u8> {
+    let needle = [b"\n", old, b"\n"].concat();
+    let at = data
+        .windows(needle.len())
+        .position(|w| w == needle.as_slice())
+        .unwrap_or_else(|| panic!("no line {}", String::from_utf8_lossy(old)));
+    [&data[..at + 1], new, &data[at + 1 + old.len()..]].concat()
+}
+
+#[test]
+fn healthy_fast_tracepoint_passes_with_its_program() {
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/fast.tf")).unwrap();
+    let f = with_program(&data, &exe);
+    clean(&f);
+    assert!(
+        !f.iter().any(|x| x.rule == &gt::FAST_TRACEPOINT_UNCHECKED),
+        "{}",
+        dump(&f)
+    );
+    // Without the program the fast tracepoint is a note saying what `--program` would check.
+    let f = check(&data);
+    let n = f
+        .iter()
+        .find(|x| x.rule == &gt::FAST_TRACEPOINT_UNCHECKED)
+        .expect("GT066");
+    assert_eq!(n.severity, Severity::Info);
+    assert!(n.message.contains("--program"), "{}", n.message);
+    // GDB 13 reads it with the program: the fast tracepoint is created, frame 0 dumped.
+    let out = gdb_open_with(&exe, "fast", &data);
+    assert!(out.contains("fast tracepoint"), "{out}");
+    assert!(
+        out.contains("Data collected at tracepoint 1, trace frame 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_corpus_file_with_its_program_has_no_errors() {
+    let Some(demo) = tpdemo_executable("program") else {
+        return;
+    };
+    let Some(multi) = corpus_program("program", "tpmulti") else {
+        return;
+    };
+    for p in corpus_files() {
+        let exe = if p.ends_with("twoloc.tf") {
+            &multi
+        } else {
+            &demo
+        };
+        let f = with_program(&std::fs::read(&p).unwrap(), exe);
+        no_errors(&f);
+        for r in [
+            &gt::FAST_TRACEPOINT_TOO_SHORT,
+            &gt::TRACEPOINT_FUNCTION_UNKNOWN,
+        ] {
+            assert!(
+                !f.iter().any(|x| x.rule == r),
+                "{}: {}",
+                p.display(),
+                dump(&f)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_normal_tracepoint_made_fast_at_a_short_instruction_is_an_error_with_the_program() {
+    // regs.tf's tracepoint 2 is at tl_step+15 (0x401145), a 4-byte `mov -0x20(%rbp),%rax`.
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
+    let base = gdb_open_with(&exe, "regs", &data);
+    assert!(
+        base.contains("Data collected at tracepoint 1, trace frame 0"),
+        "{base}"
+    );
+    for flag in [":F5", ":F0", ":F", ":Fzz"] {
+        let line = format!("tp T2:401145:E:0:0{flag}");
+        let m = replace_line(&data, b"tp T2:401145:E:0:0", line.as_bytes());
+        let f = with_program(&m, &exe);
+        let e = f
+            .iter()
+            .find(|x| x.rule == &gt::FAST_TRACEPOINT_TOO_SHORT)
+            .unwrap_or_else(|| panic!("{flag}: no GT062:\n{}", dump(&f)));
+        assert_eq!(e.severity, Severity::Error, "{flag}");
+        assert!(e.message.contains("only 4 bytes long"), "{}", e.message);
+        // Without the program it cannot be told: a note, no error.
+        let f = check(&m);
+        expect_code(&f, &gt::FAST_TRACEPOINT_UNCHECKED);
+        assert!(!f.iter().any(|x| x.rule == &gt::FAST_TRACEPOINT_TOO_SHORT));
+        // GDB 13 with the program: no tracepoint, the frames lose theirs.
+        let out = gdb_open_with(&exe, "fast-mutant", &m);
+        assert!(
+            out.contains("May not have a fast tracepoint at 0x401145; instruction is only 4 bytes long, need at least 5 bytes for the jump"),
+            "{flag}: {out}"
+        );
+        assert!(out.contains("No tracepoints."), "{flag}: {out}");
+        assert!(
+            out.contains("No known tracepoint matches 'current' tracepoint #2."),
+            "{flag}: {out}"
+        );
+    }
+}
+
+#[test]
+fn an_at_location_the_program_lacks_is_an_error_with_the_program() {
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
+    // `tl_step` (746c5f73746570) renamed `tl_stex`.
+    let m = replace_line(
+        &data,
+        b"tp Z2:401145:at:0:7:746c5f73746570",
+        b"tp Z2:401145:at:0:7:746c5f73746578",
+    );
+    let f = with_program(&m, &exe);
+    let e = f
+        .iter()
+        .find(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN)
+        .expect("GT064");
+    assert_eq!(e.severity, Severity::Error);
+    assert!(!check(&m)
+        .iter()
+        .any(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN));
+    let out = gdb_open_with(&exe, "renamed", &m);
+    assert!(out.contains("Function \"tl_stex\" not defined."), "{out}");
+    assert!(
+        out.contains("No known tracepoint matches 'current' tracepoint #2."),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_static_flag_and_an_address_outside_the_program_are_notes() {
+    let Some(exe) = tpdemo_executable("program") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/regs.tf")).unwrap();
+    let base = gdb_open_with(&exe, "regs", &data);
+    let frame0 = |s: &str| {
+        let dump = s.split("Found trace frame 0").nth(1)?;
+        let lines: Vec<&str> = dump
+            .lines()
+            .filter(|l| !l.starts_with("warning:"))
+            .collect();
+        Some(lines.join("\n"))
+    };
+    // `:S`: GDB 13 re-creates a static tracepoint with a warning and dumps the same frame.
+    let m = replace_line(&data, b"tp T2:401145:E:0:0", b"tp T2:401145:E:0:0:S");
+    let f = with_program(&m, &exe);
+    clean(&f);
+    expect_code(&f, &gt::STATIC_TRACEPOINT);
+    let out = gdb_open_with(&exe, "static", &m);
+    assert!(
+        out.contains("Couldn't determine the static tracepoint marker to probe"),
+        "{out}"
+    );
+    assert_eq!(frame0(&out), frame0(&base));
+    // The address moved out of the program (every piece of the tracepoint): GDB re-creates
+    // it from its `at` location and dumps the same frame.
+    let end = data.windows(2).position(|w| w == b"\n\n").unwrap();
+    let text = String::from_utf8(data[..end].to_vec()).unwrap();
+    let m = [
+        text.replace(":401145:", ":500000:").as_bytes(),
+        &data[end..],
+    ]
+    .concat();
+    assert_ne!(m, data);
+    let f = with_program(&m, &exe);
+    clean(&f);
+    expect_code(&f, &gt::TRACEPOINT_OUTSIDE_PROGRAM);
+    let out = gdb_open_with(&exe, "outside", &m);
+    assert_eq!(frame0(&out), frame0(&base));
+}
+
+#[test]
+fn a_fast_flag_on_one_location_is_checked_at_every_place_of_its_name() {
+    // twoloc.tf's tracepoint 2 (`at` = `step`) has three locations: two static `step`s of
+    // tpmulti (3-byte instructions at 0x40112d and 0x40119f) and glibc's. `:F` on the glibc
+    // one: GDB resolves `step` in the program and fails at 0x40112d.
+    let Some(exe) = corpus_program("program", "tpmulti") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/twoloc.tf")).unwrap();
+    let m = replace_line(
+        &data,
+        b"tp T2:7ffff7f26ee0:E:0:0",
+        b"tp T2:7ffff7f26ee0:E:0:0:F",
+    );
+    let f = with_program(&m, &exe);
+    let e = f
+        .iter()
+        .find(|x| x.rule == &gt::FAST_TRACEPOINT_TOO_SHORT)
+        .unwrap_or_else(|| panic!("no GT062:\n{}", dump(&f)));
+    assert_eq!(e.severity, Severity::Error);
+    assert!(
+        e.message.contains("0x40112d") && e.message.contains("only 3 bytes"),
+        "{}",
+        e.message
+    );
+    let out = gdb_open_with(&exe, "twoloc-fast", &m);
+    assert!(
+        out.contains(
+            "May not have a fast tracepoint at 0x40112d; instruction is only 3 bytes long"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_damaged_program_never_crashes_the_check() {
+    // tpdemo cut at many lengths and with bytes of its ELF and section headers changed: it is
+    // refused (`ProgramError::Invalid`) or read, and fast.tf and regs.tf with a fast flag are
+    // checked against whatever was read.
+    let Some(exe) = tpdemo_executable("damaged") else {
+        return;
+    };
+    let good = std::fs::read(&exe).unwrap();
+    let fast = std::fs::read(common::corpus("gdb/fast.tf")).unwrap();
+    let regs = replace_line(
+        &std::fs::read(common::corpus("gdb/regs.tf")).unwrap(),
+        b"tp T2:401145:E:0:0",
+        b"tp T2:401145:E:0:0:F5",
+    );
+    let limits = tracelint::Limits::default();
+    let mut variants: Vec<Vec<u8>> = Vec::new();
+    for cut in (0..good.len()).step_by(211) {
+        variants.push(good[..cut].to_vec());
+    }
+    // The ELF header, the section headers (at e_shoff) and the start of .text.
+    let shoff = u64::from_le_bytes(good[0x28..0x30].try_into().unwrap()) as usize;
+    let places: Vec<usize> = (0..0x40)
+        .chain((shoff..good.len()).step_by(7))
+        .chain(0x1050..0x1100)
+        .collect();
+    for (k, &at) in places.iter().enumerate() {
+        for v in [0x00u8, 0xff, 0x7f, 0x80] {
+            let mut b = good.clone();
+            if at < b.len() && b[at] != v {
+                b[at] = v ^ (k as u8 & 1);
+                variants.push(b);
+            }
+        }
+    }
+    let mut read = 0;
+    for b in variants {
+        let Ok(p) = tracelint::program::Program::from_bytes(&exe, b, &limits) else {
+            continue;
+        };
+        read += 1;
+        for s in &p.sections {
+            let _ = p.x86_insn_at(s.addr);
+            let _ = p.x86_insn_at(s.addr.wrapping_add(s.size).wrapping_sub(1));
+        }
+        let _ = p.knows(b"tl_tick", true);
+        let opts = CheckOptions {
+            program: Some(std::sync::Arc::new(p)),
+            ..CheckOptions::default()
+        };
+        check_opts(&fast, &opts);
+        check_opts(&regs, &opts);
+    }
+    assert!(read > 100, "only {read} variants were read");
+}
+
+#[test]
+fn many_unknown_names_are_judged_within_the_lookup_budget() {
+    // 500 fast tracepoints whose `at` names tpdemo lacks: the first 64 distinct names are
+    // searched for in the program's debug information too and are GT064 errors; the later ones
+    // are found in neither its symbols nor `.debug_str`, are not judged, and say so (GT066).
+    let Some(exe) = tpdemo_executable("budget") else {
+        return;
+    };
+    let mut s = Sample::new(1);
+    for n in 0..500u32 {
+        let num = 100 + n;
+        let name = format!("nofn{n}");
+        s.extra_lines
+            .push(format!("tp T{num:x}:401145:E:0:0:F5").into_bytes());
+        s.extra_lines
+            .push(format!("tp Z{num:x}:401145:at:0:{:x}:{}", name.len(), hexs(&name)).into_bytes());
+    }
+    let f = with_program(&s.build().bytes, &exe);
+    let count = |r: &Rule| f.iter().filter(|x| x.rule == r).count();
+    let missing: Vec<u32> = (0..64u32)
+        .filter(|n| {
+            let name = format!("`nofn{n}`");
+            !f.iter()
+                .any(|x| x.rule == &gt::TRACEPOINT_FUNCTION_UNKNOWN && x.message.contains(&name))
+        })
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
+    assert_eq!(count(&gt::TRACEPOINT_FUNCTION_UNKNOWN), 64);
+    assert_eq!(count(&gt::FAST_TRACEPOINT_UNCHECKED), 500 - 64);
+}

@@ -367,7 +367,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "ground",
         &[
-            "limits", "reader", "detect", "input", "rule", "rules", "options",
+            "limits", "reader", "detect", "input", "rule", "rules", "options", "program",
         ],
     ),
     ("findings", &["finding", "map", "ledger"]),

@@ -92,6 +92,9 @@ fn every_rule_constant_is_named_after_its_rule() {
 /// on are built inside one test function of the named file; moving a generator into
 /// `tests/common/` (as `gdb_cases.rs` was) and running it here takes its rules off this list.
 const NOT_RAISED_HERE: &[(&str, &str)] = &[
+    ("GT062", "fast-tracepoint-too-short: needs the program (`--program`); tests/gdb.rs a_normal_tracepoint_made_fast_at_a_short_instruction_is_an_error_with_the_program builds it and checks corpus mutants with it"),
+    ("GT063", "tracepoint-outside-program: needs the program; tests/gdb.rs a_static_flag_and_an_address_outside_the_program_are_notes, every_corpus_file_with_its_program_has_no_errors (twoloc.tf)"),
+    ("GT064", "tracepoint-function-unknown: needs the program; tests/gdb.rs an_at_location_the_program_lacks_is_an_error_with_the_program, tests/cli.rs a_program_is_taken_from_the_command_line_or_the_configuration"),
     ("TD100", "ring-page-truncated: a mutant built in tests/ftrace_ring.rs (td100_partial_page); a CPU size short of its page in a file is TD035 now"),
     ("KT002", "v0-by-hint: a mutant built in tests/ktrace.rs (v0_only_by_hint)"),
     ("KT012", "missing-chunk-padding: a mutant built in tests/ktrace_rules.rs (kt012_missing_chunk_padding)"),

@@ -711,8 +711,13 @@ fn uf037_task_without_data() {
     );
     let f = run(files);
     expect(&f, "UF037", Some("task.txt"), span);
-    // Filtered recordings (`-F`, `-N`, a thread with no traced call) look the same, and the
-    // readers read the other tasks the same: an info.
+    // `threads` filtered nothing: every listed task wrote a record, so the file was lost.
+    assert!(f
+        .iter()
+        .any(|x| x.rule.code == "UF037" && x.severity == Severity::Error));
+    // A filtered recording (`-F worker`) has the same shape as uftrace's normal output: an
+    // info, and the readers read the other tasks the same.
+    let f = run(corpus_files("filter-F-worker"));
     assert!(errors(&f).is_empty(), "{:#?}", errors(&f));
     assert!(f
         .iter()

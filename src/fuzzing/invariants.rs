@@ -17,6 +17,7 @@ pub fn fuzz_options(hint: Option<Format>) -> CheckOptions {
         load_mode: crate::input::LoadMode::Read,
         fast_paths: true,
         input_name: None,
+        program: None,
     }
 }
 

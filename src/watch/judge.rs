@@ -45,6 +45,7 @@ pub fn check_options(config: &Config) -> CheckOptions {
         load_mode: LoadMode::Windowed,
         fast_paths: true,
         input_name: None,
+        program: None,
     }
 }
 

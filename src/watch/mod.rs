@@ -186,6 +186,7 @@ struct Daemon {
 impl Daemon {
     fn start(args: &WatchConfig, config_path: Option<&Path>) -> Result<Daemon, String> {
         let config = Config::discover(config_path).map_err(|e| format!("configuration: {e}"))?;
+        warn_unused_program(&config);
         let spool = Spool::open(&args.spool, !args.no_fsync)?;
         let log = util::EventLog::open(args.log.as_deref()).map_err(|e| {
             format!(
@@ -534,9 +535,20 @@ fn spawn_signal_thread(tx: Sender<i32>) -> io::Result<()> {
     Ok(())
 }
 
+/// `[check] program` serves `check`, `map` and `fix`; the daemon checks without it, and says so.
+fn warn_unused_program(config: &Config) {
+    if let Some(p) = &config.check.program {
+        tracing::warn!(
+            "[check] program = {} is not used by the daemon: GDB tfiles are checked without the program",
+            p.display()
+        );
+    }
+}
+
 fn reload(sh: &Shared) {
     match Config::discover(sh.config_path.as_deref()) {
         Ok(c) => {
+            warn_unused_program(&c);
             if let Ok(mut g) = sh.config.lock() {
                 *g = Arc::new(c);
             }

@@ -315,6 +315,16 @@ pub fn fixtures() -> Vec<Case> {
         last_line(&b, "tp Z2:401145:cmd:0:3:"),
     );
 
+    // GT065: a static tracepoint; GT066: a fast one checked without its program.
+    let mut s = Sample::new(1);
+    s.replace_tp("T2:", "T2:401145:E:0:0:S");
+    let b = s.build();
+    add(&gt::STATIC_TRACEPOINT, &b, last_line(&b, "tp T2"));
+    let mut s = Sample::new(1);
+    s.replace_tp("T2:", "T2:401145:E:0:0:F5");
+    let b = s.build();
+    add(&gt::FAST_TRACEPOINT_UNCHECKED, &b, last_line(&b, "tp T2"));
+
     // GT033: a second V line.
     let b = with_extra(1, "tp V2:401145:1:41");
     add(&gt::DUPLICATE_TP_STATUS, &b, last_line(&b, "tp V2"));

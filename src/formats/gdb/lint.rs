@@ -9,6 +9,7 @@ use super::model::{
 };
 use super::rules;
 use crate::finding::{Capped, Severity, Sink};
+use crate::program::{Insn, Known, Program};
 use crate::rule::Rule;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -1195,4 +1196,238 @@ fn check_end_marker_tail(w: &WalkResult<'_>, tframes: Option<u64>, sink: &mut Si
             );
         }
     }
+}
+
+/// Where GDB 13 re-creates a tracepoint, from its last `at` line
+/// (breakpoint.c `create_tracepoint_from_upload`).
+enum Location<'a> {
+    /// No `at` line (GDB uses `*ADDR`) or `*ADDR`: this address.
+    Raw(u64),
+    /// A plain function name.
+    Function(&'a [u8]),
+    /// Anything else (`file.c:LINE`, an expression): resolved by GDB through the program's
+    /// line table, where it was the `T` line's address when the program was traced.
+    Other,
+}
+
+fn location(t: &Tracepoint) -> Location<'_> {
+    let Some(s) = t.sources.iter().rev().find(|s| s.kind == SourceKind::At) else {
+        return Location::Raw(t.addr);
+    };
+    let text = s.text.as_slice();
+    if let Some(expr) = text.strip_prefix(b"*") {
+        let expr = expr.trim_ascii();
+        let v = match expr
+            .strip_prefix(b"0x")
+            .or_else(|| expr.strip_prefix(b"0X"))
+        {
+            Some(h) => parse_hex(h).ok(),
+            None => parse_dec(expr),
+        };
+        if let Some(v) = v {
+            return Location::Raw(v);
+        }
+        return Location::Other;
+    }
+    let ident = text
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && text.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    if ident {
+        Location::Function(text)
+    } else {
+        Location::Other
+    }
+}
+
+/// The tracepoints checked against the program GDB is given with the file (`--program`):
+/// fast tracepoints' instructions, the functions `at` locations name, addresses outside the
+/// program, and static tracepoints (which need no program).
+pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink) {
+    // Names looked up, and how many more may be searched for in `.debug_info` (a scan each).
+    let mut known: (HashMap<&[u8], Known>, u32) = (HashMap::new(), DEEP_LOOKUPS);
+    for (i, t) in d.tracepoints.iter().enumerate() {
+        if t.is_static && t.fast.is_none() {
+            let f = sink
+                .make(
+                    &rules::STATIC_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint {} is a static tracepoint (`S`): GDB 13 re-creates it as one at its location, warns \"Couldn't determine the static tracepoint marker to probe\" (a trace file has no markers) and reads its frames the same",
+                        t.num
+                    ),
+                )
+                .impact("GDB", "13", "same");
+            sink.push(f);
+        }
+        let Some(p) = program else {
+            if t.fast.is_some() {
+                fast_unchecked(t, "no program was given (`--program`)", sink);
+            }
+            continue;
+        };
+        let prog = p.path.display();
+        if !p.sections.iter().any(|s| s.exec && s.contains(t.addr)) {
+            let f = sink
+                .make(
+                    &rules::TRACEPOINT_OUTSIDE_PROGRAM,
+                    t.span.clone(),
+                    format!(
+                        "the address 0x{:x} of tracepoint {} lies in no executable section of {prog} (a shared library's code, or another program's): GDB 13 re-creates a tracepoint from its `at` location, or at the raw address when it has none, and reads its frames",
+                        t.addr, t.num
+                    ),
+                )
+                .impact("GDB", "13", "same");
+            sink.push(f);
+        }
+        // The tracepoints GDB has not created when it stops at this one (it creates them in
+        // reverse file order): the first 20 named, the rest counted.
+        let unlinked = || {
+            let all = i.saturating_add(1);
+            let mut list = d
+                .tracepoints
+                .iter()
+                .take(all)
+                .rev()
+                .take(20)
+                .map(|x| x.num.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            if all > 20 {
+                list.push_str(&format!(" and {} more", all.saturating_sub(20)));
+            }
+            list
+        };
+        let places = match location(t) {
+            Location::Raw(a) => vec![a],
+            Location::Function(name) => match lookup(&mut known, p, name) {
+                Known::No => {
+                    let f = sink
+                        .make(
+                            &rules::TRACEPOINT_FUNCTION_UNKNOWN,
+                            t.span.clone(),
+                            format!(
+                                "the `at` location `{}` of tracepoint {} names a function {prog} does not have (no symbol, no debug information string): with the program loaded GDB 13 prints `Function \"{}\" not defined.` and \"Failed to create tracepoint for target's tracepoint {}\", creates no tracepoint, and `tdump` on its frames fails with \"No known tracepoint matches 'current' tracepoint #{}\"",
+                                show(name), t.num, show(name), t.num, t.num
+                            ),
+                        )
+                        .fails("GDB", "13", "loss");
+                    sink.push(f);
+                    continue;
+                }
+                Known::Yes | Known::Unknown(_) => {
+                    // The places GDB resolves the name to, as the recording wrote them: the
+                    // addresses of this tracepoint's `T` lines (one per location) that lie in
+                    // a function of that name.
+                    let inside = |a: u64| {
+                        p.functions_named(name)
+                            .any(|f| a >= f.addr && a.wrapping_sub(f.addr) < f.size.max(1))
+                    };
+                    let mut places: Vec<u64> = d
+                        .tracepoints
+                        .iter()
+                        .filter(|x| x.num == t.num && inside(x.addr))
+                        .filter(|x| matches!(location(x), Location::Function(n) if n == name))
+                        .map(|x| x.addr)
+                        .collect();
+                    places.sort_unstable();
+                    places.dedup();
+                    if places.is_empty() {
+                        if t.fast.is_some() {
+                            fast_unchecked(
+                                t,
+                                &format!("its `at` location `{}` does not name a function of {prog} that holds its address 0x{:x}, so the address GDB re-creates it at is not known", show(name), t.addr),
+                                sink,
+                            );
+                        }
+                        continue;
+                    }
+                    places
+                }
+            },
+            Location::Other => vec![t.addr],
+        };
+        if t.fast.is_none() {
+            continue;
+        }
+        // GDB 13 checks the places in turn and stops at the first that fails; other
+        // architectures than x86 it does not check (default_fast_tracepoint_valid_at).
+        let Some((at, insn)) = places
+            .iter()
+            .filter_map(|&a| Some((a, p.x86_insn_at(a)?)))
+            .find(|(_, i)| !matches!(i, Insn::Len(5..)))
+        else {
+            continue;
+        };
+        let lost = unlinked();
+        let (level, what) = match insn {
+            Insn::Len(n) if n >= 5 => continue,
+            Insn::Len(n) => (
+                Severity::Error,
+                format!(
+                    "the instruction at 0x{at:x} in {prog} is only {n} bytes long: GDB 13 re-creating fast tracepoint {} from the file fails with \"May not have a fast tracepoint at 0x{at:x}; instruction is only {n} bytes long, need at least 5 bytes for the jump\"",
+                    t.num
+                ),
+            ),
+            Insn::Unreadable => (
+                Severity::Error,
+                format!(
+                    "0x{at:x} lies in no read-only section of {prog} with bytes in the file: GDB 13 cannot read the instruction of fast tracepoint {} (\"Cannot access memory at address 0x{at:x}\")",
+                    t.num
+                ),
+            ),
+            Insn::Invalid(n) => (
+                Severity::Warning,
+                format!(
+                    "the bytes at 0x{at:x} in {prog} do not decode as an x86 instruction ({n} byte(s) read): GDB 13 measures the instruction of fast tracepoint {} with its disassembler and asks for at least 5 bytes",
+                    t.num
+                ),
+            ),
+        };
+        let msg = if level == Severity::Error {
+            format!(
+                "{what}; `target tfile` stops creating tracepoints there: tracepoint(s) {lost} are not created and `tdump` on their frames fails with \"No known tracepoint matches 'current' tracepoint #N\""
+            )
+        } else {
+            what
+        };
+        let mut f = sink
+            .make(&rules::FAST_TRACEPOINT_TOO_SHORT, t.span.clone(), msg)
+            .level(level);
+        if level == Severity::Error {
+            f = f.fails("GDB", "13", "loss");
+        }
+        sink.push(f);
+    }
+}
+
+/// Distinct `at` names of one file searched for in the program's `.debug_info`: a scan of the
+/// section each, so a file of many names costs at most this many scans.
+const DEEP_LOOKUPS: u32 = 64;
+
+/// Whether the program knows `name`, once per name; the first [`DEEP_LOOKUPS`] names are also
+/// searched for in its debug information.
+fn lookup<'a>(known: &mut (HashMap<&'a [u8], Known>, u32), p: &Program, name: &'a [u8]) -> Known {
+    if let Some(k) = known.0.get(name) {
+        return *k;
+    }
+    let mut k = p.knows(name, false);
+    if k == Known::Unknown(crate::program::NOT_SEARCHED) && known.1 > 0 {
+        known.1 = known.1.saturating_sub(1);
+        k = p.knows(name, true);
+    }
+    known.0.insert(name, k);
+    k
+}
+
+/// `GT066`: a fast tracepoint whose instruction was not checked, and why.
+fn fast_unchecked(t: &Tracepoint, why: &str, sink: &mut Sink) {
+    sink.report(
+        &rules::FAST_TRACEPOINT_UNCHECKED,
+        t.span.clone(),
+        format!(
+            "tracepoint {} is a fast tracepoint and {why}: GDB 13 re-creating it from the file checks in the program loaded with it that the instruction at its address is at least 5 bytes long (x86-64, i386) and, when it is not, creates no tracepoint for its frames; `--program PROGRAM` lets tracelint check it",
+            t.num
+        ),
+    );
 }

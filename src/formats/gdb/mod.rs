@@ -181,6 +181,7 @@ pub fn check_in(src: &mut Windowed<'_>, opts: &CheckOptions, sink: &mut Sink) ->
     let d = decode::text::decode_description_in(src, opts, sink);
     let td = decode::tdesc::check(&d, opts, sink);
     lint::check_description(&d, &td, sink);
+    lint::check_program(&d, opts.program.as_deref(), sink);
     root.push(description_map(&d, &td));
     let Some(start) = d.binary_start else {
         return root;

@@ -911,4 +911,128 @@ crate::declare_rules! {
     /// ## Spec
     /// cli-script.c `read_command_lines_1`.
     pub TP_COMMAND_LIST_UNBALANCED = ("GT061", "tp-command-list-unbalanced", Warning, "a tracepoint's while-stepping/end command lines are unbalanced");
+    /// ## What it checks
+    /// With the program the file was recorded from (`check --program`, `[check] program`): the
+    /// instruction at a fast tracepoint's address (`tp T…:F<size>`, however GDB reads the size)
+    /// is at least 5 bytes long and can be read from the program's read-only sections. The
+    /// addresses are those GDB re-creates the tracepoint at: the `T` line's address when the
+    /// tracepoint has no `at` line, ADDR for an `at` location `*ADDR`, the `T` line's address
+    /// for a source line (`file.c:LINE`, where it resolved when the program was traced), and
+    /// for a function name the addresses of the tracepoint's `T` lines (one per location) that
+    /// lie in a function of that name: GDB checks every place the name resolves to and stops at
+    /// the first that fails (`corpus/gdb/twoloc.tf`: `step`, two static functions of
+    /// `tpmulti`, 3-byte instructions at 0x40112d and 0x40119f; `:F` added to its C library
+    /// location gives "May not have a fast tracepoint at 0x40112d; instruction is only 3 bytes
+    /// long"). A function name whose functions hold none of them is not judged (`GT066`). x86-64 and
+    /// i386 programs only: GDB 13 checks no other architecture (`default_fast_tracepoint_valid_at`
+    /// accepts every address).
+    ///
+    /// ## Why it matters
+    /// A fast tracepoint replaces the instruction with a jump. When GDB opens a tfile it
+    /// re-creates every tracepoint (breakpoint.c `create_tracepoint_from_upload`), and for a fast
+    /// one it checks the instruction at the location in the program loaded with the file
+    /// (`check_fast_tracepoint_sals`, i386-tdep.c `i386_fast_tracepoint_valid_at`). A trace file
+    /// target gives no minimum length (`get_min_fast_tracepoint_insn_len` is the dummy target's,
+    /// -1), so GDB asks for 5 bytes, a jump with a 4-byte offset, on x86-64 and i386 alike. It
+    /// reads the instruction from the program's read-only sections (tracefile-tfile.c
+    /// `xfer_partial` with no frame selected, exec.c `section_table_available_memory`).
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (Debian 13.1-3), `file PROGRAM` then `target tfile`, on
+    /// `corpus/gdb/regs.tf` (tracepoint 2 at `tl_step`, address 0x401145: `mov -0x20(%rbp),%rax`,
+    /// 4 bytes) with `:F5`, `:F0`, `:F`, `:Fzz` or `:F9` added to its `tp T` line: `target tfile`
+    /// fails with "May not have a fast tracepoint at 0x401145; instruction is only 4 bytes long,
+    /// need at least 5 bytes for the jump", `info tracepoints` says "No tracepoints.", and
+    /// `tfind 0` then `tdump` fails with "No known tracepoint matches 'current' tracepoint #2":
+    /// every frame loses its tracepoint. The error ends `merge_uploaded_tracepoints`, so the
+    /// tracepoints GDB had not created yet (those defined earlier in the file) are lost too. The
+    /// same file with the raw address 0x500000 (no `at` line, in no section of the program):
+    /// "Cannot access memory at address 0x500000", no tracepoint. The healthy fast-tracepoint
+    /// recording `corpus/gdb/fast.tf` (`tp T2:4011c2:E:0:0:F0`, `tl_tick`: `mov
+    /// 0x2ed8(%rip),%eax`, 6 bytes) opens with its frames read, and no corpus file recorded by
+    /// gdbserver (scripts/corpus/gdb.sh, with its programs) raises this rule.
+    ///
+    /// The level follows the case: **error** for an instruction shorter than 5 bytes or an
+    /// address in no read-only section of the program; **warning** for bytes that do not decode
+    /// as an instruction (iced-x86): GDB measures them with its own disassembler, which this
+    /// check does not reproduce.
+    ///
+    /// ## Spec
+    /// GDB 13.1 i386-tdep.c:8171-8215, breakpoint.c:8713-8731 and 13808-13850, tracepoint.c
+    /// `merge_uploaded_tracepoints`, target-delegates.c `dummy_target::get_min_fast_tracepoint_insn_len`.
+    pub FAST_TRACEPOINT_TOO_SHORT = ("GT062", "fast-tracepoint-too-short", Error, "a fast tracepoint's instruction in the program is shorter than GDB's 5-byte jump, or cannot be read");
+    /// ## What it checks
+    /// With the program (`check --program`): a tracepoint's address lies in an executable
+    /// section of the program.
+    ///
+    /// ## Why it matters
+    /// A tracepoint outside the program was set in a shared library (or the file and the program
+    /// do not belong together). GDB re-creates a normal tracepoint from its `at` location, or at
+    /// the raw address when it has none, without reading the program there, so this is a note.
+    /// (A fast tracepoint there is `GT062`: GDB cannot read its instruction.)
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (Debian 13.1-3), program loaded: `corpus/gdb/regs.tf` with the
+    /// address of tracepoint 2 changed to 0x500000 (in no section) is re-created at its `at`
+    /// location `tl_step` (0x401145) and every frame reads the same; without its `at` line it
+    /// warns "Uploaded tracepoint 2 has no source location, using raw address", creates the
+    /// tracepoint at 0x500000 and reads every frame the same. The healthy
+    /// `corpus/gdb/twoloc.tf` has a location in the C library (0x7ffff7f26ee0, glibc's `step`).
+    pub TRACEPOINT_OUTSIDE_PROGRAM = ("GT063", "tracepoint-outside-program", Info, "a tracepoint's address lies in no executable section of the program");
+    /// ## What it checks
+    /// With the program (`check --program`): a tracepoint's `at` location that is a plain
+    /// function name (`tl_step`) names a function the program knows: a symbol of `.symtab` or
+    /// `.dynsym` of that name (or `name@version`, `name.suffix`), a C++ symbol whose mangled name
+    /// holds it, or a string of its debug information (a function inlined everywhere has no
+    /// symbol). Not judged when the program names a separate debug file (`.gnu_debuglink`), is
+    /// stripped with a build ID, has compressed debug sections or more symbols than
+    /// `limits.max_entries`: GDB may know names tracelint does not see. The inline strings of
+    /// `.debug_info` are scanned for the first 64 distinct names of a file that neither the
+    /// symbols nor `.debug_str` hold (a scan of the section each); a later such name is not
+    /// judged.
+    ///
+    /// ## Why it matters
+    /// GDB re-creates each tracepoint from its `at` location, looked up in the program loaded with
+    /// the file. A name the program lacks creates no tracepoint, and the frames of that
+    /// tracepoint cannot be read as its frames.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (Debian 13.1-3), program loaded: `corpus/gdb/regs.tf` with the
+    /// `at` location `tl_step` renamed `tl_stex` prints `Function "tl_stex" not defined.` and
+    /// "Failed to create tracepoint for target's tracepoint 2 at 0x401145, skipping it."; `info
+    /// tracepoints` says "No tracepoints." and `tdump` fails with "No known tracepoint matches
+    /// 'current' tracepoint #2". In `corpus/gdb/multi.tf` (`tl_scale` renamed `tl_scalx`) only
+    /// that tracepoint is skipped; the others are created and read. No corpus file (with its
+    /// program) raises this rule.
+    pub TRACEPOINT_FUNCTION_UNKNOWN = ("GT064", "tracepoint-function-unknown", Error, "a tracepoint's `at` location names a function the program lacks");
+    /// ## What it checks
+    /// A `tp T` line with the static tracepoint option `S`.
+    ///
+    /// ## Why it matters
+    /// Static tracepoints probe markers compiled into the program (UST); gdbserver 13 and its
+    /// in-process agent are built without them. A trace file target has no markers either, so
+    /// GDB re-creates the tracepoint as a static tracepoint at its location with a warning.
+    ///
+    /// ## What readers do
+    /// Verified with GDB 13.1 (Debian 13.1-3), program loaded: `corpus/gdb/regs.tf` with `:S`
+    /// added to its `tp T` line warns "Couldn't determine the static tracepoint marker to probe",
+    /// creates "Static tracepoint 1 at 0x401145" and reads every frame the same (`tdump` shows
+    /// the same registers). `info tracepoints` lists it as a static tracepoint. No recording
+    /// in the corpus has one.
+    pub STATIC_TRACEPOINT = ("GT065", "static-tracepoint", Info, "a static tracepoint: GDB re-creates it with a warning and reads its frames");
+    /// ## What it checks
+    /// A fast tracepoint (`tp T…:F<size>`) in a file checked without the program it was
+    /// recorded from (or whose location cannot be placed in it).
+    ///
+    /// ## Why it matters
+    /// Whether GDB can re-create a fast tracepoint depends on the program, not on the file:
+    /// GDB 13 checks that the instruction at its address is at least 5 bytes long on x86-64 and
+    /// i386 (`GT062`), and when it is not, `target tfile` fails and the frames of the
+    /// tracepoint lose it. `check --program PROGRAM` lets tracelint check it.
+    ///
+    /// ## What readers do
+    /// GDB 13.1 (Debian 13.1-3) reads `corpus/gdb/fast.tf` with its program (the instruction at
+    /// 0x4011c2 is 6 bytes long) and fails on `corpus/gdb/regs.tf` with `:F0` added (4 bytes at
+    /// 0x401145): see `GT062`.
+    pub FAST_TRACEPOINT_UNCHECKED = ("GT066", "fast-tracepoint-unchecked", Info, "a fast tracepoint whose instruction length could not be checked against the program");
 }

@@ -384,9 +384,20 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// uftrace 0.9.4–0.18.1 read the other tasks the same and exit 0 (verified with uftrace
-    /// 0.13 on a pthread recording with one `<TID>.dat` removed). Healthy recordings reach this
-    /// case (`uftrace record -F worker`, `-N main -N worker`, `-C leaf`, `-P . -Z 100`), so it is
-    /// an info whatever `taskinfo:tids` says.
+    /// 0.13 on a pthread recording with one `<TID>.dat` removed), and lose every record of the
+    /// task. Healthy recordings reach this case (`uftrace record -F worker`, `-N main -N
+    /// worker`, `-C leaf`, `-P . -Z 100`), so it is an info, except where nothing filtered:
+    /// libmcount lists a task (`UFTRACE_MSG_TASK_START`, `mcount_prepare`) on its first
+    /// traced call, before the filters, and without a filter writes that call's record. So
+    /// it is an **error** for a task of `taskinfo:tids` when the recording ran to its end
+    /// (`exit_status` of 0 or more) and its command line holds only options that filter
+    /// nothing (`-d`, `-a`, `-A`, `-R`, `-l`, `-e`, `-b`, `--clock`, `--srcline`,
+    /// `--keep-pid`, `-P .`, ...; not `--no-libcall`, with which a forked child that execs at
+    /// once writes no record). No recording of the corpus, of 45 recordings of a program of
+    /// 4-8 threads (15 option sets), of 20 of a program whose child execs, exits, is killed
+    /// or runs `system()` (with and without `--no-libcall`, `-e`, `--no-pltbind`) nor of
+    /// the wild samples reaches it; `threads` with `13448.dat` removed does, and every
+    /// uftrace loses the task's records.
     pub TASK_WITHOUT_DATA = ("UF037", "task-without-data", Info, "a task of `task.txt` has no `<TID>.dat` file");
     /// ## What it checks
     /// Every `<TID>.dat` with records has its tid in `taskinfo:tids`, and every listed tid
@@ -955,8 +966,13 @@ crate::declare_rules! {
     /// switched out and switched in: a task cannot be switched out (or in) twice in a row. And
     /// a task whose last switch is out runs no more code, so its data file has no record after
     /// that time (a task that exits writes its EXIT while it runs, and its perf event goes
-    /// with it: its last switch is in). Every healthy recording of the corpus (every producer
-    /// option) and of the wild samples holds both; a LOST record lifts the check.
+    /// with it: its last switch is in); nor, in a recording that ran to its end
+    /// (`exit_status` of 0 or more) without `-e` (whose EXIT times are estimated), a record
+    /// strictly between a switch-out and the task's next switch-in. Every healthy recording of
+    /// the corpus (every producer option), 45 recordings of a program of 4-8 threads that
+    /// yield and sleep (15 option sets) and the wild samples hold all three; a LOST record
+    /// lifts the check. In an archive read as a stream, the records of a run the first pass
+    /// verified are checked by its first and last times.
     ///
     /// ## Why it matters
     /// Two switches of one direction in a row mean a SWITCH record of the task was damaged
@@ -969,13 +985,18 @@ crate::declare_rules! {
     /// its own task with two switch-ins in a row. A perf file cut at a record boundary leaves
     /// a task switched out for good while its records go on (`threads` with `perf-cpu1.dat`
     /// cut after 13 records: task 13446 loses its last `sched-in` and `task-exit` in every
-    /// version). A warning for a task without a data file: uftrace drops its events anyway.
+    /// version). A switch-in and the switch-out after it cut out of a perf file leave the
+    /// task's records of that stretch inside a switched-out one (`srcline-threads`
+    /// `perf-cpu0.dat` 0x150..0x180: every version loses the two events of task 16268). A
+    /// warning for a task without a data file: uftrace drops its events anyway.
     pub PERF_SWITCH_ORDER = ("UF085", "perf-switch-order", Error, "a task is switched out (or in) twice in a row in the perf files");
     /// ## What it checks
     /// Every thread a FORK record creates in a process whose leader's EXIT is recorded has an
     /// EXIT record of its own; and when the traced program's task (the first exec) has its
     /// EXIT, or `info`'s `exit_status` is a wait status (0 or more: `uftrace record` saw the
-    /// program exit, cmds/record.c `stop_tracing`), every task of `task.txt` has one:
+    /// program exit, cmds/record.c `stop_tracing`; or -1 with `--keep-pid`, where the program
+    /// is not the recorder's child and the recorder ends once every task has exited), every
+    /// task of `task.txt` has one:
     /// `uftrace record` waits until each task it was told of has exited (`check_tid_list`)
     /// before it reads the perf buffers a last time. Every healthy recording
     /// of the corpus and of the wild samples has them (a recording stopped early, such as a
@@ -997,6 +1018,27 @@ crate::declare_rules! {
     ///   16187 lost 4 switches and its `task-exit`.
     /// - **warning** for a task uftrace does not read: it drops its events either way.
     pub PERF_TASK_EXIT = ("UF086", "perf-task-exit", Error, "a task has no EXIT record though its process or the traced program exited");
+    /// ## What it checks
+    /// A recording with the `PERF_EVENT` feature has one `perf-cpu<N>.dat` for each of the
+    /// online CPUs `info`'s `cpuinfo:nr_cpus=<online> / <possible>` counts, `N` from 0:
+    /// `uftrace record` opens every one of them when it starts (utils/perf.c
+    /// `setup_perf_record`, 0.8.3–0.18.1), and leaves the file of a CPU its tasks never ran
+    /// on empty. Every recording of the corpus (every producer option, 49 with perf files), the
+    /// option-matrix recordings and the wild samples has them all. Not checked when the
+    /// command line has `--host`: `uftrace recv` writes the files it is sent, and a recorder
+    /// sends nothing for an idle CPU (`corpus/uftrace/recv-host` has one of two).
+    ///
+    /// ## Why it matters
+    /// A missing file is a file removed or lost in a copy; the events it held are gone.
+    ///
+    /// ## What readers do
+    /// uftrace 0.9.4–0.18.1 read the `perf-cpu*.dat` files there are (a glob): the events of a
+    /// missing file that held any are lost, and those of an empty one were none. The directory
+    /// cannot tell which, so this is a warning; where the other perf files and the task data
+    /// show that the task ran on a CPU whose records are missing (a record of a task inside a
+    /// stretch it was switched out, `UF085`, or a task without its EXIT, `UF086`) that is an
+    /// error.
+    pub PERF_FILE_MISSING = ("UF087", "perf-file-missing", Warning, "a `perf-cpu<N>.dat` of an online CPU is missing");
     /// ## What it checks
     /// `kernel_header` has the `PAGE_SIZE:`, `LONG_SIZE:` and `ENDIAN:` lines followed by
     /// `TRACEFS: <path>: <len>` blocks of at most 4096 bytes within the file; each

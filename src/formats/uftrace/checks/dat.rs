@@ -14,6 +14,7 @@ use super::super::decode::runs::{RecordRun, RecordSieve, NO_PAYLOAD};
 use super::super::decode::sym::SymTable;
 use super::super::decode::task::fmt_ts;
 use super::super::rules;
+use super::perf_tasks::OutInterval;
 use crate::finding::{Capped, Finding, Impact, Severity, Sink};
 use crate::input::SeqRead;
 use crate::reader::{BigEndian, Endian, Endianity, LittleEndian};
@@ -102,6 +103,12 @@ pub struct DatCtx<'a> {
     /// Per symbol table: some record address lies where uftrace's own table names another
     /// symbol than was recorded ([`SymTable::misread`]).
     pub misread: &'a [std::sync::atomic::AtomicBool],
+    /// Per tid: the stretches the perf files say the task was switched out, in time order
+    /// (empty without perf files, after a LOST record, or for a recording that did not run
+    /// to its end).
+    pub(crate) outs: &'a HashMap<u64, Vec<OutInterval>>,
+    /// Names of the perf files the stretches' file indices refer to.
+    pub perf_names: &'a [String],
 }
 
 impl DatCtx<'_> {
@@ -867,6 +874,12 @@ struct Walk<'c, 'r, 's, E> {
     tl_idx: Option<usize>,
     /// Start of the next session of `timeline`.
     next_start: u64,
+    /// The task's switched-out stretches, the index of the next one a record may fall in,
+    /// and the time from which the full path checks a record against it.
+    outs: &'c [OutInterval],
+    out_idx: usize,
+    next_out: u64,
+    out_reported: bool,
     sess: Option<&'c SessCtx>,
     last_ts: Option<u64>,
     /// Open frames.
@@ -892,6 +905,7 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
         sink: &'s mut Sink,
     ) -> Self {
         let timeline: &[(u64, usize)] = ctx.timelines.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
+        let outs: &[OutInterval] = ctx.outs.get(&tid).map(Vec::as_slice).unwrap_or(&[]);
         Walk {
             e: E::default(),
             tid,
@@ -907,6 +921,10 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
             timeline,
             tl_idx: None,
             next_start: timeline.first().map_or(u64::MAX, |&(t, _)| t),
+            outs,
+            out_idx: 0,
+            next_out: outs.first().map_or(u64::MAX, |iv| iv.out),
+            out_reported: false,
             sess: None,
             last_ts: None,
             stack: Frames::new(),
@@ -1036,6 +1054,14 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
         self.st.arg_payloads = self.st.arg_payloads.saturating_add(r.payloads);
         self.st.max_depth = self.st.max_depth.max(r.max_depth);
         self.last_ts = Some(r.last_time);
+        // The run's records were verified by the first pass without their times against the
+        // switched-out stretches: its first and last records are checked here.
+        if r.first_time >= self.next_out {
+            self.out_check(r.start, r.first_time);
+        }
+        if r.last_time >= self.next_out {
+            self.out_check(r.end.saturating_sub(RECORD_LEN as u64), r.last_time);
+        }
         self.cur = Some(r.end_cur);
         self.stack.clear();
         for &(depth, addr) in &r.end_stack {
@@ -1064,7 +1090,7 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
             payloads: 0,
         };
         let limits = RunLimits {
-            time: self.next_start.min(self.next_dl),
+            time: self.next_start.min(self.next_dl).min(self.next_out),
             max_stack: self.ctx.max_stack,
             payload_ok: payloads_allowed(self.ctx, self.feat_arg_reported),
         };
@@ -1211,6 +1237,36 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
             self.stack.forget_resolved();
             self.next_dl = next_dlopen(self.sess, time);
         }
+        if time >= self.next_out {
+            self.out_check(off, time);
+        }
+    }
+
+    /// A record at `time` against the task's switched-out stretches: a task switched out
+    /// runs no code, so a record strictly inside one means the perf records of where it ran
+    /// meanwhile are missing. Reported once per task; moves `next_out` on.
+    fn out_check(&mut self, off: u64, time: u64) {
+        while let Some(iv) = self.outs.get(self.out_idx) {
+            if time >= iv.back {
+                self.out_idx = self.out_idx.saturating_add(1);
+                continue;
+            }
+            if time > iv.out && !self.out_reported {
+                self.out_reported = true;
+                super::perf_tasks::record_while_out(
+                    self.sink,
+                    (self.tid, off, time),
+                    iv,
+                    self.ctx.perf_names,
+                );
+            }
+            break;
+        }
+        self.next_out = match self.outs.get(self.out_idx) {
+            Some(iv) if time > iv.out => iv.back,
+            Some(iv) => iv.out,
+            None => u64::MAX,
+        };
     }
 
     /// Moves to the session of the timeline in force at `time`.

@@ -182,6 +182,7 @@ pub(crate) fn check_all(
     let (tids, task_set) = task_relations(&tf, task_txt, sink);
     taskinfo_vs_task_txt(&info, &task_set, task_txt, sink);
     feature_bits_vs_files(&info, &fs.kinds, n_dbg, sink);
+    perf_files_vs_cpus(&info, &fs.kinds, sink);
     let resolver = spec_resolver(&info, &producer, dbgs, &syms, sink);
 
     // Timelines: for each tid, the sessions in force over time.
@@ -193,6 +194,24 @@ pub(crate) fn check_all(
     let spec_fn = |t: usize, s: usize| resolver.resolve(t, s);
     let flags = || -> Vec<AtomicBool> { syms.iter().map(|_| AtomicBool::new(false)).collect() };
     let (entered, misread) = (flags(), flags());
+    // The perf files first (their findings join the sink after the walks'): the walks check
+    // each record against the stretches the perf files say its task was switched out.
+    let mut perf_sink = Sink::new(opts.limits.max_findings).with_levels(sink.levels().clone());
+    let mut perf_files = Vec::new();
+    let kernel_records =
+        decode_perf_and_kernel(&mut fs, info.endian(), &mut perf_files, &mut perf_sink);
+    let ended = ran_to_end(&info);
+    // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
+    let read: HashSet<u64> = dats
+        .iter()
+        .map(|d| d.1)
+        .filter(|t| info.tids.is_empty() || info.tids.contains(t))
+        .collect();
+    // With `-e` libmcount writes EXIT records at estimated times, not while the task runs.
+    let real_times = info.feat() & feat::ESTIMATE_RETURN == 0;
+    let mut outs = perf_tasks::switched_out_intervals(&perf_files, ended && real_times);
+    outs.retain(|t, _| read.contains(t));
+    let perf_names: Vec<String> = perf_files.iter().map(|f| f.0.clone()).collect();
     let ctx = DatCtx {
         entered: &entered,
         misread: &misread,
@@ -206,6 +225,8 @@ pub(crate) fn check_all(
         specs: &spec_fn,
         user_events: user_events.as_deref(),
         fast: opts.fast_paths,
+        outs: &outs,
+        perf_names: &perf_names,
     };
     let results = walk_task_files(dir, &dats, runs, &ctx, opts, sink);
     let mut last_ts: HashMap<u64, u64> = HashMap::new();
@@ -217,20 +238,8 @@ pub(crate) fn check_all(
     level_malformed_map_lines(malformed_map_lines, &entered, sink);
 
     // perf and kernel files.
-    // The tasks uftrace files perf events under: `taskinfo:tids` with a data file.
-    let read: HashSet<u64> = dats
-        .iter()
-        .map(|d| d.1)
-        .filter(|t| info.tids.is_empty() || info.tids.contains(t))
-        .collect();
-    let mut perf_files = Vec::new();
-    total_records = total_records.saturating_add(decode_perf_and_kernel(
-        &mut fs,
-        info.endian(),
-        &mut perf_files,
-        sink,
-    ));
-    let ended = info.exit_status.is_some_and(|s| s >= 0);
+    sink.absorb(perf_sink);
+    total_records = total_records.saturating_add(kernel_records);
     perf_tasks::perf_tasks(&perf_files, (&task_set, ended), &read, &last_ts, sink);
     if total_records == 0 && info.header.is_some() {
         sink.set_file(None);
@@ -380,8 +389,25 @@ fn task_files_vs_tasks(
         }
     }
     sink.set_file(Some("task.txt".into()));
+    let unfiltered = ran_to_end(info) && info.cmdline.as_deref().is_some_and(records_every_task);
     for t in &tf.tasks {
         if !dat_tids.contains(&t.tid) && tids.get(&t.tid).is_some_and(|f| f.span == t.span) {
+            if unfiltered && info.tids.contains(&t.tid) {
+                let f = sink
+                    .make(
+                        &rules::TASK_WITHOUT_DATA,
+                        t.span.clone(),
+                        format!(
+                            "task {} has no {}.dat, though taskinfo:tids lists it and the recording filtered nothing (`{}`): libmcount lists a task when it makes its first traced call and, with no filter, writes that call's record, so the file was removed or lost; uftrace 0.9.4-0.18.1 read the other tasks and lose all of this one's records",
+                            t.tid,
+                            t.tid,
+                            info.cmdline.as_deref().unwrap_or("")
+                        ),
+                    )
+                    .fails("uftrace", "0.9.4–0.18.1", "loss");
+                sink.push(f);
+                continue;
+            }
             // uftrace record lists in taskinfo:tids every task it saw, also one that wrote no
             // record (a filter, a thread that made no traced call): the file is created with
             // the first record. A healthy recording reaches this case, so it stays an info.
@@ -403,6 +429,102 @@ fn task_files_vs_tasks(
             sink.push(f);
         }
     }
+}
+
+/// Whether `uftrace record` ran to its end: it saw the traced program exit (`exit_status` of
+/// 0 or more, cmds/record.c `stop_tracing`), or, with `--keep-pid` (the program is not its
+/// child, so it never has a status: `exit_status:-1`), it ended once every task it was told
+/// of had exited (`check_tid_list`). Either way it then read every perf buffer a last time.
+/// A recorder killed before that leaves no `info`; one rebuilt by `tracelint fix` has no
+/// `exit_status`.
+fn ran_to_end(info: &Info) -> bool {
+    match info.exit_status {
+        Some(s) if s >= 0 => true,
+        Some(-1) => info
+            .cmdline
+            .as_deref()
+            .is_some_and(|c| c.split(' ').any(|w| w == "--keep-pid")),
+        _ => false,
+    }
+}
+
+/// Whether a `uftrace record` command line (`info`'s `cmdline:`) leaves every traced call
+/// recorded: only options known not to filter, up to the program. A filter (`-F`, `-N`, `-C`,
+/// `-T`, `-D`, `-t`, `-Z`, `--disable`, a `-P` pattern other than `.`, ...) lets a task make
+/// traced calls and write no record; `--no-libcall` lets a forked child that execs at once
+/// write none; an option not known here is taken as one that may filter.
+fn records_every_task(cmdline: &str) -> bool {
+    // Options without an argument, and options with one (`-b 4K`, `--clock=boot`).
+    const FLAGS: [&str; 13] = [
+        "-a",
+        "--auto-args",
+        "-l",
+        "--nest-libcall",
+        "--no-pltbind",
+        "--no-event",
+        "--no-sched",
+        "--srcline",
+        "--keep-pid",
+        "-e",
+        "--estimate-return",
+        "--libmcount-single",
+        "--no-merge",
+    ];
+    const WITH_ARG: [&str; 15] = [
+        "-d",
+        "--data",
+        "-A",
+        "--argument",
+        "-R",
+        "--retval",
+        "-b",
+        "--buffer",
+        "--clock",
+        "--num-thread",
+        "-E",
+        "--event",
+        "--match",
+        "-W",
+        "--watch",
+    ];
+    let mut words = cmdline.split(' ').filter(|w| !w.is_empty());
+    if words.next() != Some("uftrace") {
+        return false;
+    }
+    if words.next() != Some("record") {
+        return false;
+    }
+    while let Some(w) = words.next() {
+        if !w.starts_with('-') {
+            // The program: what follows are its own arguments.
+            return true;
+        }
+        let (name, joined) = match w.split_once('=') {
+            Some((n, _)) => (n, true),
+            None => (w, false),
+        };
+        if FLAGS.contains(&name) && !joined {
+            continue;
+        }
+        if WITH_ARG.contains(&name) {
+            if !joined && words.next().is_none() {
+                return false;
+            }
+            continue;
+        }
+        if name == "-P" || name == "--patch" {
+            let arg = if joined {
+                w.split_once('=').map(|x| x.1)
+            } else {
+                words.next()
+            };
+            if arg == Some(".") {
+                continue;
+            }
+        }
+        return false;
+    }
+    false
 }
 
 /// Walks the task data files in parallel, each into a sink of its own: (findings, stats)
@@ -1085,6 +1207,56 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
     }
 }
 
+/// One `perf-cpu<N>.dat` per online CPU of `info` (`uftrace record` opens each when it
+/// starts), unless the recording came through `uftrace recv` (`--host` on the command line).
+fn perf_files_vs_cpus(info: &Info, kinds: &Kinds<'_>, sink: &mut Sink) {
+    let present: std::collections::BTreeSet<u64> = kinds
+        .iter()
+        .filter_map(|(k, _)| match k {
+            FileKind::Perf(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let (Some(n), Some(cmdline)) = (info.online_cpus, info.cmdline.as_deref()) else {
+        return;
+    };
+    if info.feat() & feat::PERF_EVENT == 0
+        || present.is_empty()
+        || cmdline
+            .split(' ')
+            .any(|w| w == "--host" || w.starts_with("--host="))
+    {
+        return;
+    }
+    let missing: Vec<u64> = (0..n.min(1 << 16))
+        .filter(|c| !present.contains(c))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let names: Vec<String> = missing
+        .iter()
+        .take(8)
+        .map(|c| format!("perf-cpu{c}.dat"))
+        .collect();
+    let more = if missing.len() > 8 { ", ..." } else { "" };
+    let span = info
+        .sections
+        .iter()
+        .find(|(bit, _)| *bit == 4)
+        .map_or(0..0, |(_, s)| s.clone());
+    sink.set_file(Some("info".into()));
+    sink.report(
+        &rules::PERF_FILE_MISSING,
+        span,
+        format!(
+            "the perf file of {} of the {n} online CPUs is missing ({}{more}): uftrace record opens one perf file per online CPU when it starts and leaves an idle CPU's empty, so the file was removed or lost; uftrace 0.9.4-0.18.1 read the perf files there are, and whatever events the missing one held are lost",
+            missing.len(),
+            names.join(", ")
+        ),
+    );
+}
+
 /// Decodes the perf and kernel files (and reports files of no known kind) and collects the
 /// perf records into `perf_files`; returns the number of kernel events.
 fn decode_perf_and_kernel(
@@ -1544,4 +1716,33 @@ fn build_timelines(tf: &TaskFile) -> HashMap<u64, Vec<(u64, usize)>> {
         out.insert(tid, tl);
     }
     out
+}
+
+#[cfg(test)]
+mod cmdline_tests {
+    use super::records_every_task;
+
+    #[test]
+    fn only_options_that_filter_nothing_record_every_task() {
+        for c in [
+            "uftrace record -d plain /tmp/bin/uf_basic",
+            "uftrace record -d a -A leaf@arg1 -R leaf@retval --clock=boot -e ./p -F x",
+            "uftrace record -d patch -P . /tmp/bin/uf_basic_pe",
+            "uftrace record --keep-pid -b 4K --srcline prog",
+        ] {
+            assert!(records_every_task(c), "{c}");
+        }
+        for c in [
+            "uftrace record -d f -F worker prog",
+            "uftrace record -d n --no-libcall prog",
+            "uftrace record -d p -P main prog",
+            "uftrace record -d t -T top@depth=2 prog",
+            "uftrace record -d x --unknown-option prog",
+            "uftrace record -d",
+            "uftrace replay -d x",
+            "",
+        ] {
+            assert!(!records_every_task(c), "{c}");
+        }
+    }
 }

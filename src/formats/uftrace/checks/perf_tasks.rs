@@ -3,6 +3,7 @@
 //! created (`UF084`), and each task's switches in time order (`UF085`).
 
 use super::super::decode::perf::{PerfKind, PerfRecord};
+use super::super::decode::task::fmt_ts;
 use super::super::rules;
 use crate::finding::{Severity, Sink};
 use std::collections::{HashMap, HashSet};
@@ -21,6 +22,10 @@ pub(super) fn perf_tasks(
     last_ts: &HashMap<u64, u64>,
     sink: &mut Sink,
 ) {
+    // No perf file: a recording without perf events (`--no-event`, or perf unavailable).
+    if files.is_empty() {
+        return;
+    }
     let lost = files
         .iter()
         .flat_map(|(_, r)| r.iter())
@@ -63,9 +68,7 @@ pub(super) fn perf_tasks(
     }
     uncreated_tasks(files, &created, &reported, sink);
     threads_without_exit(files, &is_read, sink);
-    if let Some(root) = root {
-        listed_without_exit(files, (root, ended), listed, &is_read, sink);
-    }
+    listed_without_exit(files, (root, ended), listed, &is_read, sink);
     let last = switch_order(files, &is_read, sink);
     records_after_last_out(files, &last, last_ts, &is_read, sink);
     sink.set_file(None);
@@ -302,6 +305,92 @@ fn switch_order(
     last
 }
 
+/// One stretch of time a task spent switched out: from a switch-out to its next switch-in,
+/// with where each record is (perf file index, offset).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OutInterval {
+    /// Time of the switch-out.
+    pub out: u64,
+    /// Time of the next switch-in.
+    pub back: u64,
+    /// The switch-out record: file index, offset.
+    pub out_at: (usize, u64),
+    /// The switch-in record: file index, offset.
+    pub back_at: (usize, u64),
+}
+
+/// Per task, the stretches between a switch-out and the next switch-in in the perf files
+/// (all files together, in time order), for a recording that ran to its end without a LOST
+/// record: a task switched out runs no code, so its data file has no record inside one
+/// (what [`records_after_last_out`] checks after the last switch-out, for the stretches that
+/// end). Empty otherwise. Memory is bounded by the perf records already decoded.
+pub(crate) fn switched_out_intervals(
+    files: &[PerfFile],
+    ended: bool,
+) -> HashMap<u64, Vec<OutInterval>> {
+    let mut by_task: HashMap<u64, Vec<OutInterval>> = HashMap::new();
+    let lost = files
+        .iter()
+        .flat_map(|(_, r)| r.iter())
+        .any(|r| r.kind == PerfKind::Lost);
+    if lost || !ended {
+        return by_task;
+    }
+    let mut sw: Vec<(u64, usize, u64, u32, bool)> = Vec::new();
+    for (fi, (_, recs)) in files.iter().enumerate() {
+        for r in recs {
+            if let (PerfKind::Switch { out }, Some(s)) = (r.kind, r.sid) {
+                sw.push((s.time, fi, r.off, s.tid, out));
+            }
+        }
+    }
+    sw.sort_unstable();
+    let mut open: HashMap<u32, (u64, usize, u64)> = HashMap::new();
+    for (time, fi, off, tid, out) in sw {
+        if out {
+            open.insert(tid, (time, fi, off));
+        } else if let Some((t0, f0, o0)) = open.remove(&tid) {
+            if t0 < time {
+                by_task
+                    .entry(u64::from(tid))
+                    .or_default()
+                    .push(OutInterval {
+                        out: t0,
+                        back: time,
+                        out_at: (f0, o0),
+                        back_at: (fi, off),
+                    });
+            }
+        }
+    }
+    by_task
+}
+
+/// A record of task `tid` at `off` of its data file, at `time`, inside the switched-out
+/// stretch `iv` (found by the walk of the data file).
+pub(crate) fn record_while_out(
+    sink: &mut Sink,
+    (tid, off, time): (u64, u64, u64),
+    iv: &OutInterval,
+    perf_names: &[String],
+) {
+    let name = |(fi, _): (usize, u64)| perf_names.get(fi).map_or("?", String::as_str);
+    let msg = format!(
+        "task {tid}'s record at {} lies between its switch-out at {} ({} at 0x{:x}) and its next switch-in at {} ({} at 0x{:x}): a task switched out runs no code, so it ran on a CPU whose switch records (in, then out) are missing, from a perf-cpu<N>.dat removed or cut at a record boundary; uftrace 0.9.4-0.18.1 show the task's scheduling events without them",
+        fmt_ts(time),
+        fmt_ts(iv.out),
+        name(iv.out_at),
+        iv.out_at.1,
+        fmt_ts(iv.back),
+        name(iv.back_at),
+        iv.back_at.1,
+    );
+    let f = sink
+        .make(&rules::PERF_SWITCH_ORDER, off..off.saturating_add(8), msg)
+        .fails("uftrace", "0.9.4–0.18.1", "loss");
+    sink.push(f);
+}
+
 /// A task's last switch: time, file index, offset, out.
 type LastSwitch = (u64, usize, u64, bool);
 
@@ -401,7 +490,7 @@ fn threads_without_exit(files: &[PerfFile], is_read: &dyn Fn(u32) -> bool, sink:
 /// reads the perf buffers a last time, and each wrote its EXIT.
 fn listed_without_exit(
     files: &[PerfFile],
-    (root, ended): (u32, bool),
+    (root, ended): (Option<u32>, bool),
     listed: &[u64],
     is_read: &dyn Fn(u32) -> bool,
     sink: &mut Sink,
@@ -415,7 +504,7 @@ fn listed_without_exit(
             } = r.kind
             {
                 exited.insert(tid);
-                if tid == root {
+                if Some(tid) == root {
                     root_exit = Some((fi, r.off));
                 }
             }
@@ -426,7 +515,10 @@ fn listed_without_exit(
         Some((fi, off)) => (
             fi,
             off,
-            format!("the traced program's task {root} exited (EXIT at 0x{off:x})"),
+            format!(
+                "the traced program's task {} exited (EXIT at 0x{off:x})",
+                root.unwrap_or(0)
+            ),
         ),
         None if ended => (
             0,

@@ -32,6 +32,8 @@ pub mod feat {
     pub const AUTO_ARGS: u64 = 1 << 9;
     /// `.dbg` files.
     pub const DEBUG_INFO: u64 = 1 << 10;
+    /// `-e` (`--estimate-return`): EXIT records get estimated times.
+    pub const ESTIMATE_RETURN: u64 = 1 << 11;
     /// `.sym` size column.
     pub const SYM_SIZE: u64 = 1 << 12;
     /// All bits any version defines.
@@ -120,6 +122,10 @@ pub struct Info {
     /// `exit_status:` value: the traced program's wait status when `uftrace record` saw it
     /// exit (cmds/record.c `stop_tracing`), -1 when it did not.
     pub exit_status: Option<i64>,
+    /// `cmdline:` value (the `uftrace record` command line).
+    pub cmdline: Option<String>,
+    /// The online CPU count of `cpuinfo:nr_cpus=<online> / <possible>`.
+    pub online_cpus: Option<u64>,
     /// Pattern type.
     pub pattern: PatternType,
     /// Sections decoded: (bit, span).
@@ -604,17 +610,16 @@ fn decode_text(data: &[u8], mask: u64, info: &mut Info, sink: &mut Sink) {
                 l.span()
             }),
             2 => exit_status(&mut lines, sink, end, info),
-            3 => single(&mut lines, sink, name, end, "cmdline:%*"),
-            4 => multi(
-                &mut lines,
-                sink,
-                "cpuinfo",
-                &[
-                    "cpuinfo:nr_cpus=%u / %u (online/possible)",
-                    "cpuinfo:desc=%*",
-                ],
-                end,
-            ),
+            3 => need(&mut lines, sink, name, end).map(|l| {
+                if check_fmt(sink, &l, "cmdline:%*") {
+                    info.cmdline = l
+                        .text
+                        .strip_prefix(b"cmdline:")
+                        .map(|s| String::from_utf8_lossy(s).into_owned());
+                }
+                l.span()
+            }),
+            4 => cpuinfo(&mut lines, sink, info, end),
             5 => need(&mut lines, sink, name, end).map(|l| {
                 let ok = scan(l.text, "meminfo:%f / %f %w (free / total)")
                     && ["KB", "MB", "GB", "TB"].iter().any(|u| {
@@ -770,6 +775,30 @@ fn exit_status(
         }
         l.span()
     })
+}
+
+/// The CPUINFO section; keeps the online CPU count of `cpuinfo:nr_cpus=`.
+fn cpuinfo(
+    lines: &mut Lines<'_>,
+    sink: &mut Sink,
+    info: &mut Info,
+    end: u64,
+) -> Option<Range<u64>> {
+    info.online_cpus = lines.all.iter().skip(lines.next).take(3).find_map(|l| {
+        let v = l.text.strip_prefix(b"cpuinfo:nr_cpus=")?;
+        let n = v.split(|&b| b == b' ').next()?;
+        std::str::from_utf8(n).ok()?.parse().ok()
+    });
+    multi(
+        lines,
+        sink,
+        "cpuinfo",
+        &[
+            "cpuinfo:nr_cpus=%u / %u (online/possible)",
+            "cpuinfo:desc=%*",
+        ],
+        end,
+    )
 }
 
 fn single(
