@@ -1847,6 +1847,33 @@ fn pmu_mapping_counts_and_stream_event_desc() {
 }
 
 #[test]
+fn tracing_data_sections_whose_size_alone_is_wrong() {
+    // perf reads the block from the file, not bounded by its section.
+    let good = read("tracepoint.data");
+    let (e, _, size) = feature_at(&good, 1);
+    let mut copies = Vec::new();
+    for s in [0u64, 1, size as u64 / 2, size as u64 - 1] {
+        let mut b = good.clone();
+        put64(&mut b, e + 8, s);
+        let f = findings(&b);
+        let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Warning);
+        assert!(
+            x.message.contains("not bounded by the section"),
+            "{}",
+            x.message
+        );
+        assert_eq!(errors(&f), 0, "size {s}: {}", show(&f));
+        copies.push(b);
+    }
+    let Some(whole) = perf_script(&good) else {
+        return skip_or_fail("perf is not installed");
+    };
+    for b in &copies {
+        assert_eq!(perf_script(b), Some(whole));
+    }
+}
+
+#[test]
 fn attrs_and_event_desc_perf_61_or_linux_perf_data_fail_on() {
     // A software attr made a tracepoint in a file without TRACING_DATA.
     let mut b = read("stat.data");

@@ -405,7 +405,10 @@ crate::declare_rules! {
     /// BUILD_ID entries, PMU_MAPPINGS, GROUP_DESC, CACHE, NUMA, MEM_TOPOLOGY, PMU_CAPS. The
     /// TRACING_DATA block of tracepoint recordings (and the payload of a pipe-mode
     /// HEADER_TRACING_DATA record) is the metadata of a trace.dat v6: it is checked by the
-    /// trace.dat checks (their `TD` findings) and must end where its section ends.
+    /// trace.dat checks (their `TD` findings) and must end where its section ends; perf 6.1
+    /// reads a file's block from the file, not bounded by the section, so a section whose size
+    /// alone is wrong is a warning (verified: sizes made 0, 1, half or one less in
+    /// `lock.data`, `syscalls.data` and `tracepoint.data`, every record read the same).
     ///
     /// ## Why it matters
     /// A payload that does not fit its section is read past it.

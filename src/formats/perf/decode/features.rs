@@ -521,8 +521,16 @@ pub fn tracing_data(
     limits: &Limits,
     sink: &mut Sink,
 ) -> Option<Vec<u32>> {
-    let read =
-        crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, sink);
+    // perf 6.1 reads a file's block from the file (`trace_report` on the file descriptor),
+    // not bounded by its section: a section whose size alone is wrong is read as written
+    // (verified: TRACING_DATA sizes made 0, 1, half or one less in lock.data, syscalls.data
+    // and tracepoint.data, every record read the same by both readers).
+    let block = if in_stream {
+        span.clone()
+    } else {
+        span.start..data.len() as u64
+    };
+    let read = crate::formats::tracecmd::decode::v6_metadata_block(data, block, limits, sink);
     let ids = read.as_ref().map(|(_, ids)| ids.clone());
     let end = read.map(|(e, _)| e);
     // A stream's HEADER_TRACING_DATA gives the block's size padded to 8: the walk compares
@@ -536,7 +544,7 @@ pub fn tracing_data(
             span.start
         ),
         Some(e) if e != span.end => format!(
-            "the tracing data block ends at 0x{e:x}, its section at 0x{:x} ({} bytes apart)",
+            "the tracing data block ends at 0x{e:x}, its section at 0x{:x} ({} bytes apart); perf 6.1 reads the block from the file, not bounded by the section",
             span.end,
             span.end.abs_diff(e)
         ),
