@@ -1874,6 +1874,49 @@ fn tracing_data_sections_whose_size_alone_is_wrong() {
 }
 
 #[test]
+fn numa_cpu_lists_perf_cannot_parse() {
+    // The NUMA node's CPU list "0-1" made "0}1": perf 6.1's `perf_cpu_map__new` refuses it
+    // and fails the feature. In a stream that stops perf at the HEADER_FEATURE record.
+    let pipe = read("pipe.data");
+    let (o, _, size) = *stream_records(&pipe)
+        .iter()
+        .find(|r| r.1 == 80 && u64_at(&pipe, r.0 + 8) == 14)
+        .unwrap();
+    let dash = o
+        + pipe[o..o + size]
+            .windows(4)
+            .position(|w| w == b"0-1\0")
+            .unwrap()
+        + 1;
+    let mut b = pipe.clone();
+    b[dash] = b'}';
+    let f = findings(&b);
+    let x = find(&f, &pf::FEATURE_PAYLOAD, Severity::Error);
+    assert!(x.message.contains("CPU list"), "{}", x.message);
+    // In a file perf fails the feature and reads on: a warning.
+    let good = read("cpu-clock.data");
+    let (_, off, size) = feature_at(&good, 14);
+    let dash = off
+        + good[off..off + size]
+            .windows(4)
+            .position(|w| w == b"0-1\0")
+            .unwrap()
+        + 1;
+    let mut c = good.clone();
+    c[dash] = b'}';
+    let f = findings(&c);
+    find(&f, &pf::FEATURE_PAYLOAD, Severity::Warning);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    let Some((code, lines)) = perf_script(&b) else {
+        return skip_or_fail("perf is not installed");
+    };
+    let whole = perf_script(&pipe).unwrap();
+    assert!(whole.1 > 0);
+    assert!(code != 0 || lines < whole.1, "{code} {lines}");
+    assert_eq!(perf_script(&c), perf_script(&good));
+}
+
+#[test]
 fn attrs_and_event_desc_perf_61_or_linux_perf_data_fail_on() {
     // A software attr made a tracepoint in a file without TRACING_DATA.
     let mut b = read("stat.data");

@@ -450,7 +450,9 @@ crate::declare_rules! {
     /// CPU_TOPOLOGY without the per-CPU ids of every CPU NRCPUS says is available (or for a
     /// count read as negative), or with a socket id above that count other than 0xffffffff
     /// ("socket_id number is too big": in a stream an error, `perf script` exit 234 and no
-    /// sample, verified). A GROUP_DESC count of 2^28 groups or more is an error: perf 6.1
+    /// sample, verified), and a NUMA_TOPOLOGY node whose CPU list `perf_cpu_map__new` does
+    /// not parse (numbers and ranges separated by commas; verified in a stream with "0-1"
+    /// made "0}1": "failed to process type: 80"). A GROUP_DESC count of 2^28 groups or more is an error: perf 6.1
     /// allocates 16 bytes per group and clears every entry before it fails the feature
     /// (verified: 2^29 groups 10.8 s and 8.4 GB; 0x52000000 groups over 60 s and 13 GB, a
     /// hang; a recording has at most one group per event). Strings are read as perf's

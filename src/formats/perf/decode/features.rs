@@ -510,6 +510,58 @@ pub fn unparsed_formats(data: &[u8], span: &Range<u64>, parsed: Option<&[u32]>) 
     out
 }
 
+/// Whether libperf's `perf_cpu_map__new` (perf 6.1) parses `list`: empty, or numbers
+/// (`strtoul` base 0: decimal, octal with a leading 0, hex with 0x) each followed by the end,
+/// a comma or a dash and a number not below it (then the end or a comma); what follows a
+/// comma that starts no number is ignored.
+fn cpu_list_parses(list: &str) -> bool {
+    // strtoul base 0 at the start of `s`: (value, rest), or None when no digit is read.
+    fn number(s: &[u8]) -> Option<(u64, &[u8])> {
+        let (radix, digits) = match s {
+            [b'0', b'x' | b'X', rest @ ..] if rest.first().is_some_and(u8::is_ascii_hexdigit) => {
+                (16, rest)
+            }
+            [b'0', ..] => (8, s),
+            _ => (10, s),
+        };
+        let n = digits
+            .iter()
+            .take_while(|c| char::from(**c).is_digit(radix))
+            .count();
+        if n == 0 {
+            return None;
+        }
+        let text = std::str::from_utf8(digits.get(..n)?).ok()?;
+        let v = u64::from_str_radix(text, radix).unwrap_or(u64::MAX);
+        Some((v, digits.get(n..)?))
+    }
+    let int_max = u64::from(i32::MAX.unsigned_abs());
+    let mut s = list.as_bytes();
+    if s.first().is_some_and(|c| !c.is_ascii_digit()) {
+        return false;
+    }
+    while s.first().is_some_and(u8::is_ascii_digit) {
+        let Some((start, rest)) = number(s) else {
+            return false;
+        };
+        if start >= int_max || !matches!(rest.first(), None | Some(b',' | b'-')) {
+            return false;
+        }
+        s = rest;
+        if s.first() == Some(&b'-') {
+            let Some((end, rest)) = number(s.get(1..).unwrap_or_default()) else {
+                return false;
+            };
+            if end >= int_max || end < start || !matches!(rest.first(), None | Some(b',')) {
+                return false;
+            }
+            s = rest;
+        }
+        s = s.get(1..).unwrap_or_default();
+    }
+    true
+}
+
 /// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode
 /// HEADER_TRACING_DATA record): the metadata items of a trace.dat v6, checked by the trace.dat
 /// checks (their findings are `TD` rules), and its end against the section's. Returns the
@@ -753,7 +805,13 @@ fn parse_more(
                 r.u32("node")?;
                 r.u64("mem total")?;
                 r.u64("mem free")?;
-                string_in(r, lax, "node cpus")?;
+                let at = r.offset();
+                let cpus = string_in(r, lax, "node cpus")?;
+                if !cpu_list_parses(&cpus) {
+                    return Err(Bad(format!(
+                        "the NUMA node CPU list at 0x{at:x}, {cpus:?}, is none perf 6.1 parses (`perf_cpu_map__new`: numbers and ranges separated by commas), so it fails the feature"
+                    )));
+                }
             }
         }
         15 | 19 => {}
