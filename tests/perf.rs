@@ -1914,6 +1914,16 @@ fn numa_cpu_lists_perf_cannot_parse() {
     assert!(whole.1 > 0);
     assert!(code != 0 || lines < whole.1, "{code} {lines}");
     assert_eq!(perf_script(&c), perf_script(&good));
+    // A node count one more in a `-z` recording: the second node is read from PMU_MAPPINGS,
+    // its CPU list 0 bytes long; perf fails the feature, never reads COMPRESSED.
+    let z = read("zstd.data");
+    let (_, off, _) = feature_at(&z, 14);
+    let mut two = z.clone();
+    put32(&mut two, off, 2);
+    let f = findings(&two);
+    find(&f, &pf::COMPRESSED_FEATURE, Severity::Error);
+    assert_eq!(perf_script(&two).unwrap().1, 0);
+    assert!(perf_script(&z).unwrap().1 > 0);
 }
 
 #[test]

@@ -806,7 +806,16 @@ fn parse_more(
                 r.u64("mem total")?;
                 r.u64("mem free")?;
                 let at = r.offset();
+                let len = r.clone().u32("node cpus")?;
                 let cpus = string_in(r, lax, "node cpus")?;
+                if lax && len == 0 {
+                    // `do_read_string` mallocs 0 bytes and reads none: the list perf parses is
+                    // whatever the heap held there, no string perf writes (its strings are
+                    // padded to 64 with their NUL).
+                    return Err(Bad(format!(
+                        "the NUMA node CPU list at 0x{at:x} has length 0: perf 6.1 reads it into a 0-byte allocation and parses what the heap held there as the list (verified: a node count made 2 in a `-z` recording, whose second node's list is 0 bytes long, failed the feature)"
+                    )));
+                }
                 if !cpu_list_parses(&cpus) {
                     return Err(Bad(format!(
                         "the NUMA node CPU list at 0x{at:x}, {cpus:?}, is none perf 6.1 parses (`perf_cpu_map__new`: numbers and ranges separated by commas), so it fails the feature"
