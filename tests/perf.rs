@@ -1927,6 +1927,51 @@ fn numa_cpu_lists_perf_cannot_parse() {
 }
 
 #[test]
+fn a_user_map_made_kernel_before_its_object_is_mapped_again() {
+    // regs-period.data's first map of ld.so (no BUILD_ID entry, mapped three times more)
+    // given cpu mode 1 (kernel).
+    let good = read("regs-period.data");
+    let maps: Vec<(usize, u32, usize)> = records(&good).into_iter().filter(|r| r.1 == 10).collect();
+    let name = |o: usize, s: usize| {
+        let raw = &good[o + 8 + 64..o + s];
+        raw[..raw.iter().position(|c| *c == 0).unwrap()].to_vec()
+    };
+    let ld = |n: &[u8]| n.ends_with(b"ld-linux-x86-64.so.2");
+    let (first, _, _) = *maps.iter().find(|r| ld(&name(r.0, r.2))).unwrap();
+    let mark = |o: usize| {
+        let mut b = good.clone();
+        let misc = u16::from_le_bytes(b[o + 4..o + 6].try_into().unwrap());
+        b[o + 4..o + 6].copy_from_slice(&((misc & !7) | 1).to_le_bytes());
+        b
+    };
+    let b = mark(first);
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(x.message.contains("kernel cpu mode"), "{}", x.message);
+    // Its second map made so: perf reads on, no finding.
+    let (second, _, _) = *maps.iter().filter(|r| ld(&name(r.0, r.2))).nth(1).unwrap();
+    let c = mark(second);
+    assert_eq!(errors(&findings(&c)), 0, "{}", show(&findings(&c)));
+    let report = |bytes: &[u8]| {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("in.data");
+        std::fs::write(&p, bytes).unwrap();
+        std::process::Command::new("perf")
+            .args(["report", "--stdio", "-i"])
+            .arg(&p)
+            .output()
+            .ok()
+            .map(|o| o.status.success())
+    };
+    let Some(fine) = report(&good) else {
+        return skip_or_fail("perf is not installed");
+    };
+    assert!(fine);
+    assert_eq!(report(&b), Some(false));
+    assert_eq!(report(&c), Some(true));
+}
+
+#[test]
 fn attrs_and_event_desc_perf_61_or_linux_perf_data_fail_on() {
     // A software attr made a tracepoint in a file without TRACING_DATA.
     let mut b = read("stat.data");

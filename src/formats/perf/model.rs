@@ -358,6 +358,8 @@ pub struct FeatureInfo {
     /// TRACING_DATA: the ids of event formats whose `name:` and `ID:` lines read but whose
     /// fields do not parse (libtraceevent keeps such an event, flagged as failed).
     pub tracepoint_unparsed: Vec<u32>,
+    /// BUILD_ID: the names of its entries (file mode).
+    pub build_id_names: Vec<Vec<u8>>,
     /// Whether there is a TRACING_DATA at all (the feature, or a HEADER_TRACING_DATA record),
     /// read to its end or not.
     pub tracing_data: bool,

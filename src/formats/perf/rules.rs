@@ -281,6 +281,14 @@ crate::declare_rules! {
     /// process type: 69 [No such file or directory]", exit 254, no sample shown; verified on
     /// copies of `rounds.data`, `task-clock.data` and `sched.data`): an error.
     ///
+    /// An MMAP or MMAP2 of a user-space object (a path but a module or vmlinux, `[vdso]`,
+    /// `[stack]`, ...) with a kernel cpu mode, the first map of an object that has no BUILD_ID
+    /// entry and is mapped again later: perf 6.1 makes it a kernel module map whose DSO the
+    /// later user-space maps take, and `perf report` aborts (verified on each of 25 such maps
+    /// of `py-cpu.data` and `regs-period.data`, and on `sys-wide.data` and
+    /// `system-wide.data`): an error. The kernel writes user-space maps with a user cpu mode
+    /// (4,465 maps of 39 recordings).
+    ///
     /// User records out of their place: a STAT or STAT_ROUND before the THREAD_MAP and CPU_MAP
     /// that `perf stat record` writes ahead of every count (`perf script` allocates its
     /// counters from them: a STAT first stops it, "failed to process type: 76", exit 234; a

@@ -199,6 +199,7 @@ pub fn check_feature(
         sink.push(f);
     }
     if bit == 2 && !in_stream {
+        info.build_id_names = build_id_names(data, endian, &span);
         if let Some((at, dso)) = build_id_user_as_kernel(data, endian, &span) {
             sink.push(
                 sink.make(
@@ -294,6 +295,38 @@ fn build_id_name_overrun(data: &[u8], endian: Endian, span: &Range<u64>) -> Opti
         at = at.saturating_add(u64::from(size));
     }
     None
+}
+
+/// The names of the BUILD_ID entries of a section (at most 65,536).
+fn build_id_names(data: &[u8], endian: Endian, span: &Range<u64>) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut at = span.start;
+    for _ in 0..65_536 {
+        if at.saturating_add(36) > span.end {
+            break;
+        }
+        let mut r = Reader::new(data, endian);
+        let Some(size) = r
+            .seek(at.saturating_add(6), "build id size")
+            .ok()
+            .and_then(|()| r.u16("build id size").ok())
+        else {
+            break;
+        };
+        if size < 36 {
+            break;
+        }
+        let end = at.saturating_add(u64::from(size)).min(span.end);
+        let raw = usize::try_from(at.saturating_add(36))
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(a, b)| data.get(a..b))
+            .unwrap_or_default();
+        let name = raw.get(..raw.iter().position(|c| *c == 0).unwrap_or(raw.len()));
+        out.push(name.unwrap_or_default().to_vec());
+        at = at.saturating_add(u64::from(size));
+    }
+    out
 }
 
 /// The first BUILD_ID entry (its offset, its name) whose cpu mode is kernel (1) or guest
