@@ -1205,6 +1205,8 @@ enum Location<'a> {
     Raw(u64),
     /// A plain function name.
     Function(&'a [u8]),
+    /// `FILE:LINE`: the source file's name.
+    FileLine(&'a [u8]),
     /// Anything else (`file.c:LINE`, an expression): resolved by GDB through the program's
     /// line table, where it was the `T` line's address when the program was traced.
     Other,
@@ -1234,10 +1236,23 @@ fn location(t: &Tracepoint) -> Location<'_> {
         .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
         && text.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
     if ident {
-        Location::Function(text)
-    } else {
-        Location::Other
+        return Location::Function(text);
     }
+    if let Some(colon) = text.iter().rposition(|&c| c == b':') {
+        let (file, line) = (
+            text.get(..colon).unwrap_or_default(),
+            text.get(colon.saturating_add(1)..).unwrap_or_default(),
+        );
+        let plain = |c: &u8| c.is_ascii_graphic() && *c != b':' && *c != b'*';
+        if !file.is_empty()
+            && file.iter().all(plain)
+            && !line.is_empty()
+            && line.iter().all(u8::is_ascii_digit)
+        {
+            return Location::FileLine(file);
+        }
+    }
+    Location::Other
 }
 
 /// The tracepoints checked against the program GDB is given with the file (`--program`):
@@ -1247,7 +1262,19 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
     // Names looked up, and how many more may be searched for in `.debug_info` (a scan each).
     let mut known: (HashMap<&[u8], Known>, u32) = (HashMap::new(), DEEP_LOOKUPS);
     for (i, t) in d.tracepoints.iter().enumerate() {
-        if t.is_static && t.fast.is_none() {
+        if t.is_static && t.fast.is_none() && (t.step > 0 || t.step_actions > 0) {
+            let f = sink
+                .make(
+                    &rules::STATIC_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint {} is a static tracepoint (`S`) with while-stepping (step count {}): GDB 13 re-creates its actions, refuses with \"The 'while-stepping' command cannot be used for static tracepoint\" and loses the tracepoint's frames; GDB never creates such a tracepoint, so the flag or the step count is damaged",
+                        t.num, t.step
+                    ),
+                )
+                .fails("GDB", "13", "loss");
+            sink.push(f);
+        } else if t.is_static && t.fast.is_none() {
             let f = sink
                 .make(
                     &rules::STATIC_TRACEPOINT,
@@ -1345,6 +1372,23 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                     places
                 }
             },
+            Location::FileLine(file) => {
+                if p.knows_source_file(file) == Known::No {
+                    let f = sink
+                        .make(
+                            &rules::TRACEPOINT_FUNCTION_UNKNOWN,
+                            t.span.clone(),
+                            format!(
+                                "the `at` location of tracepoint {} names the source file `{}`, which the debug information of {prog} does not: with the program loaded GDB 13 prints `No source file named {}.` and \"Failed to create tracepoint for target's tracepoint {}\", creates no tracepoint, and its frames cannot be dumped",
+                                t.num, show(file), show(file), t.num
+                            ),
+                        )
+                        .fails("GDB", "13", "loss");
+                    sink.push(f);
+                    continue;
+                }
+                vec![t.addr]
+            }
             Location::Other => vec![t.addr],
         };
         if t.fast.is_none() {
