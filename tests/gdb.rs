@@ -1452,3 +1452,33 @@ fn a_file_line_location_the_program_lacks_is_an_error_with_the_program() {
     let f = with_program(&data, &exe);
     assert!(!f.iter().any(|x| x.rule.code == "GT064"), "{f:#?}");
 }
+
+/// One location of a multi-location tracepoint made static (`twoloc.tf`, `:S` on the
+/// `0x40112d` line): `tsave` writes every location of a tracepoint with its one type, and GDB
+/// 13 creates a tracepoint per type, three for the recording's two.
+#[test]
+fn locations_of_one_tracepoint_of_two_types_are_an_error() {
+    let data = std::fs::read(common::corpus("gdb/twoloc.tf")).unwrap();
+    let end = data.windows(2).position(|w| w == b"\n\n").unwrap();
+    let text = String::from_utf8(data[..end].to_vec()).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("tp T2:40112d:"))
+        .expect("twoloc.tf has a T2 line at 0x40112d");
+    let m = replace_line(&data, line.as_bytes(), format!("{line}:S").as_bytes());
+    let (f, _) = check_opts(&m, &CheckOptions::default());
+    assert!(
+        f.iter()
+            .any(|x| x.rule.code == "GT027" && x.severity == Severity::Error),
+        "{f:#?}"
+    );
+    let (f, _) = check_opts(&data, &CheckOptions::default());
+    assert!(!f.iter().any(|x| x.severity == Severity::Error), "{f:#?}");
+    let Some(exe) = corpus_program("twoloc-types", program_of("twoloc")) else {
+        return;
+    };
+    let count = |s: &str| s.matches("Created tracepoint").count();
+    let base = gdb_open_with(&exe, "twoloc-base", &data);
+    let out = gdb_open_with(&exe, "twoloc-types", &m);
+    assert!(count(&out) > count(&base), "{base}\n---\n{out}");
+}

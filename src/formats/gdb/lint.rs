@@ -314,6 +314,24 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                     ),
                 )
                 .read_same("GDB", "13")
+            } else if (o.fast.is_some(), o.is_static) != (t.fast.is_some(), t.is_static) {
+                let kind = |x: &Tracepoint| match (x.fast.is_some(), x.is_static) {
+                    (true, _) => "fast",
+                    (false, true) => "static",
+                    (false, false) => "normal",
+                };
+                sink.make(
+                    &rules::DUPLICATE_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint number {} is a {} tracepoint here but a {} one at its other location 0x{:x}: `tsave` writes the locations of one tracepoint with its one type, so a flag is damaged; GDB 13 no longer takes the lines for one tracepoint and creates another for each type (`corpus/gdb/twoloc.tf` with `:S` on one location: three tracepoints for the recording's two), so the tracepoints it shows are not the recording's",
+                        t.num,
+                        kind(t),
+                        kind(o),
+                        o.addr
+                    ),
+                )
+                .fails("GDB", "13", "loss")
             } else {
                 sink.make(
                     &rules::DUPLICATE_TRACEPOINT,

@@ -427,7 +427,12 @@ crate::declare_rules! {
     ///   per location of a tracepoint set on a name that matches several places (`trace step`
     ///   matching the program's `step` and a library's); GDB 13 creates one tracepoint per
     ///   location and walks every frame (verified with GDB 13.1 on `corpus/gdb/twoloc.tf`, `trace
-    ///   step` matching three places: 6 frames, `tdump` works on each).
+    ///   step` matching three places: 6 frames, `tdump` works on each);
+    /// - **error**: the locations of one number disagree in type (normal, fast `F`, static
+    ///   `S`): `tsave` writes every location of a tracepoint with its one type, and GDB 13.1
+    ///   creates a tracepoint per type (`twoloc.tf` with `:S` on its `0x40112d` line: "Static
+    ///   tracepoint 1", then tracepoints 2 and 3 for the recording's two), so `info
+    ///   tracepoints` is not the recording's.
     pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Warning, "a tracepoint number is defined twice");
     /// ## What it checks
     /// Tracepoint numbers are between 1 and 32767.
