@@ -1280,30 +1280,20 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
     // Names looked up, and how many more may be searched for in `.debug_info` (a scan each).
     let mut known: (HashMap<&[u8], Known>, u32) = (HashMap::new(), DEEP_LOOKUPS);
     for (i, t) in d.tracepoints.iter().enumerate() {
-        if t.is_static && t.fast.is_none() && (t.step > 0 || t.step_actions > 0) {
-            let f = sink
-                .make(
-                    &rules::STATIC_TRACEPOINT,
-                    t.span.clone(),
-                    format!(
-                        "tracepoint {} is a static tracepoint (`S`) with while-stepping (step count {}): GDB 13 re-creates its actions, refuses with \"The 'while-stepping' command cannot be used for static tracepoint\" and loses the tracepoint's frames; GDB never creates such a tracepoint, so the flag or the step count is damaged",
-                        t.num, t.step
-                    ),
-                )
-                .fails("GDB", "13", "loss");
-            sink.push(f);
-        } else if t.is_static && t.fast.is_none() {
-            let f = sink
-                .make(
-                    &rules::STATIC_TRACEPOINT,
-                    t.span.clone(),
-                    format!(
-                        "tracepoint {} is a static tracepoint (`S`): GDB 13 re-creates it as one at its location, warns \"Couldn't determine the static tracepoint marker to probe\" (a trace file has no markers) and reads its frames the same",
-                        t.num
-                    ),
-                )
-                .impact("GDB", "13", "same");
-            sink.push(f);
+        if t.is_static && t.fast.is_none() {
+            // GDB refuses while-stepping on a static tracepoint, so it never writes one.
+            let stepping = t.step > 0 || t.step_actions > 0;
+            let msg = if stepping {
+                format!("tracepoint {} is a static tracepoint (`S`) with while-stepping (step count {}): GDB 13 re-creates its actions, refuses with \"The 'while-stepping' command cannot be used for static tracepoint\" and loses the tracepoint's frames; GDB never creates such a tracepoint, so the flag or the step count is damaged", t.num, t.step)
+            } else {
+                format!("tracepoint {} is a static tracepoint (`S`): GDB 13 re-creates it as one at its location, warns \"Couldn't determine the static tracepoint marker to probe\" (a trace file has no markers) and reads its frames the same", t.num)
+            };
+            let f = sink.make(&rules::STATIC_TRACEPOINT, t.span.clone(), msg);
+            sink.push(if stepping {
+                f.fails("GDB", "13", "loss")
+            } else {
+                f.impact("GDB", "13", "same")
+            });
         }
         let Some(p) = program else {
             if t.fast.is_some() {
