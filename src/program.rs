@@ -393,6 +393,28 @@ impl Program {
         }
     }
 
+    /// Whether the program's debug information names the source file `file` as GDB matches a
+    /// `FILE:LINE` location: a file name string that is `file` or ends in `/file`. A program
+    /// without debug strings, or whose names are incomplete, is [`Known::Unknown`].
+    pub fn knows_source_file(&self, file: &[u8]) -> Known {
+        if let Some(why) = self.names_incomplete {
+            return Known::Unknown(why);
+        }
+        if self.debug_strs.is_empty() {
+            return Known::Unknown("the program has no debug strings");
+        }
+        let suffix = [b"/".as_slice(), file].concat();
+        if self
+            .debug_strs
+            .iter()
+            .any(|s| s.as_ref() == file || s.ends_with(&suffix))
+        {
+            Known::Yes
+        } else {
+            Known::No
+        }
+    }
+
     /// The bytes at `addr`, at most `n`, from the allocated section with file bytes holding
     /// it, and whether that section is read-only (what GDB reads from the program when a
     /// trace file is the target).

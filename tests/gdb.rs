@@ -1398,3 +1398,87 @@ fn many_unknown_names_are_judged_within_the_lookup_budget() {
     assert_eq!(count(&gt::TRACEPOINT_FUNCTION_UNKNOWN), 64);
     assert_eq!(count(&gt::FAST_TRACEPOINT_UNCHECKED), 500 - 64);
 }
+
+/// A static flag on a tracepoint with while-stepping (`multi.tf` T3, `step` 2): GDB 13 refuses
+/// while-stepping on a static tracepoint ("The 'while-stepping' command cannot be used for
+/// static tracepoint") and loses the tracepoint's frames; GDB never creates such a tracepoint,
+/// so a file cannot hold one healthy.
+#[test]
+fn a_static_flag_on_a_while_stepping_tracepoint_is_an_error() {
+    let Some(exe) = tpdemo_executable("static-step") else {
+        return;
+    };
+    assert_eq!(program_of("multi"), "tpdemo");
+    let data = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
+    let m = replace_line(&data, b"tp T3:40117d:E:2:a", b"tp T3:40117d:E:2:a:S");
+    let f = with_program(&m, &exe);
+    assert!(
+        f.iter()
+            .any(|x| x.rule.code == "GT065" && x.severity == Severity::Error),
+        "{f:#?}"
+    );
+    let out = gdb_open_with(&exe, "static-step", &m);
+    assert!(
+        out.contains("The 'while-stepping' command cannot be used for static tracepoint"),
+        "{out}"
+    );
+    let base = gdb_open_with(&exe, "static-step-base", &data);
+    assert_ne!(out, base);
+}
+
+/// A `FILE:LINE` location whose file the program lacks (`multi.tf` T5's `tpdemo.c:49` made
+/// `tpdemn.c:49`): GDB 13 prints "No source file named tpdemn.c.", creates no tracepoint, and
+/// its frames cannot be dumped; with the program, tracelint says so (`GT064`). The healthy
+/// file's locations all name the program's source file.
+#[test]
+fn a_file_line_location_the_program_lacks_is_an_error_with_the_program() {
+    let Some(exe) = tpdemo_executable("file-line") else {
+        return;
+    };
+    let data = std::fs::read(common::corpus("gdb/multi.tf")).unwrap();
+    let old = b"747064656d6f2e633a3439";
+    let at = data.windows(old.len()).position(|w| w == old).unwrap();
+    let mut m = data.clone();
+    m[at..at + old.len()].copy_from_slice(b"747064656d6e2e633a3439");
+    let f = with_program(&m, &exe);
+    assert!(
+        f.iter().any(|x| x.rule.code == "GT064"
+            && x.severity == Severity::Error
+            && x.message.contains("tpdemn.c")),
+        "{f:#?}"
+    );
+    let out = gdb_open_with(&exe, "file-line", &m);
+    assert!(out.contains("No source file named tpdemn.c"), "{out}");
+    let f = with_program(&data, &exe);
+    assert!(!f.iter().any(|x| x.rule.code == "GT064"), "{f:#?}");
+}
+
+/// One location of a multi-location tracepoint made static (`twoloc.tf`, `:S` on the
+/// `0x40112d` line): `tsave` writes every location of a tracepoint with its one type, and GDB
+/// 13 creates a tracepoint per type, three for the recording's two.
+#[test]
+fn locations_of_one_tracepoint_of_two_types_are_an_error() {
+    let data = std::fs::read(common::corpus("gdb/twoloc.tf")).unwrap();
+    let end = data.windows(2).position(|w| w == b"\n\n").unwrap();
+    let text = String::from_utf8(data[..end].to_vec()).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("tp T2:40112d:"))
+        .expect("twoloc.tf has a T2 line at 0x40112d");
+    let m = replace_line(&data, line.as_bytes(), format!("{line}:S").as_bytes());
+    let (f, _) = check_opts(&m, &CheckOptions::default());
+    assert!(
+        f.iter()
+            .any(|x| x.rule.code == "GT027" && x.severity == Severity::Error),
+        "{f:#?}"
+    );
+    let (f, _) = check_opts(&data, &CheckOptions::default());
+    assert!(!f.iter().any(|x| x.severity == Severity::Error), "{f:#?}");
+    let Some(exe) = corpus_program("twoloc-types", program_of("twoloc")) else {
+        return;
+    };
+    let count = |s: &str| s.matches("Created tracepoint").count();
+    let base = gdb_open_with(&exe, "twoloc-base", &data);
+    let out = gdb_open_with(&exe, "twoloc-types", &m);
+    assert!(count(&out) > count(&base), "{base}\n---\n{out}");
+}

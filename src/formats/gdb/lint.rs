@@ -314,6 +314,24 @@ fn check_tracepoints(d: &Description, tdesc: &TdescInfo, sink: &mut Sink) {
                     ),
                 )
                 .read_same("GDB", "13")
+            } else if (o.fast.is_some(), o.is_static) != (t.fast.is_some(), t.is_static) {
+                let kind = |x: &Tracepoint| match (x.fast.is_some(), x.is_static) {
+                    (true, _) => "fast",
+                    (false, true) => "static",
+                    (false, false) => "normal",
+                };
+                sink.make(
+                    &rules::DUPLICATE_TRACEPOINT,
+                    t.span.clone(),
+                    format!(
+                        "tracepoint number {} is a {} tracepoint here but a {} one at its other location 0x{:x}: `tsave` writes the locations of one tracepoint with its one type, so a flag is damaged; GDB 13 no longer takes the lines for one tracepoint and creates another for each type (`corpus/gdb/twoloc.tf` with `:S` on one location: three tracepoints for the recording's two), so the tracepoints it shows are not the recording's",
+                        t.num,
+                        kind(t),
+                        kind(o),
+                        o.addr
+                    ),
+                )
+                .fails("GDB", "13", "loss")
             } else {
                 sink.make(
                     &rules::DUPLICATE_TRACEPOINT,
@@ -1205,6 +1223,8 @@ enum Location<'a> {
     Raw(u64),
     /// A plain function name.
     Function(&'a [u8]),
+    /// `FILE:LINE`: the source file's name.
+    FileLine(&'a [u8]),
     /// Anything else (`file.c:LINE`, an expression): resolved by GDB through the program's
     /// line table, where it was the `T` line's address when the program was traced.
     Other,
@@ -1234,10 +1254,23 @@ fn location(t: &Tracepoint) -> Location<'_> {
         .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
         && text.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
     if ident {
-        Location::Function(text)
-    } else {
-        Location::Other
+        return Location::Function(text);
     }
+    if let Some(colon) = text.iter().rposition(|&c| c == b':') {
+        let (file, line) = (
+            text.get(..colon).unwrap_or_default(),
+            text.get(colon.saturating_add(1)..).unwrap_or_default(),
+        );
+        let plain = |c: &u8| c.is_ascii_graphic() && *c != b':' && *c != b'*';
+        if !file.is_empty()
+            && file.iter().all(plain)
+            && !line.is_empty()
+            && line.iter().all(u8::is_ascii_digit)
+        {
+            return Location::FileLine(file);
+        }
+    }
+    Location::Other
 }
 
 /// The tracepoints checked against the program GDB is given with the file (`--program`):
@@ -1248,17 +1281,19 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
     let mut known: (HashMap<&[u8], Known>, u32) = (HashMap::new(), DEEP_LOOKUPS);
     for (i, t) in d.tracepoints.iter().enumerate() {
         if t.is_static && t.fast.is_none() {
-            let f = sink
-                .make(
-                    &rules::STATIC_TRACEPOINT,
-                    t.span.clone(),
-                    format!(
-                        "tracepoint {} is a static tracepoint (`S`): GDB 13 re-creates it as one at its location, warns \"Couldn't determine the static tracepoint marker to probe\" (a trace file has no markers) and reads its frames the same",
-                        t.num
-                    ),
-                )
-                .impact("GDB", "13", "same");
-            sink.push(f);
+            // GDB refuses while-stepping on a static tracepoint, so it never writes one.
+            let stepping = t.step > 0 || t.step_actions > 0;
+            let msg = if stepping {
+                format!("tracepoint {} is a static tracepoint (`S`) with while-stepping (step count {}): GDB 13 re-creates its actions, refuses with \"The 'while-stepping' command cannot be used for static tracepoint\" and loses the tracepoint's frames; GDB never creates such a tracepoint, so the flag or the step count is damaged", t.num, t.step)
+            } else {
+                format!("tracepoint {} is a static tracepoint (`S`): GDB 13 re-creates it as one at its location, warns \"Couldn't determine the static tracepoint marker to probe\" (a trace file has no markers) and reads its frames the same", t.num)
+            };
+            let f = sink.make(&rules::STATIC_TRACEPOINT, t.span.clone(), msg);
+            sink.push(if stepping {
+                f.fails("GDB", "13", "loss")
+            } else {
+                f.impact("GDB", "13", "same")
+            });
         }
         let Some(p) = program else {
             if t.fast.is_some() {
@@ -1345,6 +1380,23 @@ pub fn check_program(d: &Description, program: Option<&Program>, sink: &mut Sink
                     places
                 }
             },
+            Location::FileLine(file) => {
+                if p.knows_source_file(file) == Known::No {
+                    let f = sink
+                        .make(
+                            &rules::TRACEPOINT_FUNCTION_UNKNOWN,
+                            t.span.clone(),
+                            format!(
+                                "the `at` location of tracepoint {} names the source file `{}`, which the debug information of {prog} does not: with the program loaded GDB 13 prints `No source file named {}.` and \"Failed to create tracepoint for target's tracepoint {}\", creates no tracepoint, and its frames cannot be dumped",
+                                t.num, show(file), show(file), t.num
+                            ),
+                        )
+                        .fails("GDB", "13", "loss");
+                    sink.push(f);
+                    continue;
+                }
+                vec![t.addr]
+            }
             Location::Other => vec![t.addr],
         };
         if t.fast.is_none() {

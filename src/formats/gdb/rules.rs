@@ -427,7 +427,12 @@ crate::declare_rules! {
     ///   per location of a tracepoint set on a name that matches several places (`trace step`
     ///   matching the program's `step` and a library's); GDB 13 creates one tracepoint per
     ///   location and walks every frame (verified with GDB 13.1 on `corpus/gdb/twoloc.tf`, `trace
-    ///   step` matching three places: 6 frames, `tdump` works on each).
+    ///   step` matching three places: 6 frames, `tdump` works on each);
+    /// - **error**: the locations of one number disagree in type (normal, fast `F`, static
+    ///   `S`): `tsave` writes every location of a tracepoint with its one type, and GDB 13.1
+    ///   creates a tracepoint per type (`twoloc.tf` with `:S` on its `0x40112d` line: "Static
+    ///   tracepoint 1", then tracepoints 2 and 3 for the recording's two), so `info
+    ///   tracepoints` is not the recording's.
     pub DUPLICATE_TRACEPOINT = ("GT027", "duplicate-tracepoint", Warning, "a tracepoint number is defined twice");
     /// ## What it checks
     /// Tracepoint numbers are between 1 and 32767.
@@ -1002,8 +1007,12 @@ crate::declare_rules! {
     /// "Failed to create tracepoint for target's tracepoint 2 at 0x401145, skipping it."; `info
     /// tracepoints` says "No tracepoints." and `tdump` fails with "No known tracepoint matches
     /// 'current' tracepoint #2". In `corpus/gdb/multi.tf` (`tl_scale` renamed `tl_scalx`) only
-    /// that tracepoint is skipped; the others are created and read. No corpus file (with its
-    /// program) raises this rule.
+    /// that tracepoint is skipped; the others are created and read. A `FILE:LINE` location is
+    /// judged by its file: the program's debug strings (`.debug_str`, `.debug_line_str`) must
+    /// hold the name or a path ending in `/FILE`; `multi.tf`'s `tpdemo.c:49` made
+    /// `tpdemn.c:49` prints "No source file named tpdemn.c." and the tracepoint is lost (a
+    /// program without debug strings is not judged). No corpus file (with its program) raises
+    /// this rule.
     pub TRACEPOINT_FUNCTION_UNKNOWN = ("GT064", "tracepoint-function-unknown", Error, "a tracepoint's `at` location names a function the program lacks");
     /// ## What it checks
     /// A `tp T` line with the static tracepoint option `S`.
@@ -1018,7 +1027,11 @@ crate::declare_rules! {
     /// added to its `tp T` line warns "Couldn't determine the static tracepoint marker to probe",
     /// creates "Static tracepoint 1 at 0x401145" and reads every frame the same (`tdump` shows
     /// the same registers). `info tracepoints` lists it as a static tracepoint. No recording
-    /// in the corpus has one.
+    /// in the corpus has one. **Error** for a static tracepoint with while-stepping (a step
+    /// count or `tp S` actions): `corpus/gdb/multi.tf` with `:S` added to T3 (step 2) makes GDB
+    /// 13.1 print "The 'while-stepping' command cannot be used for static tracepoint" and lose
+    /// the tracepoint's frames; GDB refuses to create such a tracepoint, so no healthy file
+    /// has one.
     pub STATIC_TRACEPOINT = ("GT065", "static-tracepoint", Info, "a static tracepoint: GDB re-creates it with a warning and reads its frames");
     /// ## What it checks
     /// A fast tracepoint (`tp T…:F<size>`) in a file checked without the program it was

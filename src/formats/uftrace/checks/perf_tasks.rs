@@ -257,14 +257,9 @@ fn uncreated_tasks(
     }
 }
 
-/// Per task, SWITCH records of all files in time order alternate out and in; an error for a
-/// task uftrace reads, a warning for one it drops either way. Returns each task's last switch
-/// (time, file, offset, out).
-fn switch_order(
-    files: &[PerfFile],
-    is_read: &dyn Fn(u32) -> bool,
-    sink: &mut Sink,
-) -> HashMap<u32, LastSwitch> {
+/// The SWITCH records of all perf files as (time, file index, offset, tid, out), in time
+/// order.
+fn switches(files: &[PerfFile]) -> Vec<(u64, usize, u64, u32, bool)> {
     let mut sw: Vec<(u64, usize, u64, u32, bool)> = Vec::new();
     for (fi, (_, recs)) in files.iter().enumerate() {
         for r in recs {
@@ -274,6 +269,18 @@ fn switch_order(
         }
     }
     sw.sort_unstable();
+    sw
+}
+
+/// Per task, SWITCH records of all files in time order alternate out and in; an error for a
+/// task uftrace reads, a warning for one it drops either way. Returns each task's last switch
+/// (time, file, offset, out).
+fn switch_order(
+    files: &[PerfFile],
+    is_read: &dyn Fn(u32) -> bool,
+    sink: &mut Sink,
+) -> HashMap<u32, LastSwitch> {
+    let sw = switches(files);
     let mut last: HashMap<u32, LastSwitch> = HashMap::new();
     for &(time, fi, off, tid, out) in &sw {
         if let Some(&(t0, f0, o0, out0)) = last.get(&tid) {
@@ -336,15 +343,7 @@ pub(crate) fn switched_out_intervals(
     if lost || !ended {
         return by_task;
     }
-    let mut sw: Vec<(u64, usize, u64, u32, bool)> = Vec::new();
-    for (fi, (_, recs)) in files.iter().enumerate() {
-        for r in recs {
-            if let (PerfKind::Switch { out }, Some(s)) = (r.kind, r.sid) {
-                sw.push((s.time, fi, r.off, s.tid, out));
-            }
-        }
-    }
-    sw.sort_unstable();
+    let sw = switches(files);
     let mut open: HashMap<u32, (u64, usize, u64)> = HashMap::new();
     for (time, fi, off, tid, out) in sw {
         if out {
