@@ -2656,3 +2656,43 @@ fn a_compressed_record_made_mmap_loses_its_chunk() {
         None => skip_or_fail("perf is not installed"),
     }
 }
+
+/// A `sched_waking` sample's identifier changed into the `sched_migrate_task` event's
+/// (`sched.data`, the sample at 0x1ecf0): its raw data still says common_type 375 (the
+/// tracepoint it was), its id names tracepoint 371, and perf 6.1 shows it as
+/// `sched_migrate_task`. The kernel writes a tracepoint's own id into each of its samples.
+#[test]
+fn a_tracepoint_sample_under_another_tracepoints_id_is_an_error() {
+    let good = read("sched.data");
+    assert_eq!(u64_at(&good, 0x1ecf8), 0x5d8);
+    let mut bad = good.clone();
+    put64(&mut bad, 0x1ecf8, 0x5d7);
+    let f = findings(&bad);
+    let e = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
+    assert_eq!(e.offset, 0x1ecf0);
+    assert!(e.message.contains("common_type 375"), "{}", e.message);
+    assert_eq!(errors(&findings(&good)), 0);
+    if std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        return skip_or_fail("perf is not installed");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = |b: &[u8], name: &str| {
+        let p = tmp.path().join(name);
+        std::fs::write(&p, b).unwrap();
+        let out = std::process::Command::new("perf")
+            .args(["script", "-i"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (a, b) = (script(&good, "good.data"), script(&bad, "bad.data"));
+    assert_eq!(
+        a.matches("sched:sched_migrate_task:").count() + 1,
+        b.matches("sched:sched_migrate_task:").count()
+    );
+}

@@ -675,7 +675,13 @@ crate::declare_rules! {
     /// a software attr's type made 2; a killed recording, without features, is
     /// `unfinished-recording`'s); a sample whose
     /// `common_type` is unknown crashes `perf report` with SIGSEGV while `perf script` shows it
-    /// (both verified on copies of `tracepoint.data`).
+    /// (both verified on copies of `tracepoint.data`). A tracepoint sample whose raw data's
+    /// `common_type` is another tracepoint than its event's (`config`), in a recording of
+    /// several events: the kernel writes a tracepoint's own id into each of its samples, so
+    /// the sample's id was changed into another event's (or its raw data damaged); perf 6.1
+    /// shows it under the other event (`sched.data` with a `sched_waking` sample's identifier
+    /// made `sched_migrate_task`'s: one `sched_migrate_task` line more). No sample of the corpus
+    /// or of the recordings the campaign uses has this shape.
     ///
     /// ## Spec
     /// `util/trace-event-parse.c`; `evsel.c` `evsel__tp_format`.

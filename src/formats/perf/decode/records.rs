@@ -1644,6 +1644,18 @@ impl<'a> Walker<'a> {
                 self.report(sink, f);
                 self.walk.samples = self.walk.samples.saturating_add(1);
             }
+            Ok(s)
+                if attr.kind == 2
+                    && s.common_type
+                        .is_some_and(|t| u64::from(t) != attr.config && self.attrs.len() > 1) =>
+            {
+                let t = s.common_type.unwrap_or_default();
+                let f = sink
+                    .make(&rules::TRACEPOINT_ID, span.clone(), format!("the tracepoint sample at 0x{:x} has common_type {t} in its raw data, but its id names the event of tracepoint {}: the kernel writes a tracepoint's own id into each of its samples, so the sample's id (or its raw data) is damaged; perf 6.1 and linux-perf-data 0.13.0 show it under the other event, perf reading its fields with that event's format", span.start, attr.config))
+                    .fails("perf", "6.1", "loss");
+                self.report(sink, f);
+                self.walk.samples = self.walk.samples.saturating_add(1);
+            }
             Ok(s) => {
                 self.walk.samples = self.walk.samples.saturating_add(1);
                 if let Some(t) = s.time {
