@@ -447,7 +447,7 @@ KNOWN_GAPS = (
         "a sample's id changed into the id of another event of the file: the readers read it as "
         "a sample of that event, which a recording of both events can hold with the same bytes "
         "(the events of a group or a list share their sample_type; where they do not, PF016 "
-        "tells)",
+        "tells, and for tracepoint samples the raw data's common_type does: PF031)",
     ),
     (
         "flip",
