@@ -237,13 +237,15 @@ def _perf_identity(script, report):
     number of samples `perf report` counts per event (its rows' Samples column summed; the
     header's "Samples: 1K" is rounded) and the lost samples it reports."""
     ident = {}
-    for line in script.splitlines():
+    # Lines end at \n only: a name written with a \r (bytes.splitlines() breaks there too) is
+    # printed as written, within its sample's line.
+    for line in script.split(b"\n"):
         m = _PERF_SAMPLE.match(line)
         if m:
             ident.setdefault(("script", m.group(7)), []).append((m.group(1), m.group(2), m.group(5)))
     event = None
     counts = {}
-    for line in report.splitlines():
+    for line in report.split(b"\n"):
         m = _PERF_EVENT.match(line)
         if m:
             event = m.group(1)
@@ -268,7 +270,7 @@ def _lpd_identity(out):
     """linux-perf-data: per event, the samples (comm, tid, time) in the order the crate yields
     them (its sorter orders by time within FINISHED_ROUNDs)."""
     ident = {}
-    for line in out.splitlines():
+    for line in out.split(b"\n"):
         if line.startswith(b"SAMPLE "):
             parts = line.split(b" ")
             if len(parts) >= 7:
