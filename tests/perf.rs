@@ -2696,3 +2696,44 @@ fn a_tracepoint_sample_under_another_tracepoints_id_is_an_error() {
         b.matches("sched:sched_migrate_task:").count()
     );
 }
+
+/// An MMAP2 record's size grown over the records after it (`system-wide.data`, the first
+/// MMAP2 followed by two more records): its excess bytes are whole records, which both readers
+/// skip with it, so the file is read other than written: a `PF015` error. No writer leaves
+/// bytes in a record.
+#[test]
+fn a_record_grown_over_the_records_after_it_is_an_error() {
+    let good = read("system-wide.data");
+    let recs = records(&good);
+    let i = recs
+        .iter()
+        .position(|r| r.1 == 10)
+        .expect("system-wide.data has an MMAP2 record");
+    let (at, _, size) = recs[i];
+    let grown = size + recs[i + 1].2 + recs[i + 2].2;
+    let mut bad = good.clone();
+    bad[at + 6..at + 8].copy_from_slice(&u16::try_from(grown).unwrap().to_le_bytes());
+    let f = findings(&bad);
+    let e = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(e.message.contains("2 whole record(s)"), "{}", e.message);
+    assert_eq!(errors(&findings(&good)), 0);
+    if std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        return skip_or_fail("perf is not installed");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = |b: &[u8], name: &str| {
+        let p = tmp.path().join(name);
+        std::fs::write(&p, b).unwrap();
+        let out = std::process::Command::new("perf")
+            .args(["script", "--show-mmap-events", "-i"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_ne!(script(&good, "good.data"), script(&bad, "bad.data"));
+}

@@ -303,7 +303,11 @@ crate::declare_rules! {
     /// perf 6.1 reads the fixed fields and the trailer without a length check
     /// (`perf_evsel__parse_id_sample`, from source): other pids, times and ids. A THREAD_MAP
     /// whose count was changed (one bit of its high word) made `perf report` and `perf script`
-    /// crash with SIGBUS (verified on a `-z` recording).
+    /// crash with SIGBUS (verified on a `-z` recording). A record longer than its fields is a
+    /// warning (no writer leaves bytes in one, both readers read the same), but an error when
+    /// its excess bytes are whole records end to end: its size grew over the records after
+    /// it, which both readers skip with it (`system-wide.data` with its first MMAP2 grown over
+    /// the two records after it: `perf script --show-mmap-events` shows other lines).
     ///
     /// ## Spec
     /// `perf_event.h` record layouts; `evsel.c` `perf_evsel__parse_id_sample`.

@@ -6,7 +6,7 @@ use super::super::rules;
 use super::attrs;
 use super::features;
 use super::source::{Image, Source};
-use crate::finding::{Severity, Sink};
+use crate::finding::{Finding, Severity, Sink};
 use crate::limits::Limits;
 use crate::reader::{Endian, ReadResult, Reader};
 use std::collections::{BTreeMap, HashMap};
@@ -1496,6 +1496,8 @@ impl<'a> Walker<'a> {
                     );
                 let f = if as_sample {
                     f.fails("perf", "6.1", "loss")
+                } else if let Some(n) = swallowed_records(body, x, e) {
+                    grown_over(f, n)
                 } else {
                     f.read_same("perf", "6.1")
                 };
@@ -2344,4 +2346,33 @@ fn user_space_name(name: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(name, needle).is_some();
     special.contains(&name)
         || (name.starts_with(b"/") && !name.ends_with(b".ko") && !has(b".ko.") && !has(b"vmlinux"))
+}
+
+/// A record-fields finding for a record whose excess bytes are `n` whole records: an error.
+fn grown_over(f: Finding, n: u64) -> Finding {
+    let f = f.fails("perf", "6.1", "loss");
+    let message = format!("{}; its excess bytes are {n} whole record(s), which perf 6.1 and linux-perf-data 0.13.0 skip with it (verified: an MMAP2 record of sys-wide.data grown over the records after it: linux-perf-data loses samples, perf 6.1 resolves others)", f.message);
+    Finding { message, ..f }
+}
+
+/// How many perf records of kernel or user types (1..=21, 64..=83), each at least 8 bytes and
+/// a multiple of 8, fill `body` from `from` to its end (the excess bytes of a record grown over
+/// the records after it); `None` when they do not.
+fn swallowed_records(body: &[u8], from: u64, e: Endian) -> Option<u64> {
+    let b = body.get(usize::try_from(from).ok()?..)?;
+    let mut at: usize = 0;
+    let mut n = 0u64;
+    while at < b.len() {
+        let ty = crate::reader::u32_at(b, at, e);
+        let size = crate::reader::u16_at(b, at.saturating_add(6), e).map(usize::from);
+        let (Some(ty), Some(size)) = (ty, size) else {
+            return None;
+        };
+        if !(matches!(ty, 1..=21 | 64..=83) && size >= 8 && size % 8 == 0) {
+            return None;
+        }
+        at = at.saturating_add(size);
+        n = n.saturating_add(1);
+    }
+    (at == b.len() && n > 0).then_some(n)
 }
