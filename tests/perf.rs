@@ -1551,6 +1551,17 @@ fn a_large_pipe_stream_is_not_spilled_and_a_cut_one_is_reported() {
 /// printed), or None without perf.
 fn perf_script(bytes: &[u8]) -> Option<(i32, usize)> {
     use std::os::unix::process::ExitStatusExt;
+    let o = perf_script_with(bytes, &[])?;
+    let code = o
+        .status
+        .code()
+        .unwrap_or_else(|| -o.status.signal().unwrap_or(0));
+    let lines = o.stdout.iter().filter(|c| **c == b'\n').count();
+    Some((code, lines))
+}
+
+/// `perf script ARGS -i` on `bytes` (written to a temporary file), or None without perf.
+fn perf_script_with(bytes: &[u8], args: &[&str]) -> Option<std::process::Output> {
     std::process::Command::new("perf")
         .arg("version")
         .output()
@@ -1559,17 +1570,14 @@ fn perf_script(bytes: &[u8]) -> Option<(i32, usize)> {
     let p = tmp.path().join("in.data");
     std::fs::write(&p, bytes).unwrap();
     let o = std::process::Command::new("perf")
-        .args(["script", "-i"])
+        .arg("script")
+        .args(args)
+        .arg("-i")
         .arg(&p)
         .env("HOME", "/nonexistent")
         .output()
         .unwrap();
-    let code = o
-        .status
-        .code()
-        .unwrap_or_else(|| -o.status.signal().unwrap_or(0));
-    let lines = o.stdout.iter().filter(|c| **c == b'\n').count();
-    Some((code, lines))
+    Some(o)
 }
 
 /// What linux-perf-data 0.13.0 (the campaign's `campaign/perf-reader`, built by
@@ -2672,25 +2680,12 @@ fn a_tracepoint_sample_under_another_tracepoints_id_is_an_error() {
     assert_eq!(e.offset, 0x1ecf0);
     assert!(e.message.contains("common_type 375"), "{}", e.message);
     assert_eq!(errors(&findings(&good)), 0);
-    if std::process::Command::new("perf")
-        .arg("version")
-        .output()
-        .is_err()
-    {
-        return skip_or_fail("perf is not installed");
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let script = |b: &[u8], name: &str| {
-        let p = tmp.path().join(name);
-        std::fs::write(&p, b).unwrap();
-        let out = std::process::Command::new("perf")
-            .args(["script", "-i"])
-            .arg(&p)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
+    let script = |b: &[u8]| {
+        perf_script_with(b, &[]).map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
     };
-    let (a, b) = (script(&good, "good.data"), script(&bad, "bad.data"));
+    let (Some(a), Some(b)) = (script(&good), script(&bad)) else {
+        return skip_or_fail("perf is not installed");
+    };
     assert_eq!(
         a.matches("sched:sched_migrate_task:").count() + 1,
         b.matches("sched:sched_migrate_task:").count()
@@ -2717,23 +2712,12 @@ fn a_record_grown_over_the_records_after_it_is_an_error() {
     let e = find(&f, &pf::RECORD_FIELDS, Severity::Error);
     assert!(e.message.contains("2 whole record(s)"), "{}", e.message);
     assert_eq!(errors(&findings(&good)), 0);
-    if std::process::Command::new("perf")
-        .arg("version")
-        .output()
-        .is_err()
-    {
-        return skip_or_fail("perf is not installed");
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let script = |b: &[u8], name: &str| {
-        let p = tmp.path().join(name);
-        std::fs::write(&p, b).unwrap();
-        let out = std::process::Command::new("perf")
-            .args(["script", "--show-mmap-events", "-i"])
-            .arg(&p)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
+    let script = |b: &[u8]| {
+        perf_script_with(b, &["--show-mmap-events"])
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
     };
-    assert_ne!(script(&good, "good.data"), script(&bad, "bad.data"));
+    let (Some(a), Some(b)) = (script(&good), script(&bad)) else {
+        return skip_or_fail("perf is not installed");
+    };
+    assert_ne!(a, b);
 }
