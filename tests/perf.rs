@@ -2721,3 +2721,58 @@ fn a_record_grown_over_the_records_after_it_is_an_error() {
     };
     assert_ne!(a, b);
 }
+
+/// A SAMPLE of a `-g` recording made MMAP: its callchain's bytes fill the map's name, which
+/// then starts with a control byte; no kernel or perf names a map so, and both readers lose
+/// the sample. A real map whose name is emptied reads the same: a warning.
+#[test]
+fn a_map_named_by_a_control_byte_is_a_sample_made_map() {
+    let good = read("callchain-fp.data");
+    let recs = records(&good);
+    // A sample whose bytes, read as an MMAP (32 fixed bytes after the header), name nothing
+    // printable: the callchain's length or context word.
+    let (o, _, _) = *recs
+        .iter()
+        .find(|r| r.1 == 9 && r.2 > 48 && good[r.0 + 40] < 0x21)
+        .expect("a sample whose MMAP name would start with a control byte");
+    let mut b = good.clone();
+    put32(&mut b, o, 1);
+    let f = findings(&b);
+    let x = f
+        .iter()
+        .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("the name of the MMAP"))
+        .unwrap_or_else(|| panic!("{}", show(&f)));
+    assert_eq!(x.severity, Severity::Error, "{}", x.message);
+    assert!(x.message.contains("a sample of its event"), "{}", x.message);
+    // A real MMAP with its name's first byte made NUL: a map with an empty name.
+    let (m, _, _) = *recs.iter().find(|r| r.1 == 1 || r.1 == 10).unwrap();
+    let fixed = if u32::from_le_bytes(good[m..m + 4].try_into().unwrap()) == 1 { 40 } else { 72 };
+    let mut e = good.clone();
+    e[m + fixed] = 0;
+    let f = findings(&e);
+    let x = f
+        .iter()
+        .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("is empty"))
+        .unwrap_or_else(|| panic!("{}", show(&f)));
+    assert_eq!(x.severity, Severity::Warning, "{}", x.message);
+    assert_eq!(errors(&f), 0, "{}", show(&f));
+    match perf_script(&good) {
+        Some((0, lines)) => {
+            assert_eq!(perf_script(&e).map(|s| s.0), Some(0));
+            let (code, shown) = perf_script(&b).unwrap();
+            assert_eq!(code, 0);
+            // perf script prints a sample's callchain on lines of their own: count samples
+            // by the lines that are not callchain lines.
+            assert!(shown < lines, "{shown} of {lines} lines");
+        }
+        Some(other) => panic!("perf script on callchain-fp.data: {other:?}"),
+        None => skip_or_fail("perf is not installed"),
+    }
+    match (lpd_read(&good), lpd_read(&b)) {
+        (Some((_, a)), Some((_, c))) => assert_eq!(
+            c.matches("SAMPLE ").count() + 1,
+            a.matches("SAMPLE ").count()
+        ),
+        _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+}

@@ -289,6 +289,14 @@ crate::declare_rules! {
     /// `system-wide.data`): an error. The kernel writes user-space maps with a user cpu mode
     /// (4,465 maps of 39 recordings).
     ///
+    /// An MMAP or MMAP2 whose name is empty or starts with a control byte or a space: the
+    /// kernel names every map (a path, a `[...]` name, `//anon`), and so does perf for the maps
+    /// it synthesizes (4,512 maps of 41 recordings start with `/` or `[`). When the record's
+    /// bytes are a sample of its event, a SAMPLE's type was changed and both readers lose the
+    /// sample (verified: a SAMPLE of a `-g` recording made MMAP, missing from `perf script`
+    /// and linux-perf-data 0.13.0): an error; otherwise a warning (the map is read with that
+    /// name).
+    ///
     /// User records out of their place: a STAT or STAT_ROUND before the THREAD_MAP and CPU_MAP
     /// that `perf stat record` writes ahead of every count (`perf script` allocates its
     /// counters from them: a STAT first stops it, "failed to process type: 76", exit 234; a

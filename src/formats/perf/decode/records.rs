@@ -1169,6 +1169,55 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The name of an MMAP or MMAP2 (its bytes from `fixed` to the first NUL) is a path, a
+    /// `[...]` name of the kernel, or a pseudo file's `name:...`: the kernel names every map
+    /// (`perf_event_mmap_event`: `d_path`, a `vm_ops` name, `[heap]`, `[stack]`, or
+    /// `//anon`), and so does perf for the maps it synthesizes from `/proc/PID/maps`. An empty
+    /// name, or one that starts with a control byte or a space, is no map's: when the record's
+    /// bytes are a sample of its event the sample's type was changed, and both readers lose it.
+    fn map_name(
+        &mut self,
+        kind: u32,
+        body: &[u8],
+        fixed: u64,
+        as_sample: bool,
+        span: &Range<u64>,
+        sink: &mut Sink,
+    ) {
+        let Some(raw) = body.get(usize::try_from(fixed).unwrap_or(usize::MAX)..) else {
+            return;
+        };
+        let first = raw.first().copied().unwrap_or(0);
+        if (0x21..0x7f).contains(&first) || first >= 0x80 {
+            return;
+        }
+        let shown = if first == 0 {
+            "is empty".to_string()
+        } else {
+            format!("starts with the byte 0x{first:02x}")
+        };
+        let f = sink.make(
+            &rules::RECORD_FIELDS,
+            span.clone(),
+            format!(
+                "the name of the {} record at 0x{:x} {shown}: the kernel and perf name every map (a path, `[vdso]`, `//anon`, ...){}",
+                record_name(kind),
+                span.start,
+                if as_sample {
+                    "; its bytes are a sample of its event whose type was changed, which perf 6.1 and linux-perf-data 0.13.0 read as a map and lose (verified: a SAMPLE of a `-g` recording, gzip-task-g.data, made MMAP, missing from both)"
+                } else {
+                    "; perf 6.1 and linux-perf-data 0.13.0 read it as a map of that name"
+                }
+            ),
+        );
+        let f = if as_sample {
+            f.fails("perf", "6.1", "loss")
+        } else {
+            f.read_same("perf", "6.1")
+        };
+        self.report(sink, f);
+    }
+
     /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
     fn id_index(&mut self, r: &mut Reader<'_>, nr: u64, span: Range<u64>, sink: &mut Sink) {
         let mut unknown = Vec::new();
@@ -1426,6 +1475,9 @@ impl<'a> Walker<'a> {
                     ),
                 );
                 self.report(sink, f);
+            }
+            if matches!(kind, 1 | 10) {
+                self.map_name(kind, body, fixed, as_sample, &span, sink);
             }
         }
         // The kernel (and perf, for the records it synthesizes) writes these records to the
