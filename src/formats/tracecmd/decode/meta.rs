@@ -120,6 +120,23 @@ fn parse_field_line(line: &str) -> Result<FieldLine, String> {
     if decl.is_empty() {
         return Err("empty field declaration".into());
     }
+    // libtraceevent's tokenizer (`get_type`) reads a byte that is neither printable nor a
+    // space (a control byte, any byte from 0x80) as no token, and the field then does not
+    // parse ("event_read_fields: no type found", or a type test that fails).
+    if let Some(c) = decl
+        .chars()
+        .find(|c| !(c.is_ascii_graphic() || matches!(c, ' ' | '\t' | '\x0b' | '\x0c' | '\r')))
+    {
+        let shown = if c == char::REPLACEMENT_CHARACTER {
+            "a byte that is not UTF-8".to_string()
+        } else {
+            format!("{c:?}")
+        };
+        return Err(format!(
+            "`{}` holds {shown}, which libtraceevent's tokenizer reads as no token: it cannot parse the field",
+            decl.escape_debug()
+        ));
+    }
     let (mut offset, mut size, mut signed) = (None, None, None);
     for p in parts {
         let p = p.trim();
