@@ -2788,3 +2788,51 @@ fn a_map_named_by_a_control_byte_is_a_sample_made_map() {
         _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
     }
 }
+
+/// The ids of each attr of a little-endian file-mode recording, in attr order.
+fn attr_ids(b: &[u8]) -> Vec<Vec<u64>> {
+    let attr_size = u64_at(b, 16) as usize;
+    let (off, size) = (u64_at(b, 24) as usize, u64_at(b, 32) as usize);
+    // Each entry is the attr and then its ids' file section: `attr_size` is both.
+    let stride = attr_size;
+    (0..size / stride)
+        .map(|k| {
+            let e = off + k * stride + attr_size - 16;
+            let (io, is) = (u64_at(b, e) as usize, u64_at(b, e + 8) as usize);
+            (0..is / 8).map(|j| u64_at(b, io + 8 * j)).collect()
+        })
+        .collect()
+}
+
+/// A `cpu-clock` sample of a `perf record -a` recording given the id of its `dummy:HG` event
+/// (software event 9, which never samples): both readers lose it from `cpu-clock`.
+#[test]
+fn a_sample_with_the_dummy_events_id_is_lost() {
+    let good = read("system-wide.data");
+    let ids = attr_ids(&good);
+    assert_eq!(ids.len(), 2);
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 9).unwrap();
+    // IP|TID|TIME|ID|CPU|PERIOD: the id is the fourth word of the body.
+    let id = u64_at(&good, o + 32);
+    assert!(ids[0].contains(&id), "{id} {ids:?}");
+    let mut b = good.clone();
+    put64(&mut b, o + 32, ids[1][0]);
+    let f = findings(&b);
+    let x = find(&f, &pf::UNKNOWN_ID, Severity::Error);
+    assert!(x.message.contains("dummy event"), "{}", x.message);
+    // Another id of the same event (another CPU's) is no dummy's.
+    let mut c = good.clone();
+    put64(&mut c, o + 32, *ids[0].iter().find(|&&i| i != id).unwrap());
+    assert!(
+        !findings(&c).iter().any(|x| x.message.contains("dummy event")),
+        "{}",
+        show(&findings(&c))
+    );
+    match (lpd_read(&good), lpd_read(&b)) {
+        (Some((_, a)), Some((_, d))) => assert!(
+            d.matches("SAMPLE cpu-clock").count() < a.matches("SAMPLE cpu-clock").count(),
+            "{d}"
+        ),
+        _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+}

@@ -364,6 +364,12 @@ crate::declare_rules! {
     /// argument]" for EVENT_UPDATE, and shows none of the samples, exit 0 (verified on
     /// single-byte changes of `group.data`, a `{cpu-clock,task-clock}` recording).
     ///
+    /// A SAMPLE whose id is the dummy event's (software event 9, the `dummy:HG` event `perf
+    /// record` adds to track maps and tasks) in a file of several attrs: the dummy event
+    /// counts nothing and never samples, so the sample's id was changed; both readers place it
+    /// under the dummy event and lose it from the event it was taken for (verified: a
+    /// `cpu-clock` sample of a `perf record -a` recording given the dummy's id).
+    ///
     /// ## Spec
     /// `evlist.c` `evlist__id2evsel`; `header.c` `perf_event__process_event_update`.
     pub UNKNOWN_ID = ("PF017", "unknown-id", Error, "a record's id belongs to no attr");

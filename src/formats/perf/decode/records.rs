@@ -1645,6 +1645,21 @@ impl<'a> Walker<'a> {
             }
             None => None,
         };
+        // The dummy software event (`perf record` adds one to track maps and tasks, `dummy:HG`)
+        // counts nothing and never samples.
+        let dummy = idx
+            .and_then(|i| self.attrs.get(i))
+            .is_some_and(|a| a.kind == 1 && a.config == 9);
+        if dummy && self.attrs.len() > 1 {
+            let f = sink
+                .make(
+                    &rules::UNKNOWN_ID,
+                    span.clone(),
+                    format!("the SAMPLE at 0x{:x} has the id of the dummy event (software event 9, which counts nothing and never samples): its id was changed; perf 6.1 and linux-perf-data 0.13.0 read it as a dummy sample, lost to the event it was taken for (verified: a `cpu-clock` sample of sys-wide.data given the dummy event's id, missing from both)", span.start),
+                )
+                .fails("perf", "6.1", "loss");
+            self.report(sink, f);
+        }
         let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
             // A file without attrs is reported by the header checks.
             if self.attrs.is_empty() && self.pipe {
