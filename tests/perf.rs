@@ -1800,7 +1800,10 @@ fn tracepoint_formats_perf_cannot_parse() {
     // token from it ("event_read_fields: no type found").
     let mut t = read("trace.data");
     let i = t.windows(15).position(|w| w == b"name: sys_enter").unwrap();
-    let j = i + t[i..].windows(23).position(|w| w == b"field:unsigned short co").unwrap();
+    let j = i + t[i..]
+        .windows(23)
+        .position(|w| w == b"field:unsigned short co")
+        .unwrap();
     t[j + 10] = 0xf8;
     let f = findings(&t);
     let x = find(&f, &pf::TRACEPOINT_ID, Severity::Error);
@@ -2758,7 +2761,11 @@ fn a_map_named_by_a_control_byte_is_a_sample_made_map() {
     assert!(x.message.contains("a sample of its event"), "{}", x.message);
     // A real MMAP with its name's first byte made NUL: a map with an empty name.
     let (m, _, _) = *recs.iter().find(|r| r.1 == 1 || r.1 == 10).unwrap();
-    let fixed = if u32::from_le_bytes(good[m..m + 4].try_into().unwrap()) == 1 { 40 } else { 72 };
+    let fixed = if u32::from_le_bytes(good[m..m + 4].try_into().unwrap()) == 1 {
+        40
+    } else {
+        72
+    };
     let mut e = good.clone();
     e[m + fixed] = 0;
     let f = findings(&e);
@@ -2824,7 +2831,9 @@ fn a_sample_with_the_dummy_events_id_is_lost() {
     let mut c = good.clone();
     put64(&mut c, o + 32, *ids[0].iter().find(|&&i| i != id).unwrap());
     assert!(
-        !findings(&c).iter().any(|x| x.message.contains("dummy event")),
+        !findings(&c)
+            .iter()
+            .any(|x| x.message.contains("dummy event")),
         "{}",
         show(&findings(&c))
     );
@@ -2834,5 +2843,76 @@ fn a_sample_with_the_dummy_events_id_is_lost() {
             "{d}"
         ),
         _ => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+}
+
+/// A SAMPLE made TIME_CONV, FINISHED_ROUND or STAT_ROUND: longer than perf writes those, and
+/// its bytes are a sample of its event; both readers lose it. An MMAP2 made FINISHED_ROUND
+/// is only longer: a warning.
+#[test]
+fn a_user_record_longer_than_perf_writes_it_is_a_sample_made_so() {
+    let good = read("syscalls.data");
+    let recs = records(&good);
+    let (o, _, _) = *recs.iter().find(|r| r.1 == 9 && r.2 > 64).unwrap();
+    for t in [79u32, 68, 77] {
+        let mut b = good.clone();
+        put32(&mut b, o, t);
+        let f = findings(&b);
+        let x = f
+            .iter()
+            .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("but perf writes it in"))
+            .unwrap_or_else(|| panic!("type {t}: {}", show(&f)));
+        assert_eq!(x.severity, Severity::Error, "{}", x.message);
+        if t == 79 {
+            match perf_script(&good) {
+                Some((0, lines)) => assert_eq!(perf_script(&b), Some((0, lines - 1))),
+                Some(other) => panic!("perf script on syscalls.data: {other:?}"),
+                None => skip_or_fail("perf is not installed"),
+            }
+            match (lpd_read(&good), lpd_read(&b)) {
+                (Some((_, a)), Some((_, c))) => assert_eq!(
+                    c.matches("SAMPLE ").count() + 1,
+                    a.matches("SAMPLE ").count()
+                ),
+                _ => skip_or_fail(
+                    "linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)",
+                ),
+            }
+        }
+    }
+    let (m, _, _) = *recs.iter().find(|r| r.1 == 10).unwrap();
+    let mut b = good.clone();
+    put32(&mut b, m, 68);
+    let f = findings(&b);
+    let x = f
+        .iter()
+        .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("but perf writes it in"))
+        .unwrap_or_else(|| panic!("{}", show(&f)));
+    assert_eq!(x.severity, Severity::Warning, "{}", x.message);
+}
+
+/// `perf stat record`'s STAT_CONFIG made STAT: a count at cpu 0 where the CPU_MAP holds only
+/// -1; perf 6.1 stops ("Invalid CPU 0 for event cpu-clock", exit 234). A count's thread index
+/// past the THREAD_MAP too; the counts as written pass.
+#[test]
+fn a_stat_count_outside_its_maps_stops_perf_61() {
+    let good = read("stat.data");
+    assert_eq!(errors(&findings(&good)), 0);
+    let recs = records(&good);
+    let (o, _, _) = *recs.iter().find(|r| r.1 == 75).unwrap();
+    let mut b = good.clone();
+    put32(&mut b, o, 76);
+    let f = findings(&b);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(x.message.contains("Invalid CPU 0"), "{}", x.message);
+    let (s, _, _) = *recs.iter().find(|r| r.1 == 76).unwrap();
+    let mut t = good.clone();
+    put32(&mut t, s + 20, 1);
+    let f = findings(&t);
+    let x = find(&f, &pf::RECORD_FIELDS, Severity::Error);
+    assert!(x.message.contains("thread index 1"), "{}", x.message);
+    match perf_script(&b) {
+        Some((code, _)) => assert_eq!(code, 234),
+        None => skip_or_fail("perf is not installed"),
     }
 }

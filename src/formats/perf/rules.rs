@@ -297,6 +297,14 @@ crate::declare_rules! {
     /// and linux-perf-data 0.13.0): an error; otherwise a warning (the map is read with that
     /// name).
     ///
+    /// A FINISHED_ROUND, FINISHED_INIT, STAT_ROUND or TIME_CONV longer than perf writes it: a
+    /// warning (perf 6.1 reads its fields and skips the rest), an error when its bytes are a
+    /// sample of its event (a SAMPLE made TIME_CONV is lost to both readers, verified). A STAT
+    /// whose cpu is not in the CPU_MAP or whose thread index is past the THREAD_MAP: perf 6.1
+    /// stops ("Invalid CPU 0 for event cpu-clock", "Failed to find perf count", exit 234,
+    /// verified on copies of `stat.data`); perf writes every count at its maps' cpus and
+    /// threads (`perf stat record` with and without `-a`, `-A`, `-C 1`, two events).
+    ///
     /// User records out of their place: a STAT or STAT_ROUND before the THREAD_MAP and CPU_MAP
     /// that `perf stat record` writes ahead of every count (`perf script` allocates its
     /// counters from them: a STAT first stops it, "failed to process type: 76", exit 234; a

@@ -72,6 +72,10 @@ pub struct Walker<'a> {
     rounds: Rounds,
     /// THREAD_MAP and CPU_MAP seen (what `perf script` sets its counters up from).
     stat_maps: (bool, bool),
+    /// `perf stat record`'s maps as read: the THREAD_MAP's count and the CPU_MAP's cpus (a
+    /// list or a range; `None` for a mask, not checked).
+    stat_threads: Option<u64>,
+    stat_cpus: Option<Vec<i64>>,
     /// A stream's metadata as linux-perf-data 0.13.0 reads it.
     lpd_meta: LpdMeta,
 }
@@ -197,6 +201,8 @@ impl<'a> Walker<'a> {
             open_end: false,
             rounds: Rounds::default(),
             stat_maps: (false, false),
+            stat_threads: None,
+            stat_cpus: None,
             lpd_meta: LpdMeta::default(),
         };
         for a in attrs {
@@ -898,6 +904,9 @@ impl<'a> Walker<'a> {
                 // nr × {u64 tag, u64 val}.
                 let each: u64 = if kind == 73 { 24 } else { 16 };
                 let nr = r.u64("entry count").ok();
+                if kind == 73 {
+                    self.stat_threads = nr;
+                }
                 let need = nr.and_then(|n| n.checked_mul(each)?.checked_add(8));
                 if need.is_none_or(|n| n > body.len() as u64) {
                     self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
@@ -907,6 +916,7 @@ impl<'a> Walker<'a> {
                 self.stat_maps.1 = true;
                 // CPU_MAP: u16 type; 0: u16 nr, u16 cpu[nr]; 1: u16 nr, u16 long_size, mask.
                 let t = r.u16("cpu map type").ok();
+                self.stat_cpus = cpu_map_cpus(body, e);
                 let nr = r.u16("cpu map count").ok().map(u64::from);
                 let need = match (t, nr) {
                     (Some(0), Some(n)) => Some(n.saturating_mul(2).saturating_add(4)),
@@ -948,8 +958,21 @@ impl<'a> Walker<'a> {
                     79 => 24,
                     _ => 0,
                 };
+                // What perf writes: FINISHED_ROUND and FINISHED_INIT bare headers, STAT_ROUND
+                // its type and time, TIME_CONV its five words and two flags (24 bytes before
+                // perf 5.10).
+                let max: Option<u64> = match kind {
+                    68 | 82 => Some(0),
+                    77 => Some(16),
+                    79 => Some(48),
+                    _ => None,
+                };
                 if (body.len() as u64) < min {
                     self.short(kind, span, min, sink);
+                } else if kind == 76 && !self.stat_in_maps(body) {
+                    self.stat_outside_maps(body, span, sink);
+                } else if let Some(max) = max.filter(|&m| body.len() as u64 > m) {
+                    self.user_record_long(kind, body, max, span, sink);
                 }
             }
             69 if body.len() < 8 => {
@@ -1218,6 +1241,94 @@ impl<'a> Walker<'a> {
         self.report(sink, f);
     }
 
+    /// Whether a STAT's cpu is one of the CPU_MAP's and its thread index below the THREAD_MAP's
+    /// count (true when a map was not read or is a mask).
+    fn stat_in_maps(&self, body: &[u8]) -> bool {
+        let e = self.endian;
+        let cpu = crate::reader::u32_at(body, 8, e).map(|c| i64::from(c as i32));
+        let thread = crate::reader::u32_at(body, 12, e).map(u64::from);
+        let cpu_ok = match (&self.stat_cpus, cpu) {
+            (Some(cpus), Some(c)) => cpus.contains(&c),
+            _ => true,
+        };
+        let thread_ok = match (self.stat_threads, thread) {
+            (Some(n), Some(t)) => t < n,
+            _ => true,
+        };
+        cpu_ok && thread_ok
+    }
+
+    /// A STAT whose cpu is not in the CPU_MAP or whose thread index is past the THREAD_MAP:
+    /// `perf stat report` (6.1) looks its counts up by both and stops ("Invalid CPU %d for
+    /// event %s", "Failed to find perf count"); perf writes each count at its map's cpu and
+    /// thread.
+    fn stat_outside_maps(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let e = self.endian;
+        let cpu = crate::reader::u32_at(body, 8, e).map_or(0, |c| i64::from(c as i32));
+        let thread = crate::reader::u32_at(body, 12, e).unwrap_or(0);
+        let why = if self.stat_cpus.as_ref().is_some_and(|c| !c.contains(&cpu)) {
+            format!("\"Invalid CPU {cpu} for event ...\"")
+        } else {
+            format!("\"Failed to find perf count for CPU {cpu} thread {thread} ...\"")
+        };
+        let f = sink
+            .make(
+                &rules::RECORD_FIELDS,
+                span.clone(),
+                format!("the STAT record at 0x{:x} counts cpu {cpu}, thread index {thread}, which the recording's CPU_MAP ({}) and THREAD_MAP ({} thread(s)) do not both hold; perf writes each count at a cpu and thread of its maps, and perf 6.1 stops at it ({why}, exit 234; verified on copies of corpus/perf/stat.data): {}", span.start, self.stat_cpus.as_ref().map_or("not read".to_string(), |c| format!("{c:?}")), self.stat_threads.unwrap_or(0), self.stop_effect()),
+            )
+            .fails("perf", "6.1", "reject");
+        self.report(sink, f);
+    }
+
+    /// Whether the bytes of a record's body are exactly a sample of its event (by the id where
+    /// the sample has it): a SAMPLE whose type was changed.
+    fn is_sample(&self, body: &[u8]) -> bool {
+        self.attr_of(body, true)
+            .and_then(|i| self.attrs.get(i))
+            .is_some_and(|a| {
+                let mut r = Reader::new(body, self.endian);
+                parse_sample(&mut r, a).is_ok() && r.is_empty()
+            })
+    }
+
+    /// A FINISHED_ROUND, STAT_ROUND, TIME_CONV or FINISHED_INIT longer than perf writes it
+    /// (`max`, its body's bytes): perf 6.1 reads its fields and skips the rest; when the
+    /// record's bytes are a sample of its event, a SAMPLE's type was changed and both readers
+    /// lose it.
+    fn user_record_long(
+        &mut self,
+        kind: u32,
+        body: &[u8],
+        max: u64,
+        span: Range<u64>,
+        sink: &mut Sink,
+    ) {
+        let as_sample = self.is_sample(body);
+        let f = sink.make(
+            &rules::RECORD_FIELDS,
+            span.clone(),
+            format!(
+                "the {} record at 0x{:x} is {} bytes, but perf writes it in {}{}",
+                record_name(kind),
+                span.start,
+                (body.len() as u64).saturating_add(8),
+                max.saturating_add(8),
+                if as_sample {
+                    ": its bytes are a sample of its event whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as that record and lose the sample (verified: a SAMPLE of a `syscalls:sys_enter_openat` and of a `raw_syscalls:sys_enter` recording made TIME_CONV, missing from both)"
+                } else {
+                    "; perf 6.1 reads its fields and skips the rest"
+                }
+            ),
+        );
+        let f = if as_sample {
+            f.fails("perf", "6.1", "loss")
+        } else {
+            f.read_same("perf", "6.1")
+        };
+        self.report(sink, f);
+    }
+
     /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
     fn id_index(&mut self, r: &mut Reader<'_>, nr: u64, span: Range<u64>, sink: &mut Sink) {
         let mut unknown = Vec::new();
@@ -1438,13 +1549,7 @@ impl<'a> Walker<'a> {
         // changed. Other records whose type changed (an MMAP2 made THROTTLE or MMAP, a FORK made
         // LOST) were read the same by both readers (verified); a sample made READ or MMAP is
         // lost to both.
-        let as_sample = self
-            .attr_of(body, true)
-            .and_then(|i| self.attrs.get(i))
-            .is_some_and(|a| {
-                let mut r = Reader::new(body, e);
-                parse_sample(&mut r, a).is_ok() && r.is_empty()
-            });
+        let as_sample = self.is_sample(body);
         // The kernel writes READ records only for events opened with inherit_stat (`perf
         // record -s`), at a child's exit.
         let inherit_stat = self.attrs.iter().any(|a| a.flags & (1 << 11) != 0);
@@ -2413,6 +2518,35 @@ fn user_space_name(name: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(name, needle).is_some();
     special.contains(&name)
         || (name.starts_with(b"/") && !name.ends_with(b".ko") && !has(b".ko.") && !has(b"vmlinux"))
+}
+
+/// The cpus of a CPU_MAP body: a list (type 0: u16 nr, u16 cpu[nr], 0xffff for -1) or a
+/// range (type 2: u8 any_cpu, u8 pad, u16 start, u16 end; -1 too when any_cpu); `None` for a
+/// mask or a map that does not read.
+fn cpu_map_cpus(body: &[u8], e: Endian) -> Option<Vec<i64>> {
+    let cpu = |c: u16| if c == u16::MAX { -1 } else { i64::from(c) };
+    match crate::reader::u16_at(body, 0, e)? {
+        0 => {
+            let nr = usize::from(crate::reader::u16_at(body, 2, e)?);
+            (0..nr)
+                .map(|i| {
+                    crate::reader::u16_at(body, 4usize.saturating_add(i.saturating_mul(2)), e)
+                        .map(cpu)
+                })
+                .collect()
+        }
+        2 => {
+            let any = *body.get(2)? != 0;
+            let start = crate::reader::u16_at(body, 4, e)?;
+            let end = crate::reader::u16_at(body, 6, e)?;
+            let mut v: Vec<i64> = (start..=end).take(65_536).map(i64::from).collect();
+            if any {
+                v.push(-1);
+            }
+            Some(v)
+        }
+        _ => None,
+    }
 }
 
 /// A record-fields finding for a record whose excess bytes are `n` whole records: an error.
