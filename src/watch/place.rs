@@ -111,19 +111,29 @@ fn publish_stuck(sh: &Shared) {
 pub(super) const MAX_BATCH: usize = 64;
 
 /// Places judged inputs as one batch, each in the order a single input takes: every report is
-/// written and fsynced before it is linked, every input is linked next to its report, then
-/// each verdict folder that received one is fsynced, once for the batch, and only then is
-/// each verdict logged and its `work/` entry removed. A crash at any point leaves what
-/// [`commit`] would leave for each input: in `work/` (judged again, or its move completed by
-/// a take-over), or placed with its complete report.
+/// written, and all of them made durable by one `syncfs` before any is linked, every input is
+/// linked next to its report, then each verdict folder that received one is fsynced, once for
+/// the batch, and only then is each verdict logged and its `work/` entry removed. A crash at
+/// any point leaves what [`commit`] would leave for each input: in `work/` (judged again, or
+/// its move completed by a take-over), or placed with its complete report.
 pub(super) fn commit_batch(sh: &Shared, batch: &[Pending]) {
     let sp = &sh.spool;
-    let mut linked: Vec<(&Pending, PathBuf)> = Vec::with_capacity(batch.len());
+    let mut written: Vec<(&Pending, PathBuf)> = Vec::with_capacity(batch.len());
     for p in batch {
-        let placed = sp
-            .write_temp(&p.claim, &p.sidecar)
-            .and_then(|temp| sp.link_placed(&p.claim, p.verdict, &temp, p.is_dir));
-        match placed {
+        match sp.write_temp_unsynced(&p.claim, &p.sidecar) {
+            Ok(temp) => written.push((p, temp)),
+            Err(e) => stuck(sh, p, 1, &e),
+        }
+    }
+    if let Err(e) = sp.sync_fs() {
+        for (p, _) in &written {
+            stuck(sh, p, 1, &e);
+        }
+        return;
+    }
+    let mut linked: Vec<(&Pending, PathBuf)> = Vec::with_capacity(batch.len());
+    for (p, temp) in written {
+        match sp.link_placed(&p.claim, p.verdict, &temp, p.is_dir) {
             Ok(path) => linked.push((p, path)),
             Err(e) => stuck(sh, p, 1, &e),
         }

@@ -567,6 +567,16 @@ impl Spool {
 
     /// Writes `bytes` to `work/<temp>` and fsyncs it.
     pub fn write_temp(&self, claim: &ClaimName, bytes: &[u8]) -> io::Result<PathBuf> {
+        self.write_temp_with(claim, bytes, self.fsync)
+    }
+
+    /// Writes `bytes` to `work/<temp>` without an fsync: a batch of them is made durable by
+    /// one [`Spool::sync_fs`] before any is linked.
+    pub fn write_temp_unsynced(&self, claim: &ClaimName, bytes: &[u8]) -> io::Result<PathBuf> {
+        self.write_temp_with(claim, bytes, false)
+    }
+
+    fn write_temp_with(&self, claim: &ClaimName, bytes: &[u8], sync: bool) -> io::Result<PathBuf> {
         let path = self.work.join(claim.temp_name());
         let mut f = fs::OpenOptions::new()
             .write(true)
@@ -574,10 +584,20 @@ impl Spool {
             .truncate(true)
             .open(&path)?;
         f.write_all(bytes)?;
-        if self.fsync {
+        if sync {
             f.sync_all()?;
         }
         Ok(path)
+    }
+
+    /// Makes everything written to the spool's file system durable at once (`syncfs`, one
+    /// journal commit for a batch of reports instead of one fsync each), if fsync is on.
+    pub fn sync_fs(&self) -> io::Result<()> {
+        if self.fsync {
+            let dir = fs::File::open(&self.work)?;
+            rustix::fs::syncfs(&dir)?;
+        }
+        Ok(())
     }
 
     /// Moves the claimed input `work/<claim>` and its finished report (at `temp`) into the

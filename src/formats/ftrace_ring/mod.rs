@@ -101,6 +101,12 @@ pub enum Tail {
 /// (8 bytes) could lie there. From [`SWALLOWED_RECORD`] bytes a whole data record could.
 pub const TAIL_EXCESS: u32 = 8;
 
+/// [`EventTable`]'s hot tail bound of an event without one (`Tail::Open`).
+const HOT_OPEN: u32 = u32::MAX;
+
+/// [`EventTable`]'s hot tail bound of an event whose tail needs its payload read.
+const HOT_SLOW: u32 = u32::MAX - 1;
+
 /// Bytes of the smallest data record (header and common fields): a record longer than its
 /// event by this much may have swallowed one.
 pub const SWALLOWED_RECORD: u32 = 12;
@@ -116,8 +122,10 @@ pub const TEXT_SLACK: u32 = 16;
 /// event-id and payload-length checks (the caller has no formats to check against).
 #[derive(Clone, Debug, Default)]
 pub struct EventTable {
-    /// `min_payload` per id, `u32::MAX` for no event (the hot lookup).
-    min: Vec<u32>,
+    /// Per id, `min_payload` (`u32::MAX` for no event) and the tail's bound as the hot path
+    /// needs it: the `max` of `Tail::Fixed`, [`HOT_OPEN`] or [`HOT_SLOW`] (look `tails` up).
+    /// One load per record.
+    min: Vec<(u32, u32)>,
     /// `tail` per id.
     tails: Vec<Tail>,
     infos: Vec<Option<EventInfo>>,
@@ -150,7 +158,7 @@ impl EventTable {
         let i = usize::from(id16);
         if self.min.len() <= i {
             let n = i.saturating_add(1);
-            self.min.resize(n, u32::MAX);
+            self.min.resize(n, (u32::MAX, HOT_OPEN));
             self.tails.resize(n, Tail::Open);
             self.infos.resize(n, None);
         }
@@ -163,7 +171,12 @@ impl EventTable {
                 self.len = self.len.saturating_add(1);
             }
             // u32::MAX is the "absent" marker; a real format is never that long.
-            *m = min_payload.min(u32::MAX - 1);
+            let hot = match tail {
+                Tail::Open => HOT_OPEN,
+                Tail::Fixed(max) if max < HOT_SLOW => max,
+                _ => HOT_SLOW,
+            };
+            *m = (min_payload.min(u32::MAX - 1), hot);
             *t = tail;
             *slot = Some(EventInfo {
                 name: name.into(),
@@ -229,8 +242,15 @@ impl EventTable {
     /// Hot-path lookup: `min_payload` of `id`, `None` when unknown.
     #[inline]
     fn min_payload(&self, id: u16) -> Option<u32> {
+        self.hot(id).map(|(m, _)| m)
+    }
+
+    /// Hot-path lookup: `min_payload` of `id` and its tail bound (see `min`), `None` when
+    /// unknown.
+    #[inline]
+    fn hot(&self, id: u16) -> Option<(u32, u32)> {
         match self.min.get(usize::from(id)) {
-            Some(&m) if m != u32::MAX => Some(m),
+            Some(&(m, t)) if m != u32::MAX => Some((m, t)),
             _ => None,
         }
     }
@@ -1164,19 +1184,21 @@ impl<'t> Walker<'t> {
             }
             match id {
                 None => self.short_payload(sink, data_base, start, payload.len(), None),
-                Some(id) if check_ids => match self.table.min_payload(id) {
+                Some(id) if check_ids => match self.table.hot(id) {
                     None => self.unknown_id(sink, data_base, start, id),
-                    Some(m) if (payload.len() as u64) < u64::from(m) => {
+                    Some((m, _)) if (payload.len() as u64) < u64::from(m) => {
                         self.short_payload(sink, data_base, start, payload.len(), Some((id, m)))
                     }
-                    Some(_) => match self.table.tail(id) {
-                        Tail::Open => {}
-                        // The common case, without a call (what `tail_excess` does for it).
-                        Tail::Fixed(max)
-                            if u32::try_from(payload.len())
+                    // The common cases, without a call (what `tail_excess` does for them).
+                    Some((_, HOT_OPEN)) => {}
+                    Some((_, max))
+                        if max != HOT_SLOW
+                            && u32::try_from(payload.len())
                                 .unwrap_or(u32::MAX)
                                 .saturating_sub(max)
                                 < TAIL_EXCESS => {}
+                    Some(_) => match self.table.tail(id) {
+                        Tail::Open => {}
                         tail => {
                             if let Some(excess) = tail_excess(tail, payload, e) {
                                 self.long_payload(

@@ -22,7 +22,11 @@ fn field_lines() {
     assert!(parse_field_line("\tfield:int x;\tsize:4;").is_err());
     // A byte libtraceevent's tokenizer reads as no token: a control byte or one from 0x80 (the
     // text is read lossily, so a byte that is not UTF-8 is U+FFFD here).
-    for bad in ["unsi\u{fffd}ned short", "unsigned\x01short", "unsigned \u{e9}short"] {
+    for bad in [
+        "unsi\u{fffd}ned short",
+        "unsigned\x01short",
+        "unsigned \u{e9}short",
+    ] {
         let line = format!("\tfield:{bad} common_type;\toffset:0;\tsize:2;\tsigned:0;");
         let why = parse_field_line(&line).err().unwrap();
         assert!(why.contains("no token"), "{why}");
