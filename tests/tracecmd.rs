@@ -1434,3 +1434,50 @@ fn unknown_drops(data: &[u8]) -> std::collections::BTreeMap<u32, u64> {
     }
     out
 }
+
+/// A field of `sched_switch` whose type has a byte libtraceevent's tokenizer reads as no
+/// token: the format does not parse (`TD053`), and its records are printed as
+/// `[FAILED TO PARSE]` without the fields from the broken one on (`TD111` says so, by name).
+#[test]
+fn records_of_a_format_whose_fields_do_not_parse_are_named() {
+    let mut b = std::fs::read(common::corpus("tracecmd").join("v6.dat")).unwrap();
+    let i = b
+        .windows(20)
+        .position(|w| w == b"field:pid_t next_pid")
+        .unwrap();
+    b[i + 8] = 0xf8;
+    let f = common::check_in_bounds(&b, &tracelint::options::CheckOptions::default());
+    let bad = f
+        .iter()
+        .find(|x| x.rule.code == "TD053")
+        .unwrap_or_else(|| panic!("no TD053"));
+    assert!(bad.message.contains("no token"), "{}", bad.message);
+    let rec = f
+        .iter()
+        .find(|x| x.rule.code == "TD111")
+        .unwrap_or_else(|| panic!("no TD111"));
+    assert!(
+        rec.message.contains("`sched:sched_switch` does not parse"),
+        "{}",
+        rec.message
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("t.dat");
+    std::fs::write(&p, &b).unwrap();
+    match std::process::Command::new("trace-cmd")
+        .arg("report")
+        .arg(&p)
+        .output()
+    {
+        Ok(o) => {
+            let out = String::from_utf8_lossy(&o.stdout);
+            let line = out
+                .lines()
+                .find(|l| l.contains("sched_switch:"))
+                .expect("a sched_switch line");
+            assert!(line.contains("[FAILED TO PARSE]"), "{line}");
+            assert!(!line.contains("next_pid="), "{line}");
+        }
+        Err(_) => common::skip_or_fail("trace-cmd is not installed"),
+    }
+}

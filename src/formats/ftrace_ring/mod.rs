@@ -130,6 +130,9 @@ pub struct EventTable {
     tails: Vec<Tail>,
     infos: Vec<Option<EventInfo>>,
     len: usize,
+    /// Events whose format libtraceevent keeps by name and id though their fields do not
+    /// parse (id, name): not in the table, their records are told apart in the finding.
+    unparsed: Vec<(u16, String)>,
 }
 
 impl EventTable {
@@ -215,6 +218,24 @@ impl EventTable {
         }
         let (name, id) = (name?, id?);
         self.insert(id, name, end).then_some(id)
+    }
+
+    /// Notes event `id` (`name`), whose format's name and id read but whose fields do not
+    /// parse: its records stay unknown to the walk, and their finding says what readers do.
+    pub fn insert_unparsed(&mut self, id: u32, name: &str) {
+        if let Ok(id) = u16::try_from(id) {
+            if self.unparsed.len() < 65_536 && !self.unparsed.iter().any(|(i, _)| *i == id) {
+                self.unparsed.push((id, name.to_string()));
+            }
+        }
+    }
+
+    /// The name of `id` when its format was read but did not parse.
+    pub fn unparsed_name(&self, id: u16) -> Option<&str> {
+        self.unparsed
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, n)| n.as_str())
     }
 
     /// The event with `id`, if any.
@@ -1286,11 +1307,18 @@ impl<'t> Walker<'t> {
                 sink,
                 &rules::RING_UNKNOWN_EVENT_ID,
                 span,
-                format!(
-                    "the record at 0x{:x} of {} has event id {id}, which no event format defines",
-                    at(data_base, start),
-                    self.cpu_name()
-                ),
+                match self.table.unparsed_name(id) {
+                    Some(name) => format!(
+                        "the record at 0x{:x} of {} has event id {id}, whose event format `{name}` does not parse (TD053): trace-cmd 2.4–3.3.4 print its records as `[FAILED TO PARSE]` with only the fields before the one that fails (verified: a `sched_switch` whose `next_pid` type has a byte made 0xf8 lost `next_pid` and `next_prio` in every record)",
+                        at(data_base, start),
+                        self.cpu_name()
+                    ),
+                    None => format!(
+                        "the record at 0x{:x} of {} has event id {id}, which no event format defines",
+                        at(data_base, start),
+                        self.cpu_name()
+                    ),
+                },
             );
         }
     }

@@ -62,6 +62,9 @@ pub struct Ctx<'a, 's> {
     /// Event formats that break before their `common_type` field while libtraceevent keeps
     /// them (rule, id, location, span, message): an error only for the format of the lowest id.
     pub common_type_pending: Vec<(&'static Rule, u32, Loc, Range<u64>, String)>,
+    /// Event formats whose name and id libtraceevent reads but whose fields do not parse
+    /// (id, `system:name`): it keeps them and prints their records as `[FAILED TO PARSE]`.
+    pub unparsed_formats: Vec<(u32, String)>,
     /// While a v6 event format is read: how trace-cmd 2.4 and 2.9.5 fail on it, if they do
     /// (`tep::v2`), and whether a finding about the format said so.
     pub v2_fail: Option<V2Fail>,
@@ -95,6 +98,7 @@ impl<'a, 's> Ctx<'a, 's> {
             sieve: None,
             version: 0,
             common_type_pending: Vec::new(),
+            unparsed_formats: Vec::new(),
             v2_fail: None,
             v2_fail_told: false,
         }

@@ -63,7 +63,10 @@ impl Quirks {
 
 /// Checks and walks every CPU of every buffer; fills `results`.
 pub fn check(ctx: &mut Ctx<'_, '_>, m: &mut TraceDat) {
-    let table = event_table(m);
+    let mut table = event_table(m);
+    for (id, name) in &ctx.unparsed_formats {
+        table.insert_unparsed(*id, name);
+    }
     if let Some(s) = ctx.sieve {
         s.check_ids(&table);
         let from_file = ctx.cpu_source.is_some();

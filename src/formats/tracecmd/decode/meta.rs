@@ -507,6 +507,11 @@ fn event_format_lines(
                         lspan,
                         format!("field line is malformed: {why}"),
                     );
+                    if let (Some(n), Some(i)) = (&name, id) {
+                        if ctx.unparsed_formats.len() < 65_536 {
+                            ctx.unparsed_formats.push((i, format!("{system}:{n}")));
+                        }
+                    }
                     return None;
                 }
             }
@@ -719,7 +724,7 @@ fn report_format(
     } else {
         (
             crate::finding::Severity::Warning,
-            "trace-cmd 2.4–3.3.4 skip this format and read every other event",
+            "trace-cmd 2.4–3.3.4 cannot use this format (its records, if any, are reported on their own) and read every other event",
             ("2.4–3.3.4", "same"),
         )
     };
