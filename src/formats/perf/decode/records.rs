@@ -1233,6 +1233,12 @@ impl<'a> Walker<'a> {
                 }
             ),
         );
+        self.report_sample_made(sink, f, as_sample);
+    }
+
+    /// Reports `f`, about a record whose bytes may be a sample of its event (`as_sample`): an
+    /// error then (both readers lose the sample), a warning that readers read the same else.
+    fn report_sample_made(&mut self, sink: &mut Sink, f: Finding, as_sample: bool) {
         let f = if as_sample {
             f.fails("perf", "6.1", "loss")
         } else {
@@ -1321,12 +1327,7 @@ impl<'a> Walker<'a> {
                 }
             ),
         );
-        let f = if as_sample {
-            f.fails("perf", "6.1", "loss")
-        } else {
-            f.read_same("perf", "6.1")
-        };
-        self.report(sink, f);
+        self.report_sample_made(sink, f, as_sample);
     }
 
     /// ID_INDEX entries `{id, idx, cpu, tid}`: each id must be an attr's.
@@ -1426,12 +1427,7 @@ impl<'a> Walker<'a> {
             span.clone(),
             format!("the {} record at 0x{:x} belongs to a recording none of whose events asks for it ({option}), the only events the kernel and perf write it for{}", record_name(kind), span.start, if as_sample { ": its bytes are a sample of its event, whose type was changed; perf 6.1 and linux-perf-data 0.13.0 read it as such and lose the sample (verified: a SAMPLE of corpus/perf/rounds.data made SWITCH, SWITCH_CPU_WIDE, KSYMBOL, CGROUP or TEXT_POKE, 259 of 260 samples shown by perf 6.1; made NAMESPACES, 39)" } else { "" }),
         );
-        let f = if as_sample {
-            f.fails("perf", "6.1", "loss")
-        } else {
-            f.read_same("perf", "6.1")
-        };
-        self.report(sink, f);
+        self.report_sample_made(sink, f, as_sample);
     }
 
     /// A record of a type that starts with a pid (MMAP, COMM, EXIT, FORK, READ, MMAP2) whose
