@@ -437,6 +437,30 @@ fn uf022_kernel_bit_without_files() {
     expect(&run(files), "UF022", Some("info"), 16..24);
 }
 
+/// Every `perf-cpu<N>.dat` removed from a finished recording (local, and through `uftrace
+/// recv`): uftrace writes the COMM and EXIT events of every traced task there, so the files
+/// held events every reader now loses; an error. A recording without the bit has none: nothing.
+#[test]
+fn uf022_perf_bit_without_files_in_a_finished_recording() {
+    for name in ["args", "recv-host"] {
+        let mut files = corpus_files(name);
+        assert!(
+            files.iter().any(|(n, _)| n.starts_with("perf-cpu")),
+            "{name}"
+        );
+        files.retain(|(n, _)| !n.starts_with("perf-cpu"));
+        let f = run(files);
+        let x = f
+            .iter()
+            .find(|x| x.rule.code == "UF022")
+            .unwrap_or_else(|| panic!("{name}: no UF022"));
+        assert_eq!(x.severity, Severity::Error, "{name}: {}", x.message);
+        assert!(x.message.contains("ran to its end"), "{}", x.message);
+    }
+    let f = run(corpus_files("no-event"));
+    assert!(!f.iter().any(|x| x.rule.code == "UF022"));
+}
+
 #[test]
 fn uf023_long_cmdline() {
     let mut files = corpus_files("plain");

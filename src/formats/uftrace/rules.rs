@@ -220,8 +220,13 @@ crate::declare_rules! {
     ///   uftrace 0.9.4–0.18.1;
     /// - **error**: a record carries a payload while neither `ARGUMENT`/`RETVAL` nor `AUTO_ARGS` is
     ///   set: uftrace 0.9.4–0.18.1 stop with `record missing argument info`;
-    /// - **warning**: a bit is set without its files, or the other mismatches (the header was not
-    ///   rewritten; every reader reads the same).
+    /// - **error**: `PERF_EVENT` is set, the recording ran to its end and no `perf-cpuN.dat` is
+    ///   left: `uftrace record` sets the bit only once its perf events are open (one file per
+    ///   CPU, `setup_perf_record`), and they record the COMM and EXIT of every traced task
+    ///   (`task`, `comm`, `enable_on_exec`, from 0.9.4 on), also through `uftrace recv`; every
+    ///   reader loses those events (campaign: `recv-host` without its `perf-cpu0.dat`);
+    /// - **warning**: a bit is set without its files otherwise, or the other mismatches (the
+    ///   header was not rewritten; every reader reads the same).
     pub FEATURE_FILE_MISMATCH = ("UF022", "feature-file-mismatch", Warning, "a feature bit disagrees with the files or records present");
     /// ## What it checks
     /// `info` text lines are shorter than 4095 bytes.

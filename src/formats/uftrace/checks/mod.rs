@@ -1184,10 +1184,24 @@ fn feature_bits_vs_files(info: &Info, kinds: &Kinds<'_>, n_dbg: usize, sink: &mu
             feat & feat::KERNEL != 0 && !kernel_files,
             "the KERNEL feature is set but kernel files are absent".into(),
         );
-        fm(
+        // Finished, a recording with the bit has perf records: uftrace writes the COMM and
+        // EXIT events of every traced task to the perf-cpu files (also through `uftrace
+        // recv`), so none of them left means they were removed.
+        let finished = ran_to_end(info);
+        fm_at(
             feat & feat::PERF_EVENT != 0 && !perf_files,
-            "the PERF_EVENT feature is set but there is no perf-cpuN.dat".into(),
+            if finished {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            if finished {
+                "the PERF_EVENT feature is set but there is no perf-cpuN.dat, in a recording that ran to its end: uftrace writes the COMM and EXIT events of every traced task there, so the files were removed, and uftrace 0.9.4–0.18.1 show none of those events (verified: `recv-host` without its perf-cpu0.dat)".into()
+            } else {
+                "the PERF_EVENT feature is set but there is no perf-cpuN.dat".into()
+            },
         );
+        let mut fm = |cond: bool, msg: String| fm_at(cond, Severity::Warning, msg);
         fm(
             (feat & feat::DEBUG_INFO != 0) != (n_dbg > 0),
             format!(
