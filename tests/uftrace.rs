@@ -461,6 +461,31 @@ fn uf022_perf_bit_without_files_in_a_finished_recording() {
     assert!(!f.iter().any(|x| x.rule.code == "UF022"));
 }
 
+/// In a task whose records are all at depth 0 (`-N main -N worker` leaves only top-level
+/// calls), an ENTRY made EXIT: an EXIT with no frame open, which no nesting by record order
+/// matches either (every reader shows the record as an EXIT): an error, not the warning of a
+/// writer that stores no depth.
+#[test]
+fn uf064_an_exit_with_no_frame_open_in_a_depth_zero_task() {
+    let mut files = corpus_files("notrace-N-main-worker");
+    assert!(errors(&run(files.clone())).is_empty());
+    let name = files
+        .iter()
+        .find(|(n, d)| n.ends_with(".dat") && !n.starts_with("perf") && d.len() >= 64)
+        .map(|(n, _)| n.clone())
+        .unwrap();
+    let d = get(&mut files, &name);
+    // The third record's word: type 0 (ENTRY) made 1 (EXIT).
+    assert_eq!(d[0x28] & 3, 0);
+    d[0x28] |= 1;
+    let f = run(files);
+    let x = f
+        .iter()
+        .find(|x| x.rule.code == "UF064")
+        .unwrap_or_else(|| panic!("no UF064"));
+    assert_eq!(x.severity, Severity::Error, "{}", x.message);
+}
+
 #[test]
 fn uf023_long_cmdline() {
     let mut files = corpus_files("plain");

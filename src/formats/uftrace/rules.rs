@@ -729,7 +729,9 @@ crate::declare_rules! {
     ///   misframe the calls around it (campaign: depth and type bits changed);
     /// - **warning**: every record of the task has depth 0, as third-party writers that store
     ///   no depth write (rftrace): `replay`, `graph` and `report` nest the calls by ENTRY/EXIT
-    ///   order and read them the same.
+    ///   order and read them the same; but an error still when an EXIT comes with no frame open
+    ///   by that order after the task's first records (an ENTRY made EXIT in a `-N main -N
+    ///   worker` recording, whose calls are all at depth 0: every reader shows it as an EXIT).
     /// The legal exceptions above are not reported.
     pub NESTING_MISMATCH = ("UF064", "nesting-mismatch", Error, "ENTRY/EXIT records do not nest");
     /// ## What it checks

@@ -155,6 +155,9 @@ pub struct DatStats {
     pub bytes: u64,
     /// Walk stopped early (bad magic, desync).
     pub stopped: bool,
+    /// An EXIT came when no frame was open, after the task's first record: no nesting by the
+    /// order of ENTRY and EXIT records matches it either.
+    pub unmatched_exit: bool,
 }
 
 impl DatStats {
@@ -696,11 +699,16 @@ pub fn walk(
             ),
         );
     }
-    if st.max_depth == 0 && st.entries > 0 && sink.has(&rules::NESTING_MISMATCH) {
+    if st.max_depth == 0
+        && st.entries > 0
+        && !st.unmatched_exit
+        && sink.has(&rules::NESTING_MISMATCH)
+    {
         // A writer that stores no depth (every record at depth 0: rftrace and other
         // third-party writers). The readers nest calls by the order of ENTRY and EXIT
         // records (fstack.c counts `stack_count` up and down; the recorded depth only seeds
-        // it at a task's first record and after LOST).
+        // it at a task's first record and after LOST). An EXIT with no frame open matches
+        // no order either: an ENTRY made EXIT, which every reader shows as written.
         sink.relevel(
             &rules::NESTING_MISMATCH,
             Severity::Warning,
@@ -860,6 +868,9 @@ struct Walk<'c, 'r, 's, E> {
     file_len: u64,
     ctx: &'c DatCtx<'c>,
     sieve: Option<&'c RecordSieve>,
+    /// Frames open by the order of ENTRY and EXIT records alone (what the readers count for
+    /// a writer that stores no depth), `None` before the first ENTRY or EXIT and after LOST.
+    order: Option<u64>,
     /// The runs of `sieve`.
     runs: &'c [RecordRun],
     /// Index into `runs` of the next run that may start here or later.
@@ -917,6 +928,7 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
             next_run: 0,
             sink,
             st: DatStats::default(),
+            order: None,
             counts: [0; 4],
             timeline,
             tl_idx: None,
@@ -1048,6 +1060,9 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
 
     /// Takes run `r` whole: its counts and end state, without reading its bytes.
     fn take(&mut self, r: &RecordRun) {
+        self.order = self
+            .order
+            .map(|o| o.saturating_add(r.entries).saturating_sub(r.exits));
         let [e, x, _, _] = &mut self.counts;
         *e = e.wrapping_add(r.entries);
         *x = x.wrapping_add(r.exits);
@@ -1099,6 +1114,9 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
         let win = win.get(..room.min(win.len())).unwrap_or(win);
         let p = fast_run::<E>(win, &self.fcache, &mut self.stack, &limits, &mut run);
         if p > 0 {
+            self.order = self
+                .order
+                .map(|o| o.saturating_add(run.entries).saturating_sub(run.exits));
             let [e, x, _, _] = &mut self.counts;
             *e = e.wrapping_add(run.entries);
             *x = x.wrapping_add(run.exits);
@@ -1166,6 +1184,7 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
 
     /// A LOST record: the open frames are forgotten.
     fn lost(&mut self, off: u64, time: u64, w: RecordWord) {
+        self.order = None;
         let RecordWord {
             more, depth, addr, ..
         } = w;
@@ -1373,6 +1392,7 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
     /// An ENTRY record: a frame opens at its depth.
     fn entry(&mut self, off: u64, w: RecordWord) {
         let RecordWord { depth, addr, .. } = w;
+        self.order = Some(self.order.unwrap_or(0).saturating_add(1));
         if let Some(c) = self.cur {
             if depth != c && self.caps.nest.hit(&(off..off)) {
                 report_nesting(
@@ -1396,6 +1416,16 @@ impl<'c, 'r, 's, E: Endianity + Default> Walk<'c, 'r, 's, E> {
     /// An EXIT record: the frame at its depth closes.
     fn exit(&mut self, off: u64, time: u64, w: RecordWord) {
         let RecordWord { depth, addr, .. } = w;
+        self.order = match self.order {
+            Some(0) => {
+                self.st.unmatched_exit = true;
+                Some(0)
+            }
+            Some(n) => Some(n.saturating_sub(1)),
+            // A task's first records may close frames entered before it was traced (a fork
+            // child, a trigger): they match nothing recorded.
+            None => None,
+        };
         let span = off.saturating_add(8)..off.saturating_add(16);
         match self.stack.last().map(|f| (f.depth, f.addr)) {
             Some((d, a)) if d == depth => {
