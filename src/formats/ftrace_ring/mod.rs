@@ -107,6 +107,15 @@ const HOT_OPEN: u32 = u32::MAX;
 /// [`EventTable`]'s hot tail bound of an event whose tail needs its payload read.
 const HOT_SLOW: u32 = u32::MAX - 1;
 
+/// Whether a payload of `len` bytes leaves no excess past the hot tail bound `max` (an event
+/// without a tail, or a fixed one the payload ends within): `false` when the tail must be read.
+#[inline(always)]
+fn within_hot_tail(max: u32, len: usize) -> bool {
+    max == HOT_OPEN
+        || (max != HOT_SLOW
+            && u32::try_from(len).unwrap_or(u32::MAX).saturating_sub(max) < TAIL_EXCESS)
+}
+
 /// Bytes of the smallest data record (header and common fields): a record longer than its
 /// event by this much may have swallowed one.
 pub const SWALLOWED_RECORD: u32 = 12;
@@ -1211,13 +1220,7 @@ impl<'t> Walker<'t> {
                         self.short_payload(sink, data_base, start, payload.len(), Some((id, m)))
                     }
                     // The common cases, without a call (what `tail_excess` does for them).
-                    Some((_, HOT_OPEN)) => {}
-                    Some((_, max))
-                        if max != HOT_SLOW
-                            && u32::try_from(payload.len())
-                                .unwrap_or(u32::MAX)
-                                .saturating_sub(max)
-                                < TAIL_EXCESS => {}
+                    Some((_, max)) if within_hot_tail(max, payload.len()) => {}
                     Some(_) => match self.table.tail(id) {
                         Tail::Open => {}
                         tail => {

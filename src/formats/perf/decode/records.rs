@@ -1686,6 +1686,24 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A SAMPLE attributed to the dummy software event (`perf record` adds one to track maps
+    /// and tasks, `dummy:HG`), which counts nothing and never samples: its id was changed.
+    fn dummy_sample(&mut self, idx: Option<usize>, span: &Range<u64>, sink: &mut Sink) {
+        let dummy = idx
+            .and_then(|i| self.attrs.get(i))
+            .is_some_and(|a| a.kind == 1 && a.config == 9);
+        if dummy && self.attrs.len() > 1 {
+            let f = sink
+                .make(
+                    &rules::UNKNOWN_ID,
+                    span.clone(),
+                    format!("the SAMPLE at 0x{:x} has the id of the dummy event (software event 9, which counts nothing and never samples): its id was changed; perf 6.1 and linux-perf-data 0.13.0 read it as a dummy sample, lost to the event it was taken for (verified: a `cpu-clock` sample of sys-wide.data given the dummy event's id, missing from both)", span.start),
+                )
+                .fails("perf", "6.1", "loss");
+            self.report(sink, f);
+        }
+    }
+
     /// A SAMPLE whose cpu mode is the guest's (kernel 4, user 5) though its event excludes the
     /// guest (`exclude_guest`, which `perf record` sets on every event it is not told to count
     /// in guests): the kernel gives such an event no guest sample, and perf 6.1 finds no guest
@@ -1746,21 +1764,7 @@ impl<'a> Walker<'a> {
             }
             None => None,
         };
-        // The dummy software event (`perf record` adds one to track maps and tasks, `dummy:HG`)
-        // counts nothing and never samples.
-        let dummy = idx
-            .and_then(|i| self.attrs.get(i))
-            .is_some_and(|a| a.kind == 1 && a.config == 9);
-        if dummy && self.attrs.len() > 1 {
-            let f = sink
-                .make(
-                    &rules::UNKNOWN_ID,
-                    span.clone(),
-                    format!("the SAMPLE at 0x{:x} has the id of the dummy event (software event 9, which counts nothing and never samples): its id was changed; perf 6.1 and linux-perf-data 0.13.0 read it as a dummy sample, lost to the event it was taken for (verified: a `cpu-clock` sample of sys-wide.data given the dummy event's id, missing from both)", span.start),
-                )
-                .fails("perf", "6.1", "loss");
-            self.report(sink, f);
-        }
+        self.dummy_sample(idx, &span, sink);
         let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
             // A file without attrs is reported by the header checks.
             if self.attrs.is_empty() && self.pipe {
