@@ -49,6 +49,14 @@ fn find<'a>(f: &'a [Finding], rule: &Rule, sev: Severity) -> &'a Finding {
         .unwrap_or_else(|| panic!("expected {} at {sev}, got:\n{}", rule.code, show(f)))
 }
 
+/// The finding of `rule` whose message holds `text`.
+#[track_caller]
+fn find_text<'a>(f: &'a [Finding], rule: &Rule, text: &str) -> &'a Finding {
+    f.iter()
+        .find(|x| x.rule == rule && x.message.contains(text))
+        .unwrap_or_else(|| panic!("expected {} with {text:?}, got:\n{}", rule.code, show(f)))
+}
+
 fn errors(f: &[Finding]) -> usize {
     f.iter().filter(|x| x.severity == Severity::Error).count()
 }
@@ -2759,10 +2767,7 @@ fn a_map_named_by_a_control_byte_is_a_sample_made_map() {
     let mut b = good.clone();
     put32(&mut b, o, 1);
     let f = findings(&b);
-    let x = f
-        .iter()
-        .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("the name of the MMAP"))
-        .unwrap_or_else(|| panic!("{}", show(&f)));
+    let x = find_text(&f, &pf::RECORD_FIELDS, "the name of the MMAP");
     assert_eq!(x.severity, Severity::Error, "{}", x.message);
     assert!(x.message.contains("a sample of its event"), "{}", x.message);
     // A real MMAP with its name's first byte made NUL: a map with an empty name.
@@ -2775,10 +2780,7 @@ fn a_map_named_by_a_control_byte_is_a_sample_made_map() {
     let mut e = good.clone();
     e[m + fixed] = 0;
     let f = findings(&e);
-    let x = f
-        .iter()
-        .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("is empty"))
-        .unwrap_or_else(|| panic!("{}", show(&f)));
+    let x = find_text(&f, &pf::RECORD_FIELDS, "is empty");
     assert_eq!(x.severity, Severity::Warning, "{}", x.message);
     assert_eq!(errors(&f), 0, "{}", show(&f));
     match perf_script(&good) {
@@ -2858,10 +2860,7 @@ fn a_user_record_longer_than_perf_writes_it_is_a_sample_made_so() {
         let mut b = good.clone();
         put32(&mut b, o, t);
         let f = findings(&b);
-        let x = f
-            .iter()
-            .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("but perf writes it in"))
-            .unwrap_or_else(|| panic!("type {t}: {}", show(&f)));
+        let x = find_text(&f, &pf::RECORD_FIELDS, "but perf writes it in");
         assert_eq!(x.severity, Severity::Error, "{}", x.message);
         if t == 79 {
             match perf_script(&good) {
@@ -2884,10 +2883,7 @@ fn a_user_record_longer_than_perf_writes_it_is_a_sample_made_so() {
     let mut b = good.clone();
     put32(&mut b, m, 68);
     let f = findings(&b);
-    let x = f
-        .iter()
-        .find(|x| x.rule == &pf::RECORD_FIELDS && x.message.contains("but perf writes it in"))
-        .unwrap_or_else(|| panic!("{}", show(&f)));
+    let x = find_text(&f, &pf::RECORD_FIELDS, "but perf writes it in");
     assert_eq!(x.severity, Severity::Warning, "{}", x.message);
 }
 

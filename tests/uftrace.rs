@@ -116,6 +116,14 @@ fn line_span(data: &[u8], start_of_line: &[u8]) -> std::ops::Range<u64> {
     at as u64..end as u64
 }
 
+/// The first finding of rule `code`.
+#[track_caller]
+fn first<'a>(f: &'a [Finding], code: &str) -> &'a Finding {
+    f.iter()
+        .find(|x| x.rule.code == code)
+        .unwrap_or_else(|| panic!("no {code} in {:#?}", errors(f)))
+}
+
 fn errors(f: &[Finding]) -> Vec<String> {
     f.iter()
         .filter(|f| f.severity == Severity::Error)
@@ -450,10 +458,7 @@ fn uf022_perf_bit_without_files_in_a_finished_recording() {
         );
         files.retain(|(n, _)| !n.starts_with("perf-cpu"));
         let f = run(files);
-        let x = f
-            .iter()
-            .find(|x| x.rule.code == "UF022")
-            .unwrap_or_else(|| panic!("{name}: no UF022"));
+        let x = first(&f, "UF022");
         assert_eq!(x.severity, Severity::Error, "{name}: {}", x.message);
         assert!(x.message.contains("ran to its end"), "{}", x.message);
     }
@@ -479,10 +484,7 @@ fn uf064_an_exit_with_no_frame_open_in_a_depth_zero_task() {
     assert_eq!(d[0x28] & 3, 0);
     d[0x28] |= 1;
     let f = run(files);
-    let x = f
-        .iter()
-        .find(|x| x.rule.code == "UF064")
-        .unwrap_or_else(|| panic!("no UF064"));
+    let x = first(&f, "UF064");
     assert_eq!(x.severity, Severity::Error, "{}", x.message);
 }
 
