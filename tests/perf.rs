@@ -2879,12 +2879,35 @@ fn a_user_record_longer_than_perf_writes_it_is_a_sample_made_so() {
             }
         }
     }
+    // An MMAP2 made STAT_ROUND is only longer (perf 6.1 reads its fields): a warning; made
+    // FINISHED_ROUND, linux-perf-data refuses the file: an error.
     let (m, _, _) = *recs.iter().find(|r| r.1 == 10).unwrap();
     let mut b = good.clone();
-    put32(&mut b, m, 68);
+    put32(&mut b, m, 77);
     let f = findings(&b);
     let x = find_text(&f, &pf::RECORD_FIELDS, "but perf writes it in");
     assert_eq!(x.severity, Severity::Warning, "{}", x.message);
+    put32(&mut b, m, 68);
+    let f = findings(&b);
+    let x = find_text(&f, &pf::RECORD_FIELDS, "but perf writes it in");
+    assert_eq!(x.severity, Severity::Error, "{}", x.message);
+    assert!(x.message.contains("refuses the file"), "{}", x.message);
+    match lpd_read(&b) {
+        Some((_, out)) => assert!(
+            out.contains("smaller than the header itself") && !out.contains("SAMPLE "),
+            "{out}"
+        ),
+        None => skip_or_fail("linux-perf-data 0.13.0 is not built (python3 campaign/readers.py)"),
+    }
+    // A COMPRESSED record of a `-z` recording (not the first: no zstd magic, an unpadded
+    // size) made FINISHED_INIT: the records compressed in it are lost.
+    let z = read("zstd.data");
+    let (c, _, _) = *records(&z).iter().filter(|r| r.1 == 81).nth(1).unwrap();
+    let mut b = z.clone();
+    put32(&mut b, c, 82);
+    let f = findings(&b);
+    let x = find_text(&f, &pf::RECORD_FIELDS, "zstd data");
+    assert_eq!(x.severity, Severity::Error, "{}", x.message);
 }
 
 /// `perf stat record`'s STAT_CONFIG made STAT: a count at cpu 0 where the CPU_MAP holds only

@@ -299,7 +299,11 @@ crate::declare_rules! {
     ///
     /// A FINISHED_ROUND, FINISHED_INIT, STAT_ROUND or TIME_CONV longer than perf writes it: a
     /// warning (perf 6.1 reads its fields and skips the rest), an error when its bytes are a
-    /// sample of its event (a SAMPLE made TIME_CONV is lost to both readers, verified). A STAT
+    /// sample of its event (a SAMPLE made TIME_CONV is lost to both readers, verified) or zstd
+    /// data (the frame's magic, or an unpadded size in a `-z` recording: a COMPRESSED record
+    /// made FINISHED_INIT loses its records to both), and for a FINISHED_ROUND, which
+    /// linux-perf-data 0.13.0 refuses longer ("The specified size in the perf event header was
+    /// smaller than the header itself", verified on an ID_INDEX and an MMAP2 so made). A STAT
     /// whose cpu is not in the CPU_MAP or whose thread index is past the THREAD_MAP: perf 6.1
     /// stops ("Invalid CPU 0 for event cpu-clock", "Failed to find perf count", exit 234,
     /// verified on copies of `stat.data`); perf writes every count at its maps' cpus and
