@@ -1568,6 +1568,26 @@ fn perf_script(bytes: &[u8]) -> Option<(i32, usize)> {
     Some((code, lines))
 }
 
+/// The exit of `perf report --stdio -n --no-children` on `bytes` (`Some(-signal)` when killed),
+/// or None without perf.
+fn perf_report_status(bytes: &[u8]) -> Option<Option<i32>> {
+    use std::os::unix::process::ExitStatusExt;
+    std::process::Command::new("perf")
+        .arg("version")
+        .output()
+        .ok()?;
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("in.data");
+    std::fs::write(&p, bytes).unwrap();
+    let o = std::process::Command::new("perf")
+        .args(["report", "--stdio", "-n", "--no-children", "-i"])
+        .arg(&p)
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    Some(o.status.code().or_else(|| o.status.signal().map(|s| -s)))
+}
+
 /// `perf script ARGS -i` on `bytes` (written to a temporary file), or None without perf.
 fn perf_script_with(bytes: &[u8], args: &[&str]) -> Option<std::process::Output> {
     std::process::Command::new("perf")
@@ -1774,6 +1794,24 @@ fn raw_sizes_shrunk_inside_their_samples_read_the_same() {
         assert!(x.message.contains("after its raw data"), "{}", x.message);
         assert_eq!(errors(&f), 0, "{}", show(&f));
         copies.push(b);
+    }
+    // The first sample of its event with a raw size of 0 or 1, too small for common_type:
+    // `perf report` crashes (SIGSEGV); an error.
+    let mut first = good.clone();
+    assert_eq!(
+        u32::from_le_bytes(good[0x520..0x524].try_into().unwrap()),
+        52
+    );
+    put32(&mut first, 0x520, 1);
+    let ff = findings(&first);
+    let x = find(&ff, &pf::SAMPLE_BODY, Severity::Error);
+    assert!(
+        x.message.contains("first sample of its event"),
+        "{}",
+        x.message
+    );
+    if let Some(o) = perf_report_status(&first) {
+        assert_eq!(o, Some(-11));
     }
     // Grown past the sample: an error.
     let mut b = good.clone();

@@ -355,7 +355,9 @@ crate::declare_rules! {
     /// tracepoint's fields from the raw data the same, and so does linux-perf-data 0.13.0
     /// (verified on `raw_syscalls` and `sched_switch` samples with raw sizes made 0, 1, one
     /// less or half theirs: `perf script`, `perf report`, `perf sched latency` and `timehist`
-    /// the same). A guest sample of such an event:
+    /// the same), but for the first sample of an event with a raw size of 0 or 1, too small for
+    /// its `common_type`: `perf report` crashes (SIGSEGV, verified on `trace.data` and
+    /// `syscalls.data`), an error. A guest sample of such an event:
     /// perf 6.1 finds no guest machine and drops it (verified: `perf script` shows 2651 of 2652
     /// samples; cpu modes 0 to 3, 6 and 7 read the same), linux-perf-data 0.13.0 shows it.
     ///
