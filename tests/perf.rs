@@ -1572,24 +1572,19 @@ fn perf_script(bytes: &[u8]) -> Option<(i32, usize)> {
 /// or None without perf.
 fn perf_report_status(bytes: &[u8]) -> Option<Option<i32>> {
     use std::os::unix::process::ExitStatusExt;
-    std::process::Command::new("perf")
-        .arg("version")
-        .output()
-        .ok()?;
-    let tmp = tempfile::tempdir().unwrap();
-    let p = tmp.path().join("in.data");
-    std::fs::write(&p, bytes).unwrap();
-    let o = std::process::Command::new("perf")
-        .args(["report", "--stdio", "-n", "--no-children", "-i"])
-        .arg(&p)
-        .env("HOME", "/nonexistent")
-        .output()
-        .unwrap();
+    let o = perf_with(&["report", "--stdio", "-n", "--no-children"], bytes)?;
     Some(o.status.code().or_else(|| o.status.signal().map(|s| -s)))
 }
 
 /// `perf script ARGS -i` on `bytes` (written to a temporary file), or None without perf.
 fn perf_script_with(bytes: &[u8], args: &[&str]) -> Option<std::process::Output> {
+    let mut cmd = vec!["script"];
+    cmd.extend_from_slice(args);
+    perf_with(&cmd, bytes)
+}
+
+/// `perf CMD -i` on `bytes` (written to a temporary file), or None without perf.
+fn perf_with(cmd: &[&str], bytes: &[u8]) -> Option<std::process::Output> {
     std::process::Command::new("perf")
         .arg("version")
         .output()
@@ -1598,8 +1593,7 @@ fn perf_script_with(bytes: &[u8], args: &[&str]) -> Option<std::process::Output>
     let p = tmp.path().join("in.data");
     std::fs::write(&p, bytes).unwrap();
     let o = std::process::Command::new("perf")
-        .arg("script")
-        .args(args)
+        .args(cmd)
         .arg("-i")
         .arg(&p)
         .env("HOME", "/nonexistent")
