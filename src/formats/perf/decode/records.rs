@@ -76,8 +76,9 @@ pub struct Walker<'a> {
     /// list or a range; `None` for a mask, not checked).
     stat_threads: Option<u64>,
     stat_cpus: Option<Vec<i64>>,
-    /// The attrs (by index) a SAMPLE of which was walked.
-    sampled: std::collections::HashSet<usize>,
+    /// Per attr (by index), whether a SAMPLE of it was walked; only tracepoint attrs are
+    /// marked (the one use, `raw_left_effect`).
+    sampled: Vec<bool>,
     /// A stream's metadata as linux-perf-data 0.13.0 reads it.
     lpd_meta: LpdMeta,
 }
@@ -205,7 +206,7 @@ impl<'a> Walker<'a> {
             stat_maps: (false, false),
             stat_threads: None,
             stat_cpus: None,
-            sampled: std::collections::HashSet::new(),
+            sampled: Vec::new(),
             lpd_meta: LpdMeta::default(),
         };
         for a in attrs {
@@ -1702,6 +1703,20 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Whether this is the first SAMPLE of a tracepoint attr `idx` (perf 6.1 sets the event's
+    /// format up from it), marking it seen.
+    fn first_tracepoint_sample(&mut self, idx: Option<usize>) -> bool {
+        let Some(i) = idx.filter(|&i| self.attrs.get(i).is_some_and(|a| a.kind == 2)) else {
+            return false;
+        };
+        if self.sampled.len() <= i {
+            self.sampled.resize(i.saturating_add(1), false);
+        }
+        self.sampled
+            .get_mut(i)
+            .is_some_and(|seen| !std::mem::replace(seen, true))
+    }
+
     /// A SAMPLE attributed to the dummy software event (`perf record` adds one to track maps
     /// and tasks, `dummy:HG`), which counts nothing and never samples: its id was changed.
     fn dummy_sample(&mut self, idx: Option<usize>, span: &Range<u64>, sink: &mut Sink) {
@@ -1781,6 +1796,7 @@ impl<'a> Walker<'a> {
             None => None,
         };
         self.dummy_sample(idx, &span, sink);
+        let first = self.first_tracepoint_sample(idx);
         let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
             // A file without attrs is reported by the header checks.
             if self.attrs.is_empty() && self.pipe {
@@ -1793,8 +1809,6 @@ impl<'a> Walker<'a> {
             }
             return;
         };
-        // Only the first sample of its event: perf 6.1 sets the event's format up from it.
-        let first = idx.is_some_and(|i| self.sampled.len() < 65_536 && self.sampled.insert(i));
         let mut r = Reader::with_base(body, span.start.saturating_add(8), self.endian);
         let fast = idx
             .and_then(|i| self.layouts.get(i))
