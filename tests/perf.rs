@@ -2967,3 +2967,35 @@ fn a_stat_count_outside_its_maps_stops_perf_61() {
         None => skip_or_fail("perf is not installed"),
     }
 }
+
+/// A CPU_MAP range whose first cpu is past its last: perf writes ranges lowest to highest, and
+/// perf 6.1 `perf script` sizes the map `end - start + 1`: below 0 it stops (exit 244) with no
+/// sample shown; at 0 it reads the same, a warning.
+#[test]
+fn a_cpu_map_range_backwards_stops_perf_script_61() {
+    let good = read("group.data");
+    assert_eq!(errors(&findings(&good)), 0);
+    let (o, _, _) = *records(&good).iter().find(|r| r.1 == 74).unwrap();
+    assert_eq!(u16::from_le_bytes([good[o + 8], good[o + 9]]), 2, "a range");
+    let end = u16::from_le_bytes([good[o + 14], good[o + 15]]);
+    let mut b = good.clone();
+    b[o + 12..o + 14].copy_from_slice(&(end + 3).to_le_bytes());
+    let f = findings(&b);
+    let x = find_text(&f, &pf::RECORD_FIELDS, "CPU_MAP");
+    assert_eq!(x.severity, Severity::Error, "{}", x.message);
+    assert_eq!(x.span(), o as u64..o as u64 + 16);
+    let mut w = good.clone();
+    w[o + 12..o + 14].copy_from_slice(&(end + 1).to_le_bytes());
+    let f = findings(&w);
+    let x = find_text(&f, &pf::RECORD_FIELDS, "CPU_MAP");
+    assert_eq!(x.severity, Severity::Warning, "{}", x.message);
+    match (perf_script(&good), perf_script(&b), perf_script(&w)) {
+        (Some((0, n)), Some((code, 0)), Some((0, m))) => {
+            assert!(n > 0);
+            assert_eq!(m, n);
+            assert_eq!(code, 244);
+        }
+        (None, ..) => skip_or_fail("perf is not installed"),
+        other => panic!("perf script: {other:?}"),
+    }
+}

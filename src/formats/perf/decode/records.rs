@@ -938,6 +938,9 @@ impl<'a> Walker<'a> {
                     }
                     _ => Some(2),
                 };
+                if t == Some(2) {
+                    self.cpu_range(body, span.clone(), sink);
+                }
                 if need.is_none_or(|n| n > body.len() as u64) {
                     self.counted_short(kind, span, nr.unwrap_or(0), need, sink);
                 }
@@ -1288,6 +1291,30 @@ impl<'a> Walker<'a> {
                 format!("the STAT record at 0x{:x} counts cpu {cpu}, thread index {thread}, which the recording's CPU_MAP ({}) and THREAD_MAP ({} thread(s)) do not both hold; perf writes each count at a cpu and thread of its maps, and perf 6.1 stops at it ({why}, exit 234; verified on copies of corpus/perf/stat.data): {}", span.start, self.stat_cpus.as_ref().map_or("not read".to_string(), |c| format!("{c:?}")), self.stat_threads.unwrap_or(0), self.stop_effect()),
             )
             .fails("perf", "6.1", "reject");
+        self.report(sink, f);
+    }
+
+    /// A CPU_MAP range (type 2) whose first cpu is past its last. perf writes a range only for a
+    /// run of cpus, lowest to highest; `perf script` (6.1) allocates `end - start + 1 + any`
+    /// cpus for it, so a count below 0 corrupts its heap or fails to allocate.
+    fn cpu_range(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
+        let e = self.endian;
+        let any = body.get(2).map_or(0, |b| i64::from(*b));
+        let (Some(start), Some(end)) = (crate::reader::u16_at(body, 4, e), crate::reader::u16_at(body, 6, e)) else {
+            return;
+        };
+        if start <= end {
+            return;
+        }
+        let count = i64::from(end) - i64::from(start) + 1 + any;
+        let head = format!("the CPU_MAP record at 0x{:x} is a range from cpu {start} to cpu {end}; perf writes a range only for a run of cpus from the lowest to the highest", span.start);
+        let f = if count < 0 {
+            sink.make(&rules::RECORD_FIELDS, span, format!("{head}, and perf 6.1 `perf script` sizes the map as {count} cpus: it aborts with heap corruption (count -1) or stops (\"failed to process type: 74 [Cannot allocate memory]\", exit 244) and shows none of the samples after it; `perf report` and linux-perf-data 0.13.0 read the same (verified on copies of corpus/perf/group.data)"))
+                .fails("perf", "6.1", "reject")
+        } else {
+            sink.make(&rules::RECORD_FIELDS, span, format!("{head}; it holds no cpu, and perf 6.1 (`perf script`, `perf report`) and linux-perf-data 0.13.0 read the same (verified on a copy of corpus/perf/group.data)"))
+                .read_same("perf", "6.1")
+        };
         self.report(sink, f);
     }
 
