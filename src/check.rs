@@ -178,8 +178,31 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
 /// Checks one input read from standard input (`-`): a trace, a compressed trace or an archive.
 /// A plain trace is held in memory up to `unpack_memory_bytes`, else spilled to an unnamed
 /// temporary file; its findings have no member.
+///
+/// Standard input that is a regular file read from its start (`tracelint check - < FILE`) is
+/// checked in place, as a named file is: nothing is held or spilled.
 pub fn check_stdin(opts: &CheckOptions, config: &Config) -> Report {
+    if let Some((file, meta)) = stdin_file() {
+        let path = Path::new("-");
+        let start = Instant::now();
+        let mut report = Report::new(path);
+        let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
+        guarded(&mut sink, |sink| {
+            check_file_checked(path, file, meta, opts, sink, &mut report)
+        });
+        return finish_report(report, sink, opts, config, start);
+    }
     check_reader(Path::new("-"), Box::new(io::stdin().lock()), opts, config)
+}
+
+/// Standard input as an open file and its metadata when it is a regular file whose offset is
+/// at its start; `None` for a pipe, a terminal, a socket or a file partly read before.
+fn stdin_file() -> Option<(std::fs::File, std::fs::Metadata)> {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+    let mut file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok()?;
+    (meta.is_file() && file.stream_position().ok()? == 0).then_some((file, meta))
 }
 
 /// [`check_stdin`] for any stream, reported as `path`.
@@ -474,6 +497,23 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         );
         return;
     }
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return io_finding(sink, report, path, &e),
+    };
+    check_file_checked(path, file, meta, opts, sink, report);
+}
+
+/// Checks an open regular file (`meta`: as stated before it was opened), then whether it
+/// changed while it was checked.
+fn check_file_checked(
+    path: &Path,
+    file: std::fs::File,
+    meta: std::fs::Metadata,
+    opts: &CheckOptions,
+    sink: &mut Sink,
+    report: &mut Report,
+) {
     report.size = meta.len();
     if meta.len() > opts.limits.max_file_bytes {
         sink.limit(
@@ -485,10 +525,6 @@ fn check_path_inner(path: &Path, opts: &CheckOptions, sink: &mut Sink, report: &
         );
         return;
     }
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return io_finding(sink, report, path, &e),
-    };
     // Stat again once checked (through the same open file): a file truncated, grown or
     // rewritten meanwhile was judged on bytes that are no longer there.
     let watch = file.try_clone().ok();

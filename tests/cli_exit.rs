@@ -191,9 +191,9 @@ fn a_stdin_spill_that_cannot_be_written_is_exit_3() {
     let o = Command::new("sh")
         .arg("-c")
         .arg(format!(
-            "trap '' XFSZ; ulimit -f 64 && exec '{}' - < '{}'",
-            bin(),
-            input.display()
+            "trap '' XFSZ; ulimit -f 64 && cat '{}' | exec '{}' -",
+            input.display(),
+            bin()
         ))
         .env("TMPDIR", dir.path())
         .current_dir(dir.path())
@@ -206,12 +206,35 @@ fn a_stdin_spill_that_cannot_be_written_is_exit_3() {
     // The same input with room for the spill passes.
     let o = Command::new("sh")
         .arg("-c")
-        .arg(format!("exec '{}' - < '{}'", bin(), input.display()))
+        .arg(format!("cat '{}' | exec '{}' -", input.display(), bin()))
         .env("TMPDIR", dir.path())
         .current_dir(dir.path())
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
+    // Redirected from the file, standard input is read in place: no spill, so the limit on
+    // the spill's size does not matter, and the report is the named file's under `-`.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 64 && exec '{}' check -o json - < '{}'",
+            bin(),
+            input.display()
+        ))
+        .env("TMPDIR", dir.path())
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
+    let named = cmd().args(["check", "-o", "json"]).arg(&input).output().unwrap();
+    let strip = |o: &Output| {
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let f = &mut v["files"][0];
+        f["path"] = serde_json::Value::Null;
+        f.clone()
+    };
+    assert_eq!(strip(&o), strip(&named));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "only the config");
 }
 
 #[test]
