@@ -90,8 +90,9 @@ pub fn check_feature(
     }
     if bit == 1 {
         info.tracing_data = true;
-        info.tracepoint_ids = tracing_data(data, span.clone(), false, limits, sink);
-        info.tracepoint_unparsed = unparsed_formats(data, &span, info.tracepoint_ids.as_deref());
+        let (ids, unparsed) = tracing_data(data, span.clone(), false, limits, sink);
+        info.tracepoint_ids = ids;
+        info.tracepoint_unparsed = unparsed;
         return;
     }
     let Ok(mut r) = Reader::new(data, endian).slice_abs(span.clone(), "feature section") else {
@@ -500,49 +501,6 @@ fn build_id_too_long(data: &[u8], endian: Endian, span: &Range<u64>) -> bool {
     false
 }
 
-/// The ids of the event formats of a TRACING_DATA block at `span` whose header reads (a
-/// `name: ` line, then `ID: ` and a number) but that are not among the formats that parsed
-/// (`parsed`): libtraceevent registers the event when it has read its name and id, and flags
-/// it failed when its fields then do not parse; perf 6.1 reads such a recording and prints the
-/// event's samples as "[FAILED TO PARSE]".
-pub fn unparsed_formats(data: &[u8], span: &Range<u64>, parsed: Option<&[u32]>) -> Vec<u32> {
-    let Some(parsed) = parsed else {
-        return Vec::new();
-    };
-    let block = usize::try_from(span.start)
-        .ok()
-        .zip(usize::try_from(span.end).ok())
-        .and_then(|(a, b)| data.get(a..b))
-        .unwrap_or_default();
-    let mut out = Vec::new();
-    // Each format is a u64 size and then its text: the `name: ` line starts after the size's
-    // bytes, not at a line start.
-    let mut rest = block;
-    while let Some(at) = memchr::memmem::find(rest, b"name: ") {
-        rest = rest.get(at.saturating_add(6)..).unwrap_or_default();
-        let Some(nl) = rest.iter().position(|c| *c == b'\n') else {
-            break;
-        };
-        let next = rest.get(nl.saturating_add(1)..).unwrap_or_default();
-        let Some(digits) = next.strip_prefix(b"ID: ") else {
-            continue;
-        };
-        let end = digits
-            .iter()
-            .position(|c| *c == b'\n')
-            .unwrap_or(digits.len());
-        let id = std::str::from_utf8(digits.get(..end).unwrap_or_default())
-            .ok()
-            .and_then(|d| d.parse::<u32>().ok());
-        if let Some(id) = id {
-            if !parsed.contains(&id) && !out.contains(&id) && out.len() < 65_536 {
-                out.push(id);
-            }
-        }
-    }
-    out
-}
-
 /// Whether libperf's `perf_cpu_map__new` (perf 6.1) parses `list`: empty, or numbers
 /// (`strtoul` base 0: decimal, octal with a leading 0, hex with 0x) each followed by the end,
 /// a comma or a dash and a number not below it (then the end or a comma); what follows a
@@ -597,15 +555,17 @@ fn cpu_list_parses(list: &str) -> bool {
 
 /// The TRACING_DATA block (file-mode feature 1, or the payload after a pipe-mode
 /// HEADER_TRACING_DATA record): the metadata items of a trace.dat v6, checked by the trace.dat
-/// checks (their findings are `TD` rules), and its end against the section's. Returns the
-/// event format ids it describes.
+/// checks (their findings are `TD` rules), and its end against the section's. Returns the ids
+/// of the event formats that parsed (`None` when the block does not read) and of those
+/// libtraceevent registers but fails to parse: perf 6.1 prints their samples as
+/// "[FAILED TO PARSE]".
 pub fn tracing_data(
     data: &[u8],
     span: Range<u64>,
     in_stream: bool,
     limits: &Limits,
     sink: &mut Sink,
-) -> Option<Vec<u32>> {
+) -> (Option<Vec<u32>>, Vec<u32>) {
     // perf 6.1 reads a file's block from the file (`trace_report` on the file descriptor),
     // not bounded by its section: a section whose size alone is wrong is read as written
     // (verified: TRACING_DATA sizes made 0, 1, half or one less in lock.data, syscalls.data
@@ -616,8 +576,8 @@ pub fn tracing_data(
         span.start..data.len() as u64
     };
     let read = crate::formats::tracecmd::decode::v6_metadata_block(data, block, limits, sink);
-    let ids = read.as_ref().map(|(_, ids)| ids.clone());
-    let end = read.map(|(e, _)| e);
+    let end = read.as_ref().map(|b| b.end);
+    let ids = read.map(|b| (Some(b.ids), b.unparsed)).unwrap_or_default();
     // A stream's HEADER_TRACING_DATA gives the block's size padded to 8: the walk compares
     // them (`tracing_data_len`).
     if let (true, Some(_)) = (in_stream, end) {
@@ -692,7 +652,7 @@ fn cpu_topology_ids(
 pub fn tracing_data_len(data: &[u8], span: Range<u64>, limits: &Limits) -> Option<u64> {
     let mut quiet = Sink::new(0);
     crate::formats::tracecmd::decode::v6_metadata_block(data, span.clone(), limits, &mut quiet)
-        .map(|(e, _)| e.saturating_sub(span.start))
+        .map(|b| b.end.saturating_sub(span.start))
 }
 
 /// Why a payload does not parse.

@@ -596,18 +596,14 @@ impl<'a> Walker<'a> {
                 if kind == 66 && padded <= end.saturating_sub(o) {
                     let payload = o..o.saturating_add(extra);
                     if self.image.fill(src, payload.clone()) {
-                        self.info.tracepoint_ids = features::tracing_data(
-                            self.image.bytes(),
-                            payload.clone(),
-                            true,
-                            self.limits,
-                            sink,
-                        );
-                        self.info.tracepoint_unparsed = features::unparsed_formats(
-                            self.image.bytes(),
-                            &payload,
-                            self.info.tracepoint_ids.as_deref(),
-                        );
+                        (self.info.tracepoint_ids, self.info.tracepoint_unparsed) =
+                            features::tracing_data(
+                                self.image.bytes(),
+                                payload.clone(),
+                                true,
+                                self.limits,
+                                sink,
+                            );
                         self.tracing_data_size(payload, sink);
                     } else {
                         sink.limit(

@@ -349,6 +349,12 @@ pub fn event_format(
     };
     ctx.v2_fail_told = false;
     let ev = event_format_lines(ctx, text, loc, system);
+    // libtraceevent keeps a format it read the name and id of, flagged failed.
+    if let (None, Some((id, name))) = (&ev, tep::registered(text.rest())) {
+        if ctx.unparsed_formats.len() < 65_536 {
+            ctx.unparsed_formats.push((id, format!("{system}:{name}")));
+        }
+    }
     if let Some(v2) = ctx.v2_fail.take() {
         if !ctx.v2_fail_told {
             let (what, fate) = v2_fate(&v2);
@@ -507,11 +513,6 @@ fn event_format_lines(
                         lspan,
                         format!("field line is malformed: {why}"),
                     );
-                    if let (Some(n), Some(i)) = (&name, id) {
-                        if ctx.unparsed_formats.len() < 65_536 {
-                            ctx.unparsed_formats.push((i, format!("{system}:{n}")));
-                        }
-                    }
                     return None;
                 }
             }

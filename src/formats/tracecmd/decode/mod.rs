@@ -1893,15 +1893,15 @@ fn strtol_version(s: &[u8]) -> Option<u64> {
 /// own files: the `\x17\x08\x44tracing` magic, a version string, the byte order, long size and
 /// page size, then header_page and header_event, the ftrace and event formats, kallsyms, the
 /// printk formats and (for a version of 0.6 or more, or `6`) the saved cmdlines, with the
-/// checks a v6 file's items get. There are no CPU data after them. Returns the offset after
-/// the last item read and the ids of the event formats (`None` when the block could not be
-/// read to its end).
+/// checks a v6 file's items get. There are no CPU data after them. Returns where the block
+/// ends and the ids of the event formats that parsed and of those that did not (`None` when
+/// the block could not be read to its end).
 pub fn v6_metadata_block(
     data: &[u8],
     block: Range<u64>,
     limits: &crate::limits::Limits,
     sink: &mut Sink,
-) -> Option<(u64, Vec<u32>)> {
+) -> Option<MetadataBlock> {
     let mut ctx = Ctx::new(data, limits, sink);
     ctx.version = 6;
     let mut r = Reader::new(data, Endian::Little)
@@ -1941,5 +1941,19 @@ pub fn v6_metadata_block(
         Ok(())
     })();
     body.ok()?;
-    Some((r.offset(), m.formats.iter().map(|f| f.id).collect()))
+    Some(MetadataBlock {
+        end: r.offset(),
+        ids: m.formats.iter().map(|f| f.id).collect(),
+        unparsed: ctx.unparsed_formats.iter().map(|(id, _)| *id).collect(),
+    })
+}
+
+/// What [`v6_metadata_block`] read of a block.
+pub struct MetadataBlock {
+    /// Where the block ends.
+    pub end: u64,
+    /// The ids of the event formats that parsed.
+    pub ids: Vec<u32>,
+    /// The ids of the event formats libtraceevent registers but fails to parse.
+    pub unparsed: Vec<u32>,
 }

@@ -192,6 +192,21 @@ pub fn head(text: &[u8]) -> Head {
     }
 }
 
+/// The id and name under which libtraceevent registers a format text: when [`head`] reads
+/// them ([`Head::Read`] or [`Head::NoFormat`]). A format registered but not parsed further is
+/// flagged failed, and its records are printed as `[FAILED TO PARSE]`.
+pub fn registered(text: &[u8]) -> Option<(u32, String)> {
+    let (Head::Read(id) | Head::NoFormat(id, ..)) = head(text) else {
+        return None;
+    };
+    // `name`, `:`, then the name's token, as `head` read them.
+    let mut t = Tokens { text, at: 0 };
+    t.token();
+    t.token();
+    let (_, r) = t.token();
+    Some((id, String::from_utf8_lossy(t.text_of(&r)).into_owned()))
+}
+
 /// What trace-cmd 2.4 and 2.9.5 do with a whole format text, read with the parser they bundle
 /// (`event-parse.c` of trace-cmd 2.4 and `lib/traceevent` of 2.9.5: `__read_token`,
 /// `event_read_fields`, `event_read_print`), where two defects make a broken format worse than
