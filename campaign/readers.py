@@ -272,9 +272,12 @@ def _lpd_identity(out):
     ident = {}
     for line in out.split(b"\n"):
         if line.startswith(b"SAMPLE "):
+            # `SAMPLE <event> <comm> <pid> <tid> <time> <cpu>`: a comm may hold spaces, so
+            # the fields after it are taken from the end.
             parts = line.split(b" ")
             if len(parts) >= 7:
-                ident.setdefault(("lpd", parts[1]), []).append((parts[2], parts[4], parts[5]))
+                comm = b" ".join(parts[2:-4])
+                ident.setdefault(("lpd", parts[1]), []).append((comm, parts[-3], parts[-2]))
     return ident
 
 
