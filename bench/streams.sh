@@ -97,6 +97,7 @@ measure () {
       base=$(best "cat '$f'")
       row "$(basename "$f")" file "cat" "$base" "'$TL' check -o json '$f'"
       row "$(basename "$f")" stdin "cat" "$base" "'$TL' check -o json - < '$f'"
+      row "$(basename "$f")" pipe "cat" "$base" "cat '$f' | '$TL' check -o json -"
     done
     for f in "$REAL7.zst" "$GEN6.zst"; do
       cat "$f" > /dev/null
@@ -110,10 +111,12 @@ measure () {
       base=$(best "zstd -dc '$UF/$d.tar.zst' | tar -t")
       row "uftrace $d.tar.zst" file "zstd -dc | tar -t" "$base" "'$TL' check -o json '$UF/$d.tar.zst'"
       row "uftrace $d.tar.zst" stdin "zstd -dc | tar -t" "$base" "'$TL' check -o json - < '$UF/$d.tar.zst'"
+      row "uftrace $d.tar.zst" pipe "zstd -dc | tar -t" "$base" "cat '$UF/$d.tar.zst' | '$TL' check -o json -"
     done
     for f in "$REAL7" "$REAL6" "$GEN6"; do
       "$TL" check --color never "$f" 2>&1 | tail -1
       "$TL" check --color never - < "$f" 2>&1 | tail -1
+      cat "$f" | "$TL" check --color never - 2>&1 | tail -1
     done
   } | tee "$R"
 }
