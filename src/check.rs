@@ -133,7 +133,14 @@ pub fn check_bytes(data: &[u8], opts: &CheckOptions, sink: &mut Sink) -> (Option
                         shown.join(" ")
                     ),
                 )
-                .help("expected a GDB tfile, trace-cmd trace.dat, Darwin ktrace file or a uftrace data directory; use --format-hint to force one");
+                .help(format!(
+                    "expected one of the formats {}; use --format-hint to force one",
+                    formats::FORMATS
+                        .iter()
+                        .map(|s| format!("`{}`", s.format))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
             sink.push(f);
             MapNode::new("unrecognised file", 0, len)
         }

@@ -321,9 +321,14 @@ impl PageSieve {
         use rayon::prelude::*;
         let ps = u64::from(params.page_size);
         let pages: Vec<(u64, usize, &[u8])> = whole_pages(base, block, ps).collect();
-        // The pages are walked in parallel, in groups, and taken in order.
+        // The pages are walked in parallel, one group per thread of the pool (the threads
+        // wake once per block), and taken in order.
+        let group = pages
+            .len()
+            .div_ceil(rayon::current_num_threads().max(1))
+            .max(SIFT_GROUP);
         let walked: Vec<Vec<Sifted>> = pages
-            .par_chunks(SIFT_GROUP)
+            .par_chunks(group)
             .map(|group| {
                 let mut out = Vec::with_capacity(group.len());
                 for &(off, start, page) in group {
@@ -422,13 +427,10 @@ impl PageSieve {
     }
 }
 
-/// The whole pages of `block`, which starts at stream offset `base`, as (offset, offset in
-/// `block`, bytes), for pages of `ps` bytes; the file's first page, which holds the header, is
-/// never among them.
 /// CPU starts a sieve notes at most.
 const MAX_CPU_STARTS: usize = 1 << 12;
 
-/// Pages one parallel task walks.
+/// Pages one parallel task walks at the least.
 const SIFT_GROUP: usize = 32;
 
 /// What sifting found a page to be.
@@ -449,6 +451,9 @@ struct Sifted {
     kind: Kind,
 }
 
+/// The whole pages of `block`, which starts at stream offset `base`, as (offset, offset in
+/// `block`, bytes), for pages of `ps` bytes; the file's first page, which holds the header, is
+/// never among them.
 fn whole_pages(base: u64, block: &[u8], ps: u64) -> impl Iterator<Item = (u64, usize, &[u8])> {
     let psz = usize::try_from(ps).unwrap_or(0);
     let end = base.saturating_add(block.len() as u64);
