@@ -562,7 +562,7 @@ impl<'a, E: Endianity> Reader<'a, E> {
             return None;
         }
         let start = self.offset();
-        let (text, terminated, used) = match rest.iter().position(|&b| b == b'\n') {
+        let (text, terminated, used) = match memchr::memchr(b'\n', rest) {
             Some(n) => (rest.get(..n).unwrap_or(&[]), true, n.saturating_add(1)),
             None => (rest, false, rest.len()),
         };

@@ -1022,11 +1022,15 @@ fn check_lines(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, sec: &TextSe
     let mut n = 0u64;
     let mut bad = Capped::new(rule, TEXT_REPORT_CAP);
     let max_line = ctx.limits.max_line_bytes;
-    let nul = text
-        .all_bytes()
-        .iter()
-        .position(|&b| b == 0)
-        .map(|i| text.base().saturating_add(i as u64));
+    let nul =
+        memchr::memchr(0, text.all_bytes()).map(|i| text.base().saturating_add(i as u64));
+    // The common case, a section whose every line passes, is told in parallel; any other is
+    // walked line by line below for its findings.
+    if nul.is_none() {
+        if let Some(n) = clean_lines(text.rest(), sec.check, max_line) {
+            return n;
+        }
+    }
     let mut unread = 0u64;
     while let Some(l) = rr.line() {
         n = n.saturating_add(1);
@@ -1108,6 +1112,43 @@ fn check_lines(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, sec: &TextSe
         ctx.sink.push(f);
     }
     n
+}
+
+/// The line count of `text` when every line passes `check` and none is longer than
+/// `max_line` (`None` otherwise): the text is cut at line ends into pieces checked in parallel.
+fn clean_lines(text: &[u8], check: fn(&[u8]) -> Result<(), String>, max_line: u64) -> Option<u64> {
+    use rayon::prelude::*;
+    const PIECE: usize = 1 << 20;
+    let mut cuts = vec![0usize];
+    let mut at = 0usize;
+    while let Some(from) = at.checked_add(PIECE).filter(|f| *f < text.len()) {
+        let Some(k) = memchr::memchr(b'\n', text.get(from..).unwrap_or_default()) else {
+            break;
+        };
+        at = from.saturating_add(k).saturating_add(1);
+        cuts.push(at);
+    }
+    cuts.push(text.len());
+    cuts.par_windows(2)
+        .map(|w| {
+            let piece = text.get(*w.first()?..*w.get(1)?)?;
+            let mut n = 0u64;
+            let mut from = 0usize;
+            for end in memchr::memchr_iter(b'\n', piece).chain(std::iter::once(piece.len())) {
+                let line = piece.get(from..end)?;
+                from = end.saturating_add(1);
+                // The piece's end after its last line end: no line.
+                if end == piece.len() && line.is_empty() {
+                    break;
+                }
+                if line.len() as u64 > max_line || check(line).is_err() {
+                    return None;
+                }
+                n = n.saturating_add(1);
+            }
+            Some(n)
+        })
+        .sum()
 }
 
 fn is_hex(s: &[u8]) -> bool {

@@ -44,3 +44,47 @@ fn text_lines() {
     assert!(cmdline_line(b"7453 cc1").is_ok());
     assert!(cmdline_line(b"x cc1").is_err());
 }
+
+/// The parallel check of a clean text section counts the lines the line-by-line walk does, and
+/// gives way to it (`None`) on any line that does not pass, wherever the pieces are cut.
+#[test]
+fn clean_lines_agrees_with_the_line_walk() {
+    let walk = |t: &[u8]| {
+        let mut r = Reader::new(t, crate::reader::Endian::Little);
+        let mut n = 0u64;
+        let mut ok = true;
+        while let Some(l) = r.line() {
+            n += 1;
+            if !(l.text.is_empty() && !l.terminated) && kallsyms_line(l.text).is_err() {
+                ok = false;
+            }
+        }
+        ok.then_some(n)
+    };
+    let line = b"ffffffff81000000 T _stext\n";
+    let mut big = Vec::new();
+    while big.len() < 3 << 20 {
+        big.extend_from_slice(line);
+    }
+    let mut cut = big.clone();
+    cut.pop();
+    let mut bad_far = big.clone();
+    let at = big.len() - 5 * line.len();
+    bad_far[at] = b'z';
+    let mut empty_mid = big.clone();
+    empty_mid.insert(2 << 20, b'\n');
+    for t in [
+        &b""[..],
+        line,
+        &line[..line.len() - 1],
+        b"x T a\n",
+        b"ffff T a\n\nffff T b\n",
+        &big,
+        &cut,
+        &bad_far,
+        &empty_mid,
+    ] {
+        assert_eq!(clean_lines(t, kallsyms_line, 4096), walk(t), "{} bytes", t.len());
+    }
+    assert_eq!(clean_lines(&big, kallsyms_line, 8), None, "a line past max_line");
+}
