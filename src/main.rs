@@ -1055,7 +1055,7 @@ fn run_map(cli: &GlobalArgs, a: &MapArgs, color: bool) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let r = if a.path.as_os_str() == "-" {
-        tracelint::check::check_stdin(&opts, &config)
+        cli::inputs::check_stdin(&opts, &config)
     } else {
         check_path(&a.path, &opts, &config)
     };

@@ -226,7 +226,11 @@ fn a_stdin_spill_that_cannot_be_written_is_exit_3() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
-    let named = cmd().args(["check", "-o", "json"]).arg(&input).output().unwrap();
+    let named = cmd()
+        .args(["check", "-o", "json"])
+        .arg(&input)
+        .output()
+        .unwrap();
     let strip = |o: &Output| {
         let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let f = &mut v["files"][0];
@@ -234,7 +238,11 @@ fn a_stdin_spill_that_cannot_be_written_is_exit_3() {
         f.clone()
     };
     assert_eq!(strip(&o), strip(&named));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "only the config");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "only the config"
+    );
 }
 
 #[test]

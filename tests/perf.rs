@@ -2028,7 +2028,11 @@ fn a_user_map_made_kernel_before_its_object_is_mapped_again() {
     let (second, _, _) = *maps.iter().filter(|r| ld(&name(r.0, r.2))).nth(1).unwrap();
     let c = mark(second);
     let f = findings(&c);
-    let x = find_text(&f, &pf::RECORD_FIELDS, "mapped before, with a kernel cpu mode");
+    let x = find_text(
+        &f,
+        &pf::RECORD_FIELDS,
+        "mapped before, with a kernel cpu mode",
+    );
     assert_eq!(x.severity, Severity::Error, "{}", x.message);
     let report = |bytes: &[u8]| {
         let tmp = tempfile::tempdir().unwrap();
@@ -3012,11 +3016,19 @@ fn a_later_user_map_with_a_kernel_cpu_mode_is_an_error() {
     assert_eq!(errors(&findings(&good)), 0);
     let (o, t, _) = *records(&good).iter().find(|r| r.0 == 0xc220).unwrap();
     assert_eq!(t, 10, "an MMAP2");
-    assert_eq!(u16::from_le_bytes([good[o + 4], good[o + 5]]) & 7, 2, "user cpu mode");
+    assert_eq!(
+        u16::from_le_bytes([good[o + 4], good[o + 5]]) & 7,
+        2,
+        "user cpu mode"
+    );
     let mut b = good.clone();
     b[o + 4] = (b[o + 4] & !7) | 1;
     let f = findings(&b);
-    let x = find_text(&f, &pf::RECORD_FIELDS, "mapped before, with a kernel cpu mode");
+    let x = find_text(
+        &f,
+        &pf::RECORD_FIELDS,
+        "mapped before, with a kernel cpu mode",
+    );
     assert_eq!(x.severity, Severity::Error, "{}", x.message);
     assert_eq!(x.span(), o as u64..o as u64 + 152);
     match perf_report_status(&b) {

@@ -1321,13 +1321,19 @@ impl<'a> Walker<'a> {
     fn cpu_range(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
         let e = self.endian;
         let any = body.get(2).map_or(0, |b| i64::from(*b));
-        let (Some(start), Some(end)) = (crate::reader::u16_at(body, 4, e), crate::reader::u16_at(body, 6, e)) else {
+        let (Some(start), Some(end)) = (
+            crate::reader::u16_at(body, 4, e),
+            crate::reader::u16_at(body, 6, e),
+        ) else {
             return;
         };
         if start <= end {
             return;
         }
-        let count = i64::from(end) - i64::from(start) + 1 + any;
+        let count = i64::from(end)
+            .saturating_add(1)
+            .saturating_add(any)
+            .saturating_sub(i64::from(start));
         let head = format!("the CPU_MAP record at 0x{:x} is a range from cpu {start} to cpu {end}; perf writes a range only for a run of cpus from the lowest to the highest", span.start);
         let f = if count < 0 {
             sink.make(&rules::RECORD_FIELDS, span, format!("{head}, and perf 6.1 `perf script` sizes the map as {count} cpus: it aborts with heap corruption (count -1) or stops (\"failed to process type: 74 [Cannot allocate memory]\", exit 244) and shows none of the samples after it; `perf report` and linux-perf-data 0.13.0 read the same (verified on copies of corpus/perf/group.data)"))

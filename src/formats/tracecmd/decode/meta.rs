@@ -1022,8 +1022,7 @@ fn check_lines(ctx: &mut Ctx<'_, '_>, text: &Reader<'_>, loc: &Loc, sec: &TextSe
     let mut n = 0u64;
     let mut bad = Capped::new(rule, TEXT_REPORT_CAP);
     let max_line = ctx.limits.max_line_bytes;
-    let nul =
-        memchr::memchr(0, text.all_bytes()).map(|i| text.base().saturating_add(i as u64));
+    let nul = memchr::memchr(0, text.all_bytes()).map(|i| text.base().saturating_add(i as u64));
     // The common case, a section whose every line passes, is told in parallel; any other is
     // walked line by line below for its findings.
     if nul.is_none() {

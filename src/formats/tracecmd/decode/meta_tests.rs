@@ -48,6 +48,7 @@ fn text_lines() {
 /// The parallel check of a clean text section counts the lines the line-by-line walk does, and
 /// gives way to it (`None`) on any line that does not pass, wherever the pieces are cut.
 #[test]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn clean_lines_agrees_with_the_line_walk() {
     let walk = |t: &[u8]| {
         let mut r = Reader::new(t, crate::reader::Endian::Little);
@@ -55,7 +56,7 @@ fn clean_lines_agrees_with_the_line_walk() {
         let mut ok = true;
         while let Some(l) = r.line() {
             n += 1;
-            if !(l.text.is_empty() && !l.terminated) && kallsyms_line(l.text).is_err() {
+            if (l.terminated || !l.text.is_empty()) && kallsyms_line(l.text).is_err() {
                 ok = false;
             }
         }
@@ -84,7 +85,16 @@ fn clean_lines_agrees_with_the_line_walk() {
         &bad_far,
         &empty_mid,
     ] {
-        assert_eq!(clean_lines(t, kallsyms_line, 4096), walk(t), "{} bytes", t.len());
+        assert_eq!(
+            clean_lines(t, kallsyms_line, 4096),
+            walk(t),
+            "{} bytes",
+            t.len()
+        );
     }
-    assert_eq!(clean_lines(&big, kallsyms_line, 8), None, "a line past max_line");
+    assert_eq!(
+        clean_lines(&big, kallsyms_line, 8),
+        None,
+        "a line past max_line"
+    );
 }
