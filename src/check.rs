@@ -173,12 +173,23 @@ pub fn check_dir(dir: &dyn DirSource, opts: &CheckOptions, sink: &mut Sink) -> M
 /// Checks one path (file or uftrace data directory), applying `config`'s rule levels.
 /// Catches panics (reported as `TL004 internal-error`).
 pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
+    checked(path, opts, config, |sink, report| {
+        check_path_inner(path, opts, sink, report)
+    })
+}
+
+/// The report of one input reported as `path`, from `check` (guarded: a panic is
+/// `TL004 internal-error`), with `config`'s rule levels, caps and counts applied.
+fn checked(
+    path: &Path,
+    opts: &CheckOptions,
+    config: &Config,
+    check: impl FnOnce(&mut Sink, &mut Report),
+) -> Report {
     let start = Instant::now();
     let mut report = Report::new(path);
     let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
-    guarded(&mut sink, |sink| {
-        check_path_inner(path, opts, sink, &mut report)
-    });
+    guarded(&mut sink, |sink| check(sink, &mut report));
     finish_report(report, sink, opts, config, start)
 }
 
@@ -191,13 +202,9 @@ pub fn check_path(path: &Path, opts: &CheckOptions, config: &Config) -> Report {
 pub fn check_stdin(opts: &CheckOptions, config: &Config) -> Report {
     if let Some((file, meta)) = stdin_file() {
         let path = Path::new("-");
-        let start = Instant::now();
-        let mut report = Report::new(path);
-        let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
-        guarded(&mut sink, |sink| {
-            check_file_checked(path, file, meta, opts, sink, &mut report)
+        return checked(path, opts, config, |sink, report| {
+            check_file_checked(path, file, meta, opts, sink, report)
         });
-        return finish_report(report, sink, opts, config, start);
     }
     check_reader(Path::new("-"), Box::new(io::stdin().lock()), opts, config)
 }
@@ -219,10 +226,7 @@ pub fn check_reader(
     opts: &CheckOptions,
     config: &Config,
 ) -> Report {
-    let start = Instant::now();
-    let mut report = Report::new(path);
-    let mut sink = Sink::with_limits(&opts.limits).with_levels(config.levels());
-    guarded(&mut sink, |sink| {
+    checked(path, opts, config, |sink, report| {
         let outcome = archive::check(
             archive::Source::Stream(input),
             &escape_path(path),
@@ -232,9 +236,8 @@ pub fn check_reader(
             &mut |leaf, sink| check_leaf(leaf, opts, sink),
         );
         report.size = outcome.members.iter().map(|m| m.size).sum();
-        take_outcome(&mut report, outcome);
-    });
-    finish_report(report, sink, opts, config, start)
+        take_outcome(report, outcome);
+    })
 }
 
 /// The report's format, members and map from an archive check; a plain trace on standard
