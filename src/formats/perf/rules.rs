@@ -287,7 +287,16 @@ crate::declare_rules! {
     /// later user-space maps take, and `perf report` aborts (verified on each of 25 such maps
     /// of `py-cpu.data` and `regs-period.data`, and on `sys-wide.data` and
     /// `system-wide.data`): an error. The kernel writes user-space maps with a user cpu mode
-    /// (4,465 maps of 39 recordings).
+    /// (4,465 maps of 39 recordings). A later map of an object made so is an error too: perf
+    /// 6.1 makes a kernel module DSO of the object's path beside its user-space DSO, and of the
+    /// 411 later maps of `system-wide.data` given cpu mode 1, 21 abort it (heap corruption), 4
+    /// change the symbols shown and 386 read the same, by nothing the record tells.
+    ///
+    /// A CPU_MAP range (type 2) whose first cpu is past its last: perf writes a range only for
+    /// a run of cpus, lowest first. `perf script` (6.1) sizes the map at `end - start + 1`
+    /// cpus: at -1 it aborts (heap corruption), below it stops ("failed to process type: 74
+    /// [Cannot allocate memory]", exit 244, no sample shown): an error; a count of 0 reads the
+    /// same, a warning (verified on copies of `group.data`).
     ///
     /// An MMAP or MMAP2 whose name is empty or starts with a control byte or a space: the
     /// kernel names every map (a path, a `[...]` name, `//anon`), and so does perf for the maps
