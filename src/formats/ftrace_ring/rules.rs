@@ -201,8 +201,9 @@ crate::declare_rules! {
     ///
     /// ## What readers do
     /// trace-cmd 3.1.6 prints `[UNKNOWN EVENT]` for the record and exits 0: the record's data is
-    /// not decoded. When the file has the event's format but its fields do not parse (`TD053`:
-    /// libtraceevent reads its name and id and keeps it), trace-cmd 2.4–3.3.4 print the record
+    /// not decoded. When the file has the event's format but it does not parse after its name
+    /// and id (`TD053`: libtraceevent reads its name and id and keeps it, flagged failed),
+    /// trace-cmd 2.4–3.3.4 print the record
     /// by name as `[FAILED TO PARSE]`, with only the fields before the one that fails
     /// (verified: `sched_switch` with a byte of `next_pid`'s type made 0xf8 lost `next_pid` and
     /// `next_prio` in every record); the message names the event then.
