@@ -1536,7 +1536,7 @@ pub fn summarize_page(
     page: &[u8],
     base: u64,
     params: &RingParams,
-    on_id: &mut dyn FnMut(u16, &[u8]),
+    on_id: &mut impl FnMut(u16, &[u8]),
 ) -> Option<PageSummary> {
     if page.len() as u64 != u64::from(params.page_size) {
         return None;

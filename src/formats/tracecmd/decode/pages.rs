@@ -23,6 +23,7 @@ impl SeenSet {
     /// Records a record of event `id` with `payload` (in byte order `e`). What the check only
     /// needs to know once per id (some record's text or location leaves an excess) is not
     /// looked for again once known.
+    #[inline]
     pub fn record(&mut self, id: u16, payload: &[u8], e: Endian) {
         let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
         let i = match self.ids.iter().position(|(k, _)| *k == id) {
