@@ -1757,6 +1757,41 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A SAMPLE whose bytes are an MMAP2's (or an MMAP's) of its size: after the map's fixed
+    /// fields a name that starts with `/` or `[`, printable up to its NUL, zeros to the next
+    /// multiple of 8 and then exactly the sample_id_all trailer (`trailer` bytes). A map record
+    /// whose type was changed: the map is gone for every reader.
+    fn map_made_sample(&mut self, body: &[u8], trailer: u64, span: &Range<u64>, sink: &mut Sink) {
+        let shape = [(10u32, 64usize), (1, 32)]
+            .into_iter()
+            .find_map(|(kind, fixed)| {
+                let name = body.get(fixed..)?;
+                if !matches!(name.first(), Some(b'/' | b'[')) {
+                    return None;
+                }
+                let nul = memchr::memchr(0, name)?;
+                let text = name.get(..nul)?;
+                let padded = nul.checked_add(1)?.checked_next_multiple_of(8)?;
+                let whole = fixed.checked_add(padded)? as u64;
+                let ok = nul >= 2
+                    && text.iter().all(|c| (0x20..0x7f).contains(c))
+                    && name.get(nul..padded)?.iter().all(|c| *c == 0)
+                    && whole.checked_add(trailer) == Some(body.len() as u64);
+                ok.then(|| (kind, String::from_utf8_lossy(text).into_owned()))
+            });
+        let Some((kind, name)) = shape else {
+            return;
+        };
+        let f = sink
+            .make(
+                &rules::SAMPLE_BODY,
+                span.clone(),
+                format!("the SAMPLE at 0x{:x} is an {} record of {name} by its bytes (the name after the map's fixed fields, zero-padded, then exactly the sample_id_all trailer): a map record whose type was changed, gone for every reader, which read its bytes as a sample instead; perf 6.1 `perf script` stopped at one (\"failed to process type: 9 [Bad address]\", exit 242, verified on corpus/perf/trace.data) and crashed on another (SIGSEGV: the MMAP2 of /usr/bin/wc in a copy of a `perf record -e sched:sched_switch -o -` recording)", span.start, record_name(kind)),
+            )
+            .fails("perf", "6.1", "loss");
+        self.report(sink, f);
+    }
+
     /// Whether this is the first SAMPLE of a tracepoint attr `idx` (perf 6.1 sets the event's
     /// format up from it), marking it seen.
     fn first_tracepoint_sample(&mut self, idx: Option<usize>) -> bool {
@@ -1851,6 +1886,12 @@ impl<'a> Walker<'a> {
         };
         self.dummy_sample(idx, &span, sink);
         let first = self.first_tracepoint_sample(idx);
+        if let Some(trailer) = idx
+            .and_then(|i| self.attrs.get(i))
+            .map(|a| a.trailer_size())
+        {
+            self.map_made_sample(body, trailer, &span, sink);
+        }
         let Some(attr) = idx.and_then(|i| self.attrs.get(i)) else {
             // A file without attrs is reported by the header checks.
             if self.attrs.is_empty() && self.pipe {
