@@ -227,7 +227,8 @@ def _uf_identity(dump, replay):
 # (callchain lines that follow a sample start with an address and do not match).
 _PERF_SAMPLE = re.compile(rb"^\s*(.*?)\s+(-?\d+)(?:/(-?\d+))?\s+(?:\[(-?\d+)\]\s+)?(\d+\.\d+):\s+(?:(\d+)\s+)?(\S+):(?:\s|$)")
 # `perf report --stdio -n --no-children`: the event of each block and its rows' sample counts.
-_PERF_EVENT = re.compile(rb"^# Samples: \S+\s+of events? '(.*)'")
+# (The closing quote is not needed: a name written with a \n ends the line inside it.)
+_PERF_EVENT = re.compile(rb"^# Samples: \S+\s+of events? '(.*)")
 _PERF_ROW = re.compile(rb"^\s+(?:[\d.]+%\s+)+((?:\d+\s+)+)")
 _PERF_LOST = re.compile(rb"^# Total Lost Samples: (\d+)")
 
@@ -239,10 +240,20 @@ def _perf_identity(script, report):
     ident = {}
     # Lines end at \n only: a name written with a \r (bytes.splitlines() breaks there too) is
     # printed as written, within its sample's line.
-    for line in script.split(b"\n"):
-        m = _PERF_SAMPLE.match(line)
+    # A name written with a \n (an event renamed in EVENT_DESC or EVENT_UPDATE) splits its
+    # sample's line in two: a line that does not match is tried joined with the next, the \n
+    # kept as a NUL (one byte of the name).
+    lines = script.split(b"\n")
+    i = 0
+    while i < len(lines):
+        m = _PERF_SAMPLE.match(lines[i])
+        if not m and i + 1 < len(lines):
+            m = _PERF_SAMPLE.match(lines[i] + b"\0" + lines[i + 1])
+            if m:
+                i += 1
         if m:
             ident.setdefault(("script", m.group(7)), []).append((m.group(1), m.group(2), m.group(5)))
+        i += 1
     event = None
     counts = {}
     for line in report.split(b"\n"):
