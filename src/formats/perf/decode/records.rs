@@ -1757,6 +1757,31 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A SAMPLE with id 0 in a recording of several events. Id 0 is what perf gives the
+    /// records it synthesizes, which it attributes to the first attr; the kernel gives every
+    /// sample its event's nonzero id.
+    fn zero_id_sample(&mut self, body: &[u8], span: &Range<u64>, sink: &mut Sink) {
+        if self.attrs.len() < 2 {
+            return;
+        }
+        let id = self
+            .attrs
+            .first()
+            .and_then(|a| attrs::id_pos(a.sample_type))
+            .and_then(|p| usize::try_from(p.checked_mul(8)?).ok())
+            .and_then(|p| crate::reader::u64_at(body, p, self.endian));
+        if id == Some(0) {
+            let f = sink
+                .make(
+                    &rules::UNKNOWN_ID,
+                    span.clone(),
+                    format!("the SAMPLE at 0x{:x} has id 0 in a recording of {} events, whose samples the kernel gives their event's nonzero id: perf 6.1 and linux-perf-data 0.13.0 read it as a sample of the first event (verified: a `raw_syscalls:sys_exit` sample of corpus/perf/trace.data shown as `sys_enter`)", span.start, self.attrs.len()),
+                )
+                .fails("perf", "6.1", "loss");
+            self.report(sink, f);
+        }
+    }
+
     /// A SAMPLE whose bytes are an MMAP2's (or an MMAP's) of its size: after the map's fixed
     /// fields a name that starts with `/` or `[`, printable up to its NUL, zeros to the next
     /// multiple of 8 and then exactly the sample_id_all trailer (`trailer` bytes). A map record
@@ -1851,26 +1876,7 @@ impl<'a> Walker<'a> {
     }
 
     fn sample(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
-        if self.attrs.len() > 1 {
-            // Id 0 is what perf gives the records it synthesizes, which it attributes to the
-            // first attr; the kernel gives every sample its event's nonzero id.
-            let id = self
-                .attrs
-                .first()
-                .and_then(|a| attrs::id_pos(a.sample_type))
-                .and_then(|p| usize::try_from(p.checked_mul(8)?).ok())
-                .and_then(|p| crate::reader::u64_at(body, p, self.endian));
-            if id == Some(0) {
-                let f = sink
-                    .make(
-                        &rules::UNKNOWN_ID,
-                        span.clone(),
-                        format!("the SAMPLE at 0x{:x} has id 0 in a recording of {} events, whose samples the kernel gives their event's nonzero id: perf 6.1 and linux-perf-data 0.13.0 read it as a sample of the first event (verified: a `raw_syscalls:sys_exit` sample of corpus/perf/trace.data shown as `sys_enter`)", span.start, self.attrs.len()),
-                    )
-                    .fails("perf", "6.1", "loss");
-                self.report(sink, f);
-            }
-        }
+        self.zero_id_sample(body, &span, sink);
         let idx = match self.attr_of(body, true) {
             Some(i) => Some(i),
             None if self.attrs.len() > 1 => {
