@@ -1166,6 +1166,8 @@ impl<'a> Walker<'a> {
         let name = raw
             .get(..raw.iter().position(|c| *c == 0).unwrap_or(raw.len()))
             .unwrap_or_default();
+        let kernel_user = matches!(misc & 7, 1 | 4) && user_space_name(name);
+        let mapped_before = self.map_names.contains(name);
         if let Some(first) = self.kernel_user_maps.remove(name) {
             let shown = String::from_utf8_lossy(name).into_owned();
             let f = sink
@@ -1182,20 +1184,16 @@ impl<'a> Walker<'a> {
                 .note("verified: each of the 25 such maps of py-cpu.data (22) and regs-period.data (3) given cpu mode 1 aborted `perf report` (SIGABRT or SIGSEGV), and so did such maps of sys-wide.data and system-wide.data; a later map made so is told on its own; the kernel and perf write user-space maps with a user cpu mode (4,465 maps of 39 recordings)")
                 .fails("perf", "6.1", "crash");
             self.report(sink, f);
-        } else if matches!(misc & 7, 1 | 4)
-            && user_space_name(name)
-            && self.map_names.contains(name)
-        {
+        } else if kernel_user && mapped_before {
             self.later_map_as_kernel(kind, name, span, sink);
-        } else if matches!(misc & 7, 1 | 4)
-            && user_space_name(name)
-            && !self.map_names.contains(name)
+        } else if kernel_user
+            && !mapped_before
             && !self.info.build_id_names.iter().any(|n| n == name)
             && self.kernel_user_maps.len() < 65_536
         {
             self.kernel_user_maps.insert(name.to_vec(), span.clone());
         }
-        if self.map_names.len() < 65_536 {
+        if !mapped_before && self.map_names.len() < 65_536 {
             self.map_names.insert(name.to_vec());
         }
     }
@@ -1319,14 +1317,10 @@ impl<'a> Walker<'a> {
     /// run of cpus, lowest to highest; `perf script` (6.1) allocates `end - start + 1 + any`
     /// cpus for it, so a count below 0 corrupts its heap or fails to allocate.
     fn cpu_range(&mut self, body: &[u8], span: Range<u64>, sink: &mut Sink) {
-        let e = self.endian;
-        let any = body.get(2).map_or(0, |b| i64::from(*b));
-        let (Some(start), Some(end)) = (
-            crate::reader::u16_at(body, 4, e),
-            crate::reader::u16_at(body, 6, e),
-        ) else {
+        let Some((any, start, end)) = cpu_range_fields(body, self.endian) else {
             return;
         };
+        let any = i64::from(any);
         if start <= end {
             return;
         }
@@ -2661,6 +2655,15 @@ fn user_space_name(name: &[u8]) -> bool {
         || (name.starts_with(b"/") && !name.ends_with(b".ko") && !has(b".ko.") && !has(b"vmlinux"))
 }
 
+/// A CPU_MAP range body's fields (type 2: u8 any_cpu, u8 pad, u16 start, u16 end).
+fn cpu_range_fields(body: &[u8], e: Endian) -> Option<(u8, u16, u16)> {
+    Some((
+        *body.get(2)?,
+        crate::reader::u16_at(body, 4, e)?,
+        crate::reader::u16_at(body, 6, e)?,
+    ))
+}
+
 /// The cpus of a CPU_MAP body: a list (type 0: u16 nr, u16 cpu[nr], 0xffff for -1) or a
 /// range (type 2: u8 any_cpu, u8 pad, u16 start, u16 end; -1 too when any_cpu); `None` for a
 /// mask or a map that does not read.
@@ -2677,11 +2680,9 @@ fn cpu_map_cpus(body: &[u8], e: Endian) -> Option<Vec<i64>> {
                 .collect()
         }
         2 => {
-            let any = *body.get(2)? != 0;
-            let start = crate::reader::u16_at(body, 4, e)?;
-            let end = crate::reader::u16_at(body, 6, e)?;
+            let (any, start, end) = cpu_range_fields(body, e)?;
             let mut v: Vec<i64> = (start..=end).take(65_536).map(i64::from).collect();
-            if any {
+            if any != 0 {
                 v.push(-1);
             }
             Some(v)
