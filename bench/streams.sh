@@ -98,12 +98,18 @@ measure () {
       row "$(basename "$f")" file "cat" "$base" "'$TL' check -o json '$f'"
       row "$(basename "$f")" stdin "cat" "$base" "'$TL' check -o json - < '$f'"
       row "$(basename "$f")" pipe "cat" "$base" "cat '$f' | '$TL' check -o json -"
+      # The same bytes through a pipe to a reader that does nothing with them: what a pipe
+      # costs on this machine.
+      pbase=$(best "cat '$f' | cat")
+      row "$(basename "$f")" pipe "cat | cat" "$pbase" "cat '$f' | '$TL' check -o json -"
     done
     for f in "$REAL7.zst" "$GEN6.zst"; do
       cat "$f" > /dev/null
       base=$(best "zstd -dc '$f'")
       row "$(basename "$f")" file "zstd -dc" "$base" "'$TL' check -o json '$f'"
       row "$(basename "$f")" stdin "zstd -dc" "$base" "zstd -dc '$f' | '$TL' check -o json -"
+      pbase=$(best "zstd -dc '$f' | cat")
+      row "$(basename "$f")" stdin "zstd -dc | cat" "$pbase" "zstd -dc '$f' | '$TL' check -o json -"
     done
     for d in plain args; do
       row "uftrace $d ($(du -sm "$UF/$d" | cut -f1) MB)" dir "cat DIR/*" "$(best "cat '$UF/$d'/*")" \

@@ -36,9 +36,21 @@ fn summarised(n: &MapNode) -> u64 {
     common::map_total(n, "pages summarised")
 }
 
+/// Pages summarised against the event formats read before them.
+fn against_formats(n: &MapNode) -> u64 {
+    common::map_total(n, "pages summarised against the formats")
+}
+
 /// Checks `data` plain and as a spilled `.zst`; asserts the same findings and returns the
 /// number of pages the sieve summarised and the number of findings.
 fn same_findings(dir: &Path, name: &str, data: &[u8]) -> (u64, usize) {
+    let (n, _, findings) = same_findings_learned(dir, name, data);
+    (n, findings)
+}
+
+/// [`same_findings`], also returning how many of the summarised pages were summarised against
+/// the event formats.
+fn same_findings_learned(dir: &Path, name: &str, data: &[u8]) -> (u64, u64, usize) {
     let plain_path = dir.join(name);
     std::fs::write(&plain_path, data).unwrap();
     let plain = check_path(&plain_path, &CheckOptions::default(), &Config::default());
@@ -58,6 +70,7 @@ fn same_findings(dir: &Path, name: &str, data: &[u8]) -> (u64, usize) {
     assert_eq!(packed.counts, plain.counts, "{name}");
     // The same bytes as a stream; what is spilled is bounded by what the sieve kept.
     let summarised_pages = packed.map.as_ref().map_or(0, summarised);
+    let learned = packed.map.as_ref().map_or(0, against_formats);
     let streamed = stream(data, &opts);
     let codes: Vec<&str> = streamed.findings.iter().map(|f| f.rule.code).collect();
     if codes == ["TL003"] {
@@ -82,7 +95,7 @@ fn same_findings(dir: &Path, name: &str, data: &[u8]) -> (u64, usize) {
             "{name}"
         );
     }
-    (summarised_pages, plain.findings.len())
+    (summarised_pages, learned, plain.findings.len())
 }
 
 /// Checks `data` read from a stream, as standard input is.
@@ -128,6 +141,12 @@ fn a_stream_spills_its_metadata_not_its_ring_pages() {
         // A spill of the whole member would have hit max_spill_bytes (TL003).
         assert!(r.findings.iter().all(|f| f.rule.code != "TL003"), "{name}");
         assert!(r.map.as_ref().map_or(0, summarised) >= 90, "{name}");
+        // Its formats come before its pages: every page is summarised against them.
+        assert_eq!(
+            r.map.as_ref().map_or(0, against_formats),
+            r.map.as_ref().map_or(0, summarised),
+            "{name}"
+        );
     }
 }
 
@@ -151,16 +170,17 @@ fn sifted_real_files_give_the_findings_of_the_plain_file() {
     files.sort();
     for p in &files {
         let name = p.file_name().unwrap().to_str().unwrap().to_string();
-        let (n, _) = same_findings(tmp.path(), &name, &std::fs::read(p).unwrap());
+        let (n, learned, _) = same_findings_learned(tmp.path(), &name, &std::fs::read(p).unwrap());
         if n > 0 {
-            sifted.push(name);
+            sifted.push((name, n, learned));
         }
     }
-    // The sieve does its work on the files with uncompressed ring data.
+    // The sieve does its work on the files with uncompressed ring data, and reads the event
+    // formats before their pages: each page is summarised against them, as the check walks it.
     for f in ["v6.dat", "v7-none.dat", "marker-v6.dat", "instances-v6.dat"] {
         assert!(
-            sifted.iter().any(|s| s == f),
-            "{f} was not sifted: {sifted:?}"
+            sifted.iter().any(|(s, n, learned)| s == f && n == learned),
+            "{f} was not sifted against its formats: {sifted:?}"
         );
     }
 }

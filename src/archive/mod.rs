@@ -483,7 +483,8 @@ impl<'c, 'l> Walker<'c, 'l> {
             r = Box::new(io::Cursor::new(head).chain(r));
         }
         let tracedat = format == Some(formats::tracecmd::FORMAT);
-        let mut sieve = (self.sift && tracedat).then(PageSieve::default);
+        let mut sieve =
+            (self.sift && tracedat).then(|| PageSieve::default().with_limits(self.limits.clone()));
         let s = match stash::stash_sifted(
             r.as_mut(),
             self.limits.unpack_memory_bytes,
@@ -531,6 +532,10 @@ impl<'c, 'l> Walker<'c, 'l> {
                 let (format, mut node) = (self.check)(Leaf::Sifted(f, *n, sv), sink);
                 self.retry |= !sv.complete();
                 node.set("pages summarised", sv.summarized());
+                node.set(
+                    "pages summarised against the formats",
+                    sv.pages().summarized_against_formats(),
+                );
                 node.set("page runs", sv.pages().runs());
                 (format, node)
             }

@@ -293,7 +293,11 @@ fn spill(
                         // Only the bytes between left-out ranges are written: the file gets
                         // holes, which read as zeros.
                         drop.clear();
-                        sv.sift(pos, &block, &mut drop);
+                        // What was stored so far is read back only to learn the event formats.
+                        let stored = &file;
+                        sv.sift_reading(pos, &block, &mut drop, &mut |at, buf| {
+                            stored.read_exact_at(buf, at).is_ok()
+                        });
                         let mut from = 0usize;
                         let mut end = None;
                         let tail = block.len()..block.len();

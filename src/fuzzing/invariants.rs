@@ -196,7 +196,19 @@ pub fn check_sieve_invariant(data: &[u8], opts: &CheckOptions) {
     for (i, chunk) in data.chunks(block).enumerate() {
         drop.clear();
         let base = i.saturating_mul(block);
-        sieve.sift(base as u64, chunk, &mut drop);
+        // The bytes stored so far (the holes read as zeros), from which the sieve reads the
+        // event formats.
+        let stored = &holed;
+        sieve.sift_reading(base as u64, chunk, &mut drop, &mut |at, buf| {
+            let at = usize::try_from(at).unwrap_or(usize::MAX);
+            match stored.get(at..at.saturating_add(buf.len())) {
+                Some(b) if at.saturating_add(buf.len()) <= base => {
+                    buf.copy_from_slice(b);
+                    true
+                }
+                _ => false,
+            }
+        });
         for r in &drop {
             let hole = holed.get_mut(base.saturating_add(r.start)..base.saturating_add(r.end));
             let Some(hole) = hole else {

@@ -150,6 +150,23 @@ impl EventTable {
         Self::default()
     }
 
+    /// Whether `other` gives every event of this table as this table does (the same
+    /// minimum, tail and name; unparsed formats alike), so that a record this table passes
+    /// passes `other` too. `other` may define more events.
+    pub fn agrees_with(&self, other: &EventTable) -> bool {
+        let same = |i: usize| {
+            self.min.get(i) == other.min.get(i)
+                && self.tails.get(i) == other.tails.get(i)
+                && self.infos.get(i) == other.infos.get(i)
+        };
+        self.unparsed.iter().all(|u| other.unparsed.contains(u))
+            && self
+                .infos
+                .iter()
+                .enumerate()
+                .all(|(i, info)| info.is_none() || same(i))
+    }
+
     /// Adds (or replaces) event `id`. Returns `false` (and stores nothing) when `id` does not
     /// fit the 16-bit `common_type` field, since no record can refer to it.
     pub fn insert(&mut self, id: u32, name: impl Into<String>, min_payload: u32) -> bool {
@@ -1529,20 +1546,24 @@ pub struct Extends {
     pub last: (u64, u64),
 }
 
-/// Walks `page` (a whole page at `base`) on its own, without an event table; `Some` when it is
-/// clean: no finding and no lost events. `on_id` gets the event id and payload of every
-/// data record, for the caller to check against the event formats once they are known.
+/// Walks `page` (a whole page at `base`) on its own; `Some` when it is clean: no finding and
+/// no lost events. `table` is the event table the page is checked against: an empty one leaves
+/// the ids and payloads unchecked, and `on_id` gets the event id and payload of every data
+/// record, for the caller to check against the event formats once they are known. `ids`
+/// gathers the ids of the records walked (kept from page to page: one set serves many pages).
 pub fn summarize_page(
     page: &[u8],
     base: u64,
     params: &RingParams,
+    table: &EventTable,
+    ids: &mut IdSet,
     on_id: &mut impl FnMut(u16, &[u8]),
 ) -> Option<PageSummary> {
     if page.len() as u64 != u64::from(params.page_size) {
         return None;
     }
-    let empty = EventTable::new();
-    let mut w = Walker::new(params.clone(), &empty);
+    let mut w = Walker::new(params.clone(), table);
+    w.stats.ids = std::mem::take(ids);
     let mut sink = Sink::new(1);
     let mut first = None;
     let mut last = 0u64;
@@ -1559,6 +1580,7 @@ pub fn summarize_page(
             }
         },
     );
+    *ids = std::mem::take(&mut w.stats.ids);
     // A page with an absolute time stamp is walked for real: the next page's timestamp is
     // checked against the time it set.
     if !sink.findings().is_empty()

@@ -806,6 +806,43 @@ pub fn v7(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     m
 }
 
+/// The event formats of a v7 file whose first bytes are `ctx`'s: its sections walked from
+/// the header and the HEADER_INFO, FTRACE_EVENTS and EVENT_FORMATS ones read by their ids, as
+/// trace-cmd writes them (the options that point at them come after the symbols). What a
+/// stream's sieve summarises pages against; the check's own table must agree with it.
+pub fn v7_formats(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
+    let mut m = new_model(h);
+    let mut s = V7 {
+        m: &mut m,
+        by_offset: HashMap::new(),
+        broken_at: None,
+        refs: Vec::new(),
+    };
+    s.walk(ctx);
+    for idx in 0..s.m.sections.len() {
+        let Some(id) = s.m.sections.get(idx).map(|sec| sec.id) else {
+            continue;
+        };
+        if !(opt_id::HEADER_INFO..=opt_id::EVENT_FORMATS).contains(&id) {
+            continue;
+        }
+        let Some((p, loc, base)) = s.payload(ctx, idx) else {
+            continue;
+        };
+        let mut r = Reader::with_base(&p, base, s.m.header.endian);
+        let mut meta = std::mem::take(&mut s.m.meta);
+        let _ = match id {
+            opt_id::HEADER_INFO => meta::header_info(ctx, &mut r, &loc, &mut meta),
+            opt_id::FTRACE_EVENTS => meta::ftrace_events(ctx, &mut r, &loc, &mut meta),
+            _ => meta::event_formats(ctx, &mut r, &loc, &mut meta),
+        };
+        s.m.meta = meta;
+    }
+    meta::settle_common_type(ctx, &s.m.meta);
+    set_kernel_long(&mut m);
+    m
+}
+
 impl V7<'_> {
     fn algo(&self) -> Option<Algo> {
         self.m.header.algo

@@ -4,7 +4,7 @@
 //! [`PageSieve`]: super::sieve::PageSieve
 
 use crate::formats::ftrace_ring::{
-    tail_excess, EventTable, Extends, PageSummary, RingParams, Tail, TAIL_EXCESS, TEXT_SLACK,
+    tail_excess, EventTable, Extends, IdSet, PageSummary, RingParams, Tail, TAIL_EXCESS, TEXT_SLACK,
 };
 use crate::reader::Endian;
 use std::ops::Range;
@@ -269,6 +269,14 @@ pub struct SiftedPages {
     uncovered: OnceLock<Vec<u64>>,
     /// Pages of `left_out` that metadata or a finding was found to lie in.
     hits: OnceLock<Vec<u64>>,
+    /// The event table pages were summarised against, when the sieve read the formats before
+    /// the pages came: the check's table must agree with it.
+    learned: Option<EventTable>,
+    /// Pages summarised against `learned`.
+    learned_pages: usize,
+    /// The event ids of the records of pages summarised against `learned` (and of some pages
+    /// walked again anyway: a set, so no harm).
+    learned_ids: IdSet,
 }
 
 /// Pages of left-out ranges a positional sieve notes, one per span that meets one.
@@ -297,6 +305,9 @@ impl SiftedPages {
             }
         }
         self.npages = self.npages.saturating_add(1);
+        if self.learned.is_some() {
+            self.learned_pages = self.learned_pages.saturating_add(1);
+        }
         let ps = self.params.as_ref().map_or(0, |p| u64::from(p.page_size));
         let room = self.params.as_ref().map_or(0, |p| {
             let hdr = if p.long_size == 4 { 12 } else { 16 };
@@ -401,8 +412,29 @@ impl SiftedPages {
         self.pages.len()
     }
 
+    /// Sets the event table pages are summarised against from now on.
+    pub fn set_learned(&mut self, table: EventTable) {
+        self.learned = Some(table);
+    }
+
+    /// The event table pages are summarised against, once learned.
+    pub fn learned(&self) -> Option<&EventTable> {
+        self.learned.as_ref()
+    }
+
+    /// Pages summarised against the event formats read before them.
+    pub fn summarized_against_formats(&self) -> usize {
+        self.learned_pages
+    }
+
+    /// Adds the ids of pages summarised against the learned table.
+    pub fn add_learned_ids(&mut self, ids: &IdSet) {
+        self.learned_ids.extend(ids);
+    }
+
     /// Adds to `ids` the event ids of the records in summarised pages.
     pub fn add_ids(&self, ids: &mut crate::formats::ftrace_ring::IdSet) {
+        ids.extend(&self.learned_ids);
         for (id, m) in self.seen.iter().enumerate() {
             if let (true, Ok(id)) = (m.min != u32::MAX, u16::try_from(id)) {
                 ids.insert(id);
@@ -486,7 +518,8 @@ impl SiftedPages {
         v
     }
 
-    /// True when a page left out overlaps bytes the metadata was decoded from.
+    /// True when the summaries do not stand for the pages: a page left out overlaps bytes the
+    /// metadata was decoded from, a walk could not take one, or the event formats disagree.
     pub fn spoiled(&self) -> bool {
         self.spoiled.load(Ordering::Relaxed)
     }
@@ -569,6 +602,12 @@ impl SiftedPages {
     /// Checks the ids seen in summarised pages against the event formats: an id without a
     /// format, or a payload shorter or longer than its format, would have given a finding.
     pub fn check_ids(&self, table: &EventTable) {
+        // Pages summarised against the learned table passed it: they pass the check's table
+        // if it gives their events alike.
+        if self.learned.as_ref().is_some_and(|l| !l.agrees_with(table)) {
+            self.spoiled.store(true, Ordering::Relaxed);
+            return;
+        }
         if table.is_empty() {
             return;
         }
@@ -619,6 +658,34 @@ impl SiftedPages {
 #[cfg(test)]
 mod packed_tests {
     use super::*;
+
+    /// Pages summarised against formats read before them stand only when the check's table
+    /// gives those events alike: a table that differs (or lacks one) spoils the sieve; one
+    /// with more events does not.
+    #[test]
+    fn the_learned_table_must_agree_with_the_checks() {
+        let mut learned = EventTable::new();
+        learned.insert_with_tail(300, "sched:sched_switch", 64, Tail::Fixed(64));
+        learned.insert(301, "sched:sched_wakeup", 24);
+        let mut more = learned.clone();
+        more.insert(302, "irq:irq_handler_entry", 16);
+        let mut other = learned.clone();
+        other.insert_with_tail(300, "sched:sched_switch", 56, Tail::Fixed(56));
+        let mut fewer = EventTable::new();
+        fewer.insert(301, "sched:sched_wakeup", 24);
+        for (table, spoils) in [
+            (&learned, false),
+            (&more, false),
+            (&other, true),
+            (&fewer, true),
+        ] {
+            let mut pages = SiftedPages::default();
+            pages.set_learned(learned.clone());
+            pages.check_ids(table);
+            assert_eq!(pages.spoiled(), spoils, "{table:?}");
+        }
+        assert!(learned.agrees_with(&more) && !more.agrees_with(&learned));
+    }
 
     /// A run comes back as it was: kept small, or whole where it does not fit.
     #[test]

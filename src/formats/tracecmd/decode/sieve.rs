@@ -28,7 +28,8 @@
 use super::pages::{SeenSet, SiftedPages};
 use crate::finding::Sink;
 use crate::formats::ftrace_ring::{
-    summarize_page, PageSummary, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS, RB_MISSED_STORED,
+    summarize_page, EventTable, IdSet, PageSummary, RingParams, COMMIT_SIZE_MASK, RB_MISSED_EVENTS,
+    RB_MISSED_STORED,
 };
 use crate::formats::tracecmd::model::{opt_id, Algo};
 use crate::limits::Limits;
@@ -62,7 +63,19 @@ pub struct PageSieve {
     streams: Vec<Range<u64>>,
     /// A v6 file: its flyrecord tables (which come before the data) say where CPUs start.
     v6: bool,
+    /// The limits the check runs with (the formats are read with them).
+    limits: Limits,
+    /// Times the event formats were looked for in the bytes before a ring page, and whether
+    /// that is over (found, or given up).
+    learn_tries: u32,
+    learn_done: bool,
 }
+
+/// Bytes before the first ring page read back to learn the event formats at most.
+const LEARN_MAX: u64 = 32 << 20;
+
+/// Times the formats are looked for at most (at a block with a ring page each).
+const LEARN_TRIES: u32 = 4;
 
 /// Sections a chunk-stream guess follows at most.
 const MAX_SECTIONS: usize = 1 << 12;
@@ -89,7 +102,16 @@ impl PageSieve {
             keep: Vec::new(),
             streams: Vec::new(),
             v6: false,
+            limits: Limits::default(),
+            learn_tries: 0,
+            learn_done: false,
         }
+    }
+
+    /// This sieve reading the event formats with `limits` (those of the check).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// A sieve for a check that reads the CPU data by positioned reads from the file, whose
@@ -291,6 +313,20 @@ impl PageSieve {
     /// Looks at the block of unpacked bytes at stream offset `base` (blocks come in order)
     /// and appends to `drop` the ranges of `block` that need not be stored.
     pub fn sift(&mut self, base: u64, block: &[u8], drop: &mut Vec<Range<usize>>) {
+        self.sift_reading(base, block, drop, &mut |_, _| false);
+    }
+
+    /// [`PageSieve::sift`], where `read(at, buf)` fills `buf` with the bytes stored so far
+    /// from stream offset `at` (false when it cannot): when the first ring pages come, the
+    /// event formats are read from the bytes before them, and pages are then summarised
+    /// against them (as the check walks them) rather than without a table.
+    pub fn sift_reading(
+        &mut self,
+        base: u64,
+        block: &[u8],
+        drop: &mut Vec<Range<usize>>,
+        read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+    ) {
         if !self.started {
             // The guess needs the header and header_page: until HEAD_BYTES have come, blocks
             // are kept whole.
@@ -321,24 +357,50 @@ impl PageSieve {
         use rayon::prelude::*;
         let ps = u64::from(params.page_size);
         let pages: Vec<(u64, usize, &[u8])> = whole_pages(base, block, ps).collect();
+        if !self.learn_done {
+            let first_ring = pages
+                .iter()
+                .find(|(_, _, p)| looks_like_ring(p, &params) && has_data(p, &params));
+            if let Some(&(off, _, _)) = first_ring {
+                self.learn(off, base, block, read);
+            }
+        }
+        let empty = EventTable::new();
+        let table = self.pages.learned();
         // The pages are walked in parallel, one group per thread of the pool (the threads
         // wake once per block), and taken in order.
         let group = pages
             .len()
             .div_ceil(rayon::current_num_threads().max(1))
             .max(SIFT_GROUP);
-        let walked: Vec<Vec<Sifted>> = pages
+        let walked: Vec<(Vec<Sifted>, IdSet)> = pages
             .par_chunks(group)
             .map(|group| {
                 let mut out = Vec::with_capacity(group.len());
+                let mut ids = IdSet::default();
                 for &(off, start, page) in group {
                     let kind = if is_zero(page) {
                         Kind::Zero
                     } else {
                         let mut seen = SeenSet::default();
-                        let summary = summarize_page(page, off, &params, &mut |id, payload| {
-                            seen.record(id, payload, params.endian);
-                        });
+                        // Against the learned table, as the check walks it: a page it does not
+                        // pass is kept, for the check to walk. Without one, the records are
+                        // noted for the check to hold against its table.
+                        let summary = match table {
+                            Some(t) => {
+                                summarize_page(page, off, &params, t, &mut ids, &mut |_, _| {})
+                            }
+                            None => summarize_page(
+                                page,
+                                off,
+                                &params,
+                                &empty,
+                                &mut ids,
+                                &mut |id, payload| {
+                                    seen.record(id, payload, params.endian);
+                                },
+                            ),
+                        };
                         match summary {
                             // A page with no data is kept: it costs little, and the page
                             // that ends the metadata (v6 CPU offsets, then zeros) looks like
@@ -354,10 +416,18 @@ impl PageSieve {
                         kind,
                     });
                 }
-                out
+                (out, ids)
             })
             .collect();
-        for p in walked.into_iter().flatten() {
+        let learned = table.is_some();
+        let mut sifted = Vec::with_capacity(walked.len());
+        for (group, ids) in walked {
+            if learned {
+                self.pages.add_learned_ids(&ids);
+            }
+            sifted.push(group);
+        }
+        for p in sifted.into_iter().flatten() {
             match p.kind {
                 Kind::Zero => push_range(drop, p.start..p.start.saturating_add(p.len)),
                 Kind::Clean(s, seen) if self.pages.runs() < self.max => {
@@ -366,6 +436,68 @@ impl PageSieve {
                 }
                 Kind::Clean(..) | Kind::Kept => {}
             }
+        }
+    }
+
+    /// Reads the event formats from the bytes before `upto` (the first ring page with data,
+    /// in `block` at stream offset `base`; the bytes before `base` through `read`), so that
+    /// pages are summarised against them. Looked for at most [`LEARN_TRIES`] times, and only
+    /// in the first [`LEARN_MAX`] bytes; the check's own table must agree with what was read
+    /// ([`SiftedPages::check_ids`]).
+    fn learn(
+        &mut self,
+        upto: u64,
+        base: u64,
+        block: &[u8],
+        read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+    ) {
+        self.learn_tries = self.learn_tries.saturating_add(1);
+        if self.learn_tries >= LEARN_TRIES || upto > LEARN_MAX {
+            self.learn_done = true;
+        }
+        if upto > LEARN_MAX {
+            return;
+        }
+        // The stored bytes, then the block's.
+        let mut get = |at: u64, buf: &mut [u8]| -> bool {
+            let end = at.saturating_add(buf.len() as u64);
+            if end > upto {
+                return false;
+            }
+            let split = usize::try_from(base.saturating_sub(at))
+                .unwrap_or(usize::MAX)
+                .min(buf.len());
+            let (stored, fresh) = buf.split_at_mut(split);
+            if !stored.is_empty() && !read(at, stored) {
+                return false;
+            }
+            let from = usize::try_from(at.saturating_add(split as u64).saturating_sub(base));
+            match from
+                .ok()
+                .and_then(|f| block.get(f..f.saturating_add(fresh.len())))
+            {
+                Some(b) if b.len() == fresh.len() => {
+                    fresh.copy_from_slice(b);
+                    true
+                }
+                _ => fresh.is_empty(),
+            }
+        };
+        // Only the bytes up to the end of the event formats are read (not the symbols and
+        // strings after them).
+        let Some(n) =
+            formats_end(&mut get, upto, &self.limits).and_then(|end| usize::try_from(end).ok())
+        else {
+            return;
+        };
+        let mut prefix = vec![0u8; n];
+        if !get(0, &mut prefix) {
+            self.learn_done = true;
+            return;
+        }
+        if let Some(table) = formats_table(&prefix, &self.limits) {
+            self.pages.set_learned(table);
+            self.learn_done = true;
         }
     }
 
@@ -536,5 +668,150 @@ fn commit_size(head: &[u8]) -> Option<u8> {
         "4" => Some(4),
         "8" => Some(8),
         _ => None,
+    }
+}
+
+/// Whether the ring page `page` holds data (its commit size is not 0).
+fn has_data(page: &[u8], params: &RingParams) -> bool {
+    let commit = if params.long_size == 4 {
+        u32_at(page, 8, params.endian).map(u64::from)
+    } else {
+        u64_at(page, 8, params.endian)
+    };
+    commit.is_some_and(|c| c & COMMIT_SIZE_MASK != 0)
+}
+
+/// The event table of the trace.dat whose first bytes are `prefix` (everything before its
+/// ring pages), built as the check builds it, when it defines any event.
+fn formats_table(prefix: &[u8], limits: &Limits) -> Option<EventTable> {
+    let mut sink = Sink::new(1);
+    let mut ctx = super::ctx::Ctx::new(prefix, limits, &mut sink);
+    let h = super::header(&mut ctx)?;
+    let m = if h.version == 6 {
+        super::v6(&mut ctx, h)
+    } else {
+        super::v7_formats(&mut ctx, h)
+    };
+    let mut table = super::data::event_table(&m);
+    for (id, name) in &ctx.unparsed_formats {
+        table.insert_unparsed(*id, name);
+    }
+    (!table.is_empty()).then_some(table)
+}
+
+/// Where the event formats of the trace.dat read through `get` end (within its first `upto`
+/// bytes): after the event systems of a v6 file, after the EVENT_FORMATS section of a v7 file
+/// (its sections followed from the header on, as trace-cmd writes them). `None` when they are not there.
+fn formats_end(
+    get: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+    upto: u64,
+    limits: &Limits,
+) -> Option<u64> {
+    let mut head = vec![0u8; usize::try_from(upto.min(HEAD_BYTES as u64)).ok()?];
+    if !get(0, &mut head) {
+        return None;
+    }
+    let mut sink = Sink::new(1);
+    let mut ctx = super::ctx::Ctx::new(&head, limits, &mut sink);
+    let h = super::header(&mut ctx)?;
+    let mut c = Cursor {
+        at: h.span.end,
+        e: h.endian,
+        get,
+    };
+    if h.version >= 7 {
+        for _ in 0..MAX_SECTIONS {
+            let id = c.u16()?;
+            c.skip(6)?;
+            let size = c.u64()?;
+            c.skip(size)?;
+            if id == opt_id::EVENT_FORMATS {
+                return Some(c.at);
+            }
+        }
+        return None;
+    }
+    c.tag(b"header_page\0")?;
+    let size = c.u64()?;
+    c.skip(size)?;
+    c.tag(b"header_event\0")?;
+    let size = c.u64()?;
+    c.skip(size)?;
+    let ftrace = c.u32()?;
+    for _ in 0..ftrace.min(MAX_FORMATS) {
+        let size = c.u64()?;
+        c.skip(size)?;
+    }
+    let systems = c.u32()?;
+    for _ in 0..systems.min(MAX_FORMATS) {
+        c.cstr()?;
+        let n = c.u32()?;
+        for _ in 0..n.min(MAX_FORMATS) {
+            let size = c.u64()?;
+            c.skip(size)?;
+        }
+    }
+    (c.at <= upto).then_some(c.at)
+}
+
+/// Formats (and systems) a scan for the end of the formats follows at most.
+const MAX_FORMATS: u32 = 1 << 16;
+
+/// Reads forward through a `get` function, as [`formats_end`] does.
+struct Cursor<'g> {
+    at: u64,
+    e: Endian,
+    get: &'g mut dyn FnMut(u64, &mut [u8]) -> bool,
+}
+
+impl Cursor<'_> {
+    fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let mut b = [0u8; N];
+        if !(self.get)(self.at, &mut b) {
+            return None;
+        }
+        self.at = self.at.checked_add(N as u64)?;
+        Some(b)
+    }
+    fn u16(&mut self) -> Option<u16> {
+        u16_at(&self.bytes::<2>()?, 0, self.e)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        u32_at(&self.bytes::<4>()?, 0, self.e)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        u64_at(&self.bytes::<8>()?, 0, self.e)
+    }
+    fn skip(&mut self, n: u64) -> Option<()> {
+        self.at = self.at.checked_add(n)?;
+        Some(())
+    }
+    fn tag(&mut self, tag: &[u8]) -> Option<()> {
+        let mut b = vec![0u8; tag.len()];
+        ((self.get)(self.at, &mut b) && b == tag).then_some(())?;
+        self.skip(tag.len() as u64)
+    }
+    /// Skips a NUL-terminated name (of at most 4 KiB).
+    fn cstr(&mut self) -> Option<()> {
+        let mut b = [0u8; 64];
+        for _ in 0..64 {
+            if !(self.get)(self.at, &mut b) {
+                // Near the end: a byte at a time.
+                let mut one = [0u8; 1];
+                if !(self.get)(self.at, &mut one) {
+                    return None;
+                }
+                self.skip(1)?;
+                if one == [0] {
+                    return Some(());
+                }
+                continue;
+            }
+            match b.iter().position(|&x| x == 0) {
+                Some(i) => return self.skip((i as u64).saturating_add(1)),
+                None => self.skip(64)?,
+            }
+        }
+        None
     }
 }
