@@ -20,7 +20,7 @@
 use super::argspec::align8;
 use super::record::{record_at, RecordWord, ENTRY, EVENT, EXIT, LOST};
 use crate::reader::{Endianity, LittleEndian};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Largest payload framed (the recorder's argument buffer, padded to 8).
@@ -140,8 +140,12 @@ pub struct RecordSieve {
     prev: Option<u64>,
     /// Payload lengths learnt per (address, type).
     lens: HashMap<(u64, u8), u32>,
+    /// The last entry of `lens` looked up or learnt, per record type (ENTRY, EXIT): a walk
+    /// meets the same function many times in a row.
+    /// (address, length, whether its first payload looked textual).
+    recent: [Option<(u64, u32, bool)>; 2],
     /// The (address, type) pairs whose first payload looked like a string argument.
-    textual: std::collections::HashSet<(u64, u8)>,
+    textual: HashSet<(u64, u8)>,
     building: Option<Building>,
     runs: Vec<RecordRun>,
     bytes: usize,
@@ -171,7 +175,8 @@ impl Default for RecordSieve {
             cur: None,
             prev: None,
             lens: HashMap::new(),
-            textual: std::collections::HashSet::new(),
+            recent: [None; 2],
+            textual: HashSet::new(),
             building: None,
             runs: Vec::new(),
             bytes: 0,
@@ -477,7 +482,26 @@ impl RecordSieve {
         let at = self.next;
         // Payload length. The first payload of a function is left to the walker: a function
         // met once may have string arguments, which would spoil the whole run.
-        let first_sight = more && typ <= EXIT && !self.lens.contains_key(&(addr, typ));
+        // What was learnt of this function's payloads (one lookup per record).
+        let learnt_len = if more && typ <= EXIT {
+            let slot = self.recent.get(usize::from(typ)).copied().flatten();
+            match slot {
+                Some((a, l, _)) if a == addr => Some(l),
+                _ => {
+                    let l = self.lens.get(&(addr, typ)).copied();
+                    let textual = self.textual.contains(&(addr, typ));
+                    if let (Some(l), Some(r)) = (l, self.recent.get_mut(usize::from(typ))) {
+                        *r = Some((addr, l, textual));
+                    }
+                    l
+                }
+            }
+        } else {
+            None
+        };
+        let first_sight = more && typ <= EXIT && learnt_len.is_none();
+        // Set when the length is learnt to vary (now or before).
+        let mut variable = learnt_len == Some(VARIABLE);
         let plen = if !more || typ == LOST {
             0
         } else if typ == EVENT {
@@ -492,7 +516,7 @@ impl RecordSieve {
                 (last && view.len() == l.saturating_add(16))
                     || self.fits_after(view, l, time, typ, depth, addr)
             };
-            match self.lens.get(&(addr, typ)).copied() {
+            match learnt_len {
                 Some(l) if l != VARIABLE && fits(l as usize) => l as usize,
                 known => {
                     // First payload of this function, or one the learnt length does not
@@ -515,12 +539,17 @@ impl RecordSieve {
                         self.textual.insert((addr, typ));
                     }
                     self.lens.insert((addr, typ), learnt);
+                    let textual = self.textual.contains(&(addr, typ));
+                    if let Some(r) = self.recent.get_mut(usize::from(typ)) {
+                        *r = Some((addr, learnt, textual));
+                    }
+                    variable = learnt == VARIABLE;
                     l
                 }
             }
         };
         // A payload whose length varies is framed, but its record is left to the walker.
-        let variable = more && self.lens.get(&(addr, typ)) == Some(&VARIABLE);
+        let variable = more && variable;
         let total = plen.saturating_add(16);
         if view.len() < total {
             return Step::Stop;
@@ -577,7 +606,11 @@ impl RecordSieve {
                 };
                 if more {
                     b.payloads = b.payloads.saturating_add(1);
-                    b.textual |= self.textual.contains(&(addr, typ));
+                    let recent = self.recent.get(k).copied().flatten();
+                    b.textual |= match recent {
+                        Some((a, _, t)) if a == addr => t,
+                        _ => self.textual.contains(&(addr, typ)),
+                    };
                     if let Some(l) = f.len.get_mut(k) {
                         *l = u32::try_from(plen).unwrap_or(NO_PAYLOAD);
                     }
