@@ -790,13 +790,7 @@ struct V7<'m> {
 /// Decodes a v7 file after its header.
 pub fn v7(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     let mut m = new_model(h);
-    let mut s = V7 {
-        m: &mut m,
-        by_offset: HashMap::new(),
-        broken_at: None,
-        refs: Vec::new(),
-    };
-    s.walk(ctx);
+    let mut s = V7::walked(ctx, &mut m);
     s.strings(ctx);
     s.options(ctx);
     s.metadata(ctx);
@@ -812,13 +806,7 @@ pub fn v7(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
 /// stream's sieve summarises pages against; the check's own table must agree with it.
 pub fn v7_formats(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
     let mut m = new_model(h);
-    let mut s = V7 {
-        m: &mut m,
-        by_offset: HashMap::new(),
-        broken_at: None,
-        refs: Vec::new(),
-    };
-    s.walk(ctx);
+    let mut s = V7::walked(ctx, &mut m);
     for idx in 0..s.m.sections.len() {
         let Some(id) = s.m.sections.get(idx).map(|sec| sec.id) else {
             continue;
@@ -831,16 +819,45 @@ pub fn v7_formats(ctx: &mut Ctx<'_, '_>, h: Header) -> TraceDat {
         };
         let mut r = Reader::with_base(&p, base, s.m.header.endian);
         let mut meta = std::mem::take(&mut s.m.meta);
-        let _ = match id {
-            opt_id::HEADER_INFO => meta::header_info(ctx, &mut r, &loc, &mut meta),
-            opt_id::FTRACE_EVENTS => meta::ftrace_events(ctx, &mut r, &loc, &mut meta),
-            _ => meta::event_formats(ctx, &mut r, &loc, &mut meta),
-        };
+        let _ = meta_section(ctx, id, &mut r, &loc, &mut meta);
         s.m.meta = meta;
     }
     meta::settle_common_type(ctx, &s.m.meta);
     set_kernel_long(&mut m);
     m
+}
+
+/// Parses the body of the v7 metadata section of `id` (HEADER_INFO to CMDLINES; any other
+/// id is read as CMDLINES) into `meta`.
+fn meta_section(
+    ctx: &mut Ctx<'_, '_>,
+    id: u16,
+    r: &mut Reader<'_>,
+    loc: &Loc,
+    meta: &mut Meta,
+) -> Flow {
+    match id {
+        opt_id::HEADER_INFO => meta::header_info(ctx, r, loc, meta),
+        opt_id::FTRACE_EVENTS => meta::ftrace_events(ctx, r, loc, meta),
+        opt_id::EVENT_FORMATS => meta::event_formats(ctx, r, loc, meta),
+        opt_id::KALLSYMS => meta::kallsyms(ctx, r, loc, meta),
+        opt_id::PRINTK => meta::printk(ctx, r, loc, meta),
+        _ => meta::cmdlines(ctx, r, loc, meta),
+    }
+}
+
+impl<'m> V7<'m> {
+    /// The decoder of `m`, its sections walked from the header.
+    fn walked(ctx: &mut Ctx<'_, '_>, m: &'m mut TraceDat) -> Self {
+        let mut s = V7 {
+            m,
+            by_offset: HashMap::new(),
+            broken_at: None,
+            refs: Vec::new(),
+        };
+        s.walk(ctx);
+        s
+    }
 }
 
 impl V7<'_> {
@@ -1580,14 +1597,7 @@ impl V7<'_> {
             };
             let mut r = Reader::with_base(&p, base, self.m.header.endian);
             let mut meta = std::mem::take(&mut self.m.meta);
-            let flow = match o.id {
-                opt_id::HEADER_INFO => meta::header_info(ctx, &mut r, &loc, &mut meta),
-                opt_id::FTRACE_EVENTS => meta::ftrace_events(ctx, &mut r, &loc, &mut meta),
-                opt_id::EVENT_FORMATS => meta::event_formats(ctx, &mut r, &loc, &mut meta),
-                opt_id::KALLSYMS => meta::kallsyms(ctx, &mut r, &loc, &mut meta),
-                opt_id::PRINTK => meta::printk(ctx, &mut r, &loc, &mut meta),
-                _ => meta::cmdlines(ctx, &mut r, &loc, &mut meta),
-            };
+            let flow = meta_section(ctx, o.id, &mut r, &loc, &mut meta);
             self.m.meta = meta;
             let hs = self
                 .m
