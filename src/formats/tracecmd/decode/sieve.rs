@@ -442,8 +442,8 @@ impl PageSieve {
     /// Reads the event formats from the bytes before `upto` (the first ring page with data,
     /// in `block` at stream offset `base`; the bytes before `base` through `read`), so that
     /// pages are summarised against them. Looked for at most [`LEARN_TRIES`] times, and only
-    /// in the first [`LEARN_MAX`] bytes; the check's own table must agree with what was read
-    /// ([`SiftedPages::check_ids`]).
+    /// in the first [`LEARN_MAX`] bytes (and `max_section_bytes`); the check's own table must
+    /// agree with what was read ([`SiftedPages::check_ids`]).
     fn learn(
         &mut self,
         upto: u64,
@@ -452,10 +452,12 @@ impl PageSieve {
         read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
     ) {
         self.learn_tries = self.learn_tries.saturating_add(1);
-        if self.learn_tries >= LEARN_TRIES || upto > LEARN_MAX {
+        // What is read back is held in memory: at most LEARN_MAX and `max_section_bytes`.
+        let cap = LEARN_MAX.min(self.limits.max_section_bytes);
+        if self.learn_tries >= LEARN_TRIES || upto > cap {
             self.learn_done = true;
         }
-        if upto > LEARN_MAX {
+        if upto > cap {
             return;
         }
         // The stored bytes, then the block's.
