@@ -615,11 +615,7 @@ fn is_zero(page: &[u8]) -> bool {
 /// fits after the page header. Text never does (its bytes make a large word); a page of other
 /// binary data that does is caught when the guess is checked.
 fn looks_like_ring(page: &[u8], params: &RingParams) -> bool {
-    let commit = if params.long_size == 4 {
-        u32_at(page, 8, params.endian).map(u64::from)
-    } else {
-        u64_at(page, 8, params.endian)
-    };
+    let commit = commit_word(page, params);
     let hdr = if params.long_size == 4 { 12u64 } else { 16 };
     // No bit outside the size and the two flags (the walker reports any other).
     let flags = RB_MISSED_EVENTS | RB_MISSED_STORED;
@@ -675,12 +671,16 @@ fn commit_size(head: &[u8]) -> Option<u8> {
 
 /// Whether the ring page `page` holds data (its commit size is not 0).
 fn has_data(page: &[u8], params: &RingParams) -> bool {
-    let commit = if params.long_size == 4 {
+    commit_word(page, params).is_some_and(|c| c & COMMIT_SIZE_MASK != 0)
+}
+
+/// The commit word of the ring page `page` (the kernel's `long` after the timestamp).
+fn commit_word(page: &[u8], params: &RingParams) -> Option<u64> {
+    if params.long_size == 4 {
         u32_at(page, 8, params.endian).map(u64::from)
     } else {
         u64_at(page, 8, params.endian)
-    };
-    commit.is_some_and(|c| c & COMMIT_SIZE_MASK != 0)
+    }
 }
 
 /// The event table of the trace.dat whose first bytes are `prefix` (everything before its
