@@ -206,24 +206,19 @@ impl PageSieve {
             return self;
         };
         let e = h.endian;
-        let mut hdr = [0u8; 16];
         for _ in 0..MAX_SECTIONS {
-            if at.saturating_add(16) > len || !read(at, &mut hdr) {
+            if at.saturating_add(16) > len {
                 break;
             }
-            let (Some(id), Some(flags), Some(size)) =
-                (u16_at(&hdr, 0, e), u16_at(&hdr, 2, e), u64_at(&hdr, 8, e))
+            let Some((id, flags, body)) =
+                section_header(read, at, e).filter(|(_, _, body)| body.end <= len)
             else {
                 break;
             };
-            let start = at.saturating_add(16);
-            let Some(end) = start.checked_add(size).filter(|&end| end <= len) else {
-                break;
-            };
+            at = body.end;
             if id == opt_id::BUFFER && flags & 1 != 0 {
-                self.skim_streams(start..end, ps, e, read);
+                self.skim_streams(body, ps, e, read);
             }
-            at = end;
         }
         self
     }
@@ -723,10 +718,8 @@ fn formats_end(
     };
     if h.version >= 7 {
         for _ in 0..MAX_SECTIONS {
-            let id = c.u16()?;
-            c.skip(6)?;
-            let size = c.u64()?;
-            c.skip(size)?;
+            let (id, _, body) = section_header(c.get, c.at, c.e)?;
+            c.at = body.end;
             if id == opt_id::EVENT_FORMATS {
                 return Some(c.at);
             }
@@ -756,6 +749,26 @@ fn formats_end(
     (c.at <= upto).then_some(c.at)
 }
 
+/// The v7 section header at `at`, read through `read`: its id, flags and body (the bytes its
+/// size gives, whether or not the input holds them).
+fn section_header(
+    read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+    at: u64,
+    e: Endian,
+) -> Option<(u16, u16, Range<u64>)> {
+    let mut hdr = [0u8; 16];
+    if !read(at, &mut hdr) {
+        return None;
+    }
+    let (id, flags, size) = (
+        u16_at(&hdr, 0, e)?,
+        u16_at(&hdr, 2, e)?,
+        u64_at(&hdr, 8, e)?,
+    );
+    let start = at.checked_add(16)?;
+    Some((id, flags, start..start.checked_add(size)?))
+}
+
 /// Formats (and systems) a scan for the end of the formats follows at most.
 const MAX_FORMATS: u32 = 1 << 16;
 
@@ -774,9 +787,6 @@ impl Cursor<'_> {
         }
         self.at = self.at.checked_add(N as u64)?;
         Some(b)
-    }
-    fn u16(&mut self) -> Option<u16> {
-        u16_at(&self.bytes::<2>()?, 0, self.e)
     }
     fn u32(&mut self) -> Option<u32> {
         u32_at(&self.bytes::<4>()?, 0, self.e)

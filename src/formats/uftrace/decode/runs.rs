@@ -489,9 +489,8 @@ impl RecordSieve {
                 Some((a, l, _)) if a == addr => Some(l),
                 _ => {
                     let l = self.lens.get(&(addr, typ)).copied();
-                    let textual = self.textual.contains(&(addr, typ));
-                    if let (Some(l), Some(r)) = (l, self.recent.get_mut(usize::from(typ))) {
-                        *r = Some((addr, l, textual));
+                    if let Some(l) = l {
+                        self.remember(addr, typ, l);
                     }
                     l
                 }
@@ -539,10 +538,7 @@ impl RecordSieve {
                         self.textual.insert((addr, typ));
                     }
                     self.lens.insert((addr, typ), learnt);
-                    let textual = self.textual.contains(&(addr, typ));
-                    if let Some(r) = self.recent.get_mut(usize::from(typ)) {
-                        *r = Some((addr, learnt, textual));
-                    }
+                    self.remember(addr, typ, learnt);
                     variable = learnt == VARIABLE;
                     l
                 }
@@ -626,6 +622,15 @@ impl RecordSieve {
             self.transition(typ, depth, addr, time);
         }
         Step::Next(total)
+    }
+
+    /// Keeps `len`, learnt for the function at `addr` with records of type `typ`, as the
+    /// last one of that type (`recent`), with whether its first payload looked textual.
+    fn remember(&mut self, addr: u64, typ: u8, len: u32) {
+        let textual = self.textual.contains(&(addr, typ));
+        if let Some(r) = self.recent.get_mut(usize::from(typ)) {
+            *r = Some((addr, len, textual));
+        }
     }
 
     /// The walker's state change for a record (its full path, findings aside).
